@@ -1,0 +1,27 @@
+import { CommanderError } from 'commander';
+import { CliError } from './errors.js';
+import { buildProgram } from './program.js';
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // help and --version exit 0; usage errors were already printed by commander as one line.
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    if (err instanceof CliError) {
+      process.stderr.write(`thclaws: ${err.message}\n`);
+      process.exitCode = err.exitCode;
+      return;
+    }
+    process.stderr.write(`thclaws: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+void main(process.argv);

@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import { registerAgentCommand } from './agent-command.js';
+import { registerGuardCommand } from './guard-command.js';
+import { registerTeamCommand } from './team/index.js';
+import { VERSION } from './version.js';
+
+/** The whole `thclaws` command tree; each area registers its own subcommands. */
+export function buildProgram(): Command {
+  const program = new Command('thclaws');
+  program.version(VERSION, '--version').description('thclaws: a coding agent, alone or in a team');
+  program.showHelpAfterError(false);
+  registerTeamCommand(program);
+  registerGuardCommand(program);
+  registerAgentCommand(program);
+  return program;
+}
