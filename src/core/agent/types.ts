@@ -1,0 +1,55 @@
+/** Contract of the agent runtime: tools, their context, and the pluggable permission check. */
+import type { z } from 'zod';
+import type { CommandGuard, Role } from '../guard/types.js';
+
+export interface ToolResult {
+  content: string;
+  isError?: boolean;
+}
+
+export interface ToolContext {
+  /** Directory relative paths and commands resolve against. */
+  cwd: string;
+  /** Sandbox root: THCLAWS_PROJECT_ROOT if set, else the workspace. */
+  projectRoot: string;
+  role: Role;
+  /** Team agent name when in a team (`lead` or a teammate). */
+  agentName?: string;
+  signal: AbortSignal;
+  permissions: PermissionChecker;
+  /** Role guard; absent (or role solo) means no role rule applies. */
+  guard?: CommandGuard;
+}
+
+export interface Tool<I = unknown> {
+  name: string;
+  description: string;
+  inputSchema: z.ZodType<I>;
+  /** Whether the permission check runs before `run` (Write, Edit, Bash). */
+  needsPermission: boolean;
+  run(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export interface PermissionRequest {
+  tool: string;
+  input: unknown;
+  /** One human-readable line: what would happen. */
+  summary: string;
+  agentName?: string;
+}
+
+export type ApproverAnswer = 'allow' | 'deny' | 'always';
+
+/**
+ * Who answers a permission request: the REPL asks the person; in a team a teammate's approver writes
+ * a permission_request to the lead inbox and waits; the desktop app shows a card.
+ */
+export interface Approver {
+  decide(req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer>;
+}
+
+export type PermissionDecision = { allowed: true } | { allowed: false; reason: string };
+
+export interface PermissionChecker {
+  check(req: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
+}
