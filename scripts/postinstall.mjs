@@ -1,5 +1,5 @@
 // Runs after `npm install`. Two jobs, neither of which may fail the install:
-// 1. build the bundled CLI (dist/cli.cjs) when working from a checkout;
+// 1. build the bundled CLI (dist/cli.mjs) when working from a checkout;
 // 2. fetch the Electron binary. Electron's own install script is disabled in package.json
 //    ("allowScripts") because it fails the whole install where github.com is unreachable;
 //    here we try it ourselves and print one warning on failure.
@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 
 if (existsSync(path.join(root, 'scripts/build-cli.mjs')) && existsSync(path.join(root, 'src/cli/main.ts'))) {
   const r = spawnSync(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], { stdio: 'inherit' });
-  if (r.status !== 0) console.warn('thclaws: warning: could not build dist/cli.cjs; run `npm run build:cli`.');
+  if (r.status !== 0) console.warn('thclaws: warning: could not build dist/cli.mjs; run `npm run build:cli`.');
 }
 
 let installJs;
