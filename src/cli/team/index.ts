@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
+import { registerMessageCommands } from './message-commands.js';
+import { registerTaskCommands } from './task-commands.js';
+import { registerTeamLifecycle } from './team-commands.js';
 
 export function registerTeamCommand(program: Command): void {
-  program.command('team').description('inspect and drive the team state on disk');
+  const team = program.command('team').description('inspect and drive the team state on disk');
+  registerTeamLifecycle(team);
+  registerMessageCommands(team);
+  registerTaskCommands(team);
 }

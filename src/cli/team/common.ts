@@ -1,0 +1,55 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { TeamError, TeamStore } from '../../core/team/index.js';
+import { CliError } from '../errors.js';
+
+export interface CommonOpts {
+  dir?: string;
+  json?: boolean;
+}
+
+/** Adds the options every `team` subcommand takes. */
+export function withCommon(cmd: Command): Command {
+  return cmd.option('--dir <workspace>', 'workspace whose team to use (default: current directory)').option('--json', 'machine-readable output');
+}
+
+export function openStore(opts: CommonOpts): TeamStore {
+  return TeamStore.forWorkspace(path.resolve(opts.dir ?? process.cwd()));
+}
+
+/** Runs an action; store errors become one CLI line with exit code 2. */
+export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      if (err instanceof TeamError) throw new CliError(err.message, 2);
+      throw err;
+    }
+  };
+}
+
+export function print(opts: CommonOpts, value: unknown, human: () => string): void {
+  process.stdout.write(opts.json ? `${JSON.stringify(value)}\n` : `${human()}\n`);
+}
+
+export function parseIdList(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function age(ms: number | null): string {
+  if (ms === null) return '-';
+  if (ms < 1000) return `${ms}ms`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)}s`;
+  return `${Math.round(ms / 60_000)}m`;
+}
+
+/** Pads columns for a plain-text table. */
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
+}

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { USER } from '../../core/team/index.js';
+import { action, openStore, print, withCommon, type CommonOpts } from './common.js';
+
+export function registerMessageCommands(team: Command): void {
+  withCommon(team.command('send <to> <text>'))
+    .description('send a message to a member, the lead, or * (everyone)')
+    .option('--from <name>', 'sender name', USER)
+    .option('--summary <text>', 'one-line summary (default: the first words)')
+    .action(
+      action(async (to: string, text: string, opts: CommonOpts & { from: string; summary?: string }) => {
+        const sent = await openStore(opts).send(opts.from, to, text, { summary: opts.summary });
+        print(opts, sent, () => sent.map((m) => `sent ${m.id} to ${m.to}`).join('\n'));
+      }),
+    );
+
+  withCommon(team.command('inbox <agent>'))
+    .description("show an agent's unread messages")
+    .option('--all', 'include read messages')
+    .option('--mark-read', 'mark the shown messages read')
+    .action(
+      action(async (agent: string, opts: CommonOpts & { all?: boolean; markRead?: boolean }) => {
+        const store = openStore(opts);
+        const messages = opts.all ? store.inboxes.list(agent) : store.inboxes.unread(agent);
+        if (opts.markRead) await store.inboxes.markRead(agent, messages.map((m) => m.id));
+        print(opts, messages, () =>
+          messages.length
+            ? messages.map((m) => `${new Date(m.timestamp).toISOString()}  ${m.from} -> ${m.to ?? agent}${m.read ? ' (read)' : ''}${m.type ? ` [${m.type}]` : ''}\n  ${m.text}`).join('\n')
+            : '(no messages)',
+        );
+      }),
+    );
+}

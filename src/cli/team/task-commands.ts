@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import type { Task } from '../../core/team/index.js';
+import { TaskStatusSchema } from '../../core/team/schemas.js';
+import { CliError } from '../errors.js';
+import { action, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
+
+function line(t: Task): string {
+  const who = t.owner ? ` @${t.owner}` : t.reserved_for ? ` (for ${t.reserved_for})` : '';
+  const deps = t.blocked_by.length ? ` blocked_by:${t.blocked_by.join(',')}` : '';
+  return `#${t.id} [${t.status}]${who} ${t.subject}${deps}`;
+}
+
+export function registerTaskCommands(team: Command): void {
+  withCommon(team.command('tasks'))
+    .description('list tasks')
+    .option('--status <status>', 'pending | in_progress | completed')
+    .action(
+      action(async (opts: CommonOpts & { status?: string }) => {
+        const status = opts.status === undefined ? undefined : TaskStatusSchema.safeParse(opts.status);
+        if (status && !status.success) throw new CliError(`invalid --status "${opts.status}": use pending, in_progress or completed`);
+        const tasks = await openStore(opts).tasks.list({ status: status?.data });
+        print(opts, tasks, () => {
+          if (!tasks.length) return '(no tasks)';
+          const rows = [['ID', 'STATUS', 'OWNER', 'RESERVED', 'BLOCKED BY', 'SUBJECT']];
+          for (const t of tasks) rows.push([t.id, t.status, t.owner ?? '-', t.reserved_for ?? '-', t.blocked_by.join(',') || '-', t.subject]);
+          return table(rows);
+        });
+      }),
+    );
+
+  const task = team.command('task').description('create, show, claim and complete tasks');
+  withCommon(task.command('add'))
+    .description('create a task')
+    .requiredOption('--subject <text>', 'one-line title')
+    .option('--description <text>', 'what to do', '')
+    .option('--owner <name>', 'reserve the task for this member')
+    .option('--blocked-by <ids>', 'comma-separated ids of tasks that must complete first')
+    .action(
+      action(async (opts: CommonOpts & { subject: string; description: string; owner?: string; blockedBy?: string }) => {
+        const t = await openStore(opts).tasks.create({ subject: opts.subject, description: opts.description, reservedFor: opts.owner, blockedBy: parseIdList(opts.blockedBy) });
+        print(opts, t, () => `created ${line(t)}`);
+      }),
+    );
+  withCommon(task.command('show <id>'))
+    .description('show one task')
+    .action(
+      action(async (id: string, opts: CommonOpts) => {
+        const t = await openStore(opts).tasks.get(id);
+        print(opts, t, () => `${line(t)}\n${t.description}${t.result ? `\nresult: ${t.result}` : ''}`);
+      }),
+    );
+  withCommon(task.command('claim <id>'))
+    .description('claim a pending task whose blockers are completed')
+    .requiredOption('--as <name>', 'the claiming member')
+    .action(
+      action(async (id: string, opts: CommonOpts & { as: string }) => {
+        const t = await openStore(opts).tasks.claim(id, opts.as);
+        print(opts, t, () => `claimed ${line(t)}`);
+      }),
+    );
+  withCommon(task.command('complete <id>'))
+    .description('complete a task you own')
+    .requiredOption('--as <name>', 'the owner')
+    .option('--summary <text>', 'what was done')
+    .action(
+      action(async (id: string, opts: CommonOpts & { as: string; summary?: string }) => {
+        const t = await openStore(opts).tasks.complete(id, opts.as, opts.summary);
+        print(opts, t, () => `completed ${line(t)}`);
+      }),
+    );
+}

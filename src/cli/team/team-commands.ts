@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { action, age, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
+
+export function registerTeamLifecycle(team: Command): void {
+  withCommon(team.command('create <name>'))
+    .description('create a team in the workspace')
+    .option('--description <text>', 'what the team is for')
+    .option('--members <names>', 'comma-separated teammate names')
+    .action(
+      action(async (name: string, opts: CommonOpts & { description?: string; members?: string }) => {
+        const store = openStore(opts);
+        store.init();
+        const cfg = await store.config.create({ name, description: opts.description, members: parseIdList(opts.members).map((n) => ({ name: n })) });
+        print(opts, cfg, () => `created team "${cfg.name}" with ${cfg.members.length} member(s) in ${store.dir}`);
+      }),
+    );
+
+  withCommon(team.command('status'))
+    .description('members with their state (incl. dead), current task, heartbeat age; task counts')
+    .action(
+      action(async (opts: CommonOpts) => {
+        const view = await openStore(opts).status();
+        print(opts, view, () => {
+          const rows = [['MEMBER', 'ROLE', 'STATE', 'TASK', 'HEARTBEAT', 'PID']];
+          for (const m of view.members) rows.push([m.name, m.role || '-', m.state, m.current_task ?? '-', age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
+          const t = view.tasks;
+          return `team ${view.team}\n${table(rows)}\ntasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`;
+        });
+      }),
+    );
+
+  withCommon(team.command('watch'))
+    .description('print change events as JSON lines until interrupted')
+    .action(
+      action(async (opts: CommonOpts) => {
+        const watcher = openStore(opts).watch();
+        watcher.onChange((e) => process.stdout.write(`${JSON.stringify({ ts: Date.now(), ...e })}\n`));
+        process.stderr.write('watching (Ctrl-C to stop)\n');
+        await new Promise<void>((resolve) => {
+          const keepAlive = setInterval(() => {}, 1 << 30);
+          const stop = () => {
+            clearInterval(keepAlive);
+            watcher.close();
+            resolve();
+          };
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+        });
+      }),
+    );
+}

@@ -1,0 +1,46 @@
+import { TeamError } from './errors.js';
+
+/** Validation happens before any filesystem call: nothing from input becomes a path unchecked (D-16). */
+const AGENT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/;
+const TASK_ID = /^[1-9][0-9]*$/;
+
+export const LEAD = 'lead';
+export const USER = 'user';
+export const BROADCAST = '*';
+
+export function isAgentName(name: unknown): name is string {
+  return typeof name === 'string' && AGENT_NAME.test(name);
+}
+
+/** Any valid participant name (teammate, `lead`, or `user`). */
+export function assertAgentName(name: unknown, what = 'agent name'): string {
+  if (!isAgentName(name)) {
+    throw new TeamError('invalid', `invalid ${what} ${JSON.stringify(name)}: use 1-64 of A-Z a-z 0-9 _ - (not starting with -)`);
+  }
+  return name;
+}
+
+/** A teammate name: valid and not one of the reserved names. */
+export function assertMemberName(name: unknown): string {
+  assertAgentName(name, 'member name');
+  if (name === LEAD || name === USER) {
+    throw new TeamError('invalid', `member name "${name}" is reserved (${LEAD} is the lead, ${USER} is the person)`);
+  }
+  return name as string;
+}
+
+/** A message recipient: a participant name or `*` (broadcast). */
+export function assertRecipient(to: unknown): string {
+  if (to === BROADCAST) return to;
+  return assertAgentName(to, 'recipient');
+}
+
+export function isTaskId(id: unknown): id is string {
+  return typeof id === 'string' && TASK_ID.test(id) && id.length <= 15;
+}
+
+export function assertTaskId(id: unknown): string {
+  const s = typeof id === 'number' ? String(id) : id;
+  if (!isTaskId(s)) throw new TeamError('invalid', `invalid task id ${JSON.stringify(id)}: expected a positive integer`);
+  return s;
+}

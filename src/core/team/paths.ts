@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { assertAgentName, assertTaskId } from './names.js';
+
+/** Default team dir of a workspace; THCLAWS_TEAM_DIR overrides it (reference §2.1). */
+export function resolveTeamDir(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.THCLAWS_TEAM_DIR;
+  if (fromEnv) return path.resolve(workspace, fromEnv);
+  return path.join(path.resolve(workspace), '.thclaws', 'state', 'team');
+}
+
+/** Every path of the team dir. Names and ids are validated here too, so no caller can build a path around it. */
+export class TeamPaths {
+  constructor(readonly root: string) {}
+
+  get config(): string {
+    return path.join(this.root, 'config.json');
+  }
+  get log(): string {
+    return path.join(this.root, 'team.log');
+  }
+  get inboxesDir(): string {
+    return path.join(this.root, 'inboxes');
+  }
+  get tasksDir(): string {
+    return path.join(this.root, 'tasks');
+  }
+  get agentsDir(): string {
+    return path.join(this.root, 'agents');
+  }
+  get hwm(): string {
+    return path.join(this.tasksDir, '_hwm');
+  }
+  inbox(agent: string): string {
+    return path.join(this.inboxesDir, `${assertAgentName(agent)}.json`);
+  }
+  rejected(agent: string): string {
+    return path.join(this.inboxesDir, `${assertAgentName(agent)}.rejected.jsonl`);
+  }
+  archive(agent: string): string {
+    return path.join(this.inboxesDir, `${assertAgentName(agent)}.archive.jsonl`);
+  }
+  task(id: string): string {
+    return path.join(this.tasksDir, `${assertTaskId(id)}.json`);
+  }
+  agentDir(agent: string): string {
+    return path.join(this.agentsDir, assertAgentName(agent));
+  }
+  status(agent: string): string {
+    return path.join(this.agentDir(agent), 'status.json');
+  }
+  output(agent: string): string {
+    return path.join(this.agentDir(agent), 'output.log');
+  }
+  lease(agent: string): string {
+    return path.join(this.agentDir(agent), 'lease');
+  }
+  /** Serialises one agent's claims so "one in-progress task per agent" holds across processes. */
+  claimGate(agent: string): string {
+    return path.join(this.agentDir(agent), 'claim');
+  }
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { TEAM_POLICY } from './policy.js';
+
+/** On-disk schemas. Loose objects: unknown fields (from newer versions or thClaws) survive a rewrite. */
+const agentName = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/);
+const taskId = z.string().regex(/^[1-9][0-9]*$/);
+const millis = z.number().int().nonnegative();
+
+export const MemberSchema = z.looseObject({
+  name: agentName,
+  role: z.string().default(''),
+  prompt: z.string().default(''),
+  model: z.string().nullish(),
+  isolation: z.enum(['worktree', 'none']).nullish(),
+  is_active: z.boolean().default(false),
+});
+export type Member = z.infer<typeof MemberSchema>;
+
+export const ConfigSchema = z.looseObject({
+  name: z.string(),
+  description: z.string().nullish(),
+  created_at: millis,
+  lead: z.string().default('lead'),
+  members: z.array(MemberSchema).default([]),
+});
+export type TeamConfig = z.infer<typeof ConfigSchema>;
+
+export const MessageSchema = z.looseObject({
+  id: z.string().min(1).max(100),
+  from: z.string().min(1).max(64),
+  to: z.string().max(64).optional(),
+  text: z.string().max(TEAM_POLICY.maxMessageChars),
+  summary: z.string().max(1000).nullish(),
+  timestamp: millis,
+  read: z.boolean().default(false),
+  /** Protocol frames (shutdown_request, permission_request, …); absent for plain text. */
+  type: z.string().max(64).optional(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+export const TaskStatusSchema = z.enum(['pending', 'in_progress', 'completed']);
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+export const TaskSchema = z.looseObject({
+  id: taskId,
+  subject: z.string().max(TEAM_POLICY.maxSubjectChars),
+  description: z.string().max(TEAM_POLICY.maxDescriptionChars),
+  status: TaskStatusSchema,
+  /** Set at create and kept forever, separate from the claimer (D-13). */
+  reserved_for: agentName.nullish(),
+  owner: agentName.nullish(),
+  blocked_by: z.array(taskId).default([]),
+  blocks: z.array(taskId).default([]),
+  attempts: z.number().int().nonnegative().default(0),
+  result: z.string().nullish(),
+  created_at: millis,
+  updated_at: millis,
+  completed_at: millis.nullish(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+export const AgentStatusValue = z.enum(['spawning', 'idle', 'working', 'error', 'stopped']);
+export type AgentStatusValue = z.infer<typeof AgentStatusValue>;
+
+export const StatusSchema = z.looseObject({
+  agent: agentName,
+  status: AgentStatusValue,
+  /** A task id, not a message id (D-26). */
+  current_task: taskId.nullish(),
+  pid: z.number().int().positive().nullish(),
+  host: z.string().nullish(),
+  boot_id: z.string().nullish(),
+  started_at: millis.nullish(),
+  last_heartbeat: millis,
+});
+export type AgentStatus = z.infer<typeof StatusSchema>;
+
+/** Short reason for a zod failure, for journals and errors. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+}

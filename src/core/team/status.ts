@@ -1,0 +1,86 @@
+import os from 'node:os';
+import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
+import type { Journal } from './journal.js';
+import { withLock } from './lock.js';
+import { assertAgentName } from './names.js';
+import type { TeamPaths } from './paths.js';
+import { TEAM_POLICY } from './policy.js';
+import { type AgentStatus, StatusSchema, describeIssues } from './schemas.js';
+
+/** What a person sees: the written status, or `dead` / `defined` derived from liveness (D-1, D-12). */
+export type AgentState = AgentStatus['status'] | 'dead' | 'defined';
+
+export type StatusUpdate = Partial<Omit<AgentStatus, 'agent' | 'last_heartbeat'>>;
+
+export class Statuses {
+  constructor(
+    private readonly paths: TeamPaths,
+    private readonly journal: Journal,
+  ) {}
+
+  /** null when absent; a corrupt status file is quarantined under its lock. */
+  async read(agent: string): Promise<AgentStatus | null> {
+    const file = this.paths.status(agent);
+    const r = this.parse(file);
+    if (r.kind === 'ok') return r.status;
+    if (r.kind === 'corrupt') {
+      await withLock(file, () => {
+        const again = this.parse(file);
+        if (again.kind === 'corrupt') this.journal.quarantine(file, again.reason);
+      });
+    }
+    return null;
+  }
+
+  /** Merges `update` into the current status and stamps the heartbeat. */
+  async write(agent: string, update: StatusUpdate): Promise<AgentStatus> {
+    assertAgentName(agent);
+    const file = this.paths.status(agent);
+    ensureDir(this.paths.agentDir(agent));
+    return withLock(file, () => {
+      const r = this.parse(file);
+      if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
+      const base = r.kind === 'ok' ? r.status : { agent, status: 'spawning' as const, host: os.hostname() };
+      const next = StatusSchema.parse({ ...base, ...update, agent, last_heartbeat: Date.now() });
+      writeFileAtomic(file, JSON.stringify(next, null, 2));
+      return next;
+    });
+  }
+
+  heartbeat(agent: string): Promise<AgentStatus> {
+    return this.write(agent, {});
+  }
+
+  private parse(file: string): { kind: 'ok'; status: AgentStatus } | { kind: 'missing' } | { kind: 'corrupt'; reason: string } {
+    const r = readTextFile(file);
+    if (r.kind === 'missing') return r;
+    if (r.kind === 'unreadable') return { kind: 'corrupt', reason: r.reason };
+    const json = parseJson(r.text);
+    if (!json.ok) return { kind: 'corrupt', reason: json.reason };
+    const res = StatusSchema.safeParse(json.value);
+    if (!res.success) return { kind: 'corrupt', reason: describeIssues(res.error) };
+    return { kind: 'ok', status: res.data };
+  }
+}
+
+/** Liveness = a fresh heartbeat and, on this host, a live pid. `stopped` stays stopped; silence is `dead`. */
+export function deriveState(status: AgentStatus | null, now = Date.now(), staleAfterMs: number = TEAM_POLICY.staleAfterMs): AgentState {
+  if (!status) return 'defined';
+  if (status.status === 'stopped') return 'stopped';
+  if (now - status.last_heartbeat > staleAfterMs) return 'dead';
+  if (status.pid && status.host === os.hostname() && !pidAlive(status.pid)) return 'dead';
+  return status.status;
+}
+
+export function isLive(state: AgentState): boolean {
+  return state === 'idle' || state === 'working' || state === 'spawning' || state === 'error';
+}
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

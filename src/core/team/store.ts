@@ -1,0 +1,126 @@
+import { TeamConfigFile, knownNames } from './config.js';
+import { ensureDir } from './fsio.js';
+import { Inboxes, type NewMessage } from './inbox.js';
+import { Journal } from './journal.js';
+import { acquireLease, type Lease } from './lease.js';
+import { assertAgentName, assertRecipient, BROADCAST, LEAD, USER } from './names.js';
+import { TeamPaths, resolveTeamDir } from './paths.js';
+import type { AgentStatus, Message, Task, TaskStatus } from './schemas.js';
+import { type AgentState, deriveState, Statuses } from './status.js';
+import { TaskFiles } from './task-files.js';
+import { Tasks } from './tasks.js';
+import { watchTeam, type TeamWatcher, type WatchOptions } from './watch.js';
+import { TeamError } from './errors.js';
+
+export interface MemberView {
+  name: string;
+  role: string;
+  state: AgentState;
+  current_task: string | null;
+  heartbeat_age_ms: number | null;
+  pid: number | null;
+}
+
+export interface TeamStatusView {
+  team: string;
+  dir: string;
+  members: MemberView[];
+  tasks: Record<TaskStatus, number>;
+}
+
+export interface SendOptions {
+  summary?: string | null;
+  type?: string;
+  extra?: Record<string, unknown>;
+}
+
+/** The one owner of `.thclaws/state/team/`: every other module reads and writes team state through it. */
+export class TeamStore {
+  readonly paths: TeamPaths;
+  readonly journal: Journal;
+  readonly config: TeamConfigFile;
+  readonly inboxes: Inboxes;
+  readonly tasks: Tasks;
+  readonly statuses: Statuses;
+
+  constructor(readonly dir: string) {
+    this.paths = new TeamPaths(dir);
+    this.journal = new Journal(this.paths.log, dir);
+    this.config = new TeamConfigFile(this.paths, this.journal);
+    this.inboxes = new Inboxes(this.paths, this.journal);
+    this.statuses = new Statuses(this.paths, this.journal);
+    this.tasks = new Tasks(this.paths, new TaskFiles(this.paths, this.journal), async () => knownNames(await this.config.require()));
+  }
+
+  /** Store of a workspace (honours THCLAWS_TEAM_DIR). */
+  static forWorkspace(workspace: string, env: NodeJS.ProcessEnv = process.env): TeamStore {
+    return new TeamStore(resolveTeamDir(workspace, env));
+  }
+
+  init(): void {
+    for (const d of [this.paths.root, this.paths.inboxesDir, this.paths.tasksDir, this.paths.agentsDir]) ensureDir(d);
+  }
+
+  /** Sends to one participant or broadcasts (`*`: every member and the lead, except the sender). */
+  async send(from: string, to: string, text: string, opts: SendOptions = {}): Promise<Message[]> {
+    assertAgentName(from, 'sender');
+    assertRecipient(to);
+    if (!text.trim()) throw new TeamError('invalid', 'message text is empty');
+    const known = knownNames(await this.config.require());
+    let recipients: string[];
+    if (to === BROADCAST) {
+      recipients = known.filter((n) => n !== from && n !== USER);
+    } else {
+      if (!known.includes(to)) throw new TeamError('invalid', `unknown recipient "${to}"; known: ${known.join(', ')}`);
+      recipients = [to];
+    }
+    const out: Message[] = [];
+    for (const r of recipients) {
+      const msg: NewMessage = { from, to: r, text, summary: opts.summary, type: opts.type, extra: opts.extra };
+      out.push(await this.inboxes.append(msg));
+    }
+    return out;
+  }
+
+  async status(now = Date.now()): Promise<TeamStatusView> {
+    const cfg = await this.config.require();
+    const names = [LEAD, ...cfg.members.map((m) => m.name)];
+    const members: MemberView[] = [];
+    for (const name of names) {
+      const st: AgentStatus | null = await this.statuses.read(name);
+      members.push({
+        name,
+        role: name === LEAD ? 'lead' : (cfg.members.find((m) => m.name === name)?.role ?? ''),
+        state: deriveState(st, now),
+        current_task: st?.current_task ?? null,
+        heartbeat_age_ms: st ? Math.max(0, now - st.last_heartbeat) : null,
+        pid: st?.pid ?? null,
+      });
+    }
+    const tasks: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0 };
+    for (const t of await this.tasks.list()) tasks[t.status]++;
+    return { team: cfg.name, dir: this.dir, members, tasks };
+  }
+
+  /** Releases the in-progress tasks of agents that are dead or stopped (reservations kept). */
+  async reapDeadOwners(now = Date.now()): Promise<Task[]> {
+    const released: Task[] = [];
+    for (const t of await this.tasks.list({ status: 'in_progress' })) {
+      if (!t.owner || t.owner === USER) continue;
+      const state = deriveState(await this.statuses.read(t.owner), now);
+      if (state === 'dead' || state === 'stopped') {
+        const r = await this.tasks.release(t.id, t.owner);
+        if (r) released.push(r);
+      }
+    }
+    return released;
+  }
+
+  acquireLease(agent: string): Promise<Lease> {
+    return acquireLease(this.paths, agent);
+  }
+
+  watch(opts?: WatchOptions): TeamWatcher {
+    return watchTeam(this.dir, opts);
+  }
+}

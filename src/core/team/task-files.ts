@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createFileExclusive, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
+import type { Journal } from './journal.js';
+import { withLock } from './lock.js';
+import type { TeamPaths } from './paths.js';
+import { describeIssues, type Task, TaskSchema } from './schemas.js';
+
+const TASK_FILE = /^([1-9][0-9]{0,14})\.json$/;
+
+type ReadTask = { kind: 'ok'; task: Task } | { kind: 'missing' } | { kind: 'corrupt'; reason: string };
+
+interface CacheEntry {
+  ino: number;
+  mtimeMs: number;
+  size: number;
+  task: Task;
+}
+
+/**
+ * Reads and writes `tasks/<id>.json`. Listing is cached per file by (inode, mtime, size): writers replace
+ * files by rename, so a new inode means new content and a list costs one stat per task, not one parse.
+ */
+export class TaskFiles {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly paths: TeamPaths,
+    private readonly journal: Journal,
+  ) {}
+
+  read(id: string): ReadTask {
+    const r = readTextFile(this.paths.task(id));
+    if (r.kind === 'missing') return r;
+    if (r.kind === 'unreadable') return { kind: 'corrupt', reason: r.reason };
+    return parseTask(id, r.text);
+  }
+
+  /** Every parseable task in id order; the ids of unparseable files are returned for quarantine. */
+  scan(): { tasks: Task[]; corrupt: Array<{ id: string; reason: string }> } {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.paths.tasksDir);
+    } catch {
+      return { tasks: [], corrupt: [] };
+    }
+    const tasks: Task[] = [];
+    const corrupt: Array<{ id: string; reason: string }> = [];
+    const seen = new Set<string>();
+    for (const name of names) {
+      const m = TASK_FILE.exec(name);
+      if (!m) continue;
+      const id = m[1]!;
+      seen.add(id);
+      const file = path.join(this.paths.tasksDir, name);
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(file);
+      } catch {
+        continue; // removed meanwhile
+      }
+      const hit = this.cache.get(id);
+      if (hit && hit.ino === st.ino && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
+        tasks.push(hit.task);
+        continue;
+      }
+      const r = st.isFile() ? this.read(id) : ({ kind: 'corrupt', reason: 'not a regular file' } as const);
+      if (r.kind === 'ok') {
+        this.cache.set(id, { ino: st.ino, mtimeMs: st.mtimeMs, size: st.size, task: r.task });
+        tasks.push(r.task);
+      } else if (r.kind === 'corrupt') corrupt.push({ id, reason: r.reason });
+    }
+    for (const id of this.cache.keys()) if (!seen.has(id)) this.cache.delete(id);
+    tasks.sort((a, b) => Number(a.id) - Number(b.id));
+    return { tasks, corrupt };
+  }
+
+  /** Moves a corrupt task file aside, re-checking under its lock so a concurrent valid write is not lost. */
+  async quarantine(id: string): Promise<void> {
+    const file = this.paths.task(id);
+    await withLock(file, () => {
+      const r = this.read(id);
+      if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
+    });
+  }
+
+  write(task: Task): void {
+    writeFileAtomic(this.paths.task(task.id), JSON.stringify(task, null, 2));
+  }
+
+  /** False when the id is taken. */
+  createExclusive(task: Task): boolean {
+    return createFileExclusive(this.paths.task(task.id), JSON.stringify(task, null, 2));
+  }
+
+  /** The id high-water mark; a missing or garbled `_hwm` reads as 0 and is journalled, never trusted (D-8). */
+  readHwm(): number {
+    const r = readTextFile(this.paths.hwm);
+    if (r.kind === 'missing') return 0;
+    if (r.kind === 'unreadable') {
+      this.journal.quarantine(this.paths.hwm, r.reason);
+      return 0;
+    }
+    const n = /^\s*(\d{1,15})\s*$/.exec(r.text);
+    if (!n) {
+      this.journal.record({ event: 'note', file: this.paths.hwm, reason: `garbled task id counter ${JSON.stringify(r.text.slice(0, 40))}; ids continue from the highest task` });
+      return 0;
+    }
+    return Number(n[1]);
+  }
+
+  writeHwm(n: number): void {
+    writeFileAtomic(this.paths.hwm, String(n));
+  }
+}
+
+function parseTask(id: string, text: string): ReadTask {
+  const json = parseJson(text);
+  if (!json.ok) return { kind: 'corrupt', reason: json.reason };
+  const res = TaskSchema.safeParse(json.value);
+  if (!res.success) return { kind: 'corrupt', reason: describeIssues(res.error) };
+  if (res.data.id !== id) return { kind: 'corrupt', reason: `id field ${res.data.id} does not match file name ${id}.json` };
+  return { kind: 'ok', task: res.data };
+}

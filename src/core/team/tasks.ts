@@ -1,0 +1,186 @@
+import { ensureDir } from './fsio.js';
+import { withLock } from './lock.js';
+import { assertAgentName, assertTaskId } from './names.js';
+import type { TeamPaths } from './paths.js';
+import { TEAM_POLICY } from './policy.js';
+import type { Task, TaskStatus } from './schemas.js';
+import { findCycle } from './task-graph.js';
+import type { TaskFiles } from './task-files.js';
+import { TeamError } from './errors.js';
+
+export interface NewTask {
+  subject: string;
+  description: string;
+  /** Reservation: only this agent may claim it, before and after any release (D-13). */
+  reservedFor?: string | null;
+  blockedBy?: string[];
+}
+
+/** The task queue rules of reference §4.3, with the fixes of D-8, D-13, D-16, D-18. */
+export class Tasks {
+  constructor(
+    private readonly paths: TeamPaths,
+    private readonly files: TaskFiles,
+    /** Names allowed to own tasks (roster + lead + user); throws when there is no team. */
+    private readonly roster: () => Promise<string[]>,
+  ) {}
+
+  async list(filter?: { status?: TaskStatus }): Promise<Task[]> {
+    const { tasks, corrupt } = this.files.scan();
+    for (const c of corrupt) await this.files.quarantine(c.id);
+    return filter?.status ? tasks.filter((t) => t.status === filter.status) : tasks;
+  }
+
+  async get(id: string): Promise<Task> {
+    assertTaskId(id);
+    const r = this.files.read(id);
+    if (r.kind === 'ok') return r.task;
+    if (r.kind === 'corrupt') await this.files.quarantine(id);
+    throw new TeamError('not_found', `task ${id} not found`);
+  }
+
+  async create(input: NewTask): Promise<Task> {
+    const subject = input.subject.trim();
+    if (!subject) throw new TeamError('invalid', 'task subject is empty');
+    if (subject.length > TEAM_POLICY.maxSubjectChars) throw new TeamError('invalid', `task subject longer than ${TEAM_POLICY.maxSubjectChars} characters`);
+    if (input.description.length > TEAM_POLICY.maxDescriptionChars) throw new TeamError('invalid', `task description longer than ${TEAM_POLICY.maxDescriptionChars} characters`);
+    const deps = [...new Set((input.blockedBy ?? []).map((d) => assertTaskId(d)))];
+    const reservedFor = input.reservedFor ? await this.assertKnown(input.reservedFor, 'owner') : null;
+    const byId = new Map((await this.list()).map((t) => [t.id, t]));
+    const missing = deps.filter((d) => !byId.has(d));
+    if (missing.length) throw new TeamError('invalid', `blocked_by names unknown task(s): ${missing.join(', ')}`);
+    const cycle = findCycle((id) => byId.get(id)?.blocked_by ?? [], deps);
+    if (cycle) throw new TeamError('invalid', `blocked_by would depend on a dependency cycle: ${cycle.join(' -> ')}`);
+
+    ensureDir(this.paths.tasksDir);
+    const task = await withLock(this.paths.hwm, () => {
+      const highest = Math.max(0, ...this.files.scan().tasks.map((t) => Number(t.id)));
+      let next = Math.max(this.files.readHwm(), highest) + 1;
+      const now = Date.now();
+      for (;;) {
+        const t: Task = {
+          id: String(next),
+          subject,
+          description: input.description,
+          status: 'pending',
+          reserved_for: reservedFor,
+          owner: null,
+          blocked_by: deps,
+          blocks: [],
+          attempts: 0,
+          created_at: now,
+          updated_at: now,
+        };
+        if (this.files.createExclusive(t)) {
+          this.files.writeHwm(next);
+          return t;
+        }
+        next++; // a file the scan could not parse still holds its id
+      }
+    });
+    for (const dep of deps) {
+      await withLock(this.paths.task(dep), () => {
+        const r = this.files.read(dep);
+        if (r.kind !== 'ok' || r.task.blocks.includes(task.id)) return;
+        r.task.blocks.push(task.id);
+        this.files.write(r.task);
+      });
+    }
+    return task;
+  }
+
+  /** Claim rules of §4.3, revalidated under the task's lock; one in-progress task per agent (claim gate). */
+  async claim(id: string, agent: string): Promise<Task> {
+    assertTaskId(id);
+    await this.assertKnown(agent, 'claimer');
+    ensureDir(this.paths.agentDir(agent));
+    return withLock(this.paths.claimGate(agent), async () => {
+      const busy = this.files.scan().tasks.filter((t) => t.status === 'in_progress' && t.owner === agent);
+      if (busy.length) {
+        throw new TeamError('busy', `agent '${agent}' is busy with task(s): ${busy.map((t) => t.id).join(', ')}. Complete them first.`);
+      }
+      this.checkClaimable(await this.get(id), agent);
+      return withLock(this.paths.task(id), () => {
+        const r = this.files.read(id);
+        if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
+        const task = r.task;
+        this.checkClaimable(task, agent);
+        task.owner = agent;
+        task.status = 'in_progress';
+        task.attempts += 1;
+        task.updated_at = Date.now();
+        this.files.write(task);
+        return task;
+      });
+    });
+  }
+
+  /** The first pending task this agent may take, in id order; null when none is ready. */
+  async claimNext(agent: string): Promise<Task | null> {
+    for (const t of await this.list({ status: 'pending' })) {
+      if (t.reserved_for && t.reserved_for !== agent) continue;
+      try {
+        return await this.claim(t.id, agent);
+      } catch (err) {
+        if (err instanceof TeamError && err.code === 'busy') throw err;
+        if (err instanceof TeamError && (err.code === 'conflict' || err.code === 'not_found')) continue;
+        throw err;
+      }
+    }
+    return null;
+  }
+
+  /** Only the owner of an in-progress task completes it (D-18). */
+  async complete(id: string, agent: string, result?: string): Promise<Task> {
+    assertTaskId(id);
+    assertAgentName(agent);
+    return withLock(this.paths.task(id), () => {
+      const r = this.files.read(id);
+      if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
+      const task = r.task;
+      if (task.status !== 'in_progress') throw new TeamError('conflict', `task ${id} is ${task.status}, not in_progress`);
+      if (task.owner !== agent) throw new TeamError('conflict', `task ${id} is owned by ${task.owner ?? 'nobody'}, not ${agent}`);
+      const now = Date.now();
+      task.status = 'completed';
+      task.completed_at = now;
+      task.updated_at = now;
+      if (result !== undefined) task.result = result;
+      this.files.write(task);
+      return task;
+    });
+  }
+
+  /** Back to pending, reservation kept (owner dead or its turn failed). `owner` guards against stale releases. */
+  async release(id: string, owner?: string): Promise<Task | null> {
+    assertTaskId(id);
+    return withLock(this.paths.task(id), () => {
+      const r = this.files.read(id);
+      if (r.kind !== 'ok') return null;
+      const task = r.task;
+      if (task.status !== 'in_progress' || (owner !== undefined && task.owner !== owner)) return null;
+      task.status = 'pending';
+      task.owner = null;
+      task.updated_at = Date.now();
+      this.files.write(task);
+      return task;
+    });
+  }
+
+  private checkClaimable(task: Task, agent: string): void {
+    if (task.status !== 'pending') throw new TeamError('conflict', `task ${task.id} is ${task.status}, not pending`);
+    if (task.reserved_for && task.reserved_for !== agent) throw new TeamError('conflict', `task ${task.id} is reserved for ${task.reserved_for}`);
+    for (const dep of task.blocked_by) {
+      const r = this.files.read(dep);
+      // A missing or unreadable blocker is not "satisfied" (D-18): the task waits for a person to fix it.
+      const status = r.kind === 'ok' ? r.task.status : r.kind;
+      if (status !== 'completed') throw new TeamError('conflict', `task ${task.id} blocked by task ${dep} (status: ${status})`);
+    }
+  }
+
+  private async assertKnown(name: string, what: string): Promise<string> {
+    assertAgentName(name, what);
+    const known = await this.roster();
+    if (!known.includes(name)) throw new TeamError('invalid', `unknown ${what} "${name}"; known: ${known.join(', ')}`);
+    return name;
+  }
+}
