@@ -1,4 +1,49 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { CliError } from './errors.js';
 
-/** Root command: the agent REPL and `-p`. Filled in by the agent issue. */
-export function registerAgentCommand(_program: Command): void {}
+export interface AgentCliOptions {
+  print?: string | true;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  model?: string;
+  provider?: 'anthropic' | 'scripted';
+  script?: string;
+  acceptAll?: boolean;
+  permissionMode?: 'ask' | 'auto';
+  maxIterations?: number;
+  cwd?: string;
+  resume?: string;
+  teamAgent?: string;
+  teamDir?: string;
+  cli?: boolean;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`--max-iterations must be a positive integer, got "${value}"`);
+  return n;
+}
+
+/**
+ * Root command: the agent REPL, or one prompt with -p. The runtime is imported on use so that
+ * `thclaws --version` and the subcommands do not load it.
+ */
+export function registerAgentCommand(program: Command): void {
+  program
+    .option('-p, --print [prompt]', 'run one prompt to completion and print the answer (prompt from stdin when omitted)')
+    .addOption(new Option('--output-format <format>', 'output of -p').choices(['text', 'json', 'stream-json']).default('text'))
+    .option('--model <id>', 'model id (default: settings "model")')
+    .addOption(new Option('--provider <name>', 'model provider (default: settings "provider")').choices(['anthropic', 'scripted']))
+    .option('--script <file>', 'JSON script for the scripted provider (docs/scripted-provider.md)')
+    .option('--accept-all', 'never ask before Write, Edit or Bash (role guards still apply)')
+    .addOption(new Option('--permission-mode <mode>', 'ask: ask before Write/Edit/Bash; auto: do not ask').choices(['ask', 'auto']))
+    .option('--max-iterations <n>', 'model calls per prompt before stopping', positiveInt)
+    .option('--cwd <dir>', 'working directory (default: the current one)')
+    .option('--resume <session-id>', 'continue a saved session (.thclaws/sessions/<id>.jsonl)')
+    .option('--team-agent <name>', 'run as this team agent (sets THCLAWS_TEAM_AGENT)')
+    .option('--team-dir <dir>', 'team directory (sets THCLAWS_TEAM_DIR)')
+    .addOption(new Option('--cli', 'force the terminal interface (accepted for compatibility)').hideHelp())
+    .action(async (opts: AgentCliOptions) => {
+      const { runAgentCli } = await import('./agent/run.js');
+      process.exitCode = await runAgentCli(opts);
+    });
+}

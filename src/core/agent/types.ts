@@ -19,6 +19,18 @@ export interface ToolContext {
   permissions: PermissionChecker;
   /** Role guard; absent (or role solo) means no role rule applies. */
   guard?: CommandGuard;
+  /** Policy limits from settings; tools fall back to the settings defaults when absent. */
+  limits?: Partial<ToolLimits>;
+}
+
+/** The settings a tool obeys (see settings.ts for the defaults and why). */
+export interface ToolLimits {
+  bashTimeoutMs: number;
+  bashMaxTimeoutMs: number;
+  bashKillGraceMs: number;
+  readDefaultLines: number;
+  searchMaxResults: number;
+  grepMaxFileBytes: number;
 }
 
 export interface Tool<I = unknown> {
@@ -28,6 +40,13 @@ export interface Tool<I = unknown> {
   /** Whether the permission check runs before `run` (Write, Edit, Bash). */
   needsPermission: boolean;
   run(input: I, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * Checks that need no person (sandbox, role guard), run before the permission question so nobody is
+   * asked about an action that would be refused anyway. Returns an error result to refuse.
+   */
+  preflight?(input: I, ctx: ToolContext): Promise<ToolResult | undefined>;
+  /** One line for the permission question and the transcript. */
+  summarize?(input: I, ctx: ToolContext): string;
 }
 
 export interface PermissionRequest {

@@ -1,0 +1,48 @@
+/**
+ * Extension points for later issues (teams, desktop) without editing the agent CLI: extra tools, system
+ * prompt addenda, the role guard, the approver, and slash commands. Register before the action runs.
+ */
+import type { Agent } from '../../core/agent/agent.js';
+import type { Approver, Tool } from '../../core/agent/types.js';
+import type { Settings } from '../../core/agent/settings.js';
+import type { CommandGuard, Role } from '../../core/guard/types.js';
+
+export interface RuntimeInfo {
+  role: Role;
+  agentName?: string;
+  cwd: string;
+  projectRoot: string;
+  settings: Settings;
+  interactive: boolean;
+}
+
+export interface AgentHooks {
+  /** Called once the role is known; may return a guard (teams issue: createCommandGuard). */
+  guard?: (info: RuntimeInfo) => CommandGuard | undefined;
+  tools?: (info: RuntimeInfo) => Tool<any>[];
+  systemAddenda?: (info: RuntimeInfo) => string[];
+  /** Replaces the default approver (REPL question / deny) — e.g. a teammate's dashboard round trip. */
+  approver?: (info: RuntimeInfo) => Approver | undefined;
+}
+
+export interface SlashContext {
+  agent: Agent;
+  args: string;
+  print: (line: string) => void;
+}
+
+export interface SlashCommand {
+  help: string;
+  run(ctx: SlashContext): Promise<void> | void;
+}
+
+export const agentHooks: AgentHooks[] = [];
+export const slashCommands = new Map<string, SlashCommand>();
+
+export function registerAgentHooks(hooks: AgentHooks): void {
+  agentHooks.push(hooks);
+}
+
+export function registerSlashCommand(name: string, command: SlashCommand): void {
+  slashCommands.set(name.replace(/^\//, ''), command);
+}

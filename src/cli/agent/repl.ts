@@ -1,0 +1,136 @@
+/**
+ * Interactive REPL on one readline interface: prompts, permission questions and Ctrl-C all go through it.
+ * Ctrl-C aborts the running turn (or clears the line at the prompt); Ctrl-D or /quit exits.
+ */
+import readline from 'node:readline';
+import { CallbackApprover } from '../../core/agent/permissions.js';
+import type { ApproverAnswer, PermissionRequest } from '../../core/agent/types.js';
+import { VERSION } from '../version.js';
+import { slashCommands } from './hooks.js';
+import { TurnRenderer, painter } from './render.js';
+import type { Runtime } from './setup.js';
+import { registerBuiltinSlashCommands } from './slash.js';
+
+export const PROMPT = 'thclaws> ';
+
+export async function runRepl(rt: Runtime): Promise<number> {
+  registerBuiltinSlashCommands();
+  const { agent } = rt;
+  const input = process.stdin;
+  const output = process.stdout;
+  const terminal = !!input.isTTY;
+  const paint = painter(!!output.isTTY && !process.env.NO_COLOR);
+  const renderer = new TurnRenderer((s) => output.write(s), paint);
+  const rl = readline.createInterface({ input, output, terminal, historySize: terminal ? 500 : 0, prompt: PROMPT });
+
+  let closed = false;
+  let waiting: ((line: string | null) => void) | undefined;
+  let turn: AbortController | undefined;
+  // Piped input is read ahead; a terminal's type-ahead during a turn is dropped so it never answers a question.
+  const queued: string[] = [];
+
+  rl.on('line', (line) => {
+    const w = waiting;
+    waiting = undefined;
+    if (w) w(line);
+    else if (!terminal) queued.push(line);
+  });
+  rl.on('close', () => {
+    closed = true;
+    if (terminal) turn?.abort();
+    const w = waiting;
+    waiting = undefined;
+    w?.(null);
+  });
+  const interrupt = () => {
+    if (turn && !turn.signal.aborted) {
+      turn.abort();
+      renderer.line(paint.dim('^C (aborting the turn)'));
+    } else if (terminal) {
+      rl.write(null, { ctrl: true, name: 'u' });
+      output.write(`^C ${paint.dim('(Ctrl-D or /quit to exit)')}\n`);
+      rl.prompt();
+    }
+  };
+  rl.on('SIGINT', interrupt);
+  if (!terminal) process.on('SIGINT', interrupt);
+
+  const ask = (prompt: string, signal?: AbortSignal): Promise<string | null> => {
+    if (queued.length) return Promise.resolve(queued.shift()!);
+    if (closed || signal?.aborted) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const onAbort = () => {
+        if (waiting === done) waiting = undefined;
+        output.write('\n');
+        resolve(null);
+      };
+      const done = (line: string | null) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(line);
+      };
+      waiting = done;
+      signal?.addEventListener('abort', onAbort, { once: true });
+      rl.setPrompt(prompt);
+      rl.prompt();
+    });
+  };
+
+  const approver =
+    rt.approver ??
+    new CallbackApprover(async (req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> => {
+      renderer.newline();
+      for (;;) {
+        const ans = await ask(`Allow ${req.tool}: ${req.summary}? [y]es / [n]o / [a]lways for ${req.tool} this session: `, signal);
+        if (ans === null) return 'deny';
+        const a = ans.trim().toLowerCase();
+        if (a === 'y' || a === 'yes') return 'allow';
+        if (a === 'a' || a === 'always') return 'always';
+        if (a === 'n' || a === 'no') return 'deny';
+        output.write('please answer y, n or a\n');
+      }
+    });
+  rt.permissions.setApprover(approver);
+
+  output.write(
+    `thclaws ${VERSION} · ${agent.model} (${agent.provider.name}) · ${rt.mode === 'ask' ? 'asks before Write/Edit/Bash' : 'no permission prompts'}\n` +
+      `${rt.resumed ? `resumed session ${agent.session.id} (${agent.messages.length} messages)` : `session ${agent.session.id}`} · /help for commands, Ctrl-D to exit\n`,
+  );
+
+  for (;;) {
+    const line = await ask(PROMPT);
+    if (line === null) break;
+    const text = line.trim();
+    if (!text) continue;
+    if (text.startsWith('/')) {
+      const [name = '', ...rest] = text.slice(1).split(/\s+/);
+      if (name === 'quit' || name === 'exit') break;
+      const cmd = slashCommands.get(name);
+      if (!cmd) {
+        output.write(`unknown command /${name}; /help lists them\n`);
+        continue;
+      }
+      try {
+        await cmd.run({ agent, args: rest.join(' '), print: (s) => output.write(`${s}\n`) });
+      } catch (err) {
+        output.write(paint.red(`/${name} failed: ${(err as Error).message}`) + '\n');
+      }
+      continue;
+    }
+    turn = new AbortController();
+    try {
+      const result = await agent.prompt(text, turn.signal, renderer.events());
+      renderer.newline();
+      if (result.stop === 'aborted') renderer.line(paint.dim('(turn aborted)'));
+      else if (result.error) renderer.line(paint.red(`error: ${result.error}`));
+    } catch (err) {
+      renderer.line(paint.red(`error: ${(err as Error).message}`));
+    } finally {
+      turn = undefined;
+    }
+    if (closed && !queued.length) break;
+  }
+  if (!terminal) process.off('SIGINT', interrupt);
+  rl.close();
+  output.write('\n');
+  return 0;
+}

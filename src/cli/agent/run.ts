@@ -1,0 +1,26 @@
+/** Entry of the root command: -p or the REPL. */
+import type { AgentCliOptions } from '../agent-command.js';
+import { CliError } from '../errors.js';
+import { DenyApprover } from '../../core/agent/permissions.js';
+import { runPrint } from './print.js';
+import { runRepl } from './repl.js';
+import { setupRuntime } from './setup.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
+  if (opts.print !== undefined) {
+    const prompt = opts.print === true ? await readStdin() : opts.print;
+    if (!prompt.trim()) throw new CliError('-p needs a prompt (as its value or on stdin)');
+    const rt = setupRuntime(opts, false);
+    // Nobody answers questions in -p: without --accept-all, guarded tools are refused with a reason.
+    rt.permissions.setApprover(rt.approver ?? new DenyApprover());
+    return runPrint(rt, prompt, opts.outputFormat);
+  }
+  const rt = setupRuntime(opts, true);
+  return runRepl(rt);
+}

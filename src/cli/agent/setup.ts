@@ -1,0 +1,140 @@
+/** Turns CLI options, env and settings into a ready Agent (provider, tools, permissions, session). */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Agent } from '../../core/agent/agent.js';
+import { findAgentDef } from '../../core/agent/agent-defs.js';
+import { SessionPermissionChecker, type PermissionMode } from '../../core/agent/permissions.js';
+import { AnthropicProvider } from '../../core/agent/providers/anthropic.js';
+import { DEFAULT_SCRIPT, ScriptedProvider, loadScriptFile } from '../../core/agent/providers/scripted.js';
+import type { Provider } from '../../core/agent/providers/types.js';
+import { ProviderError } from '../../core/agent/providers/types.js';
+import { SessionError, SessionStore } from '../../core/agent/sessions.js';
+import { SettingsError, loadSettings } from '../../core/agent/settings.js';
+import { buildSystemPrompt } from '../../core/agent/system-prompt.js';
+import { builtinTools } from '../../core/agent/tools/index.js';
+import type { Approver } from '../../core/agent/types.js';
+import type { CommandGuard, Role } from '../../core/guard/types.js';
+import type { AgentCliOptions } from '../agent-command.js';
+import { CliError } from '../errors.js';
+import { agentHooks, type RuntimeInfo } from './hooks.js';
+
+export const NO_KEY_MESSAGE = 'no API key: set ANTHROPIC_API_KEY, or run with --provider scripted --script <file>';
+
+export interface Runtime {
+  agent: Agent;
+  info: RuntimeInfo;
+  permissions: SessionPermissionChecker;
+  mode: PermissionMode;
+  /** From a hook; undefined means the CLI picks (REPL question, or deny without a person). */
+  approver?: Approver;
+  resumed: boolean;
+}
+
+function resolveCwd(dir: string | undefined): string {
+  if (!dir) return process.cwd();
+  const abs = path.resolve(dir);
+  if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new CliError(`--cwd: not a directory: ${dir}`);
+  process.chdir(abs);
+  return abs;
+}
+
+/** Teammate flags become env (reference §2.1, §12) so every subprocess inherits them. */
+function applyTeamFlags(opts: AgentCliOptions, cwd: string): { agentName?: string; role: Role } {
+  if (opts.teamAgent) process.env.THCLAWS_TEAM_AGENT = opts.teamAgent;
+  if (opts.teamDir) process.env.THCLAWS_TEAM_DIR = path.resolve(cwd, opts.teamDir);
+  else if (opts.teamAgent && !process.env.THCLAWS_TEAM_DIR) process.env.THCLAWS_TEAM_DIR = path.join(cwd, '.thclaws', 'state', 'team');
+  const agentName = opts.teamAgent ?? process.env.THCLAWS_TEAM_AGENT;
+  // The teams issue decides `lead` (teamEnabled && no THCLAWS_TEAM_AGENT) through its hooks.
+  return { ...(agentName ? { agentName } : {}), role: agentName && agentName !== 'lead' ? 'teammate' : 'solo' };
+}
+
+function makeProvider(opts: AgentCliOptions, name: 'anthropic' | 'scripted', retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number }): Provider {
+  if (name === 'scripted') return new ScriptedProvider(opts.script ? loadScriptFile(opts.script) : DEFAULT_SCRIPT);
+  if (opts.script) throw new CliError('--script needs --provider scripted');
+  const apiKey = process.env.ANTHROPIC_API_KEY || undefined;
+  const authToken = process.env.ANTHROPIC_AUTH_TOKEN || undefined;
+  if (!apiKey && !authToken) throw new CliError(NO_KEY_MESSAGE, 2);
+  return new AnthropicProvider({
+    ...(apiKey ? { apiKey } : { authToken }),
+    ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
+    retry,
+  });
+}
+
+export function setupRuntime(opts: AgentCliOptions, interactive: boolean): Runtime {
+  const cwd = resolveCwd(opts.cwd);
+  const { agentName, role } = applyTeamFlags(opts, cwd);
+  const projectRoot = process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
+  if (!existsSync(projectRoot)) throw new CliError(`THCLAWS_PROJECT_ROOT does not exist: ${projectRoot}`);
+
+  let settings;
+  try {
+    settings = loadSettings(projectRoot).settings;
+  } catch (err) {
+    if (err instanceof SettingsError) throw new CliError(err.message);
+    throw err;
+  }
+  const info: RuntimeInfo = { role, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) };
+
+  // --script alone means the scripted provider.
+  const providerName = opts.provider ?? (opts.script ? 'scripted' : settings.provider);
+  let provider: Provider;
+  try {
+    provider = makeProvider(opts, providerName, settings.retry);
+  } catch (err) {
+    if (err instanceof ProviderError) throw new CliError(err.message);
+    throw err;
+  }
+
+  const def = agentName ? findAgentDef(projectRoot, agentName) : undefined;
+  const model = opts.model ?? def?.model ?? settings.model;
+  const mode: PermissionMode = opts.acceptAll ? 'auto' : (opts.permissionMode ?? settings.permissionMode);
+
+  let guard: CommandGuard | undefined;
+  let approver: Approver | undefined;
+  const tools = builtinTools();
+  const addenda: string[] = [];
+  if (def?.instructions) addenda.push(`# Agent Role: ${def.description || def.name}\n\n${def.instructions}`);
+  for (const h of agentHooks) {
+    guard = h.guard?.(info) ?? guard;
+    approver = h.approver?.(info) ?? approver;
+    tools.push(...(h.tools?.(info) ?? []));
+    addenda.push(...(h.systemAddenda?.(info) ?? []));
+  }
+  const allowed = def?.tools ? new Set(def.tools) : undefined;
+  const activeTools = allowed ? tools.filter((t) => allowed.has(t.name)) : tools;
+
+  const permissions = new SessionPermissionChecker(mode, { decide: async () => 'deny' });
+  let session: SessionStore;
+  let messages;
+  let usage;
+  try {
+    if (opts.resume) {
+      ({ store: session, messages, usage } = SessionStore.resume(projectRoot, opts.resume));
+    } else {
+      session = SessionStore.create(projectRoot, { model, provider: provider.name, cwd, ...(agentName ? { agentName } : {}) });
+    }
+  } catch (err) {
+    if (err instanceof SessionError) throw new CliError(err.message);
+    throw new CliError(`cannot write session under ${projectRoot}/.thclaws/sessions: ${(err as Error).message}`);
+  }
+
+  const agent = new Agent({
+    provider,
+    model,
+    settings,
+    cwd,
+    projectRoot,
+    role,
+    permissions,
+    tools: activeTools,
+    system: buildSystemPrompt({ cwd, projectRoot, ...(agentName ? { agentName } : {}), addenda }),
+    session,
+    ...(agentName ? { agentName } : {}),
+    ...(guard ? { guard } : {}),
+    ...(messages ? { messages } : {}),
+    ...(usage ? { usage } : {}),
+    ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}),
+  });
+  return { agent, info, permissions, mode, resumed: !!opts.resume, ...(approver ? { approver } : {}) };
+}

@@ -1,0 +1,46 @@
+/** Built-in REPL slash commands; later issues add theirs through registerSlashCommand. */
+import { slashCommands, registerSlashCommand } from './hooks.js';
+
+export function registerBuiltinSlashCommands(): void {
+  if (slashCommands.has('help')) return;
+  registerSlashCommand('help', {
+    help: 'list commands and keys',
+    run: ({ print }) => {
+      for (const [name, c] of slashCommands) print(`  /${name.padEnd(8)} ${c.help}`);
+      print('  /quit     exit (also Ctrl-D)');
+      print('  Ctrl-C aborts the running turn; at the prompt it clears the line.');
+    },
+  });
+  registerSlashCommand('model', {
+    help: 'show the model, or switch: /model <id>',
+    run: ({ agent, args, print }) => {
+      if (args) agent.model = args;
+      print(`model: ${agent.model} (provider ${agent.provider.name})`);
+    },
+  });
+  registerSlashCommand('clear', {
+    help: 'forget the conversation and start a new session',
+    run: ({ agent, print }) => {
+      agent.clear();
+      print(`conversation cleared; new session ${agent.session.id}`);
+    },
+  });
+  registerSlashCommand('cost', {
+    help: 'tokens and estimated cost of this session',
+    run: ({ agent, print }) => {
+      const u = agent.usage;
+      print(
+        `tokens: ${u.inputTokens} in, ${u.outputTokens} out, ${u.cacheReadTokens} cache read, ${u.cacheWriteTokens} cache write; ` +
+          `cost ≈ $${agent.costUsd.toFixed(4)}`,
+      );
+    },
+  });
+  registerSlashCommand('session', {
+    help: 'show the session id (for --resume)',
+    run: ({ agent, print }) => print(`session: ${agent.session.id} (${agent.session.file})`),
+  });
+  registerSlashCommand('team', {
+    help: 'team status and actions (Agent Teams)',
+    run: ({ print }) => print('team: Agent Teams are not available in this build yet'),
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * One agent session: conversation, provider, tools, permissions and transcript together. The CLI (REPL
+ * and -p), and later the teammate loop, drive it one prompt at a time.
+ */
+import type { CommandGuard, Role } from '../guard/types.js';
+import { estimateCost } from './cost.js';
+import { runLoop, type LoopEvents, type LoopResult } from './loop.js';
+import type { SessionPermissionChecker } from './permissions.js';
+import type { ChatMessage, Provider, Usage } from './providers/types.js';
+import { addUsage, emptyUsage } from './providers/types.js';
+import { SessionStore } from './sessions.js';
+import type { Settings } from './settings.js';
+import type { Tool } from './types.js';
+
+export interface AgentConfig {
+  provider: Provider;
+  model: string;
+  settings: Settings;
+  cwd: string;
+  projectRoot: string;
+  role: Role;
+  agentName?: string;
+  permissions: SessionPermissionChecker;
+  guard?: CommandGuard;
+  tools: Tool<any>[];
+  system: string;
+  session: SessionStore;
+  /** Messages of a resumed session. */
+  messages?: ChatMessage[];
+  usage?: Usage;
+  maxIterations?: number;
+}
+
+export interface PromptResult extends LoopResult {
+  /** Estimated USD of this prompt; undefined when the model has no known price. */
+  costUsd?: number;
+}
+
+export class Agent {
+  readonly messages: ChatMessage[];
+  model: string;
+  session: SessionStore;
+  /** Totals of the session (including what a resumed session had). */
+  usage: Usage;
+  costUsd = 0;
+
+  constructor(private readonly cfg: AgentConfig) {
+    this.messages = cfg.messages ?? [];
+    this.model = cfg.model;
+    this.session = cfg.session;
+    this.usage = cfg.usage ?? emptyUsage();
+  }
+
+  get provider(): Provider {
+    return this.cfg.provider;
+  }
+
+  get tools(): Tool<any>[] {
+    return this.cfg.tools;
+  }
+
+  /** Forget the conversation and continue in a new transcript. */
+  clear(): void {
+    this.messages.length = 0;
+    this.session = SessionStore.create(this.cfg.projectRoot, {
+      model: this.model,
+      provider: this.cfg.provider.name,
+      cwd: this.cfg.cwd,
+      ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
+    });
+  }
+
+  async prompt(text: string, signal: AbortSignal, events: LoopEvents = {}): Promise<PromptResult> {
+    const s = this.cfg.settings;
+    let cost: number | undefined = 0;
+    const result = await runLoop(text, {
+      provider: this.cfg.provider,
+      model: this.model,
+      system: this.cfg.system,
+      tools: this.cfg.tools,
+      messages: this.messages,
+      maxIterations: this.cfg.maxIterations ?? s.maxIterations,
+      maxTokens: s.maxTokens,
+      toolOutputMaxChars: s.toolOutputMaxChars,
+      context: {
+        cwd: this.cfg.cwd,
+        projectRoot: this.cfg.projectRoot,
+        role: this.cfg.role,
+        permissions: this.cfg.permissions,
+        limits: s,
+        ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
+        ...(this.cfg.guard ? { guard: this.cfg.guard } : {}),
+      },
+      signal,
+      events: {
+        ...events,
+        onMessage: (m) => {
+          this.session.appendMessage(m);
+          events.onMessage?.(m);
+        },
+        onUsage: (u) => {
+          const c = this.cfg.provider.name === 'scripted' ? 0 : estimateCost(this.model, u);
+          cost = cost === undefined || c === undefined ? undefined : cost + c;
+          this.usage = addUsage(this.usage, u);
+          if (c !== undefined) this.costUsd += c;
+          this.session.append({ type: 'usage', at: new Date().toISOString(), model: this.model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
+          events.onUsage?.(u);
+        },
+      },
+    });
+    return { ...result, ...(cost !== undefined ? { costUsd: Math.round(cost * 1e6) / 1e6 } : {}) };
+  }
+}

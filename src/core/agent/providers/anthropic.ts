@@ -1,0 +1,179 @@
+/**
+ * Anthropic Messages API through @anthropic-ai/sdk, streamed. The SDK is imported lazily so that
+ * `--version` and the REPL prompt do not pay for it. SDK retries are off: our policy (retry.ts) decides.
+ */
+import type { CompletionRequest, CompletionResponse, Provider, TextBlock, ToolUseBlock, Usage } from './types.js';
+import { AbortedError, ProviderError, emptyUsage } from './types.js';
+import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+
+export interface AnthropicOptions {
+  apiKey?: string;
+  authToken?: string;
+  baseURL?: string;
+  retry: RetryPolicy;
+  /** Per-request timeout; long because a streamed turn with a big tool call can take minutes. */
+  timeoutMs?: number;
+}
+
+type SdkModule = typeof import('@anthropic-ai/sdk');
+type SdkClient = InstanceType<SdkModule['default']>;
+
+interface ApiErrorLike {
+  status?: number;
+  message: string;
+  headers?: { get(name: string): string | null };
+  error?: { error?: { message?: string; type?: string } };
+}
+
+/** One line a person can act on. */
+export function describeApiError(err: ApiErrorLike): string {
+  const detail = err.error?.error?.message ?? err.message;
+  switch (err.status) {
+    case 401:
+      return `authentication failed (401): check ANTHROPIC_API_KEY — ${detail}`;
+    case 403:
+      return `permission denied (403): ${detail}`;
+    case 400:
+      return `bad request (400): ${detail}`;
+    case 404:
+      return `not found (404): check --model and ANTHROPIC_BASE_URL — ${detail}`;
+    case 413:
+      return `request too large (413): ${detail}`;
+    default:
+      return err.status ? `API error ${err.status}: ${detail}` : `connection error: ${detail}`;
+  }
+}
+
+export class AnthropicProvider implements Provider {
+  readonly name = 'anthropic' as const;
+  private client?: SdkClient;
+  private sdk?: SdkModule;
+
+  constructor(private readonly opts: AnthropicOptions) {}
+
+  private async getClient(): Promise<{ client: SdkClient; sdk: SdkModule }> {
+    if (!this.client || !this.sdk) {
+      this.sdk = await import('@anthropic-ai/sdk');
+      const Anthropic = this.sdk.default;
+      this.client = new Anthropic({
+        ...(this.opts.apiKey ? { apiKey: this.opts.apiKey } : { apiKey: null, authToken: this.opts.authToken ?? null }),
+        baseURL: this.opts.baseURL ?? null,
+        maxRetries: 0,
+        timeout: this.opts.timeoutMs ?? 10 * 60_000,
+      });
+    }
+    return { client: this.client, sdk: this.sdk };
+  }
+
+  async complete(req: CompletionRequest): Promise<CompletionResponse> {
+    const { client, sdk } = await this.getClient();
+    for (let attempt = 0; ; attempt++) {
+      if (req.signal.aborted) throw new AbortedError();
+      let sawOutput = false;
+      try {
+        return await this.once(client, req, () => (sawOutput = true));
+      } catch (err) {
+        if (req.signal.aborted || err instanceof sdk.APIUserAbortError) throw new AbortedError();
+        if (err instanceof ProviderError) throw err;
+        const apiErr = err instanceof sdk.APIError ? (err as unknown as ApiErrorLike) : undefined;
+        const status = apiErr?.status;
+        const message = apiErr ? describeApiError(apiErr) : `connection error: ${(err as Error).message}`;
+        // Once text reached the screen a retry would print it twice; fail instead.
+        const retryable = !sawOutput && isRetryableStatus(status) && (apiErr !== undefined || err instanceof Error);
+        if (!retryable || attempt >= this.opts.retry.maxRetries) {
+          const suffix = retryable && attempt > 0 ? ` (gave up after ${attempt + 1} attempts)` : '';
+          throw new ProviderError(message + suffix, status);
+        }
+        const delayMs = backoffDelay(this.opts.retry, attempt + 1, parseRetryAfter(apiErr?.headers));
+        req.onRetry?.({ attempt: attempt + 1, delayMs, reason: message });
+        try {
+          await sleep(delayMs, req.signal);
+        } catch {
+          throw new AbortedError();
+        }
+      }
+    }
+  }
+
+  private async once(client: SdkClient, req: CompletionRequest, markOutput: () => void): Promise<CompletionResponse> {
+    const tools = req.tools.map((t, i) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.input_schema as { type: 'object'; [k: string]: unknown },
+      // One breakpoint on the last tool caches the whole tool list.
+      ...(i === req.tools.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {}),
+    }));
+    const stream = await client.messages.create(
+      {
+        model: req.model,
+        max_tokens: req.maxTokens,
+        system: [{ type: 'text', text: req.system, cache_control: { type: 'ephemeral' } }],
+        messages: req.messages as never,
+        tools: tools as never,
+        stream: true,
+      },
+      { signal: req.signal, maxRetries: 0 },
+    );
+    const usage: Usage = emptyUsage();
+    const blocks: Array<{ kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; json: string }> = [];
+    let stopReason = 'end_turn';
+    for await (const ev of stream as AsyncIterable<Record<string, any>>) {
+      switch (ev.type) {
+        case 'message_start': {
+          const u = ev.message?.usage ?? {};
+          usage.inputTokens = u.input_tokens ?? 0;
+          usage.outputTokens = u.output_tokens ?? 0;
+          usage.cacheReadTokens = u.cache_read_input_tokens ?? 0;
+          usage.cacheWriteTokens = u.cache_creation_input_tokens ?? 0;
+          break;
+        }
+        case 'content_block_start': {
+          const b = ev.content_block;
+          if (b?.type === 'text') {
+            blocks[ev.index] = { kind: 'text', text: b.text ?? '' };
+          } else if (b?.type === 'tool_use') {
+            blocks[ev.index] = { kind: 'tool', id: b.id, name: b.name, json: '' };
+          }
+          break;
+        }
+        case 'content_block_delta': {
+          const cur = blocks[ev.index];
+          if (ev.delta?.type === 'text_delta' && cur?.kind === 'text') {
+            cur.text += ev.delta.text;
+            markOutput();
+            req.onText?.(ev.delta.text);
+          } else if (ev.delta?.type === 'input_json_delta' && cur?.kind === 'tool') {
+            cur.json += ev.delta.partial_json;
+          }
+          break;
+        }
+        case 'message_delta': {
+          if (ev.delta?.stop_reason) stopReason = ev.delta.stop_reason;
+          if (ev.usage?.output_tokens !== undefined) usage.outputTokens = ev.usage.output_tokens;
+          break;
+        }
+        case 'error':
+          throw new ProviderError(`stream error: ${ev.error?.message ?? 'unknown'}`);
+        default:
+          break;
+      }
+    }
+    const content: Array<TextBlock | ToolUseBlock> = [];
+    for (const b of blocks) {
+      if (!b) continue;
+      if (b.kind === 'text') {
+        if (b.text) content.push({ type: 'text', text: b.text });
+      } else {
+        let input: unknown = {};
+        try {
+          input = b.json ? JSON.parse(b.json) : {};
+        } catch {
+          // Invalid JSON reaches the tool's validation, which reports it to the model.
+          input = { __invalid_json: b.json };
+        }
+        content.push({ type: 'tool_use', id: b.id, name: b.name, input });
+      }
+    }
+    return { content, stopReason, usage };
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Session transcripts: one JSONL file per session under `<root>/.thclaws/sessions/<id>.jsonl`.
+ * Line 1 is a `meta` record; then one `message` record per conversation message and a `usage` record
+ * per model call. Appends are synchronous so a crash loses at most the line being written.
+ */
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ChatMessage, Usage } from './providers/types.js';
+import { addUsage, emptyUsage } from './providers/types.js';
+
+export type SessionRecord =
+  | { type: 'meta'; id: string; createdAt: string; model: string; provider: string; cwd: string; agentName?: string }
+  | { type: 'message'; at: string; message: ChatMessage }
+  | { type: 'usage'; at: string; model: string; usage: Usage; costUsd?: number };
+
+export class SessionError extends Error {
+  override name = 'SessionError';
+}
+
+const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export function sessionsDir(projectRoot: string): string {
+  return path.join(projectRoot, '.thclaws', 'sessions');
+}
+
+/** Sortable by time, unique enough for concurrent teammates: `20261129-194500-a1b2c3`. */
+export function newSessionId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+export class SessionStore {
+  readonly file: string;
+
+  private constructor(
+    readonly id: string,
+    dir: string,
+  ) {
+    this.file = path.join(dir, `${id}.jsonl`);
+  }
+
+  static create(projectRoot: string, meta: Omit<Extract<SessionRecord, { type: 'meta' }>, 'type' | 'id' | 'createdAt'>): SessionStore {
+    const dir = sessionsDir(projectRoot);
+    mkdirSync(dir, { recursive: true });
+    const store = new SessionStore(newSessionId(), dir);
+    store.append({ type: 'meta', id: store.id, createdAt: new Date().toISOString(), ...meta });
+    return store;
+  }
+
+  /** Opens an existing session for appending and returns its messages and usage so far. */
+  static resume(projectRoot: string, id: string): { store: SessionStore; messages: ChatMessage[]; usage: Usage } {
+    if (!ID_RE.test(id)) throw new SessionError(`invalid session id "${id}"`);
+    const store = new SessionStore(id, sessionsDir(projectRoot));
+    if (!existsSync(store.file)) throw new SessionError(`no session "${id}" in ${sessionsDir(projectRoot)}`);
+    const { messages, usage } = readSession(store.file);
+    return { store, messages, usage };
+  }
+
+  append(record: SessionRecord): void {
+    appendFileSync(this.file, `${JSON.stringify(record)}\n`);
+  }
+
+  appendMessage(message: ChatMessage): void {
+    this.append({ type: 'message', at: new Date().toISOString(), message });
+  }
+}
+
+/** Reads a transcript; a torn last line (crash mid-write) is skipped, other bad lines are errors. */
+export function readSession(file: string): { messages: ChatMessage[]; usage: Usage } {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const messages: ChatMessage[] = [];
+  let usage = emptyUsage();
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    let rec: SessionRecord;
+    try {
+      rec = JSON.parse(line) as SessionRecord;
+    } catch {
+      if (i >= lines.length - 2) return;
+      throw new SessionError(`${file}:${i + 1}: not valid JSON`);
+    }
+    if (rec.type === 'message') messages.push(rec.message);
+    else if (rec.type === 'usage') usage = addUsage(usage, rec.usage);
+  });
+  return { messages: repairTail(messages), usage };
+}
+
+/**
+ * A session that ended mid-turn may end with tool calls that never got results, or with an unanswered
+ * prompt; the API rejects both, so close them the way an abort would.
+ */
+function repairTail(messages: ChatMessage[]): ChatMessage[] {
+  const last = messages[messages.length - 1];
+  if (!last) return messages;
+  if (last.role === 'assistant') {
+    const calls = last.content.filter((b) => b.type === 'tool_use');
+    if (calls.length) {
+      messages.push({
+        role: 'user',
+        content: calls.map((c) => ({ type: 'tool_result' as const, tool_use_id: (c as { id: string }).id, content: 'not run: session ended', is_error: true })),
+      });
+      messages.push({ role: 'assistant', content: [{ type: 'text', text: '[session ended here]' }] });
+    }
+  } else {
+    messages.push({ role: 'assistant', content: [{ type: 'text', text: '[session ended here]' }] });
+  }
+  return messages;
+}

@@ -1,0 +1,122 @@
+/**
+ * Settings: project `.thclaws/settings.json` over user `~/.config/thclaws/settings.json` over defaults.
+ * Every policy constant of the agent lives here with its default and the reason for it.
+ * Unknown keys are kept (other issues and newer versions add keys); a bad value names its key.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const RetrySchema = z.object({
+  /** Attempts after the first on 429/529/5xx/network errors: ~1 min of backoff rides out a short overload. */
+  maxRetries: z.number().int().min(0).max(20).default(4),
+  /** First backoff; doubled per attempt with jitter. */
+  baseDelayMs: z.number().int().min(0).default(1000),
+  /** Cap of one backoff (and of a server's retry-after) so a turn never stalls for minutes. */
+  maxDelayMs: z.number().int().min(0).default(30_000),
+});
+
+export const SettingsSchema = z.looseObject({
+  /** Agent Teams feature flag (reference §1): off unless a project opts in. */
+  teamEnabled: z.boolean().default(false),
+  /** Default model id; `--model` overrides. */
+  model: z.string().min(1).default('claude-sonnet-4-5'),
+  /** `anthropic` needs a key; `scripted` plays a JSON script (tests, demo). */
+  provider: z.enum(['anthropic', 'scripted']).default('anthropic'),
+  /** How teammates are started (teams issue): pick tmux when available, else background. */
+  teammateMode: z.enum(['auto', 'tmux', 'background', 'host']).default('auto'),
+  /** Who approves a teammate's plan (teams issue): the lead agent or the person. */
+  planApprover: z.enum(['lead', 'user']).default('lead'),
+  /** `ask`: Write/Edit/Bash ask the person; `auto`: no asking (role guards still apply). */
+  permissionMode: z.enum(['ask', 'auto']).default('ask'),
+  /** Model calls per prompt before giving up: stops a looping model from burning tokens. */
+  maxIterations: z.number().int().min(1).max(1000).default(50),
+  /** Output token budget per model call: room for a large file write in one tool call. */
+  maxTokens: z.number().int().min(1).max(128_000).default(16_000),
+  /** Bash timeout when the model gives none: long enough for a test suite, short enough to notice a hang. */
+  bashTimeoutMs: z.number().int().min(1000).default(120_000),
+  /** Upper bound the model may ask for. */
+  bashMaxTimeoutMs: z.number().int().min(1000).default(600_000),
+  /** SIGTERM → SIGKILL grace for a Bash process group on timeout or abort. */
+  bashKillGraceMs: z.number().int().min(0).default(2000),
+  /** Cap of one tool result sent to the model (~8k tokens): more drowns the context. */
+  toolOutputMaxChars: z.number().int().min(1000).default(30_000),
+  /** Read: lines returned when no limit is given. */
+  readDefaultLines: z.number().int().min(1).default(2000),
+  /** Glob/Grep: entries listed before truncating. */
+  searchMaxResults: z.number().int().min(1).default(500),
+  /** Grep skips files above this size: they are data, not source. */
+  grepMaxFileBytes: z.number().int().min(1).default(2_000_000),
+  retry: RetrySchema.default({ maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000 }),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+export function userSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
+  return path.join(base, 'thclaws', 'settings.json');
+}
+
+export function projectSettingsPath(projectRoot: string): string {
+  return path.join(projectRoot, '.thclaws', 'settings.json');
+}
+
+function readJsonObject(file: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new SettingsError(`invalid settings file ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new SettingsError(`invalid settings file ${file}: expected a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Validates one layer alone so the error names the file and the key. */
+function checkLayer(file: string, raw: Record<string, unknown>): void {
+  const res = SettingsSchema.partial().safeParse(raw);
+  if (!res.success) {
+    const issue = res.error.issues[0]!;
+    const key = issue.path.join('.') || '(root)';
+    throw new SettingsError(`invalid settings file ${file}: key "${key}": ${issue.message}`);
+  }
+}
+
+export interface LoadedSettings {
+  settings: Settings;
+  /** Files that existed and were merged, lowest precedence first. */
+  sources: string[];
+}
+
+/** Loads user then project settings (project wins, shallow merge; `retry` merges one level deeper). */
+export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = process.env): LoadedSettings {
+  const files = [userSettingsPath(env), projectSettingsPath(projectRoot)];
+  let merged: Record<string, unknown> = {};
+  const sources: string[] = [];
+  for (const file of files) {
+    if (!existsSync(file)) continue;
+    const raw = readJsonObject(file);
+    checkLayer(file, raw);
+    const retry = { ...(merged.retry as object | undefined), ...(raw.retry as object | undefined) };
+    merged = { ...merged, ...raw };
+    if (raw.retry !== undefined || merged.retry !== undefined) merged.retry = retry;
+    sources.push(file);
+  }
+  const res = SettingsSchema.safeParse(merged);
+  if (!res.success) {
+    const issue = res.error.issues[0]!;
+    throw new SettingsError(`invalid settings: key "${issue.path.join('.')}": ${issue.message}`);
+  }
+  return { settings: res.data, sources };
+}
+
+export function defaultSettings(): Settings {
+  return SettingsSchema.parse({});
+}

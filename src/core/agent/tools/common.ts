@@ -1,0 +1,69 @@
+/** Helpers shared by the built-in tools. */
+import type { ToolContext, ToolLimits, ToolResult } from '../types.js';
+import { createSandbox, SandboxError, type Sandbox } from '../sandbox.js';
+
+export const DEFAULT_LIMITS: ToolLimits = {
+  bashTimeoutMs: 120_000,
+  bashMaxTimeoutMs: 600_000,
+  bashKillGraceMs: 2000,
+  readDefaultLines: 2000,
+  searchMaxResults: 500,
+  grepMaxFileBytes: 2_000_000,
+};
+
+export function limitsOf(ctx: ToolContext): ToolLimits {
+  return { ...DEFAULT_LIMITS, ...ctx.limits };
+}
+
+const sandboxes = new Map<string, Sandbox>();
+
+/** Sandboxes are cached per root: the root's realpath is computed once. */
+export function sandboxFor(ctx: ToolContext): Sandbox {
+  let sb = sandboxes.get(ctx.projectRoot);
+  if (!sb) {
+    sb = createSandbox(ctx.projectRoot);
+    sandboxes.set(ctx.projectRoot, sb);
+  }
+  return sb;
+}
+
+export function toolError(message: string): ToolResult {
+  return { content: message, isError: true };
+}
+
+/** Resolves a path in the sandbox; a refusal becomes the tool error text. */
+export function resolvePath(ctx: ToolContext, p: string, mode: 'read' | 'write'): { path: string } | { error: ToolResult } {
+  try {
+    return { path: sandboxFor(ctx).resolve(p, ctx.cwd, mode) };
+  } catch (err) {
+    if (err instanceof SandboxError) return { error: toolError(err.message) };
+    throw err;
+  }
+}
+
+/** The write guard of the teams issue, after the sandbox. */
+export function checkWriteGuard(ctx: ToolContext, absPath: string): ToolResult | undefined {
+  const verdict = ctx.guard?.checkWrite(absPath);
+  if (verdict && !verdict.allowed) return toolError(`refused: ${verdict.reason} — ${verdict.advice}`);
+  return undefined;
+}
+
+export function fsErrorText(err: unknown, p: string): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOENT':
+      return `file not found: ${p}`;
+    case 'EISDIR':
+      return `${p} is a directory`;
+    case 'EACCES':
+    case 'EPERM':
+      return `no permission to access ${p}`;
+    default:
+      return `${p}: ${e.message}`;
+  }
+}
+
+/** Heuristic used by Read and Grep: a NUL byte in the first 8 KB means binary. */
+export function looksBinary(buf: Buffer): boolean {
+  return buf.subarray(0, 8192).includes(0);
+}

@@ -1,0 +1,38 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Tool } from '../types.js';
+import { checkWriteGuard, fsErrorText, resolvePath, toolError } from './common.js';
+
+const Input = z
+  .object({
+    path: z.string().min(1).describe('File path, relative to the working directory or absolute'),
+    content: z.string().describe('The whole new content of the file'),
+  })
+  .strict();
+
+export const writeTool: Tool<z.infer<typeof Input>> = {
+  name: 'Write',
+  description: 'Create or overwrite a file with the given content. Parent directories are created.',
+  inputSchema: Input,
+  needsPermission: true,
+  summarize: (input) => `write ${input.path} (${Buffer.byteLength(input.content)} bytes)`,
+  async preflight(input, ctx) {
+    const r = resolvePath(ctx, input.path, 'write');
+    if ('error' in r) return r.error;
+    return checkWriteGuard(ctx, r.path);
+  },
+  async run(input, ctx) {
+    const r = resolvePath(ctx, input.path, 'write');
+    if ('error' in r) return r.error;
+    const refused = checkWriteGuard(ctx, r.path);
+    if (refused) return refused;
+    try {
+      await mkdir(path.dirname(r.path), { recursive: true });
+      await writeFile(r.path, input.content);
+    } catch (err) {
+      return toolError(fsErrorText(err, input.path));
+    }
+    return { content: `wrote ${Buffer.byteLength(input.content)} bytes to ${input.path}` };
+  },
+};
