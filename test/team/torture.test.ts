@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createInboxConsumer, TEAM_POLICY, TeamStore } from '../../src/core/team/index.js';
+import { startWorker, tempDir } from './helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+async function newTeam(members: string[]): Promise<TeamStore> {
+  const ws = tempDir();
+  dirs.push(ws);
+  const store = TeamStore.forWorkspace(ws, {});
+  store.init();
+  await store.config.create({ name: 'torture', members: members.map((name) => ({ name })) });
+  return store;
+}
+
+describe('multi-process torture (real OS processes)', () => {
+  it('8 writers x 250 messages into one inbox while a reader marks read: every message seen exactly once', async () => {
+    const writers = Array.from({ length: 8 }, (_, i) => `w${i}`);
+    const store = await newTeam(['reader', ...writers]);
+    const consumer = createInboxConsumer(store, 'reader');
+    const handedOut: string[] = [];
+    let draining = Promise.resolve();
+    const drain = () => {
+      draining = draining.then(async () => {
+        const batch = consumer.take();
+        for (const m of batch) handedOut.push(m.id);
+        await consumer.ack(batch.map((m) => m.id));
+      });
+      return draining;
+    };
+    const watcher = store.watch();
+    watcher.onChange((e) => {
+      if (e.kind === 'inbox' && e.agent === 'reader') void drain();
+    });
+
+    const procs = writers.map((w) => startWorker('write', store.dir, w, 'reader', '250'));
+    const results = (await Promise.all(procs.map((p) => p.done()))).map((lines) => lines[0] as { ids: string[] });
+    await drain();
+    watcher.close();
+
+    const written = results.flatMap((r) => r.ids);
+    expect(written).toHaveLength(2000);
+    expect(new Set(written).size).toBe(2000);
+    // Exactly once at the consumer, nothing lost.
+    expect(handedOut).toHaveLength(2000);
+    expect(new Set(handedOut)).toEqual(new Set(written));
+    // On disk every message is present exactly once across the live inbox and its archive, all read.
+    const live = store.inboxes.list('reader');
+    const archived = fs
+      .readFileSync(store.paths.archive('reader'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: string; read: boolean });
+    const onDisk = [...live, ...archived];
+    expect(onDisk.map((m) => m.id).sort()).toEqual([...written].sort());
+    expect(onDisk.every((m) => m.read)).toBe(true);
+    expect(live.length).toBeLessThanOrEqual(TEAM_POLICY.inboxKeepRead);
+  });
+
+  it('8 claimers racing over 500 tasks with random acyclic dependencies: each claimed once, never before its blockers', async () => {
+    const claimers = Array.from({ length: 8 }, (_, i) => `c${i}`);
+    const store = await newTeam(claimers);
+    // Deterministic pseudo-random DAG: edges only point to lower ids, so it is acyclic by construction.
+    let seed = 42;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 1; i <= 500; i++) {
+      const deps = new Set<string>();
+      const n = i > 1 ? Math.floor(rand() * 3) : 0;
+      for (let k = 0; k < n; k++) deps.add(String(1 + Math.floor(rand() * (i - 1))));
+      await store.tasks.create({ subject: `task ${i}`, description: '', blockedBy: [...deps] });
+    }
+    const procs = claimers.map((c) => startWorker('claim', store.dir, c));
+    const logs = (await Promise.all(procs.map((p) => p.done()))).map((l) => l[0] as { agent: string; log: Array<{ id: string; claimedAt: number }> });
+
+    const claims = logs.flatMap((l) => l.log.map((e) => ({ ...e, agent: l.agent })));
+    expect(claims).toHaveLength(500);
+    expect(new Set(claims.map((c) => c.id)).size).toBe(500);
+    expect(logs.filter((l) => l.log.length > 0).length).toBeGreaterThan(1); // there really was contention
+
+    const tasks = new Map((await store.tasks.list()).map((t) => [t.id, t]));
+    for (const c of claims) {
+      const t = tasks.get(c.id)!;
+      expect(t.status).toBe('completed');
+      expect(t.attempts).toBe(1);
+      expect(t.owner).toBe(c.agent);
+      for (const dep of t.blocked_by) {
+        // the blocker was completed (on disk) before this task was claimed
+        expect(tasks.get(dep)!.completed_at!).toBeLessThanOrEqual(c.claimedAt);
+      }
+    }
+  });
+
+  it('a process SIGKILLed while holding a lock: the others proceed within the documented bound, no file corrupt', async () => {
+    const store = await newTeam(['alice', 'bob']);
+    await store.send('user', 'alice', 'before the crash');
+    const holder = startWorker('hold-lock', store.dir, store.paths.inbox('alice'));
+    expect(await holder.nextLine()).toMatchObject({ locked: true });
+    holder.child.kill('SIGKILL');
+    await new Promise((r) => holder.child.once('close', r));
+
+    const t0 = Date.now();
+    const writers = ['alice', 'bob'].map(() => startWorker('write', store.dir, 'bob', 'alice', '5'));
+    await Promise.all(writers.map((w) => w.done()));
+    const waited = Date.now() - t0;
+    // Bound: lockStaleMs after the holder's last refresh, plus retry spacing and process start-up slack.
+    expect(waited).toBeLessThan(TEAM_POLICY.lockStaleMs + 6000);
+
+    const raw = fs.readFileSync(store.paths.inbox('alice'), 'utf8');
+    const parsed = JSON.parse(raw) as Array<{ text: string }>;
+    expect(parsed).toHaveLength(11);
+    expect(parsed[0]!.text).toBe('before the crash');
+    expect(fs.readdirSync(path.dirname(store.paths.inbox('alice'))).filter((n) => n.includes('corrupt'))).toEqual([]);
+  });
+
+  it('two processes can never run as the same agent (lease)', async () => {
+    const store = await newTeam(['alice']);
+    const first = startWorker('lease', store.dir, 'alice');
+    expect(await first.nextLine()).toMatchObject({ leased: true });
+    const second = startWorker('lease', store.dir, 'alice');
+    const refused = (await second.nextLine()) as { leased: boolean; error: string };
+    expect(refused.leased).toBe(false);
+    expect(refused.error).toContain(`pid ${first.child.pid}`);
+    second.child.kill();
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('close', r));
+    // After the holder dies the lease is free again once stale.
+    const third = startWorker('lease', store.dir, 'alice');
+    let line = (await third.nextLine()) as { leased: boolean };
+    const deadline = Date.now() + TEAM_POLICY.lockStaleMs + 6000;
+    while (!line.leased && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      const again = startWorker('lease', store.dir, 'alice');
+      line = (await again.nextLine()) as { leased: boolean };
+      if (!line.leased) again.child.kill();
+      else third.child.kill(), (third.child = again.child);
+    }
+    expect(line.leased).toBe(true);
+    third.child.kill();
+  });
+});
