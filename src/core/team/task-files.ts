@@ -84,6 +84,22 @@ export class TaskFiles {
     });
   }
 
+  /** Highest id any file in tasks/ claims, parseable or quarantined: an id is never reused (D-8). */
+  highestIdOnDisk(): number {
+    let max = 0;
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(this.paths.tasksDir);
+    } catch {
+      // no tasks yet
+    }
+    for (const n of names) {
+      const m = /^([1-9][0-9]{0,14})\.json/.exec(n);
+      if (m) max = Math.max(max, Number(m[1]));
+    }
+    return max;
+  }
+
   write(task: Task): void {
     writeFileAtomic(this.paths.task(task.id), JSON.stringify(task, null, 2));
   }

@@ -54,7 +54,7 @@ export class Tasks {
 
     ensureDir(this.paths.tasksDir);
     const task = await withLock(this.paths.hwm, () => {
-      const highest = Math.max(0, ...this.files.scan().tasks.map((t) => Number(t.id)));
+      const highest = this.files.highestIdOnDisk();
       let next = Math.max(this.files.readHwm(), highest) + 1;
       const now = Date.now();
       for (;;) {
@@ -75,7 +75,7 @@ export class Tasks {
           this.files.writeHwm(next);
           return t;
         }
-        next++; // a file the scan could not parse still holds its id
+        next++; // created meanwhile outside the lock (by hand or an old version)
       }
     });
     for (const dep of deps) {

@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEAM_POLICY, TeamStore, deriveState, type TeamEvent } from './index.js';
+
+let ws: string;
+let store: TeamStore;
+beforeEach(async () => {
+  ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-status-'));
+  store = TeamStore.forWorkspace(ws, {});
+  store.init();
+  await store.config.create({ name: 't', members: [{ name: 'alice' }, { name: 'bob' }] });
+});
+afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+describe('liveness', () => {
+  it('derives dead from a stale heartbeat or a dead pid, distinct from idle', async () => {
+    const live = await store.statuses.write('alice', { status: 'idle', pid: process.pid, current_task: '3' });
+    expect(deriveState(live)).toBe('idle');
+    expect(deriveState(live, live.last_heartbeat + TEAM_POLICY.staleAfterMs + 1)).toBe('dead');
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const dead = await store.statuses.write('bob', { status: 'working', pid: Number(gone.stdout) });
+    expect(deriveState(dead)).toBe('dead');
+    expect(deriveState(await store.statuses.write('bob', { status: 'stopped' }))).toBe('stopped');
+    expect(deriveState(null)).toBe('defined');
+    const view = await store.status();
+    expect(view.members.map((m) => [m.name, m.state])).toEqual([['lead', 'defined'], ['alice', 'idle'], ['bob', 'stopped']]);
+    expect(view.members[1]!.current_task).toBe('3');
+  });
+
+  it('reaping releases only the tasks of dead owners', async () => {
+    const t1 = await store.tasks.create({ subject: 'a', description: '' });
+    const t2 = await store.tasks.create({ subject: 'b', description: '' });
+    await store.tasks.claim(t1.id, 'alice');
+    await store.tasks.claim(t2.id, 'bob');
+    await store.statuses.write('alice', { status: 'working', pid: process.pid });
+    await store.statuses.write('bob', { status: 'stopped' });
+    expect((await store.reapDeadOwners()).map((t) => t.id)).toEqual([t2.id]);
+    expect((await store.tasks.get(t1.id)).status).toBe('in_progress');
+  });
+});
+
+describe('change feed', () => {
+  it('emits typed events for config, inbox, task and status changes', async () => {
+    const watcher = store.watch({ safetyPollMs: 0 });
+    const seen = new Set<string>();
+    const waitFor = (key: string) =>
+      new Promise<void>((resolve) => {
+        if (seen.has(key)) return resolve();
+        const off = watcher.onChange((e: TeamEvent) => {
+          if (e.key === key) {
+            off();
+            resolve();
+          }
+        });
+      });
+    watcher.onChange((e) => seen.add(e.key));
+    const inbox = waitFor('inbox:bob');
+    await store.send('alice', 'bob', 'hi');
+    await inbox;
+    const task = waitFor('task:1');
+    await store.tasks.create({ subject: 's', description: '' });
+    await task;
+    const status = waitFor('status:carol');
+    await store.statuses.write('carol', { status: 'idle' });
+    await status;
+    const config = waitFor('config');
+    await store.config.addMember({ name: 'dave' });
+    await config;
+    watcher.close();
+    expect([...seen].some((k) => k.includes('tmp') || k.includes('lock'))).toBe(false);
+  });
+
+  it('the safety poll catches changes when file events are not delivered', async () => {
+    const watcher = store.watch({ safetyPollMs: 100 });
+    const got = new Promise<TeamEvent>((resolve) => watcher.onChange((e) => e.key === 'task:1' && resolve(e)));
+    await store.tasks.create({ subject: 's', description: '' });
+    expect((await got).kind).toBe('task');
+    watcher.close();
+  });
+});
