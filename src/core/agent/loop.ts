@@ -144,6 +144,7 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
       push({ role: 'assistant', content: [{ type: 'text', text: `[error: ${message}]` }] });
       return { stop: 'error', text: '', usage, iterations: iteration, error: message };
     }
+    if (signal.aborted) return interrupted(usage, iteration - 1);
     usage = addUsage(usage, response.usage);
     events?.onUsage?.(response.usage);
     const content: Array<TextBlock | ToolUseBlock> = response.content.length ? response.content : [{ type: 'text', text: '(empty response)' }];

@@ -158,6 +158,8 @@ export class AnthropicProvider implements Provider {
           break;
       }
     }
+    // The SDK ends the iteration quietly on abort: a cut-off message must not pass as complete.
+    if (req.signal.aborted) throw new AbortedError();
     const content: Array<TextBlock | ToolUseBlock> = [];
     for (const b of blocks) {
       if (!b) continue;

@@ -1,0 +1,141 @@
+/**
+ * A local fake of the Anthropic Messages API (POST /v1/messages, streamed as SSE) for tests: replies are
+ * queued per test; every request is recorded. Reusable by later issues (teams, desktop).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeToolUse {
+  id?: string;
+  name: string;
+  input: unknown;
+}
+
+export type FakeReply =
+  | {
+      kind?: 'message';
+      text?: string;
+      toolUses?: FakeToolUse[];
+      stopReason?: string;
+      usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
+      /** Pause before each streamed text chunk (streaming and abort tests). */
+      chunkDelayMs?: number;
+    }
+  | { kind: 'error'; status: number; type?: string; message?: string; headers?: Record<string, string> };
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+export class FakeAnthropic {
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: FakeReply[] = [];
+  private server?: http.Server;
+  private readonly sockets = new Set<import('node:net').Socket>();
+  private toolCounter = 0;
+  /** Used when the queue is empty. */
+  fallback: FakeReply = { text: '(fake: no reply queued)' };
+
+  get url(): string {
+    const addr = this.server?.address() as AddressInfo | undefined;
+    if (!addr) throw new Error('fake server not started');
+    return `http://127.0.0.1:${addr.port}`;
+  }
+
+  enqueue(...replies: FakeReply[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let body: any;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
+    } catch {
+      body = null;
+    }
+    this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
+      return this.sendError(res, { kind: 'error', status: 404, type: 'not_found_error', message: `no route ${req.url}` });
+    }
+    if (!req.headers.authorization && !req.headers['x-api-key']) {
+      return this.sendError(res, { kind: 'error', status: 401, message: 'missing credentials' });
+    }
+    const reply = this.queue.shift() ?? this.fallback;
+    if (reply.kind === 'error') return this.sendError(res, reply);
+    await this.stream(res, body, reply);
+  }
+
+  private sendError(res: http.ServerResponse, r: Extract<FakeReply, { kind: 'error' }>): void {
+    res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
+    res.end(JSON.stringify({ type: 'error', error: { type: r.type ?? ERROR_TYPES[r.status] ?? 'api_error', message: r.message ?? `fake error ${r.status}` } }));
+  }
+
+  private async stream(res: http.ServerResponse, body: any, r: Exclude<FakeReply, { kind: 'error' }>): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    let closed = false;
+    res.on('close', () => (closed = true));
+    const send = (event: string, data: unknown) => {
+      if (!closed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const usage = { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, ...r.usage };
+    send('message_start', {
+      type: 'message_start',
+      message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: body?.model ?? 'fake', content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    });
+    let index = 0;
+    if (r.text !== undefined) {
+      send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      for (const piece of r.text.match(/\S+\s*|\s+/g) ?? []) {
+        if (r.chunkDelayMs) await new Promise((f) => setTimeout(f, r.chunkDelayMs));
+        if (closed) return;
+        send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
+      }
+      send('content_block_stop', { type: 'content_block_stop', index });
+      index++;
+    }
+    for (const t of r.toolUses ?? []) {
+      const id = t.id ?? `toolu_fake_${++this.toolCounter}`;
+      send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: t.name, input: {} } });
+      const json = JSON.stringify(t.input);
+      // Split the JSON in two deltas, as the real API streams it in pieces.
+      const half = Math.floor(json.length / 2);
+      send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } });
+      send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(half) } });
+      send('content_block_stop', { type: 'content_block_stop', index });
+      index++;
+    }
+    const stop = r.stopReason ?? (r.toolUses?.length ? 'tool_use' : 'end_turn');
+    send('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+    send('message_stop', { type: 'message_stop' });
+    res.end();
+  }
+}

@@ -1,0 +1,80 @@
+/** Shared helpers of the agent tests: temp workspaces and running the real CLI with a scrubbed env. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.join(REPO, 'bin/thclaws');
+
+export function tempDir(prefix = 'thclaws-test-'): { dir: string; cleanup(): void } {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Only what the CLI needs: no ANTHROPIC_* from the developer's shell leaks into a test. */
+export function scrubbedEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b) => (stdout += b));
+    child.stderr.on('data', (b) => (stderr += b));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+
+function newestMtime(dir: string): number {
+  let max = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    max = Math.max(max, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return max;
+}
+
+/** Builds dist/cli.mjs when sources are newer; a mkdir lock keeps parallel test files from racing. */
+export async function ensureBuilt(): Promise<void> {
+  const out = path.join(REPO, 'dist/cli.mjs');
+  const lock = path.join(REPO, 'dist/.test-build-lock');
+  mkdirSync(path.dirname(out), { recursive: true });
+  for (let i = 0; i < 600; i++) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      await new Promise((f) => setTimeout(f, 100));
+      continue;
+    }
+    try {
+      if (!existsSync(out) || statSync(out).mtimeMs < newestMtime(path.join(REPO, 'src'))) {
+        execFileSync(process.execPath, [path.join(REPO, 'scripts/build-cli.mjs')], { stdio: 'inherit' });
+      }
+    } finally {
+      rmdirSync(lock);
+    }
+    return;
+  }
+  throw new Error('timed out waiting for the CLI build lock');
+}

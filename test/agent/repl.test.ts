@@ -1,0 +1,117 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeAnthropic } from './fake-anthropic.js';
+import { ensureBuilt, scrubbedEnv, tempDir } from './helpers.js';
+import { PtySession } from './pty.js';
+
+const PROMPT = 'thclaws> ';
+
+describe('REPL in a real pseudo-terminal', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let fake: FakeAnthropic;
+  const sessions: PtySession[] = [];
+
+  beforeAll(async () => {
+    await ensureBuilt();
+  });
+  beforeEach(async () => {
+    ({ dir, cleanup } = tempDir());
+    fake = await new FakeAnthropic().start();
+  });
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) s.kill();
+    await fake.close();
+    cleanup();
+  });
+
+  const start = (args: string[], env: Record<string, string> = {}) => {
+    const s = new PtySession(args, { cwd: dir, env: scrubbedEnv(dir, env) });
+    sessions.push(s);
+    return s;
+  };
+
+  it('anthropic: prompt → streamed answer → permission question answered → tool result', async () => {
+    fake.enqueue(
+      { text: 'I will create the file now.', toolUses: [{ name: 'Write', input: { path: 'notes.txt', content: 'remember\n' } }], chunkDelayMs: 5 },
+      { text: 'Created notes.txt for you.' },
+    );
+    const s = start([], { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
+    await s.waitFor(PROMPT);
+    s.type('please write a note\r');
+    await s.waitFor('I will create the file now.');
+    await s.waitFor('Allow Write: write notes.txt (9 bytes)? [y]es / [n]o / [a]lways');
+    expect(existsSync(path.join(dir, 'notes.txt'))).toBe(false);
+    s.type('y\r');
+    await s.waitFor('wrote 9 bytes to notes.txt');
+    await s.waitFor('Created notes.txt for you.');
+    await s.waitFor(PROMPT);
+    expect(readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('remember\n');
+    expect(fake.requests).toHaveLength(2);
+    s.type('/quit\r');
+    expect((await s.exited).exitCode).toBe(0);
+  });
+
+  it('scripted: "no" refuses the tool; "always" stops asking for that tool', async () => {
+    const script = path.join(dir, 'script.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        rules: [
+          { match: 'first', turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'echo ran-first > first.txt' } }] }, { text: 'ok first' }] },
+          { match: 'second', turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'echo ran-second' } }] }, { text: 'ok second' }] },
+          { match: 'third', turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'echo ran-third' } }] }, { text: 'ok third' }] },
+        ],
+      }),
+    );
+    const s = start(['--script', script]);
+    await s.waitFor(PROMPT);
+    s.type('first\r');
+    await s.waitFor('Allow Bash: run: echo ran-first');
+    s.type('n\r');
+    await s.waitFor('permission denied: the user denied this action');
+    await s.waitFor('ok first');
+    expect(existsSync(path.join(dir, 'first.txt'))).toBe(false);
+    await s.waitFor(PROMPT);
+    s.type('second\r');
+    await s.waitFor('Allow Bash: run: echo ran-second');
+    s.type('a\r');
+    await s.waitFor('ran-second');
+    await s.waitFor(PROMPT);
+    s.type('third\r');
+    await s.waitFor('ran-third');
+    await s.waitFor('ok third');
+    expect(s.output).not.toContain('Allow Bash: run: echo ran-third');
+    s.type('\x04'); // Ctrl-D exits
+    expect((await s.exited).exitCode).toBe(0);
+  });
+
+  it('Ctrl-C aborts the running turn, not the process', async () => {
+    const script = path.join(dir, 'slow.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        rules: [
+          { match: 'slow', turns: [{ text: 'tick '.repeat(200), delay_ms: 50 }] },
+          { match: 'quick', turns: [{ text: 'still here' }] },
+        ],
+      }),
+    );
+    const s = start(['--script', script]);
+    await s.waitFor(PROMPT);
+    s.type('slow\r');
+    await s.waitFor('tick tick ');
+    s.type('\x03');
+    await s.waitFor('(turn aborted)');
+    await s.waitFor(PROMPT);
+    s.type('quick\r');
+    await s.waitFor('still here');
+    await s.waitFor(PROMPT);
+    s.type('/help\r');
+    await s.waitFor('/model');
+    await s.waitFor(PROMPT);
+    s.type('/quit\r');
+    expect((await s.exited).exitCode).toBe(0);
+  });
+});
