@@ -4,8 +4,6 @@ import { buildProgram } from './program.js';
 
 async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
-  program.exitOverride();
-  program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -9,6 +9,9 @@ export function buildProgram(): Command {
   const program = new Command('thclaws');
   program.version(VERSION, '--version').description('thclaws: a coding agent, alone or in a team');
   program.showHelpAfterError(false);
+  // Set before subcommands are added: commander copies these settings into each subcommand at creation.
+  program.exitOverride();
+  program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerTeamCommand(program);
   registerGuardCommand(program);
   registerAgentCommand(program);
