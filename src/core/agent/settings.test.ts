@@ -1,0 +1,59 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/agent/helpers.js';
+import { loadSettings } from './settings.js';
+
+describe('settings', () => {
+  let home: string;
+  let project: string;
+  let cleanups: Array<() => void>;
+  const env = () => ({ HOME: home });
+  const write = (file: string, obj: unknown) => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, typeof obj === 'string' ? obj : JSON.stringify(obj));
+  };
+
+  beforeEach(() => {
+    const a = tempDir();
+    const b = tempDir();
+    home = a.dir;
+    project = b.dir;
+    cleanups = [a.cleanup, b.cleanup];
+  });
+  afterEach(() => cleanups.forEach((c) => c()));
+
+  it('defaults when no file exists', () => {
+    const { settings, sources } = loadSettings(project, env());
+    expect(sources).toEqual([]);
+    expect(settings).toMatchObject({ teamEnabled: false, provider: 'anthropic', permissionMode: 'ask', maxIterations: 50 });
+    expect(settings.retry).toEqual({ maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000 });
+  });
+
+  it('project overrides user; retry merges per key; unknown keys are kept', () => {
+    write(path.join(home, '.config/thclaws/settings.json'), { model: 'user-model', teamEnabled: true, retry: { maxRetries: 9 } });
+    write(path.join(project, '.thclaws/settings.json'), { model: 'project-model', retry: { baseDelayMs: 5 }, futureKey: { a: 1 } });
+    const { settings, sources } = loadSettings(project, env());
+    expect(sources).toHaveLength(2);
+    expect(settings.model).toBe('project-model');
+    expect(settings.teamEnabled).toBe(true);
+    expect(settings.retry).toEqual({ maxRetries: 9, baseDelayMs: 5, maxDelayMs: 30_000 });
+    expect((settings as Record<string, unknown>).futureKey).toEqual({ a: 1 });
+  });
+
+  it('names the file and the key of a bad value', () => {
+    const file = path.join(project, '.thclaws/settings.json');
+    write(file, { teammateMode: 'tmuxx' });
+    expect(() => loadSettings(project, env())).toThrow(`invalid settings file ${file}: key "teammateMode"`);
+    write(file, { retry: { maxRetries: -1 } });
+    expect(() => loadSettings(project, env())).toThrow(/key "retry\.maxRetries"/);
+  });
+
+  it('reports invalid JSON and non-objects', () => {
+    const file = path.join(project, '.thclaws/settings.json');
+    write(file, '{ nope');
+    expect(() => loadSettings(project, env())).toThrow(/^invalid settings file .*settings\.json: /);
+    write(file, '[1]');
+    expect(() => loadSettings(project, env())).toThrow(/expected a JSON object/);
+  });
+});
