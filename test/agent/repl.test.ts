@@ -49,6 +49,17 @@ describe('REPL in a real pseudo-terminal', () => {
     await s.waitFor(PROMPT);
     expect(readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('remember\n');
     expect(fake.requests).toHaveLength(2);
+    s.type('/model claude-haiku-4-5\r');
+    await s.waitFor('model: claude-haiku-4-5 (provider anthropic)');
+    await s.waitFor(PROMPT);
+    fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: 'echo should-not-run > ran.txt' } }] });
+    s.type('again\r');
+    await s.waitFor('Allow Bash: run: echo should-not-run');
+    s.type('\x03'); // Ctrl-C at the question aborts the turn; nothing runs
+    await s.waitFor('(turn aborted)');
+    await s.waitFor(PROMPT);
+    expect(existsSync(path.join(dir, 'ran.txt'))).toBe(false);
+    expect(fake.requests[2]!.body.model).toBe('claude-haiku-4-5');
     s.type('/quit\r');
     expect((await s.exited).exitCode).toBe(0);
   });

@@ -122,6 +122,11 @@ export async function runRepl(rt: Runtime): Promise<number> {
       renderer.newline();
       if (result.stop === 'aborted') renderer.line(paint.dim('(turn aborted)'));
       else if (result.error) renderer.line(paint.red(`error: ${result.error}`));
+      if (agent.provider.name !== 'scripted') {
+        const u = result.usage;
+        const cost = result.costUsd !== undefined ? ` · ≈ $${result.costUsd.toFixed(4)}` : '';
+        renderer.line(paint.dim(`(${u.inputTokens} in · ${u.outputTokens} out · ${u.cacheReadTokens} cached${cost})`));
+      }
     } catch (err) {
       renderer.line(paint.red(`error: ${(err as Error).message}`));
     } finally {

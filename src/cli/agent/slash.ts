@@ -1,8 +1,12 @@
 /** Built-in REPL slash commands; later issues add theirs through registerSlashCommand. */
-import { slashCommands, registerSlashCommand } from './hooks.js';
+import { slashCommands, registerSlashCommand as register, type SlashCommand } from './hooks.js';
+
+/** Built-ins never replace a command another issue registered first (e.g. /team). */
+function registerSlashCommand(name: string, command: SlashCommand): void {
+  if (!slashCommands.has(name)) register(name, command);
+}
 
 export function registerBuiltinSlashCommands(): void {
-  if (slashCommands.has('help')) return;
   registerSlashCommand('help', {
     help: 'list commands and keys',
     run: ({ print }) => {
