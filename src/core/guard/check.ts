@@ -1,0 +1,158 @@
+/**
+ * checkCommand: parse the whole input, then run the role rules on every simple command in it (and on
+ * scripts nested in `sh -c`, `eval`, heredocs, pipes into a shell, interpreter code). Pure: git
+ * questions go through ctx.git. The caller runs nothing unless this allows it (D-3).
+ */
+import path from 'node:path';
+import { parseOpts, resolveCommand } from './argv.js';
+import { dynamicRule } from './dynamic.js';
+import { ADVICE, type Env, type Finding } from './finding.js';
+import { checkTarget, fsRule } from './fs-rules.js';
+import { parseGit } from './git-argv.js';
+import { leadGitRule, teammateGitRule } from './git-rules.js';
+import { interpreterKind, interpreterRule } from './interp.js';
+import { ShellParseError, parseScript, type SimpleCommand } from './parse.js';
+import { zonesFor } from './paths.js';
+import type { GuardContext, GuardVerdict, Role } from './types.js';
+import { fold, type Word } from './words.js';
+
+const MAX_DEPTH = 8;
+const MAX_LENGTH = 200_000;
+
+interface Hit extends Finding {
+  raw: string;
+}
+
+export function checkCommand(role: Role, command: string, ctx: GuardContext): GuardVerdict {
+  if (role === 'solo') return { allowed: true };
+  const label = role === 'lead' ? 'team lead' : 'teammate';
+  if (command.length > MAX_LENGTH) {
+    return { allowed: false, reason: `${label} may not run this command: it is too long to verify (${command.length} characters).`, advice: ADVICE.parse };
+  }
+  const env: Env = { role, ctx, zones: zonesFor(ctx), cwds: [path.resolve(ctx.cwd)], unknownCwd: false, fullText: fold(command), depth: 0 };
+  const hit = checkScript(command, env);
+  if (!hit) return { allowed: true };
+  const shown = hit.raw.length > 160 ? `${hit.raw.slice(0, 157)}...` : hit.raw;
+  return { allowed: false, reason: `${label} may not run \`${shown}\`: it would ${hit.why}.`, advice: hit.advice };
+}
+
+function checkScript(text: string, env: Env): Hit | null {
+  if (env.depth > MAX_DEPTH) return { raw: text, why: 'nest shells too deeply to verify', advice: ADVICE.parse };
+  let script;
+  try {
+    script = parseScript(text);
+  } catch (err) {
+    if (!(err instanceof ShellParseError)) throw err;
+    // Fail closed: what cannot be parsed cannot be checked.
+    return { raw: text, why: `run input the shell parser rejects (${err.message})`, advice: ADVICE.parse };
+  }
+  trackCd(script.commands, env);
+  for (const cmd of script.commands) {
+    for (const r of cmd.redirects) {
+      const f = r.kind === 'write' && r.target ? checkTarget(r.target, env, 'write (redirect)') : null;
+      if (f) return { ...f, raw: cmd.raw };
+    }
+    const f = checkSimple(cmd, env);
+    if (f) return { ...f, raw: f.raw ?? cmd.raw, why: cmd.args.some((w) => w.lookalike) ? `${f.why} (spelled with Unicode look-alike characters)` : f.why };
+  }
+  for (const r of script.redirects) {
+    const f = r.kind === 'write' && r.target ? checkTarget(r.target, env, 'write (redirect)') : null;
+    if (f) return { ...f, raw: `> ${r.target?.raw ?? ''}` };
+  }
+  return null;
+}
+
+/** Every literal `cd` target becomes a possible cwd for the whole input (order is not modelled: conservative). */
+function trackCd(commands: SimpleCommand[], env: Env): void {
+  for (const cmd of commands) {
+    const r = resolveCommand(cmd.args);
+    if (r.kind !== 'exec' || (r.name !== 'cd' && r.name !== 'pushd')) continue;
+    const target = parseOpts(r.args).positionals[0];
+    if (!target) env.cwds.push(env.zones.home);
+    else if (target.dynamic || target.text === '-') env.unknownCwd = true;
+    else {
+      const t = target.text.startsWith('~') ? env.zones.home + target.text.slice(1) : target.text;
+      env.cwds.push(...env.cwds.map((c) => path.resolve(c, t)));
+    }
+  }
+  env.cwds = [...new Set(env.cwds)].slice(0, 16);
+}
+
+type SubHit = (Finding & { raw?: string }) | null;
+
+function nested(script: string, env: Env): Hit | null {
+  return checkScript(script, { ...env, depth: env.depth + 1 });
+}
+
+function checkSimple(cmd: SimpleCommand, env: Env): SubHit {
+  const r = resolveCommand(cmd.args);
+  switch (r.kind) {
+    case 'none':
+    case 'opaque':
+      return null;
+    case 'dynamic-name':
+      if (r.word.cmdSubst) return { why: `run a command whose name comes from a command substitution (${r.word.raw})`, advice: ADVICE.dynamic };
+      return dynamicRule(`a command named by ${r.word.raw}`, env.fullText);
+    case 'script':
+      if (r.script.dynamic) return dynamicRule(`a script given to ${r.via}`, env.fullText);
+      return nested(r.script.text, env);
+    case 'stdin-shell': {
+      const code = stdinText(cmd);
+      if (code === null) return null;
+      if (code === 'unknown') return dynamicRule(`a script piped into ${r.via}`, env.fullText);
+      return nested(code, env);
+    }
+    case 'exec':
+      return checkExec(r.name, r.args, cmd, env);
+  }
+}
+
+/** A script fed on stdin: heredoc/here-string text, or the output of a literal echo/printf. */
+function stdinText(cmd: SimpleCommand): string | 'unknown' | null {
+  const s = cmd.stdin;
+  if (!s) return null;
+  if (s.kind === 'text') return s.word.dynamic ? 'unknown' : s.word.text;
+  const from = s.from;
+  if (!from) return 'unknown';
+  const r = resolveCommand(from.args);
+  if (r.kind === 'exec' && (r.name === 'echo' || r.name === 'printf') && !r.args.some((w) => w.dynamic)) {
+    return r.args.filter((w) => !/^-[neE]+$/.test(w.text)).map((w) => w.text.replace(/\\n/g, '\n')).join(' ');
+  }
+  return 'unknown';
+}
+
+function checkExec(name: string, args: Word[], cmd: SimpleCommand | null, env: Env): SubHit {
+  if (name === 'git') {
+    const g = parseGit(args, env.cwds);
+    if (g.kind === 'none') return null;
+    if (g.kind === 'dynamic') return { why: 'run a git command whose subcommand or config is computed at run time', advice: ADVICE.dynamic };
+    if (g.kind === 'script') return g.script.dynamic ? dynamicRule('a git shell alias', env.fullText) : nested(g.script.text, env);
+    return env.role === 'lead' ? leadGitRule(g) : teammateGitRule(g, env);
+  }
+  const kind = interpreterKind(name);
+  if (kind) {
+    const code = cmd ? stdinText(cmd) : null;
+    const f = interpreterRule(kind, args, code, env, (s, e) => nested(s, e));
+    if (f) return f;
+    if (name !== 'perl') return null;
+  }
+  if (name === 'alias') {
+    for (const w of args) {
+      const eq = w.text.indexOf('=');
+      if (eq > 0) {
+        const f = w.dynamic ? dynamicRule('an alias', env.fullText) : nested(w.text.slice(eq + 1), env);
+        if (f) return f;
+      }
+    }
+    return null;
+  }
+  const f = fsRule(name, args, env, (sub, e) => {
+    const inner = resolveCommand(sub);
+    if (inner.kind === 'exec') return checkExec(inner.name, inner.args, null, e);
+    if (inner.kind === 'script') return inner.script.dynamic ? dynamicRule(`a script given to ${inner.via}`, e.fullText) : nested(inner.script.text, e);
+    if (inner.kind === 'dynamic-name') return dynamicRule(`a command named by ${inner.word.raw}`, e.fullText);
+    return null;
+  });
+  return f ?? null;
+}
+

@@ -1,0 +1,164 @@
+/** Rules for commands that delete or write files: rm, find, redirects, tee, sed -i, cp/mv/ln, dd, truncate… */
+import { commandName, hasLong, hasShort, longValue, parseOpts } from './argv.js';
+import { ADVICE, type Env, type Finding } from './finding.js';
+import { describeZone, inTmp, inWorkspace, isDevice, resolvePath, teammateZone, within } from './paths.js';
+import { unknownWord, type Word } from './words.js';
+
+/** Re-enters the command checker for argv found inside another command (`find -exec`). */
+export type ArgvChecker = (args: Word[], env: Env) => Finding | null;
+
+const dynamicWrite = (verb: string, w: Word): Finding => ({
+  why: `${verb} a path computed at run time (${w.raw})`,
+  advice: ADVICE.dynamic,
+});
+
+/** One path an agent would write or delete. `recursive`: the whole tree below it goes too. */
+export function checkTarget(w: Word, env: Env, verb: string, recursive = false): Finding | null {
+  const relative = !w.text.startsWith('/') && !w.text.startsWith('~');
+  if (env.role === 'lead') {
+    if (w.dynamic) return dynamicWrite(verb, w);
+    const paths = resolvePath(w, env.cwds, env.zones.home) ?? [];
+    if (env.unknownCwd && relative) return { why: `${verb} ${w.text} after a cd to a dynamic directory`, advice: ADVICE.dynamic };
+    for (const p of paths) {
+      if (isDevice(p)) continue;
+      if (recursive && !inTmp(p, env.zones)) return { why: `${verb} ${p} recursively (outside a scratch directory)`, advice: ADVICE.lead };
+      if (inWorkspace(p, env.zones) || env.zones.roots.some((r) => within(r, p))) return { why: `${verb} ${p} inside the workspace (the lead does not author files)`, advice: ADVICE.leadWrite };
+    }
+    return null;
+  }
+  if (w.dynamic || (env.unknownCwd && relative)) {
+    // Teammates script a lot: only dynamic paths that point at shared areas are refused.
+    const hint = `${w.raw} ${env.unknownCwd ? env.fullText : ''}`;
+    return /\.worktrees|\.\.|\.thclaws|\.git\b/.test(hint) ? dynamicWrite(verb, w) : null;
+  }
+  for (const p of resolvePath(w, env.cwds, env.zones.home) ?? []) {
+    const zone = teammateZone(p, env.zones, recursive);
+    if (zone) return { why: `${verb}: ${describeZone(zone, p)}`, advice: ADVICE.teammateOthers };
+  }
+  return null;
+}
+
+function firstHit(words: readonly Word[], env: Env, verb: string, recursive = false): Finding | null {
+  for (const w of words) {
+    const f = checkTarget(w, env, verb, recursive);
+    if (f) return f;
+  }
+  return null;
+}
+
+function rmRule(args: Word[], env: Env): Finding | null {
+  const p = parseOpts(args);
+  const recursive = hasShort(p, 'r', 'R') || hasLong(p, 'recursive');
+  const targets = [...p.positionals, ...p.afterDashDash];
+  if (env.role === 'lead') {
+    if (p.dynamic || targets.some((w) => w.dynamic)) return { why: 'remove files named at run time (the words could hold -r or any path)', advice: ADVICE.dynamic };
+    if (!recursive) return null;
+    if (targets.length > 0 && targets.every((w) => (resolvePath(w, env.cwds, env.zones.home) ?? []).every((x) => inTmp(x, env.zones)))) return null;
+    return { why: 'recursively remove files', advice: `${ADVICE.lead} Removing a single file with \`rm <file>\` is allowed; scratch trees under /tmp may be removed.` };
+  }
+  return firstHit(targets, env, 'remove', recursive);
+}
+
+const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm']);
+
+function findRule(args: Word[], env: Env, check: ArgvChecker): Finding | null {
+  let i = 0;
+  const starts: Word[] = [];
+  while (i < args.length && !/^[-(!]/.test((args[i] as Word).text)) starts.push(args[i++] as Word);
+  if (starts.length === 0) starts.push({ ...unknownWord('.'), text: '.', dynamic: false, prefix: '.' });
+  const deletesAll = (how: string): Finding | null => {
+    if (env.role === 'teammate') return firstHit(starts, env, how, true);
+    const scratch = starts.every((w) => !w.dynamic && (resolvePath(w, env.cwds, env.zones.home) ?? []).every((x) => inTmp(x, env.zones)));
+    return scratch ? null : { why: `delete every matched file (${how})`, advice: ADVICE.lead };
+  };
+  for (; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (t === '-delete') {
+      const f = deletesAll('find -delete');
+      if (f) return f;
+    }
+    if (t === '-exec' || t === '-execdir' || t === '-ok' || t === '-okdir') {
+      const sub: Word[] = [];
+      for (i++; i < args.length && !/^[;+]$/.test((args[i] as Word).text); i++) {
+        const w = args[i] as Word;
+        sub.push(w.text.includes('{}') ? unknownWord(w.raw) : w);
+      }
+      if (sub[0] && DELETERS.has(commandName(sub[0]))) {
+        const f = deletesAll(`find ${t} ${commandName(sub[0])}`);
+        if (f) return f;
+      } else if (sub.length > 0) {
+        const f = check(sub, env);
+        if (f) return f;
+      }
+    }
+  }
+  return null;
+}
+
+function copyLike(name: string, args: Word[], env: Env): Finding | null {
+  const spec = name === 'install' ? { shortValue: 'tSmog', longValue: ['target-directory', 'suffix', 'mode', 'owner', 'group'] } : { shortValue: 'tS', longValue: ['target-directory', 'suffix'] };
+  const p = parseOpts(args, spec);
+  const pos = [...p.positionals, ...p.afterDashDash];
+  const tdir = p.shortValues.get('t') ?? longValue(p, 'target-directory');
+  const dest = tdir != null ? { ...unknownWord(tdir), text: tdir, dynamic: false, prefix: tdir } : pos[pos.length - 1];
+  const sources = tdir != null ? pos : pos.slice(0, -1);
+  if (p.dynamic && env.role === 'lead') return { why: `run ${name} with options computed at run time`, advice: ADVICE.dynamic };
+  if (dest) {
+    const f = checkTarget(dest, env, name === 'ln' ? 'link into' : `${name} onto`);
+    if (f) return f;
+  }
+  const movesSources = name === 'mv' || (name === 'rsync' && hasLong(p, 'remove-source-files'));
+  return movesSources ? firstHit(sources, env, `${name} away`) : null;
+}
+
+/** sed/perl `-i`: every file operand is rewritten in place. */
+function inPlace(name: string, args: Word[], env: Env): Finding | null {
+  const isI = (t: string) => /^-[^-]*i/.test(t) || t.startsWith('--in-place');
+  if (!args.some((w) => isI(w.text))) return null;
+  // Drop the backup suffix glued to -i (`-i.bak`) so it is not read as more flags.
+  const cleaned = args.map((w) => (/^-[^-]*i/.test(w.text) ? { ...w, text: w.text.slice(0, w.text.indexOf('i') + 1) } : w));
+  const p = parseOpts(cleaned, name === 'sed' ? { shortValue: 'efl', longValue: ['expression', 'file', 'line-length'] } : { shortValue: 'eEIM' });
+  const scripted = p.shortValues.has('e') || p.shortValues.has('f') || p.shortValues.has('E') || hasLong(p, 'expression', 'file');
+  const files = scripted ? p.positionals : p.positionals.slice(1);
+  return firstHit([...files, ...p.afterDashDash], env, `rewrite in place (${name} -i)`);
+}
+
+/** Returns undefined when `name` is not a file-writing command this module knows. */
+export function fsRule(name: string, args: Word[], env: Env, check: ArgvChecker): Finding | null | undefined {
+  switch (name) {
+    case 'rm':
+      return rmRule(args, env);
+    case 'find':
+      return findRule(args, env, check);
+    case 'tee':
+      return firstHit(parseOpts(args, { longValue: ['output-error'] }).positionals, env, 'write (tee)');
+    case 'sed':
+    case 'perl':
+      return inPlace(name, args, env);
+    case 'cp':
+    case 'mv':
+    case 'ln':
+    case 'install':
+    case 'rsync':
+      return copyLike(name, args, env);
+    case 'dd': {
+      const of = args.find((w) => w.text.startsWith('of=') || (w.dynamic && w.prefix.startsWith('of')));
+      return of ? checkTarget({ ...of, text: of.text.slice(3), prefix: of.prefix.slice(3) }, env, 'write (dd)') : null;
+    }
+    case 'truncate':
+    case 'shred':
+      return firstHit(parseOpts(args, { shortValue: 'srn', longValue: ['size', 'reference', 'iterations', 'random-source'] }).positionals, env, name);
+    case 'unlink':
+    case 'rmdir':
+    case 'touch':
+    case 'mkdir':
+      return env.role === 'teammate' ? firstHit(parseOpts(args, { shortValue: 'mdrt' }).positionals, env, name) : null;
+    case 'patch': {
+      const p = parseOpts(args, { shortValue: 'pdioDFrBYzVgs', longValue: ['directory', 'input', 'output'] });
+      if (env.role === 'lead' && !hasLong(p, 'dry-run')) return { why: 'patch source files (authoring)', advice: ADVICE.leadWrite };
+      return null;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,70 @@
+/** git's own argv: global options (`-C`, `-c k=v`, `--git-dir`, `--work-tree`) and `-c alias.*` expansion. */
+import path from 'node:path';
+import { literalWord, type Word } from './words.js';
+
+export interface GitCall {
+  kind: 'git';
+  sub: string;
+  subWord: Word;
+  args: Word[];
+  /** Directories git acts on (the cwds moved by `-C`, or `--work-tree`); null when a dynamic path hides them. */
+  dirs: string[] | null;
+}
+
+export type GitParse = GitCall | { kind: 'script'; script: Word } | { kind: 'dynamic' } | { kind: 'none' };
+
+const GLOBAL_WITH_VALUE = new Set(['git-dir', 'work-tree', 'namespace', 'config-env', 'super-prefix', 'attr-source', 'list-cmds', 'exec-path']);
+
+export function parseGit(args: readonly Word[], cwds: readonly string[]): GitParse {
+  let dirs: string[] | null = [...cwds];
+  const aliases = new Map<string, string>();
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    if (!t.startsWith('-') || w.dynamic) break;
+    const takeValue = (): Word | undefined => args[++i];
+    if (t === '-C' || (t.startsWith('-C') && t.length > 2)) {
+      const v = t === '-C' ? takeValue() : literalWord(t.slice(2));
+      if (!v || v.dynamic) dirs = null;
+      else if (dirs) dirs = dirs.map((d) => path.resolve(d, v.text));
+    } else if (t === '-c' || (t.startsWith('-c') && t.length > 2)) {
+      const v = t === '-c' ? takeValue() : literalWord(t.slice(2));
+      if (!v || v.dynamic) return { kind: 'dynamic' };
+      const m = /^alias\.([^=]+)=(.*)$/is.exec(v.text);
+      if (m) aliases.set((m[1] as string).toLowerCase(), m[2] as string);
+    } else if (t.startsWith('--')) {
+      const eq = t.indexOf('=');
+      const name = eq < 0 ? t.slice(2) : t.slice(2, eq);
+      let value: Word | undefined = eq < 0 ? undefined : literalWord(t.slice(eq + 1));
+      if (eq < 0 && GLOBAL_WITH_VALUE.has(name) && name !== 'exec-path') value = takeValue();
+      if (name === 'config-env') return { kind: 'dynamic' };
+      if (name === 'work-tree' || name === 'git-dir') {
+        if (!value || value.dynamic) dirs = null;
+        else if (dirs) {
+          const v = value.text;
+          // A worktree's git dir sits at its root (`.worktrees/bob/.git`); the main repo's is `<root>/.git`.
+          dirs = dirs.map((d) => (name === 'git-dir' ? path.dirname(path.resolve(d, v)) : path.resolve(d, v)));
+        }
+      }
+    }
+  }
+  let sub = args[i];
+  let rest = args.slice(i + 1);
+  if (!sub) return { kind: 'none' };
+  if (sub.dynamic) return { kind: 'dynamic' };
+  for (let depth = 0; depth < 5; depth++) {
+    const alias = aliases.get(sub.text.toLowerCase());
+    if (alias === undefined) break;
+    if (alias.startsWith('!')) {
+      const script = literalWord([alias.slice(1), ...rest.map((w) => w.text)].join(' '));
+      script.dynamic = rest.some((w) => w.dynamic);
+      return { kind: 'script', script };
+    }
+    const words = alias.trim().split(/\s+/).map(literalWord);
+    if (words.length === 0 || !words[0]) break;
+    sub = words[0];
+    rest = [...words.slice(1), ...rest];
+  }
+  return { kind: 'git', sub: sub.text.toLowerCase(), subWord: sub, args: rest, dirs };
+}

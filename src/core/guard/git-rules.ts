@@ -1,0 +1,223 @@
+/** Role rules for git: options parsed in any order, flag clusters split, long options by prefix. */
+import { hasLong, hasShort, parseOpts, type ParsedOpts } from './argv.js';
+import { ADVICE, type Env, type Finding } from './finding.js';
+import type { GitCall } from './git-argv.js';
+import { teammateZone } from './paths.js';
+import { checkResetTarget, ownBranch } from './git-refs.js';
+
+const SPECS: Record<string, { shortValue?: string; longValue?: string[] }> = {
+  checkout: { shortValue: 'bB', longValue: ['orphan', 'conflict', 'pathspec-from-file'] },
+  switch: { shortValue: 'cC', longValue: ['create', 'force-create', 'orphan', 'conflict'] },
+  restore: { shortValue: 's', longValue: ['source', 'pathspec-from-file'] },
+  push: { shortValue: 'o', longValue: ['push-option', 'receive-pack', 'exec', 'repo'] },
+  branch: { shortValue: 'u', longValue: ['set-upstream-to', 'contains', 'no-contains', 'points-at', 'merged', 'no-merged', 'sort', 'format'] },
+  clean: { shortValue: 'e', longValue: ['exclude'] },
+  merge: { shortValue: 'msXF', longValue: ['message', 'strategy', 'strategy-option', 'file', 'into-name'] },
+  reset: { longValue: ['pathspec-from-file'] },
+  'update-ref': { shortValue: 'm' },
+};
+
+/** Subcommands that never change a worktree (a teammate may aim them at another worktree). */
+const READ_ONLY = new Set([
+  'status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'rev-list', 'describe', 'shortlog',
+  'cat-file', 'fetch', 'help', 'version', 'count-objects', 'name-rev', 'whatchanged', 'show-ref', 'for-each-ref', 'merge-base',
+  'diff-tree', 'diff-files', 'diff-index', 'check-ignore', 'reflog', 'remote', 'config', 'var', 'show-branch', 'range-diff',
+]);
+
+const isTeamBranch = (t: string): boolean => /^(refs\/)?(heads\/)?team\//.test(t);
+const branchName = (t: string): string => t.replace(/^refs\/heads\//, '').replace(/^heads\//, '');
+
+const dynamicFinding = (what: string): Finding => ({
+  why: `run a dynamic ${what} whose words (variables, $(…), backticks or brace lists) cannot be verified`,
+  advice: ADVICE.dynamic,
+});
+
+function opts(call: GitCall): ParsedOpts {
+  return parseOpts(call.args, SPECS[call.sub] ?? {});
+}
+
+const anyDynamic = (p: ParsedOpts): boolean => p.dynamic || p.positionals.some((w) => w.dynamic) || p.afterDashDash.some((w) => w.dynamic);
+
+/** `git push`: force, mirror, delete or prune in any spelling, and `+` / `:` refspecs. */
+function pushEffects(p: ParsedOpts): { force: boolean; destructive: boolean; targets: Array<{ dst: string; force: boolean; del: boolean }> } {
+  const force = hasShort(p, 'f') || hasLong(p, 'force', 'force-with-lease', 'force-if-includes');
+  const del = hasShort(p, 'd') || hasLong(p, 'delete');
+  const mirror = hasLong(p, 'mirror');
+  const prune = hasLong(p, 'prune');
+  const targets = p.positionals.slice(1).map((w) => {
+    const t = w.text;
+    const plus = t.startsWith('+');
+    const spec = plus ? t.slice(1) : t;
+    const colon = spec.indexOf(':');
+    const dst = colon < 0 ? spec : spec.slice(colon + 1);
+    return { dst: branchName(dst), force: force || plus, del: del || (colon === 0) };
+  });
+  const destructive = force || del || mirror || prune || targets.some((t) => t.force || t.del);
+  return { force: force || mirror, destructive, targets };
+}
+
+export function leadGitRule(call: GitCall): Finding | null {
+  const p = opts(call);
+  const lead = (why: string, advice: string = ADVICE.lead): Finding => ({ why, advice });
+  const DESTRUCTIVE_CAPABLE = new Set(['reset', 'clean', 'push', 'checkout', 'restore', 'branch', 'switch', 'update-ref', 'stash', 'worktree', 'merge', 'rm']);
+  switch (call.sub) {
+    case 'reset':
+      if (hasLong(p, 'hard')) return lead('discard committed work via a hard reset', `${ADVICE.lead} To move back on your own branch use \`git reset HEAD~N\` (keeps files) after checking with git log.`);
+      break;
+    case 'clean':
+      if (!hasShort(p, 'n') && !hasLong(p, 'dry-run')) return lead('delete untracked files (git clean)');
+      break;
+    case 'push':
+      if (pushEffects(p).destructive) return lead('rewrite or delete shared history (force-push, mirror, delete or prune)');
+      break;
+    case 'rebase':
+      return lead('rewrite committed history (rebase)');
+    case 'filter-branch':
+    case 'filter-repo':
+      return lead('rewrite the whole history');
+    case 'worktree': {
+      const action = p.positionals[0]?.text;
+      if (action === 'remove' || action === 'prune' || action === 'move') return lead(`${action} a teammate's worktree (it would kill or orphan a live teammate)`, `${ADVICE.lead} Worktrees are cleaned up by the team tools when a teammate is done.`);
+      if (p.positionals[0]?.dynamic) return dynamicFinding('git worktree command');
+      break;
+    }
+    case 'checkout': {
+      if (hasShort(p, 'f') || hasLong(p, 'force')) return lead('discard uncommitted work (git checkout --force)');
+      const b = p.shortValues.get('B');
+      if (b !== undefined && isTeamBranch(b)) return lead(`force-update a teammate's branch (${b})`);
+      const sides = hasLong(p, 'ours', 'theirs');
+      if (!sides && p.sawDashDash && p.afterDashDash.length > 0) return lead('discard uncommitted work (git checkout -- <path>)');
+      if (!sides && p.positionals.some((w) => /^(\.\/?|:\/?|\*|:\(top\)\S*)$/.test(w.text) || (w.glob && !w.dynamic))) return lead('discard uncommitted work (git checkout of a whole-tree pathspec)');
+      break;
+    }
+    case 'restore': {
+      const staged = hasShort(p, 'S') || hasLong(p, 'staged');
+      const worktree = hasShort(p, 'W') || hasLong(p, 'worktree');
+      if ((!staged || worktree) && !hasLong(p, 'ours', 'theirs')) return lead('discard uncommitted work (git restore without --staged)', `${ADVICE.lead} To unstage only, use \`git restore --staged <path>\`.`);
+      break;
+    }
+    case 'merge':
+      if (hasLong(p, 'abort')) return lead('tear down a merge instead of resolving it', ADVICE.leadMerge);
+      break;
+    case 'branch': {
+      const del = hasShort(p, 'D') || ((hasShort(p, 'd') || hasLong(p, 'delete')) && (hasShort(p, 'f') || hasLong(p, 'force')));
+      const force = hasShort(p, 'f', 'M', 'C') || hasLong(p, 'force');
+      const rename = hasShort(p, 'm', 'M') || hasLong(p, 'move');
+      if ((del || force || rename) && p.positionals.some((w) => w.dynamic)) return dynamicFinding('git branch command');
+      const team = p.positionals.find((w) => isTeamBranch(w.text));
+      if (team && (del || force || rename)) return lead(`delete, rename or force-update a teammate's branch (${team.text})`, `${ADVICE.lead} Merged branches are cleaned up by TeamMerge.`);
+      break;
+    }
+    case 'switch': {
+      if (hasShort(p, 'f') || hasLong(p, 'force', 'discard-changes')) return lead('discard uncommitted work (git switch --discard-changes)');
+      const c = p.shortValues.get('C');
+      if (c !== undefined && isTeamBranch(c)) return lead(`force-update a teammate's branch (${c})`);
+      break;
+    }
+    case 'update-ref':
+      if (p.positionals.some((w) => isTeamBranch(w.text) || w.dynamic) || hasShort(p, 'd') || hasLong(p, 'stdin')) return lead('delete or move a branch ref directly');
+      break;
+    case 'stash': {
+      const action = p.positionals[0]?.text;
+      if (action === 'drop' || action === 'clear') return lead('discard stashed work');
+      break;
+    }
+    case 'rm':
+      if ((hasShort(p, 'r') || hasLong(p, 'recursive')) && !hasLong(p, 'cached')) return lead('recursively remove tracked files');
+      break;
+    case 'mv':
+      return lead('move source files (authoring)', ADVICE.leadWrite);
+    case 'apply':
+    case 'am':
+      if (!hasLong(p, 'check', 'stat', 'numstat', 'summary')) return lead('apply a patch to source files (authoring)', ADVICE.leadWrite);
+      break;
+  }
+  if (DESTRUCTIVE_CAPABLE.has(call.sub) && anyDynamic(p)) return dynamicFinding(`git ${call.sub} command`);
+  return null;
+}
+
+export function teammateGitRule(call: GitCall, env: Env): Finding | null {
+  const p = opts(call);
+  const own = ownBranch(env);
+  const others = (why: string): Finding => ({ why, advice: ADVICE.teammateOthers });
+  const foreign = (name: string): boolean => {
+    const b = branchName(name);
+    if (b === own) return false;
+    return isTeamBranch(b) || (env.ctx.protectedBranches ?? ['main', 'master']).includes(b);
+  };
+
+  if (!READ_ONLY.has(call.sub)) {
+    if (call.dirs === null) return dynamicFinding(`git ${call.sub} with a dynamic -C/--work-tree`);
+    for (const d of call.dirs) {
+      const zone = teammateZone(d, env.zones, false);
+      if (zone === 'other-worktree' || zone === 'worktrees-dir') return others(`run git ${call.sub} in another teammate's worktree (${d})`);
+    }
+  }
+  switch (call.sub) {
+    case 'reset':
+      if (hasLong(p, 'hard', 'keep', 'merge')) return checkResetTarget(p.positionals[0], p.dynamic && !p.positionals[0]?.dynamic, call, env);
+      break;
+    case 'checkout':
+    case 'switch':
+      return switchRule(call, p, env, own);
+    case 'branch': {
+      const del = hasShort(p, 'd', 'D') || hasLong(p, 'delete');
+      const force = hasShort(p, 'f', 'C') || hasLong(p, 'force');
+      const rename = hasShort(p, 'm', 'M') || hasLong(p, 'move');
+      if (!(del || force || rename)) break;
+      if (p.positionals.some((w) => w.dynamic)) return dynamicFinding('git branch command');
+      const hit = p.positionals.find((w) => foreign(w.text));
+      if (hit) return others(`delete, rename or force-update a branch that is not yours (${hit.text})`);
+      break;
+    }
+    case 'push': {
+      const eff = pushEffects(p);
+      if (eff.destructive && (p.dynamic || p.positionals.some((w) => w.dynamic))) return dynamicFinding('git push command');
+      if (hasLong(p, 'mirror') || (eff.force && hasLong(p, 'all', 'branches'))) return others('force-update every branch on the remote, including other teammates\'');
+      const hit = eff.targets.find((t) => (t.force || t.del) && foreign(t.dst));
+      if (hit) return others(`delete or force-update a branch that is not yours on the remote (${hit.dst})`);
+      break;
+    }
+    case 'update-ref': {
+      if (hasLong(p, 'stdin')) return dynamicFinding('git update-ref --stdin');
+      const hit = p.positionals.find((w) => w.dynamic || foreign(w.text));
+      if (hit) return others(`move or delete a branch that is not yours (${hit.text || hit.raw})`);
+      break;
+    }
+    case 'worktree': {
+      const action = p.positionals[0]?.text;
+      if (action === 'prune') return others("prune worktree metadata other teammates rely on");
+      if (action === 'remove' || action === 'move') return others('remove or move a worktree');
+      break;
+    }
+  }
+  return null;
+}
+
+/** Teammate checkout/switch: file restores are fine, moving the worktree off its branch is not. */
+function switchRule(call: GitCall, p: ParsedOpts, env: Env, own: string): Finding | null {
+  const deny = (target: string): Finding => ({ why: `switch your worktree off your branch ${own} (to ${target})`, advice: ADVICE.teammateSwitch });
+  const create = ['b', 'B', 'c', 'C'].find((c) => p.shortValues.has(c));
+  if (create) return deny(`new branch ${p.shortValues.get(create)}`);
+  if (hasLong(p, 'orphan', 'create', 'force-create')) return deny('a new branch');
+  if (hasLong(p, 'detach') || hasShort(p, 'd') && call.sub === 'switch') return deny('a detached HEAD');
+  if (call.sub === 'checkout') {
+    if (p.sawDashDash || hasShort(p, 'p') || hasLong(p, 'patch', 'ours', 'theirs', 'conflict', 'pathspec-from-file')) return null;
+    if (p.positionals.length >= 2) return null; // <tree-ish> <paths…>: restores files
+  }
+  const first = p.positionals[0];
+  if (!first) return null;
+  if (first.dynamic) return dynamicFinding(`git ${call.sub} command`);
+  const t = first.text;
+  if (branchName(t) === own) return null;
+  if (t === '-' || t.startsWith('@{-')) return deny('the previous branch');
+  if (call.sub === 'checkout' && (/^(\.|\.\/.*|:.*|\.\.\/.*)$/.test(t) || first.glob)) return null;
+  const git = env.ctx.git;
+  if (call.sub === 'checkout' && git) {
+    // Without `--`, git itself decides: a name that is a commit switches, anything else is a path.
+    const dir = call.dirs?.[0] ?? env.ctx.cwd;
+    if (git.resolve(`${t}^{commit}`, dir) === null) return null;
+  }
+  return deny(t);
+}
+

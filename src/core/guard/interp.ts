@@ -1,0 +1,92 @@
+/** Interpreter one-liners (`python -c`, `node -e`, `perl -e`, …): tree deletion, file writes, and shell calls inside them. */
+import { dynamicRule } from './dynamic.js';
+import { ADVICE, type Env, type Finding } from './finding.js';
+import { inTmp, resolvePath } from './paths.js';
+import { literalWord, type Word } from './words.js';
+
+/** Re-enters the shell checker for a command string found in code. */
+export type ScriptChecker = (script: string, env: Env) => Finding | null;
+
+const TREE_DELETE = /rmtree|rm_rf|\brm_r\b|remove_tree|rmSync|rmdirSync|\brimraf\b|\bfs\.rm\b|fs\.promises\.rm\b|fsPromises\.rm\b|removedirs|FileUtils\.rm|\brmdir\s*\(/i;
+const WRITES = /writeFileSync|appendFileSync|\bwriteFile\s*\(|\.write_text\s*\(|\.write_bytes\s*\(|\bopen\s*\([^)]*,\s*['"][wax]b?\+?['"]|copyFileSync|renameSync|unlinkSync|\bunlink\s*\(|os\.(remove|unlink|rename|replace)\s*\(|shutil\.(copy\w*|move)\s*\(|File\.(write|open|delete)\s*\(|IO\.write|file_put_contents|\bcreateWriteStream\b/;
+const SHELL_OUT = /os\.system|os\.popen|subprocess|child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bexec\s*\(|\bspawn\s*\(|\bsystem\s*\(|\bpopen\b|Popen|check_call|check_output|shell_exec|passthru|proc_open|Open3|`|\bqx\b/;
+
+export function interpreterKind(name: string): string | null {
+  if (/^(python|pypy)[0-9.]*$/.test(name)) return 'python';
+  if (name === 'node' || name === 'nodejs' || name === 'bun' || name === 'deno') return 'node';
+  if (name === 'perl' || name === 'ruby' || name === 'php' || /^lua[0-9.]*$/.test(name)) return name.replace(/[0-9.]+$/, '');
+  return null;
+}
+
+/** The code an interpreter would run from its argv: null if it runs a script file or module. */
+function inlineCode(kind: string, args: Word[]): Word[] | 'stdin' | null {
+  if (kind === 'node' && args[0]?.text === 'eval') return args.slice(1, 2);
+  const code: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    const next = args[i + 1];
+    if (/^--(eval|print)=/.test(t)) code.push(literalWord(t.slice(t.indexOf('=') + 1)));
+    else if (/^--(eval|print)$/.test(t) && next) {
+      code.push(next);
+      i++;
+    }
+    else if (/^-[A-Za-z]+$/.test(t)) {
+      const letters = kind === 'python' ? 'c' : kind === 'php' ? 'r' : kind === 'node' ? 'ep' : 'eE';
+      const hit = Array.from(t.slice(1)).some((c) => letters.includes(c));
+      if (kind === 'python' && t.includes('m')) return null;
+      if (hit && next) {
+        code.push(next);
+        i++;
+      }
+    } else if (!t.startsWith('-')) {
+      return code.length > 0 ? code : t === '-' ? 'stdin' : null;
+    }
+  }
+  return code.length > 0 ? code : 'stdin';
+}
+
+/** String literals in code; their concatenation catches `['rm', '-rf', 'src']`. */
+function literals(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  return out;
+}
+
+export function checkCode(code: string, env: Env, checkScript: ScriptChecker): Finding | null {
+  if (env.role === 'lead') {
+    if (TREE_DELETE.test(code)) return { why: 'delete a directory tree from an interpreter one-liner', advice: ADVICE.lead };
+    if (WRITES.test(code)) {
+      const paths = literals(code).filter((s) => /[/.]/.test(s) && !/\s/.test(s));
+      const scratch = paths.length > 0 && paths.every((s) => (resolvePath(literalWord(s), env.cwds, env.zones.home) ?? []).every((p) => inTmp(p, env.zones)));
+      if (!scratch) return { why: 'write or delete files from an interpreter one-liner (the lead does not author files)', advice: ADVICE.leadWrite };
+    }
+  }
+  if (SHELL_OUT.test(code)) {
+    const lits = literals(code);
+    for (const s of [...lits, lits.join(' ')]) {
+      const f = checkScript(s, env);
+      if (f) return { why: `${f.why} (from a shell command inside interpreter code)`, advice: f.advice };
+    }
+  }
+  return null;
+}
+
+export function interpreterRule(kind: string, args: Word[], stdinCode: string | null | 'unknown', env: Env, checkScript: ScriptChecker): Finding | null {
+  const code = inlineCode(kind, args);
+  if (code === null) return null;
+  if (code === 'stdin') {
+    if (stdinCode === null) return null;
+    if (stdinCode === 'unknown') return dynamicRule(`${kind} code read from a pipe`, env.fullText);
+    return checkCode(stdinCode, env, checkScript);
+  }
+  for (const w of code) {
+    if (w.dynamic) {
+      const f = dynamicRule(`${kind} code`, env.fullText);
+      if (f) return f;
+    }
+    const f = checkCode(w.text, env, checkScript);
+    if (f) return f;
+  }
+  return null;
+}
+
