@@ -63,8 +63,13 @@ export function parseOpts(args: readonly Word[], spec: OptSpec = {}, from = 0): 
   return { ...out, next: i };
 }
 
-/** `--name` given as itself or as an unambiguous-looking prefix (git and getopt_long accept `--har`). */
+/** `--name` exactly. */
 export function hasLong(p: ParsedOpts, ...names: string[]): boolean {
+  return p.longs.some((l) => names.includes(l.name));
+}
+
+/** `--name` or an abbreviation of it (git and getopt_long accept `--har` for `--hard`); for dangerous options only. */
+export function hasLongAbbrev(p: ParsedOpts, ...names: string[]): boolean {
   return p.longs.some((l) => names.some((n) => l.name === n || (l.name.length >= 3 && n.startsWith(l.name))));
 }
 
@@ -141,8 +146,11 @@ export function resolveCommand(input: readonly Word[]): Resolved {
         const s = p.shortValues.get('S') ?? longValue(p, 'split-string') ?? '';
         return { kind: 'script', script: joinWords([literalWord(s), ...args.slice(p.next)]), via: 'env -S' };
       }
-      if (name === 'flock' && (p.shortValues.has('c') || longValue(p, 'command'))) {
-        return { kind: 'script', script: literalWord(p.shortValues.get('c') ?? longValue(p, 'command') ?? ''), via: 'flock -c' };
+      if (name === 'flock') {
+        // `flock [opts] file -c cmd`: the script option may follow the lock file.
+        const c = args.findIndex((w, k) => k > 0 && (w.text === '-c' || w.text === '--command'));
+        const script = c > 0 ? args[c + 1] : undefined;
+        if (script) return { kind: 'script', script, via: 'flock -c' };
       }
       let next = p.next;
       if (name === 'env') while (next < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((args[next] as Word).text)) next++;

@@ -17,6 +17,8 @@ import type { GuardContext, GuardVerdict, Role } from './types.js';
 import { fold, type Word } from './words.js';
 
 const MAX_DEPTH = 8;
+/** Tools whose output is made to be eval'd (environment setup); any other `eval "$(…)"` is opaque. */
+const ENV_EMITTERS = /^\s*(ssh-agent|direnv|pyenv|rbenv|nodenv|goenv|brew|opam|conda|fnm|zoxide|starship|mise|rtx)(\s|$)/;
 const MAX_LENGTH = 200_000;
 
 interface Hit extends Finding {
@@ -94,6 +96,7 @@ function checkSimple(cmd: SimpleCommand, env: Env): SubHit {
       if (r.word.cmdSubst) return { why: `run a command whose name comes from a command substitution (${r.word.raw})`, advice: ADVICE.dynamic };
       return dynamicRule(`a command named by ${r.word.raw}`, env.fullText);
     case 'script':
+      if (r.script.cmdSubst && !r.script.substs.every((b) => ENV_EMITTERS.test(b))) return { why: `run a script given to ${r.via} that comes from a command substitution — it cannot be verified`, advice: ADVICE.dynamic };
       if (r.script.dynamic) return dynamicRule(`a script given to ${r.via}`, env.fullText);
       return nested(r.script.text, env);
     case 'stdin-shell': {

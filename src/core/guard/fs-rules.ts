@@ -1,5 +1,5 @@
 /** Rules for commands that delete or write files: rm, find, redirects, tee, sed -i, cp/mv/ln, dd, truncate… */
-import { commandName, hasLong, hasShort, longValue, parseOpts } from './argv.js';
+import { commandName, hasLong, hasLongAbbrev, hasShort, longValue, parseOpts } from './argv.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
 import { describeZone, inTmp, inWorkspace, isDevice, resolvePath, teammateZone, within } from './paths.js';
 import { unknownWord, type Word } from './words.js';
@@ -48,7 +48,7 @@ function firstHit(words: readonly Word[], env: Env, verb: string, recursive = fa
 
 function rmRule(args: Word[], env: Env): Finding | null {
   const p = parseOpts(args);
-  const recursive = hasShort(p, 'r', 'R') || hasLong(p, 'recursive');
+  const recursive = hasShort(p, 'r', 'R') || hasLongAbbrev(p, 'recursive');
   const targets = [...p.positionals, ...p.afterDashDash];
   if (env.role === 'lead') {
     if (p.dynamic || targets.some((w) => w.dynamic)) return { why: 'remove files named at run time (the words could hold -r or any path)', advice: ADVICE.dynamic };

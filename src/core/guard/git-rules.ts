@@ -1,5 +1,5 @@
 /** Role rules for git: options parsed in any order, flag clusters split, long options by prefix. */
-import { hasLong, hasShort, parseOpts, type ParsedOpts } from './argv.js';
+import { hasLong, hasLongAbbrev, hasShort, parseOpts, type ParsedOpts } from './argv.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
 import type { GitCall } from './git-argv.js';
 import { teammateZone } from './paths.js';
@@ -40,9 +40,9 @@ const anyDynamic = (p: ParsedOpts): boolean => p.dynamic || p.positionals.some((
 
 /** `git push`: force, mirror, delete or prune in any spelling, and `+` / `:` refspecs. */
 function pushEffects(p: ParsedOpts): { force: boolean; destructive: boolean; targets: Array<{ dst: string; force: boolean; del: boolean }> } {
-  const force = hasShort(p, 'f') || hasLong(p, 'force', 'force-with-lease', 'force-if-includes');
-  const del = hasShort(p, 'd') || hasLong(p, 'delete');
-  const mirror = hasLong(p, 'mirror');
+  const force = hasShort(p, 'f') || hasLongAbbrev(p, 'force', 'force-with-lease', 'force-if-includes');
+  const del = hasShort(p, 'd') || hasLongAbbrev(p, 'delete');
+  const mirror = hasLongAbbrev(p, 'mirror');
   const prune = hasLong(p, 'prune');
   const targets = p.positionals.slice(1).map((w) => {
     const t = w.text;
@@ -62,10 +62,10 @@ export function leadGitRule(call: GitCall): Finding | null {
   const DESTRUCTIVE_CAPABLE = new Set(['reset', 'clean', 'push', 'checkout', 'restore', 'branch', 'switch', 'update-ref', 'stash', 'worktree', 'merge', 'rm']);
   switch (call.sub) {
     case 'reset':
-      if (hasLong(p, 'hard')) return lead('discard committed work via a hard reset', `${ADVICE.lead} To move back on your own branch use \`git reset HEAD~N\` (keeps files) after checking with git log.`);
+      if (hasLongAbbrev(p, 'hard')) return lead('discard committed work via a hard reset', `${ADVICE.lead} To move back on your own branch use \`git reset HEAD~N\` (keeps files) after checking with git log.`);
       break;
     case 'clean':
-      if (!hasShort(p, 'n') && !hasLong(p, 'dry-run')) return lead('delete untracked files (git clean)');
+      if (!hasShort(p, 'n') && !hasLongAbbrev(p, 'dry-run')) return lead('delete untracked files (git clean)');
       break;
     case 'push':
       if (pushEffects(p).destructive) return lead('rewrite or delete shared history (force-push, mirror, delete or prune)');
@@ -82,7 +82,7 @@ export function leadGitRule(call: GitCall): Finding | null {
       break;
     }
     case 'checkout': {
-      if (hasShort(p, 'f') || hasLong(p, 'force')) return lead('discard uncommitted work (git checkout --force)');
+      if (hasShort(p, 'f') || hasLongAbbrev(p, 'force')) return lead('discard uncommitted work (git checkout --force)');
       const b = p.shortValues.get('B');
       if (b !== undefined && isTeamBranch(b)) return lead(`force-update a teammate's branch (${b})`);
       const sides = hasLong(p, 'ours', 'theirs');
@@ -91,17 +91,17 @@ export function leadGitRule(call: GitCall): Finding | null {
       break;
     }
     case 'restore': {
-      const staged = hasShort(p, 'S') || hasLong(p, 'staged');
-      const worktree = hasShort(p, 'W') || hasLong(p, 'worktree');
+      const staged = hasShort(p, 'S') || hasLongAbbrev(p, 'staged');
+      const worktree = hasShort(p, 'W') || hasLongAbbrev(p, 'worktree');
       if ((!staged || worktree) && !hasLong(p, 'ours', 'theirs')) return lead('discard uncommitted work (git restore without --staged)', `${ADVICE.lead} To unstage only, use \`git restore --staged <path>\`.`);
       break;
     }
     case 'merge':
-      if (hasLong(p, 'abort')) return lead('tear down a merge instead of resolving it', ADVICE.leadMerge);
+      if (hasLongAbbrev(p, 'abort')) return lead('tear down a merge instead of resolving it', ADVICE.leadMerge);
       break;
     case 'branch': {
-      const del = hasShort(p, 'D') || ((hasShort(p, 'd') || hasLong(p, 'delete')) && (hasShort(p, 'f') || hasLong(p, 'force')));
-      const force = hasShort(p, 'f', 'M', 'C') || hasLong(p, 'force');
+      const del = hasShort(p, 'D') || ((hasShort(p, 'd') || hasLongAbbrev(p, 'delete')) && (hasShort(p, 'f') || hasLongAbbrev(p, 'force')));
+      const force = hasShort(p, 'f', 'M', 'C') || hasLongAbbrev(p, 'force');
       const rename = hasShort(p, 'm', 'M') || hasLong(p, 'move');
       if ((del || force || rename) && p.positionals.some((w) => w.dynamic)) return dynamicFinding('git branch command');
       const team = p.positionals.find((w) => isTeamBranch(w.text));
@@ -109,7 +109,7 @@ export function leadGitRule(call: GitCall): Finding | null {
       break;
     }
     case 'switch': {
-      if (hasShort(p, 'f') || hasLong(p, 'force', 'discard-changes')) return lead('discard uncommitted work (git switch --discard-changes)');
+      if (hasShort(p, 'f') || hasLongAbbrev(p, 'force', 'discard-changes')) return lead('discard uncommitted work (git switch --discard-changes)');
       const c = p.shortValues.get('C');
       if (c !== undefined && isTeamBranch(c)) return lead(`force-update a teammate's branch (${c})`);
       break;
@@ -123,7 +123,7 @@ export function leadGitRule(call: GitCall): Finding | null {
       break;
     }
     case 'rm':
-      if ((hasShort(p, 'r') || hasLong(p, 'recursive')) && !hasLong(p, 'cached')) return lead('recursively remove tracked files');
+      if ((hasShort(p, 'r') || hasLongAbbrev(p, 'recursive')) && !hasLong(p, 'cached')) return lead('recursively remove tracked files');
       break;
     case 'mv':
       return lead('move source files (authoring)', ADVICE.leadWrite);
@@ -155,14 +155,14 @@ export function teammateGitRule(call: GitCall, env: Env): Finding | null {
   }
   switch (call.sub) {
     case 'reset':
-      if (hasLong(p, 'hard', 'keep', 'merge')) return checkResetTarget(p.positionals[0], p.dynamic && !p.positionals[0]?.dynamic, call, env);
+      if (hasLongAbbrev(p, 'hard', 'keep', 'merge')) return checkResetTarget(p.positionals[0], p.dynamic && !p.positionals[0]?.dynamic, call, env);
       break;
     case 'checkout':
     case 'switch':
       return switchRule(call, p, env, own);
     case 'branch': {
-      const del = hasShort(p, 'd', 'D') || hasLong(p, 'delete');
-      const force = hasShort(p, 'f', 'C') || hasLong(p, 'force');
+      const del = hasShort(p, 'd', 'D') || hasLongAbbrev(p, 'delete');
+      const force = hasShort(p, 'f', 'C') || hasLongAbbrev(p, 'force');
       const rename = hasShort(p, 'm', 'M') || hasLong(p, 'move');
       if (!(del || force || rename)) break;
       if (p.positionals.some((w) => w.dynamic)) return dynamicFinding('git branch command');
@@ -173,7 +173,7 @@ export function teammateGitRule(call: GitCall, env: Env): Finding | null {
     case 'push': {
       const eff = pushEffects(p);
       if (eff.destructive && (p.dynamic || p.positionals.some((w) => w.dynamic))) return dynamicFinding('git push command');
-      if (hasLong(p, 'mirror') || (eff.force && hasLong(p, 'all', 'branches'))) return others('force-update every branch on the remote, including other teammates\'');
+      if (hasLongAbbrev(p, 'mirror') || (eff.force && hasLong(p, 'all', 'branches'))) return others('force-update every branch on the remote, including other teammates\'');
       const hit = eff.targets.find((t) => (t.force || t.del) && foreign(t.dst));
       if (hit) return others(`delete or force-update a branch that is not yours on the remote (${hit.dst})`);
       break;

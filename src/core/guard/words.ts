@@ -71,7 +71,7 @@ export function ansiC(s: string): string {
 
 const BRACE_LIST = /\{[^{}\s]*(,|\.\.)[^{}\s]*\}/;
 /** Unescaped `*`, `?` or `[` in unquoted text. */
-const GLOB = /(^|[^\\])[*?[]/;
+const GLOB = /(^|[^\\])([*?]|\[[^\]]*\])/;
 
 /** Accumulates the pieces of one word in source order. */
 export class WordBuilder {
