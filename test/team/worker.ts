@@ -2,12 +2,23 @@
  * A real OS process acting on the team store, for the multi-process suites and the bench.
  * Usage: node --import tsx worker.ts <mode> <teamDir> [args…]; prints one JSON line per result.
  */
+import fs from 'node:fs';
 import { TeamStore } from '../../src/core/team/index.js';
 import { withLock } from '../../src/core/team/lock.js';
 
 const [mode, dir, ...args] = process.argv.slice(2);
 const store = new TeamStore(dir!);
 const out = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const now = () => process.hrtime.bigint().toString(); // CLOCK_MONOTONIC: comparable across processes
+
+/** Start barrier for benchmarks: wait until THCLAWS_BENCH_GO (a file path) exists, if set. */
+async function barrier(): Promise<void> {
+  const go = process.env.THCLAWS_BENCH_GO;
+  if (!go) return;
+  out({ ready: true });
+  while (!fs.existsSync(go)) await sleep(1);
+}
 
 async function main(): Promise<void> {
   switch (mode) {
@@ -15,18 +26,22 @@ async function main(): Promise<void> {
       // write <from> <to> <count>: appends and reports every id it wrote
       const [from, to, count] = args;
       const ids: string[] = [];
+      await barrier();
+      const start = now();
       const t0 = performance.now();
       for (let i = 0; i < Number(count); i++) {
         const [m] = await store.send(from!, to!, `message ${i} from ${from}`);
         ids.push(m!.id);
       }
-      out({ ids, ms: performance.now() - t0 });
+      out({ ids, ms: performance.now() - t0, start, end: now() });
       break;
     }
     case 'claim': {
       // claim <agent>: claim-next and complete until every task is completed
       const agent = args[0]!;
       const log: Array<{ id: string; claimedAt: number; blockers: string[] }> = [];
+      await barrier();
+      const start = now();
       const t0 = performance.now();
       for (;;) {
         const t = await store.tasks.claimNext(agent);
@@ -39,7 +54,36 @@ async function main(): Promise<void> {
         if (all.every((x) => x.status === 'completed')) break;
         await new Promise((r) => setTimeout(r, 2));
       }
-      out({ agent, log, ms: performance.now() - t0 });
+      out({ agent, log, ms: performance.now() - t0, start, end: now() });
+      break;
+    }
+    case 'send-timed': {
+      // send-timed <from> <to> <count> <minGapMs> <maxGapMs>: stamps each message with its send time
+      const [from, to, count, minGap, maxGap] = args;
+      for (let i = 0; i < Number(count); i++) {
+        await sleep(Number(minGap) + Math.random() * (Number(maxGap) - Number(minGap)));
+        await store.send(from!, to!, `timed ${i}`, { extra: { sent_ns: now() } });
+      }
+      out({ sent: Number(count) });
+      break;
+    }
+    case 'idle': {
+      // idle <watch|poll500|poll1000> <ms>: CPU used by a reader waiting on an idle team
+      const [how, ms] = args;
+      let stop: () => void;
+      if (how === 'watch') {
+        const w = store.watch();
+        w.onChange(() => store.inboxes.unread('reader'));
+        stop = () => w.close();
+      } else {
+        const t = setInterval(() => store.inboxes.unread('reader'), how === 'poll500' ? 500 : 1000);
+        stop = () => clearInterval(t);
+      }
+      const before = process.cpuUsage();
+      await sleep(Number(ms));
+      const used = process.cpuUsage(before);
+      stop();
+      out({ how, cpu_us: used.user + used.system });
       break;
     }
     case 'hold-lock': {

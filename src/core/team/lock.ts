@@ -14,14 +14,17 @@ const options = {
   onCompromised: () => {},
 };
 
-/** Runs `fn` while holding `<target>.lock` (a directory, proper-lockfile). Lock dirs are left to the library. */
-export async function withLock<T>(target: string, fn: () => Promise<T> | T): Promise<T> {
+/**
+ * Runs `fn` while holding `<target>.lock` (a directory, proper-lockfile). With `wait` false a held lock fails
+ * at once with code `locked` instead of queueing.
+ */
+export async function withLock<T>(target: string, fn: () => Promise<T> | T, wait = true): Promise<T> {
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(target, options);
+    release = await lockfile.lock(target, wait ? options : { ...options, retries: 0 });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOCKED') throw new TeamError('locked', `timed out waiting for the lock on ${target}`);
+    if (code === 'ELOCKED') throw new TeamError('locked', wait ? `timed out waiting for the lock on ${target}` : `${target} is locked`);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       throw new TeamError('not_found', `cannot lock ${target}: its directory does not exist`);
     }

@@ -58,4 +58,8 @@ export class TeamPaths {
   claimGate(agent: string): string {
     return path.join(this.agentDir(agent), 'claim');
   }
+  /** The id of the agent's last claim, checked under the claim gate. */
+  claimMarker(agent: string): string {
+    return path.join(this.agentDir(agent), 'claim.id');
+  }
 }

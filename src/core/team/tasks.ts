@@ -1,6 +1,6 @@
-import { ensureDir } from './fsio.js';
+import { ensureDir, readTextFile, writeFileAtomic } from './fsio.js';
 import { withLock } from './lock.js';
-import { assertAgentName, assertTaskId } from './names.js';
+import { assertAgentName, assertTaskId, isTaskId } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
 import type { Task, TaskStatus } from './schemas.js';
@@ -90,17 +90,22 @@ export class Tasks {
   }
 
   /** Claim rules of §4.3, revalidated under the task's lock; one in-progress task per agent (claim gate). */
-  async claim(id: string, agent: string): Promise<Task> {
+  async claim(id: string, agent: string, opts: { waitForLock?: boolean } = {}): Promise<Task> {
     assertTaskId(id);
     await this.assertKnown(agent, 'claimer');
     ensureDir(this.paths.agentDir(agent));
     return withLock(this.paths.claimGate(agent), async () => {
-      const busy = this.files.scan().tasks.filter((t) => t.status === 'in_progress' && t.owner === agent);
-      if (busy.length) {
-        throw new TeamError('busy', `agent '${agent}' is busy with task(s): ${busy.map((t) => t.id).join(', ')}. Complete them first.`);
+      // The marker names the agent's last claim; it is busy while that task is still in progress as its own.
+      // O(1) instead of scanning every task. Stale markers (task completed or released) are harmless.
+      const last = readTextFile(this.paths.claimMarker(agent));
+      if (last.kind === 'ok' && isTaskId(last.text)) {
+        const r = this.files.read(last.text);
+        if (r.kind === 'ok' && r.task.status === 'in_progress' && r.task.owner === agent) {
+          throw new TeamError('busy', `agent '${agent}' is busy with task(s): ${r.task.id}. Complete them first.`);
+        }
       }
       this.checkClaimable(await this.get(id), agent);
-      return withLock(this.paths.task(id), () => {
+      const claimed = await withLock(this.paths.task(id), () => {
         const r = this.files.read(id);
         if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
         const task = r.task;
@@ -111,21 +116,29 @@ export class Tasks {
         task.updated_at = Date.now();
         this.files.write(task);
         return task;
-      });
+      }, opts.waitForLock ?? true);
+      writeFileAtomic(this.paths.claimMarker(agent), claimed.id);
+      return claimed;
     });
   }
 
   /** The first pending task this agent may take, in id order; null when none is ready. */
   async claimNext(agent: string): Promise<Task | null> {
-    for (const t of await this.list({ status: 'pending' })) {
-      if (t.reserved_for && t.reserved_for !== agent) continue;
-      try {
-        return await this.claim(t.id, agent);
-      } catch (err) {
-        if (err instanceof TeamError && err.code === 'busy') throw err;
-        if (err instanceof TeamError && (err.code === 'conflict' || err.code === 'not_found')) continue;
-        throw err;
+    const ready = (await this.list({ status: 'pending' })).filter((t) => !t.reserved_for || t.reserved_for === agent);
+    // First pass skips tasks another process is locking right now (no convoy on the lowest id); the
+    // second pass waits for those, so a claim that failed elsewhere is not missed until the next event.
+    const skipped: Task[] = [];
+    for (const pass of [false, true]) {
+      for (const t of pass ? skipped : ready) {
+        try {
+          return await this.claim(t.id, agent, { waitForLock: pass });
+        } catch (err) {
+          if (!(err instanceof TeamError) || err.code === 'busy') throw err;
+          if (err.code === 'locked' && !pass) skipped.push(t);
+          else if (err.code !== 'conflict' && err.code !== 'not_found') throw err;
+        }
       }
+      if (!skipped.length) break;
     }
     return null;
   }

@@ -1,0 +1,128 @@
+/**
+ * Team store benchmark: delivery latency (watch vs 500/1000 ms polling), contended claims and appends with
+ * 8 real processes, idle watcher CPU, and inbox append cost at 10 vs 10,000 messages.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../src/core/team/fsio.js';
+import { createInboxConsumer, TeamStore } from '../src/core/team/index.js';
+import { startWorker, tempDir } from '../test/team/helpers.js';
+import { round, summarize } from './stats.js';
+import type { BenchSection } from './types.js';
+
+const dirs: string[] = [];
+async function newTeam(members: string[]): Promise<TeamStore> {
+  const ws = tempDir('thclaws-bench-');
+  dirs.push(ws);
+  const store = TeamStore.forWorkspace(ws, {});
+  store.init();
+  await store.config.create({ name: 'bench', members: members.map((name) => ({ name })) });
+  return store;
+}
+const hr = () => process.hrtime.bigint();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Latency from just before the sender's append to the reader holding the message. */
+async function delivery(mode: 'watch' | 500 | 1000, count: number): Promise<number[]> {
+  const store = await newTeam(['reader', 'sender']);
+  const consumer = createInboxConsumer(store, 'reader');
+  const latencies: number[] = [];
+  const collect = () => {
+    const t = hr();
+    for (const m of consumer.take()) latencies.push(Number(t - BigInt(String(m.sent_ns))) / 1e6);
+  };
+  let stop: () => void;
+  if (mode === 'watch') {
+    const w = store.watch();
+    w.onChange((e) => e.kind === 'inbox' && e.agent === 'reader' && collect());
+    stop = () => w.close();
+  } else {
+    const t = setInterval(collect, mode);
+    stop = () => clearInterval(t);
+  }
+  await startWorker('send-timed', store.dir, 'sender', 'reader', String(count), '20', '120').done();
+  await sleep(mode === 'watch' ? 50 : mode + 50);
+  collect();
+  stop();
+  return latencies;
+}
+
+/** Runs `n` workers behind a start barrier so process start-up is not timed. */
+async function contended(mode: 'claim' | 'write', store: TeamStore, n: number, args: (i: number) => string[]) {
+  const go = path.join(path.dirname(store.dir), 'go');
+  process.env.THCLAWS_BENCH_GO = go;
+  const workers = Array.from({ length: n }, (_, i) => startWorker(mode, store.dir, ...args(i)));
+  delete process.env.THCLAWS_BENCH_GO;
+  for (const w of workers) await w.nextLine();
+  fs.writeFileSync(go, '');
+  const results = (await Promise.all(workers.map((w) => w.done()))).map((l) => l[0] as { start: string; end: string; ids?: string[]; log?: Array<{ id: string }> });
+  const start = results.map((r) => BigInt(r.start)).reduce((a, b) => (a < b ? a : b));
+  const end = results.map((r) => BigInt(r.end)).reduce((a, b) => (a > b ? a : b));
+  return { seconds: Number(end - start) / 1e9, results };
+}
+
+/** Mean ms per append into an inbox holding `existing` read messages; `bounded: false` = thClaws-style RMW of the whole array. */
+async function appendCost(existing: number, bounded: boolean, samples = 200): Promise<number> {
+  const store = await newTeam(['a', 'b']);
+  const now = Date.now();
+  const msgs = Array.from({ length: existing }, (_, i) => ({ id: `m${i}`, from: 'a', to: 'b', text: `message number ${i} with some body text`, summary: null, timestamp: now, read: true }));
+  fs.writeFileSync(store.paths.inbox('b'), JSON.stringify(msgs, null, 1));
+  if (bounded) await store.send('a', 'b', 'warm-up (archives the excess once)');
+  const t0 = performance.now();
+  for (let i = 0; i < samples; i++) {
+    if (bounded) await store.send('a', 'b', `append ${i}`);
+    else {
+      const arr = JSON.parse(fs.readFileSync(store.paths.inbox('b'), 'utf8')) as unknown[];
+      arr.push({ id: `x${i}`, from: 'a', to: 'b', text: `append ${i}`, timestamp: Date.now(), read: false });
+      writeFileAtomic(store.paths.inbox('b'), JSON.stringify(arr, null, 2));
+    }
+  }
+  return (performance.now() - t0) / samples;
+}
+
+export async function runTeamStoreBench(): Promise<BenchSection> {
+  const rows: BenchSection['rows'] = [];
+  const details: Record<string, unknown> = {};
+  try {
+    for (const mode of ['watch', 500, 1000] as const) {
+      const s = summarize(await delivery(mode, mode === 'watch' ? 150 : 60));
+      const label = mode === 'watch' ? 'watch-driven (fs.watch)' : `polling ${mode} ms`;
+      details[`delivery_${mode}`] = s;
+      rows.push({ metric: `delivery ${label}`, value: `p50 ${round(s.p50)} ms / p99 ${round(s.p99)} ms`, n: s.n, target: mode === 'watch' ? 'p50 <= 5, p99 <= 50 ms' : 'baseline' });
+    }
+
+    const claimers = Array.from({ length: 8 }, (_, i) => `c${i}`);
+    const cStore = await newTeam(claimers);
+    for (let i = 0; i < 400; i++) await cStore.tasks.create({ subject: `t${i}`, description: '' });
+    const claims = await contended('claim', cStore, 8, (i) => [claimers[i]!]);
+    const claimed = claims.results.flatMap((r) => r.log!.map((e) => e.id));
+    const doubles = claimed.length - new Set(claimed).size;
+    details.claims = { seconds: claims.seconds, claimed: claimed.length, doubles };
+    rows.push({ metric: 'claims/s, 8 processes (claim+complete, 400 tasks)', value: round(claimed.length / claims.seconds, 0), n: claimed.length, target: `>= 300, double claims: ${doubles}` });
+
+    const wStore = await newTeam(['reader', ...claimers]);
+    const writes = await contended('write', wStore, 8, (i) => [claimers[i]!, 'reader', '200']);
+    const written = writes.results.flatMap((r) => r.ids!).length;
+    details.appends = { seconds: writes.seconds, written };
+    rows.push({ metric: 'inbox appends/s, 8 writer processes, one inbox', value: round(written / writes.seconds, 0), n: written, target: '-' });
+
+    const iStore = await newTeam(['reader']);
+    const idle = await Promise.all((['watch', 'poll500', 'poll1000'] as const).map((how) => startWorker('idle', iStore.dir, how, '10000').done()));
+    for (const [line] of idle) {
+      const { how, cpu_us } = line as { how: string; cpu_us: number };
+      details[`idle_${how}`] = cpu_us;
+      rows.push({ metric: `idle CPU over 10 s: ${how === 'watch' ? 'watcher' : how.replace('poll', 'polling ') + ' ms'}`, value: `${round(cpu_us / 1000, 1)} ms (${round(cpu_us / 1e5, 3)} % of a core)`, n: 1, target: how === 'watch' ? '< 1 % of a core' : 'baseline' });
+    }
+
+    const small = await appendCost(10, true);
+    const large = await appendCost(10_000, true);
+    const naive = await appendCost(10_000, false, 50);
+    details.append_cost = { small, large, naive_10k: naive };
+    rows.push({ metric: 'append cost, inbox of 10 messages', value: `${round(small)} ms`, n: 200, target: '-' });
+    rows.push({ metric: 'append cost, inbox of 10,000 messages (bounded)', value: `${round(large)} ms (${round(large / small)}x)`, n: 200, target: '<= 2x of 10' });
+    rows.push({ metric: 'append cost, 10,000 messages, unbounded array (thClaws-style)', value: `${round(naive)} ms (${round(naive / small)}x)`, n: 50, target: 'baseline' });
+  } finally {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  }
+  return { title: 'Team store', file: 'team-store', rows, details };
+}
