@@ -62,6 +62,7 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     expect(req.body.tools.map((t: { name: string }) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
     expect(req.body.tools.at(-1).cache_control).toEqual({ type: 'ephemeral' });
     expect(req.body.tools[0].input_schema).toMatchObject({ type: 'object', required: ['path'] });
+    expect(req.body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' });
   });
 
   it('runs a multi-turn tool use: write a file, read it back, answer', async () => {
@@ -79,6 +80,8 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     // The second request carries the tool result of the first call; the third the Read output.
     const second = fake.requests[1]!.body.messages as ChatMessage[];
     expect(second.at(-1)!.content[0]).toMatchObject({ type: 'tool_result', content: expect.stringMatching(/wrote 18 bytes/) });
+    // Only the newest block carries the history breakpoint; the stored transcript has none.
+    expect(JSON.stringify(fake.requests[2]!.body.messages).match(/cache_control/g)).toHaveLength(1);
     const third = fake.requests[2]!.body.messages as ChatMessage[];
     expect(third.at(-1)!.content[0]).toMatchObject({ type: 'tool_result', content: '     1\thi from the model' });
   });
