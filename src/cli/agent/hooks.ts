@@ -17,6 +17,8 @@ export interface RuntimeInfo {
 }
 
 export interface AgentHooks {
+  /** May change the role computed from the flags (teams issue: `lead` when teamEnabled and no team agent). */
+  role?: (info: RuntimeInfo) => Role | undefined;
   /** Called once the role is known; may return a guard (teams issue: createCommandGuard). */
   guard?: (info: RuntimeInfo) => CommandGuard | undefined;
   tools?: (info: RuntimeInfo) => Tool<any>[];

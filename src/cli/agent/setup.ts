@@ -63,7 +63,7 @@ function makeProvider(opts: AgentCliOptions, name: 'anthropic' | 'scripted', ret
 
 export function setupRuntime(opts: AgentCliOptions, interactive: boolean): Runtime {
   const cwd = resolveCwd(opts.cwd);
-  const { agentName, role } = applyTeamFlags(opts, cwd);
+  const { agentName, role: flagRole } = applyTeamFlags(opts, cwd);
   const projectRoot = process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
   if (!existsSync(projectRoot)) throw new CliError(`THCLAWS_PROJECT_ROOT does not exist: ${projectRoot}`);
 
@@ -74,7 +74,8 @@ export function setupRuntime(opts: AgentCliOptions, interactive: boolean): Runti
     if (err instanceof SettingsError) throw new CliError(err.message);
     throw err;
   }
-  const info: RuntimeInfo = { role, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) };
+  const info: RuntimeInfo = { role: flagRole, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) };
+  for (const h of agentHooks) info.role = h.role?.(info) ?? info.role;
 
   // --script alone means the scripted provider.
   const providerName = opts.provider ?? (opts.script ? 'scripted' : settings.provider);
@@ -125,7 +126,7 @@ export function setupRuntime(opts: AgentCliOptions, interactive: boolean): Runti
     settings,
     cwd,
     projectRoot,
-    role,
+    role: info.role,
     permissions,
     tools: activeTools,
     system: buildSystemPrompt({ cwd, projectRoot, ...(agentName ? { agentName } : {}), addenda }),
