@@ -121,6 +121,22 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     expect(fake.requests).toHaveLength(3);
   });
 
+  it('retries a refused connection, then reports it', async () => {
+    const closed = new FakeAnthropic();
+    await closed.start();
+    const url = closed.url;
+    await closed.close();
+    const retries: number[] = [];
+    const p = new AnthropicProvider({ apiKey: 'k', baseURL: url, retry: { ...retry, maxRetries: 1 } });
+    await expect(
+      p.complete({
+        model: 'm', system: 's', messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], tools: [], maxTokens: 1,
+        signal: new AbortController().signal, onRetry: (i) => retries.push(i.attempt),
+      }),
+    ).rejects.toThrow(/^connection error: .*\(gave up after 2 attempts\)$/);
+    expect(retries).toEqual([1]);
+  });
+
   it('does not retry 401 or 400 and says what to do', async () => {
     fake.enqueue({ kind: 'error', status: 401, message: 'invalid x-api-key' });
     const r401 = await loop('x').run;

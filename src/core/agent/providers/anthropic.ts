@@ -91,7 +91,8 @@ export class AnthropicProvider implements Provider {
         const status = apiErr?.status;
         const message = apiErr ? describeApiError(apiErr) : `connection error: ${(err as Error).message}`;
         // Once text reached the screen a retry would print it twice; fail instead.
-        const retryable = !sawOutput && isRetryableStatus(status) && (apiErr !== undefined || err instanceof Error);
+        // Only API errors (which include connection errors, status undefined) are retried; our own bugs are not.
+        const retryable = !sawOutput && apiErr !== undefined && isRetryableStatus(status);
         if (!retryable || attempt >= this.opts.retry.maxRetries) {
           const suffix = retryable && attempt > 0 ? ` (gave up after ${attempt + 1} attempts)` : '';
           throw new ProviderError(message + suffix, status);
