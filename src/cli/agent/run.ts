@@ -16,11 +16,11 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
   if (opts.print !== undefined) {
     const prompt = opts.print === true ? await readStdin() : opts.print;
     if (!prompt.trim()) throw new CliError('-p needs a prompt (as its value or on stdin)');
-    const rt = setupRuntime(opts, false);
+    const rt = await setupRuntime(opts, false);
     // Nobody answers questions in -p: without --accept-all, guarded tools are refused with a reason.
     rt.permissions.setApprover(rt.approver ?? new DenyApprover());
     return runPrint(rt, prompt, opts.outputFormat);
   }
-  const rt = setupRuntime(opts, true);
+  const rt = await setupRuntime(opts, true);
   return runRepl(rt);
 }

@@ -61,7 +61,7 @@ function makeProvider(opts: AgentCliOptions, name: 'anthropic' | 'scripted', ret
   });
 }
 
-export function setupRuntime(opts: AgentCliOptions, interactive: boolean): Runtime {
+export async function setupRuntime(opts: AgentCliOptions, interactive: boolean): Promise<Runtime> {
   const cwd = resolveCwd(opts.cwd);
   const { agentName, role: flagRole } = applyTeamFlags(opts, cwd);
   const projectRoot = process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
@@ -101,6 +101,11 @@ export function setupRuntime(opts: AgentCliOptions, interactive: boolean): Runti
     approver = h.approver?.(info) ?? approver;
     tools.push(...(h.tools?.(info) ?? []));
     addenda.push(...(h.systemAddenda?.(info) ?? []));
+  }
+  // A teammate always gets the role guard of src/core/guard unless a hook supplied one; loaded on use (cold start).
+  if (!guard && info.role === 'teammate') {
+    const { createCommandGuard } = await import('../../core/guard/index.js');
+    guard = createCommandGuard('teammate', { workspaceRoot: projectRoot, cwd, ...(agentName ? { agentName } : {}) });
   }
   const allowed = def?.tools ? new Set(def.tools) : undefined;
   const activeTools = allowed ? tools.filter((t) => allowed.has(t.name)) : tools;
