@@ -45,10 +45,46 @@ function sh(): ShSyntax {
   return syntax;
 }
 
+/**
+ * A Go value inside the GopherJS build. The public wrapper objects resolve every field access and
+ * NodeType() through reflection (~0.1–0.3 ms each), so the guard reads the internal Go structs: field
+ * names are the Go ones, slices are {$array,$offset,$length}, nil pointers equal `constructor.nil`.
+ */
+interface GoNode {
+  readonly [field: string]: unknown;
+  Pos(): { Offset(): number };
+  End(): { Offset(): number };
+}
+interface GoSlice {
+  $array: unknown[];
+  $offset: number;
+  $length: number;
+}
+
+/** Go strings are UTF-8 bytes held one per JS char: decode them. */
+function str(v: unknown): string {
+  const s = String(v);
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(s) ? s : Buffer.from(s, 'latin1').toString('utf8');
+}
+
+function typeOf(n: unknown): string {
+  const c = (n as { constructor?: { string?: string; nil?: unknown } } | null)?.constructor;
+  if (!c || typeof c.string !== 'string' || n === c.nil) return '';
+  return c.string.startsWith('*syntax.') ? c.string.slice(8) : '';
+}
+function node(v: unknown): GoNode | null {
+  return typeOf(v) ? (v as GoNode) : null;
+}
+function list(v: unknown): GoNode[] {
+  const sl = v as GoSlice | null;
+  if (!sl || !Array.isArray(sl.$array) || sl.$length === 0) return [];
+  return sl.$array.slice(sl.$offset, sl.$offset + sl.$length) as GoNode[];
+}
+
 interface OpCodes {
   pipe: Set<number>;
   write: Set<number>;
-  read: Set<number>;
   dup: Set<number>;
   heredoc: Set<number>;
   herestring: number;
@@ -57,14 +93,12 @@ let opCodes: OpCodes | null = null;
 /** Operator numbers are internal to mvdan/sh, so learn them from samples instead of hard-coding. */
 function ops(): OpCodes {
   if (opCodes) return opCodes;
-  const parser = sh().NewParser();
-  const first = (src: string): ShNode => stmts(parser.Parse(src, ''))[0] as ShNode;
-  const binOp = (src: string) => (first(src).Cmd as ShNode).Op as number;
-  const rdOp = (src: string) => (list<ShNode>(first(src).Redirs)[0] as ShNode).Op as number;
+  const first = (src: string): GoNode => list(parseFile(src).Stmts)[0] as GoNode;
+  const binOp = (src: string) => (first(src).Cmd as GoNode).Op as number;
+  const rdOp = (src: string) => (list(first(src).Redirs)[0] as GoNode).Op as number;
   opCodes = {
     pipe: new Set([binOp('a | b'), binOp('a |& b')]),
     write: new Set(['a > b', 'a >> b', 'a >| b', 'a <> b', 'a &> b', 'a &>> b'].map(rdOp)),
-    read: new Set([rdOp('a < b')]),
     dup: new Set([rdOp('a >& b'), rdOp('a <& b')]),
     heredoc: new Set([rdOp('a <<E\nx\nE\n'), rdOp('a <<-E\nx\nE\n')]),
     herestring: rdOp('a <<< b'),
@@ -72,11 +106,16 @@ function ops(): OpCodes {
   return opCodes;
 }
 
-function list<T>(v: unknown): T[] {
-  return Array.isArray(v) ? (v as T[]) : [];
-}
-function stmts(file: ShNode): ShNode[] {
-  return list<ShNode>(file.Stmts);
+function parseFile(src: string): GoNode {
+  let file: ShNode;
+  try {
+    file = sh().NewParser().Parse(src, '');
+  } catch (err) {
+    const e = err as { Error?: () => string; message?: string };
+    const msg = typeof e.Error === 'function' ? e.Error() : (e.message ?? String(err));
+    throw new ShellParseError(msg.replace(/^:/, ''));
+  }
+  return file.__internal_object__ as GoNode;
 }
 
 /** Slices source by mvdan's byte offsets (they differ from string indices once non-ASCII appears). */
@@ -89,29 +128,28 @@ class Source {
   slice(from: number, to: number): string {
     return this.bytes ? this.bytes.subarray(from, to).toString('utf8') : this.src.slice(from, to);
   }
-  of(node: ShNode): string {
-    return this.slice(node.Pos().Offset(), node.End().Offset());
+  of(n: GoNode): string {
+    return this.slice(n.Pos().Offset(), n.End().Offset());
   }
 }
 
-function substBody(node: ShNode, src: Source): string {
-  const raw = src.of(node);
-  return node.Backquotes ? raw.slice(1, -1) : raw.slice(2, -1);
+function substBody(n: GoNode, src: Source): string {
+  const raw = src.of(n);
+  return n.Backquotes ? raw.slice(1, -1) : raw.slice(2, -1);
 }
 
-function addParts(b: WordBuilder, parts: ShNode[], quoted: boolean, src: Source): void {
-  const s = sh();
+function addParts(b: WordBuilder, parts: GoNode[], quoted: boolean, src: Source): void {
   for (const part of parts) {
-    switch (s.NodeType(part)) {
+    switch (typeOf(part)) {
       case 'Lit':
-        if (quoted) b.addStatic(unescapeDouble(String(part.Value)));
-        else b.addUnquotedLit(String(part.Value));
+        if (quoted) b.addStatic(unescapeDouble(str(part.Value)));
+        else b.addUnquotedLit(str(part.Value));
         break;
       case 'SglQuoted':
-        b.addStatic(part.Dollar ? ansiC(String(part.Value)) : String(part.Value));
+        b.addStatic(part.Dollar ? ansiC(str(part.Value)) : str(part.Value));
         break;
       case 'DblQuoted':
-        addParts(b, list<ShNode>(part.Parts), true, src);
+        addParts(b, list(part.Parts), true, src);
         break;
       case 'CmdSubst':
         b.addSubst(substBody(part, src));
@@ -126,17 +164,21 @@ function addParts(b: WordBuilder, parts: ShNode[], quoted: boolean, src: Source)
   }
 }
 
-function toWord(node: ShNode, src: Source, quoted = false): Word {
+function toWord(n: GoNode, src: Source, quoted = false): Word {
   const b = new WordBuilder();
-  addParts(b, list<ShNode>(node.Parts), quoted, src);
-  return b.build(src.of(node));
+  addParts(b, list(n.Parts), quoted, src);
+  return b.build(src.of(n));
 }
 
-function toRedirect(r: ShNode, src: Source): Redirect {
+function toRedirect(r: GoNode, src: Source): Redirect {
   const o = ops();
   const op = r.Op as number;
-  const word = r.Word ? toWord(r.Word as ShNode, src) : null;
-  if (o.heredoc.has(op)) return { kind: 'heredoc', target: null, body: r.Hdoc ? toWord(r.Hdoc as ShNode, src, true) : null };
+  const w = node(r.Word);
+  const word = w ? toWord(w, src) : null;
+  if (o.heredoc.has(op)) {
+    const body = node(r.Hdoc);
+    return { kind: 'heredoc', target: null, body: body ? toWord(body, src, true) : null };
+  }
   if (op === o.herestring) return { kind: 'herestring', target: null, body: word };
   if (o.dup.has(op)) {
     // `2>&1`, `>&-` duplicate descriptors; `>&file` (bash) writes a file.
@@ -146,52 +188,141 @@ function toRedirect(r: ShNode, src: Source): Redirect {
   return { kind: o.write.has(op) ? 'write' : 'read', target: word, body: null };
 }
 
-function key(node: ShNode): string {
-  return `${node.Pos().Offset()}:${node.End().Offset()}`;
+interface Collected {
+  statements: GoNode[];
+  pipes: Array<[producer: GoNode, consumer: GoNode]>;
+}
+
+/** Finds every statement and pipe: hand-written for the common nodes, reflective for the rare ones. */
+function collect(file: GoNode): Collected {
+  const o = ops();
+  const out: Collected = { statements: [], pipes: [] };
+  const pipe = (n: GoNode): void => {
+    let producer = n.X as GoNode;
+    // `a | b | c` nests to the left: the producer for c is the last stage of `a | b`.
+    for (;;) {
+      const inner = node(producer.Cmd);
+      if (!inner || typeOf(inner) !== 'BinaryCmd' || !o.pipe.has(inner.Op as number)) break;
+      producer = inner.Y as GoNode;
+    }
+    out.pipes.push([producer, n.Y as GoNode]);
+  };
+  /** Any node: visits every syntax node below it (tests, arithmetic, parameter operations). */
+  const generic = (v: unknown, depth = 0): void => {
+    if (depth > 200 || v === null || typeof v !== 'object') return;
+    if (Array.isArray((v as GoSlice).$array)) {
+      for (const x of list(v)) generic(x, depth + 1);
+      return;
+    }
+    const t = typeOf(v);
+    if (!t) return;
+    const n = v as GoNode;
+    if (t === 'Stmt') return stmt(n);
+    if (t === 'Word') return word(n);
+    for (const k of Object.keys(n)) if (k !== '$val') generic(n[k], depth + 1);
+  };
+  const words = (ws: unknown): void => list(ws).forEach(word);
+  const stmts = (ss: unknown): void => list(ss).forEach(stmt);
+  function word(w: GoNode | null): void {
+    if (!w) return;
+    for (const part of list(w.Parts)) {
+      switch (typeOf(part)) {
+        case 'Lit':
+        case 'SglQuoted':
+        case 'ExtGlob':
+        case 'BraceExp':
+          break;
+        case 'DblQuoted':
+          word(part);
+          break;
+        case 'CmdSubst':
+        case 'ProcSubst':
+          stmts(part.Stmts);
+          break;
+        default:
+          generic(part);
+      }
+    }
+  }
+  function assigns(as: unknown): void {
+    for (const a of list(as)) {
+      if (node(a.Array) || node(a.Index)) generic(a);
+      else word(node(a.Value));
+    }
+  }
+  function ifClause(c: GoNode | null): void {
+    if (!c) return;
+    stmts(c.Cond);
+    stmts(c.Then);
+    ifClause(node(c.Else));
+  }
+  function stmt(st: GoNode | null): void {
+    if (!st) return;
+    out.statements.push(st);
+    for (const r of list(st.Redirs)) {
+      word(node(r.Word));
+      word(node(r.Hdoc));
+    }
+    const cmd = node(st.Cmd);
+    if (!cmd) return;
+    switch (typeOf(cmd)) {
+      case 'CallExpr':
+        assigns(cmd.Assigns);
+        words(cmd.Args);
+        break;
+      case 'BinaryCmd':
+        if (o.pipe.has(cmd.Op as number)) pipe(cmd);
+        stmt(node(cmd.X));
+        stmt(node(cmd.Y));
+        break;
+      case 'Subshell':
+      case 'Block':
+        stmts(cmd.Stmts);
+        break;
+      case 'IfClause':
+        ifClause(cmd);
+        break;
+      case 'WhileClause':
+        stmts(cmd.Cond);
+        stmts(cmd.Do);
+        break;
+      case 'FuncDecl':
+        stmt(node(cmd.Body));
+        break;
+      case 'TimeClause':
+      case 'CoprocClause':
+        stmt(node(cmd.Stmt));
+        break;
+      case 'DeclClause':
+        assigns(cmd.Args);
+        break;
+      default: // ForClause, CaseClause, TestClause, ArithmCmd, LetClause
+        generic(cmd);
+    }
+  }
+  stmts(file.Stmts);
+  return out;
+}
+
+function key(n: GoNode): string {
+  return `${n.Pos().Offset()}:${n.End().Offset()}`;
 }
 
 /** Parses `src`; throws ShellParseError on invalid syntax. */
 export function parseScript(src: string): Script {
-  const s = sh();
-  let file: ShNode;
-  try {
-    file = s.NewParser().Parse(src, '');
-  } catch (err) {
-    const e = err as { Error?: () => string; message?: string };
-    const msg = typeof e.Error === 'function' ? e.Error() : (e.message ?? String(err));
-    throw new ShellParseError(msg.replace(/^:/, ''));
-  }
+  const file = parseFile(src);
   const source = new Source(src);
-  const o = ops();
-  const statements: ShNode[] = [];
-  const pipes: Array<[producer: ShNode, consumer: ShNode]> = [];
-  s.Walk(file, (node) => {
-    if (!node) return true;
-    const t = s.NodeType(node);
-    if (t === 'Stmt') statements.push(node);
-    else if (t === 'BinaryCmd' && o.pipe.has(node.Op as number)) {
-      let producer = node.X as ShNode;
-      // `a | b | c` nests to the left: the producer for c is the last stage of `a | b`.
-      for (;;) {
-        const inner = producer.Cmd as ShNode;
-        if (s.NodeType(inner) !== 'BinaryCmd' || !o.pipe.has(inner.Op as number)) break;
-        producer = inner.Y as ShNode;
-      }
-      pipes.push([producer, node.Y as ShNode]);
-    }
-    return true;
-  });
-
+  const { statements, pipes } = collect(file);
   const byStmt = new Map<string, SimpleCommand>();
   const commands: SimpleCommand[] = [];
   const redirects: Redirect[] = [];
   for (const st of statements) {
-    const rds = list<ShNode>(st.Redirs).map((r) => toRedirect(r, source));
+    const rds = list(st.Redirs).map((r) => toRedirect(r, source));
     redirects.push(...rds);
-    const cmd = st.Cmd as ShNode | null;
-    if (!cmd || s.NodeType(cmd) !== 'CallExpr') continue;
-    const args = list<ShNode>(cmd.Args).map((w) => toWord(w, source));
-    if (args.length === 0) continue; // assignments only; substitutions inside were walked
+    const cmd = node(st.Cmd);
+    if (!cmd || typeOf(cmd) !== 'CallExpr') continue;
+    const args = list(cmd.Args).map((w) => toWord(w, source));
+    if (args.length === 0) continue; // assignments only; substitutions inside were collected
     const textIn = rds.find((r) => r.kind === 'heredoc' || r.kind === 'herestring');
     const sc: SimpleCommand = {
       args,
