@@ -22,7 +22,9 @@ export interface Worker {
 
 /** Starts test/team/worker.ts as a real OS process. */
 export function startWorker(mode: string, teamDir: string, ...args: string[]): Worker {
-  const child = spawn(process.execPath, ['--import', TSX, WORKER, mode, teamDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // THCLAWS_WORKER_NODE_ARGS (e.g. --cpu-prof) is for profiling the workers by hand.
+  const extra = process.env.THCLAWS_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extra, '--import', TSX, WORKER, mode, teamDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: unknown[] = [];
   const waiters: Array<(v: unknown) => void> = [];
   let stderr = '';

@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Write temp + fsync + rename: a reader sees the old file or the new one, never a torn one. */
-export function writeFileAtomic(file: string, data: string): void {
+/**
+ * Write temp + fsync + rename: a reader sees the old file or the new one, never a torn one. `durable: false`
+ * skips the fsync (still atomic for readers and process crashes) for hints that are re-derived anyway.
+ */
+export function writeFileAtomic(file: string, data: string, durable = true): void {
   const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
   const fd = fs.openSync(tmp, 'w');
   try {
     fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }

@@ -7,8 +7,8 @@ export const TEAM_POLICY = {
    */
   lockStaleMs: 4000,
   lockUpdateMs: 1000,
-  /** Short waits keep lock hand-over quick under contention; 600 tries × ≤ 25 ms ≈ 15 s outlasts a dead holder. */
-  lockRetries: { retries: 600, factor: 1.3, minTimeout: 1, maxTimeout: 25, randomize: true },
+  /** Short waits keep lock hand-over quick under contention; 1500 tries × ≤ 10 ms ≈ 15 s outlasts a dead holder. */
+  lockRetries: { retries: 1500, factor: 1.2, minTimeout: 1, maxTimeout: 10, randomize: true },
   /** Read messages kept in the live inbox; older read ones go to `<agent>.archive.jsonl` (D-25). */
   inboxKeepRead: 50,
   /** A message body larger than this is refused at send and rejected at read (a 1 MB inbox broke Claude Code). */

@@ -36,8 +36,12 @@ export class TaskFiles {
     return parseTask(id, r.text);
   }
 
-  /** Every parseable task in id order; the ids of unparseable files are returned for quarantine. */
-  scan(): { tasks: Task[]; corrupt: Array<{ id: string; reason: string }> } {
+  /**
+   * Every parseable task in id order; the ids of unparseable files are returned for quarantine.
+   * `trustCompleted` skips the stat of cached completed tasks (terminal state): for callers that only look
+   * for candidates and re-read under a lock anyway (claimNext), it makes a scan cost O(open tasks).
+   */
+  scan(opts: { trustCompleted?: boolean } = {}): { tasks: Task[]; corrupt: Array<{ id: string; reason: string }> } {
     let names: string[];
     try {
       names = fs.readdirSync(this.paths.tasksDir);
@@ -52,6 +56,11 @@ export class TaskFiles {
       if (!m) continue;
       const id = m[1]!;
       seen.add(id);
+      const cached = this.cache.get(id);
+      if (opts.trustCompleted && cached?.task.status === 'completed') {
+        tasks.push(cached.task);
+        continue;
+      }
       const file = path.join(this.paths.tasksDir, name);
       let st: fs.Stats;
       try {
@@ -125,8 +134,9 @@ export class TaskFiles {
     return Number(n[1]);
   }
 
+  /** Not fsynced: ids come from max(_hwm, ids on disk), so a lost counter update cannot reuse an id. */
   writeHwm(n: number): void {
-    writeFileAtomic(this.paths.hwm, String(n));
+    writeFileAtomic(this.paths.hwm, String(n), false);
   }
 }
 

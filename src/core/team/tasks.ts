@@ -90,13 +90,46 @@ export class Tasks {
   }
 
   /** Claim rules of §4.3, revalidated under the task's lock; one in-progress task per agent (claim gate). */
-  async claim(id: string, agent: string, opts: { waitForLock?: boolean } = {}): Promise<Task> {
+  async claim(id: string, agent: string): Promise<Task> {
     assertTaskId(id);
+    return this.underGate(agent, () => this.claimGated(id, agent, true));
+  }
+
+  /**
+   * A pending task this agent may take, roughly in id order; null when none is ready. Each agent starts at
+   * its own offset among the first ready tasks so contending claimers do not all queue on the lowest id.
+   */
+  async claimNext(agent: string): Promise<Task | null> {
+    return this.underGate(agent, async () => {
+      const ready = this.files.scan({ trustCompleted: true }).tasks.filter((t) => t.status === 'pending' && (!t.reserved_for || t.reserved_for === agent));
+      const spread = Math.min(ready.length, 8);
+      const offset = spread ? hash(agent) % spread : 0;
+      const order = [...ready.slice(offset, spread), ...ready.slice(0, offset), ...ready.slice(spread)];
+      // First pass skips tasks another process is locking right now; the second waits for those, so a
+      // claim that failed elsewhere is not missed until the next change event.
+      const skipped: Task[] = [];
+      for (const wait of [false, true]) {
+        for (const t of wait ? skipped : order) {
+          try {
+            return await this.claimGated(t.id, agent, wait);
+          } catch (err) {
+            if (!(err instanceof TeamError)) throw err;
+            if (err.code === 'locked' && !wait) skipped.push(t);
+            else if (err.code !== 'conflict' && err.code !== 'not_found') throw err;
+          }
+        }
+        if (!skipped.length) break;
+      }
+      return null;
+    });
+  }
+
+  /** Serialises one agent's claims and refuses while its last claim is still in progress as its own. */
+  private async underGate<T>(agent: string, fn: () => Promise<T>): Promise<T> {
     await this.assertKnown(agent, 'claimer');
     ensureDir(this.paths.agentDir(agent));
     return withLock(this.paths.claimGate(agent), async () => {
-      // The marker names the agent's last claim; it is busy while that task is still in progress as its own.
-      // O(1) instead of scanning every task. Stale markers (task completed or released) are harmless.
+      // O(1) instead of scanning every task; a stale marker (task completed or released) is harmless.
       const last = readTextFile(this.paths.claimMarker(agent));
       if (last.kind === 'ok' && isTaskId(last.text)) {
         const r = this.files.read(last.text);
@@ -104,8 +137,15 @@ export class Tasks {
           throw new TeamError('busy', `agent '${agent}' is busy with task(s): ${r.task.id}. Complete them first.`);
         }
       }
-      this.checkClaimable(await this.get(id), agent);
-      const claimed = await withLock(this.paths.task(id), () => {
+      return fn();
+    });
+  }
+
+  private async claimGated(id: string, agent: string, waitForLock: boolean): Promise<Task> {
+    this.checkClaimable(await this.get(id), agent);
+    const claimed = await withLock(
+      this.paths.task(id),
+      () => {
         const r = this.files.read(id);
         if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
         const task = r.task;
@@ -116,31 +156,11 @@ export class Tasks {
         task.updated_at = Date.now();
         this.files.write(task);
         return task;
-      }, opts.waitForLock ?? true);
-      writeFileAtomic(this.paths.claimMarker(agent), claimed.id);
-      return claimed;
-    });
-  }
-
-  /** The first pending task this agent may take, in id order; null when none is ready. */
-  async claimNext(agent: string): Promise<Task | null> {
-    const ready = (await this.list({ status: 'pending' })).filter((t) => !t.reserved_for || t.reserved_for === agent);
-    // First pass skips tasks another process is locking right now (no convoy on the lowest id); the
-    // second pass waits for those, so a claim that failed elsewhere is not missed until the next event.
-    const skipped: Task[] = [];
-    for (const pass of [false, true]) {
-      for (const t of pass ? skipped : ready) {
-        try {
-          return await this.claim(t.id, agent, { waitForLock: pass });
-        } catch (err) {
-          if (!(err instanceof TeamError) || err.code === 'busy') throw err;
-          if (err.code === 'locked' && !pass) skipped.push(t);
-          else if (err.code !== 'conflict' && err.code !== 'not_found') throw err;
-        }
-      }
-      if (!skipped.length) break;
-    }
-    return null;
+      },
+      waitForLock,
+    );
+    writeFileAtomic(this.paths.claimMarker(agent), claimed.id, false);
+    return claimed;
   }
 
   /** Only the owner of an in-progress task completes it (D-18). */
@@ -196,4 +216,11 @@ export class Tasks {
     if (!known.includes(name)) throw new TeamError('invalid', `unknown ${what} "${name}"; known: ${known.join(', ')}`);
     return name;
   }
+}
+
+/** Stable small hash of a name (FNV-1a), to spread claimers over the ready tasks. */
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
