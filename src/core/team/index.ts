@@ -9,3 +9,4 @@ export type { Lease, LeaseInfo } from './lease.js';
 export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus } from './schemas.js';
 export { TEAM_POLICY } from './policy.js';
 export { isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';
+export { startHeartbeat, type Heartbeat } from './heartbeat.js';

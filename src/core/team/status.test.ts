@@ -81,3 +81,21 @@ describe('change feed', () => {
     watcher.close();
   });
 });
+
+describe('heartbeat', () => {
+  it('keeps a leased agent live from a timer and marks it stopped at the end', async () => {
+    const { startHeartbeat } = await import('./index.js');
+    const lease = await store.acquireLease('alice');
+    const hb = await startHeartbeat(store.statuses, lease, 50);
+    const first = (await store.statuses.read('alice'))!;
+    expect(first).toMatchObject({ status: 'idle', pid: process.pid, boot_id: lease.boot_id });
+    await hb.set('working', '7');
+    await new Promise((r) => setTimeout(r, 200));
+    const later = (await store.statuses.read('alice'))!;
+    expect(later).toMatchObject({ status: 'working', current_task: '7' });
+    expect(later.last_heartbeat).toBeGreaterThan(first.last_heartbeat);
+    await hb.stop();
+    expect(deriveState(await store.statuses.read('alice'))).toBe('stopped');
+    await lease.release();
+  });
+});

@@ -1,0 +1,40 @@
+import os from 'node:os';
+import type { Lease } from './lease.js';
+import { TEAM_POLICY } from './policy.js';
+import type { AgentStatusValue } from './schemas.js';
+import type { StatusUpdate, Statuses } from './status.js';
+
+export interface Heartbeat {
+  /** Changes the reported state (and task) and writes it at once. */
+  set(status: AgentStatusValue, currentTask?: string | null): Promise<void>;
+  /** Writes `stopped` and ends the timer. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Heartbeats from a timer independent of the agent's turn, so a long tool call or a streaming reply never
+ * makes a live agent look dead (D-1). The status carries pid and boot id for same-host liveness checks.
+ */
+export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalMs: number = TEAM_POLICY.heartbeatMs): Promise<Heartbeat> {
+  const base: StatusUpdate = { pid: process.pid, host: os.hostname(), boot_id: lease.boot_id, started_at: Date.now() };
+  let current: StatusUpdate = { ...base, status: 'idle', current_task: null };
+  await statuses.write(lease.agent, current);
+  let writing: Promise<unknown> = Promise.resolve();
+  const beat = () => {
+    writing = writing.then(() => statuses.write(lease.agent, current)).catch(() => {});
+    return writing;
+  };
+  const timer = setInterval(beat, intervalMs);
+  timer.unref();
+  return {
+    async set(status, currentTask) {
+      current = { ...current, status, ...(currentTask !== undefined ? { current_task: currentTask } : {}) };
+      await beat();
+    },
+    async stop() {
+      clearInterval(timer);
+      current = { ...current, status: 'stopped', current_task: null };
+      await beat();
+    },
+  };
+}
