@@ -4,7 +4,7 @@
  * (sequences, pipelines, subshells, groups, functions, substitutions) plus every redirect.
  */
 import { createRequire } from 'node:module';
-import type { ShNode, ShSyntax } from 'mvdan-sh';
+import type { ShNode, ShParser, ShSyntax } from 'mvdan-sh';
 import { WordBuilder, ansiC, type Word, unescapeDouble } from './words.js';
 
 export type RedirectKind = 'write' | 'read' | 'dup' | 'heredoc' | 'herestring';
@@ -106,10 +106,14 @@ function ops(): OpCodes {
   return opCodes;
 }
 
+let parser: ShParser | null = null;
+
 function parseFile(src: string): GoNode {
   let file: ShNode;
   try {
-    file = sh().NewParser().Parse(src, '');
+    // One parser, reused: parses never overlap (the guard is synchronous).
+    parser ??= sh().NewParser();
+    file = parser.Parse(src, '');
   } catch (err) {
     const e = err as { Error?: () => string; message?: string };
     const msg = typeof e.Error === 'function' ? e.Error() : (e.message ?? String(err));
