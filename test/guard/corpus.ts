@@ -99,6 +99,9 @@ L('nesting', "bash -c 'rm -rf x'", 'sh -c "rm -rf x"', "bash -lc 'rm -rf x'", "z
   "bash -c 'bash -c \"eval rm -rf x\"'", "printf 'rm -rf x' | sh", 'trap "rm -rf x" EXIT', "alias x='rm -rf src'",
   "git -c alias.x='!rm -rf src' x", 'f() { rm -rf x; }; f', 'if true; then rm -rf x; fi', 'while false; do rm -rf x; done',
   'case a in a) rm -rf x;; esac', 'echo $(rm -rf x)', 'echo `rm -rf x`', 'cat <(rm -rf x)', 'X=$(rm -rf x)', 'time (rm -rf x)');
+L('substitutions in every syntax node', '[[ $(rm -rf x) ]]', '(( $(rm -rf x) ))', 'echo ${X:-$(rm -rf x)}', 'a[$(rm -rf x)]=1',
+  'for i in $(rm -rf x); do :; done', 'case $(rm -rf x) in *) ;; esac', 'let x=$(rm -rf x)', 'declare x=$(rm -rf x)', 'coproc rm -rf x',
+  'select i in a; do rm -rf x; done', 'echo "${X/$(rm -rf x)/y}"', 'export A="$(rm -rf x)"');
 L('sequences', '(rm -rf x)', '{ rm -rf x; }', 'true && rm -rf x', 'false || rm -rf x', 'ls; rm -rf x', 'ls & rm -rf x',
   'ls | rm -rf x', 'ls\nrm -rf x', 'touch m && rm -rf d', 'npm test && rm -rf dist && npm run build', 'rm -rf x && npm run dev',
   'ls |& rm -rf x', '! rm -rf x', 'ls;rm -rf x', 'ls&&rm -rf x');
