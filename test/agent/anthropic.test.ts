@@ -32,7 +32,7 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     const streamed: string[] = [];
     const run = runLoop(prompt, {
       provider: p,
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       system: 'SYSTEM',
       tools: builtinTools(),
       messages,

@@ -45,14 +45,14 @@ describe('thclaws -p (real process)', () => {
       { toolUses: [{ name: 'Bash', input: { command: 'echo made > made.txt && echo ok' } }], usage: { input_tokens: 1000, output_tokens: 100 } },
       { text: 'All done.', usage: { input_tokens: 1200, output_tokens: 50 } },
     );
-    const r = await runCli(['-p', 'do it', '--accept-all', '--output-format', 'json', '--model', 'claude-sonnet-4-5'], { cwd: dir, env: withKey() });
+    const r = await runCli(['-p', 'do it', '--accept-all', '--output-format', 'json', '--model', 'claude-sonnet-4-6'], { cwd: dir, env: withKey() });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ result: 'All done.', is_error: false, usage: { input_tokens: 2200, output_tokens: 150 } });
     // sonnet: $3/M in, $15/M out
     expect(out.cost_usd).toBeCloseTo((2200 * 3 + 150 * 15) / 1e6, 8);
     expect(readFileSync(path.join(dir, 'made.txt'), 'utf8')).toBe('made\n');
-    expect(fake.requests[0]!.body.model).toBe('claude-sonnet-4-5');
+    expect(fake.requests[0]!.body.model).toBe('claude-sonnet-4-6');
     // The transcript is on disk under the returned id.
     const file = path.join(dir, '.thclaws/sessions', `${out.session_id}.jsonl`);
     expect(readFileSync(file, 'utf8')).toContain('"All done."');
