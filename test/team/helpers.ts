@@ -3,10 +3,35 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { buildSync } from 'esbuild';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-const WORKER = path.join(ROOT, 'test/team/worker.ts');
-const TSX = path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs');
+const WORKER_SRC = path.join(ROOT, 'test/team/worker.ts');
+let workerBundle: string | null = null;
+
+/**
+ * The worker bundled once per test process and run by plain node: no tsx loader thread in the children
+ * (it costs start-up time and background CPU that would pollute the idle-CPU bench).
+ */
+function workerScript(): string {
+  if (workerBundle) return workerBundle;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-worker-'));
+  const out = path.join(dir, 'worker.mjs');
+  buildSync({
+    entryPoints: [WORKER_SRC],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    nodePaths: [path.join(ROOT, 'node_modules')],
+    logLevel: 'error',
+  });
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  workerBundle = out;
+  return out;
+}
 
 export function tempDir(prefix = 'thclaws-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -20,11 +45,11 @@ export interface Worker {
   done(): Promise<unknown[]>;
 }
 
-/** Starts test/team/worker.ts as a real OS process. */
+/** Starts test/team/worker.ts (bundled) as a real OS process. */
 export function startWorker(mode: string, teamDir: string, ...args: string[]): Worker {
   // THCLAWS_WORKER_NODE_ARGS (e.g. --cpu-prof) is for profiling the workers by hand.
   const extra = process.env.THCLAWS_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...extra, '--import', TSX, WORKER, mode, teamDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...extra, workerScript(), mode, teamDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: unknown[] = [];
   const waiters: Array<(v: unknown) => void> = [];
   let stderr = '';
