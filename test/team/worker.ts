@@ -41,6 +41,8 @@ async function main(): Promise<void> {
       const agent = args[0]!;
       const log: Array<{ id: string; claimedAt: number; blockers: string[] }> = [];
       await barrier();
+      const cpu0 = process.cpuUsage();
+      let idleLoops = 0;
       const start = now();
       const t0 = performance.now();
       for (;;) {
@@ -50,11 +52,13 @@ async function main(): Promise<void> {
           await store.tasks.complete(t.id, agent, `done by ${agent}`);
           continue;
         }
+        idleLoops++;
         const all = await store.tasks.list();
         if (all.every((x) => x.status === 'completed')) break;
         await new Promise((r) => setTimeout(r, 2));
       }
-      out({ agent, log, ms: performance.now() - t0, start, end: now() });
+      const cpu = process.cpuUsage(cpu0);
+      out({ agent, log, ms: performance.now() - t0, start, end: now(), cpu_us: cpu.user + cpu.system, sys_us: cpu.system, idleLoops });
       break;
     }
     case 'send-timed': {

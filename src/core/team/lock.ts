@@ -8,7 +8,9 @@ const options = {
   realpath: false, // the target may not exist yet, and skipping realpath halves the lock cost
   stale: TEAM_POLICY.lockStaleMs,
   update: TEAM_POLICY.lockUpdateMs,
-  retries: TEAM_POLICY.lockRetries,
+  // proper-lockfile's own retries precompute a timeout array per call (~0.3 ms for a 15 s budget);
+  // waitForLock below backs off by deadline instead.
+  retries: 0,
   // A holder that lost its lock (stalled past `stale`) must not crash the process: its write is atomic
   // anyway, and the next holder re-reads the file under the lock.
   onCompromised: () => {},
@@ -21,7 +23,7 @@ const options = {
 export async function withLock<T>(target: string, fn: () => Promise<T> | T, wait = true): Promise<T> {
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(target, wait ? options : { ...options, retries: 0 });
+    release = await (wait ? waitForLock(target) : lockfile.lock(target, options));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOCKED') throw new TeamError('locked', wait ? `timed out waiting for the lock on ${target}` : `${target} is locked`);
@@ -37,6 +39,21 @@ export async function withLock<T>(target: string, fn: () => Promise<T> | T, wait
   }
 }
 
+/** Jittered exponential backoff (1 ms → lockMaxBackoffMs) until the deadline; outlasts a dead holder's stale period. */
+async function waitForLock(target: string): Promise<() => Promise<void>> {
+  const deadline = Date.now() + TEAM_POLICY.lockWaitMs;
+  let delay = 1;
+  for (;;) {
+    try {
+      return await lockfile.lock(target, options);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() > deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random())));
+    delay = Math.min(delay * 1.5, TEAM_POLICY.lockMaxBackoffMs);
+  }
+}
+
 /**
  * A lock held for a process's lifetime (the agent lease, D-2): no retries, so a second process learns at once.
  * Returns the release function, or null when a live holder has it.
@@ -44,7 +61,7 @@ export async function withLock<T>(target: string, fn: () => Promise<T> | T, wait
 export async function tryHoldLock(target: string): Promise<(() => Promise<void>) | null> {
   fs.mkdirSync(path.dirname(target), { recursive: true });
   try {
-    return await lockfile.lock(target, { ...options, retries: 0 });
+    return await lockfile.lock(target, options);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return null;
     throw err;

@@ -7,8 +7,12 @@ export const TEAM_POLICY = {
    */
   lockStaleMs: 4000,
   lockUpdateMs: 1000,
-  /** Short waits keep lock hand-over quick under contention; 1500 tries × ≤ 10 ms ≈ 15 s outlasts a dead holder. */
-  lockRetries: { retries: 1500, factor: 1.2, minTimeout: 1, maxTimeout: 10, randomize: true },
+  /** A waiter gives up after this long: well past lockStaleMs, so a dead holder is always outlasted. */
+  lockWaitMs: 15_000,
+  /** Short backoff keeps lock hand-over quick under contention (8 processes on one inbox). */
+  lockMaxBackoffMs: 10,
+  /** claimNext trusts its task cache (plus cheap probes) between full directory scans this far apart. */
+  taskHintRescanMs: 1000,
   /** Read messages kept in the live inbox; older read ones go to `<agent>.archive.jsonl` (D-25). */
   inboxKeepRead: 50,
   /** A message body larger than this is refused at send and rejected at read (a 1 MB inbox broke Claude Code). */

@@ -4,6 +4,7 @@ import { createFileExclusive, parseJson, readTextFile, writeFileAtomic } from '.
 import type { Journal } from './journal.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
+import { TEAM_POLICY } from './policy.js';
 import { describeIssues, type Task, TaskSchema } from './schemas.js';
 
 const TASK_FILE = /^([1-9][0-9]{0,14})\.json$/;
@@ -23,11 +24,52 @@ interface CacheEntry {
  */
 export class TaskFiles {
   private readonly cache = new Map<string, CacheEntry>();
+  private maxKnown = 0;
+  private lastFullScan = 0;
 
   constructor(
     private readonly paths: TeamPaths,
     private readonly journal: Journal,
   ) {}
+
+  /** A fresh read that also refreshes the scan cache, so a stale candidate is not offered twice. */
+  readAndCache(id: string): ReadTask {
+    const r = this.read(id);
+    if (r.kind === 'ok') this.remember(id, null, r.task);
+    else this.cache.delete(id);
+    return r;
+  }
+
+  /** Re-reads one task if its file changed; drops it from the cache when gone or unparseable. */
+  private refresh(id: string): 'ok' | 'missing' | 'bad' {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(this.paths.task(id));
+    } catch {
+      this.cache.delete(id);
+      return 'missing';
+    }
+    const hit = this.cache.get(id);
+    if (hit && hit.ino === st.ino && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return 'ok';
+    const r = st.isFile() ? this.read(id) : null;
+    if (r?.kind === 'ok') {
+      this.remember(id, st, r.task);
+      return 'ok';
+    }
+    this.cache.delete(id);
+    return 'bad';
+  }
+
+  /** `st` null = content known fresh but no stat: the next refresh re-reads it. */
+  private remember(id: string, st: fs.Stats | null, task: Task): void {
+    this.cache.set(id, { ino: st?.ino ?? -1, mtimeMs: st?.mtimeMs ?? -1, size: st?.size ?? -1, task });
+    this.maxKnown = Math.max(this.maxKnown, Number(id));
+  }
+
+  private quietHwm(): number {
+    const r = readTextFile(this.paths.hwm);
+    return r.kind === 'ok' && /^\s*\d{1,15}\s*$/.test(r.text) ? Number(r.text) : 0;
+  }
 
   read(id: string): ReadTask {
     const r = readTextFile(this.paths.task(id));
@@ -37,11 +79,25 @@ export class TaskFiles {
   }
 
   /**
-   * Every parseable task in id order; the ids of unparseable files are returned for quarantine.
-   * `trustCompleted` skips the stat of cached completed tasks (terminal state): for callers that only look
-   * for candidates and re-read under a lock anyway (claimNext), it makes a scan cost O(open tasks).
+   * Candidates for claimNext, which re-reads each one before using it. Between full scans (at most
+   * taskHintRescanMs apart) it skips readdir (the hot cost with hundreds of tasks): ids only grow, so new
+   * tasks are found by probing past the highest known id, and only in-progress tasks are re-stat'ed (a
+   * release must never be missed); cached pending ones are verified at claim time.
    */
-  scan(opts: { trustCompleted?: boolean } = {}): { tasks: Task[]; corrupt: Array<{ id: string; reason: string }> } {
+  scanHint(): Task[] {
+    if (Date.now() - this.lastFullScan > TEAM_POLICY.taskHintRescanMs) return this.scan().tasks;
+    const bound = Math.max(this.quietHwm(), this.maxKnown);
+    for (let id = this.maxKnown + 1; ; id++) {
+      const gone = this.refresh(String(id)) === 'missing';
+      if (gone && id > bound) break;
+    }
+    for (const [id, entry] of this.cache) if (entry.task.status === 'in_progress') this.refresh(id);
+    return [...this.cache.values()].map((e) => e.task).sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  /** Every parseable task in id order; the ids of unparseable files are returned for quarantine. */
+  scan(): { tasks: Task[]; corrupt: Array<{ id: string; reason: string }> } {
+    this.lastFullScan = Date.now();
     let names: string[];
     try {
       names = fs.readdirSync(this.paths.tasksDir);
@@ -56,11 +112,6 @@ export class TaskFiles {
       if (!m) continue;
       const id = m[1]!;
       seen.add(id);
-      const cached = this.cache.get(id);
-      if (opts.trustCompleted && cached?.task.status === 'completed') {
-        tasks.push(cached.task);
-        continue;
-      }
       const file = path.join(this.paths.tasksDir, name);
       let st: fs.Stats;
       try {
@@ -75,7 +126,7 @@ export class TaskFiles {
       }
       const r = st.isFile() ? this.read(id) : ({ kind: 'corrupt', reason: 'not a regular file' } as const);
       if (r.kind === 'ok') {
-        this.cache.set(id, { ino: st.ino, mtimeMs: st.mtimeMs, size: st.size, task: r.task });
+        this.remember(id, st, r.task);
         tasks.push(r.task);
       } else if (r.kind === 'corrupt') corrupt.push({ id, reason: r.reason });
     }

@@ -101,7 +101,7 @@ export class Tasks {
    */
   async claimNext(agent: string): Promise<Task | null> {
     return this.underGate(agent, async () => {
-      const ready = this.files.scan({ trustCompleted: true }).tasks.filter((t) => t.status === 'pending' && (!t.reserved_for || t.reserved_for === agent));
+      const ready = this.files.scanHint().filter((t) => t.status === 'pending' && (!t.reserved_for || t.reserved_for === agent));
       const spread = Math.min(ready.length, 8);
       const offset = spread ? hash(agent) % spread : 0;
       const order = [...ready.slice(offset, spread), ...ready.slice(0, offset), ...ready.slice(spread)];
@@ -142,7 +142,9 @@ export class Tasks {
   }
 
   private async claimGated(id: string, agent: string, waitForLock: boolean): Promise<Task> {
-    this.checkClaimable(await this.get(id), agent);
+    const fresh = this.files.readAndCache(id);
+    if (fresh.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
+    this.checkClaimable(fresh.task, agent);
     const claimed = await withLock(
       this.paths.task(id),
       () => {
