@@ -107,6 +107,7 @@ describe('tasks', () => {
     fs.rmSync(store.paths.hwm);
     const t = await store.tasks.create({ subject: 'new', description: '' });
     expect(t.id).toBe('3');
+    expect((await store.tasks.list()).map((x) => x.id)).toEqual(['1', '3']); // listing quarantines it
     const [aside] = corruptSiblings(store.paths.task('2'));
     expect(fs.readFileSync(path.join(store.paths.tasksDir, aside!), 'utf8')).toBe('{broken');
   });

@@ -2,13 +2,39 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+const madeDirs = new Set<string>();
+
+/**
+ * Temp files live in `<dir>/.tmp/` (same filesystem, so rename stays atomic): keeping their create/unlink
+ * out of the watched directory spares it metadata contention and the change feed spurious events.
+ */
+function tempPathFor(file: string): string {
+  const dir = path.join(path.dirname(file), '.tmp');
+  if (!madeDirs.has(dir)) {
+    fs.mkdirSync(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
+  return path.join(dir, `${path.basename(file)}.${process.pid}.${randomUUID().slice(0, 8)}`);
+}
+
+/** Opens a temp file, recreating `.tmp/` if it was removed since we last made it. */
+function openTemp(tmp: string): number {
+  try {
+    return fs.openSync(tmp, 'w');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    fs.mkdirSync(path.dirname(tmp), { recursive: true });
+    return fs.openSync(tmp, 'w');
+  }
+}
+
 /**
  * Write temp + fsync + rename: a reader sees the old file or the new one, never a torn one. `durable: false`
  * skips the fsync (still atomic for readers and process crashes) for hints that are re-derived anyway.
  */
 export function writeFileAtomic(file: string, data: string, durable = true): void {
-  const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-  const fd = fs.openSync(tmp, 'w');
+  const tmp = tempPathFor(file);
+  const fd = openTemp(tmp);
   try {
     fs.writeSync(fd, data);
     if (durable) fs.fsyncSync(fd);
@@ -28,8 +54,8 @@ export function writeFileAtomic(file: string, data: string, durable = true): voi
  * so a garbled id counter can never overwrite an existing task (D-8).
  */
 export function createFileExclusive(file: string, data: string): boolean {
-  const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-  const fd = fs.openSync(tmp, 'w');
+  const tmp = tempPathFor(file);
+  const fd = openTemp(tmp);
   try {
     fs.writeSync(fd, data);
     fs.fsyncSync(fd);

@@ -23,7 +23,7 @@ const options = {
 export async function withLock<T>(target: string, fn: () => Promise<T> | T, wait = true): Promise<T> {
   let release: () => Promise<void>;
   try {
-    release = await (wait ? waitForLock(target) : lockfile.lock(target, options));
+    release = await (wait ? waitForLock(target) : Promise.resolve(takeLock(target)));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOCKED') throw new TeamError('locked', wait ? `timed out waiting for the lock on ${target}` : `${target} is locked`);
@@ -39,13 +39,22 @@ export async function withLock<T>(target: string, fn: () => Promise<T> | T, wait
   }
 }
 
+/**
+ * One non-blocking attempt. The sync API is used on purpose: mkdir/stat/rmdir of a lock take microseconds,
+ * and the async API's thread-pool round trips cost ~3x the CPU on the claim path. Waiting stays async.
+ */
+function takeLock(target: string): () => Promise<void> {
+  const release = lockfile.lockSync(target, options);
+  return async () => release();
+}
+
 /** Jittered exponential backoff (1 ms → lockMaxBackoffMs) until the deadline; outlasts a dead holder's stale period. */
 async function waitForLock(target: string): Promise<() => Promise<void>> {
   const deadline = Date.now() + TEAM_POLICY.lockWaitMs;
   let delay = 1;
   for (;;) {
     try {
-      return await lockfile.lock(target, options);
+      return takeLock(target);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() > deadline) throw err;
     }

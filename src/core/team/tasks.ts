@@ -46,10 +46,18 @@ export class Tasks {
     if (input.description.length > TEAM_POLICY.maxDescriptionChars) throw new TeamError('invalid', `task description longer than ${TEAM_POLICY.maxDescriptionChars} characters`);
     const deps = [...new Set((input.blockedBy ?? []).map((d) => assertTaskId(d)))];
     const reservedFor = input.reservedFor ? await this.assertKnown(input.reservedFor, 'owner') : null;
-    const byId = new Map((await this.list()).map((t) => [t.id, t]));
-    const missing = deps.filter((d) => !byId.has(d));
+    // Only the dependency closure is read (memoised), not every task: create stays cheap on a big board.
+    const known = new Map<string, Task | null>();
+    const lookup = (id: string): Task | null => {
+      if (!known.has(id)) {
+        const r = isTaskId(id) ? this.files.read(id) : null;
+        known.set(id, r?.kind === 'ok' ? r.task : null);
+      }
+      return known.get(id)!;
+    };
+    const missing = deps.filter((d) => !lookup(d));
     if (missing.length) throw new TeamError('invalid', `blocked_by names unknown task(s): ${missing.join(', ')}`);
-    const cycle = findCycle((id) => byId.get(id)?.blocked_by ?? [], deps);
+    const cycle = findCycle((id) => lookup(id)?.blocked_by ?? [], deps);
     if (cycle) throw new TeamError('invalid', `blocked_by would depend on a dependency cycle: ${cycle.join(' -> ')}`);
 
     ensureDir(this.paths.tasksDir);
