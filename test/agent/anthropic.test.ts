@@ -137,6 +137,25 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     expect(retries).toEqual([1]);
   });
 
+  it('an error event mid-stream: overloaded before any text is retried; after text or of another type it fails', async () => {
+    fake.enqueue({ streamError: { type: 'overloaded_error', message: 'Overloaded' } }, { text: 'recovered' });
+    const retried = await loop('x').run;
+    expect(retried).toMatchObject({ stop: 'end_turn', text: 'recovered' });
+    expect(fake.requests).toHaveLength(2);
+
+    fake.enqueue({ text: 'half an answer', streamError: { type: 'overloaded_error', message: 'Overloaded' } });
+    const { run, streamed } = loop('y');
+    const afterText = await run;
+    expect(streamed.join('')).toBe('half an answer');
+    expect(afterText).toMatchObject({ stop: 'error', error: 'API error (overloaded_error): Overloaded' });
+    expect(fake.requests).toHaveLength(3);
+
+    fake.enqueue({ streamError: { type: 'invalid_request_error', message: 'prompt is too long' } });
+    const invalid = await loop('z').run;
+    expect(invalid).toMatchObject({ stop: 'error', error: 'API error (invalid_request_error): prompt is too long' });
+    expect(fake.requests).toHaveLength(4);
+  });
+
   it('does not retry 401 or 400 and says what to do', async () => {
     fake.enqueue({ kind: 'error', status: 401, message: 'invalid x-api-key' });
     const r401 = await loop('x').run;

@@ -20,6 +20,8 @@ export type FakeReply =
       usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
       /** Pause before each streamed text chunk (streaming and abort tests). */
       chunkDelayMs?: number;
+      /** An SSE `error` event after the text (e.g. overloaded mid-stream); the message never completes. */
+      streamError?: { type: string; message: string };
     }
   | { kind: 'error'; status: number; type?: string; message?: string; headers?: Record<string, string> };
 
@@ -119,8 +121,17 @@ export class FakeAnthropic {
         if (closed) return;
         send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
       }
+      if (r.streamError) {
+        send('error', { type: 'error', error: r.streamError });
+        res.end();
+        return;
+      }
       send('content_block_stop', { type: 'content_block_stop', index });
       index++;
+    } else if (r.streamError) {
+      send('error', { type: 'error', error: r.streamError });
+      res.end();
+      return;
     }
     for (const t of r.toolUses ?? []) {
       const id = t.id ?? `toolu_fake_${++this.toolCounter}`;

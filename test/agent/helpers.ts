@@ -1,6 +1,6 @@
 /** Shared helpers of the agent tests: temp workspaces and running the real CLI with a scrubbed env. */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,9 +43,6 @@ export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessE
   });
 }
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
-
 function newestMtime(dir: string): number {
   let max = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -55,15 +52,27 @@ function newestMtime(dir: string): number {
   return max;
 }
 
-/** Builds dist/cli.mjs when sources are newer; a mkdir lock keeps parallel test files from racing. */
+/** A lock older than this is left over from a killed test run. */
+const STALE_LOCK_MS = 120_000;
+
+/**
+ * Builds dist/cli.mjs when sources are newer; a mkdir lock keeps parallel test files from racing. The lock
+ * lives outside dist/: the build script deletes dist/ first, and a lock inside it vanished mid-build.
+ */
 export async function ensureBuilt(): Promise<void> {
   const out = path.join(REPO, 'dist/cli.mjs');
-  const lock = path.join(REPO, 'dist/.test-build-lock');
-  mkdirSync(path.dirname(out), { recursive: true });
+  const lockDir = path.join(REPO, 'node_modules/.cache');
+  const lock = path.join(lockDir, 'thclaws-test-build.lock');
+  mkdirSync(lockDir, { recursive: true });
   for (let i = 0; i < 600; i++) {
     try {
       mkdirSync(lock);
     } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // Released meanwhile.
+      }
       await new Promise((f) => setTimeout(f, 100));
       continue;
     }
@@ -72,7 +81,7 @@ export async function ensureBuilt(): Promise<void> {
         execFileSync(process.execPath, [path.join(REPO, 'scripts/build-cli.mjs')], { stdio: 'inherit' });
       }
     } finally {
-      rmdirSync(lock);
+      rmSync(lock, { recursive: true, force: true });
     }
     return;
   }

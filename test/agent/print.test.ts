@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeAnthropic } from './fake-anthropic.js';
-import { ensureBuilt, runCli, scrubbedEnv, tempDir } from './helpers.js';
+import { REPO, ensureBuilt, runCli, scrubbedEnv, tempDir } from './helpers.js';
 
 describe('thclaws -p (real process)', () => {
   let dir: string;
@@ -32,6 +32,24 @@ describe('thclaws -p (real process)', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('thclaws: no API key: set ANTHROPIC_API_KEY, or run with --provider scripted --script <file>\n');
+  });
+
+  it('--version prints the package version and exits 0 without a key', async () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+    const r = await runCli(['--version'], { cwd: dir, env: scrubbedEnv(dir) });
+    expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('--permission-mode auto runs guarded tools without asking; the flag beats settings', async () => {
+    settings({ permissionMode: 'ask' });
+    fake.enqueue({ toolUses: [{ name: 'Write', input: { path: 'auto.txt', content: 'auto' } }] }, { text: 'wrote it' });
+    const r = await runCli(['-p', 'write', '--permission-mode', 'auto'], { cwd: dir, env: withKey() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('wrote it\n');
+    expect(readFileSync(path.join(dir, 'auto.txt'), 'utf8')).toBe('auto');
+    const bad = await runCli(['-p', 'x', '--permission-mode', 'sometimes'], { cwd: dir, env: withKey() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--permission-mode.*sometimes/);
   });
 
   it('--provider scripted uses the embedded demo script', async () => {

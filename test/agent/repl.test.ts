@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeAnthropic } from './fake-anthropic.js';
@@ -119,6 +119,17 @@ describe('REPL in a real pseudo-terminal', () => {
     s.type('quick\r');
     await s.waitFor('still here');
     await s.waitFor(PROMPT);
+    const before = readdirSync(path.join(dir, '.thclaws/sessions'));
+    expect(before).toHaveLength(1);
+    s.type('/clear\r');
+    await s.waitFor('conversation cleared; new session ');
+    await s.waitFor(PROMPT);
+    const after = readdirSync(path.join(dir, '.thclaws/sessions'));
+    expect(after).toHaveLength(2);
+    // The old transcript keeps the conversation; the new one starts empty (meta line only).
+    const fresh = after.find((f) => !before.includes(f))!;
+    expect(readFileSync(path.join(dir, '.thclaws/sessions', fresh), 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(readFileSync(path.join(dir, '.thclaws/sessions', before[0]!), 'utf8')).toContain('still here');
     s.type('/help\r');
     await s.waitFor('/model');
     await s.waitFor(PROMPT);

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Agent } from '../../core/agent/agent.js';
-import { findAgentDef } from '../../core/agent/agent-defs.js';
+import { agentsDir, loadAgentDefs, type AgentDef } from '../../core/agent/agent-defs.js';
 import { SessionPermissionChecker, type PermissionMode } from '../../core/agent/permissions.js';
 import { AnthropicProvider } from '../../core/agent/providers/anthropic.js';
 import { DEFAULT_SCRIPT, ScriptedProvider, loadScriptFile } from '../../core/agent/providers/scripted.js';
@@ -61,6 +61,16 @@ function makeProvider(opts: AgentCliOptions, name: 'anthropic' | 'scripted', ret
   });
 }
 
+/** The team agent's definition; its own file being broken is an error, not a silent loss of its role. */
+function agentDefFor(projectRoot: string, agentName: string): AgentDef | undefined {
+  const { defs, errors } = loadAgentDefs(agentsDir(projectRoot));
+  const def = defs.find((d) => d.name === agentName);
+  if (def) return def;
+  const own = errors.find((e) => e.startsWith(`${path.join(agentsDir(projectRoot), `${agentName}.md`)}:`));
+  if (own) throw new CliError(`agent definition: ${own}`);
+  return undefined;
+}
+
 export async function setupRuntime(opts: AgentCliOptions, interactive: boolean): Promise<Runtime> {
   const cwd = resolveCwd(opts.cwd);
   const { agentName, role: flagRole } = applyTeamFlags(opts, cwd);
@@ -87,7 +97,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
     throw err;
   }
 
-  const def = agentName ? findAgentDef(projectRoot, agentName) : undefined;
+  const def = agentName ? agentDefFor(projectRoot, agentName) : undefined;
   const model = opts.model ?? def?.model ?? settings.model;
   const mode: PermissionMode = opts.acceptAll ? 'auto' : (opts.permissionMode ?? settings.permissionMode);
 

@@ -54,6 +54,11 @@ describe('sandbox', () => {
     expect(sb.resolve('alias/a.txt', root, 'read')).toBe(path.join(root, 'src/a.txt'));
   });
 
+  it('a name that starts with two dots is inside the root, not a climb', () => {
+    expect(sb.resolve('..notes.md', root, 'write')).toBe(path.join(root, '..notes.md'));
+    expect(sb.resolve('src/..a/b.txt', root, 'write')).toBe(path.join(root, 'src/..a/b.txt'));
+  });
+
   it('allows new files under directories that do not exist yet', () => {
     expect(sb.resolve('x/y/z.txt', root, 'write')).toBe(path.join(root, 'x/y/z.txt'));
   });

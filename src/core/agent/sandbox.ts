@@ -12,7 +12,8 @@ export class SandboxError extends Error {
 
 function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  // `..notes` is a name inside the parent; only a `..` segment climbs out.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /** realpath of the path, or of its nearest existing ancestor with the missing tail re-appended. */

@@ -1,5 +1,4 @@
 /**
-// claude-sonnet-4-5 reaches end-of-life on 2026-11-30 (the SDK warns on every call); 4.6 is the default.
  * Settings: project `.thclaws/settings.json` over user `~/.config/thclaws/settings.json` over defaults.
  * Every policy constant of the agent lives here with its default and the reason for it.
  * Unknown keys are kept (other issues and newer versions add keys); a bad value names its key.
@@ -21,7 +20,7 @@ export const RetrySchema = z.object({
 export const SettingsSchema = z.looseObject({
   /** Agent Teams feature flag (reference §1): off unless a project opts in. */
   teamEnabled: z.boolean().default(false),
-  /** Default model id; `--model` overrides. */
+  /** Default model id; `--model` overrides. claude-sonnet-4-5 reaches end-of-life on 2026-11-30 (the SDK warns on every call). */
   model: z.string().min(1).default('claude-sonnet-4-6'),
   /** `anthropic` needs a key; `scripted` plays a JSON script (tests, demo). */
   provider: z.enum(['anthropic', 'scripted']).default('anthropic'),

@@ -40,8 +40,19 @@ export function describeApiError(err: ApiErrorLike): string {
     case 413:
       return `request too large (413): ${detail}`;
     default:
-      return err.status ? `API error ${err.status}: ${detail}` : `connection error: ${detail}`;
+      if (err.status) return `API error ${err.status}: ${detail}`;
+      // An SSE `error` event mid-stream has a type but no status.
+      return err.error?.error?.type ? `API error (${err.error.error.type}): ${detail}` : `connection error: ${detail}`;
   }
+}
+
+/** Error types of a mid-stream `error` event worth another attempt; the others would fail the same way. */
+const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_limit_error']);
+
+function isRetryable(err: ApiErrorLike): boolean {
+  const type = err.error?.error?.type;
+  if (err.status === undefined && type) return RETRYABLE_STREAM_ERRORS.has(type);
+  return isRetryableStatus(err.status);
 }
 
 /**
@@ -92,7 +103,7 @@ export class AnthropicProvider implements Provider {
         const message = apiErr ? describeApiError(apiErr) : `connection error: ${(err as Error).message}`;
         // Once text reached the screen a retry would print it twice; fail instead.
         // Only API errors (which include connection errors, status undefined) are retried; our own bugs are not.
-        const retryable = !sawOutput && apiErr !== undefined && isRetryableStatus(status);
+        const retryable = !sawOutput && apiErr !== undefined && isRetryable(apiErr);
         if (!retryable || attempt >= this.opts.retry.maxRetries) {
           const suffix = retryable && attempt > 0 ? ` (gave up after ${attempt + 1} attempts)` : '';
           throw new ProviderError(message + suffix, status);

@@ -14,6 +14,9 @@ const Input = z
   })
   .strict();
 
+/** After SIGKILL, how long the pipes may stay open before the call stops reading and returns. */
+const DETACH_AFTER_KILL_MS = 200;
+
 /** Memory bound while collecting output; the loop caps what the model sees much lower. */
 const KEEP_BYTES = 256 * 1024;
 
@@ -85,11 +88,22 @@ export function runCommand(command: string, ctx: ToolContext, timeoutMs: number)
     });
     let ended: 'timeout' | 'aborted' | undefined;
     let killTimer: NodeJS.Timeout | undefined;
+    let detachTimer: NodeJS.Timeout | undefined;
+    /** A process that left the group (setsid, a daemon) may still hold the pipes open after the kill. */
+    let leftRunning = false;
     const stop = (why: 'timeout' | 'aborted') => {
       if (ended || child.pid === undefined) return;
       ended = why;
       killGroup(child.pid, 'SIGTERM');
-      killTimer = setTimeout(() => killGroup(child.pid!, 'SIGKILL'), bashKillGraceMs);
+      killTimer = setTimeout(() => {
+        killGroup(child.pid!, 'SIGKILL');
+        // Whatever still holds the output open after SIGKILL is outside our reach: stop reading so the call returns.
+        detachTimer = setTimeout(() => {
+          leftRunning = true;
+          child.stdout.destroy();
+          child.stderr.destroy();
+        }, DETACH_AFTER_KILL_MS);
+      }, bashKillGraceMs);
     };
     const timer = setTimeout(() => stop('timeout'), timeoutMs);
     const onAbort = () => stop('aborted');
@@ -103,6 +117,7 @@ export function runCommand(command: string, ctx: ToolContext, timeoutMs: number)
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      clearTimeout(detachTimer);
       ctx.signal.removeEventListener('abort', onAbort);
       // Stragglers that ignored SIGTERM but kept no pipe open still get the SIGKILL.
       if (killTimer && child.pid !== undefined) {
@@ -110,10 +125,11 @@ export function runCommand(command: string, ctx: ToolContext, timeoutMs: number)
         killGroup(child.pid, 'SIGKILL');
       }
       const text = out.text().trimEnd();
+      const note = leftRunning ? '; a process it started in another session was left running and still holds its output' : '';
       if (ended === 'timeout') {
-        resolve(toolError(`${text}\n[command timed out after ${timeoutMs} ms and was killed]`.trimStart()));
+        resolve(toolError(`${text}\n[command timed out after ${timeoutMs} ms and was killed${note}]`.trimStart()));
       } else if (ended === 'aborted') {
-        resolve(toolError(`${text}\n[command aborted by the user]`.trimStart()));
+        resolve(toolError(`${text}\n[command aborted by the user${note}]`.trimStart()));
       } else if (code === 0) {
         resolve({ content: text || '(no output)' });
       } else {

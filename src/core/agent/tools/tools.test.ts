@@ -83,9 +83,10 @@ describe('built-in tools', () => {
 
   it('Bash kills the whole process group on timeout', async () => {
     const pidFile = path.join(root, 'child.pid');
-    const r = await call('Bash', { command: `sleep 30 & echo $! > ${pidFile}; wait`, timeout: 300 });
+    // 1 s leaves a loaded machine time to write the pid file before the timeout.
+    const r = await call('Bash', { command: `sleep 30 & echo $! > ${pidFile}; wait`, timeout: 1000 }, { limits: { bashKillGraceMs: 500 } });
     expect(r.isError).toBe(true);
-    expect(r.content).toMatch(/timed out after 300 ms/);
+    expect(r.content).toMatch(/timed out after 1000 ms/);
     const pid = Number(readFileSync(pidFile, 'utf8'));
     // The grandchild `sleep` must be gone too (poll briefly: the kill is asynchronous).
     let alive = true;
@@ -99,6 +100,29 @@ describe('built-in tools', () => {
     }
     expect(alive).toBe(false);
   });
+
+  it('Bash returns on timeout even when a process that left the group keeps the output open', async () => {
+    const pidFile = path.join(root, 'escaped.pid');
+    try {
+      const r = await call(
+        'Bash',
+        { command: `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 30' & echo started`, timeout: 1000 },
+        { limits: { bashKillGraceMs: 100 } },
+      );
+      expect(r.isError).toBe(true);
+      expect(r.content).toContain('started');
+      expect(r.content).toMatch(/timed out after 1000 ms/);
+      expect(r.content).toMatch(/left running/);
+    } finally {
+      if (existsSync(pidFile)) {
+        try {
+          process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }, 10_000);
 
   it('Bash stops when the turn is aborted', async () => {
     const ac = new AbortController();
