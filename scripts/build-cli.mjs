@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const outdir = path.join(root, 'dist');
+const finalDir = path.join(root, 'dist');
+// Build beside and swap in by rename, so a process starting the CLI meanwhile never sees a half-built dist/.
+const outdir = path.join(root, `dist.build-${process.pid}`);
 fs.rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { cli: path.join(root, 'src/cli/main.ts') },
@@ -25,3 +27,7 @@ await build({
   logLevel: 'warning',
   sourcemap: 'linked',
 });
+const old = path.join(root, `dist.old-${process.pid}`);
+if (fs.existsSync(finalDir)) fs.renameSync(finalDir, old);
+fs.renameSync(outdir, finalDir);
+fs.rmSync(old, { recursive: true, force: true });
