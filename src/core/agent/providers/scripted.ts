@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ChatMessage, CompletionRequest, CompletionResponse, Provider, TextBlock, ToolUseBlock } from './types.js';
+import { sleep } from './retry.js';
 import { AbortedError, ProviderError, emptyUsage } from './types.js';
 
 const ToolCallSchema = z.object({
@@ -112,17 +113,10 @@ function chunks(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
 }
 
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new AbortedError());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
+/** The retry module's abortable sleep, with the provider's own abort error. */
+async function wait(ms: number, signal: AbortSignal): Promise<void> {
+  await sleep(ms, signal).catch(() => {
+    throw new AbortedError();
   });
 }
 

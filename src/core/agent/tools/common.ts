@@ -41,6 +41,14 @@ export function resolvePath(ctx: ToolContext, p: string, mode: 'read' | 'write')
   }
 }
 
+/** A path Write/Edit may write: the sandbox first, then the role guard; a refusal is the tool error. */
+export function resolveWritable(ctx: ToolContext, p: string): { path: string } | { error: ToolResult } {
+  const r = resolvePath(ctx, p, 'write');
+  if ('error' in r) return r;
+  const refused = checkWriteGuard(ctx, r.path);
+  return refused ? { error: refused } : r;
+}
+
 /** The write guard of the teams issue, after the sandbox. */
 export function checkWriteGuard(ctx: ToolContext, absPath: string): ToolResult | undefined {
   const verdict = ctx.guard?.checkWrite(absPath);

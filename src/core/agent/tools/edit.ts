@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Tool } from '../types.js';
-import { checkWriteGuard, fsErrorText, resolvePath, toolError } from './common.js';
+import { fsErrorText, resolveWritable, toolError } from './common.js';
 
 const Input = z
   .object({
@@ -26,15 +26,12 @@ export const editTool: Tool<z.infer<typeof Input>> = {
   needsPermission: true,
   summarize: (input) => `edit ${input.path}${input.replace_all ? ' (all occurrences)' : ''}`,
   async preflight(input, ctx) {
-    const r = resolvePath(ctx, input.path, 'write');
-    if ('error' in r) return r.error;
-    return checkWriteGuard(ctx, r.path);
+    const r = resolveWritable(ctx, input.path);
+    return 'error' in r ? r.error : undefined;
   },
   async run(input, ctx) {
-    const r = resolvePath(ctx, input.path, 'write');
+    const r = resolveWritable(ctx, input.path);
     if ('error' in r) return r.error;
-    const refused = checkWriteGuard(ctx, r.path);
-    if (refused) return refused;
     if (input.old_string === input.new_string) return toolError('old_string and new_string are identical; nothing to do');
     let text: string;
     try {

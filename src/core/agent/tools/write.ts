@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Tool } from '../types.js';
-import { checkWriteGuard, fsErrorText, resolvePath, toolError } from './common.js';
+import { fsErrorText, resolveWritable, toolError } from './common.js';
 
 const Input = z
   .object({
@@ -18,15 +18,12 @@ export const writeTool: Tool<z.infer<typeof Input>> = {
   needsPermission: true,
   summarize: (input) => `write ${input.path} (${Buffer.byteLength(input.content)} bytes)`,
   async preflight(input, ctx) {
-    const r = resolvePath(ctx, input.path, 'write');
-    if ('error' in r) return r.error;
-    return checkWriteGuard(ctx, r.path);
+    const r = resolveWritable(ctx, input.path);
+    return 'error' in r ? r.error : undefined;
   },
   async run(input, ctx) {
-    const r = resolvePath(ctx, input.path, 'write');
+    const r = resolveWritable(ctx, input.path);
     if ('error' in r) return r.error;
-    const refused = checkWriteGuard(ctx, r.path);
-    if (refused) return refused;
     try {
       await mkdir(path.dirname(r.path), { recursive: true });
       await writeFile(r.path, input.content);
