@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runToolCall } from '../../src/core/agent/loop.js';
@@ -42,8 +43,12 @@ describe('no part of a refused chain runs (through the real Bash tool)', () => {
   });
 
   it('lead: a server tail does not split the chain (D-3)', async () => {
-    const r = await bash('lead', 'echo hi > /tmp/thclaws-guard-never && rm -rf .worktrees/bob && npm run dev');
+    // The scratch write at the head is allowed on its own: it must not run either.
+    const scratch = path.join(os.tmpdir(), `thclaws-guard-never-${process.pid}-${n}`);
+    const r = await bash('lead', `echo hi > ${scratch} && rm -rf .worktrees/bob && npm run dev`);
     expect(r.isError).toBe(true);
+    expect(r.content).toMatch(/team lead may not run `rm -rf \.worktrees\/bob`/);
+    expect(existsSync(scratch)).toBe(false);
     expect(existsSync(path.join(repo.bob, 'bob.txt'))).toBe(true);
   });
 

@@ -148,7 +148,7 @@ T('teammate: switching branches', 'git checkout main', 'git switch main', 'git c
   'git checkout abc1234', 'git checkout --orphan fresh');
 T('teammate: others\' worktrees', 'echo x > ../bob/a.ts', 'cp x ../bob/src/', 'touch ../bob/x', 'mkdir ../bob/new', 'git -C ../bob commit -am x',
   'cd ../bob && git add .', 'rm ../bob/a.ts', 'sed -i s/a/b/ ../bob/src/a.ts',
-  'git -C /ws/.worktrees/bob stash', 'git reset --keep main', 'git branch -d team/bob', 'mv ../bob/a.ts /tmp/', 'ln -s x ../bob/y');
+  'git -C /ws/.worktrees/bob stash', 'git branch -d team/bob', 'mv ../bob/a.ts /tmp/', 'ln -s x ../bob/y');
 B('teammate: deleting others\' trees', 'rm -rf ../bob', 'rm -rf ..', 'rm -rf ../../', 'rm -rf ../*', 'rm -rf ../../.git', 'find ../bob -delete',
   'rm -rf ../../.worktrees', 'rm -rf "../bob"', 'echo x | tee /ws/.worktrees/bob/log', 'rm -rf $X/../bob', 'cd .. && rm -rf bob');
 
@@ -156,5 +156,70 @@ B('teammate: deleting others\' trees', 'rm -rf ../bob', 'rm -rf ..', 'rm -rf ../
 L('teammate: own history', 'git reset --hard ORIG_HEAD', 'git reset --hard @', 'git reset --hard abc1234', 'git reset --hard v1',
   'git reset --hard $(git merge-base HEAD main)', 'git reset --hard `git merge-base main HEAD`', 'git reset --hard team/alice~1',
   'git reset --hard HEAD@{1}', 'git reset --hard HEAD^^', 'git reset --hard "$(git merge-base HEAD origin/main)"');
+
+// ---- review round: bypasses that passed before, and coverage of nearby spellings -------------------
+B('review: $IFS word splitting', 'rm${IFS}-rf${IFS}src', 'git${IFS}reset${IFS}--hard');
+L('review: `--` ends wrapper options', 'nice -- rm -rf src', 'sudo -- rm -rf src', 'env -- rm -rf src', 'nohup -- rm -rf src',
+  'time -- rm -rf src', 'sudo -u root -- rm -rf src');
+B('review: `--` ends wrapper options (teammate)', 'sudo -- rm -rf ../bob', 'env -- git reset --hard main');
+B('review: one-letter long-option prefixes (git accepts any unique prefix)', 'git reset --h main', 'git reset --ha main', 'git reset --k main');
+L('review: lead reset --keep/--merge move the branch like --hard', 'git reset --keep HEAD~1', 'git reset --merge HEAD~1', 'git reset --k HEAD~1');
+B('review: force-updating main or the lead\'s branch', 'git checkout -B main team/bob', 'git switch -C main team/bob', 'git branch -f main HEAD~3',
+  'git branch -M main old', 'git branch -D master', 'git update-ref refs/heads/main HEAD~3', 'git update-ref HEAD team/bob', 'git update-ref --stdin < /tmp/refs');
+B('review: symbolic-ref repoints HEAD', 'git symbolic-ref HEAD refs/heads/main', 'git symbolic-ref HEAD refs/heads/team/bob', 'git symbolic-ref -d HEAD');
+A('review: symbolic-ref reads', 'git symbolic-ref HEAD', 'git symbolic-ref --short HEAD');
+B('review: push --prune deletes others\' remote branches', 'git push --prune origin', 'git push --pru origin refs/heads/*:refs/heads/*');
+B('review: teammate push force to others / main by remote name', 'git push origin HEAD:main --force', 'git push origin +HEAD:main', 'git push origin --force HEAD:refs/heads/team/bob');
+L('review: teammate own-branch pushes stay allowed', 'git push -f', 'git push --force origin', 'git push --force-with-lease origin team/alice', 'git push origin +HEAD:team/alice');
+L('review: teammate may discard its own changes on its own branch', 'git checkout -f HEAD', 'git checkout --force HEAD', 'git checkout -f @');
+A('review: git help is not an action', 'git rebase --help', 'git reset -h', 'git push --help', 'git clean --help');
+L('review: gawk in-place edit', "awk -i inplace '{print}' src/a.ts", "gawk -i inplace -v x=1 '{print}' src/a.ts", "awk --include=inplace '{print}' src/a.ts");
+A('review: awk reads', "awk -F: '{print $1}' /etc/passwd", "awk -f prog.awk src/a.ts > /tmp/out");
+L('review: wrappers not peeled before', "su -c 'rm -rf src'", "su root -c 'rm -rf src'", "runuser -u nobody -- rm -rf src", "script -qc 'rm -rf src' /dev/null",
+  'strace -f rm -rf src', 'strace -o /tmp/t -e trace=file rm -rf src', 'ltrace rm -rf src', 'unshare rm -rf src', 'chroot / rm -rf src',
+  'nsenter -t 1 rm -rf src', 'systemd-run --user rm -rf src', 'taskset 0x1 rm -rf src', 'taskset -c 0 rm -rf src', 'chrt 10 rm -rf src',
+  'parallel rm -rf ::: src', 'ls | parallel rm -rf', 'toybox rm -rf src', 'firejail rm -rf src');
+L('review: package runners and tree-deleting binaries', 'npx rimraf src', 'npx -y rimraf src', 'npx --yes del-cli src', 'npm exec -- rimraf src', 'pnpm dlx rimraf src',
+  'yarn dlx rimraf src', 'bunx rimraf src', "npx -c 'rm -rf src'", 'rimraf src', 'npx trash src');
+A('review: package runners, everyday', 'npx tsc --noEmit', 'npx eslint -c .eslintrc.json src', 'npx vitest run test/guard', 'npm exec -- prettier --check .',
+  'npx rimraf /tmp/build', 'pnpm dlx create-vite --help', 'parallel gzip ::: /tmp/a.log /tmp/b.log', 'strace -c ls');
+L('review: interpreter option clusters and argv arrays', 'node -pe "require(\'fs\').rmSync(\'src\',{recursive:true})"',
+  "ruby -rfileutils -e 'FileUtils.rm_rf(\"src\")'", "perl -Mthreads -e 'rmtree(\"src\")'", "perl -Mstrict -e 'use File::Path; rmtree(\"src\")'",
+  'node --require ./x.js -e "require(\'fs\').rmSync(\'src\',{recursive:true})"', "node -e \"require('child_process').spawnSync('rm',['-rf','src'])\"",
+  "python3 -c \"import subprocess as s; s.call(['/bin/rm', '-r', 'src'])\"");
+B('review: interpreter argv arrays (teammate)', "python3 -c \"import subprocess as s; s.run(['git','reset','--hard','main'])\"",
+  "node -e \"require('child_process').execFileSync('git', ['push', 'origin', ':team/bob'])\"");
+A('review: interpreter everyday (strings that are not shell stay strings)', "node -e \"console.log('it\\'s ok'); require('child_process').execSync('git status')\"",
+  "python3 -c \"import subprocess; print(subprocess.check_output(['git','log','-1']).decode())\"", "perl -lane 'print $F[0]' f", 'node -pe "process.version"',
+  'python3 -W ignore -c "print(1)"', 'python3 -m json.tool package.json', 'python3 script.py -c foo');
+L('review: write targets after `--` and output options', 'tee -- src/a.ts', 'truncate -s 0 -- src/a.ts', 'sort -o src/a.ts src/a.ts', 'sort --output=src/a.ts x',
+  'curl -o src/a.ts http://x', 'curl -sSL --output src/a.ts http://x', 'wget -O src/a.ts http://x', 'wget -P src http://x/a.ts');
+A('review: output options to scratch', 'sort -o /tmp/s.txt src/a.ts', 'curl -fsSL http://localhost:8080/x -o /tmp/x', 'wget -qO- http://x', 'curl -s http://x | jq .');
+L('review: archive extraction into the workspace', 'tar -xzf /tmp/a.tgz', 'tar xzf /tmp/a.tgz', 'tar -xf /tmp/a.tar -C src', 'tar --extract -f /tmp/a.tar', 'unzip -o /tmp/a.zip', 'unzip /tmp/a.zip -d src');
+A('review: archives, read-only or to scratch', 'tar -czf /tmp/src.tgz src', 'tar -xzf /tmp/a.tgz -C /tmp/x', 'tar -xOf /tmp/a.tar x', 'unzip -l /tmp/a.zip', 'unzip -d /tmp/x /tmp/a.zip');
+L('review: recursive permission and owner changes, renames', 'chmod -R 000 src', 'chown -R nobody src', 'chgrp -R staff src', "rename 's/a/b/' src/a.ts");
+A('review: chmod of one file, renames and chmod in scratch', 'chmod +x scripts/run.sh', 'chmod -R 755 /tmp/x', "rename 's/a/b/' /tmp/x/*.txt", 'rename .txt .md /tmp/x/a.txt');
+B('review: parallel with a command line of its own', "parallel 'rm -rf {}' ::: src");
+T('review: teammate renaming in another worktree', "rename 's/a/b/' ../bob/a.ts");
+T('review: teammate chmod/extract/download into another worktree', 'chmod +x ../bob/run.sh', 'tar -xzf /tmp/a.tgz -C ../bob', 'curl -o ../bob/a.ts http://x');
+A('review: everyday commands that look dangerous', 'git diff main...team/alice', 'npm test -- --force', 'ls -rf', 'ls -Rf', 'grep -rfn x src', 'tail -f /tmp/log',
+  'npm run lint -- --fix', 'git fetch --force', 'git fetch origin +refs/heads/*:refs/remotes/origin/*', 'grep -rn "rm -rf" src', 'echo "don\'t rm -rf src"',
+  'git commit -m "fix: git reset --hard bug"', 'git log -S "rm -rf" --oneline', 'printf \'%s\\n\' "rm -rf src"', 'command -v rm', 'type -a rm', 'man rm',
+  'rm -- -file-with-dash', 'rm -- -rf src', 'rm -d emptydir', 'git clean -fn', 'git clean -d -x -n -f', 'git stash pop', 'git branch -m old new',
+  'git checkout --ours src/a.ts', 'git log --diff-filter=D --name-only', 'npm test -- -t "rm -rf"', 'git -C .worktrees/bob status', 'cat ../bob/src/a.ts');
+B('review: ANSI-C quoting, process substitution, here-strings, find/xargs spellings', "$'rm' -rf ../bob", "$'\\x72\\x6d' -rf ../bob", "$'\\162m' -rf ../bob",
+  'cat <(rm -rf ../bob)', 'bash <<< "rm -rf ../bob"', 'ls | xargs -I{} rm -rf {} ../bob', 'find ../bob -exec /bin/rm -r {} +', "git -c alias.x='!rm -rf ../bob' x",
+  "env -S 'rm -rf ../bob'", 'busybox rm -rf ../bob', "perl -MFile::Path -e 'rmtree(\"../bob\")' && rm -rf ../bob", "python3 -c \"import os;os.system('rm -rf ../bob')\"",
+  'command -p rm -rf ../bob', 'builtin exec rm -rf ../bob', 'exec -a x rm -rf ../bob');
+L('review: lead authoring, more spellings', 'cp /dev/null src/x.ts', 'dd of=src/x.ts if=/dev/zero', 'truncate -s0 src/x.ts', ': > src/x.ts', 'exec 3> src/x.ts',
+  'echo x > /tmp/../ws/src/a.ts', 'cat /tmp/x >> src/a.ts', 'cp -r /tmp/x src', 'rsync -a --delete /tmp/empty/ src/', 'mv -t src /tmp/a', 'sed -i\'\' s/a/b/ src/a.ts',
+  'sed -si s/a/b/ src/a.ts', 'find . -name "*.ts" -exec mv {} /tmp \\;', "find . -exec sh -c 'rm -rf \"$1\"' _ {} \\;", 'git ls-files | xargs git rm -r');
+B('review: teammate rewriting main through the lead\'s worktree', 'git -C /ws reset --hard HEAD~3', 'git -C ../.. reset --hard HEAD~1', 'cd /ws && git reset --hard HEAD~1',
+  'git --git-dir=/ws/.git --work-tree=/ws reset --hard HEAD~2', 'git -C ../.. clean -ffdx');
+T('review: teammate committing on main through the lead\'s worktree', 'git -C /ws commit -am x', 'git -C ../.. merge team/alice', 'cd ../.. && git cherry-pick team/alice');
+A('review: teammate reading the lead\'s worktree', 'git -C ../.. status', 'git -C /ws log --oneline -5', 'git -C /ws diff main...team/alice');
+B('review: decoded scripts piped into a shell', 'echo cm0gLXJmIHNyYw== | base64 -d | sh', 'xxd -r -p /tmp/x | bash', 'echo "zr-s mr" | rev | sh');
+L('review: a shell reading its script from /dev/stdin', "bash /dev/stdin <<< 'rm -rf src'", "sh /dev/fd/0 <<'EOF'\nrm -rf src\nEOF");
+B('review: teammate resets to remote refs of others', 'git reset --hard origin/team/bob', 'git reset --hard team/bob~0', 'git reset --keep main');
 
 export const CORPUS: readonly CorpusEntry[] = entries;

@@ -12,6 +12,7 @@ const REFS: Record<string, { sha: string; full: string }> = {
   'feature-x': { sha: 'f1', full: 'refs/heads/feature-x' },
   'origin/main': { sha: 'm1', full: 'refs/remotes/origin/main' },
   'origin/team/alice': { sha: 'h0', full: 'refs/remotes/origin/team/alice' },
+  'origin/team/bob': { sha: 'b1', full: 'refs/remotes/origin/team/bob' },
   v1: { sha: 'a1', full: 'refs/tags/v1' },
   v2: { sha: 'b1', full: 'refs/tags/v2' },
   ORIG_HEAD: { sha: 'o1', full: 'ORIG_HEAD' },

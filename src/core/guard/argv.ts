@@ -68,9 +68,12 @@ export function hasLong(p: ParsedOpts, ...names: string[]): boolean {
   return p.longs.some((l) => names.includes(l.name));
 }
 
-/** `--name` or an abbreviation of it (git and getopt_long accept `--har` for `--hard`); for dangerous options only. */
+/**
+ * `--name` or any prefix of it: git and getopt_long accept every unambiguous prefix (`git reset --h` is
+ * `--hard`), and an ambiguous one makes git fail anyway. For dangerous options only.
+ */
 export function hasLongAbbrev(p: ParsedOpts, ...names: string[]): boolean {
-  return p.longs.some((l) => names.some((n) => l.name === n || (l.name.length >= 3 && n.startsWith(l.name))));
+  return p.longs.some((l) => l.name !== '' && names.some((n) => n.startsWith(l.name)));
 }
 
 export function longValue(p: ParsedOpts, name: string): string | null | undefined {
@@ -127,9 +130,51 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   busybox: {},
   nocorrect: {},
   noglob: {},
-  flock: { shortValue: 'wEc', longValue: ['timeout', 'conflict-exit-code', 'command'], skip: 1 },
+  flock: { shortValue: 'wE', longValue: ['timeout', 'conflict-exit-code'], skip: 1 },
   watch: { shortValue: 'nqd', longValue: ['interval', 'differences'] },
+  toybox: {},
+  runuser: { shortValue: 'ugGw', longValue: ['user', 'group', 'supp-group', 'whitelist-environment'] },
+  strace: { shortValue: 'abeEIoOpPsSuUX', longValue: ['output', 'attach', 'user', 'env', 'signal', 'trace', 'string-limit', 'trace-path'] },
+  ltrace: { shortValue: 'aAeFlnopsuxXDw', longValue: ['output', 'library', 'config'] },
+  unshare: { shortValue: 'SGRw', longValue: ['setuid', 'setgid', 'root', 'wd', 'map-user', 'map-group'] },
+  nsenter: { shortValue: 'tSG', longValue: ['target', 'setuid', 'setgid'] },
+  chroot: { longValue: ['userspec', 'groups'], skip: 1 },
+  'systemd-run': { shortValue: 'pEuHMs', longValue: ['property', 'unit', 'description', 'slice', 'uid', 'gid', 'nice', 'working-directory', 'setenv', 'machine', 'host', 'on-active', 'on-calendar', 'service-type'] },
+  taskset: { skip: 1 },
+  chrt: { skip: 1 },
+  firejail: {},
+  /** GNU parallel: the command comes first, its arguments after `:::` (values unknown here). */
+  parallel: { shortValue: 'jSnNLIEdaC', longValue: ['jobs', 'sshlogin', 'max-args', 'delimiter', 'arg-file', 'colsep', 'joblog', 'results', 'workdir'] },
+  /** Package runners: the binary is fetched and run by name (`npx rimraf src`). */
+  npx: { shortValue: 'p', longValue: ['package'] },
+  bunx: { shortValue: 'p', longValue: ['package'] },
+  pnpx: { shortValue: 'p', longValue: ['package'] },
 };
+
+/** `npm exec`, `pnpm dlx`, `yarn dlx`, `bun x`: two-word spellings of a package runner. */
+const RUNNER_SUBCOMMANDS: Record<string, readonly string[]> = { npm: ['exec', 'x'], pnpm: ['dlx', 'exec'], yarn: ['dlx', 'exec'], bun: ['x'] };
+/** Wrappers whose script option may follow other arguments: `su user -c cmd`, `flock file -c cmd`. */
+const SCRIPT_OPTION: Record<string, readonly string[]> = { flock: ['-c', '--command'], su: ['-c', '--command'], runuser: ['-c', '--command'], script: ['-c', '--command'], npx: ['-c', '--call'] };
+
+/** `-c script`, `-cscript`, `-qc script`, `--command=script` anywhere after the wrapper name. */
+function scriptOption(args: readonly Word[], names: readonly string[], optionsFirst: boolean): Word | undefined {
+  const short = names.find((n) => n.length === 2)?.[1];
+  for (let k = 1; k < args.length; k++) {
+    const w = args[k] as Word;
+    const t = w.text;
+    if (optionsFirst && !t.startsWith('-')) return undefined; // npx: what follows the binary is the binary's
+    if (optionsFirst && (t === '-p' || t === '--package')) {
+      k++;
+      continue;
+    }
+    if (names.includes(t)) return args[k + 1];
+    const long = names.find((n) => n.startsWith('--') && t.startsWith(`${n}=`));
+    if (long) return { ...w, text: t.slice(long.length + 1) };
+    if (short && /^-[A-Za-z]+$/.test(t) && t.endsWith(short)) return args[k + 1];
+    if (t === '--') return undefined;
+  }
+  return undefined;
+}
 
 /** Peels wrappers and shell indirection off one simple command. */
 export function resolveCommand(input: readonly Word[]): Resolved {
@@ -137,7 +182,21 @@ export function resolveCommand(input: readonly Word[]): Resolved {
   for (let guard = 0; guard < 32 && args.length > 0; guard++) {
     const head = args[0] as Word;
     if (head.dynamic || head.glob) return { kind: 'dynamic-name', word: head };
-    const name = commandName(head);
+    if (head.text === '--') {
+      args = args.slice(1); // `time -- rm -rf x`: bash's time keyword takes `--` too
+      continue;
+    }
+    let name = commandName(head);
+    if (RUNNER_SUBCOMMANDS[name]?.includes(args[1]?.text ?? '')) {
+      args = args.slice(1);
+      name = 'npx';
+    }
+    const scriptVia = SCRIPT_OPTION[name];
+    if (scriptVia) {
+      const script = scriptOption(args, scriptVia, name === 'npx');
+      if (script) return { kind: 'script', script, via: `${name} ${scriptVia[0]}` };
+      if (name === 'su' || name === 'script') return { kind: 'none' }; // an interactive shell or a recording
+    }
     const spec = WRAPPERS[name];
     if (spec) {
       const p = parseOpts(args, { ...spec, stopAtPositional: true }, 1);
@@ -146,20 +205,21 @@ export function resolveCommand(input: readonly Word[]): Resolved {
         const s = p.shortValues.get('S') ?? longValue(p, 'split-string') ?? '';
         return { kind: 'script', script: joinWords([literalWord(s), ...args.slice(p.next)]), via: 'env -S' };
       }
-      if (name === 'flock') {
-        // `flock [opts] file -c cmd`: the script option may follow the lock file.
-        const c = args.findIndex((w, k) => k > 0 && (w.text === '-c' || w.text === '--command'));
-        const script = c > 0 ? args[c + 1] : undefined;
-        if (script) return { kind: 'script', script, via: 'flock -c' };
-      }
-      let next = p.next;
+      // `sudo -- rm -rf x`: the command follows the `--`.
+      let next = p.sawDashDash ? args.length - p.afterDashDash.length : p.next;
       if (name === 'env') while (next < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((args[next] as Word).text)) next++;
-      next += spec.skip ?? 0;
-      const rest = args.slice(next);
-      if (rest.length === 0) return { kind: 'none' };
+      if (!((name === 'taskset' || name === 'chrt') && hasShort(p, 'p'))) next += spec.skip ?? 0;
+      let rest = args.slice(next);
+      if (rest.length === 0) return name === 'parallel' ? { kind: 'stdin-shell', via: 'parallel' } : { kind: 'none' };
       if (name === 'watch' && !hasShort(p, 'x')) return { kind: 'script', script: joinWords(rest), via: 'watch' };
-      // xargs appends words read from stdin: their values are unknown.
-      args = name === 'xargs' ? [...rest, unknownWord('<xargs input>')] : rest;
+      if (name === 'parallel') {
+        const sep = rest.findIndex((w) => /^:::+\+?$/.test(w.text));
+        if (sep >= 0) rest = rest.slice(0, sep);
+        // One word with spaces is a command line of its own (`parallel 'rm -rf {}' ::: a`).
+        if (rest.length === 1) return { kind: 'script', script: joinWords([...rest, unknownWord('<parallel input>')]), via: 'parallel' };
+      }
+      // xargs and parallel append words read from their input: their values are unknown.
+      args = name === 'xargs' || name === 'parallel' ? [...rest, unknownWord(`<${name} input>`)] : rest;
       continue;
     }
     if (SHELLS.has(name)) return resolveShell(name, args);
@@ -178,6 +238,7 @@ function resolveShell(name: string, args: Word[]): Resolved {
     const t = w.text;
     if (w.dynamic) return { kind: 'script', script: joinWords(args.slice(i)), via: `${name}` };
     if (t === '--' || t === '-') continue;
+    if (/^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(t)) return hasC ? { kind: 'script', script: w, via: `${name} -c` } : { kind: 'stdin-shell', via: name };
     if (/^[-+]o$|^[-+]O$/.test(t) || t === '--rcfile' || t === '--init-file') {
       i++;
       continue;

@@ -9,7 +9,7 @@ import { dynamicRule } from './dynamic.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
 import { checkTarget, fsRule } from './fs-rules.js';
 import { parseGit } from './git-argv.js';
-import { leadGitRule, teammateGitRule } from './git-rules.js';
+import { isHelp, leadGitRule, teammateGitRule } from './git-rules.js';
 import { interpreterKind, interpreterRule } from './interp.js';
 import { ShellParseError, parseScript, type SimpleCommand } from './parse.js';
 import { zonesFor } from './paths.js';
@@ -20,6 +20,8 @@ const MAX_DEPTH = 8;
 /** Tools whose output is made to be eval'd (environment setup); any other `eval "$(…)"` is opaque. */
 const ENV_EMITTERS = /^\s*(ssh-agent|direnv|pyenv|rbenv|nodenv|goenv|brew|opam|conda|fnm|zoxide|starship|mise|rtx)(\s|$)/;
 const MAX_LENGTH = 200_000;
+/** Producers that turn opaque text into a script (`echo cm0g… | base64 -d | sh`). */
+const DECODERS = /^(base64|base32|basenc|xxd|uudecode|openssl|rev|tr|gunzip|gzip|zcat|bzcat|bunzip2|xzcat|unxz|zstdcat|unzstd)$/;
 
 interface Hit extends Finding {
   raw: string;
@@ -46,7 +48,7 @@ function checkScript(text: string, env: Env): Hit | null {
   } catch (err) {
     if (!(err instanceof ShellParseError)) throw err;
     // Fail closed: what cannot be parsed cannot be checked.
-    return { raw: text, why: `run input the shell parser rejects (${err.message})`, advice: ADVICE.parse };
+    return { raw: text, why: `run input the shell parser rejects (${err.message})`, advice: ADVICE.parse, parseError: true };
   }
   trackCd(script.commands, env);
   for (const cmd of script.commands) {
@@ -102,7 +104,12 @@ function checkSimple(cmd: SimpleCommand, env: Env): SubHit {
     case 'stdin-shell': {
       const code = stdinText(cmd);
       if (code === null) return null;
-      if (code === 'unknown') return dynamicRule(`a script piped into ${r.via}`, env.fullText);
+      if (code === 'unknown') {
+        const from = cmd.stdin?.kind === 'pipe' ? cmd.stdin.from : null;
+        const producer = from ? resolveCommand(from.args) : null;
+        if (producer?.kind === 'exec' && DECODERS.test(producer.name)) return { why: `run a script decoded by ${producer.name} and piped into ${r.via} — it cannot be verified`, advice: ADVICE.dynamic };
+        return dynamicRule(`a script piped into ${r.via}`, env.fullText);
+      }
       return nested(code, env);
     }
     case 'exec':
@@ -130,7 +137,8 @@ function checkExec(name: string, args: Word[], cmd: SimpleCommand | null, env: E
     if (g.kind === 'none') return null;
     if (g.kind === 'dynamic') return { why: 'run a git command whose subcommand or config is computed at run time', advice: ADVICE.dynamic };
     if (g.kind === 'script') return g.script.dynamic ? dynamicRule('a git shell alias', env.fullText) : nested(g.script.text, env);
-    return env.role === 'lead' ? leadGitRule(g) : teammateGitRule(g, env);
+    if (isHelp(g)) return null;
+    return env.role === 'lead' ? leadGitRule(g, env) : teammateGitRule(g, env);
   }
   const kind = interpreterKind(name);
   if (kind) {

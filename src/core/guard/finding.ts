@@ -6,6 +6,8 @@ import type { Zones } from './paths.js';
 export interface Finding {
   why: string;
   advice: string;
+  /** The text was not valid shell (fail closed for commands; ignored for strings found in interpreter code). */
+  parseError?: boolean;
 }
 
 /** Everything a rule may consult while one command is analysed. */

@@ -46,9 +46,10 @@ function firstHit(words: readonly Word[], env: Env, verb: string, recursive = fa
   return null;
 }
 
-function rmRule(args: Word[], env: Env): Finding | null {
+/** `always`: the command deletes trees whatever its flags (rimraf, del-cli). */
+function rmRule(args: Word[], env: Env, always = false): Finding | null {
   const p = parseOpts(args);
-  const recursive = hasShort(p, 'r', 'R') || hasLongAbbrev(p, 'recursive');
+  const recursive = always || hasShort(p, 'r', 'R') || hasLongAbbrev(p, 'recursive');
   const targets = [...p.positionals, ...p.afterDashDash];
   if (env.role === 'lead') {
     if (p.dynamic || targets.some((w) => w.dynamic)) return { why: 'remove files named at run time (the words could hold -r or any path)', advice: ADVICE.dynamic };
@@ -59,7 +60,55 @@ function rmRule(args: Word[], env: Env): Finding | null {
   return firstHit(targets, env, 'remove', recursive);
 }
 
-const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm']);
+const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'rimraf']);
+/** Operands of a simple `cmd [opts] files…` command, `--` included. */
+function operands(args: Word[], spec: Parameters<typeof parseOpts>[1] = {}): Word[] {
+  const p = parseOpts(args, spec);
+  return [...p.positionals, ...p.afterDashDash];
+}
+
+/** `tar -x` / `unzip` write the archive's files into a directory. */
+function extractRule(name: string, args: Word[], env: Env): Finding | null {
+  if (name === 'tar') {
+    const first = args[0]?.text ?? '';
+    const p = parseOpts(args, { shortValue: 'fCbHKLNTVX', longValue: ['file', 'directory', 'exclude', 'transform', 'files-from'] });
+    const bundled = /^[a-zA-Z]+$/.test(first) && first.includes('x'); // old style: `tar xzf a.tgz`
+    if (!bundled && !hasShort(p, 'x') && !hasLongAbbrev(p, 'extract', 'get')) return null;
+    if (hasShort(p, 'O') || hasLong(p, 'to-stdout')) return null;
+    const dir = p.shortValues.get('C') ?? longValue(p, 'directory') ?? '.';
+    return checkTarget({ ...unknownWord(dir), text: dir, dynamic: false, prefix: dir }, env, 'extract an archive into');
+  }
+  const p = parseOpts(args, { shortValue: 'dxP', longValue: [] });
+  if (hasShort(p, 'l', 't', 'v', 'Z', 'p', 'c', 'z')) return null; // list, test, or to stdout
+  const dir = p.shortValues.get('d') ?? '.';
+  return checkTarget({ ...unknownWord(dir), text: dir, dynamic: false, prefix: dir }, env, 'extract an archive into');
+}
+
+/** Output files of commands that are not writers by trade: `sort -o`, `curl -o`, `wget -O`. */
+function outputOption(name: string, args: Word[], env: Env): Finding | null {
+  const spec = name === 'sort' ? { shortValue: 'otkST', longValue: ['output', 'key', 'field-separator', 'buffer-size', 'temporary-directory'] }
+    : name === 'curl' ? { shortValue: 'oXHdeuAbcEFrTwxyYzK', longValue: ['output', 'request', 'header', 'data', 'user', 'user-agent', 'cookie', 'upload-file', 'write-out', 'proxy', 'config', 'output-dir'] }
+    : { shortValue: 'OPaoeiUtTw', longValue: ['output-document', 'directory-prefix', 'output-file', 'append-output', 'user-agent', 'tries', 'timeout', 'wait'] };
+  const p = parseOpts(args, spec);
+  const outs = name === 'wget' ? [p.shortValues.get('O'), longValue(p, 'output-document'), p.shortValues.get('P'), longValue(p, 'directory-prefix')]
+    : name === 'curl' ? [p.shortValues.get('o'), longValue(p, 'output'), longValue(p, 'output-dir')]
+    : [p.shortValues.get('o'), longValue(p, 'output')];
+  for (const o of outs) {
+    if (o == null || o === '-' || o === '') continue;
+    const f = checkTarget({ ...unknownWord(o), text: o, dynamic: false, prefix: o }, env, `write (${name})`);
+    if (f) return f;
+  }
+  return null;
+}
+
+/** gawk's in-place mode: `awk -i inplace '…' file`. */
+function awkInPlace(args: Word[], env: Env): Finding | null {
+  const p = parseOpts(args, { shortValue: 'fvFiEe', longValue: ['file', 'assign', 'field-separator', 'include', 'exec', 'source'] });
+  if (p.shortValues.get('i') !== 'inplace' && longValue(p, 'include') !== 'inplace') return null;
+  const scripted = p.shortValues.has('f') || p.shortValues.has('e') || hasLong(p, 'file', 'source');
+  const files = [...(scripted ? p.positionals : p.positionals.slice(1)), ...p.afterDashDash].filter((w) => !/^\w+=/.test(w.text));
+  return firstHit(files, env, 'rewrite in place (awk -i inplace)');
+}
 
 function findRule(args: Word[], env: Env, check: ArgvChecker): Finding | null {
   let i = 0;
@@ -128,10 +177,16 @@ export function fsRule(name: string, args: Word[], env: Env, check: ArgvChecker)
   switch (name) {
     case 'rm':
       return rmRule(args, env);
+    case 'rimraf':
+    case 'del':
+    case 'del-cli':
+    case 'trash':
+    case 'trash-put':
+      return rmRule(args, env, true);
     case 'find':
       return findRule(args, env, check);
     case 'tee':
-      return firstHit(parseOpts(args, { longValue: ['output-error'] }).positionals, env, 'write (tee)');
+      return firstHit(operands(args, { longValue: ['output-error'] }), env, 'write (tee)');
     case 'sed':
     case 'perl':
       return inPlace(name, args, env);
@@ -147,12 +202,38 @@ export function fsRule(name: string, args: Word[], env: Env, check: ArgvChecker)
     }
     case 'truncate':
     case 'shred':
-      return firstHit(parseOpts(args, { shortValue: 'srn', longValue: ['size', 'reference', 'iterations', 'random-source'] }).positionals, env, name);
+      return firstHit(operands(args, { shortValue: 'srn', longValue: ['size', 'reference', 'iterations', 'random-source'] }), env, name);
     case 'unlink':
     case 'rmdir':
     case 'touch':
     case 'mkdir':
-      return env.role === 'teammate' ? firstHit(parseOpts(args, { shortValue: 'mdrt' }).positionals, env, name) : null;
+      return env.role === 'teammate' ? firstHit(operands(args, { shortValue: 'mdrt' }), env, name) : null;
+    case 'chmod':
+    case 'chown':
+    case 'chgrp': {
+      // The first operand is the mode or owner. Lead: recursive changes in the workspace; teammate: its zones.
+      const p = parseOpts(args, { longValue: ['reference', 'from'] });
+      const files = [...p.positionals.slice(hasLong(p, 'reference') ? 0 : 1), ...p.afterDashDash];
+      const recursive = hasShort(p, 'R') || hasLongAbbrev(p, 'recursive');
+      if (env.role === 'lead' && !recursive) return null;
+      return firstHit(files, env, `${name}${recursive ? ' -R' : ''}`);
+    }
+    case 'rename': {
+      // perl `rename EXPR files…` or util-linux `rename FROM TO files…`: the leading strings are not paths.
+      const ops = operands(args, { shortValue: 'e' }).slice(1);
+      const files = ops.length >= 2 && !ops[0]?.text.includes('/') ? ops.slice(1) : ops;
+      return firstHit(files, env, 'rename');
+    }
+    case 'tar':
+    case 'unzip':
+      return extractRule(name, args, env);
+    case 'sort':
+    case 'curl':
+    case 'wget':
+      return outputOption(name, args, env);
+    case 'awk':
+    case 'gawk':
+      return awkInPlace(args, env);
     case 'patch': {
       const p = parseOpts(args, { shortValue: 'pdioDFrBYzVgs', longValue: ['directory', 'input', 'output'] });
       if (env.role === 'lead' && !hasLong(p, 'dry-run')) return { why: 'patch source files (authoring)', advice: ADVICE.leadWrite };

@@ -2,7 +2,7 @@
 import { hasLong, hasLongAbbrev, hasShort, parseOpts, type ParsedOpts } from './argv.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
 import type { GitCall } from './git-argv.js';
-import { teammateZone } from './paths.js';
+import { inWorkspace, teammateZone, within } from './paths.js';
 import { checkResetTarget, ownBranch } from './git-refs.js';
 
 const SPECS: Record<string, { shortValue?: string; longValue?: string[] }> = {
@@ -15,6 +15,7 @@ const SPECS: Record<string, { shortValue?: string; longValue?: string[] }> = {
   merge: { shortValue: 'msXF', longValue: ['message', 'strategy', 'strategy-option', 'file', 'into-name'] },
   reset: { longValue: ['pathspec-from-file'] },
   'update-ref': { shortValue: 'm' },
+  'symbolic-ref': { shortValue: 'm' },
 };
 
 /** Subcommands that never change a worktree (a teammate may aim them at another worktree). */
@@ -22,6 +23,11 @@ const READ_ONLY = new Set([
   'status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'rev-list', 'describe', 'shortlog',
   'cat-file', 'fetch', 'help', 'version', 'count-objects', 'name-rev', 'whatchanged', 'show-ref', 'for-each-ref', 'merge-base',
   'diff-tree', 'diff-files', 'diff-index', 'check-ignore', 'reflog', 'remote', 'config', 'var', 'show-branch', 'range-diff',
+]);
+
+/** Subcommands that move the checked-out branch or rewrite the worktree it is run in. */
+const TREE_WRITERS = new Set([
+  'reset', 'checkout', 'switch', 'restore', 'clean', 'commit', 'merge', 'rebase', 'cherry-pick', 'revert', 'pull', 'am', 'apply', 'stash', 'rm', 'mv', 'add', 'bisect', 'symbolic-ref', 'update-ref',
 ]);
 
 const isTeamBranch = (t: string): boolean => /^(refs\/)?(heads\/)?team\//.test(t);
@@ -43,7 +49,7 @@ function pushEffects(p: ParsedOpts): { force: boolean; destructive: boolean; tar
   const force = hasShort(p, 'f') || hasLongAbbrev(p, 'force', 'force-with-lease', 'force-if-includes');
   const del = hasShort(p, 'd') || hasLongAbbrev(p, 'delete');
   const mirror = hasLongAbbrev(p, 'mirror');
-  const prune = hasLong(p, 'prune');
+  const prune = hasLongAbbrev(p, 'prune');
   const targets = p.positionals.slice(1).map((w) => {
     const t = w.text;
     const plus = t.startsWith('+');
@@ -56,13 +62,31 @@ function pushEffects(p: ParsedOpts): { force: boolean; destructive: boolean; tar
   return { force: force || mirror, destructive, targets };
 }
 
-export function leadGitRule(call: GitCall): Finding | null {
+const DESTRUCTIVE_CAPABLE = new Set(['reset', 'clean', 'push', 'checkout', 'restore', 'branch', 'switch', 'update-ref', 'symbolic-ref', 'stash', 'worktree', 'merge', 'rm']);
+
+/** `git <sub> --help` / `-h` only prints help. */
+export function isHelp(call: GitCall): boolean {
+  const first = call.args[0]?.text;
+  return first === '--help' || (first === '-h' && call.args.length === 1);
+}
+
+/** `git symbolic-ref HEAD <ref>` points a worktree's HEAD at another branch without a checkout. */
+function symbolicRefWrite(p: ParsedOpts): boolean {
+  return p.positionals.length >= 2 || hasShort(p, 'd') || hasLongAbbrev(p, 'delete');
+}
+
+export function leadGitRule(call: GitCall, env: Env): Finding | null {
   const p = opts(call);
   const lead = (why: string, advice: string = ADVICE.lead): Finding => ({ why, advice });
-  const DESTRUCTIVE_CAPABLE = new Set(['reset', 'clean', 'push', 'checkout', 'restore', 'branch', 'switch', 'update-ref', 'stash', 'worktree', 'merge', 'rm']);
+  /** Branches the lead must not force-update, rename or delete: team/*, main/master and its own. */
+  const guarded = (t: string): boolean => {
+    const b = branchName(t);
+    return isTeamBranch(b) || (env.ctx.protectedBranches ?? ['main', 'master']).includes(b) || b === env.ctx.branch;
+  };
   switch (call.sub) {
     case 'reset':
-      if (hasLongAbbrev(p, 'hard')) return lead('discard committed work via a hard reset', `${ADVICE.lead} To move back on your own branch use \`git reset HEAD~N\` (keeps files) after checking with git log.`);
+      // --keep and --merge move the branch and rewrite the worktree like --hard (they only stop on conflicts).
+      if (hasLongAbbrev(p, 'hard', 'keep', 'merge')) return lead('discard committed work via a hard reset', `${ADVICE.lead} To move back on your own branch use \`git reset HEAD~N\` (keeps files) after checking with git log.`);
       break;
     case 'clean':
       if (!hasShort(p, 'n') && !hasLongAbbrev(p, 'dry-run')) return lead('delete untracked files (git clean)');
@@ -84,7 +108,7 @@ export function leadGitRule(call: GitCall): Finding | null {
     case 'checkout': {
       if (hasShort(p, 'f') || hasLongAbbrev(p, 'force')) return lead('discard uncommitted work (git checkout --force)');
       const b = p.shortValues.get('B');
-      if (b !== undefined && isTeamBranch(b)) return lead(`force-update a teammate's branch (${b})`);
+      if (b !== undefined && guarded(b)) return lead(`force-update a shared branch (${b}) with checkout -B`);
       const sides = hasLong(p, 'ours', 'theirs');
       if (!sides && p.sawDashDash && p.afterDashDash.length > 0) return lead('discard uncommitted work (git checkout -- <path>)');
       if (!sides && p.positionals.some((w) => /^(\.\/?|:\/?|\*|:\(top\)\S*)$/.test(w.text) || (w.glob && !w.dynamic))) return lead('discard uncommitted work (git checkout of a whole-tree pathspec)');
@@ -104,18 +128,24 @@ export function leadGitRule(call: GitCall): Finding | null {
       const force = hasShort(p, 'f', 'M', 'C') || hasLongAbbrev(p, 'force');
       const rename = hasShort(p, 'm', 'M') || hasLong(p, 'move');
       if ((del || force || rename) && p.positionals.some((w) => w.dynamic)) return dynamicFinding('git branch command');
-      const team = p.positionals.find((w) => isTeamBranch(w.text));
-      if (team && (del || force || rename)) return lead(`delete, rename or force-update a teammate's branch (${team.text})`, `${ADVICE.lead} Merged branches are cleaned up by TeamMerge.`);
+      const team = p.positionals.find((w) => guarded(w.text));
+      if (team && (del || force || rename)) return lead(`delete, rename or force-update a shared branch (${team.text})`, `${ADVICE.lead} Merged branches are cleaned up by TeamMerge.`);
       break;
     }
     case 'switch': {
       if (hasShort(p, 'f') || hasLongAbbrev(p, 'force', 'discard-changes')) return lead('discard uncommitted work (git switch --discard-changes)');
       const c = p.shortValues.get('C');
-      if (c !== undefined && isTeamBranch(c)) return lead(`force-update a teammate's branch (${c})`);
+      if (c !== undefined && guarded(c)) return lead(`force-update a shared branch (${c}) with switch -C`);
       break;
     }
-    case 'update-ref':
-      if (p.positionals.some((w) => isTeamBranch(w.text) || w.dynamic) || hasShort(p, 'd') || hasLong(p, 'stdin')) return lead('delete or move a branch ref directly');
+    case 'update-ref': {
+      const ref = p.positionals[0];
+      const branchRef = ref && (ref.dynamic || ref.text === 'HEAD' || ref.text.startsWith('refs/heads/') || guarded(ref.text));
+      if (branchRef || hasShort(p, 'd') || hasLongAbbrev(p, 'delete', 'stdin')) return lead('delete or move a branch ref directly');
+      break;
+    }
+    case 'symbolic-ref':
+      if (symbolicRefWrite(p)) return lead('repoint HEAD at another branch without a checkout');
       break;
     case 'stash': {
       const action = p.positionals[0]?.text;
@@ -151,9 +181,15 @@ export function teammateGitRule(call: GitCall, env: Env): Finding | null {
     for (const d of call.dirs) {
       const zone = teammateZone(d, env.zones, false);
       if (zone === 'other-worktree' || zone === 'worktrees-dir') return others(`run git ${call.sub} in another teammate's worktree (${d})`);
+      // The workspace root is the lead's checkout of main: `git -C /ws reset --hard HEAD~3` rewrites main.
+      const leadTree = TREE_WRITERS.has(call.sub) && env.zones.own !== null && inWorkspace(d, env.zones) && !env.zones.worktrees.some((wt) => within(d, wt));
+      if (leadTree) return others(`run git ${call.sub} in the lead's worktree (${d}), whose branch is not yours`);
     }
   }
   switch (call.sub) {
+    case 'symbolic-ref':
+      if (symbolicRefWrite(p)) return { why: `repoint your worktree's HEAD off your branch ${own}`, advice: ADVICE.teammateSwitch };
+      break;
     case 'reset':
       if (hasLongAbbrev(p, 'hard', 'keep', 'merge')) return checkResetTarget(p.positionals[0], p.dynamic && !p.positionals[0]?.dynamic, call, env);
       break;
@@ -174,6 +210,7 @@ export function teammateGitRule(call: GitCall, env: Env): Finding | null {
       const eff = pushEffects(p);
       if (eff.destructive && (p.dynamic || p.positionals.some((w) => w.dynamic))) return dynamicFinding('git push command');
       if (hasLongAbbrev(p, 'mirror') || (eff.force && hasLong(p, 'all', 'branches'))) return others('force-update every branch on the remote, including other teammates\'');
+      if (hasLongAbbrev(p, 'prune')) return others('delete remote branches that have no local counterpart, which may be other teammates\'');
       const hit = eff.targets.find((t) => (t.force || t.del) && foreign(t.dst));
       if (hit) return others(`delete or force-update a branch that is not yours on the remote (${hit.dst})`);
       break;
@@ -209,7 +246,7 @@ function switchRule(call: GitCall, p: ParsedOpts, env: Env, own: string): Findin
   if (!first) return null;
   if (first.dynamic) return dynamicFinding(`git ${call.sub} command`);
   const t = first.text;
-  if (branchName(t) === own) return null;
+  if (branchName(t) === own || t === 'HEAD' || t === '@') return null;
   if (t === '-' || t.startsWith('@{-')) return deny('the previous branch');
   if (call.sub === 'checkout' && (/^(\.|\.\/.*|:.*|\.\.\/.*)$/.test(t) || first.glob)) return null;
   const git = env.ctx.git;

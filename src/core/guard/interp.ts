@@ -18,25 +18,50 @@ export function interpreterKind(name: string): string | null {
   return null;
 }
 
+/** Per interpreter: option letters that carry code, and letters that take a value (glued or the next word). */
+const LETTERS: Record<string, { code: string; value: string; glued: string }> = {
+  python: { code: 'c', value: 'WXQ', glued: '' },
+  node: { code: 'ep', value: 'rC', glued: '' },
+  perl: { code: 'eE', value: 'I', glued: 'MmDdxil0F' },
+  ruby: { code: 'e', value: 'rICE', glued: 'WTxKF0' },
+  php: { code: 'r', value: 'dcz', glued: '' },
+  lua: { code: 'e', value: 'l', glued: '' },
+};
+
 /** The code an interpreter would run from its argv: null if it runs a script file or module. */
 function inlineCode(kind: string, args: Word[]): Word[] | 'stdin' | null {
   if (kind === 'node' && args[0]?.text === 'eval') return args.slice(1, 2);
+  const letters = LETTERS[kind] ?? { code: 'e', value: '', glued: '' };
   const code: Word[] = [];
   for (let i = 0; i < args.length; i++) {
-    const t = (args[i] as Word).text;
-    const next = args[i + 1];
+    const w = args[i] as Word;
+    const t = w.text;
     if (/^--(eval|print)=/.test(t)) code.push(literalWord(t.slice(t.indexOf('=') + 1)));
-    else if (/^--(eval|print)$/.test(t) && next) {
-      code.push(next);
+    else if (/^--(eval|print)$/.test(t)) {
+      if (args[i + 1]) code.push(args[i + 1] as Word);
       i++;
-    }
-    else if (/^-[A-Za-z]+$/.test(t)) {
-      const letters = kind === 'python' ? 'c' : kind === 'php' ? 'r' : kind === 'node' ? 'ep' : 'eE';
-      const hit = Array.from(t.slice(1)).some((c) => letters.includes(c));
-      if (kind === 'python' && t.includes('m')) return null;
-      if (hit && next) {
-        code.push(next);
-        i++;
+    } else if (/^--(require|import|loader|experimental-loader|input-type|conditions|title|encoding)$/.test(t)) {
+      i++; // a long option's separate value, not the script
+    } else if (t === '--') {
+      break;
+    } else if (/^-[^-]/.test(t)) {
+      // A cluster as getopt reads it: `-rfileutils` is -r with the value "fileutils", `-pe CODE` is -p -e.
+      for (let k = 1; k < t.length; k++) {
+        const c = t[k] as string;
+        if (kind === 'python' && c === 'm') return null;
+        const rest = t.slice(k + 1);
+        if (letters.code.includes(c)) {
+          // `-pe CODE` (node): the rest of the cluster is more code flags, the code is the next word.
+          const flagsOnly = Array.from(rest).every((r) => letters.code.includes(r));
+          const v = flagsOnly ? args[++i] : { ...w, text: rest };
+          if (v) code.push(v);
+          break;
+        }
+        if (letters.value.includes(c)) {
+          if (rest === '') i++;
+          break;
+        }
+        if (letters.glued.includes(c)) break;
       }
     } else if (!t.startsWith('-')) {
       return code.length > 0 ? code : t === '-' ? 'stdin' : null;
@@ -62,10 +87,13 @@ export function checkCode(code: string, env: Env, checkScript: ScriptChecker): F
     }
   }
   if (SHELL_OUT.test(code)) {
-    const lits = literals(code);
-    for (const s of [...lits, lits.join(' ')]) {
+    // Each literal as a command line, and every run of literals as an argv (`spawnSync('rm', ['-rf', 'src'])`).
+    const lits = literals(code).slice(0, 40);
+    const candidates = [...lits, ...lits.map((_, i) => lits.slice(i).join(' '))];
+    for (const s of candidates) {
       const f = checkScript(s, env);
-      if (f) return { why: `${f.why} (from a shell command inside interpreter code)`, advice: f.advice };
+      // A string in code that is not valid shell is just a string.
+      if (f && !f.parseError) return { why: `${f.why} (from a shell command inside interpreter code)`, advice: f.advice };
     }
   }
   return null;

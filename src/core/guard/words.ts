@@ -49,7 +49,7 @@ export function fold(s: string): string {
 
 /** Unquoted context: a backslash quotes the next character. */
 export function unescapeUnquoted(s: string): string {
-  return s.replace(/\\(.)/gs, '$1');
+  return s.includes('\\') ? s.replace(/\\(.)/gs, '$1') : s;
 }
 
 /** Inside double quotes a backslash only escapes `$ \` " \\` and newline. */
