@@ -37,8 +37,9 @@ async function main(): Promise<void> {
       break;
     }
     case 'claim': {
-      // claim <agent>: claim-next and complete until every task is completed
+      // claim <agent>: as a teammate would — hold the agent's lease, then claim-next and complete until done
       const agent = args[0]!;
+      await store.acquireLease(agent);
       const log: Array<{ id: string; claimedAt: number; blockers: string[] }> = [];
       await barrier();
       const cpu0 = process.cpuUsage();

@@ -54,12 +54,4 @@ export class TeamPaths {
   lease(agent: string): string {
     return path.join(this.agentDir(agent), 'lease');
   }
-  /** Serialises one agent's claims so "one in-progress task per agent" holds across processes. */
-  claimGate(agent: string): string {
-    return path.join(this.agentDir(agent), 'claim');
-  }
-  /** The id of the agent's last claim, checked under the claim gate. */
-  claimMarker(agent: string): string {
-    return path.join(this.agentDir(agent), 'claim.id');
-  }
 }

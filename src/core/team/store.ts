@@ -42,6 +42,7 @@ export class TeamStore {
   readonly inboxes: Inboxes;
   readonly tasks: Tasks;
   readonly statuses: Statuses;
+  private readonly held = new Set<string>();
 
   constructor(readonly dir: string) {
     this.paths = new TeamPaths(dir);
@@ -49,7 +50,25 @@ export class TeamStore {
     this.config = new TeamConfigFile(this.paths, this.journal);
     this.inboxes = new Inboxes(this.paths, this.journal);
     this.statuses = new Statuses(this.paths, this.journal);
-    this.tasks = new Tasks(this.paths, new TaskFiles(this.paths, this.journal), async () => knownNames(await this.config.require()));
+    this.tasks = new Tasks(this.paths, new TaskFiles(this.paths, this.journal), async () => knownNames(await this.config.require()), {
+      holds: (agent) => this.held.has(agent),
+      withTemporary: async (agent, fn) => {
+        let lease: Lease;
+        try {
+          lease = await acquireLease(this.paths, agent);
+        } catch (err) {
+          if (err instanceof TeamError && err.code === 'conflict') {
+            throw new TeamError('conflict', `${err.message}; only that process claims as ${agent}`);
+          }
+          throw err;
+        }
+        try {
+          return await fn();
+        } finally {
+          await lease.release();
+        }
+      },
+    });
   }
 
   /** Store of a workspace (honours THCLAWS_TEAM_DIR). */
@@ -116,8 +135,17 @@ export class TeamStore {
     return released;
   }
 
-  acquireLease(agent: string): Promise<Lease> {
-    return acquireLease(this.paths, agent);
+  /** The agent's process lease; while held, this store is the only one that claims tasks as the agent. */
+  async acquireLease(agent: string): Promise<Lease> {
+    const lease = await acquireLease(this.paths, agent);
+    this.held.add(agent);
+    return {
+      ...lease,
+      release: async () => {
+        this.held.delete(agent);
+        await lease.release();
+      },
+    };
   }
 
   watch(opts?: WatchOptions): TeamWatcher {

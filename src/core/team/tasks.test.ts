@@ -103,3 +103,30 @@ describe('messages', () => {
     expect(store.inboxes.unread('bob').map((m) => m.text)).toEqual(['fresh']);
   });
 });
+
+describe('claim gate', () => {
+  it('only the process holding an agent lease claims as that agent; others are refused at once', async () => {
+    const a = await add('a');
+    const b = await add('b');
+    const lease = await store.acquireLease('alice');
+    const other = TeamStore.forWorkspace(ws, {}); // e.g. `thclaws team task claim --as alice` meanwhile
+    await expect(other.tasks.claim(a.id, 'alice')).rejects.toThrow(/already running \(pid \d+ on .*\); only that process claims as alice/);
+    expect((await store.tasks.claim(a.id, 'alice')).owner).toBe('alice');
+    await expect(store.tasks.claim(b.id, 'alice')).rejects.toThrow("agent 'alice' is busy with task(s): 1");
+    // The holder's in-memory view follows changes made elsewhere: once its task is released, it may claim again.
+    await other.tasks.release(a.id, 'alice');
+    expect((await store.tasks.claim(b.id, 'alice')).id).toBe(b.id);
+    await lease.release();
+    // Without a live holder a one-shot claimer takes the lease for the claim, and sees the busy state from disk.
+    await expect(other.tasks.claim(a.id, 'alice')).rejects.toThrow("agent 'alice' is busy with task(s): 2");
+  });
+
+  it('concurrent claims inside the holding process are serialised: never two in-progress tasks', async () => {
+    for (let i = 0; i < 6; i++) await add(`t${i}`);
+    const lease = await store.acquireLease('bob');
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => store.tasks.claimNext('bob')));
+    expect(results.filter((r) => r.status === 'fulfilled' && r.value)).toHaveLength(1);
+    expect((await store.tasks.list({ status: 'in_progress' })).map((t) => t.owner)).toEqual(['bob']);
+    await lease.release();
+  });
+});

@@ -1,4 +1,5 @@
-import { ensureDir, readTextFile, writeFileAtomic } from './fsio.js';
+import { type AgentLeases, ClaimGates } from './claim-gate.js';
+import { ensureDir } from './fsio.js';
 import { withLock } from './lock.js';
 import { assertAgentName, assertTaskId, isTaskId } from './names.js';
 import type { TeamPaths } from './paths.js';
@@ -23,7 +24,12 @@ export class Tasks {
     private readonly files: TaskFiles,
     /** Names allowed to own tasks (roster + lead + user); throws when there is no team. */
     private readonly roster: () => Promise<string[]>,
-  ) {}
+    leases: AgentLeases,
+  ) {
+    this.gates = new ClaimGates(leases, files);
+  }
+
+  private readonly gates: ClaimGates;
 
   async list(filter?: { status?: TaskStatus }): Promise<Task[]> {
     const { tasks, corrupt } = this.files.scan();
@@ -100,7 +106,11 @@ export class Tasks {
   /** Claim rules of §4.3, revalidated under the task's lock; one in-progress task per agent (claim gate). */
   async claim(id: string, agent: string): Promise<Task> {
     assertTaskId(id);
-    return this.underGate(agent, () => this.claimGated(id, agent, true));
+    return this.underGate(agent, async (noteClaim) => {
+      const t = await this.claimGated(id, agent, true);
+      noteClaim(t.id);
+      return t;
+    });
   }
 
   /**
@@ -108,7 +118,7 @@ export class Tasks {
    * its own offset among the first ready tasks so contending claimers do not all queue on the lowest id.
    */
   async claimNext(agent: string): Promise<Task | null> {
-    return this.underGate(agent, async () => {
+    return this.underGate(agent, async (noteClaim) => {
       const ready = this.files.scanHint().filter((t) => t.status === 'pending' && (!t.reserved_for || t.reserved_for === agent));
       const spread = Math.min(ready.length, 8);
       const offset = spread ? hash(agent) % spread : 0;
@@ -119,7 +129,9 @@ export class Tasks {
       for (const wait of [false, true]) {
         for (const t of wait ? skipped : order) {
           try {
-            return await this.claimGated(t.id, agent, wait);
+            const claimed = await this.claimGated(t.id, agent, wait);
+            noteClaim(claimed.id);
+            return claimed;
           } catch (err) {
             if (!(err instanceof TeamError)) throw err;
             if (err.code === 'locked' && !wait) skipped.push(t);
@@ -132,21 +144,10 @@ export class Tasks {
     });
   }
 
-  /** Serialises one agent's claims and refuses while its last claim is still in progress as its own. */
-  private async underGate<T>(agent: string, fn: () => Promise<T>): Promise<T> {
+  /** Roster check, then the agent's claim gate (see claim-gate.ts). */
+  private async underGate<T>(agent: string, fn: (noteClaim: (id: string) => void) => Promise<T>): Promise<T> {
     await this.assertKnown(agent, 'claimer');
-    ensureDir(this.paths.agentDir(agent));
-    return withLock(this.paths.claimGate(agent), async () => {
-      // O(1) instead of scanning every task; a stale marker (task completed or released) is harmless.
-      const last = readTextFile(this.paths.claimMarker(agent));
-      if (last.kind === 'ok' && isTaskId(last.text)) {
-        const r = this.files.read(last.text);
-        if (r.kind === 'ok' && r.task.status === 'in_progress' && r.task.owner === agent) {
-          throw new TeamError('busy', `agent '${agent}' is busy with task(s): ${r.task.id}. Complete them first.`);
-        }
-      }
-      return fn();
-    });
+    return this.gates.run(agent, fn);
   }
 
   private async claimGated(id: string, agent: string, waitForLock: boolean): Promise<Task> {
@@ -169,7 +170,6 @@ export class Tasks {
       },
       waitForLock,
     );
-    writeFileAtomic(this.paths.claimMarker(agent), claimed.id, false);
     return claimed;
   }
 
