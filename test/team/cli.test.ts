@@ -57,6 +57,7 @@ describe('thclaws team (real process)', () => {
     [['task', 'claim', '1', '--as', 'alcie'], /unknown claimer "alcie"/],
     [['task', 'add', '--subject', 'x', '--blocked-by', '1,99'], /unknown task\(s\): 99/],
     [['tasks', '--status', 'done'], /invalid --status "done"/],
+    [['inbox', 'alcie'], /unknown agent "alcie"; known: lead, user, alice, bob/],
     [['task', 'add'], /required option '--subject <text>' not specified/],
     [['create', 'again'], /already exists/],
   ])('bad input %j: one clear line on stderr, exit 2, nothing written', (args, message) => {

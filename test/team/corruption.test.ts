@@ -34,6 +34,8 @@ describe('inbox', () => {
     const file = store.paths.inbox('alice');
     fs.writeFileSync(file, content);
     expect(store.inboxes.list('alice')).toEqual([]); // no crash
+    expect(await store.inboxes.read('alice')).toEqual([]); // a person's read repairs and reports at once
+    expect(journal().some((e) => e.event === 'quarantined' && e.file === 'inboxes/alice.json')).toBe(true);
     await store.send('bob', 'alice', 'after');
     expect(store.inboxes.list('alice').map((m) => m.text)).toEqual(['after']);
     const [aside] = corruptSiblings(file);

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { USER } from '../../core/team/index.js';
+import { knownNames } from '../../core/team/config.js';
+import { CliError } from '../errors.js';
 import { action, openStore, print, withCommon, type CommonOpts } from './common.js';
 
 export function registerMessageCommands(team: Command): void {
@@ -21,7 +23,10 @@ export function registerMessageCommands(team: Command): void {
     .action(
       action(async (agent: string, opts: CommonOpts & { all?: boolean; markRead?: boolean }) => {
         const store = openStore(opts);
-        const messages = opts.all ? store.inboxes.list(agent) : store.inboxes.unread(agent);
+        const known = knownNames(await store.config.require());
+        if (!known.includes(agent)) throw new CliError(`unknown agent "${agent}"; known: ${known.join(', ')}`);
+        const live = await store.inboxes.read(agent);
+        const messages = opts.all ? live : live.filter((m) => !m.read);
         if (opts.markRead) await store.inboxes.markRead(agent, messages.map((m) => m.id));
         print(opts, messages, () =>
           messages.length

@@ -68,9 +68,14 @@ export class Inboxes {
     return this.list(agent).filter((m) => !m.read);
   }
 
-  /** Repairs what `list` skipped: moves a corrupt file aside and bad messages to the rejected log. */
-  async repair(agent: string): Promise<void> {
-    await this.mutate(agent, () => false);
+  /**
+   * Like `list`, but first repairs what `list` skips — a corrupt file moved aside, bad messages moved to the
+   * rejected log, both journalled — so a person reading the inbox learns about it. Writes nothing otherwise.
+   */
+  async read(agent: string): Promise<Message[]> {
+    const parsed = parseInbox(this.paths.inbox(agent));
+    if (parsed.state === 'corrupt' || (parsed.state === 'ok' && parsed.invalid.length)) await this.mutate(agent, () => false);
+    return this.list(agent);
   }
 
   async append(msg: NewMessage): Promise<Message> {
