@@ -4,7 +4,25 @@ import lockfile from 'proper-lockfile';
 import { TeamError } from './errors.js';
 import { TEAM_POLICY } from './policy.js';
 
+/**
+ * Only what proper-lockfile uses: its sync API copies the fs object it is given on every call (`{...fs}`),
+ * and copying graceful-fs's ~100 properties was the largest JS cost of a claim.
+ */
+const lockFs = {
+  mkdir: fs.mkdir,
+  realpath: fs.realpath,
+  stat: fs.stat,
+  rmdir: fs.rmdir,
+  utimes: fs.utimes,
+  mkdirSync: fs.mkdirSync,
+  realpathSync: fs.realpathSync,
+  statSync: fs.statSync,
+  rmdirSync: fs.rmdirSync,
+  utimesSync: fs.utimesSync,
+};
+
 const options = {
+  fs: lockFs,
   realpath: false, // the target may not exist yet, and skipping realpath halves the lock cost
   stale: TEAM_POLICY.lockStaleMs,
   update: TEAM_POLICY.lockUpdateMs,

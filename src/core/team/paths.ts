@@ -10,26 +10,23 @@ export function resolveTeamDir(workspace: string, env: NodeJS.ProcessEnv = proce
 
 /** Every path of the team dir. Names and ids are validated here too, so no caller can build a path around it. */
 export class TeamPaths {
-  constructor(readonly root: string) {}
+  // Fixed paths computed once: they sit on the claim and scan hot paths.
+  readonly config: string;
+  readonly log: string;
+  readonly inboxesDir: string;
+  readonly tasksDir: string;
+  readonly agentsDir: string;
+  readonly hwm: string;
 
-  get config(): string {
-    return path.join(this.root, 'config.json');
+  constructor(readonly root: string) {
+    this.config = path.join(root, 'config.json');
+    this.log = path.join(root, 'team.log');
+    this.inboxesDir = path.join(root, 'inboxes');
+    this.tasksDir = path.join(root, 'tasks');
+    this.agentsDir = path.join(root, 'agents');
+    this.hwm = path.join(this.tasksDir, '_hwm');
   }
-  get log(): string {
-    return path.join(this.root, 'team.log');
-  }
-  get inboxesDir(): string {
-    return path.join(this.root, 'inboxes');
-  }
-  get tasksDir(): string {
-    return path.join(this.root, 'tasks');
-  }
-  get agentsDir(): string {
-    return path.join(this.root, 'agents');
-  }
-  get hwm(): string {
-    return path.join(this.tasksDir, '_hwm');
-  }
+
   inbox(agent: string): string {
     return path.join(this.inboxesDir, `${assertAgentName(agent)}.json`);
   }
@@ -40,7 +37,7 @@ export class TeamPaths {
     return path.join(this.inboxesDir, `${assertAgentName(agent)}.archive.jsonl`);
   }
   task(id: string): string {
-    return path.join(this.tasksDir, `${assertTaskId(id)}.json`);
+    return `${this.tasksDir}${path.sep}${assertTaskId(id)}.json`;
   }
   agentDir(agent: string): string {
     return path.join(this.agentsDir, assertAgentName(agent));

@@ -91,8 +91,13 @@ export class TaskFiles {
       const gone = this.refresh(String(id)) === 'missing';
       if (gone && id > bound) break;
     }
-    for (const [id, entry] of this.cache) if (entry.task.status === 'in_progress') this.refresh(id);
-    return [...this.cache.values()].map((e) => e.task).sort((a, b) => Number(a.id) - Number(b.id));
+    const tasks: Task[] = [];
+    for (const [id, entry] of this.cache) {
+      if (entry.task.status === 'in_progress' && this.refresh(id) !== 'ok') continue;
+      const e = this.cache.get(id);
+      if (e) tasks.push(e.task);
+    }
+    return tasks; // not sorted: claimNext picks its few candidates itself
   }
 
   /** Every parseable task in id order; the ids of unparseable files are returned for quarantine. */

@@ -7,7 +7,7 @@ import { TEAM_POLICY } from './policy.js';
 import type { Task, TaskStatus } from './schemas.js';
 import { findCycle } from './task-graph.js';
 import type { TaskFiles } from './task-files.js';
-import { TeamError } from './errors.js';
+import { TeamError, type TeamErrorCode } from './errors.js';
 
 export interface NewTask {
   subject: string;
@@ -107,9 +107,10 @@ export class Tasks {
   async claim(id: string, agent: string): Promise<Task> {
     assertTaskId(id);
     return this.underGate(agent, async (noteClaim) => {
-      const t = await this.claimGated(id, agent, true);
-      noteClaim(t.id);
-      return t;
+      const r = await this.claimGated(id, agent, true);
+      if ('refused' in r) throw new TeamError(r.code, r.refused);
+      noteClaim(r.task.id);
+      return r.task;
     });
   }
 
@@ -120,23 +121,21 @@ export class Tasks {
   async claimNext(agent: string): Promise<Task | null> {
     return this.underGate(agent, async (noteClaim) => {
       const ready = this.files.scanHint().filter((t) => t.status === 'pending' && (!t.reserved_for || t.reserved_for === agent));
-      const spread = Math.min(ready.length, 8);
-      const offset = spread ? hash(agent) % spread : 0;
-      const order = [...ready.slice(offset, spread), ...ready.slice(0, offset), ...ready.slice(spread)];
+      const head = smallestIds(ready, 8);
+      const offset = head.length ? hash(agent) % head.length : 0;
+      const first = [...head.slice(offset), ...head.slice(0, offset)];
+      const rest = () => ready.filter((t) => !head.includes(t)).sort(byId);
       // First pass skips tasks another process is locking right now; the second waits for those, so a
       // claim that failed elsewhere is not missed until the next change event.
       const skipped: Task[] = [];
       for (const wait of [false, true]) {
-        for (const t of wait ? skipped : order) {
-          try {
-            const claimed = await this.claimGated(t.id, agent, wait);
-            noteClaim(claimed.id);
-            return claimed;
-          } catch (err) {
-            if (!(err instanceof TeamError)) throw err;
-            if (err.code === 'locked' && !wait) skipped.push(t);
-            else if (err.code !== 'conflict' && err.code !== 'not_found') throw err;
+        for (const t of wait ? skipped : [...first, ...(first.length < ready.length ? rest() : [])]) {
+          const r = await this.claimGated(t.id, agent, wait);
+          if ('task' in r) {
+            noteClaim(r.task.id);
+            return r.task;
           }
+          if (r.code === 'locked' && !wait) skipped.push(t);
         }
         if (!skipped.length) break;
       }
@@ -150,27 +149,34 @@ export class Tasks {
     return this.gates.run(agent, fn);
   }
 
-  private async claimGated(id: string, agent: string, waitForLock: boolean): Promise<Task> {
+  /** One claim attempt; a refusal is returned, not thrown (claimNext meets many and skips them). */
+  private async claimGated(id: string, agent: string, waitForLock: boolean): Promise<{ task: Task } | { refused: string; code: TeamErrorCode }> {
     const fresh = this.files.readAndCache(id);
-    if (fresh.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
-    this.checkClaimable(fresh.task, agent);
-    const claimed = await withLock(
-      this.paths.task(id),
-      () => {
-        const r = this.files.read(id);
-        if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
-        const task = r.task;
-        this.checkClaimable(task, agent);
-        task.owner = agent;
-        task.status = 'in_progress';
-        task.attempts += 1;
-        task.updated_at = Date.now();
-        this.files.write(task);
-        return task;
-      },
-      waitForLock,
-    );
-    return claimed;
+    if (fresh.kind !== 'ok') return { refused: `task ${id} not found`, code: 'not_found' };
+    const early = this.whyNotClaimable(fresh.task, agent);
+    if (early) return { refused: early, code: 'conflict' };
+    try {
+      return await withLock(
+        this.paths.task(id),
+        () => {
+          const r = this.files.read(id);
+          if (r.kind !== 'ok') return { refused: `task ${id} not found`, code: 'not_found' as const };
+          const task = r.task;
+          const why = this.whyNotClaimable(task, agent);
+          if (why) return { refused: why, code: 'conflict' as const };
+          task.owner = agent;
+          task.status = 'in_progress';
+          task.attempts += 1;
+          task.updated_at = Date.now();
+          this.files.write(task);
+          return { task };
+        },
+        waitForLock,
+      );
+    } catch (err) {
+      if (err instanceof TeamError && err.code === 'locked') return { refused: err.message, code: 'locked' };
+      throw err;
+    }
   }
 
   /** Only the owner of an in-progress task completes it (D-18). */
@@ -209,15 +215,16 @@ export class Tasks {
     });
   }
 
-  private checkClaimable(task: Task, agent: string): void {
-    if (task.status !== 'pending') throw new TeamError('conflict', `task ${task.id} is ${task.status}, not pending`);
-    if (task.reserved_for && task.reserved_for !== agent) throw new TeamError('conflict', `task ${task.id} is reserved for ${task.reserved_for}`);
+  private whyNotClaimable(task: Task, agent: string): string | null {
+    if (task.status !== 'pending') return `task ${task.id} is ${task.status}, not pending`;
+    if (task.reserved_for && task.reserved_for !== agent) return `task ${task.id} is reserved for ${task.reserved_for}`;
     for (const dep of task.blocked_by) {
       const r = this.files.read(dep);
       // A missing or unreadable blocker is not "satisfied" (D-18): the task waits for a person to fix it.
       const status = r.kind === 'ok' ? r.task.status : r.kind;
-      if (status !== 'completed') throw new TeamError('conflict', `task ${task.id} blocked by task ${dep} (status: ${status})`);
+      if (status !== 'completed') return `task ${task.id} blocked by task ${dep} (status: ${status})`;
     }
+    return null;
   }
 
   private async assertKnown(name: string, what: string): Promise<string> {
@@ -226,6 +233,21 @@ export class Tasks {
     if (!known.includes(name)) throw new TeamError('invalid', `unknown ${what} "${name}"; known: ${known.join(', ')}`);
     return name;
   }
+}
+
+const byId = (a: Task, b: Task) => Number(a.id) - Number(b.id);
+
+/** The `k` tasks with the smallest ids, in order: O(n·k) instead of sorting the whole board per claim. */
+function smallestIds(tasks: Task[], k: number): Task[] {
+  const out: Task[] = [];
+  for (const t of tasks) {
+    if (out.length === k && byId(t, out[k - 1]!) >= 0) continue;
+    let i = out.length;
+    while (i > 0 && byId(t, out[i - 1]!) < 0) i--;
+    out.splice(i, 0, t);
+    if (out.length > k) out.pop();
+  }
+  return out;
 }
 
 /** Stable small hash of a name (FNV-1a), to spread claimers over the ready tasks. */
