@@ -15,7 +15,8 @@ export type TeamEvent =
   | { kind: 'inbox'; key: `inbox:${string}`; agent: string }
   | { kind: 'task'; key: `task:${string}`; id: string }
   | { kind: 'status'; key: `status:${string}`; agent: string }
-  | { kind: 'output'; key: `output:${string}`; agent: string };
+  | { kind: 'output'; key: `output:${string}`; agent: string }
+  | { kind: 'spawn'; key: `spawn:${string}`; agent: string };
 
 export interface TeamWatcher {
   onChange(listener: (event: TeamEvent) => void): () => void;
@@ -47,6 +48,7 @@ function classify(dir: 'root' | 'inboxes' | 'tasks' | 'agents' | { agent: string
   if (dir === 'agents') return isAgentName(name) ? { kind: 'status', key: `status:${name}`, agent: name } : null;
   if (name === 'status.json') return { kind: 'status', key: `status:${dir.agent}`, agent: dir.agent };
   if (name === 'output.log') return { kind: 'output', key: `output:${dir.agent}`, agent: dir.agent };
+  if (name === 'spawn.json') return { kind: 'spawn', key: `spawn:${dir.agent}`, agent: dir.agent };
   return null;
 }
 
@@ -152,7 +154,9 @@ function takeSnapshot(paths: TeamPaths): Map<string, { sig: string; event: TeamE
   for (const n of safeReaddir(paths.inboxesDir)) add(path.join(paths.inboxesDir, n), classify('inboxes', n));
   for (const n of safeReaddir(paths.tasksDir)) add(path.join(paths.tasksDir, n), classify('tasks', n));
   for (const a of safeReaddir(paths.agentsDir)) {
-    if (isAgentName(a)) add(path.join(paths.agentsDir, a, 'status.json'), classify({ agent: a }, 'status.json'));
+    if (!isAgentName(a)) continue;
+    add(path.join(paths.agentsDir, a, 'status.json'), classify({ agent: a }, 'status.json'));
+    add(path.join(paths.agentsDir, a, 'spawn.json'), classify({ agent: a }, 'spawn.json'));
   }
   return out;
 }
