@@ -44,7 +44,9 @@ export async function shutdownTeam(session: TeamSession, handler: LeadHandler, o
   for (const name of live) await sendFrame(store, session.me, name, 'shutdown_request', {}, session.epoch);
   opts.print?.(`[team] shutdown requested from ${live.join(', ')}; waiting up to ${grace / 1000} s`);
   handler.drain();
-  await Promise.race([answered, new Promise((r) => setTimeout(r, grace))]);
+  let graceTimer: NodeJS.Timeout | undefined;
+  await Promise.race([answered, new Promise((r) => (graceTimer = setTimeout(r, grace)))]);
+  clearTimeout(graceTimer);
   offWake();
   handler.drain();
 
