@@ -27,6 +27,8 @@ export interface TeamSessionOptions {
   childFlags: string[];
   defaultModel: string;
   maxLiveTeammates: number;
+  /** Extra environment for every teammate (tests and benches pin HOME and the like). */
+  childEnv?: Record<string, string>;
 }
 
 export class TeamSession {

@@ -91,6 +91,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     GIT_EDITOR: 'true',
     GIT_SEQUENCE_EDITOR: 'true',
     ...(worktree ? { THCLAWS_IN_WORKTREE: '1' } : {}),
+    ...session.opts.childEnv,
   };
   const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, argv, cwd, env, inherit_env: INHERITED_ENV, team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };
 
