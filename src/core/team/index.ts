@@ -6,6 +6,7 @@ export { watchTeam, type TeamEvent, type TeamWatcher } from './watch.js';
 export { deriveState, isLive, pidAlive, type AgentState } from './status.js';
 export { createInboxConsumer, type InboxConsumer } from './consumer.js';
 export type { Lease, LeaseInfo } from './lease.js';
+export { readLeaseInfo } from './lease.js';
 export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus } from './schemas.js';
 export { TEAM_POLICY } from './policy.js';
 export { assertMemberName, isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';

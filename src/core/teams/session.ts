@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Lease, TeamStore, LEAD } from '../team/index.js';
+import os from 'node:os';
+import { type Lease, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, TEAM_POLICY } from '../team/index.js';
 import type { Role } from '../guard/types.js';
 import { bumpEpoch, currentEpoch } from './protocol.js';
 import { InboxQueue } from './inbox-queue.js';
@@ -80,12 +81,30 @@ export class TeamSession {
   async holdLease(agent: string): Promise<Lease> {
     if (this.lease) return this.lease;
     this.store.init();
-    const lease = await this.store.acquireLease(agent);
+    const lease = await this.acquireWaitingForDead(agent);
     this.lease = lease;
     const l = lease as Lease & { onLost?: (cb: () => void) => void };
     // The store's lease reports a takeover (stalled process, stolen lock) through onLost when it has it.
     if (typeof l.onLost === 'function') l.onLost(() => for_each(this.lostListeners));
     return lease;
+  }
+
+  /**
+   * A lease whose holder is dead on this host (a SIGKILLed teammate being respawned) frees itself once
+   * stale; wait for that instead of refusing. A live holder is refused at once.
+   */
+  private async acquireWaitingForDead(agent: string): Promise<Lease> {
+    const end = Date.now() + TEAM_POLICY.lockStaleMs + 3000;
+    for (;;) {
+      try {
+        return await this.store.acquireLease(agent);
+      } catch (err) {
+        if (!(err instanceof TeamError) || err.code !== 'conflict' || Date.now() > end) throw err;
+        const holder = readLeaseInfo(this.store.paths, agent);
+        if (!holder || holder.host !== os.hostname() || pidAlive(holder.pid)) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   }
 
   /** The session becomes the lead: lease `lead`, the lead guard, and a new epoch if a team exists. */
