@@ -14,6 +14,8 @@ export interface MergeInput {
   dry_run?: boolean;
   cleanup?: boolean;
   leave_conflicted?: boolean;
+  /** Back out of a merge left in progress (the lead's way out: the guard keeps raw `git merge --abort` for TeamMerge). */
+  abort?: boolean;
 }
 
 const IDENT = ['-c', 'user.name=thclaws lead', '-c', 'user.email=lead@thclaws.local'];
@@ -27,8 +29,15 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
   ensureRepo(root);
   const current = gitOut(root, ['rev-parse', '--abbrev-ref', 'HEAD']);
   if (!current) throw new TeamError('conflict', 'not a git repository (no HEAD)');
-  if (git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']).ok) {
-    throw new TeamError('conflict', 'a merge is already in progress: resolve the files git lists as unmerged and commit, or back out with `git merge --abort`');
+  const merging = git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']).ok;
+  if (input.abort) {
+    if (!merging) return 'No merge in progress: nothing to abort.';
+    const a = git(root, ['merge', '--abort']);
+    if (!a.ok) throw new TeamError('conflict', `git merge --abort failed: ${a.stderr.trim()}`);
+    return 'Merge aborted: the tree is back where it was before the merge.';
+  }
+  if (merging) {
+    throw new TeamError('conflict', 'a merge is already in progress: resolve the files git lists as unmerged and commit, or back out with TeamMerge { abort: true }');
   }
   const into = input.into?.trim() || current;
   if (!git(root, ['rev-parse', '--verify', '-q', `refs/heads/${into}`]).ok) throw new TeamError('invalid', `no local branch "${into}"`);
@@ -91,7 +100,7 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
     const name = conflicted[0]!;
     git(root, [...identity(root), 'merge', '--no-ff', '--no-edit', `team/${name}`]);
     const files = (gitOut(root, ['diff', '--name-only', '--diff-filter=U']) ?? '').split('\n').filter(Boolean);
-    out.push(`  ${name}: merge left in progress — conflicted files: ${files.join(', ')}. Edit only those files, then git add + git commit; or back out with git merge --abort.`);
+    out.push(`  ${name}: merge left in progress — conflicted files: ${files.join(', ')}. Edit only those files, then git add + git commit; or back out with TeamMerge { abort: true }.`);
   }
   return out.join('\n');
 }
