@@ -14,7 +14,7 @@ export interface MergeInput {
   dry_run?: boolean;
   cleanup?: boolean;
   leave_conflicted?: boolean;
-  /** Back out of a merge left in progress (the lead's way out: the guard keeps raw `git merge --abort` for TeamMerge). */
+  /** Back out of a merge left in progress (the lead guard refuses a raw `git merge --abort`; this is the way out). */
   abort?: boolean;
 }
 
