@@ -1,21 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDir } from './fsio.js';
-import { isAgentName, isTaskId } from './names.js';
+import { isAgentName } from './names.js';
 import { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
+import { classifyEntry as classify, type TeamDirKind, type TeamEvent } from './classify.js';
 
-/**
- * A change in the team dir. Level-triggered: it says *what* may have changed, never how often; consumers
- * re-read state (chokidar/fs.watch coalesce and duplicate events, so counting them would be wrong).
- */
-export type TeamEvent =
-  | { kind: 'config'; key: 'config' }
-  | { kind: 'log'; key: 'log' }
-  | { kind: 'inbox'; key: `inbox:${string}`; agent: string }
-  | { kind: 'task'; key: `task:${string}`; id: string }
-  | { kind: 'status'; key: `status:${string}`; agent: string }
-  | { kind: 'output'; key: `output:${string}`; agent: string };
+export type { TeamEvent } from './classify.js';
 
 export interface TeamWatcher {
   onChange(listener: (event: TeamEvent) => void): () => void;
@@ -25,29 +16,6 @@ export interface TeamWatcher {
 export interface WatchOptions {
   /** Safety-net poll interval; 0 disables it. */
   safetyPollMs?: number;
-}
-
-const INBOX = /^([A-Za-z0-9_][A-Za-z0-9_-]{0,63})\.json$/;
-const TASK = /^([1-9][0-9]*)\.json$/;
-
-function classify(dir: 'root' | 'inboxes' | 'tasks' | 'agents' | { agent: string }, name: string): TeamEvent | null {
-  if (dir === 'root') {
-    if (name === 'config.json') return { kind: 'config', key: 'config' };
-    if (name === 'team.log') return { kind: 'log', key: 'log' };
-    return null;
-  }
-  if (dir === 'inboxes') {
-    const m = INBOX.exec(name);
-    return m ? { kind: 'inbox', key: `inbox:${m[1]!}`, agent: m[1]! } : null;
-  }
-  if (dir === 'tasks') {
-    const m = TASK.exec(name);
-    return m && isTaskId(m[1]) ? { kind: 'task', key: `task:${m[1]!}`, id: m[1]! } : null;
-  }
-  if (dir === 'agents') return isAgentName(name) ? { kind: 'status', key: `status:${name}`, agent: name } : null;
-  if (name === 'status.json') return { kind: 'status', key: `status:${dir.agent}`, agent: dir.agent };
-  if (name === 'output.log') return { kind: 'output', key: `output:${dir.agent}`, agent: dir.agent };
-  return null;
 }
 
 /** The team change feed: fs.watch on each team directory (sub-ms on Linux) plus a slow stat-diff safety poll. */
@@ -72,7 +40,7 @@ export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher
     });
   };
 
-  const watchDir = (dir: string, kind: Parameters<typeof classify>[0]) => {
+  const watchDir = (dir: string, kind: TeamDirKind) => {
     if (closed || watchers.has(dir)) return;
     try {
       const w = fs.watch(dir, { persistent: false }, (_type, name) => {
