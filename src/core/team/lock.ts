@@ -135,7 +135,7 @@ const refresher = new (class {
   }
 
   private tick(): void {
-    for (const lock of [...this.held]) {
+    for (const lock of this.held) {
       if (lock.refresh()) continue;
       const onLost = this.watchers.get(lock);
       this.delete(lock);
