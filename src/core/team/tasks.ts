@@ -1,6 +1,7 @@
 import { type AgentLeases, ClaimGates } from './claim-gate.js';
 import { ensureDir } from './fsio.js';
-import { withLock } from './lock.js';
+import { type LockOptions, withLock } from './lock.js';
+import type { Lease } from './lease.js';
 import { assertAgentName, assertTaskId, isTaskId } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
@@ -37,6 +38,7 @@ export class Tasks {
     /** Names allowed to own tasks (roster + lead + user); throws when there is no team. */
     private readonly roster: () => Promise<string[]>,
     leases: AgentLeases,
+    private readonly lockOpts: LockOptions = {},
   ) {
     this.gates = new ClaimGates(leases, files);
   }
@@ -79,7 +81,7 @@ export class Tasks {
     if (cycle) throw new TeamError('invalid', `blocked_by would depend on a dependency cycle: ${cycle.join(' -> ')}`);
 
     ensureDir(this.paths.tasksDir);
-    const task = await withLock(this.paths.hwm, () => {
+    const task = await withLock(this.paths.hwm, (guard) => {
       const highest = this.files.highestIdOnDisk();
       let next = Math.max(this.files.readHwm(), highest) + 1;
       const now = Date.now();
@@ -97,20 +99,20 @@ export class Tasks {
           created_at: now,
           updated_at: now,
         };
-        if (this.files.createExclusive(t)) {
-          this.files.writeHwm(next);
+        if (this.files.createExclusive(t, guard)) {
+          this.files.writeHwm(next, guard);
           return t;
         }
         next++; // created meanwhile outside the lock (by hand or an old version)
       }
-    });
+    }, this.lockOpts);
     for (const dep of deps) {
-      await withLock(this.paths.task(dep), () => {
+      await withLock(this.paths.task(dep), (guard) => {
         const r = this.files.read(dep);
         if (r.kind !== 'ok' || r.task.blocks.includes(task.id)) return;
         r.task.blocks.push(task.id);
-        this.files.write(r.task);
-      });
+        this.files.write(r.task, guard);
+      }, this.lockOpts);
     }
     return task;
   }
@@ -118,8 +120,8 @@ export class Tasks {
   /** Claim rules of §4.3, revalidated under the task's lock; one in-progress task per agent (claim gate). */
   async claim(id: string, agent: string): Promise<Task> {
     assertTaskId(id);
-    return this.underGate(agent, async (noteClaim) => {
-      const r = await this.claimGated(id, agent, true);
+    return this.underGate(agent, async (noteClaim, lease) => {
+      const r = await this.claimGated(id, agent, true, lease);
       if ('refused' in r) throw new TeamError(r.code, r.refused);
       noteClaim(r.task.id);
       return r.task;
@@ -131,7 +133,7 @@ export class Tasks {
    * its own offset among the first ready tasks so contending claimers do not all queue on the lowest id.
    */
   async claimNext(agent: string): Promise<Task | null> {
-    return this.underGate(agent, async (noteClaim) => {
+    return this.underGate(agent, async (noteClaim, lease) => {
       const ready = this.files.scanHint().filter((t) => t.status === 'pending' && (!t.reserved_for || t.reserved_for === agent));
       const head = smallestIds(ready, 8);
       const offset = head.length ? hash(agent) % head.length : 0;
@@ -142,7 +144,7 @@ export class Tasks {
       const skipped: Task[] = [];
       for (const wait of [false, true]) {
         for (const t of wait ? skipped : [...first, ...(first.length < ready.length ? rest() : [])]) {
-          const r = await this.claimGated(t.id, agent, wait);
+          const r = await this.claimGated(t.id, agent, wait, lease);
           if ('task' in r) {
             noteClaim(r.task.id);
             return r.task;
@@ -156,13 +158,17 @@ export class Tasks {
   }
 
   /** Roster check, then the agent's claim gate (see claim-gate.ts). */
-  private async underGate<T>(agent: string, fn: (noteClaim: (id: string) => void) => Promise<T>): Promise<T> {
+  private async underGate<T>(agent: string, fn: (noteClaim: (id: string) => void, lease: Lease) => Promise<T>): Promise<T> {
     await this.assertKnown(agent, 'claimer');
     return this.gates.run(agent, fn);
   }
 
-  /** One claim attempt; a refusal is returned, not thrown (claimNext meets many and skips them). */
-  private async claimGated(id: string, agent: string, waitForLock: boolean): Promise<{ task: Task } | { refused: string; code: TeamErrorCode }> {
+  /**
+   * One claim attempt; a refusal is returned, not thrown (claimNext meets many and skips them). The write
+   * happens under the task's lock and only while the agent's lease is still this process's, both checked
+   * right before the rename: the lease is the per-agent lock behind "one in-progress task per agent".
+   */
+  private async claimGated(id: string, agent: string, waitForLock: boolean, lease: Lease): Promise<{ task: Task } | { refused: string; code: TeamErrorCode }> {
     const fresh = this.files.readAndCache(id);
     if (fresh.kind !== 'ok') return { refused: `task ${id} not found`, code: 'not_found' };
     const early = this.whyNotClaimable(fresh.task, agent);
@@ -170,7 +176,7 @@ export class Tasks {
     try {
       return await withLock(
         this.paths.task(id),
-        () => {
+        (taskLock) => {
           const r = this.files.read(id);
           if (r.kind !== 'ok') return { refused: `task ${id} not found`, code: 'not_found' as const };
           const task = r.task;
@@ -180,10 +186,16 @@ export class Tasks {
           task.status = 'in_progress';
           task.attempts += 1;
           task.updated_at = Date.now();
-          this.files.write(task);
+          this.files.write(task, {
+            lockPath: taskLock.lockPath,
+            assertHeld: () => {
+              lease.assertHeld();
+              taskLock.assertHeld();
+            },
+          });
           return { task };
         },
-        waitForLock,
+        { wait: waitForLock, journal: this.lockOpts.journal },
       );
     } catch (err) {
       if (err instanceof TeamError && err.code === 'locked') return { refused: err.message, code: 'locked' };
@@ -195,7 +207,7 @@ export class Tasks {
   async complete(id: string, agent: string, result?: string): Promise<Task> {
     assertTaskId(id);
     assertAgentName(agent);
-    return withLock(this.paths.task(id), () => {
+    return withLock(this.paths.task(id), (guard) => {
       const r = this.files.read(id);
       if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
       const task = r.task;
@@ -206,15 +218,15 @@ export class Tasks {
       task.completed_at = now;
       task.updated_at = now;
       if (result !== undefined) task.result = result;
-      this.files.write(task);
+      this.files.write(task, guard);
       return task;
-    });
+    }, this.lockOpts);
   }
 
   /** Back to pending, reservation kept (owner dead or its turn failed). `owner` guards against stale releases. */
   async release(id: string, owner?: string): Promise<Task | null> {
     assertTaskId(id);
-    return withLock(this.paths.task(id), () => {
+    return withLock(this.paths.task(id), (guard) => {
       const r = this.files.read(id);
       if (r.kind !== 'ok') return null;
       const task = r.task;
@@ -222,9 +234,9 @@ export class Tasks {
       task.status = 'pending';
       task.owner = null;
       task.updated_at = Date.now();
-      this.files.write(task);
+      this.files.write(task, guard);
       return task;
-    });
+    }, this.lockOpts);
   }
 
   /**
@@ -245,7 +257,7 @@ export class Tasks {
       if (cycle) throw new TeamError('invalid', `blocked_by would create a dependency cycle: ${cycle.join(' -> ')}`);
     }
     if (patch.subject !== undefined && !patch.subject.trim()) throw new TeamError('invalid', 'task subject is empty');
-    const before = await withLock(this.paths.task(id), () => {
+    const before = await withLock(this.paths.task(id), (guard) => {
       const r = this.files.read(id);
       if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
       const task = r.task;
@@ -270,21 +282,21 @@ export class Tasks {
       }
       if (patch.extra) Object.assign(task, patch.extra);
       task.updated_at = Date.now();
-      this.files.write(task);
+      this.files.write(task, guard);
       return { old, task };
-    });
+    }, this.lockOpts);
     // Keep `blocks` of the old and new blockers in step.
     if (deps) {
       for (const dep of new Set([...before.old.blocked_by, ...deps])) {
-        await withLock(this.paths.task(dep), () => {
+        await withLock(this.paths.task(dep), (guard) => {
           const r = this.files.read(dep);
           if (r.kind !== 'ok') return;
           const has = r.task.blocks.includes(id);
           const want = deps!.includes(dep);
           if (has === want) return;
           r.task.blocks = want ? [...r.task.blocks, id] : r.task.blocks.filter((b) => b !== id);
-          this.files.write(r.task);
-        });
+          this.files.write(r.task, guard);
+        }, this.lockOpts);
       }
     }
     return before.task;
