@@ -151,4 +151,13 @@ describe('teammates under abuse', () => {
     // Nothing was answered to the forger.
     expect(session.store.inboxes.list('mallory').filter((m) => m.type === 'shutdown_approved' || m.type === 'shutdown_rejected')).toEqual([]);
   }, 90_000);
+
+  it('a teammate that loses its lease stops acting as that agent', async () => {
+    const ws = teamWorkspace();
+    const { session } = await team(ws, slowScript, [{ name: 'alice' }]);
+    const a = await spawnTeammate(session, { name: 'alice' });
+    fs.rmSync(path.join(session.store.paths.agentDir('alice'), 'lease.lock'), { recursive: true, force: true });
+    await waitFor(() => !pidAlive(a.pid!), 'alice to exit after losing its lease', 20_000);
+    expect(fs.readFileSync(session.store.paths.output('alice'), 'utf8')).toMatch(/lost the agent lease/);
+  }, 60_000);
 });

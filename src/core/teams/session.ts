@@ -83,9 +83,8 @@ export class TeamSession {
     this.store.init();
     const lease = await this.acquireWaitingForDead(agent);
     this.lease = lease;
-    const l = lease as Lease & { onLost?: (cb: () => void) => void };
-    // The store's lease reports a takeover (stalled process, stolen lock) through onLost when it has it.
-    if (typeof l.onLost === 'function') l.onLost(() => for_each(this.lostListeners));
+    // A lease lost (lock removed, taken over after a stall) ends this process's acting as the agent.
+    lease.onLost(() => for_each(this.lostListeners));
     return lease;
   }
 

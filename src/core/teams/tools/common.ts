@@ -16,6 +16,7 @@ export function teamTool<I>(def: {
     inputSchema: def.inputSchema,
     needsPermission: def.needsPermission ?? false,
     async run(input, ctx) {
+      if (session.lease?.lost) return err(`this process no longer holds the "${session.lease.agent}" lease (another process took over): team tools are disabled`);
       const r = await def.run(input, session, ctx);
       return typeof r === 'string' ? { content: r } : r;
     },
