@@ -47,9 +47,13 @@ describe('teammate loop', () => {
       ['alice'],
     );
     await session.store.tasks.create({ subject: 'Long', description: 'x', reservedFor: 'alice' });
-    await spawnTeammate(session, { name: 'alice' });
+    await spawnTeammate(session, { name: 'alice', model: 'claude-haiku-4-5' });
     await waitFor(async () => (await session.store.statuses.read('alice'))?.status === 'working', 'alice working');
     await session.store.send('lead', 'alice', 'just fyi, no rush');
+    // Queued while busy, and visible as queued; the per-teammate model is the one it runs and shows.
+    const view = (await session.store.status()).members.find((m) => m.name === 'alice')!;
+    expect(view.queued).toBeGreaterThanOrEqual(1);
+    expect(view.model).toBe('claude-haiku-4-5');
     await session.store.send('lead', 'alice', 'steer now', { extra: { urgent: true } });
     const out = () => fs.readFileSync(session.store.paths.output('alice'), 'utf8');
     await waitFor(async () => (await session.store.tasks.get('1')).status === 'completed', 'task completed by the steered turn');

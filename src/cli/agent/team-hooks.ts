@@ -86,6 +86,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
       tools = teamToolsFor(session);
       addenda = [await teamAddendum(session, info, branch)];
       active = session;
+      if (info.interactive && info.role !== 'teammate') (await import('./team-repl.js')).registerTeamRepl(session);
     },
     guard: () => guard,
     tools: () => tools,
