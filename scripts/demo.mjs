@@ -137,7 +137,7 @@ async function main() {
   for (const name of ['backend', 'frontend', 'qa']) {
     const log = path.join(ws, '.thclaws/state/team/agents', name, 'output.log');
     const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((x) => /^\[|● /.test(x)) : [];
-    for (const x of lines.slice(0, 8)) console.log(`  ${name.padEnd(9)} ${x.replace(/\x1b\[[0-9;]*m/g, '').slice(0, 110)}`);
+    for (const x of lines.slice(0, 8)) console.log(`  ${name.padEnd(9)} ${x.slice(0, 110)}`);
   }
   console.log('\ntasks:');
   console.log(execFileSync(process.execPath, [bin, 'team', 'tasks'], { cwd: ws, encoding: 'utf8' }).replace(/^/gm, '  '));
