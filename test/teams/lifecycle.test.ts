@@ -93,4 +93,27 @@ describe('team lifecycle through the real CLI', () => {
     const r = await runTeam(ws, { TMUX_TMPDIR: path.dirname(sock) });
     await expectFinished(ws, r, 'in tmux');
   }, 150_000);
+
+  it('-p --timeout: gives up, shuts the team down, releases the task with its reservation, exits 1', async () => {
+    const ws = teamWorkspace({ teammateMode: 'background' });
+    cleanups.push(ws.cleanup);
+    const slow = Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ');
+    const script = writeScript(ws, {
+      rules: [
+        { match: 'start', turns: [{ text: 'go', tool_calls: [{ name: 'TeamCreate', input: { name: 't', agents: [{ name: 'slowpoke' }] } }, { name: 'TeamTaskCreate', input: { subject: 'Never ends', description: 'x', owner: 'slowpoke' } }, { name: 'SpawnTeammate', input: { name: 'slowpoke' } }] }, { text: 'waiting' }] },
+        { match: 'Task #1 —', turns: [{ text: slow, delay_ms: 100 }] },
+      ],
+      fallback: [{ text: 'noted' }],
+    });
+    const r = await runCli(['-p', 'start', '--script', script, '--accept-all', '--timeout', '4', '--output-format', 'json'], { cwd: ws.dir, env: scrubbedEnv(ws.home), timeoutMs: 60_000 });
+    expect(r.code).toBe(1);
+    const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    expect(result.is_error).toBe(true);
+    expect(result.error).toMatch(/timed out after 4 s with 1 task\(s\) open/);
+    const store = new TeamStore(path.join(ws.dir, '.thclaws/state/team'));
+    expect((await store.statuses.read('slowpoke'))?.status).toBe('stopped');
+    const t = await store.tasks.get('1');
+    expect(t.status).toBe('pending');
+    expect(t.reserved_for).toBe('slowpoke');
+  }, 60_000);
 });

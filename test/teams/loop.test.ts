@@ -87,4 +87,19 @@ describe('teammate loop', () => {
     expect((await session.store.tasks.get('1')).status).toBe('pending');
     expect((await session.store.statuses.read('alice'))?.status).toBe('idle');
   }, 60_000);
+
+  it('the heartbeat keeps beating from its own timer while a tool runs for longer than a beat', async () => {
+    const { session } = await team({ rules: [{ match: 'Task #1 —', turns: [{ text: 'long', tool_calls: [{ name: 'Bash', input: { command: 'sleep 7' } }] }, { text: 'end' }] }] }, ['alice']);
+    await session.store.tasks.create({ subject: 'Long tool', description: 'x', reservedFor: 'alice' });
+    await spawnTeammate(session, { name: 'alice' });
+    const first = await waitFor(async () => {
+      const st = await session.store.statuses.read('alice');
+      return st?.status === 'working' ? st : null;
+    }, 'alice working');
+    await new Promise((r) => setTimeout(r, 4500));
+    const later = await session.store.statuses.read('alice');
+    expect(later?.status).toBe('working');
+    expect(later!.last_heartbeat - first.last_heartbeat).toBeGreaterThanOrEqual(2000);
+    expect(later?.current_task).toBe('1');
+  }, 60_000);
 });
