@@ -47,6 +47,9 @@ async function expectFinished(ws: Ws, r: { code: number | null; stdout: string; 
   // Idle notifications carried the task summaries, and the shutdown was approved by all.
   const idle = events.filter((e) => e.type === 'team' && e.kind === 'idle').map((e) => `${e.from}:${e.task}:${e.summary}`);
   expect(idle.sort()).toEqual(['backend:1:API built', 'frontend:2:UI built', 'qa:3:looks good']);
+  // The stream carries the team's state changes too.
+  const working = events.filter((e) => e.type === 'team' && e.kind === 'status' && e.state === 'working').map((e) => `${e.agent}:${e.task}`);
+  expect(working).toEqual(expect.arrayContaining(['backend:1', 'frontend:2', 'qa:3']));
   const sd = events.find((e) => e.type === 'team' && e.kind === 'shutdown');
   expect([...sd.approved].sort()).toEqual(['backend', 'frontend', 'qa']);
   return events;

@@ -34,7 +34,7 @@ function attach(session: TeamSession, ctx: ReplContext) {
     const { LeadHandler } = await import('../../core/teams/lead-handler.js');
     const h = new LeadHandler(session);
     handler = h;
-    h.onEvent((e) => ctx.print(describeLeadEvent(e)));
+    h.onEvent((e) => e.kind !== 'status' && ctx.print(describeLeadEvent(e)));
     // One lead turn at a time: a batch is taken when the REPL gets to it, acked after it ran.
     const offer = () => {
       if (pending) return;

@@ -38,6 +38,8 @@ export function describeLeadEvent(e: LeadEvent): string {
       return `[watchdog] ${e.agent} is not running${e.released.length ? `; released task(s) ${e.released.join(', ')}` : ''}`;
     case 'dropped':
       return `[dropped ${e.type} from ${e.from}: ${e.why}]`;
+    case 'status':
+      return `[${e.agent} is ${e.state}${e.task ? ` (task #${e.task})` : ''}]`;
   }
 }
 
@@ -67,12 +69,15 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
     : { onToolCall: (c) => log(`[lead] ${c.name} ${c.summary}`), onToolResult: (r) => r.isError && log(`[lead] ${r.name} failed: ${r.content.split('\n')[0]}`) };
 
   const handler = new LeadHandler(session);
-  handler.onEvent((e) => (stream ? emit({ type: 'team', ...e }) : log(describeLeadEvent(e))));
+  handler.onEvent((e) => (stream ? emit({ type: 'team', ...e }) : e.kind !== 'status' && log(describeLeadEvent(e))));
   const deadline = timeoutS ? Date.now() + timeoutS * 1000 : Infinity;
   const timer = timeoutS ? setTimeout(() => controller.abort(), timeoutS * 1000) : undefined;
   let last: PromptResult;
   let turns = 0;
   let timedOut = false;
+  // Watch from the moment there is a team (TeamCreate may run in the first turn).
+  if (session.role === 'lead' && session.teamExists()) handler.start();
+  session.onRole(() => handler.start());
   try {
     last = await agent.prompt(prompt, controller.signal, events);
     turns++;
