@@ -140,6 +140,37 @@ async function latencyBench(pollMs: number, n: number): Promise<number[]> {
   return out;
 }
 
+/** abort_turn while the model streams (real SDK, fake server pausing between chunks) → the turn over (status idle). */
+async function abortBench(n: number): Promise<number[]> {
+  const fake = await new FakeAnthropic().start();
+  fake.fallback = { text: Array.from({ length: 400 }, (_, i) => `w${i}`).join(' '), chunkDelayMs: 20 };
+  const ws = await workspace(['r'], ['--provider', 'anthropic'], { ANTHROPIC_API_KEY: 'bench-key', ANTHROPIC_BASE_URL: fake.url });
+  const out: number[] = [];
+  const { sendFrame } = await import('../src/core/teams/protocol.js');
+  try {
+    await spawnTeammate(ws.session, { name: 'r', teammateMode: 'background' });
+    for (let i = 0; i < n; i++) {
+      const arrived = new Promise<void>((resolve) => (fake.onRequestStart = () => resolve()));
+      await ws.session.store.send('lead', 'r', `stream ${i}`);
+      await arrived;
+      await new Promise((r) => setTimeout(r, 300)); // mid-stream
+      const t0 = performance.now();
+      await sendFrame(ws.session.store, 'lead', 'r', 'abort_turn', {}, ws.session.epoch);
+      for (let k = 0; k < 1000; k++) {
+        if ((await ws.session.store.statuses.read('r'))?.status === 'idle') break;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      out.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    fake.onRequestStart = undefined;
+    await ws.cleanup();
+    await fake.close();
+  }
+  return out;
+}
+
 function cpuMs(pid: number): number {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   const ticks = Number(f[11]) + Number(f[12]);
@@ -183,6 +214,9 @@ export async function runTeamsBench(): Promise<BenchSection> {
     details[`message_${poll || 'feed'}`] = s;
     rows.push({ metric: `message → next model request, ${label}`, value: `p50 ${round(s.p50, 1)} ms / p99 ${round(s.p99, 1)} ms`, n: s.n, target: poll ? 'baseline' : 'p50 <= 50, p99 <= 150 ms' });
   }
+  const ab = summarize(await abortBench(10));
+  details.abort = ab;
+  rows.push({ metric: 'abort_turn mid-stream → turn over (status idle)', value: `p50 ${round(ab.p50, 0)} ms / p99 ${round(ab.p99, 0)} ms`, n: ab.n, target: '<= 1000 ms' });
   const idle = await idleBench();
   details.idle = idle;
   rows.push({ metric: `CPU of ${IDLE} idle teammates over ${IDLE_MS / 1000} s`, value: `${round(idle.cpuMs, 0)} ms (${round(idle.cpuPct, 3)} % of a core)`, n: IDLE, target: '< 2 % of a core' });
