@@ -184,7 +184,7 @@ function rssMb(pid: number): number {
 
 async function idleBench(): Promise<{ cpuPct: number; cpuMs: number; rss: number[] }> {
   const names = Array.from({ length: IDLE }, (_, i) => `idle${i}`);
-  const ws = await workspace(names, ['--provider', 'scripted']);
+  const ws = await workspace(names, ['--provider', 'scripted'], process.env.BENCH_IDLE_POLL ? { THCLAWS_TEAM_POLL_MS: process.env.BENCH_IDLE_POLL } : {});
   try {
     const pids: number[] = [];
     for (const name of names) pids.push((await spawnTeammate(ws.session, { name, teammateMode: 'background' })).pid!);

@@ -66,3 +66,14 @@ describe('SpawnTeammate', () => {
     expect(fs.readdirSync(session.store.paths.agentsDir).sort()).toEqual(before);
   });
 });
+
+describe('SpawnTeammate races', () => {
+  it('four concurrent spawns of one name: exactly one live process, the others refused', async () => {
+    const session = await lead([{ name: 'solo1' }]);
+    const results = await Promise.allSettled([0, 1, 2, 3].map(() => spawnTeammate(session, { name: 'solo1' })));
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    expect(ok).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(String(r.reason)).toMatch(/already in progress|already running/);
+    expect(await stateOf(session, 'solo1')).toBe('idle');
+  }, 60_000);
+});
