@@ -119,4 +119,24 @@ describe('team lifecycle through the real CLI', () => {
     expect(t.status).toBe('pending');
     expect(t.reserved_for).toBe('slowpoke');
   }, 60_000);
+
+  it('-p: a teammate that dies mid-task is reported by the watchdog as a lead turn, and the lead can correct the queue', async () => {
+    const ws = teamWorkspace({ teammateMode: 'background' });
+    cleanups.push(ws.cleanup);
+    const script = writeScript(ws, {
+      rules: [
+        { match: 'start', turns: [{ text: 'go', tool_calls: [{ name: 'TeamCreate', input: { name: 't', agents: [{ name: 'doomed' }] } }, { name: 'TeamTaskCreate', input: { subject: 'Fragile', description: 'x', owner: 'doomed' } }, { name: 'SpawnTeammate', input: { name: 'doomed' } }] }, { text: 'waiting' }] },
+        { match: 'Task #1 —', turns: [{ text: 'oops', tool_calls: [{ name: 'Bash', input: { command: 'kill -9 $PPID' } }] }, { text: 'never' }] },
+        { match: "Teammate 'doomed' is not running", turns: [{ text: 'cancelling', tool_calls: [{ name: 'TeamTaskUpdate', input: { task_id: '1', cancel: true, reason: 'doomed died' } }] }, { text: 'cancelled' }] },
+      ],
+      fallback: [{ text: 'noted' }],
+    });
+    const r = await runCli(['-p', 'start', '--script', script, '--accept-all', '--timeout', '60', '--output-format', 'stream-json'], { cwd: ws.dir, env: scrubbedEnv(ws.home), timeoutMs: 90_000 });
+    const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(events.some((e) => e.type === 'team' && e.kind === 'dead' && e.agent === 'doomed')).toBe(true);
+    expect(events.some((e) => e.type === 'tool_use' && e.name === 'TeamTaskUpdate')).toBe(true);
+    expect(r.code, r.stderr).toBe(0);
+    const t = await new TeamStore(path.join(ws.dir, '.thclaws/state/team')).tasks.get('1');
+    expect(t.result).toBe('cancelled: doomed died');
+  }, 90_000);
 });

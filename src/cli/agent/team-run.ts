@@ -100,10 +100,18 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
         await handler.ack(batch.ids);
         const p = await handler.progress();
         if (p.open === 0 && p.busy.length === 0) break;
-        if (!p.live.length && p.open > 0 && !batch.ids.length) {
-          // Nobody left to do the work: the watchdog has already told the lead; give it one more look.
+        if (!p.live.length && p.open > 0) {
+          // Nobody left to do the work: one more lead turn if the watchdog has news (it may respawn), else stop.
           await handler.watchdog();
-          if (!handler.drain().prompt) break;
+          const final = handler.drain();
+          if (!final.prompt) {
+            await handler.ack(final.ids);
+            break;
+          }
+          last = await agent.prompt(final.prompt, controller.signal, events);
+          turns++;
+          await handler.ack(final.ids);
+          continue;
         }
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, 1000);
