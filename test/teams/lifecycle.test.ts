@@ -94,7 +94,29 @@ describe('team lifecycle through the real CLI', () => {
     // A private tmux server: TMUX_TMPDIR keeps the test off the person's own tmux.
     cleanups.push(ws.cleanup, () => spawnSync('tmux', ['kill-server'], { env: { ...process.env, TMUX_TMPDIR: path.dirname(sock) } }));
     const r = await runTeam(ws, { TMUX_TMPDIR: path.dirname(sock) });
-    await expectFinished(ws, r, 'in tmux');
+    await expectFinished(ws, r, "in tmux session 'thclaws-team'");
+  }, 150_000);
+
+  it.skipIf(!hasTmux)('tmux mode inside tmux: teammates split the lead\'s own window', async () => {
+    const ws = teamWorkspace({ teammateMode: 'tmux' });
+    const tmp = path.dirname(ws.dir);
+    const tenv = { ...process.env, TMUX_TMPDIR: tmp };
+    delete (tenv as Record<string, string | undefined>).TMUX;
+    cleanups.push(ws.cleanup, () => spawnSync('tmux', ['kill-server'], { env: tenv }));
+    const script = writeScript(ws, teamScript());
+    const out = path.join(tmp, 'lead.out');
+    const cmd = `cd '${ws.dir}' && HOME='${ws.home}' '${process.execPath}' '${BIN}' -p 'build the app' --script '${script}' --accept-all --timeout 90 --output-format stream-json > '${out}' 2>&1; echo $? > '${out}.code'`;
+    const started = spawnSync('tmux', ['new-session', '-d', '-s', 'leadwin', '-x', '200', '-y', '50', cmd], { env: tenv, encoding: 'utf8' });
+    expect(started.status, started.stderr).toBe(0);
+    let maxPanes = 0;
+    await waitFor(() => {
+      const panes = spawnSync('tmux', ['list-panes', '-t', 'leadwin'], { env: tenv, encoding: 'utf8' }).stdout.split('\n').filter(Boolean).length;
+      maxPanes = Math.max(maxPanes, panes);
+      return fs.existsSync(`${out}.code`);
+    }, 'the lead inside tmux to finish', 120_000);
+    expect(fs.readFileSync(`${out}.code`, 'utf8').trim()).toBe('0');
+    expect(maxPanes).toBeGreaterThan(1);
+    await expectFinished(ws, { code: 0, stdout: fs.readFileSync(out, 'utf8'), stderr: '' }, 'in tmux pane (current window)');
   }, 150_000);
 
   it('-p --timeout: gives up, shuts the team down, releases the task with its reservation, exits 1', async () => {

@@ -37,6 +37,8 @@ export interface LaunchedTeammate {
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
   /** Signals the process group (never a pattern match). */
   kill(signal?: NodeJS.Signals): void;
+  /** Where it runs, for people: `tmux pane (current window)`, `tmux session 'thclaws-team'`, … */
+  readonly where?: string;
 }
 
 export interface TeammateLauncher {

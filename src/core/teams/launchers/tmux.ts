@@ -39,6 +39,8 @@ export class TmuxLauncher implements TeammateLauncher {
     const cmd = `exec ${req.argv.map(shQuote).join(' ')}`;
     const fmt = ['-P', '-F', '#{pane_id} #{pane_pid}'];
     let r;
+    let where = `tmux session '${TMUX_SESSION}'`;
+    if (this.inside) where = 'tmux pane (current window)';
     if (this.inside) r = tmux(['split-window', '-h', '-d', ...fmt, '-c', req.cwd, ...envArgs, cmd]);
     else if (tmux(['has-session', '-t', TMUX_SESSION]).ok) r = tmux(['new-window', '-d', '-t', TMUX_SESSION, '-n', req.agent, ...fmt, '-c', req.cwd, ...envArgs, cmd]);
     else r = tmux(['new-session', '-d', '-s', TMUX_SESSION, '-n', req.agent, '-x', '200', '-y', '50', ...fmt, '-c', req.cwd, ...envArgs, cmd]);
@@ -51,7 +53,7 @@ export class TmuxLauncher implements TeammateLauncher {
     (await import('node:fs')).closeSync(fd);
     tmux(['pipe-pane', '-t', pane!, `cat >> ${shQuote(this.store.paths.output(req.agent))}`]);
     const exited = pidExit(pid);
-    const t: LaunchedTeammate = { agent: req.agent, spawn_id: req.spawn_id, pid, exited, kill: (sig) => killGroup(pid, sig) };
+    const t: LaunchedTeammate = { agent: req.agent, spawn_id: req.spawn_id, pid, exited, kill: (sig) => killGroup(pid, sig), where };
     this.running.set(req.spawn_id, t);
     void exited.then(() => this.running.delete(req.spawn_id));
     return t;
