@@ -42,8 +42,13 @@ export class TmuxLauncher implements TeammateLauncher {
     let where = `tmux session '${TMUX_SESSION}'`;
     if (this.inside) where = 'tmux pane (current window)';
     if (this.inside) r = tmux(['split-window', '-h', '-d', ...fmt, '-c', req.cwd, ...envArgs, cmd]);
-    else if (tmux(['has-session', '-t', TMUX_SESSION]).ok) r = tmux(['new-window', '-d', '-t', TMUX_SESSION, '-n', req.agent, ...fmt, '-c', req.cwd, ...envArgs, cmd]);
-    else r = tmux(['new-session', '-d', '-s', TMUX_SESSION, '-n', req.agent, '-x', '200', '-y', '50', ...fmt, '-c', req.cwd, ...envArgs, cmd]);
+    else {
+      // A window of the team session; the session is created when that fails (one tmux call in the usual case).
+      r = tmux(['new-window', '-d', '-t', `${TMUX_SESSION}:`, '-n', req.agent, ...fmt, '-c', req.cwd, ...envArgs, cmd]);
+      if (!r.ok) r = tmux(['new-session', '-d', '-s', TMUX_SESSION, '-n', req.agent, '-x', '200', '-y', '50', ...fmt, '-c', req.cwd, ...envArgs, cmd]);
+      // Another spawn created the session meanwhile.
+      if (!r.ok && /duplicate session/.test(r.err)) r = tmux(['new-window', '-d', '-t', `${TMUX_SESSION}:`, '-n', req.agent, ...fmt, '-c', req.cwd, ...envArgs, cmd]);
+    }
     if (!r.ok) throw new Error(`tmux could not start ${req.agent}: ${r.err}`);
     const [pane, pidText] = r.out.split(' ');
     const pid = Number(pidText);
