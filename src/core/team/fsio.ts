@@ -148,10 +148,19 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   }
 }
 
-/** O_APPEND writes of one line each: concurrent appenders never interleave within a line of this size. */
-export function appendLine(file: string, line: string): void {
+/**
+ * O_APPEND writes of one line each: concurrent appenders never interleave within a line of this size.
+ * `durable`: fsynced before returning (the archive: its lines leave the inbox right after).
+ */
+export function appendLine(file: string, line: string, durable = false): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.appendFileSync(file, line.endsWith('\n') ? line : `${line}\n`);
+  const fd = fs.openSync(file, 'a');
+  try {
+    writeAll(fd, line.endsWith('\n') ? line : `${line}\n`);
+    if (durable) fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 export function ensureDir(dir: string): void {

@@ -140,7 +140,7 @@ export class Inboxes {
         messages = parsed.messages;
         if (parsed.invalid.length) {
           for (const bad of parsed.invalid) {
-            appendLine(this.paths.rejected(agent), JSON.stringify({ ts: Date.now(), reason: bad.reason, message: bad.raw }));
+            appendLine(this.paths.rejected(agent), JSON.stringify({ ts: Date.now(), reason: bad.reason, message: bad.raw }), true);
             this.journal.record({ event: 'rejected', file, reason: bad.reason, moved_to: this.paths.rejected(agent) });
           }
           dirty = true;
@@ -169,7 +169,7 @@ export class Inboxes {
     messages.length = 0;
     messages.push(...kept);
     // Archive before the inbox rewrite: a crash in between duplicates into the archive, never loses.
-    appendLine(this.paths.archive(agent), archived.join('\n'));
+    appendLine(this.paths.archive(agent), archived.join('\n'), true);
     return true;
   }
 }
