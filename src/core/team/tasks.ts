@@ -182,6 +182,7 @@ export class Tasks {
               lease.assertHeld();
               taskLock.assertHeld();
             },
+            deferDirSync: (dir) => taskLock.deferDirSync?.(dir),
           });
           return { task };
         },
