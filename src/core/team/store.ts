@@ -7,6 +7,9 @@ import { assertAgentName, assertRecipient, BROADCAST, LEAD, USER } from './names
 import { TeamPaths, resolveTeamDir } from './paths.js';
 import type { AgentStatus, Message, Task, TaskStatus } from './schemas.js';
 import { type AgentState, deriveState, Statuses } from './status.js';
+import { archiveTeam } from './archive.js';
+import { OutputLogs } from './output.js';
+import { SpawnRequests } from './spawn-requests.js';
 import { TaskFiles } from './task-files.js';
 import { Tasks } from './tasks.js';
 import { watchTeam, type TeamWatcher, type WatchOptions } from './watch.js';
@@ -42,6 +45,9 @@ export class TeamStore {
   readonly inboxes: Inboxes;
   readonly tasks: Tasks;
   readonly statuses: Statuses;
+  /** Spawn requests for a host (`agents/<name>/spawn.json`). */
+  readonly spawnRequests: SpawnRequests;
+  readonly outputs: OutputLogs;
   /** Leases this process holds; a lost one stays here so claims with it fail loudly instead of re-leasing. */
   private readonly held = new Map<string, Lease>();
 
@@ -51,6 +57,8 @@ export class TeamStore {
     this.config = new TeamConfigFile(this.paths, this.journal);
     this.inboxes = new Inboxes(this.paths, this.journal);
     this.statuses = new Statuses(this.paths, this.journal);
+    this.spawnRequests = new SpawnRequests(this.paths, this.journal);
+    this.outputs = new OutputLogs(this.paths);
     this.tasks = new Tasks(
       this.paths,
       new TaskFiles(this.paths, this.journal),
@@ -155,6 +163,11 @@ export class TeamStore {
         },
       },
     });
+  }
+
+  /** Moves the current team's state aside (replace: true); returns where it went. */
+  archiveTeam(): string {
+    return archiveTeam(this.paths, this.journal);
   }
 
   watch(opts?: WatchOptions): TeamWatcher {

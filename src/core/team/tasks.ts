@@ -10,6 +10,18 @@ import { findCycle } from './task-graph.js';
 import type { TaskFiles } from './task-files.js';
 import { TeamError, type TeamErrorCode } from './errors.js';
 
+export interface TaskPatch {
+  subject?: string;
+  description?: string;
+  /** New reservation (null clears it). */
+  reservedFor?: string | null;
+  blockedBy?: string[];
+  cancel?: boolean;
+  reason?: string;
+  /** Extra fields stored on the task (the runtime's `parked` reason). */
+  extra?: Record<string, unknown>;
+}
+
 export interface NewTask {
   subject: string;
   description: string;
@@ -229,6 +241,69 @@ export class Tasks {
       this.files.write(task, guard);
       return task;
     }, this.lockOpts);
+  }
+
+  /**
+   * The lead's corrections (D-18): edit, reassign (the reservation; an in-progress task of another owner
+   * goes back to pending), change blockers (validated, no cycles), cancel (closed with a reason).
+   */
+  async update(id: string, patch: TaskPatch): Promise<Task> {
+    assertTaskId(id);
+    const reserve = patch.reservedFor === undefined ? undefined : patch.reservedFor === null ? null : await this.assertKnown(patch.reservedFor, 'owner');
+    let deps: string[] | undefined;
+    if (patch.blockedBy) {
+      deps = [...new Set(patch.blockedBy.map((d) => assertTaskId(d)))];
+      if (deps.includes(id)) throw new TeamError('invalid', `task ${id} cannot block itself`);
+      const missing = deps.filter((d) => this.files.read(d).kind !== 'ok');
+      if (missing.length) throw new TeamError('invalid', `blocked_by names unknown task(s): ${missing.join(', ')}`);
+      const edges = (t: string) => (t === id ? deps! : (() => { const r = this.files.read(t); return r.kind === 'ok' ? r.task.blocked_by : []; })());
+      const cycle = findCycle(edges, [id]);
+      if (cycle) throw new TeamError('invalid', `blocked_by would create a dependency cycle: ${cycle.join(' -> ')}`);
+    }
+    if (patch.subject !== undefined && !patch.subject.trim()) throw new TeamError('invalid', 'task subject is empty');
+    const before = await withLock(this.paths.task(id), (guard) => {
+      const r = this.files.read(id);
+      if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
+      const task = r.task;
+      const old = { ...task, blocked_by: [...task.blocked_by] };
+      if (patch.subject !== undefined) task.subject = patch.subject.trim();
+      if (patch.description !== undefined) task.description = patch.description;
+      if (reserve !== undefined) {
+        task.reserved_for = reserve;
+        if (task.status === 'in_progress' && task.owner !== reserve) {
+          task.status = 'pending';
+          task.owner = null;
+        }
+        delete (task as Record<string, unknown>).parked;
+      }
+      if (deps) task.blocked_by = deps;
+      if (patch.cancel) {
+        if (task.status === 'completed') throw new TeamError('conflict', `task ${id} is already completed`);
+        task.status = 'completed';
+        task.completed_at = Date.now();
+        task.result = `cancelled${patch.reason ? `: ${patch.reason}` : ''}`;
+        (task as Record<string, unknown>).cancelled = true;
+      }
+      if (patch.extra) Object.assign(task, patch.extra);
+      task.updated_at = Date.now();
+      this.files.write(task, guard);
+      return { old, task };
+    }, this.lockOpts);
+    // Keep `blocks` of the old and new blockers in step.
+    if (deps) {
+      for (const dep of new Set([...before.old.blocked_by, ...deps])) {
+        await withLock(this.paths.task(dep), (guard) => {
+          const r = this.files.read(dep);
+          if (r.kind !== 'ok') return;
+          const has = r.task.blocks.includes(id);
+          const want = deps!.includes(dep);
+          if (has === want) return;
+          r.task.blocks = want ? [...r.task.blocks, id] : r.task.blocks.filter((b) => b !== id);
+          this.files.write(r.task, guard);
+        }, this.lockOpts);
+      }
+    }
+    return before.task;
   }
 
   private whyNotClaimable(task: Task, agent: string): string | null {

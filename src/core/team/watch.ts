@@ -190,7 +190,7 @@ function takeSnapshot(paths: TeamPaths): Map<string, { sig: string; event: TeamE
     if (!isAgentName(a)) continue;
     const dir = path.join(paths.agentsDir, a);
     add(dir, classifyEntry('agents', a));
-    for (const n of ['status.json', 'output.log']) add(path.join(dir, n), classifyEntry({ agent: a }, n));
+    for (const n of ['status.json', 'output.log', 'spawn.json']) add(path.join(dir, n), classifyEntry({ agent: a }, n));
   }
   return out;
 }
