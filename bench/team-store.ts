@@ -54,6 +54,34 @@ async function delivery(mode: 'watch' | 'chokidar' | 500 | 1000, count: number):
   return latencies;
 }
 
+/** Milliseconds from re-creating the tasks dir (rm -rf + mkdir + a task file) to the feed's event for it. */
+async function recreatedDirLatency(rounds: number): Promise<number[]> {
+  const store = await newTeam(['a']);
+  const w = store.watch({ safetyPollMs: 0 });
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < rounds; i++) {
+      fs.rmSync(store.paths.tasksDir, { recursive: true, force: true });
+      await sleep(5);
+      const got = new Promise<number>((resolve) => {
+        const off = w.onChange((e) => {
+          if (e.key === `task:${i + 1}`) {
+            off();
+            resolve(performance.now());
+          }
+        });
+      });
+      fs.mkdirSync(store.paths.tasksDir);
+      const t0 = performance.now();
+      fs.writeFileSync(path.join(store.paths.tasksDir, `${i + 1}.json`), '{}');
+      out.push((await Promise.race([got, sleep(5000).then(() => Infinity)])) - t0);
+    }
+  } finally {
+    w.close();
+  }
+  return out;
+}
+
 /** Runs `n` workers behind a start barrier so process start-up is not timed. */
 async function contended(mode: 'claim' | 'write', store: TeamStore, n: number, args: (i: number) => string[]) {
   const go = path.join(path.dirname(store.dir), 'go');
@@ -97,6 +125,10 @@ export async function runTeamStoreBench(): Promise<BenchSection> {
       details[`delivery_${mode}`] = s;
       rows.push({ metric: `delivery ${label}`, value: `p50 ${round(s.p50)} ms / p99 ${round(s.p99)} ms`, n: s.n, target: mode === 'watch' ? 'p50 <= 5, p99 <= 50 ms' : 'baseline' });
     }
+
+    const re = summarize(await recreatedDirLatency(50));
+    details.recreated_dir = re;
+    rows.push({ metric: 'event after the tasks dir is removed and re-created', value: `p50 ${round(re.p50)} ms / p99 ${round(re.p99)} ms`, n: re.n, target: '<= 50 ms' });
 
     const claimers = Array.from({ length: 8 }, (_, i) => `c${i}`);
     const cStore = await newTeam(claimers);
