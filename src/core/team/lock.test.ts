@@ -60,6 +60,19 @@ describe('lock', () => {
   });
 });
 
+describe('lock holders in another pid namespace (containers sharing a host name and a volume)', () => {
+  it.runIf(fs.existsSync('/proc/self/ns/pid'))('are judged by mtime like another host, not by a pid that means nothing here', async () => {
+    const file = path.join(store.dir, 'n.json');
+    const deadHere = 999_999; // no such pid in this namespace
+    const line = (ns: string) => `${holderLine(os.hostname(), deadHere, 'tok')} ${encodeURIComponent(ns)}`;
+    fs.symlinkSync(line('pid:[1]'), `${file}.lock`);
+    await expect(withLock(file, () => 'mine', { wait: false })).rejects.toMatchObject({ code: 'locked' });
+    fs.unlinkSync(`${file}.lock`);
+    fs.symlinkSync(line(fs.readlinkSync('/proc/self/ns/pid')), `${file}.lock`); // our namespace: that pid is dead
+    expect(await withLock(file, () => 'mine', { wait: false })).toBe('mine');
+  });
+});
+
 describe('lease', () => {
   it('a lost lease is reported once, refuses assertHeld, and the holder claims nothing more as the agent', async () => {
     const t = await store.tasks.create({ subject: 's', description: '' });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { TeamError } from './errors.js';
 import { fsyncDir } from './fsio.js';
-import { decodeHolder, describeHolder, encodeHolder, type Holder, holderDead, newHolder, thisHost } from './holder.js';
+import { decodeHolder, describeHolder, encodeHolder, type Holder, holderDead, newHolder, sameMachine } from './holder.js';
 import type { Journal } from './journal.js';
 import { TEAM_POLICY } from './policy.js';
 
@@ -191,7 +191,7 @@ function readEntry(lockPath: string): Entry {
   }
   const holder = raw === null ? null : decodeHolder(raw);
   // The mtime matters only when liveness cannot be checked here.
-  if (holder && holder.host === thisHost()) return { kind: 'held', holder, identity: raw!, mtimeMs: null };
+  if (holder && sameMachine(holder)) return { kind: 'held', holder, identity: raw!, mtimeMs: null };
   let st: fs.Stats;
   try {
     st = fs.lstatSync(lockPath);
@@ -202,12 +202,12 @@ function readEntry(lockPath: string): Entry {
 }
 
 function isStale(e: Entry & { kind: 'held' }): boolean {
-  if (e.holder && e.holder.host === thisHost()) return holderDead(e.holder);
+  if (e.holder && sameMachine(e.holder)) return holderDead(e.holder);
   return e.mtimeMs !== null && Date.now() - e.mtimeMs > TEAM_POLICY.lockStaleMs;
 }
 
 function staleReason(e: Entry & { kind: 'held' }): string {
-  if (e.holder && e.holder.host === thisHost()) return `holder ${describeHolder(e.holder)} is dead`;
+  if (e.holder && sameMachine(e.holder)) return `holder ${describeHolder(e.holder)} is dead`;
   const age = Math.round((Date.now() - (e.mtimeMs ?? 0)) / 100) / 10;
   return `${e.holder ? `holder ${describeHolder(e.holder)}` : 'lock with no readable holder'} not refreshed for ${age} s`;
 }
