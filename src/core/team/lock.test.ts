@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +44,16 @@ describe('lock', () => {
     fs.lutimesSync(`${file}.lock`, old, old);
     expect(await withLock(file, () => 'mine', { wait: false, journal: store.journal })).toBe('mine');
     expect(store.journal.read().filter((e) => e.event === 'lock_recovered')).toMatchObject([{ holder_pid: 77, holder_host: 'otherhost', file: 'y.json.lock' }]);
+  });
+
+  it('a breaker killed inside its takeover leaves nothing that blocks the next one', async () => {
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const file = path.join(store.dir, 'b.json');
+    fs.symlinkSync(holderLine(os.hostname(), dead, 'held'), `${file}.lock`);
+    fs.symlinkSync(holderLine(os.hostname(), dead, 'breaking'), `${file}.lock.break`);
+    expect(await withLock(file, () => 'mine', { journal: store.journal })).toBe('mine');
+    expect(fs.readdirSync(store.dir).filter((n) => n.startsWith('b.json'))).toEqual([]);
+    expect(store.journal.read().filter((e) => e.event === 'lock_recovered')).toMatchObject([{ holder_pid: dead }]);
   });
 
   it('a living holder on this host is never broken, however old its lock', async () => {
