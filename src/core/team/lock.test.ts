@@ -83,6 +83,16 @@ describe('lock holders in another pid namespace (containers sharing a host name 
   });
 });
 
+describe('atomic writes', () => {
+  it('a write whose rename fails leaves no temp file and the target untouched', () => {
+    const target = path.join(store.dir, 'occupied');
+    fs.mkdirSync(path.join(target, 'inside'), { recursive: true }); // a non-empty directory: rename refuses
+    expect(() => writeFileAtomic(target, 'data')).toThrow();
+    expect(tmpLeft(store.dir)).toEqual([]);
+    expect(fs.readdirSync(target)).toEqual(['inside']);
+  });
+});
+
 describe('lease', () => {
   it('a lost lease is reported once, refuses assertHeld, and the holder claims nothing more as the agent', async () => {
     const t = await store.tasks.create({ subject: 's', description: '' });
