@@ -2,6 +2,7 @@
  * Team store benchmark: delivery latency (watch vs 500/1000 ms polling), contended claims and appends with
  * 8 real processes, idle watcher CPU, and inbox append cost at 10 vs 10,000 messages.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../src/core/team/fsio.js';
@@ -115,6 +116,27 @@ async function appendCost(existing: number, bounded: boolean, samples = 200): Pr
   return (performance.now() - t0) / samples;
 }
 
+/**
+ * Side by side with an older checkout (THCLAWS_BENCH_BASELINE=<dir>, e.g. `git archive <commit> | tar -x -C
+ * <dir>` plus a node_modules link): contended claims and appends, alternating old and new runs so that load
+ * drift on a shared machine hits both alike. Reports medians and the median of the pairwise ratios.
+ */
+function sideBySide(baseline: string, pairs: number): { old: Array<Record<string, number>>; new: Array<Record<string, number>> } {
+  const run = (root: string) => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'store-contended.ts'), root], { encoding: 'utf8', cwd: path.join(import.meta.dirname, '..') });
+    if (r.status !== 0) throw new Error(`store-contended ${root}: ${r.stderr}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
+  };
+  const out = { old: [] as Array<Record<string, number>>, new: [] as Array<Record<string, number>> };
+  for (let i = 0; i < pairs; i++) {
+    out.old.push(run(baseline));
+    out.new.push(run(path.join(import.meta.dirname, '..')));
+  }
+  return out;
+}
+
+const median = (v: number[]) => summarize(v).p50;
+
 export async function runTeamStoreBench(): Promise<BenchSection> {
   const rows: BenchSection['rows'] = [];
   const details: Record<string, unknown> = {};
@@ -170,6 +192,26 @@ export async function runTeamStoreBench(): Promise<BenchSection> {
     rows.push({ metric: 'append cost, inbox of 10 messages', value: `${round(small)} ms`, n: 200, target: '-' });
     rows.push({ metric: 'append cost, inbox of 10,000 messages (bounded)', value: `${round(large)} ms (${round(large / small)}x)`, n: 200, target: '<= 2x of 10' });
     rows.push({ metric: 'append cost, 10,000 messages, unbounded array (thClaws-style)', value: `${round(naive)} ms (${round(naive / small)}x)`, n: 50, target: 'baseline' });
+
+    const baseline = process.env.THCLAWS_BENCH_BASELINE;
+    if (baseline) {
+      const ab = sideBySide(path.resolve(baseline), Number(process.env.THCLAWS_BENCH_PAIRS ?? 5));
+      details.side_by_side = { baseline, ...ab };
+      for (const [key, label] of [
+        ['claims_per_s', 'claims/s, 8 processes, 600 tasks'],
+        ['appends_per_s', 'appends/s, 8 writers + 1 reader'],
+      ] as const) {
+        const o = ab.old.map((r) => r[key]!);
+        const n = ab.new.map((r) => r[key]!);
+        const ratio = median(n.map((v, i) => v / o[i]!));
+        rows.push({
+          metric: `side by side, ${label}: baseline vs this (medians of ${o.length} alternating runs)`,
+          value: `${round(median(o), 0)} vs ${round(median(n), 0)} (pairwise ratio ${round(ratio)})`,
+          n: o.length,
+          target: 'ratio >= 0.75',
+        });
+      }
+    }
   } finally {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }
