@@ -150,9 +150,9 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     expect(afterText).toMatchObject({ stop: 'error', error: 'API error (overloaded_error): Overloaded' });
     expect(fake.requests).toHaveLength(3);
 
-    fake.enqueue({ streamError: { type: 'invalid_request_error', message: 'prompt is too long' } });
+    fake.enqueue({ streamError: { type: 'invalid_request_error', message: 'messages: text content blocks must be non-empty' } });
     const invalid = await loop('z').run;
-    expect(invalid).toMatchObject({ stop: 'error', error: 'API error (invalid_request_error): prompt is too long' });
+    expect(invalid).toMatchObject({ stop: 'error', error: 'API error (invalid_request_error): messages: text content blocks must be non-empty' });
     expect(fake.requests).toHaveLength(4);
   });
 

@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Agent } from '../../core/agent/agent.js';
 import { agentsDir, loadAgentDefs, type AgentDef } from '../../core/agent/agent-defs.js';
+import { resolveModelAlias } from '../../core/agent/models.js';
 import { SessionPermissionChecker, type PermissionMode } from '../../core/agent/permissions.js';
 import { AnthropicProvider } from '../../core/agent/providers/anthropic.js';
 import { DEFAULT_SCRIPT, ScriptedProvider, loadScriptFile } from '../../core/agent/providers/scripted.js';
@@ -98,7 +99,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
   }
 
   const def = agentName ? agentDefFor(projectRoot, agentName) : undefined;
-  const model = opts.model ?? def?.model ?? settings.model;
+  const model = resolveModelAlias(opts.model ?? def?.model ?? settings.model);
   const mode: PermissionMode = opts.acceptAll ? 'auto' : (opts.permissionMode ?? settings.permissionMode);
 
   let guard: CommandGuard | undefined;

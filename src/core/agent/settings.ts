@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MODEL } from './models.js';
 
 export const RetrySchema = z.object({
   /** Attempts after the first on 429/529/5xx/network errors: ~1 min of backoff rides out a short overload. */
@@ -20,8 +21,15 @@ export const RetrySchema = z.object({
 export const SettingsSchema = z.looseObject({
   /** Agent Teams feature flag (reference §1): off unless a project opts in. */
   teamEnabled: z.boolean().default(false),
-  /** Default model id; `--model` overrides. claude-sonnet-4-5 reaches end-of-life on 2026-11-30 (the SDK warns on every call). */
-  model: z.string().min(1).default('claude-sonnet-4-6'),
+  /** Default model id or alias (`sonnet`, `opus`, `haiku`); `--model` overrides. The current Sonnet (models.json). */
+  model: z.string().min(1).default(DEFAULT_MODEL),
+  /** Thinking effort (`--effort`); absent = the model's own default. */
+  effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+  /**
+   * `summarized` returns thinking text (shown dimmed; on 5.5 models the text between tool calls arrives as
+   * thinking, so `omitted` leaves a silent screen between tool calls); `omitted` returns only signatures.
+   */
+  thinkingDisplay: z.enum(['summarized', 'omitted']).default('summarized'),
   /** `anthropic` needs a key; `scripted` plays a JSON script (tests, demo). */
   provider: z.enum(['anthropic', 'scripted']).default('anthropic'),
   /** How teammates are started (teams issue): pick tmux when available, else background. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/agent/helpers.js';
 import type { CommandGuard } from '../../guard/types.js';
-import { runToolCall } from '../loop.js';
+import { runToolCall } from '../tool-run.js';
 import { SessionPermissionChecker } from '../permissions.js';
 import type { ToolContext } from '../types.js';
 import { builtinTools } from './index.js';
