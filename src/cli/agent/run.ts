@@ -2,7 +2,7 @@
 import type { AgentCliOptions } from '../agent-command.js';
 import { CliError } from '../errors.js';
 import { DenyApprover } from '../../core/agent/permissions.js';
-import { runPrint } from './print.js';
+import { runPrint, runStreamInput } from './print.js';
 import { runRepl } from './repl.js';
 import { setupRuntime } from './setup.js';
 
@@ -13,13 +13,21 @@ async function readStdin(): Promise<string> {
 }
 
 export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
-  if (opts.print !== undefined) {
-    const prompt = opts.print === true ? await readStdin() : opts.print;
+  if (opts.print !== undefined || opts.inputFormat === 'stream-json') {
+    const printOpts = { format: opts.outputFormat, verbose: !!opts.verbose };
+    if (opts.inputFormat === 'stream-json') {
+      if (opts.outputFormat !== 'stream-json') throw new CliError('--input-format stream-json needs --output-format stream-json');
+      if (typeof opts.print === 'string') throw new CliError('--input-format stream-json reads its prompts from stdin; give -p no value');
+      const rt = await setupRuntime(opts, false);
+      rt.permissions.setApprover(rt.approver ?? new DenyApprover());
+      return runStreamInput(rt, printOpts);
+    }
+    const prompt = opts.print === true ? await readStdin() : (opts.print as string);
     if (!prompt.trim()) throw new CliError('-p needs a prompt (as its value or on stdin)');
     const rt = await setupRuntime(opts, false);
     // Nobody answers questions in -p: without --accept-all, guarded tools are refused with a reason.
     rt.permissions.setApprover(rt.approver ?? new DenyApprover());
-    return runPrint(rt, prompt, opts.outputFormat);
+    return runPrint(rt, prompt, printOpts);
   }
   const rt = await setupRuntime(opts, true);
   return runRepl(rt);

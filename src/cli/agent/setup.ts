@@ -13,6 +13,7 @@ import { SessionError, SessionStore } from '../../core/agent/sessions.js';
 import { SettingsError, loadSettings } from '../../core/agent/settings.js';
 import { buildSystemPrompt } from '../../core/agent/system-prompt.js';
 import { builtinTools } from '../../core/agent/tools/index.js';
+import { ShellRegistry } from '../../core/agent/tools/shells.js';
 import type { Approver } from '../../core/agent/types.js';
 import type { CommandGuard, Role } from '../../core/guard/types.js';
 import type { AgentCliOptions } from '../agent-command.js';
@@ -119,6 +120,8 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
     guard = createCommandGuard('teammate', { workspaceRoot: projectRoot, cwd, ...(agentName ? { agentName } : {}) });
   }
   const allowed = def?.tools ? new Set(def.tools) : undefined;
+  // Background shells come with Bash: a definition that allows Bash allows reading and stopping them.
+  if (allowed?.has('Bash')) for (const t of ['BashOutput', 'KillShell']) allowed.add(t);
   const activeTools = allowed ? tools.filter((t) => allowed.has(t.name)) : tools;
 
   const permissions = new SessionPermissionChecker(mode, { decide: async () => 'deny' });
@@ -136,7 +139,12 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
     throw new CliError(`cannot write session under ${projectRoot}/.thclaws/sessions: ${(err as Error).message}`);
   }
 
+  // Background shells and the children foreground commands left running die with the agent (process groups).
+  const shells = new ShellRegistry();
+  process.once('exit', () => shells.killAll());
   const agent = new Agent({
+    shells,
+    ...(opts.effort ? { effort: opts.effort } : {}),
     provider,
     model,
     settings,

@@ -49,11 +49,15 @@ export function resolveWritable(ctx: ToolContext, p: string): { path: string } |
   return refused ? { error: refused } : r;
 }
 
+/** The one wording of a role-guard refusal: `refused: <reason> — <advice>`. */
+export function guardRefusal(verdict: { allowed: boolean; reason?: string; advice?: string } | undefined): ToolResult | undefined {
+  if (!verdict || verdict.allowed) return undefined;
+  return toolError(`refused: ${verdict.reason} — ${verdict.advice}`);
+}
+
 /** The write guard of the teams issue, after the sandbox. */
 export function checkWriteGuard(ctx: ToolContext, absPath: string): ToolResult | undefined {
-  const verdict = ctx.guard?.checkWrite(absPath);
-  if (verdict && !verdict.allowed) return toolError(`refused: ${verdict.reason} — ${verdict.advice}`);
-  return undefined;
+  return guardRefusal(ctx.guard?.checkWrite(absPath));
 }
 
 export function fsErrorText(err: unknown, p: string): string {

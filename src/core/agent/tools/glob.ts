@@ -27,6 +27,7 @@ export const globTool: Tool<z.infer<typeof Input>> = {
   description: 'Find files by glob pattern (node_modules and .git are skipped). Returns paths relative to the search directory.',
   inputSchema: Input,
   needsPermission: false,
+  readOnly: true,
   async run(input, ctx) {
     const bad = badPattern(input.pattern);
     if (bad) return toolError(bad);

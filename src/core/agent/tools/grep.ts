@@ -23,6 +23,7 @@ export const grepTool: Tool<z.infer<typeof Input>> = {
     'Search file contents with a regular expression. Returns "path:line:text" for each matching line (binary files, node_modules and .git are skipped).',
   inputSchema: Input,
   needsPermission: false,
+  readOnly: true,
   async run(input, ctx) {
     let re: RegExp;
     try {

@@ -21,6 +21,7 @@ export const readTool: Tool<z.infer<typeof Input>> = {
     'Read a text file. Returns numbered lines (cat -n style). Use offset (1-based line) and limit to page through long files.',
   inputSchema: Input,
   needsPermission: false,
+  readOnly: true,
   async run(input, ctx) {
     const r = resolvePath(ctx, input.path, 'read');
     if ('error' in r) return r.error;
