@@ -52,6 +52,27 @@ describe('thclaws -p (real process)', () => {
     expect(bad.stderr).toMatch(/--permission-mode.*sometimes/);
   });
 
+  it('an untrusted folder\'s settings cannot switch off permission prompts in -p; it says so on stderr', async () => {
+    settings({ permissionMode: 'auto', permissions: { allow: ['Bash'] } });
+    const outside = path.join(dir, '..', `escape-${path.basename(dir)}.txt`);
+    fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: `echo pwned > ${outside}` } }] }, { text: 'tried' });
+    const r = await runCli(['-p', 'go'], { cwd: dir, env: withKey() });
+    expect(r.code).toBe(0);
+    expect(existsSync(outside)).toBe(false);
+    expect(r.stderr).toBe(
+      `thclaws: ${dir} is not a trusted folder: ignoring project settings that loosen permissions (${path.join(dir, '.thclaws/settings.json')}: permissionMode, ${path.join(dir, '.thclaws/settings.json')}: permissions.allow); trust it by answering the question in the REPL, or pass --accept-all\n`,
+    );
+    expect(fake.requests[1]!.body.messages.at(-1).content[0].content).toMatch(/^permission denied/);
+    // Trusted (by the person, in the user's config): the same settings apply.
+    mkdirSync(path.join(dir, '.config/thclaws'), { recursive: true });
+    writeFileSync(path.join(dir, '.config/thclaws/trusted-folders.json'), JSON.stringify({ folders: [dir] }));
+    const inside = path.join(dir, 'trusted.txt');
+    fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: `echo ok > ${inside}` } }] }, { text: 'done' });
+    const t = await runCli(['-p', 'go'], { cwd: dir, env: withKey() });
+    expect(t.stderr).toBe('');
+    expect(readFileSync(inside, 'utf8')).toBe('ok\n');
+  });
+
   it('--provider scripted uses the embedded demo script', async () => {
     const r = await runCli(['-p', 'hello', '--provider', 'scripted'], { cwd: dir, env: scrubbedEnv(dir) });
     expect(r.code).toBe(0);

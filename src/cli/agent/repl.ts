@@ -80,7 +80,7 @@ export async function runRepl(rt: Runtime): Promise<number> {
     new CallbackApprover(async (req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> => {
       renderer.newline();
       for (;;) {
-        const ans = await ask(`Allow ${req.tool}: ${req.summary}? [y]es / [n]o / [a]lways for ${req.tool} this session: `, signal);
+        const ans = await ask(`Allow ${req.tool}: ${req.summary}? [y]es / [n]o / [a]lways allow ${req.scope ?? req.tool}: `, signal);
         if (ans === null) return 'deny';
         const a = ans.trim().toLowerCase();
         if (a === 'y' || a === 'yes') return 'allow';

@@ -1,10 +1,26 @@
 /** Entry of the root command: -p or the REPL. */
+import readline from 'node:readline';
 import type { AgentCliOptions } from '../agent-command.js';
 import { CliError } from '../errors.js';
 import { DenyApprover } from '../../core/agent/permissions.js';
 import { runPrint, runStreamInput } from './print.js';
 import { runRepl } from './repl.js';
 import { setupRuntime } from './setup.js';
+
+/** One question before the REPL starts; the answer is stored in the user's config by the caller. */
+async function askTrust(projectRoot: string, ignored: string[]): Promise<boolean> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const keys = ignored.map((i) => `  ${i}`).join('\n');
+    const answer = await new Promise<string>((resolve) => {
+      rl.on('close', () => resolve(''));
+      rl.question(`This folder's settings loosen permissions:\n${keys}\nDo you trust the files in ${projectRoot}? [y/N] `, resolve);
+    });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -29,6 +45,6 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
     rt.permissions.setApprover(rt.approver ?? new DenyApprover());
     return runPrint(rt, prompt, printOpts);
   }
-  const rt = await setupRuntime(opts, true);
+  const rt = await setupRuntime(opts, true, process.stdin.isTTY ? askTrust : undefined);
   return runRepl(rt);
 }

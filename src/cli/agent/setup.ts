@@ -10,7 +10,8 @@ import { DEFAULT_SCRIPT, ScriptedProvider, loadScriptFile } from '../../core/age
 import type { Provider } from '../../core/agent/providers/types.js';
 import { ProviderError } from '../../core/agent/providers/types.js';
 import { SessionError, SessionStore } from '../../core/agent/sessions.js';
-import { SettingsError, loadSettings } from '../../core/agent/settings.js';
+import { SettingsError, addAllowRule, loadSettings, type LoadedSettings } from '../../core/agent/settings.js';
+import { trustFolder } from '../../core/agent/trust.js';
 import { buildSystemPrompt } from '../../core/agent/system-prompt.js';
 import { builtinTools } from '../../core/agent/tools/index.js';
 import { ShellRegistry } from '../../core/agent/tools/shells.js';
@@ -73,19 +74,36 @@ function agentDefFor(projectRoot: string, agentName: string): AgentDef | undefin
   return undefined;
 }
 
-export async function setupRuntime(opts: AgentCliOptions, interactive: boolean): Promise<Runtime> {
+/** Asks the person whether to trust the folder; true = trust (stored in the user's config). */
+export type TrustPrompt = (projectRoot: string, ignored: string[]) => Promise<boolean>;
+
+function loadTrustedSettings(projectRoot: string): LoadedSettings {
+  try {
+    return loadSettings(projectRoot);
+  } catch (err) {
+    if (err instanceof SettingsError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, askTrust?: TrustPrompt): Promise<Runtime> {
   const cwd = resolveCwd(opts.cwd);
   const { agentName, role: flagRole } = applyTeamFlags(opts, cwd);
   const projectRoot = process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
   if (!existsSync(projectRoot)) throw new CliError(`THCLAWS_PROJECT_ROOT does not exist: ${projectRoot}`);
 
-  let settings;
-  try {
-    settings = loadSettings(projectRoot).settings;
-  } catch (err) {
-    if (err instanceof SettingsError) throw new CliError(err.message);
-    throw err;
+  let loaded = loadTrustedSettings(projectRoot);
+  if (loaded.ignored.length && askTrust && (await askTrust(projectRoot, loaded.ignored))) {
+    trustFolder(projectRoot);
+    loaded = loadTrustedSettings(projectRoot);
   }
+  if (loaded.ignored.length) {
+    process.stderr.write(
+      `thclaws: ${projectRoot} is not a trusted folder: ignoring project settings that loosen permissions (${loaded.ignored.join(', ')}); ` +
+        'trust it by answering the question in the REPL, or pass --accept-all\n',
+    );
+  }
+  const settings = loaded.settings;
   const info: RuntimeInfo = { role: flagRole, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) };
   for (const h of agentHooks) info.role = h.role?.(info) ?? info.role;
 
@@ -124,7 +142,11 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
   if (allowed?.has('Bash')) for (const t of ['BashOutput', 'KillShell']) allowed.add(t);
   const activeTools = allowed ? tools.filter((t) => allowed.has(t.name)) : tools;
 
-  const permissions = new SessionPermissionChecker(mode, { decide: async () => 'deny' });
+  const permissions = new SessionPermissionChecker(
+    mode,
+    { decide: async () => 'deny' },
+    { scope: { cwd, projectRoot }, rules: settings.permissions.allow, persist: (rule) => addAllowRule(projectRoot, rule) },
+  );
   let session: SessionStore;
   let messages;
   let usage;

@@ -64,6 +64,8 @@ export interface PermissionRequest {
   /** One human-readable line: what would happen. */
   summary: string;
   agentName?: string;
+  /** What an `always` answer would allow from now on, e.g. `Bash(npm test:*)` or `Write(src/)`. */
+  scope?: string;
 }
 
 export type ApproverAnswer = 'allow' | 'deny' | 'always';
