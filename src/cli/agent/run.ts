@@ -6,6 +6,7 @@ import { DenyApprover } from '../../core/agent/permissions.js';
 import { runPrint, runStreamInput } from './print.js';
 import { runRepl } from './repl.js';
 import { setupRuntime } from './setup.js';
+import { activeTeamSession, registerTeamHooks } from './team-hooks.js';
 
 /** One question before the REPL starts; the answer is stored in the user's config by the caller. */
 async function askTrust(projectRoot: string, ignored: string[]): Promise<boolean> {
@@ -29,6 +30,15 @@ async function readStdin(): Promise<string> {
 }
 
 export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
+  registerTeamHooks(opts);
+  if (opts.print === undefined && (opts.teamAgent ?? process.env.THCLAWS_TEAM_AGENT) && (opts.teamAgent ?? process.env.THCLAWS_TEAM_AGENT) !== 'lead') {
+    // A teammate process: no REPL, its team loop until shutdown.
+    const rt = await setupRuntime(opts, false);
+    const team = activeTeamSession();
+    if (!team) throw new CliError('teammate mode needs a team session');
+    const { runTeammateCli } = await import('./team-run.js');
+    return runTeammateCli(rt, team);
+  }
   if (opts.print !== undefined || opts.inputFormat === 'stream-json') {
     const printOpts = { format: opts.outputFormat, verbose: !!opts.verbose };
     if (opts.inputFormat === 'stream-json') {
@@ -43,6 +53,11 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
     const rt = await setupRuntime(opts, false);
     // Nobody answers questions in -p: without --accept-all, guarded tools are refused with a reason.
     rt.permissions.setApprover(rt.approver ?? new DenyApprover());
+    const team = activeTeamSession();
+    if (team && team.role !== 'teammate') {
+      const { runTeamPrint } = await import('./team-run.js');
+      return runTeamPrint(rt, team, prompt, opts.outputFormat, opts.timeout);
+    }
     return runPrint(rt, prompt, printOpts);
   }
   const rt = await setupRuntime(opts, true, process.stdin.isTTY ? askTrust : undefined);

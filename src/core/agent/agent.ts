@@ -20,6 +20,8 @@ export interface AgentConfig {
   settings: Settings;
   cwd: string;
   projectRoot: string;
+  /** Sandbox root of the tools when narrower than projectRoot (a teammate's worktree). */
+  sandboxRoot?: string;
   role: Role;
   agentName?: string;
   permissions: SessionPermissionChecker;
@@ -97,7 +99,7 @@ export class Agent {
       toolOutputMaxChars: s.toolOutputMaxChars,
       context: {
         cwd: this.cfg.cwd,
-        projectRoot: this.cfg.projectRoot,
+        projectRoot: this.cfg.sandboxRoot ?? this.cfg.projectRoot,
         role: this.cfg.role,
         permissions: this.cfg.permissions,
         limits: s,
@@ -106,6 +108,7 @@ export class Agent {
         ...(this.cfg.guard ? { guard: this.cfg.guard } : {}),
       },
       signal,
+      ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),
       events: {
         ...events,
         onMessage: (m) => {
