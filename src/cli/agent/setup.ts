@@ -41,7 +41,7 @@ function resolveCwd(dir: string | undefined): string {
   return abs;
 }
 
-/** Teammate flags become env (reference §2.1, §12) so every subprocess inherits them. */
+/** Teammate flags become env (THCLAWS_TEAM_AGENT, THCLAWS_TEAM_DIR) so every subprocess inherits them. */
 function applyTeamFlags(opts: AgentCliOptions, cwd: string): { agentName?: string; role: Role } {
   if (opts.teamAgent) process.env.THCLAWS_TEAM_AGENT = opts.teamAgent;
   if (opts.teamDir) process.env.THCLAWS_TEAM_DIR = path.resolve(cwd, opts.teamDir);

@@ -20,7 +20,7 @@ export const RetrySchema = z.object({
 });
 
 export const SettingsSchema = z.looseObject({
-  /** Agent Teams feature flag (reference §1): off unless a project opts in. */
+  /** Agent Teams feature flag: off unless a project opts in. */
   teamEnabled: z.boolean().default(false),
   /** Default model id or alias (`sonnet`, `opus`, `haiku`); `--model` overrides. The current Sonnet (models.json). */
   model: z.string().min(1).default(DEFAULT_MODEL),

@@ -38,6 +38,7 @@ export interface ToolLimits {
   readDefaultLines: number;
   searchMaxResults: number;
   grepMaxFileBytes: number;
+  toolOutputMaxChars: number;
 }
 
 export interface Tool<I = unknown> {

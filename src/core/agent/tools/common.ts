@@ -1,15 +1,21 @@
 /** Helpers shared by the built-in tools. */
 import type { ToolContext, ToolLimits, ToolResult } from '../types.js';
 import { createSandbox, SandboxError, type Sandbox } from '../sandbox.js';
+import { defaultSettings } from '../settings.js';
 
-export const DEFAULT_LIMITS: ToolLimits = {
-  bashTimeoutMs: 120_000,
-  bashMaxTimeoutMs: 600_000,
-  bashKillGraceMs: 2000,
-  readDefaultLines: 2000,
-  searchMaxResults: 500,
-  grepMaxFileBytes: 2_000_000,
-};
+/** The settings defaults (settings.ts holds each value and its reason), so a tool without limits obeys the same. */
+export const DEFAULT_LIMITS: ToolLimits = (() => {
+  const s = defaultSettings();
+  return {
+    bashTimeoutMs: s.bashTimeoutMs,
+    bashMaxTimeoutMs: s.bashMaxTimeoutMs,
+    bashKillGraceMs: s.bashKillGraceMs,
+    readDefaultLines: s.readDefaultLines,
+    searchMaxResults: s.searchMaxResults,
+    grepMaxFileBytes: s.grepMaxFileBytes,
+    toolOutputMaxChars: s.toolOutputMaxChars,
+  };
+})();
 
 export function limitsOf(ctx: ToolContext): ToolLimits {
   return { ...DEFAULT_LIMITS, ...ctx.limits };

@@ -13,7 +13,7 @@ const Input = z
   .strict();
 
 /** Directories nobody wants listed: huge and never the answer. */
-export const IGNORED = ['**/node_modules/**', '**/.git/**'];
+export const IGNORED = ['**/node_modules/**', '**/.git/**', '**/.thclaws/**'];
 
 /** Patterns may not climb out of the base directory; give `path` instead. */
 export function badPattern(pattern: string): string | undefined {
