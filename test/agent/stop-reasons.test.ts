@@ -177,4 +177,15 @@ describe('today\'s Messages API shapes through the real SDK: thinking, stop reas
     await run('both', { tools }).result;
     expect(lastUser(1).content.map((b) => (b as { content: string }).content)).toEqual(['A saw B running', 'B ran']);
   });
+
+  it('abort ends the turn while the stream is stalled between tokens (the server would wait 60 s)', async () => {
+    fake.enqueue({ thinking: [{ thinking: 'hmm', signature: 's' }], text: 'first second third', chunkDelayMs: 60_000 });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 300);
+    const { result, messages } = run('stall', { signal: ac.signal });
+    const r = await result;
+    expect(r.stop).toBe('aborted');
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  }, 10_000);
+
 });
