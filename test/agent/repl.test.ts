@@ -105,6 +105,20 @@ describe('REPL in a real pseudo-terminal', () => {
     expect((await s.exited).exitCode).toBe(0);
   });
 
+  it('thinking streams dimmed under a header, then the answer on its own line', async () => {
+    fake.enqueue({ thinking: [{ thinking: 'Considering the question carefully.', signature: 'sig' }], text: 'The answer is 42.' });
+    const s = start([], { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
+    await s.waitFor(PROMPT);
+    s.type('think\r');
+    await s.waitFor('The answer is 42.');
+    // Dim (SGR 2) around the thinking text; the answer starts on a fresh line, undimmed.
+    expect(s.output).toMatch(/\x1b\[2m✻ thinking\x1b\[0m/);
+    expect(s.output).toMatch(/\x1b\[2mConsidering \x1b\[0m/);
+    expect(s.output).toMatch(/carefully\.\x1b\[0m\r?\nThe /);
+    s.type('/quit\r');
+    await s.exited;
+  });
+
   it('folder trust: one question before project settings may loosen permissions; the answer is stored in the user config', async () => {
     mkdirSync(path.join(dir, '.thclaws'), { recursive: true });
     writeFileSync(path.join(dir, '.thclaws/settings.json'), JSON.stringify({ permissionMode: 'auto' }));
