@@ -51,7 +51,9 @@ export function describeApiError(err: ApiErrorLike): string {
 const CONTEXT_EXCEEDED = /prompt is too long|context window|context length|too many (input )?tokens/i;
 
 export function isContextExceeded(err: ApiErrorLike): boolean {
-  return (err.status === 400 || err.status === 413 || err.status === undefined) && CONTEXT_EXCEEDED.test(err.error?.error?.message ?? err.message);
+  // Mid-stream errors have no status: only an invalid request can mean the context (not a rate limit on tokens).
+  const relevant = err.status === 400 || err.status === 413 || (err.status === undefined && err.error?.error?.type === 'invalid_request_error');
+  return relevant && CONTEXT_EXCEEDED.test(err.error?.error?.message ?? err.message);
 }
 
 /**

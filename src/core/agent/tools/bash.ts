@@ -215,6 +215,7 @@ export const killShellTool: Tool<z.infer<typeof IdInput>> = {
     const before = shellsOf(ctx).get(input.id)?.status;
     const shell = shellsOf(ctx).kill(input.id);
     if (!shell) return unknownShell(input.id, ctx);
-    return { content: before === 'running' ? `killed ${shell.id}` : `${shell.id} had already ${before === 'killed' ? 'been killed' : 'exited'}` };
+    if (before !== 'killed' && shell.status === 'killed') return { content: `killed ${shell.id}` };
+    return { content: `${shell.id} had already ${before === 'killed' ? 'been killed' : 'exited'}` };
   },
 };

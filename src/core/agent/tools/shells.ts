@@ -6,6 +6,17 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { killGroup } from './spawn.js';
 
+const SWEEP_MS = 2000;
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Unread output kept per shell; older unread output is dropped with a note. */
 const KEEP_CHARS = 512 * 1024;
 
@@ -24,6 +35,24 @@ export class ShellRegistry {
   /** Groups left behind by foreground commands (`npm run dev &`). */
   private readonly strayGroups = new Set<number>();
   private next = 1;
+  private sweeper?: NodeJS.Timeout;
+
+  /**
+   * Forgets groups that no longer exist, so a later pid reuse is never killed by `killAll`. Unref'd: it
+   * never keeps the agent alive.
+   */
+  private sweep(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      for (const pid of this.strayGroups) if (!groupAlive(pid)) this.strayGroups.delete(pid);
+      for (const s of this.shells.values()) if (s.pid !== undefined && s.status !== 'running' && !groupAlive(s.pid)) s.pid = undefined;
+      if (!this.strayGroups.size && ![...this.shells.values()].some((s) => s.pid !== undefined)) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, SWEEP_MS);
+    this.sweeper.unref();
+  }
 
   add(command: string, child: ChildProcessWithoutNullStreams): BackgroundShell {
     const shell: BackgroundShell = { id: `shell_${this.next++}`, command, pid: child.pid, status: 'running', unread: '', droppedChars: 0 };
@@ -49,6 +78,7 @@ export class ShellRegistry {
     (child.stdout as unknown as { unref?(): void }).unref?.();
     (child.stderr as unknown as { unref?(): void }).unref?.();
     this.shells.set(shell.id, shell);
+    this.sweep();
     return shell;
   }
 
@@ -73,7 +103,8 @@ export class ShellRegistry {
   kill(id: string): BackgroundShell | undefined {
     const shell = this.shells.get(id);
     if (!shell) return undefined;
-    if (shell.status === 'running') {
+    // An exited shell may have left children in its group: they go too.
+    if (shell.status === 'running' || (shell.pid !== undefined && groupAlive(shell.pid))) {
       shell.status = 'killed';
       killGroup(shell.pid, 'SIGTERM');
       // Anything that ignores SIGTERM gets SIGKILL shortly after; unref'd so it never holds the process open.
@@ -83,7 +114,9 @@ export class ShellRegistry {
   }
 
   trackStray(pid: number | undefined): void {
-    if (pid !== undefined) this.strayGroups.add(pid);
+    if (pid === undefined) return;
+    this.strayGroups.add(pid);
+    this.sweep();
   }
 
   /** Synchronous, so it also works from a process `exit` handler. */
