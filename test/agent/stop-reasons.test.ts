@@ -139,6 +139,11 @@ describe('today\'s Messages API shapes through the real SDK: thinking, stop reas
     const second = fake.requests[1]!.body.messages as ChatMessage[];
     expect(second).toHaveLength(2);
     expect(second[1]).toMatchObject({ role: 'assistant', content: [{ type: 'thinking', signature: 's1' }, { type: 'text', text: 'Still working' }] });
+    // The history cache breakpoint goes on the text, never on a thinking block (the API rejects that).
+    expect(second[1]!.content[0]).not.toHaveProperty('cache_control');
+    fake.enqueue({ thinking: [{ thinking: 'only thinking', signature: 's2' }], stopReason: 'pause_turn' }, { text: 'Done.' });
+    await run('again').result;
+    expect(fake.requests[3]!.body.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'thinking', thinking: 'only thinking', signature: 's2' }] });
   });
 
   it('context window exceeded (stop reason or a 400) is a clear error naming the session size', async () => {

@@ -121,9 +121,10 @@ describe('Bash: output, background children, background shells', () => {
 
   it('Ctrl-C ends a command that ignores SIGTERM within about a second', async () => {
     const ac = new AbortController();
-    const p = call('Bash', { command: "trap '' TERM; sleep 30" }, { signal: ac.signal });
+    // A minute of grace for timeouts: Ctrl-C must not wait for it (the test's 15 s deadline would fail).
+    const p = call('Bash', { command: "trap '' TERM; sleep 30" }, { signal: ac.signal, limits: { bashKillGraceMs: 60_000 } });
     setTimeout(() => ac.abort(), 200);
     const r = await p;
     expect(r.content).toMatch(/aborted by the user/);
-  });
+  }, 15_000);
 });
