@@ -129,7 +129,7 @@ describe('today\'s Messages API shapes through the real SDK: thinking, stop reas
     const { result, messages } = run('something bad');
     const r = await result;
     expect(r).toMatchObject({ stop: 'refusal', error: 'the model refused to continue (stop_reason: refusal)' });
-    expect(messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: '[refused]' }] });
+    expect(messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: '[refused]' }], model: 'claude-sonnet-5-5' });
   });
 
   it('pause_turn: the paused response goes back as-is and the turn resumes', async () => {
@@ -192,5 +192,18 @@ describe('today\'s Messages API shapes through the real SDK: thinking, stop reas
     expect(r.stop).toBe('aborted');
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   }, 10_000);
+
+
+  it('thinking blocks go back only to the model that wrote them (after /model they are left out)', async () => {
+    fake.enqueue({ thinking: [{ thinking: 'sonnet thoughts', signature: 'sig-s' }], text: 'first' }, { text: 'second' }, { text: 'third' });
+    const { result, messages } = run('one');
+    await result;
+    expect(messages[1]).toMatchObject({ model: 'claude-sonnet-5-5' });
+    await run('two', { messages, model: 'claude-opus-5-5' }).result;
+    expect(fake.requests[1]!.body.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'first' }] });
+    await run('three', { messages, model: 'claude-sonnet-5-5' }).result;
+    expect(fake.requests[2]!.body.messages[1].content[0]).toEqual({ type: 'thinking', thinking: 'sonnet thoughts', signature: 'sig-s' });
+    expect(JSON.stringify(fake.requests.map((r) => r.body.messages))).not.toMatch(/"model"/);
+  });
 
 });

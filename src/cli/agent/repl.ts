@@ -13,14 +13,14 @@ import { registerBuiltinSlashCommands } from './slash.js';
 
 export const PROMPT = 'thclaws> ';
 
-export async function runRepl(rt: Runtime): Promise<number> {
+export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Promise<number> {
   registerBuiltinSlashCommands();
   const { agent } = rt;
   const input = process.stdin;
   const output = process.stdout;
   const terminal = !!input.isTTY;
   const paint = painter(!!output.isTTY && !process.env.NO_COLOR);
-  const renderer = new TurnRenderer((s) => output.write(s), paint);
+  const renderer = new TurnRenderer((s) => output.write(s), paint, { full: !!opts.verbose });
   const rl = readline.createInterface({ input, output, terminal, historySize: terminal ? 500 : 0, prompt: PROMPT });
 
   let closed = false;

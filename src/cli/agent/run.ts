@@ -61,5 +61,5 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
     return runPrint(rt, prompt, printOpts);
   }
   const rt = await setupRuntime(opts, true, process.stdin.isTTY ? askTrust : undefined);
-  return runRepl(rt);
+  return runRepl(rt, { verbose: !!opts.verbose });
 }

@@ -161,7 +161,7 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
     events?.onUsage?.(response.usage);
     const stop = response.stopReason;
     const respond = (content: AssistantBlock[]) => {
-      const message: ChatMessage = { role: 'assistant', content };
+      const message: ChatMessage = { role: 'assistant', content, model: opts.model };
       push(message);
       events?.onResponse?.({ message, stopReason: stop, usage: response.usage });
     };

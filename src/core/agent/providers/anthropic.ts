@@ -81,6 +81,18 @@ function isRetryable(err: ApiErrorLike): boolean {
  * A cache breakpoint on the last block of the conversation: each call of a tool loop re-reads the history
  * from the cache instead of paying full input price again (3 breakpoints of 4 used with system and tools).
  */
+/**
+ * The conversation as the API takes it: our `model` tag removed, and thinking blocks written by another
+ * model (after /model) left out, since thinking blocks are bound to the model that wrote them.
+ */
+export function apiMessages(messages: CompletionRequest['messages'], model: string): CompletionRequest['messages'] {
+  return messages.map(({ model: from, ...m }) => {
+    if (!from || from === model) return m;
+    const content = m.content.filter((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
+    return { ...m, content: content.length ? content : [{ type: 'text' as const, text: '(thinking omitted)' }] };
+  });
+}
+
 export function withHistoryBreakpoint(messages: CompletionRequest['messages']): unknown[] {
   return messages.map((m, i) => {
     if (i !== messages.length - 1) return m;
@@ -159,7 +171,7 @@ export class AnthropicProvider implements Provider {
         model: req.model,
         max_tokens: req.maxTokens,
         system: [{ type: 'text', text: req.system, cache_control: { type: 'ephemeral' } }],
-        messages: withHistoryBreakpoint(req.messages) as never,
+        messages: withHistoryBreakpoint(apiMessages(req.messages, req.model)) as never,
         tools: tools as never,
         stream: true,
         ...thinkingParams(req),

@@ -15,6 +15,8 @@ export type ContentBlock = AssistantBlock | ToolResultBlock;
 export interface ChatMessage {
   role: 'user' | 'assistant';
   content: ContentBlock[];
+  /** Model that wrote an assistant message; its thinking blocks go back only to that model. Not sent. */
+  model?: string;
 }
 
 /** What the model is told about one tool. */
