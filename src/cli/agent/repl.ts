@@ -13,14 +13,14 @@ import { registerBuiltinSlashCommands } from './slash.js';
 
 export const PROMPT = 'thclaws> ';
 
-export async function runRepl(rt: Runtime): Promise<number> {
+export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Promise<number> {
   registerBuiltinSlashCommands();
   const { agent } = rt;
   const input = process.stdin;
   const output = process.stdout;
   const terminal = !!input.isTTY;
   const paint = painter(!!output.isTTY && !process.env.NO_COLOR);
-  const renderer = new TurnRenderer((s) => output.write(s), paint);
+  const renderer = new TurnRenderer((s) => output.write(s), paint, { full: !!opts.verbose });
   const rl = readline.createInterface({ input, output, terminal, historySize: terminal ? 500 : 0, prompt: PROMPT });
 
   let closed = false;
@@ -80,7 +80,7 @@ export async function runRepl(rt: Runtime): Promise<number> {
     new CallbackApprover(async (req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> => {
       renderer.newline();
       for (;;) {
-        const ans = await ask(`Allow ${req.tool}: ${req.summary}? [y]es / [n]o / [a]lways for ${req.tool} this session: `, signal);
+        const ans = await ask(`Allow ${req.tool}: ${req.summary}? [y]es / [n]o / [a]lways allow ${req.scope ?? req.tool}: `, signal);
         if (ans === null) return 'deny';
         const a = ans.trim().toLowerCase();
         if (a === 'y' || a === 'yes') return 'allow';
