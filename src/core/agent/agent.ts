@@ -10,7 +10,7 @@ import type { ChatMessage, Provider, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
-import type { Tool } from './types.js';
+import type { BashSandbox, Tool } from './types.js';
 
 export interface AgentConfig {
   provider: Provider;
@@ -22,6 +22,7 @@ export interface AgentConfig {
   agentName?: string;
   permissions: SessionPermissionChecker;
   guard?: CommandGuard;
+  sandbox?: BashSandbox;
   tools: Tool<any>[];
   system: string;
   session: SessionStore;
@@ -90,6 +91,7 @@ export class Agent {
         limits: s,
         ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
         ...(this.cfg.guard ? { guard: this.cfg.guard } : {}),
+        ...(this.cfg.sandbox ? { sandbox: this.cfg.sandbox } : {}),
       },
       signal,
       events: {

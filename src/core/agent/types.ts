@@ -21,6 +21,15 @@ export interface ToolContext {
   guard?: CommandGuard;
   /** Policy limits from settings; tools fall back to the settings defaults when absent. */
   limits?: Partial<ToolLimits>;
+  /** OS sandbox (src/core/sandbox): applied right before every Bash spawn. */
+  sandbox?: BashSandbox;
+}
+
+/** Wraps a shell command so it runs inside the OS sandbox; `explain` names the rule behind a refused write. */
+export interface BashSandbox {
+  /** The command line to run with `sh -c` instead of `command`; throws when Bash must not run at all. */
+  wrap(command: string, signal: AbortSignal): Promise<string>;
+  explain?(output: string, cwd: string): string | undefined;
 }
 
 /** The settings a tool obeys (see settings.ts for the defaults and why). */

@@ -76,11 +76,17 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function runCommand(command: string, ctx: ToolContext, timeoutMs: number): Promise<ToolResult> {
+export async function runCommand(command: string, ctx: ToolContext, timeoutMs: number): Promise<ToolResult> {
   const { bashKillGraceMs } = limitsOf(ctx);
+  let line = command;
+  try {
+    if (ctx.sandbox) line = await ctx.sandbox.wrap(command, ctx.signal);
+  } catch (err) {
+    return toolError(`refused: ${(err as Error).message}`);
+  }
   return new Promise((resolve) => {
     const out = new HeadTail();
-    const child = spawn('/bin/sh', ['-c', command], {
+    const child = spawn('/bin/sh', ['-c', line], {
       cwd: ctx.cwd,
       env: commandEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,7 +130,10 @@ export function runCommand(command: string, ctx: ToolContext, timeoutMs: number)
         clearTimeout(killTimer);
         killGroup(child.pid, 'SIGKILL');
       }
-      const text = out.text().trimEnd();
+      const raw = out.text().trimEnd();
+      // A write the OS sandbox refused gets one line naming the rule, even when the command went on and exited 0.
+      const why = ctx.sandbox?.explain?.(raw, ctx.cwd);
+      const text = why ? `${raw}\n${why}` : raw;
       const note = leftRunning ? '; a process it started in another session was left running and still holds its output' : '';
       if (ended === 'timeout') {
         resolve(toolError(`${text}\n[command timed out after ${timeoutMs} ms and was killed${note}]`.trimStart()));

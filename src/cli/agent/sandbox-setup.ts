@@ -1,0 +1,80 @@
+/** Builds the agent's OS sandbox for its role, prints the one start-up warning, and adds `/sandbox`. */
+import { execFileSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { Settings } from '../../core/agent/settings.js';
+import type { Role } from '../../core/guard/types.js';
+import { createRoleSandbox, currentSandboxStatus, describeSandboxStatus, quickCheck, sandboxSettings, SandboxSettingsError, setSandboxStatus, type RoleSandbox, type SandboxStatus } from '../../core/sandbox/index.js';
+import { CliError } from '../errors.js';
+import { registerSlashCommand } from './hooks.js';
+
+function canonical(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** The repository's shared git directory (a worktree's `.git` is a file pointing into it). */
+function gitCommonDir(cwd: string): string | undefined {
+  try {
+    const out = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+    return out ? canonical(out) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface SandboxSetup {
+  role: Role;
+  cwd: string;
+  projectRoot: string;
+  agentName?: string;
+  settings: Settings;
+  interactive?: boolean;
+  /** Where the warning goes (stderr). */
+  warn?: (line: string) => void;
+}
+
+export function setupSandbox(s: SandboxSetup): RoleSandbox {
+  let settings;
+  try {
+    settings = sandboxSettings(s.settings as Record<string, unknown>);
+  } catch (err) {
+    if (err instanceof SandboxSettingsError) throw new CliError(err.message);
+    throw err;
+  }
+  const cwd = canonical(s.cwd);
+  const common = s.role === 'solo' ? undefined : gitCommonDir(cwd);
+  const sandbox = createRoleSandbox(
+    { role: s.role, workspaceRoot: canonical(s.projectRoot), cwd, ...(s.agentName ? { agentName: s.agentName } : {}), ...(common ? { gitCommonDir: common } : {}) },
+    settings,
+  );
+  const warn = s.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const tail = settings.sandbox === 'required' ? ' Bash is disabled (setting sandbox: "required").' : '';
+  // One warning: at once when the platform or a binary is missing, else when the first real probe fails.
+  const quick = settings.sandbox === 'off' ? null : quickCheck();
+  if (quick) {
+    setSandboxStatus(quick);
+    warn(`thclaws: warning: ${describeSandboxStatus(quick)}.${tail}`);
+  }
+  const first = sandbox.ready;
+  let warned = quick !== null;
+  const ready = (): Promise<SandboxStatus> =>
+    first().then((st) => {
+      if (st.state === 'guards-only' && !warned) {
+        warned = true;
+        warn(`thclaws: warning: ${describeSandboxStatus(st)}.${tail}`);
+      }
+      return st;
+    });
+  // A person at a REPL (and the dashboard) sees the status soon after start; `-p` runs probe on first Bash.
+  if (s.interactive && !quick) void ready();
+  return { ...sandbox, ready, wrap: async (command, signal) => (await ready(), sandbox.wrap(command, signal)) };
+}
+
+registerSlashCommand('sandbox', {
+  help: 'whether Bash runs in the OS sandbox, and why not',
+  run: ({ print }) => print(describeSandboxStatus(currentSandboxStatus())),
+});

@@ -1,0 +1,63 @@
+/** The OS sandbox bound to one agent's role: what the Bash tool calls right before it spawns a command. */
+import { mkdtempSync } from 'node:fs';
+import path from 'node:path';
+import type { BashSandbox } from '../agent/types.js';
+import { explainRefusal } from './explain.js';
+import { policyFor, type PolicyInput, type SandboxPolicy } from './policy.js';
+import { probeSandbox, wrapCommand } from './runtime.js';
+import type { SandboxSettings } from './settings.js';
+import { describeSandboxStatus, setSandboxStatus, type SandboxStatus } from './status.js';
+
+export class SandboxUnavailableError extends Error {
+  override name = 'SandboxUnavailableError';
+}
+
+export interface RoleSandbox extends BashSandbox {
+  readonly policy: SandboxPolicy;
+  /** Runs the probe (once) and resolves with whether the OS sandbox runs here. */
+  ready(): Promise<SandboxStatus>;
+}
+
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings, probe: () => Promise<SandboxStatus> = probeSandbox): RoleSandbox {
+  const policy = policyFor(input, settings);
+  let probed: Promise<SandboxStatus> | null = null;
+  // Probed on first use, not at start-up: loading the runtime and running a test command costs ~200 ms.
+  const ready = (): Promise<SandboxStatus> => {
+    probed ??= (settings.sandbox === 'off' ? Promise.resolve<SandboxStatus>({ state: 'off', reason: 'setting sandbox is "off"' }) : probe()).then((s) => {
+      setSandboxStatus(s);
+      return s;
+    });
+    return probed;
+  };
+  let privateTmp: string | null = null;
+  return {
+    policy,
+    ready,
+    async wrap(command, signal) {
+      const status = await ready();
+      if (status.state !== 'os') {
+        if (settings.sandbox === 'required') {
+          throw new SandboxUnavailableError(`Bash is disabled: the setting sandbox is "required" and ${describeSandboxStatus(status)}`);
+        }
+        return command;
+      }
+      let text = command;
+      const allowWrite = [...policy.allowWrite];
+      if (policy.privateTmpParent) {
+        if (!privateTmp) {
+          privateTmp = mkdtempSync(path.join(policy.privateTmpParent, 'thclaws-tmp-'));
+          policy.areas.push({ path: privateTmp, writable: true, rule: 'private scratch directory', why: '', instead: '' });
+        }
+        allowWrite.push(privateTmp);
+        // The shared scratch directory holds the workspace, so this agent's scratch space is a directory of its own.
+        text = `export TMPDIR=${shellQuote(privateTmp)}\n${command}`;
+      }
+      return wrapCommand(text, { allowWrite, denyWrite: policy.denyWrite, denyRead: policy.denyRead }, policy.allowedDomains, signal);
+    },
+    explain(output, cwd) {
+      return explainRefusal(output, cwd, policy);
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * Turns a write the OS sandbox refused (EROFS on Linux, EPERM under sandbox-exec) into one message that names
+ * the rule and what to do instead. The command's own output stays as it was; this is appended.
+ */
+import path from 'node:path';
+import { areaOf, type SandboxPolicy } from './policy.js';
+
+const REFUSED = /read-only file system|operation not permitted|EROFS|EPERM/i;
+
+/** Paths in the usual error shapes: `rm: cannot remove 'x': …`, `sh: 1: cannot create x: …`, `open 'x'`, `[Errno 30] …: 'x'`. */
+function pathsIn(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(/['‘"`]([^'’"`\n]+)['’"`]/g)) out.push(m[1] as string);
+  const create = /cannot create ([^:]+):/.exec(line) ?? /^(?:[\w.-]+: )?(?:line \d+: )?(\/[^:]+|[\w./-]+): (?:Read-only|Operation not permitted)/i.exec(line);
+  if (create) out.push((create[1] as string).trim());
+  return out.filter((p) => p.length > 0 && !/\s{2,}/.test(p) && !/^(EROFS|EPERM)\b/.test(p));
+}
+
+export function explainRefusal(output: string, cwd: string, policy: SandboxPolicy): string | undefined {
+  const lines = output.split('\n').filter((l) => REFUSED.test(l));
+  if (lines.length === 0) return undefined;
+  for (const line of lines) {
+    for (const p of pathsIn(line)) {
+      const abs = path.resolve(cwd, p);
+      const area = areaOf(policy, abs);
+      if (area.writable) continue;
+      return `[sandbox] write refused: ${abs} — ${area.rule}: ${area.why}. ${area.instead}`;
+    }
+  }
+  const where = policy.areas.filter((a) => a.writable).map((a) => a.path);
+  return `[sandbox] a write was refused by the OS sandbox (${policy.role} policy). Writable for you: ${[...new Set(where)].join(', ')}.`;
+}

@@ -1,0 +1,131 @@
+/**
+ * Destructive commands run for real through the Bash tool of a lead and of a teammate inside the OS sandbox,
+ * on a scratch workspace. The role guard is left out here (commands it would refuse reach the sandbox); the
+ * full stack is tested at the end.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runToolCall } from '../../src/core/agent/loop.js';
+import { SessionPermissionChecker } from '../../src/core/agent/permissions.js';
+import { builtinTools } from '../../src/core/agent/tools/index.js';
+import type { ToolContext } from '../../src/core/agent/types.js';
+import { createCommandGuard } from '../../src/core/guard/index.js';
+import type { Role } from '../../src/core/guard/types.js';
+import { createRoleSandbox, sandboxSettings, type RoleSandbox } from '../../src/core/sandbox/index.js';
+import { git } from '../guard/git-repo.js';
+import { sandboxWorkspace, type SandboxWorkspace } from './team-workspace.js';
+
+const tools = builtinTools();
+let n = 0;
+
+describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('OS sandbox under the Bash tool', () => {
+  let ws: SandboxWorkspace;
+  let lead: ToolContext;
+  let alice: ToolContext;
+  let before: { ws: Record<string, string>; bob: Record<string, string>; state: string };
+
+  const ctxFor = (role: Role, cwd: string, agentName?: string, withGuard = false): ToolContext => {
+    const sandbox: RoleSandbox = createRoleSandbox({ role, workspaceRoot: ws.ws, cwd, ...(agentName ? { agentName } : {}), gitCommonDir: path.join(ws.ws, '.git') }, sandboxSettings({ sandbox: 'required' }));
+    return {
+      cwd,
+      projectRoot: ws.ws,
+      role,
+      signal: new AbortController().signal,
+      permissions: new SessionPermissionChecker('auto', { decide: async () => 'deny' }),
+      sandbox,
+      ...(withGuard ? { guard: createCommandGuard(role, { workspaceRoot: ws.ws, cwd, ...(agentName ? { agentName, branch: `team/${agentName}` } : { branch: 'main' }) }) } : {}),
+    };
+  };
+  const bash = (ctx: ToolContext, command: string) => runToolCall({ type: 'tool_use', id: `b${++n}`, name: 'Bash', input: { command } }, tools, ctx);
+  const intact = () => {
+    expect(ws.snapshot(ws.ws)).toEqual(before.ws);
+    expect(ws.snapshot(ws.bob)).toEqual(before.bob);
+    expect(readFileSync(path.join(ws.ws, '.thclaws/state/team/config.json'), 'utf8')).toBe(before.state);
+  };
+
+  beforeAll(() => {
+    Object.assign(process.env, { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e.x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e.x' });
+    ws = sandboxWorkspace();
+    lead = ctxFor('lead', ws.ws, 'lead');
+    alice = ctxFor('teammate', ws.alice, 'alice');
+    before = { ws: ws.snapshot(ws.ws), bob: ws.snapshot(ws.bob), state: readFileSync(path.join(ws.ws, '.thclaws/state/team/config.json'), 'utf8') };
+  });
+  afterAll(() => ws.cleanup());
+
+  describe('lead', () => {
+    it('rm -rf src: the files stay and the model is told the rule and what to do instead', async () => {
+      const r = await bash(lead, 'rm -rf src');
+      expect(r.isError).toBe(true);
+      expect(r.content).toMatch(/\[sandbox\] write refused: .*src.* — the lead's workspace is read-only: .*SendMessage/);
+      intact();
+    });
+
+    it('find -delete, an interpreter deleting a tree, a script file deleting it', async () => {
+      await bash(lead, 'find src -type f -delete');
+      const node = await bash(lead, `node -e "require('fs').rmSync('src', { recursive: true, force: true })"`);
+      expect(node.content).toMatch(/\[sandbox\] write refused/);
+      const script = await bash(lead, `printf '%s' "require('fs').rmSync(process.argv[2], { recursive: true })" > "$TMPDIR/wipe.js" && node "$TMPDIR/wipe.js" src`);
+      expect(script.content).toMatch(/EROFS|read-only/i);
+      intact();
+    });
+
+    it('a redirect over a tracked file, a write into a teammate worktree, .thclaws/', async () => {
+      const r = await bash(lead, 'echo pwned > a.txt');
+      expect(r.content).toMatch(/write refused: .*a\.txt/);
+      const wt = await bash(lead, 'echo x > .worktrees/bob/bob.txt');
+      expect(wt.content).toMatch(/teammates' worktrees are read-only for the lead/);
+      const st = await bash(lead, 'echo {} > .thclaws/state/team/config.json');
+      expect(st.content).toMatch(/\.thclaws\/ is read-only from Bash/);
+      intact();
+    });
+
+    it('git status/log/diff work, and the declared build directories and scratch space are writable', async () => {
+      const s = await bash(lead, 'git status --short && git log --oneline -1 && git diff HEAD~1 --stat');
+      expect(s.isError).toBeFalsy();
+      expect(s.content).toMatch(/sources/);
+      const b = await bash(lead, 'echo cached > node_modules/x.txt && echo scratch > "$TMPDIR/x" && cat node_modules/x.txt "$TMPDIR/x"');
+      expect(b.isError).toBeFalsy();
+      expect(b.content).toBe('cached\nscratch');
+    });
+  });
+
+  describe('teammate', () => {
+    it("cannot write into another teammate's worktree or the lead's checkout", async () => {
+      const bob = await bash(alice, 'echo x > ../bob/bob.txt');
+      expect(bob.content).toMatch(/other teammates' worktrees are read-only/);
+      await bash(alice, 'rm -rf ../bob/');
+      const main = await bash(alice, `node -e "require('fs').rmSync('${ws.ws}/src', { recursive: true })"`);
+      expect(main.content).toMatch(/the lead's checkout is read-only for teammates/);
+      await bash(alice, 'find ../.. -path "*/.worktrees" -prune -o -name "*.ts" -print -delete');
+      intact();
+    });
+
+    it('builds, tests and commits in its own worktree', async () => {
+      const t = await bash(alice, 'npm test');
+      expect(t.isError, t.content).toBeFalsy();
+      expect(t.content).toMatch(/tests passed/);
+      expect(existsSync(path.join(ws.alice, 'dist/out.js'))).toBe(true);
+      const c = await bash(alice, 'echo more >> alice.txt && git add -A && git commit -q -m "alice works" && git log --oneline -1');
+      expect(c.isError, c.content).toBeFalsy();
+      expect(c.content).toMatch(/alice works/);
+      expect(git(ws.ws, 'log', '--oneline', '-1', 'team/alice')).toMatch(/alice works/);
+      intact();
+    });
+  });
+
+  describe('full stack: guard in front, sandbox behind', () => {
+    it('the guard refuses first; what it lets through the sandbox still stops', async () => {
+      const leadFull = ctxFor('lead', ws.ws, 'lead', true);
+      const r = await bash(leadFull, 'rm -rf src');
+      expect(r.content).toMatch(/^refused: team lead may not run `rm -rf src`/);
+      const aliceFull = ctxFor('teammate', ws.alice, 'alice', true);
+      // Interpreter file writes are not a teammate guard rule: the OS sandbox is what stops this one.
+      const w = await bash(aliceFull, `node -e "require('fs').writeFileSync('../bob/bob.txt', 'pwned')"`);
+      expect(w.content).toMatch(/other teammates' worktrees are read-only/);
+      const ok = await bash(aliceFull, 'git status --short && npm run build');
+      expect(ok.isError, ok.content).toBeFalsy();
+      intact();
+    });
+  });
+});
