@@ -46,9 +46,13 @@ export function setupSandbox(s: SandboxSetup): RoleSandbox {
     throw err;
   }
   const cwd = canonical(s.cwd);
+  // The team root even when the project root given is a worktree (`<root>/.worktrees/<name>`).
+  const parts = canonical(s.projectRoot).split(path.sep);
+  const wt = parts.indexOf('.worktrees');
+  const root = wt > 0 && wt < parts.length - 1 ? parts.slice(0, wt).join(path.sep) || path.sep : parts.join(path.sep);
   const common = s.role === 'solo' ? undefined : gitCommonDir(cwd);
   const sandbox = createRoleSandbox(
-    { role: s.role, workspaceRoot: canonical(s.projectRoot), cwd, ...(s.agentName ? { agentName: s.agentName } : {}), ...(common ? { gitCommonDir: common } : {}) },
+    { role: s.role, workspaceRoot: root, cwd, ...(s.agentName ? { agentName: s.agentName } : {}), ...(common ? { gitCommonDir: common } : {}) },
     settings,
   );
   const warn = s.warn ?? ((line: string) => process.stderr.write(`${line}\n`));

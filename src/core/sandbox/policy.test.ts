@@ -86,3 +86,11 @@ describe('explaining a refused write', () => {
     expect(explainRefusal('write failed: Read-only file system', ws, lead)).toMatch(/Writable for you: .*\.git/);
   });
 });
+
+describe('teammate without a worktree', () => {
+  it('writes the shared checkout but not the worktrees or .thclaws/', () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, 'pkg'), agentName: 'dave' }, defaults);
+    expect(p.allowWrite).toContain(ws);
+    expect(p.denyWrite).toEqual([path.join(ws, '.thclaws'), path.join(ws, '.worktrees')]);
+  });
+});

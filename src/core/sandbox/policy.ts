@@ -56,10 +56,9 @@ function expandHome(p: string, home: string): string {
   return p === '~' || p.startsWith('~/') ? path.join(home, p.slice(1)) : p;
 }
 
-/** A teammate's own worktree: `<root>/.worktrees/<name>`, by name or by where it runs. */
+/** A teammate's own worktree: the `<root>/.worktrees/<name>` it runs in (a teammate started in the shared checkout has none). */
 export function ownWorktree(input: PolicyInput): string | null {
   const base = path.join(input.workspaceRoot, '.worktrees');
-  if (input.agentName && input.agentName !== 'lead') return path.join(base, input.agentName);
   const rel = path.relative(base, input.cwd);
   const first = rel.split(path.sep)[0];
   return first && !rel.startsWith('..') && !path.isAbsolute(rel) ? path.join(base, first) : null;
@@ -90,6 +89,13 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
       { path: worktrees, writable: false, rule: "teammates' worktrees are read-only for the lead", why: 'each worktree belongs to a live teammate', instead: 'Message the teammate with SendMessage.' },
       { path: gitDir, writable: true, rule: 'git metadata', why: '', instead: '' },
       ...build.map((d) => ({ path: d, writable: true, rule: 'declared build directory', why: '', instead: '' })),
+    );
+  } else if (input.role === 'teammate' && !own) {
+    // A teammate without a worktree of its own works in the shared checkout, but never in the worktrees.
+    allowWrite.push(root, gitDir);
+    areas.push(
+      { path: root, writable: true, rule: 'shared checkout', why: '', instead: '' },
+      { path: worktrees, writable: false, rule: "teammates' worktrees are read-only", why: 'another teammate owns that worktree', instead: 'Send the owner a message with SendMessage.' },
     );
   } else if (input.role === 'teammate') {
     allowWrite.push(gitDir);
@@ -126,7 +132,7 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
   return {
     role: input.role,
     allowWrite: [...new Set(allowWrite)],
-    denyWrite: [state],
+    denyWrite: input.role === 'teammate' && !own ? [state, worktrees] : [state],
     denyRead: settings.sandboxDenyRead.map((p) => path.resolve(expandHome(p, home))),
     ...(settings.sandboxAllowedDomains ? { allowedDomains: settings.sandboxAllowedDomains } : {}),
     areas,
