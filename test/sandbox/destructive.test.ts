@@ -114,6 +114,27 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('OS sandbox unde
     });
   });
 
+  describe('a teammate process living in its worktree (process cwd = the worktree)', () => {
+    it('git add -A sees no placeholder files and commits; the shared hooks and config stay read-only', async () => {
+      const back = process.cwd();
+      process.chdir(ws.alice);
+      try {
+        const c = await bash(alice, 'echo again >> alice.txt && git add -A && git commit -q -m "from inside" && git status --porcelain && echo clean');
+        expect(c.isError, c.content).toBeFalsy();
+        expect(c.content).toBe('clean');
+        const hook = await bash(alice, `printf '#!/bin/sh\nrm -rf /\n' > ${ws.ws}/.git/hooks/post-merge`);
+        expect(hook.content).toMatch(/git hooks are read-only/);
+        const cfg = await bash(alice, 'git config core.hooksPath /tmp/evil');
+        expect(cfg.isError).toBe(true);
+        expect(readFileSync(path.join(ws.ws, '.git/config'), 'utf8')).not.toMatch(/hooksPath/);
+        expect(existsSync(path.join(ws.ws, '.git/hooks/post-merge'))).toBe(false);
+      } finally {
+        process.chdir(back);
+      }
+      expect(process.cwd()).toBe(back);
+    });
+  });
+
   describe('full stack: guard in front, sandbox behind', () => {
     it('the guard refuses first; what it lets through the sandbox still stops', async () => {
       const leadFull = ctxFor('lead', ws.ws, 'lead', true);

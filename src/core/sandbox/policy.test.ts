@@ -19,7 +19,7 @@ describe('sandbox policy per role', () => {
     expect(p.allowWrite).toContain(path.join(home, '.npm'));
     expect(p.allowWrite).not.toContain(ws);
     expect(p.allowWrite.some((w) => w.startsWith(path.join(ws, '.worktrees')))).toBe(false);
-    expect(p.denyWrite).toEqual([path.join(ws, '.thclaws')]);
+    expect(p.denyWrite).toEqual([path.join(ws, '.thclaws'), path.join(ws, '.git/hooks'), path.join(ws, '.git/config')]);
     expect(p.denyRead).toEqual([path.join(home, '.ssh'), path.join(home, '.aws'), path.join(home, '.gnupg')]);
     expect(p.allowedDomains).toBeUndefined();
   });
@@ -91,6 +91,6 @@ describe('teammate without a worktree', () => {
   it('writes the shared checkout but not the worktrees or .thclaws/', () => {
     const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, 'pkg'), agentName: 'dave' }, defaults);
     expect(p.allowWrite).toContain(ws);
-    expect(p.denyWrite).toEqual([path.join(ws, '.thclaws'), path.join(ws, '.worktrees')]);
+    expect(p.denyWrite).toEqual([path.join(ws, '.thclaws'), path.join(ws, '.git/hooks'), path.join(ws, '.git/config'), path.join(ws, '.worktrees')]);
   });
 });

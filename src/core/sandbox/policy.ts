@@ -80,6 +80,8 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
   const allowWrite: string[] = [];
   const own = input.role === 'teammate' ? ownWorktree(input) : null;
 
+  areas.push({ path: path.join(gitDir, 'hooks'), writable: false, rule: 'git hooks are read-only', why: 'hooks run outside the sandbox, in the lead\'s git and TeamMerge', instead: 'Do not install hooks; ask the person to.' });
+  areas.push({ path: path.join(gitDir, 'config'), writable: false, rule: 'the shared git config is read-only', why: 'it is shared by every worktree and read by git outside the sandbox', instead: 'Pass settings per command (git -c key=value) instead.' });
   if (input.role === 'lead') {
     const build = settings.sandboxBuildDirs.map((d) => path.resolve(root, d)).filter((d) => within(d, root) && d !== root);
     allowWrite.push(gitDir, ...build);
@@ -132,7 +134,8 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
   return {
     role: input.role,
     allowWrite: [...new Set(allowWrite)],
-    denyWrite: input.role === 'teammate' && !own ? [state, worktrees] : [state],
+    // Hooks and config of the shared repository run outside the sandbox (the lead's git, TeamMerge): never writable.
+    denyWrite: [state, path.join(gitDir, 'hooks'), path.join(gitDir, 'config'), ...(input.role === 'teammate' && !own ? [worktrees] : [])],
     denyRead: settings.sandboxDenyRead.map((p) => path.resolve(expandHome(p, home))),
     ...(settings.sandboxAllowedDomains ? { allowedDomains: settings.sandboxAllowedDomains } : {}),
     areas,

@@ -4,7 +4,8 @@
  * are wrapped with a per-command filesystem policy only. An allowlist starts the runtime's filtering proxies.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { SandboxStatus } from './status.js';
 
@@ -117,14 +118,42 @@ function startNetwork(m: Srt, allowedDomains: string[]): Promise<void> {
   return networkReady;
 }
 
+let neutral: string | null = null;
+/**
+ * The runtime protects "dangerous" files (.bashrc, .gitconfig, .git/hooks…) relative to the process's cwd by
+ * binding /dev/null over them — in a teammate's worktree those placeholders showed up as character devices
+ * and broke `git add -A`. The wrap therefore runs from an empty directory of our own; the policy denies the
+ * files that matter (the shared git hooks and config) itself.
+ */
+function neutralDir(): string {
+  if (neutral && existsSync(neutral)) return neutral;
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  neutral = path.join(os.tmpdir(), `thclaws-sandbox-cwd-${uid}`);
+  mkdirSync(neutral, { recursive: true, mode: 0o700 });
+  return neutral;
+}
+
+/** Wraps never overlap: each holds the process cwd at the neutral directory while it runs. */
+let queue: Promise<unknown> = Promise.resolve();
+
 /** The command line that runs `command` under the policy (to be run with `sh -c`). */
 export async function wrapCommand(command: string, fs: FsPolicy, allowedDomains: string[] | undefined, signal?: AbortSignal): Promise<string> {
   const m = await load();
   if (allowedDomains) await startNetwork(m, allowedDomains);
-  return m.SandboxManager.wrapWithSandbox(command, 'sh', {
-    filesystem: { allowWrite: fs.allowWrite, denyWrite: fs.denyWrite, denyRead: fs.denyRead },
-    ...(allowedDomains ? { network: { allowedDomains, deniedDomains: [] } } : {}),
-  }, signal);
+  const turn = queue.then(async () => {
+    const back = process.cwd();
+    process.chdir(neutralDir());
+    try {
+      return await m.SandboxManager.wrapWithSandbox(command, 'sh', {
+        filesystem: { allowWrite: fs.allowWrite, denyWrite: fs.denyWrite, denyRead: fs.denyRead },
+        ...(allowedDomains ? { network: { allowedDomains, deniedDomains: [] } } : {}),
+      }, signal);
+    } finally {
+      process.chdir(back);
+    }
+  });
+  queue = turn.catch(() => undefined);
+  return turn;
 }
 
 /** Stops the network filter's proxies, if an allowlist started them. */
