@@ -55,7 +55,8 @@ function rmRule(args: Word[], env: Env, always = false): Finding | null {
     if (p.dynamic || targets.some((w) => w.dynamic)) return { why: 'remove files named at run time (the words could hold -r or any path)', advice: ADVICE.dynamic };
     if (!recursive) {
       // One named file may go; a pattern may match a whole directory's worth of sources.
-      const pattern = targets.find((w) => w.glob && (resolvePath(w, env.cwds, env.zones.home) ?? []).some((x) => !inTmp(x, env.zones)));
+      const scratch = (x: string) => inTmp(x, env.zones) || (env.zones.tmp.includes(x) && !inWorkspace(x, env.zones));
+      const pattern = targets.find((w) => w.glob && (resolvePath(w, env.cwds, env.zones.home) ?? []).some((x) => !scratch(x)));
       return pattern ? { why: `remove every file matching ${pattern.text}`, advice: `${ADVICE.lead} Removing one named file with \`rm <file>\` is allowed.` } : null;
     }
     if (targets.length > 0 && targets.every((w) => (resolvePath(w, env.cwds, env.zones.home) ?? []).every((x) => inTmp(x, env.zones)))) return null;

@@ -118,13 +118,17 @@ const RUNS_CODE = /\beval\s*\(|\bexec\s*\(|\bFunction\s*\(|\bcompile\s*\(|instan
 /** A file or process function picked by a computed name: `getattr(shutil, n)`, `fs[n]`, `__import__(m)`. */
 const DYNAMIC_DISPATCH = /getattr\s*\(\s*[\w.]+\s*,\s*[^'"\s)]|\b(fs|os|shutil|pathlib|child_process|subprocess|cp|FileUtils|fsp|promises)\s*\[\s*[^'"\s\]]|__import__\s*\(\s*[^'"\s)]|import_module\s*\(\s*[^'"\s)]|\b(send|public_send)\s*\(\s*[^'":\s)]/;
 
+/** Modules whose functions delete files or run commands, and a call through a computed member (`f[name](…)`). */
+const DANGER_MODULE = /require\s*\(\s*['"](node:)?(fs|fs\/promises|child_process)['"]|\bimport\s+(os|shutil|subprocess|pathlib)\b|from\s+(os|shutil|subprocess)\s+import|FileUtils/;
+const COMPUTED_CALL = /\w\s*\[\s*[^'"\s\]][^;]*?\]\s*\(/;
+
 export function checkCode(raw: string, env: Env, checkScript: ScriptChecker): Finding | null {
   const code = foldStrings(raw);
   if (env.role === 'lead') {
     const view = codeView(code);
     if (TREE_DELETE.test(view)) return { why: 'delete a directory tree from an interpreter one-liner', advice: ADVICE.lead };
     if (DECODES.test(code) && (SHELL_OUT.test(view) || RUNS_CODE.test(view))) return { why: 'run commands or code decoded at run time from an interpreter one-liner — it cannot be verified', advice: ADVICE.dynamic };
-    if (DYNAMIC_DISPATCH.test(view)) return { why: 'call a file or process function chosen at run time from an interpreter one-liner — it cannot be verified', advice: ADVICE.dynamic };
+    if (DYNAMIC_DISPATCH.test(view) || (DANGER_MODULE.test(code) && COMPUTED_CALL.test(view))) return { why: 'call a file or process function chosen at run time from an interpreter one-liner — it cannot be verified', advice: ADVICE.dynamic };
     if (WRITES.test(code)) {
       const paths = literals(code).filter((s) => /[/.]/.test(s) && !/\s/.test(s));
       const scratch = paths.length > 0 && paths.every((s) => (resolvePath(literalWord(s), env.cwds, env.zones.home) ?? []).every((p) => inTmp(p, env.zones)));
