@@ -8,6 +8,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['team store', './team-store.js', 'runTeamStoreBench'],
   ['guard', './guard.js', 'runGuardBench'],
   ['agent', './agent.js', 'runAgentBench'],
+  ['sandbox', './sandbox.js', 'runSandboxBench'],
 ];
 
 function printTable(section: BenchSection): void {
