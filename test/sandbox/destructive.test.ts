@@ -3,7 +3,7 @@
  * on a scratch workspace. The role guard is left out here (commands it would refuse reach the sandbox); the
  * full stack is tested at the end.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToolCall } from '../../src/core/agent/loop.js';
@@ -132,6 +132,22 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('OS sandbox unde
         process.chdir(back);
       }
       expect(process.cwd()).toBe(back);
+    });
+  });
+
+  describe('everyone', () => {
+    it('cannot read credential directories; network and other reads stay open', async () => {
+      const home = path.join(ws.ws, '..', `home-${process.pid}`);
+      mkdirSync(path.join(home, '.ssh'), { recursive: true });
+      writeFileSync(path.join(home, '.ssh/id_ed25519'), 'SECRET-KEY\n');
+      const sandbox = createRoleSandbox({ role: 'solo', workspaceRoot: ws.ws, cwd: ws.ws, home }, sandboxSettings({ sandbox: 'required' }));
+      const solo: ToolContext = { ...lead, role: 'solo', sandbox };
+      const r = await bash(solo, `cat ${home}/.ssh/id_ed25519; ls -A ${home}/.ssh | wc -l; cat ${ws.ws}/a.txt`);
+      expect(r.content).not.toMatch(/SECRET-KEY/);
+      expect(r.content).toMatch(/No such file/);
+      expect(r.content).toMatch(/^0$/m);
+      expect(r.content).toMatch(/one/);
+      expect(readFileSync(path.join(home, '.ssh/id_ed25519'), 'utf8')).toBe('SECRET-KEY\n');
     });
   });
 

@@ -27,6 +27,8 @@ export function explainRefusal(output: string, cwd: string, policy: SandboxPolic
       return `[sandbox] write refused: ${abs} — ${area.rule}: ${area.why}. ${area.instead}`;
     }
   }
+  // EPERM has many causes (kill, chown…); without a refused path only a read-only file system is ours to explain.
+  if (!lines.some((l) => /read-only file system|EROFS/i.test(l)) && process.platform !== 'darwin') return undefined;
   const where = policy.areas.filter((a) => a.writable).map((a) => a.path);
   return `[sandbox] a write was refused by the OS sandbox (${policy.role} policy). Writable for you: ${[...new Set(where)].join(', ')}.`;
 }

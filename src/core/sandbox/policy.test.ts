@@ -79,8 +79,10 @@ describe('explaining a refused write', () => {
     expect(explainRefusal('/bin/sh: 1: cannot create a.txt: Read-only file system', ws, lead)).toMatch(/write refused: \/work\/proj\/a\.txt/);
     expect(explainRefusal("Error: EROFS: read-only file system, open '/work/proj/.thclaws/x'", ws, lead)).toMatch(/\.thclaws\/ is read-only from Bash/);
   });
-  it('says nothing when nothing was refused', () => {
+  it('says nothing when nothing was refused, or when EPERM has another cause', () => {
     expect(explainRefusal('all good\n', ws, lead)).toBeUndefined();
+    expect(explainRefusal('kill: (1) - Operation not permitted', ws, lead)).toBeUndefined();
+    expect(explainRefusal("touch: cannot touch '/tmp/x': Operation not permitted", ws, lead)).toBeUndefined();
   });
   it('without a path, lists where the role may write', () => {
     expect(explainRefusal('write failed: Read-only file system', ws, lead)).toMatch(/Writable for you: .*\.git/);
