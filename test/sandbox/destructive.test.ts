@@ -3,7 +3,7 @@
  * on a scratch workspace. The role guard is left out here (commands it would refuse reach the sandbox); the
  * full stack is tested at the end.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToolCall } from '../../src/core/agent/loop.js';
@@ -132,6 +132,28 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('OS sandbox unde
         process.chdir(back);
       }
       expect(process.cwd()).toBe(back);
+    });
+  });
+
+  describe('the command as written', () => {
+    it('quotes, expansions, newlines, heredocs and the exit status survive the wrap', async () => {
+      const cmd = `printf '%s|%s\\n' "it's" 'a "b"' && echo "$((6*7))" \\
+ && cat <<'EOF'
+$HOME stays literal \\n
+EOF
+exit 3`;
+      const r = await bash(lead, cmd);
+      expect(r.content).toBe(`it's|a "b"\n42\n$HOME stays literal \\n\n[exit code 3]`);
+    });
+
+    it('a build directory created after the first command becomes writable (the cached wrap follows the disk)', async () => {
+      const first = await bash(lead, 'echo x > coverage/report.txt');
+      expect(first.isError).toBe(true);
+      mkdirSync(path.join(ws.ws, 'coverage'));
+      const second = await bash(lead, 'echo x > coverage/report.txt && cat coverage/report.txt');
+      expect(second.isError, second.content).toBeFalsy();
+      expect(second.content).toBe('x');
+      rmSync(path.join(ws.ws, 'coverage'), { recursive: true });
     });
   });
 

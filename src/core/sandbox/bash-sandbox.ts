@@ -1,5 +1,5 @@
 /** The OS sandbox bound to one agent's role: what the Bash tool calls right before it spawns a command. */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import type { BashSandbox } from '../agent/types.js';
 import { explainRefusal } from './explain.js';
@@ -20,6 +20,10 @@ export interface RoleSandbox extends BashSandbox {
 
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** The variable the command travels in, and the constant script that runs it inside the sandbox. */
+const COMMAND_VAR = 'THCLAWS_SANDBOXED_COMMAND';
+const RUN_FROM_ENV = `__thclaws_cmd=$${COMMAND_VAR}; unset ${COMMAND_VAR}; eval "$__thclaws_cmd"`;
+
 export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings, probe: () => Promise<SandboxStatus> = probeSandbox): RoleSandbox {
   const policy = policyFor(input, settings);
   let probed: Promise<SandboxStatus> | null = null;
@@ -32,6 +36,7 @@ export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings,
     return probed;
   };
   let privateTmp: string | null = null;
+  let cached: { key: string; line: string } | null = null;
   return {
     policy,
     ready,
@@ -43,7 +48,7 @@ export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings,
         }
         return command;
       }
-      let text = command;
+      let inner = RUN_FROM_ENV;
       const allowWrite = [...policy.allowWrite];
       if (policy.privateTmpParent) {
         if (!privateTmp) {
@@ -52,9 +57,18 @@ export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings,
         }
         allowWrite.push(privateTmp);
         // The shared scratch directory holds the workspace, so this agent's scratch space is a directory of its own.
-        text = `export TMPDIR=${shellQuote(privateTmp)}\n${command}`;
+        inner = `export TMPDIR=${shellQuote(privateTmp)}; ${RUN_FROM_ENV}`;
       }
-      return wrapCommand(text, { allowWrite, denyWrite: policy.denyWrite, denyRead: policy.denyRead }, policy.allowedDomains, signal);
+      // The wrapped line depends on the policy and on which of its paths exist, not on the command: it is
+      // computed once per state of those paths (~25 ms each) and the command travels in the environment.
+      const key = [...allowWrite, ...policy.denyWrite, ...policy.denyRead].map((p) => (existsSync(p) ? '1' : '0')).join('');
+      if (!cached || cached.key !== key) {
+        const line = await wrapCommand(inner, { allowWrite, denyWrite: policy.denyWrite, denyRead: policy.denyRead }, policy.allowedDomains, signal);
+        // A line that refers to descriptors the engine opened for this one wrap (`--args`) is not reusable.
+        cached = /\s--args\s/.test(line) ? null : { key, line };
+        return `export ${COMMAND_VAR}=${shellQuote(command)}; ${line}`;
+      }
+      return `export ${COMMAND_VAR}=${shellQuote(command)}; ${cached.line}`;
     },
     explain(output, cwd) {
       return explainRefusal(output, cwd, policy);
