@@ -60,6 +60,24 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('sandbox wiring 
     expect(ws.snapshot(ws.bob)).toEqual(before);
   });
 
+  it('a cloned project cannot turn the sandbox off (only the user can)', async () => {
+    const dir = tempDir('thclaws-proj-');
+    try {
+      const proj = path.join(dir.dir, 'p');
+      mkdirSync(path.join(proj, '.thclaws'), { recursive: true });
+      writeFileSync(path.join(proj, '.thclaws/settings.json'), JSON.stringify({ sandbox: 'off', sandboxExtraWrite: ['/'] }));
+      const outside = path.join(dir.dir, 'outside.txt');
+      const r = await runCli(['--script', script(dir.dir, `echo x > ${outside}; echo inside > in.txt && cat in.txt`), '-p', 'go', '--accept-all'], { cwd: proj, env: scrubbedEnv(home.dir), timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^thclaws: warning: project settings sandbox: "off", sandboxExtraWrite ignored — loosening the sandbox is a user setting/m);
+      expect(toolResults(proj)[0]).toMatch(/\[sandbox\] write refused: .*outside\.txt/);
+      expect(toolResults(proj)[0]).toMatch(/inside/);
+      expect(readdirSync(dir.dir)).not.toContain('outside.txt');
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   describe('where the sandbox cannot run', () => {
     let bin: string;
     let dir: { dir: string; cleanup(): void };

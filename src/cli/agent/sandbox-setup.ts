@@ -1,12 +1,23 @@
 /** Builds the agent's OS sandbox for its role, prints the one start-up warning, and adds `/sandbox`. */
 import { execFileSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../../core/agent/settings.js';
 import type { Role } from '../../core/guard/types.js';
-import { createRoleSandbox, currentSandboxStatus, describeSandboxStatus, quickCheck, sandboxSettings, SandboxSettingsError, setSandboxStatus, type RoleSandbox, type SandboxStatus } from '../../core/sandbox/index.js';
+import { projectSettingsPath, userSettingsPath } from '../../core/agent/settings.js';
+import { createRoleSandbox, currentSandboxStatus, describeSandboxStatus, layeredSandboxSettings, quickCheck, sandboxSettings, SandboxSettingsError, setSandboxStatus, type RoleSandbox, type SandboxStatus } from '../../core/sandbox/index.js';
 import { CliError } from '../errors.js';
 import { registerSlashCommand } from './hooks.js';
+
+/** One settings file as an object (loadSettings has already validated it; a missing file is empty). */
+function readLayer(file: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
 
 function canonical(p: string): string {
   try {
@@ -38,9 +49,14 @@ export interface SandboxSetup {
 }
 
 export function setupSandbox(s: SandboxSetup): RoleSandbox {
+  const warn = s.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   let settings;
   try {
-    settings = sandboxSettings(s.settings as Record<string, unknown>);
+    // Validate the merged view first (one error naming the key), then apply the layers' trust rules.
+    sandboxSettings(s.settings as Record<string, unknown>);
+    const layered = layeredSandboxSettings(readLayer(userSettingsPath()), readLayer(projectSettingsPath(s.projectRoot)));
+    settings = layered.settings;
+    if (layered.ignored.length > 0) warn(`thclaws: warning: project settings ${layered.ignored.join(', ')} ignored — loosening the sandbox is a user setting (${userSettingsPath()})`);
   } catch (err) {
     if (err instanceof SandboxSettingsError) throw new CliError(err.message);
     throw err;
@@ -55,7 +71,6 @@ export function setupSandbox(s: SandboxSetup): RoleSandbox {
     { role: s.role, workspaceRoot: root, cwd, ...(s.agentName ? { agentName: s.agentName } : {}), ...(common ? { gitCommonDir: common } : {}) },
     settings,
   );
-  const warn = s.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const tail = settings.sandbox === 'required' ? ' Bash is disabled (setting sandbox: "required").' : '';
   // One warning: at once when the platform or a binary is missing, else when the first real probe fails.
   const quick = settings.sandbox === 'off' ? null : quickCheck();

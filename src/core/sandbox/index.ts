@@ -3,5 +3,5 @@ export { createRoleSandbox, SandboxUnavailableError, type RoleSandbox } from './
 export { explainRefusal } from './explain.js';
 export { areaOf, ownWorktree, policyFor, type AreaRule, type PolicyInput, type SandboxPolicy } from './policy.js';
 export { probeSandbox, quickCheck, stopSandboxRuntime, INSTALL_FIX } from './runtime.js';
-export { DEFAULT_BUILD_DIRS, DEFAULT_DENY_READ, sandboxSettings, SandboxSettingsError, type SandboxSettings } from './settings.js';
+export { DEFAULT_BUILD_DIRS, DEFAULT_DENY_READ, layeredSandboxSettings, sandboxSettings, SandboxSettingsError, type SandboxSettings } from './settings.js';
 export { currentSandboxStatus, describeSandboxStatus, setSandboxStatus, type SandboxStatus } from './status.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { explainRefusal } from './explain.js';
 import { areaOf, policyFor } from './policy.js';
-import { sandboxSettings } from './settings.js';
+import { layeredSandboxSettings, sandboxSettings } from './settings.js';
 
 const ws = '/work/proj';
 const home = '/home/u';
@@ -94,5 +94,23 @@ describe('teammate without a worktree', () => {
     const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, 'pkg'), agentName: 'dave' }, defaults);
     expect(p.allowWrite).toContain(ws);
     expect(p.denyWrite).toEqual([path.join(ws, '.thclaws'), path.join(ws, '.git/hooks'), path.join(ws, '.git/config'), path.join(ws, '.worktrees')]);
+  });
+});
+
+describe('settings layers: a project may tighten, only the user may loosen', () => {
+  it('ignores a project turning the sandbox off or adding writable paths', () => {
+    const r = layeredSandboxSettings({}, { sandbox: 'off', sandboxExtraWrite: ['/'], sandboxDenyRead: [] });
+    expect(r.settings.sandbox).toBe('auto');
+    expect(r.settings.sandboxExtraWrite).toEqual([]);
+    expect(r.settings.sandboxDenyRead).toEqual(['~/.ssh', '~/.aws', '~/.gnupg']);
+    expect(r.ignored).toEqual(['sandbox: "off"', 'sandboxExtraWrite']);
+  });
+  it('honours the user turning it off, and a project requiring it or adding denies and an allowlist', () => {
+    expect(layeredSandboxSettings({ sandbox: 'off' }, {}).settings.sandbox).toBe('off');
+    const r = layeredSandboxSettings({ sandbox: 'off' }, { sandbox: 'required', sandboxDenyRead: ['~/.kube'], sandboxAllowedDomains: ['github.com'], sandboxBuildDirs: ['out'] });
+    expect(r.settings).toMatchObject({ sandbox: 'required', sandboxAllowedDomains: ['github.com'], sandboxBuildDirs: ['out'] });
+    expect(r.settings.sandboxDenyRead).toContain('~/.kube');
+    expect(r.settings.sandboxDenyRead).toContain('~/.ssh');
+    expect(r.ignored).toEqual([]);
   });
 });

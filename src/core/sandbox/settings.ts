@@ -42,3 +42,26 @@ export function sandboxSettings(all: Record<string, unknown> = {}): SandboxSetti
   }
   return res.data;
 }
+
+/**
+ * The sandbox settings from the two layers. A project's file comes with the repository, before anyone
+ * trusted it, so it may only tighten: `sandbox: "off"` and `sandboxExtraWrite` are honoured from the user's
+ * file alone, and a project's `sandboxDenyRead` adds to the user's instead of replacing it.
+ */
+export function layeredSandboxSettings(user: Record<string, unknown>, project: Record<string, unknown>): { settings: SandboxSettings; ignored: string[] } {
+  const base = sandboxSettings(user);
+  const proj = sandboxSettings(project);
+  const ignored: string[] = [];
+  if (project.sandbox === 'off') ignored.push('sandbox: "off"');
+  if (project.sandboxExtraWrite !== undefined) ignored.push('sandboxExtraWrite');
+  return {
+    settings: {
+      sandbox: project.sandbox !== undefined && project.sandbox !== 'off' ? proj.sandbox : base.sandbox,
+      sandboxBuildDirs: project.sandboxBuildDirs !== undefined ? proj.sandboxBuildDirs : base.sandboxBuildDirs,
+      ...(proj.sandboxAllowedDomains ?? base.sandboxAllowedDomains ? { sandboxAllowedDomains: proj.sandboxAllowedDomains ?? base.sandboxAllowedDomains } : {}),
+      sandboxDenyRead: [...new Set([...base.sandboxDenyRead, ...(project.sandboxDenyRead !== undefined ? proj.sandboxDenyRead : [])])],
+      sandboxExtraWrite: base.sandboxExtraWrite,
+    },
+    ignored,
+  };
+}
