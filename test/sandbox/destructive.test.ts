@@ -3,7 +3,8 @@
  * on a scratch workspace. The role guard is left out here (commands it would refuse reach the sandbox); the
  * full stack is tested at the end.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToolCall } from '../../src/core/agent/loop.js';
@@ -101,6 +102,17 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('OS sandbox unde
       intact();
     });
 
+    it('writing through a symlink (dangling too) into another worktree is refused', async () => {
+      const r = await bash(alice, 'ln -sf ../bob/bob.txt link-to-bob && echo pwned > link-to-bob');
+      expect(r.content).toMatch(/write refused: .*\/bob\/bob\.txt — other teammates' worktrees are read-only/);
+      const d = await bash(alice, 'ln -sf ../bob/new.txt dangling && echo x > dangling');
+      expect(d.content).toMatch(/write refused: .*\/bob\/new\.txt — other teammates' worktrees are read-only/);
+      rmSync(path.join(ws.alice, 'link-to-bob'));
+      rmSync(path.join(ws.alice, 'dangling'));
+      expect(existsSync(path.join(ws.bob, 'new.txt'))).toBe(false);
+      intact();
+    });
+
     it('builds, tests and commits in its own worktree', async () => {
       const t = await bash(alice, 'npm test');
       expect(t.isError, t.content).toBeFalsy();
@@ -182,6 +194,16 @@ exit 3`;
       // Interpreter file writes are not a teammate guard rule: the OS sandbox is what stops this one.
       const w = await bash(aliceFull, `node -e "require('fs').writeFileSync('../bob/bob.txt', 'pwned')"`);
       expect(w.content).toMatch(/other teammates' worktrees are read-only/);
+      // The guard lets the lead delete scratch trees under /tmp; a symlink there into the workspace is the sandbox's case.
+      const link = path.join(os.tmpdir(), `thclaws-link-${process.pid}`);
+      symlinkSync(path.join(ws.ws, 'src'), link);
+      try {
+        const viaLink = await bash(leadFull, `rm -rf ${link}/`);
+        expect(viaLink.content).not.toMatch(/^refused:/);
+        expect(viaLink.content).toMatch(/\[sandbox\] write refused: .*src/);
+      } finally {
+        rmSync(link);
+      }
       const ok = await bash(aliceFull, 'git status --short && npm run build');
       expect(ok.isError, ok.content).toBeFalsy();
       intact();

@@ -2,6 +2,7 @@
  * Turns a write the OS sandbox refused (EROFS on Linux, EPERM under sandbox-exec) into one message that names
  * the rule and what to do instead. The command's own output stays as it was; this is appended.
  */
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { areaOf, type SandboxPolicy } from './policy.js';
 
@@ -16,12 +17,24 @@ function pathsIn(line: string): string[] {
   return out.filter((p) => p.length > 0 && !/\s{2,}/.test(p) && !/^(EROFS|EPERM)\b/.test(p));
 }
 
+/** Where a write to `p` lands: symlinks followed (a dangling one too), the missing tail kept. */
+function landing(p: string, depth = 0): string {
+  if (depth > 8) return p;
+  try {
+    if (lstatSync(p).isSymbolicLink()) return landing(path.resolve(path.dirname(p), readlinkSync(p)), depth + 1);
+    return realpathSync(p);
+  } catch {
+    const parent = path.dirname(p);
+    return parent === p ? p : path.join(landing(parent, depth + 1), path.basename(p));
+  }
+}
+
 export function explainRefusal(output: string, cwd: string, policy: SandboxPolicy): string | undefined {
   const lines = output.split('\n').filter((l) => REFUSED.test(l));
   if (lines.length === 0) return undefined;
   for (const line of lines) {
     for (const p of pathsIn(line)) {
-      const abs = path.resolve(cwd, p);
+      const abs = landing(path.resolve(cwd, p));
       const area = areaOf(policy, abs);
       if (area.writable) continue;
       return `[sandbox] write refused: ${abs} — ${area.rule}: ${area.why}. ${area.instead}`;
