@@ -194,6 +194,10 @@ exit 3`;
       // Interpreter file writes are not a teammate guard rule: the OS sandbox is what stops this one.
       const w = await bash(aliceFull, `node -e "require('fs').writeFileSync('../bob/bob.txt', 'pwned')"`);
       expect(w.content).toMatch(/other teammates' worktrees are read-only/);
+      // Scripts run by name are not read by the guard: `npm run clean` is `rm -rf src build.js`.
+      const clean = await bash(leadFull, 'npm run clean');
+      expect(clean.content).not.toMatch(/^refused:/);
+      expect(clean.content).toMatch(/\[sandbox\] write refused: .*the lead's workspace is read-only/);
       // The guard lets the lead delete scratch trees under /tmp; a symlink there into the workspace is the sandbox's case.
       const link = path.join(os.tmpdir(), `thclaws-link-${process.pid}`);
       symlinkSync(path.join(ws.ws, 'src'), link);

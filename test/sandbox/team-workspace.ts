@@ -11,7 +11,7 @@ export interface SandboxWorkspace extends TeamRepo {
 const PKG = {
   name: 'scratch',
   private: true,
-  scripts: { build: 'node build.js', test: 'node build.js && node test.js' },
+  scripts: { build: 'node build.js', test: 'node build.js && node test.js', clean: 'rm -rf src build.js' },
 };
 
 export function sandboxWorkspace(): SandboxWorkspace {
