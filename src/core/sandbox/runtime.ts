@@ -142,14 +142,20 @@ export async function wrapCommand(command: string, fs: FsPolicy, allowedDomains:
   if (allowedDomains) await startNetwork(m, allowedDomains);
   const turn = queue.then(async () => {
     const back = process.cwd();
-    process.chdir(neutralDir());
+    let moved = false;
+    try {
+      process.chdir(neutralDir());
+      moved = true;
+    } catch {
+      // Worker threads cannot chdir: wrap from where we are (placeholders may then appear in that directory).
+    }
     try {
       return await m.SandboxManager.wrapWithSandbox(command, 'sh', {
         filesystem: { allowWrite: fs.allowWrite, denyWrite: fs.denyWrite, denyRead: fs.denyRead },
         ...(allowedDomains ? { network: { allowedDomains, deniedDomains: [] } } : {}),
       }, signal);
     } finally {
-      process.chdir(back);
+      if (moved) process.chdir(back);
     }
   });
   queue = turn.catch(() => undefined);
