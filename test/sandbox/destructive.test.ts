@@ -81,6 +81,16 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('OS sandbox unde
       intact();
     });
 
+    it('a git merge that would rewrite workspace files fails cleanly: main does not move, the model is told to use TeamMerge', async () => {
+      const head = git(ws.ws, 'rev-parse', 'main');
+      const r = await bash(lead, 'git merge --no-edit team/alice');
+      expect(r.isError).toBe(true);
+      expect(r.content).toMatch(/\[sandbox\] write refused: .*alice\.txt — the lead's workspace is read-only: .*TeamMerge/);
+      expect(git(ws.ws, 'rev-parse', 'main')).toBe(head);
+      expect(existsSync(path.join(ws.ws, '.git/MERGE_HEAD'))).toBe(false);
+      intact();
+    });
+
     it('git status/log/diff work, and the declared build directories and scratch space are writable', async () => {
       const s = await bash(lead, 'git status --short && git log --oneline -1 && git diff HEAD~1 --stat');
       expect(s.isError).toBeFalsy();

@@ -4,17 +4,21 @@
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { areaOf, type SandboxPolicy } from './policy.js';
+import { areaOf, type AreaRule, type SandboxPolicy } from './policy.js';
 
 const REFUSED = /read-only file system|operation not permitted|EROFS|EPERM/i;
 
-/** Paths in the usual error shapes: `rm: cannot remove 'x': …`, `sh: 1: cannot create x: …`, `open 'x'`, `[Errno 30] …: 'x'`. */
+/**
+ * Paths in the usual error shapes: `rm: cannot remove 'x': …`, `sh: 1: cannot create x: …`,
+ * `error: unable to create file x: …` (git), `open 'x'`, `[Errno 30] …: 'x'`, `x: Read-only file system`.
+ */
 function pathsIn(line: string): string[] {
   const out: string[] = [];
   for (const m of line.matchAll(/['‘"`]([^'’"`\n]+)['’"`]/g)) out.push(m[1] as string);
-  const create = /cannot create ([^:]+):/.exec(line) ?? /^(?:[\w.-]+: )?(?:line \d+: )?(\/[^:]+|[\w./-]+): (?:Read-only|Operation not permitted)/i.exec(line);
-  if (create) out.push((create[1] as string).trim());
-  return out.filter((p) => p.length > 0 && !/\s{2,}/.test(p) && !/^(EROFS|EPERM)\b/.test(p));
+  for (const m of line.matchAll(/(?:file|directory|create|open|remove|touch|write to|unlink|rename)\s+([^\s:'"`]+)\s*:/gi)) out.push(m[1] as string);
+  const tail = /([^\s:'"`]+):\s*(?:Read-only file system|Operation not permitted)/i.exec(line);
+  if (tail && /[./]/.test(tail[1] as string)) out.push(tail[1] as string);
+  return out.filter((p) => p.length > 0 && /[\w./]/.test(p) && !/\s{2,}/.test(p) && !/^(EROFS|EPERM|error|fatal|Errno)$/i.test(p));
 }
 
 /** Where a write to `p` lands: symlinks followed (a dangling one too), the missing tail kept. */
@@ -42,6 +46,7 @@ export function explainRefusal(output: string, cwd: string, policy: SandboxPolic
   }
   // EPERM has many causes (kill, chown…); without a refused path only a read-only file system is ours to explain.
   if (!lines.some((l) => /read-only file system|EROFS/i.test(l)) && process.platform !== 'darwin') return undefined;
-  const where = policy.areas.filter((a) => a.writable).map((a) => a.path);
-  return `[sandbox] a write was refused by the OS sandbox (${policy.role} policy). Writable for you: ${[...new Set(where)].join(', ')}.`;
+  const root = policy.areas.find((a) => !a.writable && a.path !== '/' && areaOf(policy, a.path) === a && /workspace|checkout/.test(a.rule));
+  const rule = root ?? (policy.areas[0] as AreaRule);
+  return `[sandbox] a write was refused by the OS sandbox — ${rule.rule}: ${rule.why}. ${rule.instead}`;
 }

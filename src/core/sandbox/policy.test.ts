@@ -84,8 +84,13 @@ describe('explaining a refused write', () => {
     expect(explainRefusal('kill: (1) - Operation not permitted', ws, lead)).toBeUndefined();
     expect(explainRefusal("touch: cannot touch '/tmp/x': Operation not permitted", ws, lead)).toBeUndefined();
   });
-  it('without a path, lists where the role may write', () => {
-    expect(explainRefusal('write failed: Read-only file system', ws, lead)).toMatch(/Writable for you: .*\.git/);
+  it("git's and other tools' shapes name the path", () => {
+    expect(explainRefusal('error: unable to create file alice.txt: Read-only file system', ws, lead)).toMatch(/write refused: \/work\/proj\/alice\.txt — the lead's workspace is read-only/);
+    expect(explainRefusal('mkdir: cannot create directory ‘src/x’: Read-only file system', ws, lead)).toMatch(/write refused: \/work\/proj\/src\/x/);
+    expect(explainRefusal("PermissionError: [Errno 30] Read-only file system: 'src/a.py'", ws, lead)).toMatch(/write refused: \/work\/proj\/src\/a\.py/);
+  });
+  it("without a path, names the role's main rule and what to do instead", () => {
+    expect(explainRefusal('write failed: Read-only file system', ws, lead)).toMatch(/^\[sandbox\] a write was refused by the OS sandbox — the lead's workspace is read-only: .*SendMessage/);
   });
 });
 
