@@ -89,7 +89,8 @@ export function setupSandbox(s: SandboxSetup): RoleSandbox {
       return st;
     });
   // A person at a REPL (and the dashboard) sees the status soon after start; `-p` runs probe on first Bash.
-  if (s.interactive && !quick) void ready();
+  // Loading the engine costs ~150 ms of main-thread time: after the prompt is up, not before.
+  if (s.interactive && !quick) setTimeout(() => void ready(), 1000).unref();
   return { ...sandbox, ready, wrap: async (command, signal) => (await ready(), sandbox.wrap(command, signal)) };
 }
 
