@@ -77,6 +77,7 @@ function literals(code: string): string[] {
   return out;
 }
 
+const FOLD_MAX = 16_000;
 const LITERAL = /'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g;
 
 /**
@@ -84,14 +85,16 @@ const LITERAL = /'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g;
  * `['r','m'].join('')`, `chr(114)`, `String.fromCharCode(114, 109)`.
  */
 export function foldStrings(code: string): string {
+  // The folds are quadratic on adversarial input: very long code is checked as written (the OS sandbox backs it).
+  if (code.length > FOLD_MAX) return code;
   let out = code
     .replace(/\bchr\s*\(\s*(\d{1,7})\s*\)/g, (_m, n: string) => JSON.stringify(String.fromCodePoint(Number(n))))
     .replace(/String\.fromCharCode\s*\(\s*([\d\s,]+)\)/g, (_m, ns: string) => JSON.stringify(String.fromCharCode(...ns.split(',').map((x) => Number(x.trim())))));
   for (let round = 0; round < 32; round++) {
     const next = out
       .replace(/(['"])((?:(?!\1)[^\\])*)\1\s*\+?\s*(['"])((?:(?!\3)[^\\])*)\3/g, (_m, _q, a: string, _q2, b: string) => JSON.stringify(a + b))
-      .replace(/(['"])\1\s*\.\s*join\s*\(\s*[[(]\s*((?:(['"])[^'"\\]*\3\s*,?\s*)*)[\])]\s*\)/g, (_m, _q, items: string) => JSON.stringify([...items.matchAll(/(['"])([^'"\\]*)\1/g)].map((x) => x[2]).join('')))
-      .replace(/\[\s*((?:(['"])[^'"\\]*\2\s*,?\s*)*)\]\s*\.\s*join\s*\(\s*(['"])\3\s*\)/g, (_m, items: string) => JSON.stringify([...items.matchAll(/(['"])([^'"\\]*)\1/g)].map((x) => x[2]).join('')));
+      .replace(/(['"])\1\s*\.\s*join\s*\(\s*[[(]\s*((?:(['"])[^'"\\]*\3\s*(?:,\s*)?)*)[\])]\s*\)/g, (_m, _q, items: string) => JSON.stringify([...items.matchAll(/(['"])([^'"\\]*)\1/g)].map((x) => x[2]).join('')))
+      .replace(/\[\s*((?:(['"])[^'"\\]*\2\s*(?:,\s*)?)*)\]\s*\.\s*join\s*\(\s*(['"])\3\s*\)/g, (_m, items: string) => JSON.stringify([...items.matchAll(/(['"])([^'"\\]*)\1/g)].map((x) => x[2]).join('')));
     if (next === out) break;
     out = next;
   }
