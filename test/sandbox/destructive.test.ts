@@ -109,6 +109,11 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('OS sandbox unde
       const main = await bash(alice, `node -e "require('fs').rmSync('${ws.ws}/src', { recursive: true })"`);
       expect(main.content).toMatch(/the lead's checkout is read-only for teammates/);
       await bash(alice, 'find ../.. -path "*/.worktrees" -prune -o -name "*.ts" -print -delete');
+      // bob's HEAD lives in the shared git directory, which alice may otherwise write (her commits need it).
+      const bobHead = readFileSync(path.join(ws.ws, '.git/worktrees/bob/HEAD'), 'utf8');
+      const head = await bash(alice, `echo "ref: refs/heads/main" > ${ws.ws}/.git/worktrees/bob/HEAD`);
+      expect(head.content).toMatch(/other teammates' worktree metadata is read-only/);
+      expect(readFileSync(path.join(ws.ws, '.git/worktrees/bob/HEAD'), 'utf8')).toBe(bobHead);
       intact();
     });
 

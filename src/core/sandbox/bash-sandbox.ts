@@ -1,9 +1,9 @@
 /** The OS sandbox bound to one agent's role: what the Bash tool calls right before it spawns a command. */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BashSandbox } from '../agent/types.js';
 import { explainRefusal } from './explain.js';
-import { policyFor, type PolicyInput, type SandboxPolicy } from './policy.js';
+import { otherWorktreeAdmins, policyFor, type PolicyInput, type SandboxPolicy } from './policy.js';
 import { probeSandbox, wrapCommand } from './runtime.js';
 import type { SandboxSettings } from './settings.js';
 import { describeSandboxStatus, setSandboxStatus, type SandboxStatus } from './status.js';
@@ -23,6 +23,20 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 /** The variable the command travels in, and the constant script that runs it inside the sandbox. */
 const COMMAND_VAR = 'THCLAWS_SANDBOXED_COMMAND';
 const RUN_FROM_ENV = `__thclaws_cmd=$${COMMAND_VAR}; unset ${COMMAND_VAR}; eval "$__thclaws_cmd"`;
+
+/** Read at every wrap: worktrees come and go while a teammate runs. */
+function neighbourAdmins(policy: SandboxPolicy): string[] {
+  if (policy.role !== 'teammate' || !policy.ownWorktree) return [];
+  let entries: string[] = [];
+  let ownGit: string | null = null;
+  try {
+    entries = readdirSync(path.join(policy.gitDir, 'worktrees'));
+    ownGit = readFileSync(path.join(policy.ownWorktree, '.git'), 'utf8');
+  } catch {
+    return [];
+  }
+  return otherWorktreeAdmins(policy, entries, ownGit);
+}
 
 export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings, probe: () => Promise<SandboxStatus> = probeSandbox): RoleSandbox {
   const policy = policyFor(input, settings);
@@ -61,9 +75,11 @@ export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings,
       }
       // The wrapped line depends on the policy and on which of its paths exist, not on the command: it is
       // computed once per state of those paths (~25 ms each) and the command travels in the environment.
-      const key = [...allowWrite, ...policy.denyWrite, ...policy.denyRead].map((p) => (existsSync(p) ? '1' : '0')).join('');
+      const neighbours = neighbourAdmins(policy);
+      const denyWrite = [...policy.denyWrite, ...neighbours];
+      const key = [...allowWrite, ...denyWrite, ...policy.denyRead].map((p) => (existsSync(p) ? '1' : '0')).join('') + neighbours.join('\0');
       if (!cached || cached.key !== key) {
-        const line = await wrapCommand(inner, { allowWrite, denyWrite: policy.denyWrite, denyRead: policy.denyRead }, policy.allowedDomains, signal);
+        const line = await wrapCommand(inner, { allowWrite, denyWrite, denyRead: policy.denyRead }, policy.allowedDomains, signal);
         // A line that refers to descriptors the engine opened for this one wrap (`--args`) is not reusable.
         cached = /\s--args\s/.test(line) ? null : { key, line };
         return `export ${COMMAND_VAR}=${shellQuote(command)}; ${line}`;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { explainRefusal } from './explain.js';
-import { areaOf, policyFor } from './policy.js';
+import { areaOf, otherWorktreeAdmins, policyFor } from './policy.js';
 import { layeredSandboxSettings, sandboxSettings } from './settings.js';
 
 const ws = '/work/proj';
@@ -117,5 +117,15 @@ describe('settings layers: a project may tighten, only the user may loosen', () 
     expect(r.settings.sandboxDenyRead).toContain('~/.kube');
     expect(r.settings.sandboxDenyRead).toContain('~/.ssh');
     expect(r.ignored).toEqual([]);
+  });
+});
+
+describe("a teammate's neighbours' worktree metadata", () => {
+  it('is every entry of .git/worktrees but its own (found through its .git file)', () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice'), agentName: 'alice' }, defaults);
+    const own = `gitdir: ${ws}/.git/worktrees/alice1\n`;
+    expect(otherWorktreeAdmins(p, ['alice1', 'bob', 'carol'], own)).toEqual([path.join(ws, '.git/worktrees/bob'), path.join(ws, '.git/worktrees/carol')]);
+    expect(otherWorktreeAdmins(p, ['alice1', 'bob'], null)).toEqual([]);
+    expect(otherWorktreeAdmins(policyFor({ ...base, role: 'lead', cwd: ws }, defaults), ['bob'], own)).toEqual([]);
   });
 });

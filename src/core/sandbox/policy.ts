@@ -42,6 +42,10 @@ export interface SandboxPolicy {
   areas: AreaRule[];
   /** A scratch directory that contains the workspace cannot be writable as a whole: a private one is made below it. */
   privateTmpParent?: string;
+  /** The repository's shared git directory. */
+  gitDir: string;
+  /** A teammate's own worktree, whose admin directory under `<gitDir>/worktrees/` stays writable. */
+  ownWorktree?: string;
 }
 
 /** Package-manager and toolchain caches builds write to. */
@@ -109,6 +113,7 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
       { path: gitDir, writable: true, rule: 'git common directory', why: '', instead: '' },
     );
     if (own) areas.push({ path: own, writable: true, rule: 'own worktree', why: '', instead: '' });
+    areas.push({ path: path.join(gitDir, 'worktrees'), writable: false, rule: "other teammates' worktree metadata is read-only", why: "it holds their HEAD, index and logs", instead: 'Change only your own worktree; message the owner with SendMessage.' });
   } else {
     allowWrite.push(root);
     areas.push({ path: root, writable: true, rule: 'project root', why: '', instead: '' });
@@ -140,7 +145,22 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
     ...(settings.sandboxAllowedDomains ? { allowedDomains: settings.sandboxAllowedDomains } : {}),
     areas,
     ...(privateTmpParent ? { privateTmpParent } : {}),
+    gitDir,
+    ...(own ? { ownWorktree: own } : {}),
   };
+}
+
+/**
+ * A teammate's neighbours' worktree metadata (`<gitDir>/worktrees/<other>`: their HEAD, index, logs), given the
+ * entries of that directory and the `.git` file of the teammate's own worktree. Unknown own entry: none.
+ */
+export function otherWorktreeAdmins(policy: SandboxPolicy, entries: readonly string[], ownGitFile: string | null): string[] {
+  if (policy.role !== 'teammate' || !policy.ownWorktree || !ownGitFile) return [];
+  const m = /^gitdir:\s*(.+)$/m.exec(ownGitFile);
+  if (!m) return [];
+  const mine = path.resolve(policy.ownWorktree, (m[1] as string).trim());
+  const base = path.join(policy.gitDir, 'worktrees');
+  return entries.map((e) => path.join(base, e)).filter((d) => d !== mine);
 }
 
 /** The most specific area holding `p`. */
