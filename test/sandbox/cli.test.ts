@@ -99,7 +99,7 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('sandbox wiring 
       const warnings = r.stderr.split('\n').filter((l) => /guards only/.test(l));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/^thclaws: warning: sandbox: unavailable, guards only — bubblewrap, socat, ripgrep not installed\. Fix: apt-get install -y bubblewrap socat ripgrep/);
-      expect(toolResults(proj)[0]).toBe('ran-unsandboxed');
+      expect(toolResults(proj)[0]).toBe('ran-unsandboxed\n[exit code 0]');
     });
 
     it('with sandbox: "required" Bash is refused with the reason', async () => {

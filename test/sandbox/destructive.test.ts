@@ -97,7 +97,7 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('OS sandbox unde
       expect(s.content).toMatch(/sources/);
       const b = await bash(lead, 'echo cached > node_modules/x.txt && echo scratch > "$TMPDIR/x" && cat node_modules/x.txt "$TMPDIR/x"');
       expect(b.isError).toBeFalsy();
-      expect(b.content).toBe('cached\nscratch');
+      expect(b.content).toBe('cached\nscratch\n[exit code 0]');
     });
   });
 
@@ -148,7 +148,7 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('OS sandbox unde
       try {
         const c = await bash(alice, 'echo again >> alice.txt && git add -A && git commit -q -m "from inside" && git status --porcelain && echo clean');
         expect(c.isError, c.content).toBeFalsy();
-        expect(c.content).toBe('clean');
+        expect(c.content).toBe('clean\n[exit code 0]');
         const hook = await bash(alice, `printf '#!/bin/sh\nrm -rf /\n' > ${ws.ws}/.git/hooks/post-merge`);
         expect(hook.content).toMatch(/git hooks are read-only/);
         const cfg = await bash(alice, 'git config core.hooksPath /tmp/evil');
@@ -179,7 +179,7 @@ exit 3`;
       mkdirSync(path.join(ws.ws, 'coverage'));
       const second = await bash(lead, 'echo x > coverage/report.txt && cat coverage/report.txt');
       expect(second.isError, second.content).toBeFalsy();
-      expect(second.content).toBe('x');
+      expect(second.content).toBe('x\n[exit code 0]');
       rmSync(path.join(ws.ws, 'coverage'), { recursive: true });
     });
   });

@@ -4,7 +4,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../../core/agent/settings.js';
 import type { Role } from '../../core/guard/types.js';
-import { projectSettingsPath, userSettingsPath } from '../../core/agent/settings.js';
+import { localSettingsPath, projectSettingsPath, userSettingsPath } from '../../core/agent/settings.js';
 import { createRoleSandbox, currentSandboxStatus, describeSandboxStatus, layeredSandboxSettings, quickCheck, sandboxSettings, SandboxSettingsError, setSandboxStatus, type RoleSandbox, type SandboxStatus } from '../../core/sandbox/index.js';
 import { CliError } from '../errors.js';
 import { registerSlashCommand } from './hooks.js';
@@ -54,7 +54,9 @@ export function setupSandbox(s: SandboxSetup): RoleSandbox {
   try {
     // Validate the merged view first (one error naming the key), then apply the layers' trust rules.
     sandboxSettings(s.settings as Record<string, unknown>);
-    const layered = layeredSandboxSettings(readLayer(userSettingsPath()), readLayer(projectSettingsPath(s.projectRoot)));
+    // `settings.local.json` sits in the project too: it counts as the project's, trusted folder or not.
+    const project = { ...readLayer(projectSettingsPath(s.projectRoot)), ...readLayer(localSettingsPath(s.projectRoot)) };
+    const layered = layeredSandboxSettings(readLayer(userSettingsPath()), project);
     settings = layered.settings;
     if (layered.ignored.length > 0) warn(`thclaws: warning: project settings ${layered.ignored.join(', ')} ignored — loosening the sandbox is a user setting (${userSettingsPath()})`);
   } catch (err) {
