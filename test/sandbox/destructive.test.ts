@@ -184,6 +184,20 @@ exit 3`;
     });
   });
 
+  describe('solo', () => {
+    it('a project without git can git init and commit; the new hooks are then read-only', async () => {
+      const proj = path.join(ws.ws, '..', `solo-${process.pid}`);
+      mkdirSync(proj, { recursive: true });
+      const solo: ToolContext = { ...lead, cwd: proj, projectRoot: proj, role: 'solo', sandbox: createRoleSandbox({ role: 'solo', workspaceRoot: proj, cwd: proj }, sandboxSettings({ sandbox: 'required' })) };
+      const r = await bash(solo, 'git init -q && echo hi > a.txt && git add a.txt && git commit -qm first && git log --oneline | wc -l');
+      expect(r.isError, r.content).toBeFalsy();
+      expect(r.content).toMatch(/^1$/m);
+      const hook = await bash(solo, 'echo "#!/bin/sh" > .git/hooks/pre-commit');
+      expect(hook.content).toMatch(/git hooks are read-only/);
+      rmSync(proj, { recursive: true, force: true });
+    });
+  });
+
   describe('everyone', () => {
     it('cannot read credential directories; network and other reads stay open', async () => {
       const home = path.join(ws.ws, '..', `home-${process.pid}`);

@@ -76,7 +76,9 @@ export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings,
       // The wrapped line depends on the policy and on which of its paths exist, not on the command: it is
       // computed once per state of those paths (~25 ms each) and the command travels in the environment.
       const neighbours = neighbourAdmins(policy);
-      const denyWrite = [...policy.denyWrite, ...neighbours];
+      // A deny under a directory that does not exist yet would make the engine block the directory itself (a
+      // solo project without `.git` could not `git init`): it applies once its parent exists (the key follows).
+      const denyWrite = [...policy.denyWrite.filter((p) => existsSync(path.dirname(p))), ...neighbours];
       const key = [...allowWrite, ...denyWrite, ...policy.denyRead].map((p) => (existsSync(p) ? '1' : '0')).join('') + neighbours.join('\0');
       if (!cached || cached.key !== key) {
         const line = await wrapCommand(inner, { allowWrite, denyWrite, denyRead: policy.denyRead }, policy.allowedDomains, signal);
