@@ -199,6 +199,12 @@ exit 3`;
   });
 
   describe('everyone', () => {
+    it('cannot signal processes outside its sandbox (the agent itself included)', async () => {
+      const r = await bash(alice, `kill -9 ${process.pid}; kill -9 $PPID; echo still-here`);
+      expect(r.content).toMatch(/still-here/);
+      expect(r.content).toMatch(/No such process/);
+    });
+
     it('cannot read credential directories; network and other reads stay open', async () => {
       const home = path.join(ws.ws, '..', `home-${process.pid}`);
       mkdirSync(path.join(home, '.ssh'), { recursive: true });
