@@ -97,7 +97,9 @@ describe('thclaws -p output in Claude Code\'s shapes (real process, fake API)', 
     // Under the OS sandbox `$$` is a pid of the sandbox's own pid namespace: the process is found on the host
     // by its unique command line instead.
     const secs = `300.${process.pid}`;
-    fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: `echo $$ > ${pidFile}; exec sleep ${secs}`, run_in_background: true } }] }, { text: 'started it' });
+    // The model waits for the server to be up before it ends the turn (sandbox start-up takes tens of ms).
+    const waitUp = `for i in $(seq 100); do [ -s ${pidFile} ] && break; sleep 0.1; done`;
+    fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: `echo $$ > ${pidFile}; exec sleep ${secs}`, run_in_background: true } }] }, { toolUses: [{ name: 'Bash', input: { command: waitUp } }] }, { text: 'started it' });
     const r = await runCli(['-p', 'start a server', '--accept-all'], { cwd: dir, env: env() });
     expect(r.code).toBe(0);
     expect(Number(readFileSync(pidFile, 'utf8'))).toBeGreaterThan(0);
