@@ -21,11 +21,13 @@ export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalM
   await statuses.write(lease.agent, current);
   let writing: Promise<unknown> = Promise.resolve();
   const beat = () => {
-    writing = writing.then(() => statuses.write(lease.agent, current)).catch(() => {});
+    writing = writing.then(() => (lease.lost ? undefined : statuses.write(lease.agent, current))).catch(() => {});
     return writing;
   };
   const timer = setInterval(beat, intervalMs);
   timer.unref();
+  // A process that lost the agent's lease is no longer the agent: it must not overwrite the new holder's status.
+  lease.onLost(() => clearInterval(timer));
   return {
     async set(status, currentTask) {
       current = { ...current, status, ...(currentTask !== undefined ? { current_task: currentTask } : {}) };
