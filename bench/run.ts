@@ -8,6 +8,8 @@ const SECTIONS: Array<[string, string, string]> = [
   ['team store', './team-store.js', 'runTeamStoreBench'],
   ['guard', './guard.js', 'runGuardBench'],
   ['agent', './agent.js', 'runAgentBench'],
+  ['agent-tools', './agent-tools.js', 'runAgentToolsBench'],
+  ['teams', './teams.js', 'runTeamsBench'],
 ];
 
 function printTable(section: BenchSection): void {
