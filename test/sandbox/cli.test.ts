@@ -112,6 +112,20 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('sandbox wiring 
       expect(readdirSync(proj)).not.toContain('should-not-exist');
     });
 
+    it('bubblewrap present but user namespaces refused (nested container): the real probe falls back, one warning', async () => {
+      const fake = path.join(dir.dir, 'fakebin');
+      mkdirSync(fake);
+      writeFileSync(path.join(fake, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n', { mode: 0o755 });
+      for (const b of ['socat', 'rg', 'git', 'which']) symlinkSync(`/usr/bin/${b}`, path.join(fake, b));
+      const proj = path.join(dir.dir, 'p4');
+      mkdirSync(proj);
+      const r = await runCli(['--script', script(dir.dir, 'echo ran-after-probe'), '-p', 'go', '--accept-all'], { cwd: proj, env: { ...scrubbedEnv(home.dir), PATH: fake } });
+      expect(r.code, r.stderr).toBe(0);
+      const warnings = r.stderr.split('\n').filter((l) => /guards only/.test(l));
+      expect(warnings, r.stderr).toEqual([expect.stringMatching(/^thclaws: warning: sandbox: unavailable, guards only — a sandboxed test command failed \(bwrap: setting up uid map: Permission denied\)\. Fix: /)]);
+      expect(toolResults(proj)[0]).toBe('ran-after-probe\n[exit code 0]');
+    });
+
     it('a bad sandbox setting is one clear error naming its key', async () => {
       const proj = path.join(dir.dir, 'p3');
       mkdirSync(path.join(proj, '.thclaws'), { recursive: true });

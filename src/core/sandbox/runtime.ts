@@ -93,7 +93,7 @@ export function probeSandbox(): Promise<SandboxStatus> {
     const deps = m.SandboxManager.checkDependencies();
     if (deps.errors.length > 0) return { state: 'guards-only', reason: deps.errors.join(', '), fix: fixFor(platform) };
     try {
-      const wrapped = await m.SandboxManager.wrapWithSandbox(`echo ${PROBE_OK}`, 'sh', { filesystem: { allowWrite: [], denyWrite: [], denyRead: [] } });
+      const wrapped = await m.SandboxManager.wrapWithSandbox(`echo ${PROBE_OK}`, '/bin/sh', { filesystem: { allowWrite: [], denyWrite: [], denyRead: [] } });
       const r = await run(wrapped, 15_000);
       if (r.code !== 0 || !r.output.includes(PROBE_OK)) {
         const why = r.output.trim().split('\n').slice(-1)[0] ?? `exit ${r.code}`;
@@ -150,7 +150,7 @@ export async function wrapCommand(command: string, fs: FsPolicy, allowedDomains:
       // Worker threads cannot chdir: wrap from where we are (placeholders may then appear in that directory).
     }
     try {
-      return await m.SandboxManager.wrapWithSandbox(command, 'sh', {
+      return await m.SandboxManager.wrapWithSandbox(command, '/bin/sh', {
         filesystem: { allowWrite: fs.allowWrite, denyWrite: fs.denyWrite, denyRead: fs.denyRead },
         ...(allowedDomains ? { network: { allowedDomains, deniedDomains: [] } } : {}),
       }, signal);
