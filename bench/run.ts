@@ -9,6 +9,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['guard', './guard.js', 'runGuardBench'],
   ['agent', './agent.js', 'runAgentBench'],
   ['agent-tools', './agent-tools.js', 'runAgentToolsBench'],
+  ['teams', './teams.js', 'runTeamsBench'],
 ];
 
 function printTable(section: BenchSection): void {

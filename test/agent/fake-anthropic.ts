@@ -54,6 +54,8 @@ export class FakeAnthropic {
   private toolCounter = 0;
   /** Used when the queue is empty. */
   fallback: FakeReply = { text: '(fake: no reply queued)' };
+  /** Called as a request arrives (before its body is read), with performance.now(): latency benches. */
+  onRequestStart?: (at: number) => void;
 
   get url(): string {
     const addr = this.server?.address() as AddressInfo | undefined;
@@ -82,6 +84,7 @@ export class FakeAnthropic {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    this.onRequestStart?.(performance.now());
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     let body: any;
