@@ -7,12 +7,12 @@ import { estimateCost } from './cost.js';
 import { runLoop, type LoopEvents, type LoopOptions, type LoopResult } from './loop.js';
 import { modelInfo } from './models.js';
 import type { SessionPermissionChecker } from './permissions.js';
-import type { ChatMessage, Effort, Provider, Usage } from './providers/types.js';
+import type { ChatMessage, Effort, Provider, ThinkingDisplay, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
 import type { ShellRegistry } from './tools/shells.js';
-import type { Tool } from './types.js';
+import type { BashSandbox, Tool } from './types.js';
 
 export interface AgentConfig {
   provider: Provider;
@@ -26,6 +26,7 @@ export interface AgentConfig {
   agentName?: string;
   permissions: SessionPermissionChecker;
   guard?: CommandGuard;
+  sandbox?: BashSandbox;
   tools: Tool<any>[];
   system: string;
   session: SessionStore;
@@ -35,6 +36,8 @@ export interface AgentConfig {
   maxIterations?: number;
   /** `--effort`; else settings `effort`. */
   effort?: Effort;
+  /** `--thinking-display`; else settings `thinkingDisplay`. */
+  thinkingDisplay?: ThinkingDisplay;
   /** Background shells; killed by `dispose()`. */
   shells?: ShellRegistry;
 }
@@ -95,7 +98,7 @@ export class Agent {
       maxIterations: this.cfg.maxIterations ?? s.maxIterations,
       maxTokens: maxOutput ? Math.min(s.maxTokens, maxOutput) : s.maxTokens,
       ...(this.effort ? { effort: this.effort } : {}),
-      thinkingDisplay: s.thinkingDisplay,
+      thinkingDisplay: this.cfg.thinkingDisplay ?? s.thinkingDisplay,
       toolOutputMaxChars: s.toolOutputMaxChars,
       context: {
         cwd: this.cfg.cwd,
@@ -106,6 +109,7 @@ export class Agent {
         ...(this.cfg.shells ? { shells: this.cfg.shells } : {}),
         ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
         ...(this.cfg.guard ? { guard: this.cfg.guard } : {}),
+        ...(this.cfg.sandbox ? { sandbox: this.cfg.sandbox } : {}),
       },
       signal,
       ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),
