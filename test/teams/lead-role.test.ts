@@ -36,8 +36,8 @@ describe('lead role through the real CLI', () => {
     expect(existsSync(path.join(ws, 'src', 'main.ts'))).toBe(true);
     const results = toolResults(parseLines(r.stdout));
     expect(results).toHaveLength(1);
-    expect(results[0].is_error).toBe(true);
-    expect(results[0].content).toMatch(/team lead may not run/);
+    expect(results[0]!.is_error).toBe(true);
+    expect(results[0]!.content).toMatch(/team lead may not run/);
   });
 
   it('the lead may not author files with Write either', async () => {
