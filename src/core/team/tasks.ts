@@ -314,6 +314,10 @@ export class Tasks {
       // A missing or unreadable blocker is not "satisfied" (D-18): the task waits for a person to fix it.
       const status = r.kind === 'ok' ? r.task.status : r.kind;
       if (status !== 'completed') return `task ${task.id} blocked by task ${dep} (status: ${status})`;
+      // A cancelled blocker is closed, not done: its dependents wait until the lead changes their blockers.
+      if (r.kind === 'ok' && (r.task as Record<string, unknown>).cancelled === true) {
+        return `task ${task.id} blocked by task ${dep} (${r.task.result ?? 'cancelled'}); the lead must change its blockers or cancel it`;
+      }
     }
     return null;
   }

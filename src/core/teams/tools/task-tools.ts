@@ -85,7 +85,7 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
     {
       name: 'TeamTaskUpdate',
       description:
-        'Correct a task (lead only): edit subject/description, reassign (owner: a teammate; an in-progress task goes back to pending for them), change blocked_by, or cancel it with a reason.',
+        'Correct a task (lead only): edit subject/description, reassign (owner: a teammate; an in-progress task goes back to pending for them), change blocked_by, or cancel it with a reason (a cancelled task does not unblock its dependents).',
       inputSchema: z
         .object({
           task_id: taskId,
@@ -106,7 +106,9 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
           ...(input.cancel ? { cancel: true } : {}),
           ...(input.reason ? { reason: input.reason } : {}),
         });
-        return `Task updated: ${taskLine(t)}`;
+        // Dependents of a cancelled task stay blocked; say so, so the lead re-plans them.
+        const stuck = input.cancel && t.blocks.length ? `\nStill blocked by this cancelled task (change their blocked_by or cancel them): ${t.blocks.map((b) => `#${b}`).join(', ')}` : '';
+        return `Task updated: ${taskLine(t)}${stuck}`;
       },
     },
     session,
