@@ -4,15 +4,26 @@ import { knownNames } from '../../core/team/config.js';
 import { CliError } from '../errors.js';
 import { action, openStore, print, withCommon, type CommonOpts } from './common.js';
 
+/**
+ * A teammate's own subprocesses (its Bash) inherit THCLAWS_TEAM_AGENT: from there the CLI speaks only as that
+ * teammate and sends no control frames. The OS sandbox is the wall; this holds where the person turned it off.
+ */
+function teammateSelf(): string | undefined {
+  const me = process.env.THCLAWS_TEAM_AGENT;
+  return me && me !== 'lead' ? me : undefined;
+}
+
 export function registerMessageCommands(team: Command): void {
   withCommon(team.command('send <to> <text>'))
     .description('send a message to a member, the lead, or * (everyone)')
-    .option('--from <name>', 'sender name', USER)
+    .option('--from <name>', 'sender name (default: user; inside a teammate: that teammate, and only it)')
     .option('--summary <text>', 'one-line summary (default: the first words)')
     .option('--urgent', "deliver at the recipient's next tool call instead of after its turn")
     .action(
-      action(async (to: string, text: string, opts: CommonOpts & { from: string; summary?: string; urgent?: boolean }) => {
-        const sent = await openStore(opts).send(opts.from, to, text, { summary: opts.summary, ...(opts.urgent ? { extra: { urgent: true } } : {}) });
+      action(async (to: string, text: string, opts: CommonOpts & { from?: string; summary?: string; urgent?: boolean }) => {
+        const self = teammateSelf();
+        if (self && opts.from !== undefined && opts.from !== self) throw new CliError(`a teammate (${self}) may send only as itself, not as "${opts.from}"`);
+        const sent = await openStore(opts).send(opts.from ?? self ?? USER, to, text, { summary: opts.summary, ...(opts.urgent ? { extra: { urgent: true } } : {}) });
         print(opts, sent, () => sent.map((m) => `sent ${m.id} to ${m.to}`).join('\n'));
       }),
     );
@@ -41,6 +52,8 @@ export function registerMessageCommands(team: Command): void {
     .description("abort a teammate's running turn (sent as the person, `user`, in the current session)")
     .action(
       action(async (agent: string, opts: CommonOpts) => {
+        const self = teammateSelf();
+        if (self) throw new CliError(`a teammate (${self}) cannot abort turns; ask the lead`);
         const store = openStore(opts);
         const known = knownNames(await store.config.require());
         if (!known.includes(agent) || agent === USER) throw new CliError(`unknown teammate "${agent}"; known: ${known.join(', ')}`);
