@@ -15,6 +15,7 @@ const SPECS: Record<string, { shortValue?: string; longValue?: string[] }> = {
   merge: { shortValue: 'msXF', longValue: ['message', 'strategy', 'strategy-option', 'file', 'into-name'] },
   reset: { longValue: ['pathspec-from-file'] },
   'update-ref': { shortValue: 'm' },
+  fetch: { shortValue: 'jo', longValue: ['depth', 'deepen', 'shallow-since', 'shallow-exclude', 'upload-pack', 'refmap', 'jobs', 'server-option', 'negotiation-tip', 'filter', 'recurse-submodules-default'] },
   'symbolic-ref': { shortValue: 'm' },
 };
 
@@ -62,6 +63,27 @@ function pushEffects(p: ParsedOpts): { force: boolean; destructive: boolean; tar
   return { force: force || mirror, destructive, targets };
 }
 
+/**
+ * `git fetch <repo> +src:dst` (or `--force`) moves a local branch to whatever src is, dropping its commits,
+ * and `--prune` with a refs/heads destination deletes local branches: both are branch rewrites, not reads.
+ */
+function fetchRewrites(p: ParsedOpts): Array<{ dst: string; dynamic: boolean }> {
+  const force = hasShort(p, 'f') || hasLongAbbrev(p, 'force');
+  const prune = hasShort(p, 'p') || hasLongAbbrev(p, 'prune');
+  const out: Array<{ dst: string; dynamic: boolean }> = [];
+  for (const w of p.positionals.slice(1)) {
+    const plus = w.text.startsWith('+');
+    const spec = plus ? w.text.slice(1) : w.text;
+    const colon = spec.indexOf(':');
+    if (colon < 0 || colon === spec.length - 1) continue; // no local destination: only FETCH_HEAD / remote-tracking
+    const dst = spec.slice(colon + 1);
+    // Remote-tracking refs and tags are not branches anyone works on; a bare name lands in refs/heads.
+    if (dst.startsWith('refs/') && !dst.startsWith('refs/heads/')) continue;
+    if (plus || force || (prune && dst.startsWith('refs/heads/'))) out.push({ dst: dst.includes('*') ? 'team/*' : branchName(dst), dynamic: w.dynamic });
+  }
+  return out;
+}
+
 const DESTRUCTIVE_CAPABLE = new Set(['reset', 'clean', 'push', 'checkout', 'restore', 'branch', 'switch', 'update-ref', 'symbolic-ref', 'stash', 'worktree', 'merge', 'rm']);
 
 /** `git <sub> --help` / `-h` only prints help. */
@@ -94,6 +116,11 @@ export function leadGitRule(call: GitCall, env: Env): Finding | null {
     case 'push':
       if (pushEffects(p).destructive) return lead('rewrite or delete shared history (force-push, mirror, delete or prune)');
       break;
+    case 'fetch': {
+      const hit = fetchRewrites(p).find((t) => t.dynamic || guarded(t.dst));
+      if (hit) return lead(`force-update or prune a shared branch (${hit.dst}) with git fetch`, `${ADVICE.lead} Merged branches are cleaned up by TeamMerge.`);
+      break;
+    }
     case 'rebase':
       return lead('rewrite committed history (rebase)');
     case 'filter-branch':
@@ -216,6 +243,11 @@ export function teammateGitRule(call: GitCall, env: Env): Finding | null {
       if (hasLongAbbrev(p, 'prune')) return others('delete remote branches that have no local counterpart, which may be other teammates\'');
       const hit = eff.targets.find((t) => (t.force || t.del) && foreign(t.dst));
       if (hit) return others(`delete or force-update a branch that is not yours on the remote (${hit.dst})`);
+      break;
+    }
+    case 'fetch': {
+      const hit = fetchRewrites(p).find((t) => t.dynamic || foreign(t.dst));
+      if (hit) return others(`force-update or prune a branch that is not yours (${hit.dst}) with git fetch`);
       break;
     }
     case 'update-ref': {
