@@ -10,3 +10,4 @@ export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus } from 
 export { TEAM_POLICY } from './policy.js';
 export { isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';
 export { startHeartbeat, type Heartbeat } from './heartbeat.js';
+export type { OutputAppender, OutputLogs } from './output.js';

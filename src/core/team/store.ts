@@ -4,6 +4,7 @@ import { Inboxes, type NewMessage } from './inbox.js';
 import { Journal } from './journal.js';
 import { acquireLease, type Lease } from './lease.js';
 import { assertAgentName, assertRecipient, BROADCAST, LEAD, USER } from './names.js';
+import { OutputLogs } from './output.js';
 import { TeamPaths, resolveTeamDir } from './paths.js';
 import type { AgentStatus, Message, Task, TaskStatus } from './schemas.js';
 import { type AgentState, deriveState, Statuses } from './status.js';
@@ -42,6 +43,8 @@ export class TeamStore {
   readonly inboxes: Inboxes;
   readonly tasks: Tasks;
   readonly statuses: Statuses;
+  /** Terminal transcripts (`agents/<name>/output.log`). */
+  readonly outputs: OutputLogs;
   private readonly held = new Set<string>();
 
   constructor(readonly dir: string) {
@@ -50,6 +53,7 @@ export class TeamStore {
     this.config = new TeamConfigFile(this.paths, this.journal);
     this.inboxes = new Inboxes(this.paths, this.journal);
     this.statuses = new Statuses(this.paths, this.journal);
+    this.outputs = new OutputLogs(this.paths);
     this.tasks = new Tasks(this.paths, new TaskFiles(this.paths, this.journal), async () => knownNames(await this.config.require()), {
       holds: (agent) => this.held.has(agent),
       withTemporary: async (agent, fn) => {

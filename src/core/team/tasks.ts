@@ -215,6 +215,51 @@ export class Tasks {
     });
   }
 
+  /** A person's edit: subject, description, and (while pending) the reservation. */
+  async edit(id: string, change: { subject?: string; description?: string; reservedFor?: string | null }): Promise<Task> {
+    assertTaskId(id);
+    const subject = change.subject?.trim();
+    if (subject !== undefined && !subject) throw new TeamError('invalid', 'task subject is empty');
+    if (subject && subject.length > TEAM_POLICY.maxSubjectChars) throw new TeamError('invalid', `task subject longer than ${TEAM_POLICY.maxSubjectChars} characters`);
+    if (change.description !== undefined && change.description.length > TEAM_POLICY.maxDescriptionChars) {
+      throw new TeamError('invalid', `task description longer than ${TEAM_POLICY.maxDescriptionChars} characters`);
+    }
+    const reservedFor = change.reservedFor ? await this.assertKnown(change.reservedFor, 'owner') : change.reservedFor;
+    return withLock(this.paths.task(id), () => {
+      const r = this.files.read(id);
+      if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
+      const task = r.task;
+      if (reservedFor !== undefined) {
+        if (task.status !== 'pending') throw new TeamError('conflict', `task ${id} is ${task.status}; only a pending task can be reassigned`);
+        task.reserved_for = reservedFor;
+      }
+      if (subject !== undefined) task.subject = subject;
+      if (change.description !== undefined) task.description = change.description;
+      task.updated_at = Date.now();
+      this.files.write(task);
+      return task;
+    });
+  }
+
+  /**
+   * Cancels a pending or in-progress task: it is closed (status completed, `cancelled: true`) so nobody
+   * claims it; tasks it blocked become ready, as the person who cancelled it decided.
+   */
+  async cancel(id: string, by: string): Promise<Task> {
+    assertTaskId(id);
+    assertAgentName(by);
+    return withLock(this.paths.task(id), () => {
+      const r = this.files.read(id);
+      if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
+      const task = r.task;
+      if (task.status === 'completed') throw new TeamError('conflict', `task ${id} is already completed`);
+      const now = Date.now();
+      Object.assign(task, { status: 'completed', cancelled: true, cancelled_by: by, completed_at: now, updated_at: now, result: `cancelled by ${by}` });
+      this.files.write(task);
+      return task;
+    });
+  }
+
   private whyNotClaimable(task: Task, agent: string): string | null {
     if (task.status !== 'pending') return `task ${task.id} is ${task.status}, not pending`;
     if (task.reserved_for && task.reserved_for !== agent) return `task ${task.id} is reserved for ${task.reserved_for}`;
