@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAgentCommand } from './agent-command.js';
+import { registerDashboardCommand } from './dashboard-command.js';
 import { registerGuardCommand } from './guard-command.js';
 import { registerTeamCommand } from './team/index.js';
 import { VERSION } from './version.js';
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerTeamCommand(program);
   registerGuardCommand(program);
+  registerDashboardCommand(program);
   registerAgentCommand(program);
   return program;
 }

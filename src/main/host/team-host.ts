@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LEAD, TeamStore, type AgentStatus, type Task, type TeamConfig, type TeamEvent } from '../../core/team/index.js';
 import type { SpawnRequest } from '../../core/teams/launcher.js';
 import type { HostEvent, Member, SettingsView, TaskView } from '../../shared/api.js';
 import { PtyLauncher } from './pty-launcher.js';
 import type { PtyExit } from './pty-process.js';
+import { packageRoot } from './package-root.js';
 import { OutputTail } from './readonly-tail.js';
 import { RecentWorkspaces } from './recent.js';
 import { OutputScheduler } from './scheduler.js';
@@ -30,7 +30,7 @@ export interface TeamHostOptions {
   budgetPerTick?: number;
 }
 
-export const THCLAWS_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/thclaws');
+export const thclawsBin = (): string => path.join(packageRoot(), 'bin', 'thclaws');
 const LIVENESS_MS = 2000;
 
 /**
@@ -125,7 +125,7 @@ export class TeamHost {
 
   async startLead(): Promise<void> {
     this.teamEnabledAtLeadStart = this.readSettingsSafe().teamEnabled;
-    await this.spawn(LEAD, this.opts.leadArgv ?? [THCLAWS_BIN]);
+    await this.spawn(LEAD, this.opts.leadArgv ?? [thclawsBin()]);
   }
 
   async restartLead(): Promise<void> {
@@ -186,7 +186,7 @@ export class TeamHost {
     const cfg = await this.store.config.require();
     const member = cfg.members.find((m) => m.name === agent);
     if (!member) throw new Error(`unknown teammate "${agent}"`);
-    await this.spawn(agent, this.opts.teammateArgv?.(agent) ?? [THCLAWS_BIN, '--team-agent', agent], member.model ?? undefined);
+    await this.spawn(agent, this.opts.teammateArgv?.(agent) ?? [thclawsBin(), '--team-agent', agent], member.model ?? undefined);
   }
 
   // ----- state (level-triggered) -----------------------------------------------------------------------
