@@ -115,6 +115,10 @@ describe('TeamHost against a team made by the CLI', () => {
     await waitFor(() => c.events.some((e) => e.type === 'exit' && e.agent === 'bob' && e.code === 3), 'bob exit');
     await waitFor(() => c.member('bob')?.state === 'dead', 'bob dead');
     expect(c.member('bob')?.can_respawn).toBe(true);
+    // After the pty is gone the pane tails output.log, without repeating what the pty already showed.
+    fs.appendFileSync(new TeamStore(host.store.dir).paths.output('bob'), 'written-after-exit\r\n');
+    await waitFor(() => c.output('bob').includes('written-after-exit'), 'tail after exit');
+    expect(c.output('bob').split('[bob] got: ping').length).toBe(2);
     expect((await c.req({ type: 'respawn', agent: 'bob' })).ok).toBe(true);
     await waitFor(() => c.member('bob')?.alive && c.member('bob')?.terminal.kind === 'pty', 'bob back');
     const store = new TeamStore(host.store.dir);

@@ -18,9 +18,12 @@ export class OutputTail {
     private readonly store: TeamStore,
     private readonly terminal: AgentTerminal,
     reason: string,
+    /** The terminal already shows the log up to its end (this host wrote it): tail only what comes next. */
+    fromEnd = false,
   ) {
-    // Start with the last scrollback's worth, as a terminal would show it.
-    this.offset = Math.max(0, store.outputs.size(terminal.agent) - FLOW.scrollback);
+    // Otherwise start with the last scrollback's worth, as a terminal would show it.
+    const size = store.outputs.size(terminal.agent);
+    this.offset = fromEnd ? size : Math.max(0, size - FLOW.scrollback);
     terminal.setInput({
       mode: { kind: 'readonly', reason },
       pause: () => {

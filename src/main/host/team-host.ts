@@ -247,7 +247,7 @@ export class TeamHost {
     const why = reason?.kind === 'readonly' ? reason.reason : 'not started by this dashboard; output from output.log';
     const tail = this.tails.get(name);
     if (tail) tail.setReason(why);
-    else this.tails.set(name, new OutputTail(this.store, this.terminal(name), why));
+    else this.tails.set(name, new OutputTail(this.store, this.terminal(name), why, this.spawns.has(name)));
   }
 
   async refreshMember(name: string, statusChanged = true): Promise<void> {
@@ -269,6 +269,9 @@ export class TeamHost {
   /** Liveness changes without any file event (a heartbeat going stale, a pid dying): re-derive from cache. */
   private recomputeLiveness(): void {
     for (const name of this.names()) this.pushMember(name);
+    // Safety net, like the store's own feed: a change event can be coalesced away (chokidar compares mtimes);
+    // a tail's pull is one fstat when nothing was appended.
+    for (const tail of this.tails.values()) tail.pull();
   }
 
   async refreshTasks(): Promise<void> {

@@ -1,0 +1,167 @@
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import { FLOW } from '../shared/api';
+import type { HostClient } from './transport';
+
+/** Characters handed to xterm and not yet parsed, across all panes: keeps one frame's work bounded. */
+const FRAME_BUDGET = 96 * 1024;
+const WRITE_SLICE = 24 * 1024;
+
+interface Pane {
+  agent: string;
+  /** Everything received, capped like the host's scrollback: the headless buffer of a hidden pane. */
+  history: string[];
+  historyChars: number;
+  /** Waiting to be written to the visible terminal. */
+  queue: string[];
+  term: Terminal | null;
+  fit: FitAddon | null;
+  observer: ResizeObserver | null;
+  readonly: boolean;
+}
+
+/**
+ * The renderer's terminals. Every pane keeps a capped history; only mounted (visible) panes own an xterm.
+ * Writes to xterm go through one budget shared by all panes, round-robin per animation frame, so eight busy
+ * agents cannot queue eight parse slices back to back; each write's callback acknowledges to the host.
+ */
+export class TerminalManager {
+  private readonly panes = new Map<string, Pane>();
+  private inflight = 0;
+  private frame = 0;
+  private rr = 0;
+
+  constructor(private readonly client: HostClient) {}
+
+  private pane(agent: string): Pane {
+    let p = this.panes.get(agent);
+    if (!p) {
+      p = { agent, history: [], historyChars: 0, queue: [], term: null, fit: null, observer: null, readonly: true };
+      this.panes.set(agent, p);
+    }
+    return p;
+  }
+
+  setReadonly(agent: string, readonly: boolean): void {
+    const p = this.pane(agent);
+    p.readonly = readonly;
+    if (p.term) p.term.options.disableStdin = readonly;
+  }
+
+  /** Output from the host; `reset` when it is a replay (the stream starts over). */
+  output(agent: string, data: string, reset: boolean): void {
+    const p = this.pane(agent);
+    if (reset) {
+      p.history = [];
+      p.historyChars = 0;
+      p.queue = [];
+      p.term?.reset();
+    }
+    p.history.push(data);
+    p.historyChars += data.length;
+    while (p.historyChars - (p.history[0]?.length ?? 0) >= FLOW.scrollback && p.history.length > 1) p.historyChars -= p.history.shift()!.length;
+    if (p.term) {
+      p.queue.push(data);
+      this.schedule();
+    } else {
+      // Hidden: nothing to render, so the host may send more at once.
+      this.client.fire({ type: 'ack', agent, chars: Math.max(1, data.length) });
+    }
+  }
+
+  mount(agent: string, el: HTMLElement): void {
+    const p = this.pane(agent);
+    this.unmount(agent);
+    const term = new Terminal({ convertEol: false, scrollback: 5000, fontSize: 12, disableStdin: p.readonly, theme: { background: '#0f1115' } });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.open(el);
+    p.term = term;
+    p.fit = fit;
+    term.onData((data) => {
+      if (!p.readonly) this.client.fire({ type: 'input', agent, data });
+    });
+    term.onResize(({ cols, rows }) => this.client.fire({ type: 'resize', agent, cols, rows }));
+    const doFit = () => {
+      try {
+        fit.fit();
+      } catch {
+        // not laid out yet
+      }
+    };
+    p.observer = new ResizeObserver(doFit);
+    p.observer.observe(el);
+    doFit();
+    // History already acknowledged: written outside the budget's ack path.
+    const text = p.history.join('');
+    p.history = text ? [text] : [];
+    p.queue = [];
+    if (text) term.write(text);
+  }
+
+  unmount(agent: string): void {
+    const p = this.panes.get(agent);
+    if (!p?.term) return;
+    for (const chunk of p.queue) this.client.fire({ type: 'ack', agent, chars: Math.max(1, chunk.length) });
+    p.queue = [];
+    p.observer?.disconnect();
+    p.term.dispose();
+    p.term = null;
+    p.fit = null;
+  }
+
+  focus(agent: string): void {
+    this.panes.get(agent)?.term?.focus();
+  }
+
+  /** The visible text of a pane (tests and the bench read it). */
+  text(agent: string): string {
+    const t = this.panes.get(agent)?.term;
+    if (!t) return this.panes.get(agent)?.history.join('') ?? '';
+    const buf = t.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  }
+
+  pending(): number {
+    let n = this.inflight;
+    for (const p of this.panes.values()) for (const q of p.queue) n += q.length;
+    return n;
+  }
+
+  private schedule(): void {
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.pump());
+  }
+
+  private pump(): void {
+    this.frame = 0;
+    const panes = [...this.panes.values()].filter((p) => p.term && p.queue.length);
+    if (!panes.length) return;
+    this.rr = (this.rr + 1) % panes.length;
+    let i = this.rr;
+    let idle = 0;
+    while (this.inflight < FRAME_BUDGET && idle < panes.length) {
+      const p = panes[i % panes.length]!;
+      i++;
+      if (!p.term || !p.queue.length) {
+        idle++;
+        continue;
+      }
+      idle = 0;
+      let chunk = p.queue.shift()!;
+      if (chunk.length > WRITE_SLICE) {
+        p.queue.unshift(chunk.slice(WRITE_SLICE));
+        chunk = chunk.slice(0, WRITE_SLICE);
+      }
+      this.inflight += chunk.length;
+      const n = chunk.length;
+      p.term.write(chunk, () => {
+        this.inflight -= n;
+        this.client.fire({ type: 'ack', agent: p.agent, chars: Math.max(1, n) });
+        this.schedule();
+      });
+    }
+    if ([...this.panes.values()].some((p) => p.term && p.queue.length)) this.schedule();
+  }
+}
