@@ -15,6 +15,8 @@ export interface AgentCliOptions {
   teamAgent?: string;
   teamDir?: string;
   cli?: boolean;
+  /** -p with teams: give up after this many seconds. */
+  timeout?: number;
 }
 
 function positiveInt(value: string): number {
@@ -41,6 +43,11 @@ export function registerAgentCommand(program: Command): void {
     .option('--resume <session-id>', 'continue a saved session (.thclaws/sessions/<id>.jsonl)')
     .option('--team-agent <name>', 'run as this team agent (sets THCLAWS_TEAM_AGENT)')
     .option('--team-dir <dir>', 'team directory (sets THCLAWS_TEAM_DIR)')
+    .option('--timeout <seconds>', '-p with a team: stop waiting for the team after this many seconds', (v: string) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n <= 0) throw new CliError(`--timeout must be a positive number of seconds, got "${v}"`);
+      return n;
+    })
     .addOption(new Option('--cli', 'force the terminal interface (accepted for compatibility)').hideHelp())
     .action(async (opts: AgentCliOptions) => {
       const { runAgentCli } = await import('./agent/run.js');

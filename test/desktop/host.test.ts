@@ -168,6 +168,24 @@ describe('TeamHost against a team made by the CLI', () => {
     expect((await c.req({ type: 'settings_get' })).ok).toBe(true);
   });
 
+  it('serves the runtime\'s spawn requests: a teammate the lead asks for runs in a pty of this host', async () => {
+    const ws = makeTeamWorkspace(['dora']);
+    const host = makeHost(ws, false);
+    await host.open();
+    const c = new Client(host);
+    await c.req({ type: 'subscribe' });
+    await c.req({ type: 'attach', agent: 'dora', cols: 80, rows: 24 });
+    await host.store.spawnRequests.write({
+      spawn_id: 'sp-1', agent: 'dora', argv: [process.execPath, agentSimScript(), 'dora'], cwd: ws,
+      env: { THCLAWS_TEAM_DIR: host.store.dir }, inherit_env: ['PATH', 'HOME'], team_dir: host.store.dir, requested_at: Date.now(),
+    });
+    await waitFor(() => c.member('dora')?.terminal.kind === 'pty', 'dora in a host pty');
+    await waitFor(() => c.output('dora').includes('[dora] ready'), 'dora output');
+    await c.req({ type: 'input', agent: 'dora', data: 'hi\r' });
+    await waitFor(() => c.output('dora').includes('[dora] got: hi'), 'dora typed');
+    expect((await host.store.spawnRequests.read('dora'))?.served_at).toBeTruthy();
+  });
+
   it('survives its own restart: reattaches to the team on disk and shows who is alive, dead or stopped', async () => {
     const ws = makeTeamWorkspace(['alice', 'bob', 'carol']);
     const alice = startForeign(ws, 'alice');

@@ -96,7 +96,9 @@ describe('pty output is complete', () => {
     expect(launcher.live().map((l) => l.agent)).toEqual(['alice']);
     await run.exited;
     expect(exitSeen).toEqual({ code: 0, signal: null });
-    expect(fs.statSync(store.paths.output('alice')).size).toBe(20 * MB);
+    const log = fs.readFileSync(store.paths.output('alice'), 'latin1');
+    expect(log.startsWith('--- thclaws spawn s1 ')).toBe(true); // the runtime's per-spawn marker
+    expect(log.slice(log.indexOf('\n') + 1)).toBe('a'.repeat(20 * MB));
     expect(terminal.seq).toBe(20 * MB);
     await new Promise((r) => setTimeout(r, 100));
     expect(seen).toBe(20 * MB);

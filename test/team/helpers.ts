@@ -43,6 +43,8 @@ export interface Worker {
   nextLine(): Promise<unknown>;
   /** Resolves with every JSON line once the worker exits (rejects on a non-zero exit). */
   done(): Promise<unknown[]>;
+  /** What the worker wrote to stderr so far. */
+  stderr(): string;
 }
 
 /** Starts test/team/worker.ts (bundled) as a real OS process. */
@@ -63,6 +65,7 @@ export function startWorker(mode: string, teamDir: string, ...args: string[]): W
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return {
     child,
+    stderr: () => stderr,
     nextLine: () => (lines.length ? Promise.resolve(lines.shift()) : new Promise((r) => waiters.push(r))),
     done: async () => {
       const code = await exited;

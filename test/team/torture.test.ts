@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createInboxConsumer, TEAM_POLICY, TeamStore } from '../../src/core/team/index.js';
-import { startWorker, tempDir, type Worker } from './helpers.js';
+import { startWorker, tempDir } from './helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -95,28 +94,6 @@ describe('multi-process torture (real OS processes)', () => {
     }
   });
 
-  it('a process SIGKILLed while holding a lock: the others proceed within the documented bound, no file corrupt', async () => {
-    const store = await newTeam(['alice', 'bob']);
-    await store.send('user', 'alice', 'before the crash');
-    const holder = startWorker('hold-lock', store.dir, store.paths.inbox('alice'));
-    expect(await holder.nextLine()).toMatchObject({ locked: true });
-    holder.child.kill('SIGKILL');
-    await new Promise((r) => holder.child.once('close', r));
-
-    const t0 = Date.now();
-    const writers = ['alice', 'bob'].map(() => startWorker('write', store.dir, 'bob', 'alice', '5'));
-    await Promise.all(writers.map((w) => w.done()));
-    const waited = Date.now() - t0;
-    // Bound: lockStaleMs after the holder's last refresh, plus retry spacing and process start-up slack.
-    expect(waited).toBeLessThan(TEAM_POLICY.lockStaleMs + 6000);
-
-    const raw = fs.readFileSync(store.paths.inbox('alice'), 'utf8');
-    const parsed = JSON.parse(raw) as Array<{ text: string }>;
-    expect(parsed).toHaveLength(11);
-    expect(parsed[0]!.text).toBe('before the crash');
-    expect(fs.readdirSync(path.dirname(store.paths.inbox('alice'))).filter((n) => n.includes('corrupt'))).toEqual([]);
-  });
-
   it('two processes can never run as the same agent (lease)', async () => {
     const store = await newTeam(['alice']);
     const first = startWorker('lease', store.dir, 'alice');
@@ -128,18 +105,9 @@ describe('multi-process torture (real OS processes)', () => {
     second.child.kill();
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('close', r));
-    // After the holder dies the lease is free again once stale.
-    const deadline = Date.now() + TEAM_POLICY.lockStaleMs + 6000;
-    let taken: Worker | null = null;
-    while (!taken && Date.now() < deadline) {
-      const attempt = startWorker('lease', store.dir, 'alice');
-      if (((await attempt.nextLine()) as { leased: boolean }).leased) taken = attempt;
-      else {
-        attempt.child.kill();
-        await new Promise((r) => setTimeout(r, 300));
-      }
-    }
-    expect(taken).not.toBeNull();
-    taken?.child.kill();
+    // A killed holder's lease is free at once: its pid is dead, no stale period to wait out.
+    const taken = startWorker('lease', store.dir, 'alice');
+    expect(await taken.nextLine()).toMatchObject({ leased: true });
+    taken.child.kill();
   });
 });

@@ -20,6 +20,32 @@ async function barrier(): Promise<void> {
   while (!fs.existsSync(go)) await sleep(1);
 }
 
+/** Runs `fn`; an error becomes `{ ok: false, code, error }` so the parent sees refusals as data. */
+async function settle<T extends object>(fn: () => Promise<T>): Promise<({ ok: true } & T) | { ok: false; code?: string; error: string }> {
+  try {
+    return { ok: true, ...(await fn()) };
+  } catch (err) {
+    return { ok: false, code: (err as { code?: string }).code, error: (err as Error).message };
+  }
+}
+
+/**
+ * A stall at the worst moment: inside the lock, after reading, just before the commit's rename. The process
+ * stops itself (SIGSTOP) and goes on when the test sends SIGCONT. Works on any store that commits by rename.
+ */
+function stopBeforeRenameOnto(target: string): void {
+  const rename = fs.renameSync;
+  let armed = true;
+  fs.renameSync = ((from: fs.PathLike, to: fs.PathLike) => {
+    if (armed && String(to) === target) {
+      armed = false;
+      out({ stalled: true, pid: process.pid });
+      process.kill(process.pid, 'SIGSTOP');
+    }
+    return rename(from, to);
+  }) as typeof fs.renameSync;
+}
+
 async function main(): Promise<void> {
   switch (mode) {
     case 'write': {
@@ -98,18 +124,54 @@ async function main(): Promise<void> {
       await withLock(args[0]!, async () => {
         out({ locked: true, pid: process.pid });
         await new Promise(() => setInterval(() => {}, 1000));
-      });
+      }, { journal: store.journal });
       break;
     }
     case 'lease': {
       // lease <agent>: holds the agent lease until killed, or reports the refusal
       try {
         const lease = await store.acquireLease(args[0]!);
+        lease.onLost?.((reason) => out({ lost: true, reason }));
         out({ leased: true, pid: process.pid, boot_id: lease.boot_id });
         setInterval(() => {}, 1000);
       } catch (err) {
         out({ leased: false, error: (err as Error).message });
       }
+      break;
+    }
+    case 'send-once': {
+      // send-once <from> <to> [stallAt]: one send, reported as acknowledged or refused (never thrown);
+      // with stallAt, the process stops itself (SIGSTOP) just before its first rename onto that path.
+      const [from, to, stallAt] = args;
+      if (stallAt) stopBeforeRenameOnto(stallAt);
+      out(await settle(async () => ({ id: (await store.send(from!, to!, `from ${from} pid ${process.pid}`))[0]!.id })));
+      break;
+    }
+    case 'claim-once': {
+      // claim-once <agent> <taskId> [stallAt] [complete]: a one-shot claim (no lease of its own), optionally
+      // stopping itself before the rename onto stallAt, then optionally completing the task.
+      const [agent, id, stallAt, complete] = args;
+      if (stallAt && stallAt !== '-') stopBeforeRenameOnto(stallAt);
+      await barrier();
+      const r = await settle(async () => ({ owner: (await store.tasks.claim(id!, agent!)).owner }));
+      out(r);
+      if (r.ok && complete) out(await settle(async () => ({ status: (await store.tasks.complete(id!, agent!)).status })));
+      break;
+    }
+    case 'append-rounds': {
+      // append-rounds <from> <to> <rounds> <goDir>: in round r, waits for <goDir>/<r>, sends once, reports
+      const [from, to, rounds, goDir] = args;
+      for (let r = 0; r < Number(rounds); r++) {
+        const go = `${goDir}/${r}`;
+        while (!fs.existsSync(go)) await sleep(1);
+        out({ round: r, ...(await settle(async () => ({ id: (await store.send(from!, to!, `round ${r} from ${from}`))[0]!.id }))) });
+      }
+      break;
+    }
+    case 'lock-wait': {
+      // lock-wait <file>: says it is about to wait, then reports when (CLOCK_MONOTONIC) it got the lock
+      out({ waiting: true });
+      await withLock(args[0]!, () => out({ acquired_ns: now() }), { journal: store.journal });
       break;
     }
     default:

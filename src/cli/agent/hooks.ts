@@ -14,9 +14,13 @@ export interface RuntimeInfo {
   projectRoot: string;
   settings: Settings;
   interactive: boolean;
+  /** Root the file tools and Bash are confined to when it differs from projectRoot (a teammate's worktree). */
+  sandboxRoot?: string;
 }
 
 export interface AgentHooks {
+  /** Runs once after the role hooks and before the other hooks: may load modules and set up state asynchronously. */
+  prepare?: (info: RuntimeInfo) => Promise<void>;
   /** May change the role computed from the flags (teams issue: `lead` when teamEnabled and no team agent). */
   role?: (info: RuntimeInfo) => Role | undefined;
   /** Called once the role is known; may return a guard (teams issue: createCommandGuard). */

@@ -45,7 +45,7 @@ function applyTeamFlags(opts: AgentCliOptions, cwd: string): { agentName?: strin
   else if (opts.teamAgent && !process.env.THCLAWS_TEAM_DIR) process.env.THCLAWS_TEAM_DIR = path.join(cwd, '.thclaws', 'state', 'team');
   const agentName = opts.teamAgent ?? process.env.THCLAWS_TEAM_AGENT;
   // The teams issue decides `lead` (teamEnabled && no THCLAWS_TEAM_AGENT) through its hooks.
-  return { ...(agentName ? { agentName } : {}), role: agentName && agentName !== 'lead' ? 'teammate' : 'solo' };
+  return { ...(agentName ? { agentName } : {}), role: agentName === 'lead' ? 'lead' : agentName ? 'teammate' : 'solo' };
 }
 
 function makeProvider(opts: AgentCliOptions, name: 'anthropic' | 'scripted', retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number }): Provider {
@@ -86,6 +86,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
   }
   const info: RuntimeInfo = { role: flagRole, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) };
   for (const h of agentHooks) info.role = h.role?.(info) ?? info.role;
+  for (const h of agentHooks) await h.prepare?.(info);
 
   // --script alone means the scripted provider.
   const providerName = opts.provider ?? (opts.script ? 'scripted' : settings.provider);
@@ -117,6 +118,11 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
     const { createCommandGuard } = await import('../../core/guard/index.js');
     guard = createCommandGuard('teammate', { workspaceRoot: projectRoot, cwd, ...(agentName ? { agentName } : {}) });
   }
+  // `--team-agent lead` is the lead whatever a hook says: the lead guard and write guard always apply to it.
+  if (info.role === 'lead' && guard?.role !== 'lead') {
+    const { createCommandGuard } = await import('../../core/guard/index.js');
+    guard = createCommandGuard('lead', { workspaceRoot: projectRoot, cwd, agentName: 'lead' });
+  }
   const allowed = def?.tools ? new Set(def.tools) : undefined;
   const activeTools = allowed ? tools.filter((t) => allowed.has(t.name)) : tools;
 
@@ -141,6 +147,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
     settings,
     cwd,
     projectRoot,
+    ...(info.sandboxRoot ? { sandboxRoot: info.sandboxRoot } : {}),
     role: info.role,
     permissions,
     tools: activeTools,

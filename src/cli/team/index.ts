@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerHostCommand } from './host-command.js';
 import { registerMessageCommands } from './message-commands.js';
 import { registerTaskCommands } from './task-commands.js';
 import { registerTeamLifecycle } from './team-commands.js';
@@ -8,4 +9,5 @@ export function registerTeamCommand(program: Command): void {
   registerTeamLifecycle(team);
   registerMessageCommands(team);
   registerTaskCommands(team);
+  registerHostCommand(team);
 }

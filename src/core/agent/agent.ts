@@ -18,6 +18,8 @@ export interface AgentConfig {
   settings: Settings;
   cwd: string;
   projectRoot: string;
+  /** Sandbox root of the tools when narrower than projectRoot (a teammate's worktree). */
+  sandboxRoot?: string;
   role: Role;
   agentName?: string;
   permissions: SessionPermissionChecker;
@@ -70,7 +72,7 @@ export class Agent {
     });
   }
 
-  async prompt(text: string, signal: AbortSignal, events: LoopEvents = {}): Promise<PromptResult> {
+  async prompt(text: string, signal: AbortSignal, events: LoopEvents = {}, extra: { onToolBoundary?: () => Promise<string[] | undefined> } = {}): Promise<PromptResult> {
     const s = this.cfg.settings;
     let cost: number | undefined = 0;
     const result = await runLoop(text, {
@@ -84,7 +86,7 @@ export class Agent {
       toolOutputMaxChars: s.toolOutputMaxChars,
       context: {
         cwd: this.cfg.cwd,
-        projectRoot: this.cfg.projectRoot,
+        projectRoot: this.cfg.sandboxRoot ?? this.cfg.projectRoot,
         role: this.cfg.role,
         permissions: this.cfg.permissions,
         limits: s,
@@ -92,6 +94,7 @@ export class Agent {
         ...(this.cfg.guard ? { guard: this.cfg.guard } : {}),
       },
       signal,
+      ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),
       events: {
         ...events,
         onMessage: (m) => {

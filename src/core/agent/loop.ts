@@ -32,6 +32,8 @@ export interface LoopOptions {
   context: Omit<ToolContext, 'signal'>;
   signal: AbortSignal;
   events?: LoopEvents;
+  /** Called after each round of tool results: urgent messages to deliver as text beside those results. */
+  onToolBoundary?: () => Promise<string[] | undefined>;
 }
 
 export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error';
@@ -160,7 +162,8 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
       events?.onToolResult?.({ id: call.id, name: call.name, content: text, isError: !!r.isError });
       results.push({ type: 'tool_result', tool_use_id: call.id, content: text, ...(r.isError ? { is_error: true } : {}) });
     }
-    push({ role: 'user', content: results });
+    const urgent = signal.aborted ? undefined : await opts.onToolBoundary?.();
+    push({ role: 'user', content: [...results, ...(urgent ?? []).map((text): TextBlock => ({ type: 'text', text }))] });
     if (signal.aborted) return interrupted(usage, iteration);
   }
 }

@@ -24,9 +24,9 @@ export class TeamConfigFile {
     const r = this.parse();
     if (r.kind === 'ok') return r.config;
     if (r.kind === 'missing') return null;
-    await withLock(this.paths.config, () => {
+    await this.journal.quarantineIfStillBad(this.paths.config, () => {
       const again = this.parse();
-      if (again.kind === 'corrupt') this.journal.quarantine(this.paths.config, again.reason);
+      return again.kind === 'corrupt' ? again.reason : null;
     });
     return null;
   }
@@ -41,27 +41,27 @@ export class TeamConfigFile {
   async create(team: NewTeam): Promise<TeamConfig> {
     const members = validateMembers(team.members ?? []);
     ensureDir(this.paths.root);
-    return withLock(this.paths.config, () => {
+    return withLock(this.paths.config, (guard) => {
       const existing = this.parse();
       if (existing.kind === 'ok') throw new TeamError('conflict', `a team "${existing.config.name}" already exists in ${this.paths.root}`);
       if (existing.kind === 'corrupt') this.journal.quarantine(this.paths.config, existing.reason);
       const config: TeamConfig = { name: team.name, description: team.description ?? null, created_at: Date.now(), lead: LEAD, members };
-      writeFileAtomic(this.paths.config, JSON.stringify(config, null, 2));
+      writeFileAtomic(this.paths.config, JSON.stringify(config, null, 2), { guard });
       return config;
-    });
+    }, { journal: this.journal });
   }
 
   /** Locked read-modify-write of the config. */
   async update(change: (config: TeamConfig) => void): Promise<TeamConfig> {
-    return withLock(this.paths.config, () => {
+    return withLock(this.paths.config, (guard) => {
       const r = this.parse();
       if (r.kind !== 'ok') throw new TeamError('no_team', `no readable team config in ${this.paths.root}`);
       change(r.config);
       const checked = ConfigSchema.parse(r.config);
       validateMembers(checked.members);
-      writeFileAtomic(this.paths.config, JSON.stringify(checked, null, 2));
+      writeFileAtomic(this.paths.config, JSON.stringify(checked, null, 2), { guard });
       return checked;
-    });
+    }, { journal: this.journal });
   }
 
   async addMember(member: Partial<Member> & { name: string }): Promise<TeamConfig> {

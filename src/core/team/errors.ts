@@ -1,5 +1,9 @@
-/** Why a team operation failed; `invalid` is always the caller's input, raised before any filesystem call. */
-export type TeamErrorCode = 'invalid' | 'not_found' | 'conflict' | 'busy' | 'no_team' | 'locked';
+/**
+ * Why a team operation failed; `invalid` is always the caller's input, raised before any filesystem call.
+ * `lock_lost`: this process's lock was taken over before it committed (nothing was written).
+ * `lease_lost`: this process no longer holds the agent's lease and must stop acting as that agent.
+ */
+export type TeamErrorCode = 'invalid' | 'not_found' | 'conflict' | 'busy' | 'no_team' | 'locked' | 'lock_lost' | 'lease_lost';
 
 export class TeamError extends Error {
   constructor(

@@ -28,49 +28,103 @@ function openTemp(tmp: string): number {
   }
 }
 
-/**
- * Write temp + fsync + rename: a reader sees the old file or the new one, never a torn one. `durable: false`
- * skips the fsync (still atomic for readers and process crashes) for hints that are re-derived anyway.
- */
-export function writeFileAtomic(file: string, data: string, durable = true): void {
+export interface WriteOptions {
+  /** false skips both fsyncs (still atomic for readers and process crashes): for hints re-derived anyway. */
+  durable?: boolean;
+  /** Checked right before the rename: a holder that lost its lock aborts with nothing written. */
+  guard?: { assertHeld(): void };
+}
+
+/** Writes all of `data`: writeSync may write less than asked (a full disk, a signal, a pipe-like file). */
+function writeAll(fd: number, data: string): void {
+  const buf = Buffer.from(data, 'utf8');
+  let off = 0;
+  while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
+}
+
+/** A temp file holding `data` (fsynced when durable); removed again if anything fails. */
+function writeTemp(file: string, data: string, durable: boolean): string {
   const tmp = tempPathFor(file);
   const fd = openTemp(tmp);
   try {
-    fs.writeSync(fd, data);
+    writeAll(fd, data);
     if (durable) fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.renameSync(tmp, file);
   } catch (err) {
+    fs.closeSync(fd);
     fs.rmSync(tmp, { force: true });
     throw err;
   }
+  fs.closeSync(fd);
+  return tmp;
 }
 
 /**
- * Like writeFileAtomic but fails with EEXIST instead of replacing: link(2) is atomic and exclusive,
- * so a garbled id counter can never overwrite an existing task (D-8).
+ * A rename, link or create is durable only once its directory is: without this fsync a reported write can
+ * vanish after a power cut. Windows cannot open a directory for fsync (NTFS journals the rename itself).
  */
-export function createFileExclusive(file: string, data: string): boolean {
-  const tmp = tempPathFor(file);
-  const fd = openTemp(tmp);
+export function fsyncDir(dir: string): void {
+  if (process.platform === 'win32') return;
+  const fd = fs.openSync(dir, 'r');
   try {
-    fs.writeSync(fd, data);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+const sleepBuf = new Int32Array(new SharedArrayBuffer(4));
+/**
+ * Windows refuses a rename while another process has the target open (a reader, a virus scanner): retry with
+ * backoff for up to ~2 s instead of failing the write.
+ */
+function renameRetrying(from: string, to: string): void {
+  for (let delay = 5; ; delay *= 2) {
+    try {
+      fs.renameSync(from, to);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const retriable = process.platform === 'win32' && (code === 'EPERM' || code === 'EACCES' || code === 'EBUSY');
+      if (!retriable || delay > 1000) throw err;
+      Atomics.wait(sleepBuf, 0, 0, delay);
+    }
+  }
+}
+
+/**
+ * Write temp + fsync + rename + fsync(dir): a reader sees the old file or the new one, never a torn one, and a
+ * write that returned is on disk. The guard (the caller's lock) is checked just before the rename.
+ */
+export function writeFileAtomic(file: string, data: string, opts: boolean | WriteOptions = true): void {
+  const { durable = true, guard } = typeof opts === 'boolean' ? { durable: opts } : opts;
+  const tmp = writeTemp(file, data, durable);
   try {
+    guard?.assertHeld();
+    renameRetrying(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  if (durable) fsyncDir(path.dirname(file));
+}
+
+/**
+ * Like writeFileAtomic but fails (false) instead of replacing: link(2) is atomic and exclusive, so a garbled
+ * id counter can never overwrite an existing task (D-8).
+ */
+export function createFileExclusive(file: string, data: string, guard?: { assertHeld(): void }): boolean {
+  const tmp = writeTemp(file, data, true);
+  try {
+    guard?.assertHeld();
     fs.linkSync(tmp, file);
-    return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
   } finally {
     fs.rmSync(tmp, { force: true });
   }
+  fsyncDir(path.dirname(file));
+  return true;
 }
 
 export type ReadResult = { kind: 'missing' } | { kind: 'ok'; text: string } | { kind: 'unreadable'; reason: string };

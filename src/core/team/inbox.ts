@@ -121,7 +121,7 @@ export class Inboxes {
   private async mutate(agent: string, change: (messages: Message[]) => boolean): Promise<void> {
     const file = this.paths.inbox(agent);
     ensureDir(this.paths.inboxesDir);
-    await withLock(file, () => {
+    await withLock(file, (guard) => {
       const parsed = parseInbox(file);
       let messages: Message[] = [];
       let dirty = false;
@@ -140,8 +140,8 @@ export class Inboxes {
       }
       if (change(messages)) dirty = true;
       if (this.compact(agent, messages)) dirty = true;
-      if (dirty || parsed.state === 'missing') writeFileAtomic(file, JSON.stringify(messages, null, 1));
-    });
+      if (dirty || parsed.state === 'missing') writeFileAtomic(file, JSON.stringify(messages, null, 1), { guard });
+    }, { journal: this.journal });
   }
 
   /** Keeps append cost flat: read messages beyond the limit move to the archive, oldest first (D-25). */

@@ -2,12 +2,15 @@
 export { TeamStore, type MemberView, type TeamStatusView, type SendOptions } from './store.js';
 export { TeamError, type TeamErrorCode } from './errors.js';
 export { resolveTeamDir, TeamPaths } from './paths.js';
-export { watchTeam, type TeamEvent, type TeamWatcher } from './watch.js';
+export { watchTeam, type TeamWatcher } from './watch.js';
+export { classifyTeamPath, classifyEntry, type TeamEvent, type TeamDirKind } from './classify.js';
 export { deriveState, isLive, pidAlive, type AgentState } from './status.js';
 export { createInboxConsumer, type InboxConsumer } from './consumer.js';
 export type { Lease, LeaseInfo } from './lease.js';
+export { readLeaseInfo } from './lease.js';
 export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus } from './schemas.js';
 export { TEAM_POLICY } from './policy.js';
-export { isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';
+export { assertMemberName, isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';
 export { startHeartbeat, type Heartbeat } from './heartbeat.js';
 export type { OutputAppender, OutputLogs } from './output.js';
+export { SpawnRequestSchema, SpawnRequests, type StoredSpawnRequest } from './spawn-requests.js';

@@ -1,14 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendLine } from './fsio.js';
+import { withLock } from './lock.js';
 
-/** One line of team.log: every quarantine and rejection is recorded here so nothing disappears silently. */
+/**
+ * One line of team.log: every quarantine, rejection, stale-lock takeover and lost lease is recorded here, so
+ * nothing disappears silently.
+ */
 export interface JournalEntry {
   ts: number;
-  event: 'quarantined' | 'rejected' | 'lock_recovered' | 'note';
+  event: 'quarantined' | 'rejected' | 'lock_recovered' | 'lease_lost' | 'note';
   file: string;
   reason: string;
   moved_to?: string;
+  /** The holder a lock was taken from, or the process that lost a lease. */
+  holder_pid?: number;
+  holder_host?: string;
 }
 
 export class Journal {
@@ -36,6 +43,21 @@ export class Journal {
     }
     this.record({ event: 'quarantined', file, reason, moved_to: target });
     return target;
+  }
+
+  /**
+   * The one path from "this file does not parse" to "moved aside": re-parses under the file's lock (a writer may
+   * have replaced it meanwhile) and quarantines only if it is still bad.
+   */
+  async quarantineIfStillBad(file: string, stillBad: () => string | null): Promise<void> {
+    await withLock(
+      file,
+      () => {
+        const reason = stillBad();
+        if (reason !== null) this.quarantine(file, reason);
+      },
+      { journal: this },
+    );
   }
 
   read(): JournalEntry[] {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { parseJson, readTextFile, writeFileAtomic } from './fsio.js';
-import { tryHoldLock } from './lock.js';
+import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
+import { describeHolder } from './holder.js';
+import type { Journal } from './journal.js';
+import { type HeldLock, tryHoldLock, watchHeld } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TeamError } from './errors.js';
@@ -10,36 +12,69 @@ export interface LeaseInfo {
   agent: string;
   pid: number;
   host: string;
+  /** A random id of this agent run (written into the status file). */
   boot_id: string;
   acquired_at: number;
 }
 
 export interface Lease extends LeaseInfo {
+  /** True once the lease is no longer this process's (its lock was removed or taken over). */
+  readonly lost: boolean;
+  /** `cb` runs once, when the lease is found lost (at once if it already is). */
+  onLost(cb: (reason: string) => void): void;
+  /** Throws TeamError `lease_lost` unless this process still holds the lease (one readlink). */
+  assertHeld(): void;
   release(): Promise<void>;
 }
 
 /**
- * One process per agent name (D-2): the lease is a lock held for the process's lifetime and refreshed by
- * proper-lockfile's timer. If the holder is killed, the lease goes stale and can be taken after lockStaleMs.
+ * One process per agent name (D-2): the lease is `agents/<agent>/lease.lock`, held for the process lifetime.
+ * On the same host it is taken over only once its holder is dead, so a stopped holder keeps it. The holder
+ * checks it every lockUpdateMs; losing it (removed by hand, the team dir deleted, taken over from another
+ * host after a long stall) is loud: journalled, printed, and reported to every onLost listener.
  */
-export async function acquireLease(paths: TeamPaths, agent: string): Promise<Lease> {
+export async function acquireLease(paths: TeamPaths, agent: string, journal?: Journal, opts: { temporary?: boolean } = {}): Promise<Lease> {
   assertAgentName(agent);
   const target = paths.lease(agent);
-  const release = await tryHoldLock(target);
-  if (!release) {
-    const holder = readLeaseInfo(paths, agent);
-    const who = holder ? ` (pid ${holder.pid} on ${holder.host})` : '';
-    throw new TeamError('conflict', `agent "${agent}" is already running${who}`);
-  }
+  ensureDir(paths.agentDir(agent));
+  const r = tryHoldLock(`${target}.lock`, journal);
+  if (!('lock' in r)) throw new TeamError('conflict', `agent "${agent}" is already running (${describeHolder(r.holder)})`);
+  const lock: HeldLock = r.lock;
   const info: LeaseInfo = { agent, pid: process.pid, host: os.hostname(), boot_id: randomUUID(), acquired_at: Date.now() };
-  writeFileAtomic(`${target}.json`, JSON.stringify(info, null, 2));
+  // A description for people and older readers; the lock itself names the holder.
+  if (!opts.temporary) writeFileAtomic(`${target}.json`, JSON.stringify(info, null, 2), false);
+
+  let lost: string | null = null;
   let released = false;
+  const listeners: Array<(reason: string) => void> = [];
+  const markLost = (): string => {
+    if (lost) return lost;
+    lost = `lease of agent "${agent}" lost by pid ${process.pid} on ${info.host}: its lock ${lock.lockPath} was removed or taken over`;
+    journal?.record({ event: 'lease_lost', file: lock.lockPath, reason: lost, holder_pid: process.pid, holder_host: info.host });
+    process.stderr.write(`thclaws: ${lost}; this process no longer acts as ${agent}\n`);
+    for (const cb of listeners.splice(0)) cb(lost);
+    return lost;
+  };
+  if (!opts.temporary) watchHeld(lock, () => void markLost());
+
   return {
     ...info,
-    release: async () => {
+    get lost() {
+      return lost !== null;
+    },
+    onLost(cb) {
+      if (lost) queueMicrotask(() => cb(lost!));
+      else listeners.push(cb);
+    },
+    assertHeld() {
+      if (released) throw new TeamError('lease_lost', `lease of agent "${agent}" was released`);
+      if (lost || !lock.stillHeld()) throw new TeamError('lease_lost', markLost());
+    },
+    async release() {
       if (released) return;
       released = true;
-      await release().catch(() => {});
+      listeners.length = 0;
+      lock.release();
     },
   };
 }

@@ -1,97 +1,317 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { TeamError } from './errors.js';
+import { decodeHolder, describeHolder, encodeHolder, type Holder, holderDead, newHolder, thisHost } from './holder.js';
+import type { Journal } from './journal.js';
 import { TEAM_POLICY } from './policy.js';
 
 /**
- * Only what proper-lockfile uses: its sync API copies the fs object it is given on every call (`{...fs}`),
- * and copying graceful-fs's ~100 properties was the largest JS cost of a claim.
+ * Locks `<file>.lock`: a symlink whose target names the holder (host, pid, boot id, start time, token), so
+ * one syscall creates it exclusively with its content and one reads it. (On Windows, where symlinks need a
+ * privilege, an exclusively created file holding the same line.)
+ *
+ * Rules, so that two holders never both commit:
+ * - Same host: a lock is stale only when its holder is dead (pid gone, pid reused, or rebooted). A stopped or
+ *   slow holder is waited for, never broken.
+ * - Another host, or no readable holder (a lock left by an older version): stale once its mtime, which the
+ *   holder refreshes every lockUpdateMs, is older than lockStaleMs.
+ * - Breaking a stale lock is serialised by `<file>.lock.break`; the breaker re-reads the lock under it and
+ *   removes it only if it is still the very lock it judged stale, so a fresh lock is never removed.
+ * - Before its final rename a holder checks that the lock still carries its token (`assertHeld`) and aborts
+ *   with nothing written if not; release removes the lock only if it is still its own.
  */
-const lockFs = {
-  mkdir: fs.mkdir,
-  realpath: fs.realpath,
-  stat: fs.stat,
-  rmdir: fs.rmdir,
-  utimes: fs.utimes,
-  mkdirSync: fs.mkdirSync,
-  realpathSync: fs.realpathSync,
-  statSync: fs.statSync,
-  rmdirSync: fs.rmdirSync,
-  utimesSync: fs.utimesSync,
-};
+export interface LockGuard {
+  readonly lockPath: string;
+  /** Throws TeamError `lock_lost` unless this process still holds the lock. */
+  assertHeld(): void;
+}
 
-const options = {
-  fs: lockFs,
-  realpath: false, // the target may not exist yet, and skipping realpath halves the lock cost
-  stale: TEAM_POLICY.lockStaleMs,
-  update: TEAM_POLICY.lockUpdateMs,
-  // proper-lockfile's own retries precompute a timeout array per call (~0.3 ms for a 15 s budget);
-  // waitForLock below backs off by deadline instead.
-  retries: 0,
-  // A holder that lost its lock (stalled past `stale`) must not crash the process: its write is atomic
-  // anyway, and the next holder re-reads the file under the lock.
-  onCompromised: () => {},
-};
+export interface LockOptions {
+  /** false: fail at once with code `locked` while a live holder has it. Default true. */
+  wait?: boolean;
+  /** Where stale takeovers are recorded (team.log). */
+  journal?: Journal;
+}
 
-/**
- * Runs `fn` while holding `<target>.lock` (a directory, proper-lockfile). With `wait` false a held lock fails
- * at once with code `locked` instead of queueing.
- */
-export async function withLock<T>(target: string, fn: () => Promise<T> | T, wait = true): Promise<T> {
-  let release: () => Promise<void>;
+const WINDOWS = process.platform === 'win32';
+
+/** Runs `fn` holding `<target>.lock`. `fn` should pass the guard to its final write (writeFileAtomic). */
+export async function withLock<T>(target: string, fn: (guard: LockGuard) => Promise<T> | T, opts: LockOptions | boolean = {}): Promise<T> {
+  const o = typeof opts === 'boolean' ? { wait: opts } : opts;
+  const lock = await acquire(`${target}.lock`, o.wait ?? true, o.journal);
   try {
-    release = await (wait ? waitForLock(target) : Promise.resolve(takeLock(target)));
+    return await fn(lock);
+  } finally {
+    lock.release();
+  }
+}
+
+/** A lock held until released; leases use it for the process lifetime. */
+export class HeldLock implements LockGuard {
+  private readonly raw: string;
+  private lostReason: string | null = null;
+
+  constructor(
+    readonly lockPath: string,
+    readonly holder: Holder,
+  ) {
+    this.raw = encodeHolder(holder);
+  }
+
+  /** Creates the lock entry; false when it exists. */
+  tryCreate(): boolean {
+    try {
+      if (WINDOWS) fs.writeFileSync(this.lockPath, this.raw, { flag: 'wx' });
+      else fs.symlinkSync(this.raw, this.lockPath);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new TeamError('not_found', `cannot lock ${this.lockPath}: its directory does not exist`);
+      throw err;
+    }
+    refresher.add(this);
+    return true;
+  }
+
+  /** Whether the lock on disk is still this one (one readlink). */
+  stillHeld(): boolean {
+    return this.lostReason === null && readRaw(this.lockPath) === this.raw;
+  }
+
+  assertHeld(): void {
+    if (this.stillHeld()) return;
+    const now = readEntry(this.lockPath);
+    const who = now.kind === 'held' ? `it is now held by ${describeHolder(now.holder)}` : 'it was removed';
+    throw new TeamError('lock_lost', `lost the lock ${this.lockPath} (${who}); nothing was written`);
+  }
+
+  /** Refresh for waiters on other hosts; false once the lock is no longer ours. */
+  refresh(): boolean {
+    if (!this.stillHeld()) return false;
+    try {
+      fs.lutimesSync(this.lockPath, new Date(), new Date());
+    } catch {
+      // best effort: only holders on other hosts read the mtime
+    }
+    return true;
+  }
+
+  release(): void {
+    refresher.delete(this);
+    if (readRaw(this.lockPath) !== this.raw) return; // not ours any more: never remove another holder's lock
+    try {
+      fs.unlinkSync(this.lockPath);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** One shared timer refreshes every held lock's mtime; it runs only while something is held. */
+const refresher = new (class {
+  private readonly held = new Set<HeldLock>();
+  private readonly watchers = new Map<HeldLock, () => void>();
+  private timer: NodeJS.Timeout | null = null;
+
+  add(lock: HeldLock, onLost?: () => void): void {
+    this.held.add(lock);
+    if (onLost) this.watchers.set(lock, onLost);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.tick(), TEAM_POLICY.lockUpdateMs);
+      this.timer.unref();
+    }
+  }
+
+  watch(lock: HeldLock, onLost: () => void): void {
+    this.add(lock, onLost);
+  }
+
+  delete(lock: HeldLock): void {
+    this.held.delete(lock);
+    this.watchers.delete(lock);
+    if (!this.held.size && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private tick(): void {
+    for (const lock of this.held) {
+      if (lock.refresh()) continue;
+      const onLost = this.watchers.get(lock);
+      this.delete(lock);
+      onLost?.();
+    }
+  }
+})();
+
+/** Calls `onLost` once if the lock stops being this process's (checked every lockUpdateMs). */
+export function watchHeld(lock: HeldLock, onLost: () => void): void {
+  refresher.watch(lock, onLost);
+}
+
+type Entry = { kind: 'gone' } | { kind: 'held'; holder: Holder | null; identity: string; mtimeMs: number | null };
+
+function readRaw(lockPath: string): string | null {
+  try {
+    return WINDOWS ? fs.readFileSync(lockPath, 'utf8') : fs.readlinkSync(lockPath);
+  } catch {
+    return null;
+  }
+}
+
+function readEntry(lockPath: string): Entry {
+  let raw: string | null = null;
+  try {
+    raw = WINDOWS ? fs.readFileSync(lockPath, 'utf8') : fs.readlinkSync(lockPath);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOCKED') throw new TeamError('locked', wait ? `timed out waiting for the lock on ${target}` : `${target} is locked`);
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new TeamError('not_found', `cannot lock ${target}: its directory does not exist`);
-    }
-    throw err;
+    if (code === 'ENOENT') return { kind: 'gone' };
+    // EINVAL/EISDIR: not our kind of lock (a directory left by proper-lockfile): identified by inode + mtime
+  }
+  const holder = raw === null ? null : decodeHolder(raw);
+  // The mtime matters only when liveness cannot be checked here.
+  if (holder && holder.host === thisHost()) return { kind: 'held', holder, identity: raw!, mtimeMs: null };
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(lockPath);
+  } catch {
+    return { kind: 'gone' };
+  }
+  return { kind: 'held', holder, identity: raw ?? `${st.ino}:${st.mtimeMs}`, mtimeMs: st.mtimeMs };
+}
+
+function isStale(e: Entry & { kind: 'held' }): boolean {
+  if (e.holder && e.holder.host === thisHost()) return holderDead(e.holder);
+  return e.mtimeMs !== null && Date.now() - e.mtimeMs > TEAM_POLICY.lockStaleMs;
+}
+
+function staleReason(e: Entry & { kind: 'held' }): string {
+  if (e.holder && e.holder.host === thisHost()) return `holder ${describeHolder(e.holder)} is dead`;
+  const age = Math.round((Date.now() - (e.mtimeMs ?? 0)) / 100) / 10;
+  return `${e.holder ? `holder ${describeHolder(e.holder)}` : 'lock with no readable holder'} not refreshed for ${age} s`;
+}
+
+/**
+ * Removes the lock `e` judged stale, if it is still that lock. Serialised by `<lock>.break`, so two breakers
+ * can never both remove (the second would remove a fresh lock). Returns false when another breaker is at it.
+ */
+function breakStale(lockPath: string, e: Entry & { kind: 'held' }, journal: Journal | undefined): boolean {
+  const brk = new HeldLock(`${lockPath}.break`, newHolder());
+  if (!brk.tryCreate()) {
+    const other = readEntry(brk.lockPath);
+    if (other.kind === 'held' && isStale(other)) removeIfSame(brk.lockPath, other);
+    return false;
   }
   try {
-    return await fn();
+    const again = readEntry(lockPath);
+    if (again.kind !== 'held' || again.identity !== e.identity) return true; // released or already replaced
+    removeEntry(lockPath);
+    journal?.record({
+      event: 'lock_recovered',
+      file: lockPath,
+      reason: staleReason(again),
+      ...(again.holder ? { holder_pid: again.holder.pid, holder_host: again.holder.host } : {}),
+    });
+    return true;
   } finally {
-    await release().catch(() => {});
+    brk.release();
   }
 }
 
 /**
- * One non-blocking attempt. The sync API is used on purpose: mkdir/stat/rmdir of a lock take microseconds,
- * and the async API's thread-pool round trips cost ~3x the CPU on the claim path. Waiting stays async.
+ * A breaker died inside its few-microsecond section: move its break lock to a unique name, and remove it only
+ * if it is the one judged dead; otherwise put it back (link fails rather than replace a newer one).
  */
-function takeLock(target: string): () => Promise<void> {
-  const release = lockfile.lockSync(target, options);
-  return async () => release();
+function removeIfSame(path: string, e: Entry & { kind: 'held' }): void {
+  const aside = `${path}.${newHolder().token}`;
+  try {
+    fs.renameSync(path, aside);
+  } catch {
+    return;
+  }
+  const moved = readEntry(aside);
+  if (moved.kind === 'held' && moved.identity !== e.identity) {
+    try {
+      fs.linkSync(aside, path);
+    } catch {
+      // a newer break lock exists; its holder re-checks the lock before removing anything
+    }
+  }
+  removeEntry(aside);
 }
 
-/** Jittered exponential backoff (1 ms → lockMaxBackoffMs) until the deadline; outlasts a dead holder's stale period. */
-async function waitForLock(target: string): Promise<() => Promise<void>> {
-  const deadline = Date.now() + TEAM_POLICY.lockWaitMs;
+function removeEntry(p: string): void {
+  try {
+    fs.unlinkSync(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'EPERM') fs.rmSync(p, { recursive: true, force: true });
+    else if (code !== 'ENOENT') throw err;
+  }
+}
+
+/** How a waiter says it is waiting on a live holder (after lockReportAfterMs). Replaceable for the UI. */
+let reportWaiting = (lockPath: string, holder: Holder | null) => {
+  process.stderr.write(`thclaws: waiting for ${describeHolder(holder)}, which holds ${lockPath}\n`);
+};
+export function setLockWaitReporter(fn: typeof reportWaiting): void {
+  reportWaiting = fn;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Jittered exponential backoff (1 ms → lockMaxBackoffMs). The holder is inspected at the first refusal and
+ * then every lockCheckMs, so a dead holder's lock is recovered within about lockCheckMs.
+ */
+async function acquire(lockPath: string, wait: boolean, journal: Journal | undefined): Promise<HeldLock> {
+  const lock = new HeldLock(lockPath, newHolder());
+  const started = Date.now();
   let delay = 1;
-  for (;;) {
-    try {
-      return takeLock(target);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() > deadline) throw err;
+  let lastCheck = 0;
+  let reported = false;
+  for (let attempt = 0; ; attempt++) {
+    if (lock.tryCreate()) return lock;
+    const now = Date.now();
+    if (now - lastCheck >= TEAM_POLICY.lockCheckMs || !wait) {
+      lastCheck = now;
+      const e = readEntry(lockPath);
+      if (e.kind === 'gone') continue;
+      if (isStale(e)) {
+        if (breakStale(lockPath, e, journal) && attempt < 8) continue;
+      } else {
+        if (!wait) throw new TeamError('locked', `${lockPath.slice(0, -5)} is locked by ${describeHolder(e.holder)}`);
+        if (!reported && now - started > TEAM_POLICY.lockReportAfterMs) {
+          reported = true;
+          reportWaiting(lockPath, e.holder);
+        }
+        if (now - started > TEAM_POLICY.lockWaitMs) {
+          throw new TeamError('locked', `timed out after ${TEAM_POLICY.lockWaitMs / 1000} s waiting for the lock on ${lockPath.slice(0, -5)} (held by ${describeHolder(e.holder)})`);
+        }
+      }
     }
-    await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random())));
+    if (!wait && attempt >= 8) throw new TeamError('locked', `${lockPath.slice(0, -5)} is locked`);
+    if (wait && now - started > TEAM_POLICY.lockWaitMs + TEAM_POLICY.lockCheckMs) {
+      throw new TeamError('locked', `timed out after ${TEAM_POLICY.lockWaitMs / 1000} s waiting for the lock on ${lockPath.slice(0, -5)}`);
+    }
+    await sleep(delay * (0.5 + Math.random()));
     delay = Math.min(delay * 1.5, TEAM_POLICY.lockMaxBackoffMs);
   }
 }
 
 /**
- * A lock held for a process's lifetime (the agent lease, D-2): no retries, so a second process learns at once.
- * Returns the release function, or null when a live holder has it.
+ * A lock held for the process lifetime (the agent lease): never waits. A dead holder's lock is recovered;
+ * returns the live holder when there is one.
  */
-export async function tryHoldLock(target: string): Promise<(() => Promise<void>) | null> {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  try {
-    return await lockfile.lock(target, options);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return null;
-    throw err;
+export function tryHoldLock(lockPath: string, journal?: Journal): { lock: HeldLock } | { holder: Holder | null } {
+  const lock = new HeldLock(lockPath, newHolder());
+  for (let attempt = 0; attempt < 8; attempt++) {
+    if (lock.tryCreate()) return { lock };
+    const e = readEntry(lockPath);
+    if (e.kind === 'gone') continue;
+    if (!isStale(e)) return { holder: e.holder };
+    breakStale(lockPath, e, journal);
   }
+  const e = readEntry(lockPath);
+  return { holder: e.kind === 'held' ? e.holder : null };
 }
-

@@ -9,14 +9,27 @@ export interface OutputAppender {
   close(): Promise<void>;
 }
 
-/** Terminal transcripts: one writer per agent (O_APPEND), any number of readers tailing by byte offset. */
+/**
+ * `agents/<name>/output.log`: one O_APPEND writer per run (the child's stdout and stderr share the fd), a
+ * marker line per spawn so a boot-failure tail never quotes an earlier run.
+ */
 export class OutputLogs {
   constructor(private readonly paths: TeamPaths) {}
 
-  append(agent: string): OutputAppender {
-    const file = this.paths.output(agent);
+  /** An fd opened O_APPEND, after writing the spawn marker. The caller hands it to the child and closes its copy. */
+  openForSpawn(agent: string, spawnId: string): number {
     ensureDir(this.paths.agentDir(agent));
-    const stream = fs.createWriteStream(file, { flags: 'a' });
+    const fd = fs.openSync(this.paths.output(agent), 'a');
+    fs.writeSync(fd, `${marker(spawnId)} ${new Date().toISOString()}\n`);
+    return fd;
+  }
+
+  /** A stream appender for a process the caller reads itself (a pty); with `spawnId`, after the spawn marker. */
+  append(agent: string, spawnId?: string): OutputAppender {
+    ensureDir(this.paths.agentDir(agent));
+    const stream = spawnId
+      ? fs.createWriteStream('', { fd: this.openForSpawn(agent, spawnId) })
+      : fs.createWriteStream(this.paths.output(agent), { flags: 'a' });
     stream.on('error', () => {}); // a full disk must not crash the host; the pane still shows the output
     return {
       write: (data) => {
@@ -53,4 +66,32 @@ export class OutputLogs {
       fs.closeSync(fd);
     }
   }
+
+  /** The last `lines` lines written since the marker of `spawnId` (or of the whole file without one). */
+  tail(agent: string, lines: number, spawnId?: string): string {
+    let text: string;
+    try {
+      const fd = fs.openSync(this.paths.output(agent), 'r');
+      try {
+        const size = fs.fstatSync(fd).size;
+        const len = Math.min(size, 256 * 1024);
+        const buf = Buffer.alloc(len);
+        fs.readSync(fd, buf, 0, len, size - len);
+        text = buf.toString('utf8');
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      return '';
+    }
+    if (spawnId) {
+      const at = text.lastIndexOf(marker(spawnId));
+      if (at >= 0) text = text.slice(text.indexOf('\n', at) + 1);
+    }
+    return text.replace(/\n+$/, '').split('\n').slice(-lines).join('\n');
+  }
+}
+
+function marker(spawnId: string): string {
+  return `--- thclaws spawn ${spawnId}`;
 }

@@ -1,13 +1,22 @@
 /** Store policy constants in one place, each with the reason for its value. */
 export const TEAM_POLICY = {
   /**
-   * A lock whose holder died (SIGKILL) is taken over once its mtime is this old. proper-lockfile's floor is
-   * 2 s; 4 s leaves room for a holder whose event loop stalls on a busy 2-core machine (it refreshes every
-   * `lockUpdateMs`). Documented bound for recovery: lockStaleMs + one retry interval (≤ 50 ms).
+   * Locks on another host (network filesystem), and locks with no readable holder, are stale once their mtime
+   * is this old; holders refresh it every `lockUpdateMs`. 4 s leaves room for a holder whose event loop stalls
+   * on a busy 2-core machine. On the same host this bound is not used: only a dead holder's lock is taken.
    */
   lockStaleMs: 4000,
   lockUpdateMs: 1000,
-  /** A waiter gives up after this long: well past lockStaleMs, so a dead holder is always outlasted. */
+  /** A waiter checks whether the holder still lives at its first refusal and then this often. */
+  lockCheckMs: 50,
+  /**
+   * Documented recovery bound on the same host: a waiter takes a SIGKILLed holder's lock within this long
+   * of the death (one lockCheckMs, one backoff step; the rest is scheduling slack on a loaded machine).
+   */
+  lockDeadHolderBoundMs: 1000,
+  /** A waiter says which pid it waits for once a live holder has kept it waiting this long. */
+  lockReportAfterMs: 3000,
+  /** A waiter gives up after this long (a stopped holder may be stopped for good). */
   lockWaitMs: 15_000,
   /** Short backoff keeps lock hand-over quick under contention (8 processes on one inbox). */
   lockMaxBackoffMs: 10,

@@ -24,9 +24,9 @@ export class Statuses {
     const r = this.parse(file);
     if (r.kind === 'ok') return r.status;
     if (r.kind === 'corrupt') {
-      await withLock(file, () => {
+      await this.journal.quarantineIfStillBad(file, () => {
         const again = this.parse(file);
-        if (again.kind === 'corrupt') this.journal.quarantine(file, again.reason);
+        return again.kind === 'corrupt' ? again.reason : null;
       });
     }
     return null;
@@ -37,14 +37,14 @@ export class Statuses {
     assertAgentName(agent);
     const file = this.paths.status(agent);
     ensureDir(this.paths.agentDir(agent));
-    return withLock(file, () => {
+    return withLock(file, (guard) => {
       const r = this.parse(file);
       if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
       const base = r.kind === 'ok' ? r.status : { agent, status: 'spawning' as const, host: os.hostname() };
       const next = StatusSchema.parse({ ...base, ...update, agent, last_heartbeat: Date.now() });
-      writeFileAtomic(file, JSON.stringify(next, null, 2));
+      writeFileAtomic(file, JSON.stringify(next, null, 2), { guard });
       return next;
-    });
+    }, { journal: this.journal });
   }
 
   heartbeat(agent: string): Promise<AgentStatus> {

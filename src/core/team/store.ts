@@ -4,10 +4,12 @@ import { Inboxes, type NewMessage } from './inbox.js';
 import { Journal } from './journal.js';
 import { acquireLease, type Lease } from './lease.js';
 import { assertAgentName, assertRecipient, BROADCAST, LEAD, USER } from './names.js';
-import { OutputLogs } from './output.js';
 import { TeamPaths, resolveTeamDir } from './paths.js';
 import type { AgentStatus, Message, Task, TaskStatus } from './schemas.js';
 import { type AgentState, deriveState, Statuses } from './status.js';
+import { archiveTeam } from './archive.js';
+import { OutputLogs } from './output.js';
+import { SpawnRequests } from './spawn-requests.js';
 import { TaskFiles } from './task-files.js';
 import { Tasks } from './tasks.js';
 import { watchTeam, type TeamWatcher, type WatchOptions } from './watch.js';
@@ -43,9 +45,11 @@ export class TeamStore {
   readonly inboxes: Inboxes;
   readonly tasks: Tasks;
   readonly statuses: Statuses;
-  /** Terminal transcripts (`agents/<name>/output.log`). */
+  /** Spawn requests for a host (`agents/<name>/spawn.json`). */
+  readonly spawnRequests: SpawnRequests;
   readonly outputs: OutputLogs;
-  private readonly held = new Set<string>();
+  /** Leases this process holds; a lost one stays here so claims with it fail loudly instead of re-leasing. */
+  private readonly held = new Map<string, Lease>();
 
   constructor(readonly dir: string) {
     this.paths = new TeamPaths(dir);
@@ -53,26 +57,33 @@ export class TeamStore {
     this.config = new TeamConfigFile(this.paths, this.journal);
     this.inboxes = new Inboxes(this.paths, this.journal);
     this.statuses = new Statuses(this.paths, this.journal);
+    this.spawnRequests = new SpawnRequests(this.paths, this.journal);
     this.outputs = new OutputLogs(this.paths);
-    this.tasks = new Tasks(this.paths, new TaskFiles(this.paths, this.journal), async () => knownNames(await this.config.require()), {
-      holds: (agent) => this.held.has(agent),
-      withTemporary: async (agent, fn) => {
-        let lease: Lease;
-        try {
-          lease = await acquireLease(this.paths, agent);
-        } catch (err) {
-          if (err instanceof TeamError && err.code === 'conflict') {
-            throw new TeamError('conflict', `${err.message}; only that process claims as ${agent}`);
+    this.tasks = new Tasks(
+      this.paths,
+      new TaskFiles(this.paths, this.journal),
+      async () => knownNames(await this.config.require()),
+      {
+        held: (agent) => this.held.get(agent),
+        withTemporary: async (agent, fn) => {
+          let lease: Lease;
+          try {
+            lease = await acquireLease(this.paths, agent, this.journal, { temporary: true });
+          } catch (err) {
+            if (err instanceof TeamError && err.code === 'conflict') {
+              throw new TeamError('conflict', `${err.message}; only that process claims as ${agent}`);
+            }
+            throw err;
           }
-          throw err;
-        }
-        try {
-          return await fn();
-        } finally {
-          await lease.release();
-        }
+          try {
+            return await fn(lease);
+          } finally {
+            await lease.release();
+          }
+        },
       },
-    });
+      { journal: this.journal },
+    );
   }
 
   /** Store of a workspace (honours THCLAWS_TEAM_DIR). */
@@ -141,15 +152,22 @@ export class TeamStore {
 
   /** The agent's process lease; while held, this store is the only one that claims tasks as the agent. */
   async acquireLease(agent: string): Promise<Lease> {
-    const lease = await acquireLease(this.paths, agent);
-    this.held.add(agent);
-    return {
-      ...lease,
-      release: async () => {
-        this.held.delete(agent);
-        await lease.release();
+    const lease = await acquireLease(this.paths, agent, this.journal);
+    this.held.set(agent, lease);
+    const release = lease.release.bind(lease);
+    return Object.defineProperties(lease, {
+      release: {
+        value: async () => {
+          if (this.held.get(agent) === lease) this.held.delete(agent);
+          await release();
+        },
       },
-    };
+    });
+  }
+
+  /** Moves the current team's state aside (replace: true); returns where it went. */
+  archiveTeam(): string {
+    return archiveTeam(this.paths, this.journal);
   }
 
   watch(opts?: WatchOptions): TeamWatcher {

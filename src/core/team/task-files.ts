@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createFileExclusive, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
-import { withLock } from './lock.js';
+import type { LockGuard } from './lock.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
 import { describeIssues, type Task, TaskSchema } from './schemas.js';
@@ -142,10 +142,9 @@ export class TaskFiles {
 
   /** Moves a corrupt task file aside, re-checking under its lock so a concurrent valid write is not lost. */
   async quarantine(id: string): Promise<void> {
-    const file = this.paths.task(id);
-    await withLock(file, () => {
+    await this.journal.quarantineIfStillBad(this.paths.task(id), () => {
       const r = this.read(id);
-      if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
+      return r.kind === 'corrupt' ? r.reason : null;
     });
   }
 
@@ -165,13 +164,14 @@ export class TaskFiles {
     return max;
   }
 
-  write(task: Task): void {
-    writeFileAtomic(this.paths.task(task.id), JSON.stringify(task, null, 2));
+  /** `guard`: the lock(s) the caller holds, re-checked just before the rename. */
+  write(task: Task, guard: LockGuard): void {
+    writeFileAtomic(this.paths.task(task.id), JSON.stringify(task, null, 2), { guard });
   }
 
   /** False when the id is taken. */
-  createExclusive(task: Task): boolean {
-    return createFileExclusive(this.paths.task(task.id), JSON.stringify(task, null, 2));
+  createExclusive(task: Task, guard: LockGuard): boolean {
+    return createFileExclusive(this.paths.task(task.id), JSON.stringify(task, null, 2), guard);
   }
 
   /** The id high-water mark; a missing or garbled `_hwm` reads as 0 and is journalled, never trusted (D-8). */
@@ -191,8 +191,8 @@ export class TaskFiles {
   }
 
   /** Not fsynced: ids come from max(_hwm, ids on disk), so a lost counter update cannot reuse an id. */
-  writeHwm(n: number): void {
-    writeFileAtomic(this.paths.hwm, String(n), false);
+  writeHwm(n: number, guard: LockGuard): void {
+    writeFileAtomic(this.paths.hwm, String(n), { durable: false, guard });
   }
 }
 

@@ -1,6 +1,7 @@
 import { type AgentLeases, ClaimGates } from './claim-gate.js';
 import { ensureDir } from './fsio.js';
-import { withLock } from './lock.js';
+import { type LockOptions, withLock } from './lock.js';
+import type { Lease } from './lease.js';
 import { assertAgentName, assertTaskId, isTaskId } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
@@ -8,6 +9,18 @@ import type { Task, TaskStatus } from './schemas.js';
 import { findCycle } from './task-graph.js';
 import type { TaskFiles } from './task-files.js';
 import { TeamError, type TeamErrorCode } from './errors.js';
+
+export interface TaskPatch {
+  subject?: string;
+  description?: string;
+  /** New reservation (null clears it). */
+  reservedFor?: string | null;
+  blockedBy?: string[];
+  cancel?: boolean;
+  reason?: string;
+  /** Extra fields stored on the task (the runtime's `parked` reason). */
+  extra?: Record<string, unknown>;
+}
 
 export interface NewTask {
   subject: string;
@@ -25,6 +38,7 @@ export class Tasks {
     /** Names allowed to own tasks (roster + lead + user); throws when there is no team. */
     private readonly roster: () => Promise<string[]>,
     leases: AgentLeases,
+    private readonly lockOpts: LockOptions = {},
   ) {
     this.gates = new ClaimGates(leases, files);
   }
@@ -67,7 +81,7 @@ export class Tasks {
     if (cycle) throw new TeamError('invalid', `blocked_by would depend on a dependency cycle: ${cycle.join(' -> ')}`);
 
     ensureDir(this.paths.tasksDir);
-    const task = await withLock(this.paths.hwm, () => {
+    const task = await withLock(this.paths.hwm, (guard) => {
       const highest = this.files.highestIdOnDisk();
       let next = Math.max(this.files.readHwm(), highest) + 1;
       const now = Date.now();
@@ -85,20 +99,20 @@ export class Tasks {
           created_at: now,
           updated_at: now,
         };
-        if (this.files.createExclusive(t)) {
-          this.files.writeHwm(next);
+        if (this.files.createExclusive(t, guard)) {
+          this.files.writeHwm(next, guard);
           return t;
         }
         next++; // created meanwhile outside the lock (by hand or an old version)
       }
-    });
+    }, this.lockOpts);
     for (const dep of deps) {
-      await withLock(this.paths.task(dep), () => {
+      await withLock(this.paths.task(dep), (guard) => {
         const r = this.files.read(dep);
         if (r.kind !== 'ok' || r.task.blocks.includes(task.id)) return;
         r.task.blocks.push(task.id);
-        this.files.write(r.task);
-      });
+        this.files.write(r.task, guard);
+      }, this.lockOpts);
     }
     return task;
   }
@@ -106,8 +120,8 @@ export class Tasks {
   /** Claim rules of §4.3, revalidated under the task's lock; one in-progress task per agent (claim gate). */
   async claim(id: string, agent: string): Promise<Task> {
     assertTaskId(id);
-    return this.underGate(agent, async (noteClaim) => {
-      const r = await this.claimGated(id, agent, true);
+    return this.underGate(agent, async (noteClaim, lease) => {
+      const r = await this.claimGated(id, agent, true, lease);
       if ('refused' in r) throw new TeamError(r.code, r.refused);
       noteClaim(r.task.id);
       return r.task;
@@ -119,7 +133,7 @@ export class Tasks {
    * its own offset among the first ready tasks so contending claimers do not all queue on the lowest id.
    */
   async claimNext(agent: string): Promise<Task | null> {
-    return this.underGate(agent, async (noteClaim) => {
+    return this.underGate(agent, async (noteClaim, lease) => {
       const ready = this.files.scanHint().filter((t) => t.status === 'pending' && (!t.reserved_for || t.reserved_for === agent));
       const head = smallestIds(ready, 8);
       const offset = head.length ? hash(agent) % head.length : 0;
@@ -130,7 +144,7 @@ export class Tasks {
       const skipped: Task[] = [];
       for (const wait of [false, true]) {
         for (const t of wait ? skipped : [...first, ...(first.length < ready.length ? rest() : [])]) {
-          const r = await this.claimGated(t.id, agent, wait);
+          const r = await this.claimGated(t.id, agent, wait, lease);
           if ('task' in r) {
             noteClaim(r.task.id);
             return r.task;
@@ -144,13 +158,17 @@ export class Tasks {
   }
 
   /** Roster check, then the agent's claim gate (see claim-gate.ts). */
-  private async underGate<T>(agent: string, fn: (noteClaim: (id: string) => void) => Promise<T>): Promise<T> {
+  private async underGate<T>(agent: string, fn: (noteClaim: (id: string) => void, lease: Lease) => Promise<T>): Promise<T> {
     await this.assertKnown(agent, 'claimer');
     return this.gates.run(agent, fn);
   }
 
-  /** One claim attempt; a refusal is returned, not thrown (claimNext meets many and skips them). */
-  private async claimGated(id: string, agent: string, waitForLock: boolean): Promise<{ task: Task } | { refused: string; code: TeamErrorCode }> {
+  /**
+   * One claim attempt; a refusal is returned, not thrown (claimNext meets many and skips them). The write
+   * happens under the task's lock and only while the agent's lease is still this process's, both checked
+   * right before the rename: the lease is the per-agent lock behind "one in-progress task per agent".
+   */
+  private async claimGated(id: string, agent: string, waitForLock: boolean, lease: Lease): Promise<{ task: Task } | { refused: string; code: TeamErrorCode }> {
     const fresh = this.files.readAndCache(id);
     if (fresh.kind !== 'ok') return { refused: `task ${id} not found`, code: 'not_found' };
     const early = this.whyNotClaimable(fresh.task, agent);
@@ -158,7 +176,7 @@ export class Tasks {
     try {
       return await withLock(
         this.paths.task(id),
-        () => {
+        (taskLock) => {
           const r = this.files.read(id);
           if (r.kind !== 'ok') return { refused: `task ${id} not found`, code: 'not_found' as const };
           const task = r.task;
@@ -168,10 +186,16 @@ export class Tasks {
           task.status = 'in_progress';
           task.attempts += 1;
           task.updated_at = Date.now();
-          this.files.write(task);
+          this.files.write(task, {
+            lockPath: taskLock.lockPath,
+            assertHeld: () => {
+              lease.assertHeld();
+              taskLock.assertHeld();
+            },
+          });
           return { task };
         },
-        waitForLock,
+        { wait: waitForLock, journal: this.lockOpts.journal },
       );
     } catch (err) {
       if (err instanceof TeamError && err.code === 'locked') return { refused: err.message, code: 'locked' };
@@ -183,7 +207,7 @@ export class Tasks {
   async complete(id: string, agent: string, result?: string): Promise<Task> {
     assertTaskId(id);
     assertAgentName(agent);
-    return withLock(this.paths.task(id), () => {
+    return withLock(this.paths.task(id), (guard) => {
       const r = this.files.read(id);
       if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
       const task = r.task;
@@ -194,15 +218,15 @@ export class Tasks {
       task.completed_at = now;
       task.updated_at = now;
       if (result !== undefined) task.result = result;
-      this.files.write(task);
+      this.files.write(task, guard);
       return task;
-    });
+    }, this.lockOpts);
   }
 
   /** Back to pending, reservation kept (owner dead or its turn failed). `owner` guards against stale releases. */
   async release(id: string, owner?: string): Promise<Task | null> {
     assertTaskId(id);
-    return withLock(this.paths.task(id), () => {
+    return withLock(this.paths.task(id), (guard) => {
       const r = this.files.read(id);
       if (r.kind !== 'ok') return null;
       const task = r.task;
@@ -210,54 +234,72 @@ export class Tasks {
       task.status = 'pending';
       task.owner = null;
       task.updated_at = Date.now();
-      this.files.write(task);
+      this.files.write(task, guard);
       return task;
-    });
-  }
-
-  /** A person's edit: subject, description, and (while pending) the reservation. */
-  async edit(id: string, change: { subject?: string; description?: string; reservedFor?: string | null }): Promise<Task> {
-    assertTaskId(id);
-    const subject = change.subject?.trim();
-    if (subject !== undefined && !subject) throw new TeamError('invalid', 'task subject is empty');
-    if (subject && subject.length > TEAM_POLICY.maxSubjectChars) throw new TeamError('invalid', `task subject longer than ${TEAM_POLICY.maxSubjectChars} characters`);
-    if (change.description !== undefined && change.description.length > TEAM_POLICY.maxDescriptionChars) {
-      throw new TeamError('invalid', `task description longer than ${TEAM_POLICY.maxDescriptionChars} characters`);
-    }
-    const reservedFor = change.reservedFor ? await this.assertKnown(change.reservedFor, 'owner') : change.reservedFor;
-    return withLock(this.paths.task(id), () => {
-      const r = this.files.read(id);
-      if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
-      const task = r.task;
-      if (reservedFor !== undefined) {
-        if (task.status !== 'pending') throw new TeamError('conflict', `task ${id} is ${task.status}; only a pending task can be reassigned`);
-        task.reserved_for = reservedFor;
-      }
-      if (subject !== undefined) task.subject = subject;
-      if (change.description !== undefined) task.description = change.description;
-      task.updated_at = Date.now();
-      this.files.write(task);
-      return task;
-    });
+    }, this.lockOpts);
   }
 
   /**
-   * Cancels a pending or in-progress task: it is closed (status completed, `cancelled: true`) so nobody
-   * claims it; tasks it blocked become ready, as the person who cancelled it decided.
+   * The lead's corrections (D-18): edit, reassign (the reservation; an in-progress task of another owner
+   * goes back to pending), change blockers (validated, no cycles), cancel (closed with a reason).
    */
-  async cancel(id: string, by: string): Promise<Task> {
+  async update(id: string, patch: TaskPatch): Promise<Task> {
     assertTaskId(id);
-    assertAgentName(by);
-    return withLock(this.paths.task(id), () => {
+    const reserve = patch.reservedFor === undefined ? undefined : patch.reservedFor === null ? null : await this.assertKnown(patch.reservedFor, 'owner');
+    let deps: string[] | undefined;
+    if (patch.blockedBy) {
+      deps = [...new Set(patch.blockedBy.map((d) => assertTaskId(d)))];
+      if (deps.includes(id)) throw new TeamError('invalid', `task ${id} cannot block itself`);
+      const missing = deps.filter((d) => this.files.read(d).kind !== 'ok');
+      if (missing.length) throw new TeamError('invalid', `blocked_by names unknown task(s): ${missing.join(', ')}`);
+      const edges = (t: string) => (t === id ? deps! : (() => { const r = this.files.read(t); return r.kind === 'ok' ? r.task.blocked_by : []; })());
+      const cycle = findCycle(edges, [id]);
+      if (cycle) throw new TeamError('invalid', `blocked_by would create a dependency cycle: ${cycle.join(' -> ')}`);
+    }
+    if (patch.subject !== undefined && !patch.subject.trim()) throw new TeamError('invalid', 'task subject is empty');
+    const before = await withLock(this.paths.task(id), (guard) => {
       const r = this.files.read(id);
       if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
       const task = r.task;
-      if (task.status === 'completed') throw new TeamError('conflict', `task ${id} is already completed`);
-      const now = Date.now();
-      Object.assign(task, { status: 'completed', cancelled: true, cancelled_by: by, completed_at: now, updated_at: now, result: `cancelled by ${by}` });
-      this.files.write(task);
-      return task;
-    });
+      const old = { ...task, blocked_by: [...task.blocked_by] };
+      if (patch.subject !== undefined) task.subject = patch.subject.trim();
+      if (patch.description !== undefined) task.description = patch.description;
+      if (reserve !== undefined) {
+        task.reserved_for = reserve;
+        if (task.status === 'in_progress' && task.owner !== reserve) {
+          task.status = 'pending';
+          task.owner = null;
+        }
+        delete (task as Record<string, unknown>).parked;
+      }
+      if (deps) task.blocked_by = deps;
+      if (patch.cancel) {
+        if (task.status === 'completed') throw new TeamError('conflict', `task ${id} is already completed`);
+        task.status = 'completed';
+        task.completed_at = Date.now();
+        task.result = `cancelled${patch.reason ? `: ${patch.reason}` : ''}`;
+        (task as Record<string, unknown>).cancelled = true;
+      }
+      if (patch.extra) Object.assign(task, patch.extra);
+      task.updated_at = Date.now();
+      this.files.write(task, guard);
+      return { old, task };
+    }, this.lockOpts);
+    // Keep `blocks` of the old and new blockers in step.
+    if (deps) {
+      for (const dep of new Set([...before.old.blocked_by, ...deps])) {
+        await withLock(this.paths.task(dep), (guard) => {
+          const r = this.files.read(dep);
+          if (r.kind !== 'ok') return;
+          const has = r.task.blocks.includes(id);
+          const want = deps!.includes(dep);
+          if (has === want) return;
+          r.task.blocks = want ? [...r.task.blocks, id] : r.task.blocks.filter((b) => b !== id);
+          this.files.write(r.task, guard);
+        }, this.lockOpts);
+      }
+    }
+    return before.task;
   }
 
   private whyNotClaimable(task: Task, agent: string): string | null {

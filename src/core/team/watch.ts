@@ -1,21 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDir } from './fsio.js';
-import { isAgentName, isTaskId } from './names.js';
+import { isAgentName } from './names.js';
 import { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
+import { classifyEntry, type TeamDirKind, type TeamEvent } from './classify.js';
 
-/**
- * A change in the team dir. Level-triggered: it says *what* may have changed, never how often; consumers
- * re-read state (chokidar/fs.watch coalesce and duplicate events, so counting them would be wrong).
- */
-export type TeamEvent =
-  | { kind: 'config'; key: 'config' }
-  | { kind: 'log'; key: 'log' }
-  | { kind: 'inbox'; key: `inbox:${string}`; agent: string }
-  | { kind: 'task'; key: `task:${string}`; id: string }
-  | { kind: 'status'; key: `status:${string}`; agent: string }
-  | { kind: 'output'; key: `output:${string}`; agent: string };
+export type { TeamEvent } from './classify.js';
 
 export interface TeamWatcher {
   onChange(listener: (event: TeamEvent) => void): () => void;
@@ -25,37 +16,32 @@ export interface TeamWatcher {
 export interface WatchOptions {
   /** Safety-net poll interval; 0 disables it. */
   safetyPollMs?: number;
+  /** false: no fs.watch, the poll alone (filesystems whose change events never arrive, e.g. some network mounts). */
+  fsEvents?: boolean;
 }
 
-const INBOX = /^([A-Za-z0-9_][A-Za-z0-9_-]{0,63})\.json$/;
-const TASK = /^([1-9][0-9]*)\.json$/;
+type WatchKind = TeamDirKind | 'parent';
+const SUBDIRS = new Map<string, TeamDirKind>([
+  ['inboxes', 'inboxes'],
+  ['tasks', 'tasks'],
+  ['agents', 'agents'],
+]);
 
-function classify(dir: 'root' | 'inboxes' | 'tasks' | 'agents' | { agent: string }, name: string): TeamEvent | null {
-  if (dir === 'root') {
-    if (name === 'config.json') return { kind: 'config', key: 'config' };
-    if (name === 'team.log') return { kind: 'log', key: 'log' };
-    return null;
-  }
-  if (dir === 'inboxes') {
-    const m = INBOX.exec(name);
-    return m ? { kind: 'inbox', key: `inbox:${m[1]!}`, agent: m[1]! } : null;
-  }
-  if (dir === 'tasks') {
-    const m = TASK.exec(name);
-    return m && isTaskId(m[1]) ? { kind: 'task', key: `task:${m[1]!}`, id: m[1]! } : null;
-  }
-  if (dir === 'agents') return isAgentName(name) ? { kind: 'status', key: `status:${name}`, agent: name } : null;
-  if (name === 'status.json') return { kind: 'status', key: `status:${dir.agent}`, agent: dir.agent };
-  if (name === 'output.log') return { kind: 'output', key: `output:${dir.agent}`, agent: dir.agent };
-  return null;
-}
-
-/** The team change feed: fs.watch on each team directory (sub-ms on Linux) plus a slow stat-diff safety poll. */
+/**
+ * The team change feed: fs.watch on each team directory (sub-ms on Linux) plus a slow stat-diff safety poll.
+ * An fs.watch follows an inode, so a directory removed and made again would leave it deaf: each directory's
+ * parent is watched too (the team dir's own parent included), and when a directory appears or changes inode
+ * its watch is re-attached at once and its entries announced, covering files written before the re-attach.
+ */
 export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher {
   const paths = new TeamPaths(teamDir);
   for (const d of [paths.root, paths.inboxesDir, paths.tasksDir, paths.agentsDir]) ensureDir(d);
+  const parentDir = path.dirname(paths.root);
+  const rootName = path.basename(paths.root);
+  const useEvents = opts.fsEvents ?? true;
   const listeners = new Set<(e: TeamEvent) => void>();
-  const watchers = new Map<string, fs.FSWatcher>();
+  /** id = inode + birth time: a directory made again often gets the inode number of the removed one. */
+  const watched = new Map<string, { w: fs.FSWatcher; id: string }>();
   const pending = new Map<string, TeamEvent>();
   let flushScheduled = false;
   let closed = false;
@@ -72,46 +58,94 @@ export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher
     });
   };
 
-  const watchDir = (dir: string, kind: Parameters<typeof classify>[0]) => {
-    if (closed || watchers.has(dir)) return;
+  const drop = (dir: string) => {
+    watched.get(dir)?.w.close();
+    watched.delete(dir);
+  };
+
+  const dirKind = (dir: string): WatchKind | null => {
+    if (dir === parentDir) return 'parent';
+    if (dir === paths.root) return 'root';
+    const rel = path.relative(paths.root, dir);
+    const sub = SUBDIRS.get(rel);
+    if (sub) return sub;
+    const agent = path.relative(paths.agentsDir, dir);
+    return isAgentName(agent) && path.join(paths.agentsDir, agent) === dir ? { agent } : null;
+  };
+
+  /**
+   * Watches `dir` unless already watching this very directory (`force`: the parent saw its name change, so
+   * watch again whatever it is now); `announce` emits an event per entry found.
+   */
+  const attach = (dir: string, announce: boolean, force = false): void => {
+    const kind = dirKind(dir);
+    if (closed || !kind) return;
+    let id: string;
     try {
-      const w = fs.watch(dir, { persistent: false }, (_type, name) => {
-        if (!name) return;
-        const ev = classify(kind, name.toString());
-        if (ev) emit(ev);
-        if (kind === 'agents' && isAgentName(name.toString())) watchDir(path.join(paths.agentsDir, name.toString()), { agent: name.toString() });
-      });
-      w.on('error', () => {
-        w.close();
-        watchers.delete(dir); // re-attached by the safety poll if the directory comes back
-      });
-      watchers.set(dir, w);
+      const st = fs.statSync(dir);
+      if (!st.isDirectory()) return drop(dir);
+      id = `${st.ino}:${st.birthtimeMs}`;
     } catch {
-      // directory missing right now; the safety poll retries
+      return drop(dir);
+    }
+    if (!force && watched.get(dir)?.id === id) return;
+    drop(dir);
+    if (useEvents) {
+      try {
+        const w = fs.watch(dir, { persistent: false }, (_type, name) => name && onEntry(kind, name.toString()));
+        w.on('error', () => {
+          w.close();
+          if (watched.get(dir)?.w === w) watched.delete(dir);
+        });
+        watched.set(dir, { w, id });
+      } catch {
+        return; // vanished meanwhile; its parent's event or the poll comes back to it
+      }
+    }
+    if (kind === 'parent') return attach(paths.root, announce, force);
+    const names = safeReaddir(dir);
+    for (const name of names) {
+      if (announce) {
+        const ev = classifyEntry(kind, name);
+        if (ev) emit(ev);
+      }
+      const child = childDir(kind, name);
+      if (child) attach(child, announce, force);
     }
   };
 
-  const attach = () => {
-    watchDir(paths.root, 'root');
-    watchDir(paths.inboxesDir, 'inboxes');
-    watchDir(paths.tasksDir, 'tasks');
-    watchDir(paths.agentsDir, 'agents');
-    for (const name of safeReaddir(paths.agentsDir)) {
-      if (isAgentName(name)) watchDir(path.join(paths.agentsDir, name), { agent: name });
-    }
+  const childDir = (kind: WatchKind, name: string): string | null => {
+    if (kind === 'root') return SUBDIRS.has(name) ? path.join(paths.root, name) : null;
+    if (kind === 'agents') return isAgentName(name) ? path.join(paths.agentsDir, name) : null;
+    return null;
   };
-  attach();
 
-  // Safety net: compare a stat snapshot; costs a few stats per interval when idle.
+  const onEntry = (kind: WatchKind, name: string) => {
+    if (kind === 'parent') {
+      if (name === rootName) attach(paths.root, true, true);
+      return;
+    }
+    const ev = classifyEntry(kind, name);
+    if (ev) emit(ev);
+    const child = childDir(kind, name);
+    if (child) attach(child, true, true);
+  };
+
+  attach(parentDir, false);
+
+  // Safety net: re-attach what moved and compare a stat snapshot of every kind of team file.
   let snapshot = takeSnapshot(paths);
   const pollMs = opts.safetyPollMs ?? TEAM_POLICY.safetyPollMs;
-  const timer = pollMs > 0 ? setInterval(() => {
-    attach();
-    const next = takeSnapshot(paths);
-    for (const [key, sig] of next) if (snapshot.get(key)?.sig !== sig.sig) emit(sig.event);
-    for (const [key, sig] of snapshot) if (!next.has(key)) emit(sig.event);
-    snapshot = next;
-  }, pollMs) : null;
+  const timer =
+    pollMs > 0
+      ? setInterval(() => {
+          if (useEvents) attach(parentDir, true);
+          const next = takeSnapshot(paths);
+          for (const [key, sig] of next) if (snapshot.get(key)?.sig !== sig.sig) emit(sig.event);
+          for (const [key, sig] of snapshot) if (!next.has(key)) emit(sig.event);
+          snapshot = next;
+        }, pollMs)
+      : null;
   timer?.unref();
 
   return {
@@ -122,8 +156,8 @@ export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher
     close() {
       closed = true;
       if (timer) clearInterval(timer);
-      for (const w of watchers.values()) w.close();
-      watchers.clear();
+      for (const { w } of watched.values()) w.close();
+      watched.clear();
       listeners.clear();
     },
   };
@@ -137,6 +171,7 @@ function safeReaddir(dir: string): string[] {
   }
 }
 
+/** One stat per team file: config, team.log, inboxes, tasks, and each agent's dir, status and output. */
 function takeSnapshot(paths: TeamPaths): Map<string, { sig: string; event: TeamEvent }> {
   const out = new Map<string, { sig: string; event: TeamEvent }>();
   const add = (file: string, event: TeamEvent | null) => {
@@ -148,11 +183,14 @@ function takeSnapshot(paths: TeamPaths): Map<string, { sig: string; event: TeamE
       // absent
     }
   };
-  add(paths.config, classify('root', 'config.json'));
-  for (const n of safeReaddir(paths.inboxesDir)) add(path.join(paths.inboxesDir, n), classify('inboxes', n));
-  for (const n of safeReaddir(paths.tasksDir)) add(path.join(paths.tasksDir, n), classify('tasks', n));
+  for (const n of ['config.json', 'team.log']) add(path.join(paths.root, n), classifyEntry('root', n));
+  for (const n of safeReaddir(paths.inboxesDir)) add(path.join(paths.inboxesDir, n), classifyEntry('inboxes', n));
+  for (const n of safeReaddir(paths.tasksDir)) add(path.join(paths.tasksDir, n), classifyEntry('tasks', n));
   for (const a of safeReaddir(paths.agentsDir)) {
-    if (isAgentName(a)) add(path.join(paths.agentsDir, a, 'status.json'), classify({ agent: a }, 'status.json'));
+    if (!isAgentName(a)) continue;
+    const dir = path.join(paths.agentsDir, a);
+    add(dir, classifyEntry('agents', a));
+    for (const n of ['status.json', 'output.log', 'spawn.json']) add(path.join(dir, n), classifyEntry({ agent: a }, n));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import type { TeamStore } from '../../core/team/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
+import { resolveEnv } from '../../core/teams/launchers/env.js';
 import { PtyProcess, type PtyExit } from './pty-process.js';
 import type { AgentTerminal } from './terminal.js';
 
@@ -27,17 +28,17 @@ export class PtyLauncher implements TeammateLauncher {
     private readonly hooks: PtyLauncherHooks,
   ) {}
 
-  async launch(req: SpawnRequest): Promise<LaunchedTeammate> {
+  async launch(req: SpawnRequest & { inherit_env?: string[] }): Promise<LaunchedTeammate> {
     const existing = this.running.get(req.agent);
     if (existing) throw new Error(`${req.agent} is already running in this host (pid ${existing.pid})`);
     let proc: PtyProcess;
     try {
-      proc = new PtyProcess(req.argv, { cwd: req.cwd, env: req.env, cols: req.cols, rows: req.rows });
+      proc = new PtyProcess(req.argv, { cwd: req.cwd, env: resolveEnv(req), cols: req.cols, rows: req.rows });
     } catch (err) {
       throw new Error(`cannot start ${req.agent}: ${err instanceof Error ? err.message : String(err)}`);
     }
     const terminal = this.hooks.terminal(req.agent);
-    const log = this.store.outputs.append(req.agent);
+    const log = this.store.outputs.append(req.agent, req.spawn_id);
     proc.onData((d) => {
       log.write(d);
       terminal.push(d);

@@ -84,14 +84,14 @@ export class HostSession implements TerminalView {
       case 'task_create':
         return (await h.store.tasks.create({ subject: req.subject, description: req.description, reservedFor: req.reserved_for, blockedBy: req.blocked_by })).id;
       case 'task_edit':
-        await h.store.tasks.edit(req.task, { subject: req.subject, description: req.description });
+        await h.store.tasks.update(req.task, { subject: req.subject, description: req.description });
         return undefined;
       case 'task_reassign':
-        await h.store.tasks.edit(req.task, { reservedFor: req.reserved_for });
+        await h.store.tasks.update(req.task, { reservedFor: req.reserved_for });
         return undefined;
       case 'task_cancel': {
         const before = await h.store.tasks.get(req.task);
-        await h.store.tasks.cancel(req.task, 'user');
+        await h.store.tasks.update(req.task, { cancel: true, reason: 'by user', extra: { cancelled_by: 'user' } });
         if (before.status === 'in_progress' && before.owner && before.owner !== 'user') {
           await h.store.send('user', before.owner, `Task ${req.task} was cancelled; stop working on it.`, { type: 'task_cancelled' }).catch(() => undefined);
         }

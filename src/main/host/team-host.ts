@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LEAD, TeamStore, type AgentStatus, type Task, type TeamConfig, type TeamEvent } from '../../core/team/index.js';
-import type { SpawnRequest } from '../../core/teams/launcher.js';
+import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
+import { serveSpawnRequests, type SpawnServer } from '../../core/teams/serve-spawn-requests.js';
 import type { HostEvent, Member, SettingsView, TaskView } from '../../shared/api.js';
 import { PtyLauncher } from './pty-launcher.js';
 import type { PtyExit } from './pty-process.js';
@@ -53,6 +54,7 @@ export class TeamHost {
   private tasksSent = new Map<string, string>();
   private config: TeamConfig | null = null;
   private watcher: TeamDirWatcher | null = null;
+  private spawnServer: SpawnServer | null = null;
   private livenessTimer: NodeJS.Timeout | null = null;
   private teamEnabledAtLeadStart: boolean | null = null;
   private closed = false;
@@ -78,7 +80,22 @@ export class TeamHost {
     await this.refreshAll();
     this.livenessTimer = setInterval(() => this.recomputeLiveness(), LIVENESS_MS);
     this.livenessTimer.unref();
+    // Teammates the lead spawns in `host` mode arrive as spawn requests; they run in this host's ptys.
+    this.spawnServer = serveSpawnRequests(this.store, this.hostLauncher(), { by: `desktop ${process.pid}` });
     if (this.opts.startLead !== false) await this.startLead();
+  }
+
+  /** The TeammateLauncher the teams runtime drives: launches through this host so panes and state follow. */
+  hostLauncher(): TeammateLauncher {
+    return {
+      kind: 'desktop',
+      launch: async (req): Promise<LaunchedTeammate> => {
+        await this.launchRequest(req);
+        return this.launcher.get(req.agent)!;
+      },
+      live: () => this.launcher.live(),
+      dispose: () => this.launcher.dispose(),
+    };
   }
 
   // ----- views ------------------------------------------------------------------------------------------
@@ -119,7 +136,9 @@ export class TeamHost {
   private childEnv(agent: string): Record<string, string> {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    Object.assign(env, { THCLAWS_TEAM_DIR: this.store.dir, THCLAWS_TEAM_AGENT: agent, TERM: 'xterm-256color' }, this.opts.env);
+    Object.assign(env, { THCLAWS_TEAM_DIR: this.store.dir, TERM: 'xterm-256color' }, this.opts.env);
+    // The lead is the one process without a team agent name.
+    if (agent !== LEAD) env.THCLAWS_TEAM_AGENT = agent;
     return env;
   }
 
@@ -316,6 +335,7 @@ export class TeamHost {
   async close(): Promise<void> {
     this.closed = true;
     if (this.livenessTimer) clearInterval(this.livenessTimer);
+    this.spawnServer?.close();
     await this.watcher?.close();
     await this.launcher.dispose();
     this.scheduler.dispose();

@@ -1,6 +1,6 @@
 import chokidar, { type FSWatcher } from 'chokidar';
 import type { TeamEvent } from '../../core/team/index.js';
-import { classifyTeamPath } from './classify.js';
+import { classifyTeamPath } from '../../core/team/index.js';
 
 /**
  * The host's view of the team directory: chokidar (robust to re-created directories), classified into the

@@ -1,0 +1,116 @@
+/**
+ * Agent Teams wiring of the CLI: the role (lead / teammate), the role guard, the team tools, the team
+ * system prompt. With `teamEnabled: false` and no `--team-agent` nothing here runs and nothing is written
+ * under `.thclaws/state/team`.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { AgentCliOptions } from '../agent-command.js';
+import { CliError } from '../errors.js';
+import { registerAgentHooks, type RuntimeInfo } from './hooks.js';
+import type { TeamSession } from '../../core/teams/session.js';
+import type { CommandGuard } from '../../core/guard/types.js';
+import type { Tool } from '../../core/agent/types.js';
+
+let active: TeamSession | undefined;
+
+/** The process's team session, when team mode is on. */
+export function activeTeamSession(): TeamSession | undefined {
+  return active;
+}
+
+function teamDirOf(projectRoot: string): string {
+  const env = process.env.THCLAWS_TEAM_DIR;
+  return env ? path.resolve(projectRoot, env) : path.join(projectRoot, '.thclaws', 'state', 'team');
+}
+
+/** Flags a teammate inherits from the lead so it talks to the same kind of model. */
+function childFlags(opts: AgentCliOptions): string[] {
+  const out: string[] = [];
+  if (opts.provider) out.push('--provider', opts.provider);
+  if (opts.script) out.push('--script', path.resolve(opts.script));
+  return out;
+}
+
+export function registerTeamHooks(opts: AgentCliOptions): void {
+  let guard: CommandGuard | undefined;
+  let tools: Tool<any>[] = [];
+  let addenda: string[] = [];
+  registerAgentHooks({
+    role(info) {
+      if (info.agentName || !info.settings.teamEnabled) return undefined;
+      // A person's session in a project with a team is that team's lead.
+      return existsSync(path.join(teamDirOf(rootOf(info)), 'config.json')) ? 'lead' : undefined;
+    },
+    async prepare(info) {
+      if (!info.agentName && !info.settings.teamEnabled) return;
+      const [{ TeamSession }, { createCommandGuard }, { roleGuard }, { teamToolsFor }, { outsideWorktrees }, { TeamError }] = await Promise.all([
+        import('../../core/teams/session.js'),
+        import('../../core/guard/index.js'),
+        import('../../core/teams/role-guard.js'),
+        import('../../core/teams/tools/index.js'),
+        import('../../core/teams/worktree.js'),
+        import('../../core/team/index.js'),
+      ]);
+      const projectRoot = outsideWorktrees(info.projectRoot);
+      const settings = info.settings as typeof info.settings & { maxLiveTeammates?: number };
+      const session = new TeamSession({
+        projectRoot,
+        teamDir: teamDirOf(projectRoot),
+        cwd: info.cwd,
+        ...(info.agentName ? { agentName: info.agentName } : {}),
+        role: info.role,
+        teammateMode: info.settings.teammateMode,
+        selfArgv: [process.execPath, ...process.execArgv, process.argv[1]!],
+        childFlags: childFlags(opts),
+        defaultModel: info.settings.model,
+        maxLiveTeammates: typeof settings.maxLiveTeammates === 'number' ? settings.maxLiveTeammates : 8,
+      });
+      try {
+        if (info.role === 'teammate') await session.holdLease(info.agentName!);
+        if (info.role === 'lead') await session.becomeLead();
+      } catch (err) {
+        if (err instanceof TeamError) throw new CliError(err.message);
+        throw err;
+      }
+      let branch: string | undefined;
+      if (info.role === 'teammate') {
+        const wt = session.worktreePath(info.agentName!);
+        const rel = path.relative(wt, info.cwd);
+        if (existsSync(wt) && !rel.startsWith('..') && !path.isAbsolute(rel)) {
+          info.sandboxRoot = wt;
+          branch = `team/${info.agentName}`;
+        }
+      }
+      guard = roleGuard(session, createCommandGuard, { workspaceRoot: projectRoot, cwd: info.cwd, ...(info.agentName ? { agentName: info.agentName } : {}), ...(branch ? { branch } : {}) });
+      tools = teamToolsFor(session);
+      addenda = [await teamAddendum(session, info, branch)];
+      active = session;
+    },
+    guard: () => guard,
+    tools: () => tools,
+    systemAddenda: () => addenda,
+  });
+}
+
+function rootOf(info: RuntimeInfo): string {
+  const parts = path.resolve(info.projectRoot).split(path.sep);
+  const i = parts.indexOf('.worktrees');
+  return i > 0 && i < parts.length - 1 ? parts.slice(0, i).join(path.sep) || path.sep : info.projectRoot;
+}
+
+async function teamAddendum(session: TeamSession, info: RuntimeInfo, branch: string | undefined): Promise<string> {
+  const cfg = await session.store.config.load();
+  const members = cfg ? ['- lead (team coordinator)', ...cfg.members.map((m) => `- ${m.name}${m.role ? ` (${m.role})` : ''}`)].join('\n') : '(no team yet)';
+  if (session.role === 'teammate') {
+    return [
+      `# Agent Team`,
+      `You are teammate "${session.me}" in team "${cfg?.name ?? '?'}". Members:\n${members}`,
+      `Your working directory: ${info.cwd}${branch ? ` — your own git worktree on branch ${branch}: commit your work there (git add + git commit) before TeamTaskComplete.` : ''}`,
+      'Tasks and messages are delivered to you as turns. When a task is done, call TeamTaskComplete with its task_id and a one-line summary.',
+      'Ask the lead with SendMessage to "lead" when blocked. Never write under .thclaws/ or into another teammate\'s worktree.',
+    ].join('\n\n');
+  }
+  const { LEAD_RULES } = await import('../../core/teams/tools/team-tools.js');
+  return ['# Agent Team', cfg ? `You lead team "${cfg.name}". Members:\n${members}` : 'Agent Teams are on: TeamCreate makes you the lead of a new team.', ...(cfg ? [LEAD_RULES] : [])].join('\n\n');
+}

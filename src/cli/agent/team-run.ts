@@ -1,0 +1,149 @@
+/** Team runs of the CLI: a teammate process (headless loop), and `-p` as the lead of a team until done. */
+import type { PromptResult } from '../../core/agent/agent.js';
+import type { LoopEvents } from '../../core/agent/loop.js';
+import type { Usage } from '../../core/agent/providers/types.js';
+import type { LeadEvent } from '../../core/teams/lead-handler.js';
+import type { TeamSession } from '../../core/teams/session.js';
+import { usageJson } from './print.js';
+import { painter, TurnRenderer } from './render.js';
+import type { Runtime } from './setup.js';
+
+/** The teammate's whole life: its loop prints to stdout (output.log / the pane). */
+export async function runTeammateCli(rt: Runtime, session: TeamSession): Promise<number> {
+  const { TeammateLoop } = await import('../../core/teams/teammate-loop.js');
+  const renderer = new TurnRenderer((s) => process.stdout.write(s), painter(!!process.stdout.isTTY && !process.env.NO_COLOR));
+  const loop = new TeammateLoop(session, rt.agent, {
+    ...(process.env.THCLAWS_SPAWN_ID ? { spawnId: process.env.THCLAWS_SPAWN_ID } : {}),
+    model: rt.agent.model,
+    print: (l) => renderer.line(l),
+    events: renderer.events(),
+  });
+  const stop = () => void loop.stop(143);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  const code = await loop.run();
+  await session.close();
+  return code;
+}
+
+export function describeLeadEvent(e: LeadEvent): string {
+  switch (e.kind) {
+    case 'message':
+      return `[message from '${e.from}']: ${e.text.slice(0, 300)}`;
+    case 'idle':
+      return `[${e.from} is idle${e.task ? ` (task #${e.task})` : ''}: ${e.reason ?? '-'}] ${e.summary ?? ''}`.trim();
+    case 'shutdown_reply':
+      return e.approved ? `[${e.from} shutdown approved — stopped]` : `[${e.from} shutdown rejected: ${e.reason}]`;
+    case 'dead':
+      return `[watchdog] ${e.agent} is not running${e.released.length ? `; released task(s) ${e.released.join(', ')}` : ''}`;
+    case 'dropped':
+      return `[dropped ${e.type} from ${e.from}: ${e.why}]`;
+  }
+}
+
+/**
+ * `thclaws -p` with teams on: the prompt's turn, then lead turns for teammate messages until every task
+ * is completed and every teammate idle (or --timeout); then the team is shut down. Exit 0 only if all
+ * tasks completed.
+ */
+export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: string, format: 'text' | 'json' | 'stream-json', timeoutS: number | undefined): Promise<number> {
+  const [{ LeadHandler }, { shutdownTeam }] = await Promise.all([import('../../core/teams/lead-handler.js'), import('../../core/teams/shutdown.js')]);
+  const { agent } = rt;
+  const controller = new AbortController();
+  const onSig = () => controller.abort();
+  process.on('SIGINT', onSig);
+  process.on('SIGTERM', onSig);
+  const emit = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+  const log = (line: string) => (format === 'text' ? process.stderr.write(`${line}\n`) : undefined);
+  const stream = format === 'stream-json';
+  if (stream) emit({ type: 'init', session_id: agent.session.id, model: agent.model, provider: agent.provider.name, tools: agent.tools.map((t) => t.name), team: true });
+  const events: LoopEvents = stream
+    ? {
+        onText: (text) => emit({ type: 'text', agent: 'lead', text }),
+        onToolCall: (c) => emit({ type: 'tool_use', agent: 'lead', id: c.id, name: c.name, input: c.input }),
+        onToolResult: (r) => emit({ type: 'tool_result', agent: 'lead', id: r.id, name: r.name, content: r.content, is_error: r.isError }),
+        onUsage: (u: Usage) => emit({ type: 'usage', agent: 'lead', usage: usageJson(u) }),
+      }
+    : { onToolCall: (c) => log(`[lead] ${c.name} ${c.summary}`), onToolResult: (r) => r.isError && log(`[lead] ${r.name} failed: ${r.content.split('\n')[0]}`) };
+
+  const handler = new LeadHandler(session);
+  handler.onEvent((e) => (stream ? emit({ type: 'team', ...e }) : log(describeLeadEvent(e))));
+  const deadline = timeoutS ? Date.now() + timeoutS * 1000 : Infinity;
+  const timer = timeoutS ? setTimeout(() => controller.abort(), timeoutS * 1000) : undefined;
+  let last: PromptResult;
+  let turns = 0;
+  let timedOut = false;
+  try {
+    last = await agent.prompt(prompt, controller.signal, events);
+    turns++;
+    if (session.role === 'lead' && session.teamExists()) {
+      handler.start();
+      let wake: (() => void) | undefined;
+      handler.onWake(() => wake?.());
+      for (;;) {
+        if (controller.signal.aborted) {
+          timedOut = Date.now() >= deadline;
+          break;
+        }
+        const batch = handler.drain();
+        if (batch.prompt) {
+          last = await agent.prompt(batch.prompt, controller.signal, events);
+          turns++;
+          await handler.ack(batch.ids);
+          continue;
+        }
+        await handler.ack(batch.ids);
+        const p = await handler.progress();
+        if (p.open === 0 && p.busy.length === 0) break;
+        if (!p.live.length && p.open > 0 && !batch.ids.length) {
+          // Nobody left to do the work: the watchdog has already told the lead; give it one more look.
+          await handler.watchdog();
+          if (!handler.drain().prompt) break;
+        }
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, 1000);
+          wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+          controller.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        wake = undefined;
+      }
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    process.off('SIGINT', onSig);
+    process.off('SIGTERM', onSig);
+  }
+  let allDone = true;
+  let summaryTasks: { total: number; open: number } = { total: 0, open: 0 };
+  if (session.role === 'lead' && session.teamExists()) {
+    const sd = await shutdownTeam(session, handler, { force: true, print: log });
+    if (stream) emit({ type: 'team', kind: 'shutdown', ...sd });
+    handler.stop();
+    const p = await handler.progress();
+    summaryTasks = { total: p.total, open: p.open };
+    allDone = p.open === 0;
+  }
+  await session.close();
+  const error = timedOut ? `timed out after ${timeoutS} s with ${summaryTasks.open} task(s) open` : last!.error ?? (!allDone ? `${summaryTasks.open} task(s) not completed` : undefined);
+  const ok = !timedOut && allDone && (last!.stop === 'end_turn' || turns > 1);
+  const summary = {
+    result: last!.text,
+    session_id: agent.session.id,
+    is_error: !ok,
+    stop_reason: timedOut ? 'timeout' : last!.stop,
+    turns,
+    tasks: summaryTasks,
+    usage: usageJson(agent.usage),
+    ...(error && !ok ? { error } : {}),
+  };
+  if (format === 'json') emit(summary);
+  else if (stream) emit({ type: 'result', ...summary });
+  else {
+    if (last!.text) process.stdout.write(last!.text.endsWith('\n') ? last!.text : `${last!.text}\n`);
+    if (!ok) process.stderr.write(`thclaws: ${error ?? 'team run failed'}\n`);
+  }
+  return ok ? 0 : controller.signal.aborted && !timedOut ? 130 : 1;
+}

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+
+/**
+ * Who holds a lock or lease: enough to tell, on the same host, whether that process still lives (pid, boot
+ * id, the process's start time), and a random token that tells two holders apart even when a pid is reused.
+ */
+export interface Holder {
+  host: string;
+  pid: number;
+  /** Linux boot id; '' where the platform has none (then a reboot is not detected). */
+  boot: string;
+  /** Process start time in clock ticks since boot (Linux); '' where unknown (then pid reuse is not detected). */
+  start: string;
+  token: string;
+}
+
+const HOST = os.hostname();
+const BOOT = readOr('/proc/sys/kernel/random/boot_id', '').trim();
+const SELF_START = processStart(process.pid);
+
+function readOr(file: string, fallback: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat (after the parenthesised command name, which may hold spaces). */
+function processStart(pid: number): string {
+  const stat = readOr(`/proc/${pid}/stat`, '');
+  const close = stat.lastIndexOf(')');
+  if (close < 0) return '';
+  return stat.slice(close + 2).split(' ')[19] ?? '';
+}
+
+export function newHolder(): Holder {
+  return { host: HOST, pid: process.pid, boot: BOOT, start: SELF_START, token: randomBytes(9).toString('base64url') };
+}
+
+export const thisHost = (): string => HOST;
+
+/** One line, stored as a symlink's target (or a lock file's content): `thclaws1 <host> <pid> <boot> <start> <token>`. */
+export function encodeHolder(h: Holder): string {
+  return ['thclaws1', encodeURIComponent(h.host), h.pid, h.boot || '-', h.start || '-', h.token].join(' ');
+}
+
+export function decodeHolder(raw: string): Holder | null {
+  const p = raw.trim().split(' ');
+  if (p.length !== 6 || p[0] !== 'thclaws1') return null;
+  const pid = Number(p[2]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
+  let host: string;
+  try {
+    host = decodeURIComponent(p[1]!);
+  } catch {
+    return null;
+  }
+  return { host, pid, boot: p[3] === '-' ? '' : p[3]!, start: p[4] === '-' ? '' : p[4]!, token: p[5]! };
+}
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether a holder on this host is certainly dead: its machine rebooted since, its pid is gone, or the pid now
+ * belongs to a process started at another time. A stopped (SIGSTOP) process is alive. Only meaningful when
+ * `h.host` is this host; for another host nothing can be known from here.
+ */
+export function holderDead(h: Holder): boolean {
+  if (h.boot && BOOT && h.boot !== BOOT) return true;
+  if (!pidAlive(h.pid)) return true;
+  if (h.start && SELF_START) {
+    const now = processStart(h.pid);
+    if (now && now !== h.start) return true;
+  }
+  return false;
+}
+
+export function describeHolder(h: Holder | null): string {
+  return h ? `pid ${h.pid} on ${h.host}` : 'an unknown holder';
+}

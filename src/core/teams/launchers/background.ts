@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import type { TeamStore } from '../../team/index.js';
+import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../launcher.js';
+import { killGroup, resolveEnv } from './env.js';
+
+/**
+ * A detached child in its own process group; stdout and stderr share one O_APPEND fd on output.log, so
+ * nothing else truncates or interleaves over it. It survives the lead (shutdown decides its fate).
+ */
+export class BackgroundLauncher implements TeammateLauncher {
+  readonly kind = 'background';
+  private readonly running = new Map<string, LaunchedTeammate>();
+
+  constructor(private readonly store: TeamStore) {}
+
+  async launch(req: SpawnRequest): Promise<LaunchedTeammate> {
+    const fd = this.store.outputs.openForSpawn(req.agent, req.spawn_id);
+    let child;
+    try {
+      child = spawn(req.argv[0]!, req.argv.slice(1), { cwd: req.cwd, env: resolveEnv(req), stdio: ['ignore', fd, fd], detached: true });
+    } finally {
+      fs.closeSync(fd);
+    }
+    const pid = await new Promise<number>((resolve, reject) => {
+      child.once('spawn', () => resolve(child.pid!));
+      child.once('error', (e) => reject(new Error(`cannot start ${req.argv[0]}: ${e.message}`)));
+    });
+    child.unref();
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const t: LaunchedTeammate = { agent: req.agent, spawn_id: req.spawn_id, pid, exited, kill: (sig) => killGroup(pid, sig) };
+    this.running.set(req.spawn_id, t);
+    void exited.then(() => this.running.delete(req.spawn_id));
+    return t;
+  }
+
+  live(): LaunchedTeammate[] {
+    return [...this.running.values()];
+  }
+
+  async dispose(): Promise<void> {
+    for (const t of this.running.values()) t.kill('SIGTERM');
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The lead's side of the team, shared by the REPL, `-p` and the desktop host: teammate messages become
+ * lead turns, content-free idle notifications are only shown, stale and forged frames are dropped, and a
+ * watchdog reports a teammate that is really dead (pid gone or silent past the stale limit), never a slow one.
+ */
+import { deriveState, isLive, type Message } from '../team/index.js';
+import { field, frameEpochCurrent, frameMessage } from './protocol.js';
+import { TEAMS_POLICY } from './policy.js';
+import type { TeamSession } from './session.js';
+
+export type LeadEvent =
+  | { kind: 'message'; from: string; text: string }
+  | { kind: 'idle'; from: string; reason: string | null; task: string | null; summary: string | null; fed: boolean }
+  | { kind: 'shutdown_reply'; from: string; approved: boolean; reason: string | null }
+  | { kind: 'dead'; agent: string; released: string[] }
+  | { kind: 'dropped'; from: string; type: string; why: string };
+
+export interface LeadBatch {
+  /** The framed prompt of one lead turn, or null when nothing needs the model. */
+  prompt: string | null;
+  /** Ack after the turn ran (at-least-once: a crash before the ack re-delivers). */
+  ids: string[];
+}
+
+export class LeadHandler {
+  private readonly listeners = new Set<(e: LeadEvent) => void>();
+  private readonly wakers = new Set<() => void>();
+  private readonly warned = new Set<string>();
+  private readonly synthetic: string[] = [];
+  private watchdogTimer: NodeJS.Timeout | undefined;
+  private closeWatch: (() => void) | undefined;
+
+  constructor(
+    private readonly session: TeamSession,
+    private readonly policy: { watchdogMs: number } = TEAMS_POLICY,
+  ) {}
+
+  onEvent(cb: (e: LeadEvent) => void): () => void {
+    this.listeners.add(cb);
+    return () => this.listeners.delete(cb);
+  }
+
+  /** Called whenever there may be something new (inbox change, watchdog finding). */
+  onWake(cb: () => void): () => void {
+    this.wakers.add(cb);
+    return () => this.wakers.delete(cb);
+  }
+
+  start(): void {
+    if (this.closeWatch) return;
+    const w = this.session.store.watch();
+    w.onChange((e) => {
+      if (e.kind === 'inbox' && e.agent === 'lead') this.wake();
+      else if (e.kind === 'status' || e.kind === 'task') this.wake();
+    });
+    this.closeWatch = () => w.close();
+    this.watchdogTimer = setInterval(() => void this.watchdog(), this.policy.watchdogMs);
+    this.watchdogTimer.unref();
+  }
+
+  stop(): void {
+    this.closeWatch?.();
+    this.closeWatch = undefined;
+    if (this.watchdogTimer) clearInterval(this.watchdogTimer);
+  }
+
+  private wake(): void {
+    for (const w of this.wakers) w();
+  }
+
+  private emit(e: LeadEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  /** Takes what arrived; frames are classified now, plain messages framed into one prompt. */
+  drain(): LeadBatch {
+    const msgs = this.session.inbox().take();
+    const fed: Message[] = [];
+    const ids: string[] = [];
+    for (const m of msgs) {
+      ids.push(m.id);
+      if (!m.type) {
+        this.emit({ kind: 'message', from: m.from, text: m.text });
+        fed.push(m);
+        continue;
+      }
+      if (!frameEpochCurrent(m, this.session.epoch)) {
+        this.emit({ kind: 'dropped', from: m.from, type: m.type, why: 'from an earlier session' });
+        continue;
+      }
+      if (m.type === 'idle_notification') {
+        const task = field<string | null>(m, 'completed_task_id') ?? null;
+        const status = field<string | null>(m, 'completed_status') ?? null;
+        const summary = field<string | null>(m, 'summary') ?? null;
+        // Content-free idles are shown, never fed as turns (they caused lead/teammate ping-pong).
+        const feed = task !== null || status !== null;
+        this.emit({ kind: 'idle', from: m.from, reason: field<string>(m, 'idle_reason') ?? null, task, summary, fed: feed });
+        if (feed) fed.push({ ...m, text: `[${m.from} is idle: ${field<string>(m, 'idle_reason') ?? '?'}${task ? `, task #${task} ${status ?? ''}` : ''}] ${summary ?? ''}`.trim() });
+      } else if (m.type === 'shutdown_approved' || m.type === 'shutdown_rejected') {
+        this.emit({ kind: 'shutdown_reply', from: m.from, approved: m.type === 'shutdown_approved', reason: field<string>(m, 'reason') ?? null });
+      } else {
+        this.emit({ kind: 'dropped', from: m.from, type: m.type, why: 'not a frame the lead acts on' });
+      }
+    }
+    const parts = [...this.synthetic.splice(0).map((t) => `<teammate_message from="watchdog">\n${t}\n</teammate_message>`), ...fed.map(frameMessage)];
+    return { prompt: parts.length ? parts.join('\n\n') : null, ids };
+  }
+
+  async ack(ids: string[]): Promise<void> {
+    if (ids.length) await this.session.inbox().ack(ids);
+  }
+
+  /** Reports each death once; a teammate that comes back is watched again. Releases its tasks. */
+  async watchdog(): Promise<void> {
+    const cfg = await this.session.store.config.load().catch(() => null);
+    if (!cfg) return;
+    for (const m of cfg.members) {
+      const st = await this.session.store.statuses.read(m.name).catch(() => null);
+      const state = deriveState(st);
+      if (isLive(state)) {
+        this.warned.delete(m.name);
+        continue;
+      }
+      if (state !== 'dead' || this.warned.has(m.name)) continue;
+      this.warned.add(m.name);
+      const released = (await this.session.store.reapDeadOwners()).map((t) => t.id);
+      this.emit({ kind: 'dead', agent: m.name, released });
+      this.synthetic.push(
+        `Teammate '${m.name}' is not running (its process is gone or silent for over 15 s; last status ${st?.status ?? '?'}).${released.length ? ` Task(s) ${released.map((r) => `#${r}`).join(', ')} went back to pending with their reservation.` : ''} Respawn it with SpawnTeammate (a worktree teammate continues in its worktree) or reassign its work with TeamTaskUpdate.`,
+      );
+      this.wake();
+    }
+  }
+
+  /** Teammates that are live and not idle, and unfinished tasks: the team is done when both are empty. */
+  async progress(): Promise<{ busy: string[]; open: number; total: number; live: string[] }> {
+    const cfg = await this.session.store.config.load();
+    const busy: string[] = [];
+    const live: string[] = [];
+    for (const m of cfg?.members ?? []) {
+      const state = deriveState(await this.session.store.statuses.read(m.name));
+      if (isLive(state)) live.push(m.name);
+      if (state === 'working' || state === 'spawning' || (isLive(state) && this.session.store.inboxes.unread(m.name).length > 0)) busy.push(m.name);
+    }
+    const tasks = await this.session.store.tasks.list();
+    return { busy, open: tasks.filter((t) => t.status !== 'completed').length, total: tasks.length, live };
+  }
+}

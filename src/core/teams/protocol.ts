@@ -1,0 +1,69 @@
+/**
+ * Protocol frames: typed inbox messages (`type` set by the store, never parsed out of model text). The
+ * sender is the writing process's own identity, and every frame carries the team's session epoch so a
+ * frame from an earlier session is ignored.
+ */
+import type { Message, TeamStore } from '../team/index.js';
+import { LEAD, USER } from '../team/index.js';
+
+export const CONTROL_TYPES = ['shutdown_request', 'abort_turn'] as const;
+export const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification'] as const;
+export type FrameType = (typeof CONTROL_TYPES)[number] | (typeof REPLY_TYPES)[number];
+
+export type IdleReason = 'available' | 'interrupted' | 'failed' | 'blocked';
+
+export interface IdleFields {
+  idle_reason: IdleReason;
+  completed_task_id: string | null;
+  completed_status: 'completed' | 'failed' | 'blocked' | null;
+  summary: string | null;
+}
+
+/** Whoever may send a control frame: the lead and the person. A teammate's control frame is dropped. */
+export function mayControl(from: string): boolean {
+  return from === LEAD || from === USER;
+}
+
+export function isControl(m: Message): boolean {
+  return (CONTROL_TYPES as readonly string[]).includes(m.type ?? '');
+}
+
+/** The epoch of the current team session (set by the lead when it takes the team). */
+export async function currentEpoch(store: TeamStore): Promise<string | null> {
+  const cfg = await store.config.load();
+  const e = (cfg as Record<string, unknown> | null)?.epoch;
+  return typeof e === 'string' ? e : null;
+}
+
+/** Starts a new session epoch: every control frame and reply of earlier sessions becomes stale. */
+export async function bumpEpoch(store: TeamStore, epoch: string): Promise<void> {
+  await store.config.update((cfg) => {
+    (cfg as Record<string, unknown>).epoch = epoch;
+  });
+}
+
+/** Writes a frame as `sender` (the caller's lease-backed identity), stamped with the current epoch. */
+export async function sendFrame(store: TeamStore, sender: string, to: string, type: FrameType, fields: Record<string, unknown> = {}, epoch?: string | null): Promise<Message> {
+  const ep = epoch ?? (await currentEpoch(store));
+  const text = JSON.stringify({ type, from: sender, ...fields });
+  // A frame's own `summary` field (idle notifications) doubles as the message summary.
+  const summary = typeof fields.summary === 'string' ? fields.summary : type.replace(/_/g, ' ');
+  const [m] = await store.send(sender, to, text, { type, summary, extra: { ...fields, epoch: ep } });
+  return m!;
+}
+
+/** Whether a frame belongs to the current session. */
+export function frameEpochCurrent(m: Message, epoch: string | null): boolean {
+  const e = (m as Record<string, unknown>).epoch;
+  return epoch !== null && e === epoch;
+}
+
+export function field<T = unknown>(m: Message, name: string): T | undefined {
+  return (m as Record<string, unknown>)[name] as T | undefined;
+}
+
+/** How a message is framed as (part of) a turn prompt. */
+export function frameMessage(m: Message): string {
+  const attrs = [`from="${m.from}"`, ...(m.summary ? [`summary="${m.summary.replace(/"/g, "'")}"`] : [])].join(' ');
+  return `<teammate_message ${attrs}>\n${m.text}\n</teammate_message>`;
+}

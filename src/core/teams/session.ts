@@ -1,0 +1,141 @@
+/**
+ * One team session per process: the team dir and project root resolved once and passed everywhere, the
+ * process's identity (backed by its agent lease), its role, and the session epoch.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { type Lease, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, TEAM_POLICY } from '../team/index.js';
+import type { Role } from '../guard/types.js';
+import { bumpEpoch, currentEpoch } from './protocol.js';
+import { InboxQueue } from './inbox-queue.js';
+import type { LaunchedTeammate } from './launcher.js';
+
+export type TeammateMode = 'auto' | 'tmux' | 'background' | 'host';
+
+export interface TeamSessionOptions {
+  projectRoot: string;
+  teamDir: string;
+  cwd: string;
+  /** `lead`, a teammate name, or undefined for a person's session that may become the lead via TeamCreate. */
+  agentName?: string;
+  role: Role;
+  teammateMode: TeammateMode;
+  /** argv prefix that runs this same thclaws (node + script). */
+  selfArgv: string[];
+  /** Flags every teammate inherits from the lead (provider, script). */
+  childFlags: string[];
+  defaultModel: string;
+  maxLiveTeammates: number;
+  /** Extra environment for every teammate (tests and benches pin HOME and the like). */
+  childEnv?: Record<string, string>;
+}
+
+export class TeamSession {
+  readonly store: TeamStore;
+  role: Role;
+  lease: Lease | undefined;
+  epoch: string | null = null;
+  /** Teammates this process launched (background/tmux/host children), by name. */
+  readonly children = new Map<string, LaunchedTeammate>();
+  private readonly roleListeners = new Set<(role: Role) => void>();
+  private readonly lostListeners = new Set<() => void>();
+
+  constructor(readonly opts: TeamSessionOptions) {
+    this.store = new TeamStore(opts.teamDir);
+    this.role = opts.role;
+  }
+
+  get projectRoot(): string {
+    return this.opts.projectRoot;
+  }
+
+  /** The name this process acts as in the team. */
+  get me(): string {
+    return this.role === 'teammate' ? this.opts.agentName! : LEAD;
+  }
+
+  private queue: InboxQueue | undefined;
+
+  /** This process's inbox reader (shared by the loops and CheckInbox). */
+  inbox(): InboxQueue {
+    this.queue ??= new InboxQueue(this.store, this.me);
+    return this.queue;
+  }
+
+  teamExists(): boolean {
+    return existsSync(this.store.paths.config);
+  }
+
+  onRole(cb: (role: Role) => void): void {
+    this.roleListeners.add(cb);
+  }
+
+  /** Called when the lease is lost: the process must stop acting as this agent. */
+  onLeaseLost(cb: () => void): void {
+    this.lostListeners.add(cb);
+  }
+
+  /** Takes the agent's lease for the rest of the process's life. */
+  async holdLease(agent: string): Promise<Lease> {
+    if (this.lease) return this.lease;
+    this.store.init();
+    const lease = await this.acquireWaitingForDead(agent);
+    this.lease = lease;
+    // A lease lost (lock removed, taken over after a stall) ends this process's acting as the agent.
+    lease.onLost(() => for_each(this.lostListeners));
+    return lease;
+  }
+
+  /**
+   * A lease whose holder is dead on this host (a SIGKILLed teammate being respawned) frees itself once
+   * stale; wait for that instead of refusing. A live holder is refused at once.
+   */
+  private async acquireWaitingForDead(agent: string): Promise<Lease> {
+    const end = Date.now() + TEAM_POLICY.lockStaleMs + 3000;
+    for (;;) {
+      try {
+        return await this.store.acquireLease(agent);
+      } catch (err) {
+        if (!(err instanceof TeamError) || err.code !== 'conflict' || Date.now() > end) throw err;
+        const holder = readLeaseInfo(this.store.paths, agent);
+        if (!holder || holder.host !== os.hostname() || pidAlive(holder.pid)) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  /** The session becomes the lead: lease `lead`, the lead guard, and a new epoch if a team exists. */
+  async becomeLead(): Promise<void> {
+    await this.holdLease(LEAD);
+    if (this.teamExists() && !this.epoch) {
+      this.epoch = randomUUID();
+      await bumpEpoch(this.store, this.epoch);
+    }
+    if (this.role !== 'lead') {
+      this.role = 'lead';
+      for (const cb of this.roleListeners) cb('lead');
+    }
+  }
+
+  /** A teammate reads the epoch the lead set (fresh each time: the lead may restart). */
+  async refreshEpoch(): Promise<string | null> {
+    this.epoch = await currentEpoch(this.store);
+    return this.epoch;
+  }
+
+  /** Where the teammate's worktree would be. Always under the project root, never nested in a worktree. */
+  worktreePath(name: string): string {
+    return path.join(this.opts.projectRoot, '.worktrees', name);
+  }
+
+  async close(): Promise<void> {
+    await this.lease?.release();
+    this.lease = undefined;
+  }
+}
+
+function for_each(set: Set<() => void>): void {
+  for (const cb of set) cb();
+}

@@ -1,0 +1,86 @@
+/**
+ * Lead exit: a shutdown_request (this session's epoch) to every live member, a grace period for replies,
+ * then stragglers killed by their own pid / process group — never by a name pattern. A teammate with work
+ * rejects and keeps running unless `force` (the person confirmed, or a headless run is over).
+ */
+import os from 'node:os';
+import { deriveState, isLive, pidAlive } from '../team/index.js';
+import type { LeadHandler } from './lead-handler.js';
+import { killGroup } from './launchers/env.js';
+import { sendFrame } from './protocol.js';
+import { TEAMS_POLICY } from './policy.js';
+import type { TeamSession } from './session.js';
+
+export interface ShutdownResult {
+  approved: string[];
+  rejected: Array<{ name: string; reason: string }>;
+  killed: string[];
+  kept: string[];
+}
+
+export async function shutdownTeam(session: TeamSession, handler: LeadHandler, opts: { graceMs?: number; force?: boolean; print?: (l: string) => void } = {}): Promise<ShutdownResult> {
+  const { store } = session;
+  const grace = opts.graceMs ?? TEAMS_POLICY.shutdownGraceMs;
+  const cfg = await store.config.load();
+  const res: ShutdownResult = { approved: [], rejected: [], killed: [], kept: [] };
+  if (!cfg) return res;
+  const live: string[] = [];
+  for (const m of cfg.members) if (isLive(deriveState(await store.statuses.read(m.name)))) live.push(m.name);
+  if (!live.length) return res;
+  const waiting = new Set(live);
+  const answered = new Promise<void>((resolve) => {
+    const off = handler.onEvent((e) => {
+      if (e.kind !== 'shutdown_reply' || !waiting.has(e.from)) return;
+      waiting.delete(e.from);
+      if (e.approved) res.approved.push(e.from);
+      else res.rejected.push({ name: e.from, reason: e.reason ?? '' });
+      if (!waiting.size) {
+        off();
+        resolve();
+      }
+    });
+  });
+  const offWake = handler.onWake(() => void handler.drain());
+  for (const name of live) await sendFrame(store, session.me, name, 'shutdown_request', {}, session.epoch);
+  opts.print?.(`[team] shutdown requested from ${live.join(', ')}; waiting up to ${grace / 1000} s`);
+  handler.drain();
+  let graceTimer: NodeJS.Timeout | undefined;
+  await Promise.race([answered, new Promise((r) => (graceTimer = setTimeout(r, grace)))]);
+  clearTimeout(graceTimer);
+  offWake();
+  handler.drain();
+
+  const toKill = new Set<string>([...waiting, ...(opts.force ? res.rejected.map((r) => r.name) : [])]);
+  for (const r of res.rejected) if (!opts.force) res.kept.push(r.name);
+  // Approved teammates exit by themselves; give them a moment before counting them as stragglers.
+  for (const name of res.approved) await waitGone(session, name, 2000);
+  for (const name of res.approved) if (await stillRunning(session, name)) toKill.add(name);
+  for (const name of toKill) {
+    const st = await store.statuses.read(name);
+    const pid = st?.pid ?? session.children.get(name)?.pid;
+    if (pid && (st?.host ?? os.hostname()) === os.hostname()) {
+      killGroup(pid, 'SIGTERM');
+      if (!(await waitGone(session, name, 1500))) killGroup(pid, 'SIGKILL');
+    }
+    await store.statuses.write(name, { status: 'stopped', current_task: null });
+    res.killed.push(name);
+  }
+  // Their in-progress tasks go back to pending, reservations kept.
+  await store.reapDeadOwners();
+  return res;
+}
+
+async function stillRunning(session: TeamSession, name: string): Promise<boolean> {
+  const st = await session.store.statuses.read(name);
+  return !!st?.pid && st.status !== 'stopped' && pidAlive(st.pid);
+}
+
+async function waitGone(session: TeamSession, name: string, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const st = await session.store.statuses.read(name);
+    if (!st?.pid || !pidAlive(st.pid)) return true;
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * SpawnTeammate: validate, pick the mode, prepare the worktree, write the initial prompt once per spawn
+ * id, launch through a TeammateLauncher (or a spawn request for a host), and verify the boot. A failed
+ * spawn leaves no ghost: the child is killed, the prompt acknowledged, the request removed.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { assertMemberName, deriveState, isLive, LEAD, TeamError } from '../team/index.js';
+import { assertInside } from './paths.js';
+import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from './launcher.js';
+import { BackgroundLauncher } from './launchers/background.js';
+import { TmuxLauncher, tmuxAvailable } from './launchers/tmux.js';
+import { TEAMS_POLICY } from './policy.js';
+import type { TeammateMode, TeamSession } from './session.js';
+import { ensureWorktree } from './worktree.js';
+
+export interface SpawnInput {
+  name: string;
+  prompt?: string;
+  cwd?: string;
+  model?: string;
+  teammateMode?: TeammateMode;
+}
+
+export interface SpawnOutcome {
+  agent: string;
+  spawn_id: string;
+  mode: 'background' | 'tmux' | 'host';
+  pid: number | null;
+  cwd: string;
+  model: string | null;
+  worktree: boolean;
+  bootMs: number;
+}
+
+/** Variables a teammate takes from the launching process by name (values never written to spawn.json). */
+export const INHERITED_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ', 'XDG_CONFIG_HOME', 'NO_COLOR', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL'];
+
+/** Launchers this lead process owns, one per mode, created on first use. */
+const launchers = new WeakMap<TeamSession, Map<string, TeammateLauncher>>();
+function launcherFor(session: TeamSession, mode: 'background' | 'tmux'): TeammateLauncher {
+  let m = launchers.get(session);
+  if (!m) launchers.set(session, (m = new Map()));
+  let l = m.get(mode);
+  if (!l) m.set(mode, (l = mode === 'tmux' ? new TmuxLauncher(session.store) : new BackgroundLauncher(session.store)));
+  return l;
+}
+
+export function resolveMode(mode: TeammateMode): 'background' | 'tmux' | 'host' {
+  if (mode === 'host' || mode === 'background') return mode;
+  if (mode === 'tmux') {
+    if (!tmuxAvailable()) throw new TeamError('invalid', 'teammateMode "tmux": tmux is not installed');
+    return 'tmux';
+  }
+  return tmuxAvailable() ? 'tmux' : 'background';
+}
+
+export async function spawnTeammate(session: TeamSession, input: SpawnInput): Promise<SpawnOutcome> {
+  const name = assertMemberName(input.name.trim());
+  const store = session.store;
+  const cfg = await store.config.require();
+  let member = cfg.members.find((m) => m.name === name);
+  if (!member) {
+    await store.config.addMember({ name, role: '', prompt: '' });
+    member = (await store.config.require()).members.find((m) => m.name === name)!;
+  }
+  const state = deriveState(await store.statuses.read(name));
+  if (isLive(state) && state !== 'spawning') throw new TeamError('conflict', `teammate '${name}' is already running (${state}); one process per name`);
+  let live = 0;
+  for (const m of cfg.members) if (m.name !== name && isLive(deriveState(await store.statuses.read(m.name)))) live++;
+  if (live >= session.opts.maxLiveTeammates) {
+    throw new TeamError('conflict', `${live} teammates are already live (limit ${session.opts.maxLiveTeammates}, setting maxLiveTeammates): stop one or reuse it`);
+  }
+  const mode = resolveMode(input.teammateMode ?? session.opts.teammateMode);
+  const model = input.model?.trim() || member.model || null;
+  const worktree = member.isolation === 'worktree';
+  const root = session.projectRoot;
+  const cwd = worktree ? ensureWorktree(root, name) : input.cwd ? assertInside(root, path.resolve(root, input.cwd)) : root;
+
+  const spawnId = randomUUID();
+  const prompt = [member.prompt, input.prompt].filter((p) => p?.trim()).join('\n\n');
+  const teamDir = store.dir;
+  const argv = [...session.opts.selfArgv, '--team-agent', name, '--team-dir', teamDir, '--permission-mode', 'auto', '--accept-all', ...session.opts.childFlags, ...(model ? ['--model', model] : [])];
+  const env: Record<string, string> = {
+    THCLAWS_TEAM_AGENT: name,
+    THCLAWS_TEAM_DIR: teamDir,
+    THCLAWS_PROJECT_ROOT: root,
+    THCLAWS_SPAWN_ID: spawnId,
+    EDITOR: 'true',
+    VISUAL: 'true',
+    GIT_EDITOR: 'true',
+    GIT_SEQUENCE_EDITOR: 'true',
+    ...(worktree ? { THCLAWS_IN_WORKTREE: '1' } : {}),
+    ...session.opts.childEnv,
+  };
+  const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, argv, cwd, env, inherit_env: INHERITED_ENV, team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };
+
+  await store.statuses.write(name, { status: 'spawning', spawn_id: spawnId, model, pid: null, current_task: null } as never);
+  const [initial] = prompt ? await store.send(LEAD, name, prompt, { summary: `initial prompt for ${name}`, extra: { spawn_id: spawnId, initial: true } }) : [];
+
+  const started = Date.now();
+  let launched: LaunchedTeammate | undefined;
+  try {
+    if (mode === 'host') {
+      await store.spawnRequests.write({ ...req, model });
+    } else {
+      launched = await launcherFor(session, mode).launch(req);
+    }
+    await verifyBoot(session, name, spawnId, launched);
+  } catch (err) {
+    launched?.kill('SIGKILL');
+    if (mode === 'host') {
+      const r = await store.spawnRequests.read(name);
+      if (r?.spawn_id === spawnId && r.served_pid) {
+        try {
+          process.kill(-r.served_pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+      await store.spawnRequests.remove(name, spawnId);
+    }
+    if (initial) await store.inboxes.markRead(name, [initial.id]);
+    await store.statuses.write(name, { status: 'stopped', pid: null, last_error: (err as Error).message } as never);
+    throw err;
+  }
+  if (launched) session.children.set(name, launched);
+  await store.config.update((c) => {
+    const m = c.members.find((x) => x.name === name);
+    if (m) m.is_active = true;
+  });
+  return { agent: name, spawn_id: spawnId, mode, pid: launched?.pid ?? null, cwd, model, worktree, bootMs: Date.now() - started };
+}
+
+/** Live = the status left `spawning` carrying this spawn id; a child that exits first is a boot failure. */
+async function verifyBoot(session: TeamSession, name: string, spawnId: string, child: LaunchedTeammate | undefined): Promise<void> {
+  const store = session.store;
+  const deadline = Date.now() + TEAMS_POLICY.bootTimeoutMs;
+  let exited: { code: number | null; signal: string | null } | undefined;
+  void child?.exited.then((e) => (exited = e));
+  const tail = () => store.outputs.tail(name, TEAMS_POLICY.bootTailLines, spawnId) || '(no output)';
+  for (;;) {
+    const st = (await store.statuses.read(name)) as (Record<string, unknown> & { status: string }) | null;
+    if (st && st.spawn_id === spawnId && st.status !== 'spawning') {
+      if (st.status === 'stopped') throw new TeamError('conflict', `teammate '${name}' stopped during boot.\noutput.log tail:\n${tail()}`);
+      return;
+    }
+    if (exited) {
+      await new Promise((r) => setTimeout(r, 50));
+      throw new TeamError('conflict', `teammate '${name}' exited immediately (${exited.signal ?? `code ${exited.code}`}) — never booted.\noutput.log tail:\n${tail()}`);
+    }
+    const req = child ? null : await store.spawnRequests.read(name);
+    if (req?.spawn_id === spawnId && req.error) throw new TeamError('conflict', `the host could not start '${name}': ${req.error}`);
+    if (Date.now() > deadline) {
+      const why = !child && !req?.served_at ? ' (no host picked up the spawn request: is `thclaws team host` or the desktop app running?)' : '';
+      throw new TeamError('conflict', `teammate '${name}' did not come up within ${TEAMS_POLICY.bootTimeoutMs / 1000} s${why}.\noutput.log tail:\n${tail()}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

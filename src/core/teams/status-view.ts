@@ -1,0 +1,24 @@
+import { deriveState, type TeamStore } from '../team/index.js';
+import { taskLine } from './tools/task-tools.js';
+
+/** Roster with live state, task, model and queued messages; then the task board. Sorted, never stale-as-live. */
+export async function teamStatusText(store: TeamStore): Promise<string> {
+  const cfg = await store.config.require();
+  const now = Date.now();
+  const lines = [`## Team ${cfg.name}`, '## Agents'];
+  for (const m of [...cfg.members].sort((a, b) => a.name.localeCompare(b.name))) {
+    const st = await store.statuses.read(m.name);
+    const state = deriveState(st, now);
+    const model = (st as Record<string, unknown> | null)?.model ?? m.model;
+    const queued = store.inboxes.unread(m.name).length;
+    lines.push(`  ${m.name} — ${state} (task: ${st?.current_task ? `#${st.current_task}` : '-'}${model ? `; model: ${String(model)}` : ''}${queued ? `; ${queued} queued` : ''}${m.role ? `; role: ${m.role}` : ''})`);
+  }
+  const tasks = (await store.tasks.list()).sort((a, b) => Number(a.id) - Number(b.id));
+  if (tasks.length) {
+    const c = { pending: 0, in_progress: 0, completed: 0 };
+    for (const t of tasks) c[t.status]++;
+    lines.push('', `## Tasks (${tasks.length} total: ${c.pending} pending, ${c.in_progress} in progress, ${c.completed} completed)`);
+    for (const t of tasks) lines.push(`  ${taskLine(t)}`);
+  }
+  return lines.join('\n');
+}

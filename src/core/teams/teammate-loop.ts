@@ -1,0 +1,267 @@
+/**
+ * A teammate process's life: woken by the store's change feed (a slow poll is only the net), it handles
+ * control frames at once (abort_turn within a second even mid-stream, shutdown), runs one turn at a time
+ * for queued messages or the next claimable task (its reserved ones first), delivers urgent messages at
+ * tool boundaries, retries a failed task with backoff and then parks it for the lead.
+ */
+import type { Agent, PromptResult } from '../agent/agent.js';
+import type { LoopEvents } from '../agent/loop.js';
+import { LEAD, type Message, type Task, startHeartbeat, type Heartbeat } from '../team/index.js';
+import { frameEpochCurrent, frameMessage, isControl, mayControl, sendFrame, type IdleFields } from './protocol.js';
+import { TEAMS_POLICY } from './policy.js';
+import type { TeamSession } from './session.js';
+
+export interface TeammateLoopOptions {
+  spawnId?: string;
+  model: string;
+  print: (line: string) => void;
+  events?: LoopEvents;
+  policy?: Partial<typeof TEAMS_POLICY>;
+}
+
+interface Retry {
+  task: Task;
+  attempt: number;
+  dueAt: number;
+}
+
+export class TeammateLoop {
+  private readonly policy: typeof TEAMS_POLICY;
+  private heartbeat!: Heartbeat;
+  private turn: AbortController | undefined;
+  private abortedBy: string | undefined;
+  private wake: (() => void) | undefined;
+  private stopping: Promise<number> | undefined;
+  private resolveExit!: (code: number) => void;
+  private readonly done = new Promise<number>((r) => (this.resolveExit = r));
+  private retry: Retry | undefined;
+  private readonly attempts = new Map<string, number>();
+
+  constructor(
+    private readonly session: TeamSession,
+    private readonly agent: Agent,
+    private readonly opts: TeammateLoopOptions,
+  ) {
+    this.policy = { ...TEAMS_POLICY, ...opts.policy };
+  }
+
+  private get me(): string {
+    return this.session.me;
+  }
+
+  async run(): Promise<number> {
+    const { store } = this.session;
+    const lease = this.session.lease!;
+    await store.statuses.write(this.me, { status: 'spawning', spawn_id: this.opts.spawnId ?? null, model: this.opts.model } as never);
+    this.heartbeat = await startHeartbeat(store.statuses, lease);
+    this.session.onLeaseLost(() => {
+      this.opts.print(`[${this.me}] lost the agent lease — another process is ${this.me} now; stopping`);
+      this.turn?.abort();
+      this.resolveExit(3);
+    });
+    await this.session.refreshEpoch();
+    const watcher = store.watch({ safetyPollMs: this.policy.safetyPollMs });
+    watcher.onChange((e) => {
+      if ((e.kind === 'inbox' && e.agent === this.me) || e.kind === 'task' || e.kind === 'config') this.kick();
+    });
+    // The safety net also keeps the process alive: every other timer and watcher is unref'd.
+    const net = setInterval(() => this.kick(), this.policy.safetyPollMs);
+    this.opts.print(`[${this.me}] waiting for messages...`);
+    const main = this.loop();
+    const code = await this.done;
+    clearInterval(net);
+    watcher.close();
+    this.turn?.abort();
+    await main.catch(() => {});
+    return code;
+  }
+
+  /** Wakes the loop and handles control frames right away, even during a turn. */
+  private kick(): void {
+    void this.pumpControl().catch((err) => this.opts.print(`[${this.me}] inbox error: ${(err as Error).message}`));
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  private async pumpControl(): Promise<void> {
+    const q = this.session.inbox();
+    const frames = q.take((m) => isControl(m));
+    for (const m of frames) {
+      await q.ack([m.id]);
+      if (!mayControl(m.from)) {
+        this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `control frame ${m.type} from ${m.from} ignored: only lead or user may send it` });
+        continue;
+      }
+      if (!frameEpochCurrent(m, await this.session.refreshEpoch())) {
+        this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `stale ${m.type} from an earlier session ignored` });
+        continue;
+      }
+      if (m.type === 'abort_turn') {
+        if (this.turn && !this.turn.signal.aborted) {
+          this.abortedBy = m.from;
+          this.opts.print(`[${this.me}] turn aborted by ${m.from}`);
+          this.turn.abort();
+        }
+      } else if (m.type === 'shutdown_request') {
+        await this.onShutdown(m);
+      }
+    }
+  }
+
+  private async onShutdown(m: Message): Promise<void> {
+    const busy = !!this.turn || this.session.inbox().peek().length > 0 || (await this.ownsWork());
+    if (busy) {
+      this.opts.print(`[${this.me}] shutdown rejected — still have unfinished work`);
+      await sendFrame(this.session.store, this.me, m.from, 'shutdown_rejected', { reason: 'still have unfinished work' }, this.session.epoch);
+      return;
+    }
+    await sendFrame(this.session.store, this.me, m.from, 'shutdown_approved', {}, this.session.epoch);
+    this.opts.print(`[${this.me}] shutdown approved — stopping`);
+    await this.heartbeat.stop();
+    this.resolveExit(0);
+  }
+
+  private async ownsWork(): Promise<boolean> {
+    const tasks = await this.session.store.tasks.list({ status: 'in_progress' });
+    return tasks.some((t) => t.owner === this.me);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.wake = undefined;
+        resolve();
+      }, ms);
+      t.unref();
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  }
+
+  private async loop(): Promise<void> {
+    let exited = false;
+    void this.done.then(() => (exited = true));
+    while (!exited) {
+      await this.pumpControl();
+      if (exited) break;
+      const messages = this.session.inbox().take((m) => !isControl(m));
+      if (messages.length) {
+        await this.messageTurn(messages);
+        continue;
+      }
+      if (this.retry && Date.now() >= this.retry.dueAt) {
+        const r = this.retry;
+        this.retry = undefined;
+        await this.taskTurn(r.task);
+        continue;
+      }
+      if (!this.retry) {
+        const task = await this.claim();
+        if (task) {
+          await this.taskTurn(task);
+          continue;
+        }
+      }
+      await this.sleep(this.retry ? Math.max(10, this.retry.dueAt - Date.now()) : this.policy.safetyPollMs);
+    }
+  }
+
+  /** Reserved tasks first, then any claimable one. */
+  private async claim(): Promise<Task | null> {
+    const { tasks } = this.session.store;
+    const mine = (await tasks.list({ status: 'pending' })).filter((t) => t.reserved_for === this.me).sort((a, b) => Number(a.id) - Number(b.id));
+    for (const t of mine) {
+      try {
+        return await tasks.claim(t.id, this.me);
+      } catch {
+        // blocked or taken: try the next
+      }
+    }
+    return tasks.claimNext(this.me);
+  }
+
+  private async messageTurn(messages: Message[]): Promise<void> {
+    for (const m of messages) this.opts.print(`[${this.me}] received from '${m.from}'`);
+    const prompt = messages.map(frameMessage).join('\n\n');
+    const r = await this.runTurn(prompt, null);
+    await this.session.inbox().ack(messages.map((m) => m.id));
+    if (r.stop === 'error') await this.notify({ idle_reason: 'failed', completed_task_id: null, completed_status: 'failed', summary: `turn failed: ${r.error}` });
+    else if (r.stop === 'aborted') await this.notify({ idle_reason: 'interrupted', completed_task_id: null, completed_status: null, summary: 'turn aborted' });
+  }
+
+  private async taskTurn(task: Task): Promise<void> {
+    this.opts.print(`[${this.me}] working on task #${task.id}: ${task.subject}`);
+    const prompt = `[Task #${task.id} — ${task.subject}]\n\n${task.description}\n\nWhen done, use TeamTaskComplete with task_id="${task.id}".`;
+    const r = await this.runTurn(prompt, task.id);
+    const now = await this.session.store.tasks.get(task.id).catch(() => null);
+    if (!now || now.status === 'completed' || now.owner !== this.me) {
+      this.attempts.delete(task.id);
+      return;
+    }
+    if (r.stop === 'aborted') {
+      // Stopped on purpose: back to the queue (reservation kept), the lead decides.
+      await this.session.store.tasks.release(task.id, this.me);
+      await this.notify({ idle_reason: 'interrupted', completed_task_id: task.id, completed_status: 'blocked', summary: `turn aborted${this.abortedBy ? ` by ${this.abortedBy}` : ''} — task #${task.id} released, incomplete` });
+      return;
+    }
+    const reason = r.stop === 'error' ? `turn failed: ${r.error}` : r.stop === 'max_iterations' ? 'hit max_iterations — incomplete' : 'turn ended without TeamTaskComplete';
+    const attempt = (this.attempts.get(task.id) ?? 0) + 1;
+    this.attempts.set(task.id, attempt);
+    if (attempt < this.policy.maxAttempts) {
+      const delay = this.policy.retryBaseMs * 2 ** (attempt - 1);
+      this.opts.print(`[${this.me}] task #${task.id} attempt ${attempt} failed (${reason}); retrying in ${delay} ms`);
+      this.retry = { task: now, attempt, dueAt: Date.now() + delay };
+      return;
+    }
+    this.attempts.delete(task.id);
+    this.opts.print(`[${this.me}] task #${task.id} parked for the lead after ${attempt} attempts: ${reason}`);
+    await this.session.store.tasks.update(task.id, { reservedFor: LEAD, extra: { parked: `${this.me}: ${reason} (after ${attempt} attempts)`, parked_from: now.reserved_for ?? null } });
+    await this.notify({ idle_reason: r.stop === 'error' ? 'failed' : 'blocked', completed_task_id: task.id, completed_status: r.stop === 'error' ? 'failed' : 'blocked', summary: `task #${task.id} parked after ${attempt} attempts: ${reason}. Reassign it with TeamTaskUpdate.` });
+  }
+
+  private async runTurn(prompt: string, taskId: string | null): Promise<PromptResult> {
+    this.turn = new AbortController();
+    this.abortedBy = undefined;
+    await this.heartbeat.set('working', taskId);
+    const budget = setTimeout(() => {
+      this.opts.print(`[${this.me}] turn exceeded ${this.policy.turnBudgetMs / 1000}s budget — aborting`);
+      this.turn?.abort();
+    }, this.policy.turnBudgetMs);
+    budget.unref();
+    const urgentIds: string[] = [];
+    try {
+      return await this.agent.prompt(prompt, this.turn.signal, this.opts.events ?? {}, {
+        onToolBoundary: async () => {
+          const urgent = this.session.inbox().take((m) => !isControl(m) && ((m as Record<string, unknown>).urgent === true || m.from === 'user'));
+          if (!urgent.length) return undefined;
+          urgentIds.push(...urgent.map((m) => m.id));
+          for (const m of urgent) this.opts.print(`[${this.me}] urgent message from '${m.from}' delivered mid-turn`);
+          return urgent.map(frameMessage);
+        },
+      });
+    } finally {
+      clearTimeout(budget);
+      this.turn = undefined;
+      if (urgentIds.length) await this.session.inbox().ack(urgentIds);
+      await this.heartbeat.set('idle', null);
+    }
+  }
+
+  private async notify(fields: IdleFields): Promise<void> {
+    await sendFrame(this.session.store, this.me, LEAD, 'idle_notification', { ...fields }, this.session.epoch).catch(() => {});
+  }
+
+  /** Ends the loop (lease lost, signal). */
+  stop(code = 0): Promise<number> {
+    this.stopping ??= (async () => {
+      this.turn?.abort();
+      await this.heartbeat?.stop().catch(() => {});
+      this.resolveExit(code);
+      return code;
+    })();
+    return this.stopping;
+  }
+}

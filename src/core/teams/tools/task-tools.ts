@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { LEAD, type Task } from '../../team/index.js';
+import { sendFrame } from '../protocol.js';
+import type { TeamSession } from '../session.js';
+import { teamTool } from './common.js';
+
+const STATUS_LABEL = { pending: 'Pending', in_progress: 'InProgress', completed: 'Completed' } as const;
+
+export function taskLine(t: Task): string {
+  const extra = [
+    t.reserved_for ? `reserved: ${t.reserved_for}` : '',
+    t.blocked_by.length ? `blocked by: ${t.blocked_by.join(', ')}` : '',
+    (t as Record<string, unknown>).parked ? `parked: ${String((t as Record<string, unknown>).parked)}` : '',
+  ].filter(Boolean);
+  return `[${t.id}] ${STATUS_LABEL[t.status]} — ${t.subject} (owner: ${t.owner ?? '-'}${extra.length ? `; ${extra.join('; ')}` : ''})`;
+}
+
+const taskId = z.union([z.string(), z.number()]).transform((v) => String(v));
+
+export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
+  const create = teamTool(
+    {
+      name: 'TeamTaskCreate',
+      description: 'Add a task to the team queue. Set owner to reserve it for one teammate; blocked_by lists task ids that must complete first.',
+      inputSchema: z
+        .object({
+          subject: z.string().min(1),
+          description: z.string(),
+          owner: z.string().optional(),
+          blocked_by: z.array(taskId).optional(),
+        })
+        .strict(),
+      async run(input, s) {
+        const owner = input.owner?.trim() || null;
+        const t = await s.store.tasks.create({ subject: input.subject, description: input.description, reservedFor: owner, blockedBy: input.blocked_by ?? [] });
+        return `Task #${t.id} created: ${t.subject}${owner ? ` (reserved for ${owner})` : ''}`;
+      },
+    },
+    session,
+  );
+  const list = teamTool(
+    {
+      name: 'TeamTaskList',
+      description: 'List the team tasks, optionally by status.',
+      inputSchema: z.object({ status: z.enum(['pending', 'in_progress', 'completed']).optional() }).strict(),
+      async run(input, s) {
+        const tasks = await s.store.tasks.list(input.status ? { status: input.status } : undefined);
+        tasks.sort((a, b) => Number(a.id) - Number(b.id));
+        return tasks.length ? tasks.map(taskLine).join('\n') : 'No tasks.';
+      },
+    },
+    session,
+  );
+  const claim = teamTool(
+    {
+      name: 'TeamTaskClaim',
+      description: 'Claim a pending task (the team loop claims your next task automatically when you are idle).',
+      inputSchema: z.object({ task_id: taskId }).strict(),
+      async run(input, s) {
+        const t = await s.store.tasks.claim(input.task_id, s.me);
+        return `Claimed task #${t.id}: ${t.subject}\n\n${t.description}`;
+      },
+    },
+    session,
+  );
+  const complete = teamTool(
+    {
+      name: 'TeamTaskComplete',
+      description: 'Mark a task you own as completed, with a one-line summary of what you did. The lead is notified.',
+      inputSchema: z.object({ task_id: taskId, summary: z.string().max(2000).optional() }).strict(),
+      async run(input, s) {
+        const t = await s.store.tasks.complete(input.task_id, s.me, input.summary);
+        await sendFrame(s.store, s.me, LEAD, 'idle_notification', {
+          idle_reason: 'available',
+          completed_task_id: t.id,
+          completed_status: 'completed',
+          summary: input.summary ?? null,
+        });
+        return `Task #${t.id} completed.`;
+      },
+    },
+    session,
+  );
+  const update = teamTool(
+    {
+      name: 'TeamTaskUpdate',
+      description:
+        'Correct a task (lead only): edit subject/description, reassign (owner: a teammate; an in-progress task goes back to pending for them), change blocked_by, or cancel it with a reason.',
+      inputSchema: z
+        .object({
+          task_id: taskId,
+          subject: z.string().optional(),
+          description: z.string().optional(),
+          owner: z.string().nullable().optional(),
+          blocked_by: z.array(taskId).optional(),
+          cancel: z.boolean().optional(),
+          reason: z.string().max(2000).optional(),
+        })
+        .strict(),
+      async run(input, s) {
+        const t = await s.store.tasks.update(input.task_id, {
+          ...(input.subject !== undefined ? { subject: input.subject } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.owner !== undefined ? { reservedFor: input.owner?.trim() || null } : {}),
+          ...(input.blocked_by ? { blockedBy: input.blocked_by } : {}),
+          ...(input.cancel ? { cancel: true } : {}),
+          ...(input.reason ? { reason: input.reason } : {}),
+        });
+        return `Task updated: ${taskLine(t)}`;
+      },
+    },
+    session,
+  );
+  return role === 'lead' ? [create, list, update] : [create, list, claim, complete];
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { assertMemberName, LEAD, TeamError } from '../../team/index.js';
+import { teamStatusText } from '../status-view.js';
+import { spawnTeammate } from '../spawn.js';
+import type { TeamSession } from '../session.js';
+import { resetTeam } from '../reset.js';
+import { teamTool } from './common.js';
+
+const MemberInput = z
+  .object({
+    name: z.string(),
+    role: z.string().optional(),
+    prompt: z.string().optional(),
+    instructions: z.string().optional().describe('alias of prompt'),
+    model: z.string().optional(),
+    isolation: z.enum(['worktree', 'none']).optional().describe('worktree: the teammate works in .worktrees/<name> on branch team/<name>'),
+  })
+  .strict();
+
+export const LEAD_RULES = [
+  'IMPORTANT: You are now the team LEAD. COORDINATE, do not implement:',
+  '- Do not build with Bash/Write/Edit (the lead guard refuses authoring); use TeamTaskCreate (always set owner) and SendMessage.',
+  '- Review with Read/Glob/Grep and git log/diff/show; integrate with TeamMerge (dry_run first).',
+  '- Teammate messages and task completions reach you automatically: wait for them instead of polling.',
+  '- A stuck task comes back to you parked; fix it with TeamTaskUpdate (reassign, edit, cancel, change blockers).',
+].join('\n');
+
+export function teamTools(session: TeamSession) {
+  const create = teamTool(
+    {
+      name: 'TeamCreate',
+      description: 'Create the team and become its lead. Each agent has a name, role, prompt (its standing instructions), optional model and isolation.',
+      needsPermission: true,
+      inputSchema: z
+        .object({
+          name: z.string().min(1).max(100),
+          description: z.string().optional(),
+          agents: z.array(MemberInput).max(32),
+          replace: z.boolean().optional().describe('replace an existing team (its state is moved aside, never deleted)'),
+        })
+        .strict(),
+      async run(input, s) {
+        // Every member is validated before anything is written.
+        const seen = new Set<string>();
+        const members = input.agents.map((a) => {
+          const name = assertMemberName(a.name);
+          if (seen.has(name)) throw new TeamError('invalid', `duplicate member name "${name}"`);
+          seen.add(name);
+          return { name, role: a.role ?? '', prompt: a.prompt ?? a.instructions ?? '', model: a.model ?? null, isolation: a.isolation ?? null, is_active: false };
+        });
+        const existing = await s.store.config.load();
+        if (existing && !input.replace) throw new TeamError('conflict', `a team "${existing.name}" already exists; pass replace: true to replace it`);
+        if (existing) await resetTeam(s);
+        s.store.init();
+        await s.store.config.create({ name: input.name, description: input.description ?? null, members });
+        await s.becomeLead();
+        const wt = members.filter((m) => m.isolation === 'worktree').map((m) => m.name);
+        return [
+          `Team '${input.name}' created with agents: ${members.map((m) => m.name).join(', ') || '(none)'}.`,
+          'Start them with SpawnTeammate; give them work with TeamTaskCreate.',
+          ...(wt.length ? [`Worktree members (${wt.join(', ')}): SpawnTeammate creates .worktrees/<name> on branch team/<name> — do NOT run git worktree add yourself.`] : []),
+          '',
+          LEAD_RULES,
+        ].join('\n');
+      },
+    },
+    session,
+  );
+  const spawn = teamTool(
+    {
+      name: 'SpawnTeammate',
+      description:
+        'Start a teammate process (a team member by name). prompt is appended to its stored prompt; model overrides its model; teammateMode auto|tmux|background|host.',
+      needsPermission: true,
+      inputSchema: z
+        .object({
+          name: z.string(),
+          prompt: z.string().optional(),
+          cwd: z.string().optional(),
+          model: z.string().optional(),
+          teammateMode: z.enum(['auto', 'tmux', 'background', 'host']).optional(),
+        })
+        .strict(),
+      async run(input, s) {
+        if (s.role !== 'lead') throw new TeamError('invalid', 'only the lead spawns teammates (create a team with TeamCreate first)');
+        const o = await spawnTeammate(s, {
+          name: input.name,
+          ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
+          ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
+          ...(input.model !== undefined ? { model: input.model } : {}),
+          ...(input.teammateMode !== undefined ? { teammateMode: input.teammateMode } : {}),
+        });
+        const where = o.mode === 'tmux' ? 'in tmux' : o.mode === 'host' ? 'by the team host' : 'as background process';
+        return `Teammate '${o.agent}' spawned ${where} and is live (pid ${o.pid ?? '?'}, ${o.model ? `model ${o.model}, ` : ''}${o.worktree ? `worktree ${o.cwd}` : `cwd ${o.cwd}`}, boot ${o.bootMs} ms).`;
+      },
+    },
+    session,
+  );
+  const status = teamTool(
+    {
+      name: 'TeamStatus',
+      description: 'The team roster (state, current task, model, queued messages) and the task board.',
+      inputSchema: z.object({}).strict(),
+      async run(_input, s) {
+        return teamStatusText(s.store);
+      },
+    },
+    session,
+  );
+  return { create, spawn, status, lead: LEAD };
+}

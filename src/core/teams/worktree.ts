@@ -1,0 +1,85 @@
+/**
+ * Teammate worktrees: `<root>/.worktrees/<name>` on branch `team/<name>`, created once and reused on
+ * respawn; `.worktrees/` and `.thclaws/` excluded so they never dirty the lead's tree.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { TeamError } from '../team/index.js';
+import { git, gitOut } from './git.js';
+
+const INIT_IDENTITY = ['-c', 'user.name=thclaws', '-c', 'user.email=thclaws@local'];
+const EXCLUDES = ['.worktrees/', '.thclaws/'];
+
+function canonical(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** The project is a git repository with a HEAD, and the team paths are excluded from it. */
+export function ensureRepo(root: string): void {
+  if (git(root, ['rev-parse', '--is-inside-work-tree']).stdout.trim() !== 'true') {
+    const r = git(root, ['init', '-q']);
+    if (!r.ok) throw new TeamError('conflict', `git init failed in ${root}: ${r.stderr.trim()}`);
+  }
+  if (!git(root, ['rev-parse', '--verify', '-q', 'HEAD']).ok) {
+    const r = git(root, [...INIT_IDENTITY, 'commit', '--allow-empty', '-q', '-m', 'init (thclaws team)']);
+    if (!r.ok) throw new TeamError('conflict', `cannot create the first commit in ${root}: ${r.stderr.trim()}`);
+  }
+  const common = gitOut(root, ['rev-parse', '--git-common-dir']);
+  if (!common) return;
+  const exclude = path.join(path.resolve(root, common), 'info', 'exclude');
+  fs.mkdirSync(path.dirname(exclude), { recursive: true });
+  const have = fs.existsSync(exclude) ? fs.readFileSync(exclude, 'utf8') : '';
+  const lines = new Set(have.split('\n').map((l) => l.trim()));
+  const missing = EXCLUDES.filter((e) => !lines.has(e));
+  if (missing.length) fs.appendFileSync(exclude, `${have && !have.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`);
+}
+
+function registeredWorktrees(root: string): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  const text = gitOut(root, ['worktree', 'list', '--porcelain']) ?? '';
+  let cur: string | null = null;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('worktree ')) {
+      cur = canonical(line.slice(9));
+      out.set(cur, null);
+    } else if (line.startsWith('branch ') && cur) out.set(cur, line.slice(7));
+  }
+  return out;
+}
+
+/** Creates or reuses the teammate's worktree; verifies git sees it as its own top level. */
+export function ensureWorktree(root: string, name: string): string {
+  ensureRepo(root);
+  const dir = path.join(root, '.worktrees', name);
+  const branch = `team/${name}`;
+  const known = registeredWorktrees(root);
+  const existing = known.get(canonical(dir));
+  if (existing === undefined || !fs.existsSync(dir)) {
+    git(root, ['worktree', 'prune']);
+    if (!git(root, ['rev-parse', '--verify', '-q', `refs/heads/${branch}`]).ok) {
+      const b = git(root, ['branch', branch, 'HEAD']);
+      if (!b.ok) throw new TeamError('conflict', `cannot create branch ${branch}: ${b.stderr.trim()}`);
+    }
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    const r = git(root, ['worktree', 'add', '-q', dir, branch]);
+    if (!r.ok) throw new TeamError('conflict', `refusing to spawn ${name}: cannot create worktree ${dir} on ${branch}: ${r.stderr.trim()}`);
+  } else if (existing !== `refs/heads/${branch}`) {
+    throw new TeamError('conflict', `refusing to spawn ${name}: ${dir} is a worktree on ${existing ?? 'a detached HEAD'}, not ${branch}`);
+  }
+  const top = gitOut(dir, ['rev-parse', '--show-toplevel']);
+  if (!top || canonical(top) !== canonical(dir)) {
+    throw new TeamError('conflict', `refusing to spawn ${name}: git in ${dir} resolves to ${top ?? 'no repository'}, not the worktree`);
+  }
+  return canonical(dir);
+}
+
+/** The project root of a path that may sit inside a teammate worktree: worktrees never nest. */
+export function outsideWorktrees(p: string): string {
+  const parts = path.resolve(p).split(path.sep);
+  const i = parts.indexOf('.worktrees');
+  return i > 0 && i < parts.length - 1 ? parts.slice(0, i).join(path.sep) || path.sep : path.resolve(p);
+}

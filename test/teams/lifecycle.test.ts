@@ -1,0 +1,96 @@
+/** A whole team through the real CLI: `thclaws -p` as the lead, three teammate processes, real git. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
+import { TeamStore, pidAlive } from '../../src/core/team/index.js';
+import { teamScript } from './scripts.js';
+import { teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
+
+beforeAll(ensureBuilt, 120_000);
+let cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+async function runTeam(ws: Ws, extraEnv: Record<string, string> = {}) {
+  const script = writeScript(ws, teamScript());
+  return runCli(['-p', 'build the app', '--script', script, '--accept-all', '--timeout', '90', '--output-format', 'stream-json'], {
+    cwd: ws.dir,
+    env: scrubbedEnv(ws.home, extraEnv),
+    timeoutMs: 120_000,
+  });
+}
+
+async function expectFinished(ws: Ws, r: { code: number | null; stdout: string; stderr: string }, how: string) {
+  const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const spawned = events.filter((e) => e.type === 'tool_result' && e.name === 'SpawnTeammate');
+  expect(spawned).toHaveLength(3);
+  for (const s of spawned) expect(s.content).toContain(how);
+  const result = events.find((e) => e.type === 'result');
+  expect(r.code, r.stderr).toBe(0);
+  expect(result.is_error).toBe(false);
+  expect(result.tasks).toEqual({ total: 3, open: 0 });
+  // The merged tree has both teammates' work; the lead's tree is clean.
+  expect(fs.readFileSync(path.join(ws.dir, 'api/server.js'), 'utf8')).toContain('api = 1');
+  expect(fs.readFileSync(path.join(ws.dir, 'ui/index.html'), 'utf8')).toContain('demo');
+  expect(spawnSync('git', ['status', '--porcelain'], { cwd: ws.dir, encoding: 'utf8' }).stdout).toBe('');
+  const store = new TeamStore(path.join(ws.dir, '.thclaws/state/team'));
+  for (const name of ['backend', 'frontend', 'qa']) {
+    const st = await store.statuses.read(name);
+    expect(st?.status).toBe('stopped');
+    if (st?.pid) await waitFor(() => !pidAlive(st.pid!), `${name} to exit`);
+  }
+  // Idle notifications carried the task summaries, and the shutdown was approved by all.
+  const idle = events.filter((e) => e.type === 'team' && e.kind === 'idle').map((e) => `${e.from}:${e.task}:${e.summary}`);
+  expect(idle.sort()).toEqual(['backend:1:API built', 'frontend:2:UI built', 'qa:3:looks good']);
+  const sd = events.find((e) => e.type === 'team' && e.kind === 'shutdown');
+  expect([...sd.approved].sort()).toEqual(['backend', 'frontend', 'qa']);
+  return events;
+}
+
+describe('team lifecycle through the real CLI', () => {
+  it('background mode: create, tasks with dependencies, three teammates, merge, shutdown', async () => {
+    const ws = teamWorkspace({ teammateMode: 'background' });
+    cleanups.push(ws.cleanup);
+    const r = await runTeam(ws);
+    await expectFinished(ws, r, 'as background process');
+    // Worktree teammates committed on their own branches.
+    expect(spawnSync('git', ['log', '--format=%s', 'team/backend'], { cwd: ws.dir, encoding: 'utf8' }).stdout).toContain('backend: api');
+    const log = fs.readFileSync(path.join(ws.dir, '.thclaws/state/team/agents/backend/output.log'), 'utf8');
+    expect(log).toMatch(/--- thclaws spawn [0-9a-f-]+/);
+    expect(log).toContain('working on task #1');
+  }, 150_000);
+
+  it('host mode: spawn requests served by `thclaws team host` in ptys', async () => {
+    const ws = teamWorkspace({ teammateMode: 'host' });
+    cleanups.push(ws.cleanup);
+    const host = spawn(process.execPath, [BIN, 'team', 'host', '--json'], { cwd: ws.dir, env: scrubbedEnv(ws.home), stdio: ['ignore', 'pipe', 'pipe'] });
+    cleanups.push(() => host.kill('SIGKILL'));
+    let hostOut = '';
+    host.stdout.on('data', (b) => (hostOut += b));
+    await waitFor(() => hostOut.includes('"ready"'), 'team host ready');
+    const r = await runTeam(ws);
+    await expectFinished(ws, r, 'by the team host');
+    const launched = hostOut.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.kind === 'launched');
+    expect(launched.map((e) => e.agent).sort()).toEqual(['backend', 'frontend', 'qa']);
+    // Each request was served once and carries no secret values.
+    const req = JSON.parse(fs.readFileSync(path.join(ws.dir, '.thclaws/state/team/agents/qa/spawn.json'), 'utf8'));
+    expect(req.served_pid).toBe(launched.find((e) => e.agent === 'qa').pid);
+    expect(Object.keys(req.env)).not.toContain('ANTHROPIC_API_KEY');
+    expect(req.inherit_env).toContain('ANTHROPIC_API_KEY');
+    host.kill('SIGTERM');
+  }, 150_000);
+
+  it.skipIf(!hasTmux)('tmux mode: teammates in a detached tmux session', async () => {
+    const ws = teamWorkspace({ teammateMode: 'tmux' });
+    const sock = path.join(path.dirname(ws.dir), 'tmux.sock');
+    // A private tmux server: TMUX_TMPDIR keeps the test off the person's own tmux.
+    cleanups.push(ws.cleanup, () => spawnSync('tmux', ['kill-server'], { env: { ...process.env, TMUX_TMPDIR: path.dirname(sock) } }));
+    const r = await runTeam(ws, { TMUX_TMPDIR: path.dirname(sock) });
+    await expectFinished(ws, r, 'in tmux');
+  }, 150_000);
+});

@@ -1,0 +1,86 @@
+/** The teammate loop as a real process: urgent messages at tool boundaries, queued ones after; retries then parking. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../agent/helpers.js';
+import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
+import { shutdownTeam } from '../../src/core/teams/shutdown.js';
+import { spawnTeammate } from '../../src/core/teams/spawn.js';
+import { leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+
+beforeAll(ensureBuilt, 120_000);
+let cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function team(script: unknown, members: string[]) {
+  const ws = teamWorkspace();
+  const session = leadSession(ws, writeScript(ws, script));
+  session.store.init();
+  await session.store.config.create({ name: 't', members: members.map((name) => ({ name })) });
+  await session.becomeLead();
+  const handler = new LeadHandler(session, { watchdogMs: 500 });
+  const events: LeadEvent[] = [];
+  handler.onEvent((e) => events.push(e));
+  handler.onWake(() => void handler.drain());
+  handler.start();
+  cleanups.push(async () => {
+    handler.stop();
+    await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => {});
+    await session.close();
+    ws.cleanup();
+  });
+  return { ws, session, events };
+}
+
+describe('teammate loop', () => {
+  it('an urgent message reaches the running turn at its next tool boundary; a plain one waits for the turn to end', async () => {
+    const { session } = await team(
+      {
+        rules: [
+          { match: 'steer now', turns: [{ text: 'steering', tool_calls: [{ name: 'Bash', input: { command: 'echo steered > steered.txt' } }, { name: 'TeamTaskComplete', input: { task_id: '1', summary: 'steered' } }] }, { text: 'ok' }] },
+          { match: 'Task #1 —', turns: [{ text: 'a', tool_calls: [{ name: 'Bash', input: { command: 'sleep 2' } }] }, { text: 'b', tool_calls: [{ name: 'Bash', input: { command: 'sleep 2' } }] }, { text: 'end' }] },
+        ],
+        fallback: [{ text: 'plain handled' }],
+      },
+      ['alice'],
+    );
+    await session.store.tasks.create({ subject: 'Long', description: 'x', reservedFor: 'alice' });
+    await spawnTeammate(session, { name: 'alice' });
+    await waitFor(async () => (await session.store.statuses.read('alice'))?.status === 'working', 'alice working');
+    await session.store.send('lead', 'alice', 'just fyi, no rush');
+    await session.store.send('lead', 'alice', 'steer now', { extra: { urgent: true } });
+    const out = () => fs.readFileSync(session.store.paths.output('alice'), 'utf8');
+    await waitFor(async () => (await session.store.tasks.get('1')).status === 'completed', 'task completed by the steered turn');
+    expect(fs.existsSync(path.join(session.projectRoot, 'steered.txt'))).toBe(true);
+    const log = out();
+    expect(log).toContain("urgent message from 'lead' delivered mid-turn");
+    // The second sleep never ran: the urgent message redirected the turn after the first tool.
+    expect(log.match(/sleep 2/g)).toHaveLength(1);
+    // The plain message was queued, visible as unread, and handled after the turn.
+    await waitFor(() => out().includes('plain handled'), 'the queued message handled after the turn');
+    expect(log.indexOf("urgent message from 'lead'")).toBeLessThan(out().indexOf("received from 'lead'"));
+  }, 60_000);
+
+  it('a task whose turns keep failing is retried with backoff, then parked for the lead with the reason', async () => {
+    const { session, events } = await team({ rules: [{ match: 'Task #1 —', turns: [{ error: 'simulated provider failure' }] }] }, ['alice']);
+    await session.store.tasks.create({ subject: 'Doomed', description: 'x', reservedFor: 'alice' });
+    await spawnTeammate(session, { name: 'alice' });
+    const t = await waitFor(async () => {
+      const x = await session.store.tasks.get('1');
+      return (x as Record<string, unknown>).parked ? x : null;
+    }, 'task 1 parked', 30_000);
+    expect(t.status).toBe('pending');
+    expect(t.reserved_for).toBe('lead');
+    expect(String((t as Record<string, unknown>).parked)).toMatch(/simulated provider failure \(after 3 attempts\)/);
+    const idle = await waitFor(() => events.find((e) => e.kind === 'idle' && e.reason === 'failed'), 'the failure notification');
+    expect(idle).toMatchObject({ task: '1', fed: true });
+    const log = fs.readFileSync(session.store.paths.output('alice'), 'utf8');
+    expect(log.match(/attempt \d failed/g)).toHaveLength(2);
+    // Parked means nobody re-claims it in a loop: alice stays idle.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await session.store.tasks.get('1')).status).toBe('pending');
+    expect((await session.store.statuses.read('alice'))?.status).toBe('idle');
+  }, 60_000);
+});

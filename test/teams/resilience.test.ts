@@ -1,0 +1,163 @@
+/**
+ * Teammates as real processes under abuse: SIGKILL mid-task, SIGSTOP past a turn, shutdown approved and
+ * rejected, abort_turn mid-stream, stale and forged control frames. The test process is the lead.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../agent/helpers.js';
+import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
+import { sendFrame } from '../../src/core/teams/protocol.js';
+import { shutdownTeam } from '../../src/core/teams/shutdown.js';
+import { spawnTeammate } from '../../src/core/teams/spawn.js';
+import type { TeamSession } from '../../src/core/teams/session.js';
+import { pidAlive } from '../../src/core/team/index.js';
+import { leadSession, stateOf, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
+
+beforeAll(ensureBuilt, 120_000);
+let cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const slowWords = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+
+/** Task #1 commits a marker, then streams slowly; anything else answers at once. */
+const slowScript = {
+  rules: [
+    { match: 'Task #1 —', turns: [{ text: 'start', tool_calls: [{ name: 'Bash', input: { command: 'echo started > started.txt && git add -A && git commit -qm started' } }] }, { text: slowWords(400), delay_ms: 50 }, { text: 'end' }] },
+    { match: 'Task #2 —', turns: [{ text: 'quick', tool_calls: [{ name: 'TeamTaskComplete', input: { task_id: '2', summary: 'quick done' } }] }, { text: 'done' }] },
+  ],
+  fallback: [{ text: 'ok' }],
+};
+
+async function team(ws: Ws, script: unknown, members: Array<{ name: string; isolation?: 'worktree' }>): Promise<{ session: TeamSession; handler: LeadHandler; events: LeadEvent[] }> {
+  const session = leadSession(ws, writeScript(ws, script));
+  session.store.init();
+  await session.store.config.create({ name: 't', members: members.map((m) => ({ name: m.name, ...(m.isolation ? { isolation: m.isolation } : {}) })) });
+  await session.becomeLead();
+  const handler = new LeadHandler(session, { watchdogMs: 500 });
+  const events: LeadEvent[] = [];
+  handler.onEvent((e) => events.push(e));
+  handler.onWake(() => void handler.drain());
+  handler.start();
+  cleanups.push(async () => {
+    handler.stop();
+    await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => {});
+    await session.close();
+    ws.cleanup();
+  });
+  return { session, handler, events };
+}
+
+describe('teammates under abuse', () => {
+  it('SIGKILL mid-task: task back to pending with its reservation, watchdog report, respawn continues in the same worktree', async () => {
+    const ws = teamWorkspace();
+    const { session, events } = await team(ws, slowScript, [{ name: 'backend', isolation: 'worktree' }]);
+    await session.store.tasks.create({ subject: 'Slow work', description: 'take your time', reservedFor: 'backend' });
+    const first = await spawnTeammate(session, { name: 'backend' });
+    const wt = path.join(ws.dir, '.worktrees', 'backend');
+    await waitFor(() => fs.existsSync(path.join(wt, 'started.txt')), 'the first turn to commit its marker');
+    const st = await session.store.statuses.read('backend');
+    expect(st?.current_task).toBe('1');
+    process.kill(first.pid!, 'SIGKILL');
+    await waitFor(() => events.find((e) => e.kind === 'dead' && e.agent === 'backend'), 'the watchdog to report backend dead');
+    const t = await waitFor(async () => {
+      const x = await session.store.tasks.get('1');
+      return x.status === 'pending' ? x : null;
+    }, 'task 1 back to pending');
+    expect(t.reserved_for).toBe('backend');
+    expect(t.owner).toBeNull();
+    // Respawn with a script that finishes the task from where the first run left off.
+    session.opts.childFlags = ['--script', writeScript(ws, { rules: [{ match: 'Task #1 —', turns: [{ text: 'resume', tool_calls: [{ name: 'Bash', input: { command: 'test -f started.txt && echo resumed > resumed.txt && git add -A && git commit -qm resumed' } }, { name: 'TeamTaskComplete', input: { task_id: '1', summary: 'resumed' } }] }, { text: 'done' }] }] }, 'resume.json')];
+    const second = await spawnTeammate(session, { name: 'backend' });
+    expect(second.cwd).toBe(fs.realpathSync(wt));
+    await waitFor(async () => (await session.store.tasks.get('1')).status === 'completed', 'task 1 completed by the respawn');
+    const log = execFileSync('git', ['log', '--format=%s', 'team/backend'], { cwd: ws.dir, encoding: 'utf8' });
+    expect(log.split('\n').slice(0, 2)).toEqual(['resumed', 'started']);
+  }, 90_000);
+
+  it('SIGSTOP for 10 s: no duplicate claim, no respawn while it lives, and it carries on after SIGCONT', async () => {
+    const ws = teamWorkspace();
+    const { session, events } = await team(ws, slowScript, [{ name: 'alice' }, { name: 'bob' }]);
+    await session.store.tasks.create({ subject: 'Slow work', description: 'anyone' });
+    const a = await spawnTeammate(session, { name: 'alice' });
+    await waitFor(async () => (await session.store.tasks.get('1')).owner === 'alice', 'alice to claim task 1');
+    process.kill(a.pid!, 'SIGSTOP');
+    cleanups.push(() => {
+      try {
+        process.kill(a.pid!, 'SIGCONT');
+      } catch {
+        // gone
+      }
+    });
+    await spawnTeammate(session, { name: 'bob' });
+    await new Promise((r) => setTimeout(r, 10_000));
+    const t = await session.store.tasks.get('1');
+    expect(t.owner).toBe('alice');
+    expect(t.status).toBe('in_progress');
+    expect(events.filter((e) => e.kind === 'dead')).toEqual([]);
+    await expect(spawnTeammate(session, { name: 'alice' })).rejects.toThrow(/already running/);
+    process.kill(a.pid!, 'SIGCONT');
+    await waitFor(async () => (await stateOf(session, 'alice')) === 'working', 'alice to heartbeat again');
+    expect((await session.store.tasks.get('1')).owner).toBe('alice');
+  }, 90_000);
+
+  it('shutdown: an idle teammate approves and exits; a busy one rejects and keeps running', async () => {
+    const ws = teamWorkspace();
+    const { session, handler } = await team(ws, slowScript, [{ name: 'idle1' }, { name: 'busy1' }]);
+    await session.store.tasks.create({ subject: 'Slow work', description: 'x', reservedFor: 'busy1' });
+    const idle = await spawnTeammate(session, { name: 'idle1' });
+    const busy = await spawnTeammate(session, { name: 'busy1' });
+    await waitFor(async () => (await stateOf(session, 'busy1')) === 'working', 'busy1 to start its task');
+    const res = await shutdownTeam(session, handler, { graceMs: 8000 });
+    expect(res.approved).toEqual(['idle1']);
+    expect(res.rejected.map((r) => r.name)).toEqual(['busy1']);
+    expect(res.kept).toEqual(['busy1']);
+    await waitFor(() => !pidAlive(idle.pid!), 'idle1 to exit');
+    expect(pidAlive(busy.pid!)).toBe(true);
+    expect(await stateOf(session, 'idle1')).toBe('stopped');
+  }, 90_000);
+
+  it('abort_turn stops a streaming turn; the task goes back with its reservation and the lead hears why', async () => {
+    const ws = teamWorkspace();
+    const { session, events } = await team(ws, slowScript, [{ name: 'alice' }]);
+    await session.store.tasks.create({ subject: 'Slow work', description: 'x', reservedFor: 'alice' });
+    await spawnTeammate(session, { name: 'alice' });
+    await waitFor(() => fs.readFileSync(session.store.paths.output('alice'), 'utf8').includes('w5 '), 'alice to be streaming');
+    await sendFrame(session.store, 'lead', 'alice', 'abort_turn', {}, session.epoch);
+    const idle = await waitFor(() => events.find((e) => e.kind === 'idle' && e.from === 'alice'), 'the interrupted notification', 15_000);
+    expect(idle).toMatchObject({ reason: 'interrupted', task: '1' });
+    const t = await session.store.tasks.get('1');
+    expect(t.reserved_for).toBe('alice');
+    // The stream did not run to its end.
+    expect(fs.readFileSync(session.store.paths.output('alice'), 'utf8')).not.toContain('w399');
+  }, 90_000);
+
+  it('a stale shutdown_request from an earlier session and a peer-forged one are ignored and journaled', async () => {
+    const ws = teamWorkspace();
+    const { session } = await team(ws, slowScript, [{ name: 'alice' }, { name: 'mallory' }]);
+    await sendFrame(session.store, 'lead', 'alice', 'shutdown_request', {}, 'an-earlier-session');
+    const a = await spawnTeammate(session, { name: 'alice' });
+    await sendFrame(session.store, 'mallory', 'alice', 'shutdown_request', {}, session.epoch);
+    await sendFrame(session.store, 'mallory', 'alice', 'abort_turn', {}, session.epoch);
+    await waitFor(() => session.store.journal.read().filter((j) => j.event === 'rejected').length >= 3, 'three rejections in team.log');
+    const reasons = session.store.journal.read().filter((j) => j.event === 'rejected').map((j) => j.reason);
+    expect(reasons.some((r) => /stale shutdown_request/.test(r))).toBe(true);
+    expect(reasons.filter((r) => /from mallory ignored/.test(r))).toHaveLength(2);
+    expect(pidAlive(a.pid!)).toBe(true);
+    expect(await stateOf(session, 'alice')).toBe('idle');
+    // Nothing was answered to the forger.
+    expect(session.store.inboxes.list('mallory').filter((m) => m.type === 'shutdown_approved' || m.type === 'shutdown_rejected')).toEqual([]);
+  }, 90_000);
+
+  it('a teammate that loses its lease stops acting as that agent', async () => {
+    const ws = teamWorkspace();
+    const { session } = await team(ws, slowScript, [{ name: 'alice' }]);
+    const a = await spawnTeammate(session, { name: 'alice' });
+    fs.rmSync(path.join(session.store.paths.agentDir('alice'), 'lease.lock'), { recursive: true, force: true });
+    await waitFor(() => !pidAlive(a.pid!), 'alice to exit after losing its lease', 20_000);
+    expect(fs.readFileSync(session.store.paths.output('alice'), 'utf8')).toMatch(/lost the agent lease/);
+  }, 60_000);
+});
