@@ -93,9 +93,11 @@ test('a dead teammate is shown dead and respawned by a click', async () => {
   await pane('carol').getByRole('button', { name: 'Respawn' }).click();
   await expect(badge('carol')).not.toHaveText('dead');
   await expect(pane('carol').locator('.pane-readonly')).toHaveCount(0);
-  await pane('carol').locator('.xterm').click();
-  await page.keyboard.type('hello');
-  await page.keyboard.press('Enter');
+  // The respawned process is the real teammate (`thclaws --team-agent carol`, scripted provider): it waits
+  // for its inbox, so a message from the pane's box starts a turn whose answer streams into the pane.
+  await expect.poll(() => termText('carol'), { timeout: 30_000 }).toContain('waiting for messages');
+  await pane('carol').locator('input').fill('hello');
+  await pane('carol').getByRole('button', { name: 'Send' }).click();
   await expect.poll(() => termText('carol'), { timeout: 30_000 }).toContain('scripted provider');
   await pane('bob').locator('input').fill('please review #3');
   await pane('bob').getByRole('button', { name: 'Send' }).click();
