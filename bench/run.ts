@@ -8,6 +8,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['team store', './team-store.js', 'runTeamStoreBench'],
   ['guard', './guard.js', 'runGuardBench'],
   ['agent', './agent.js', 'runAgentBench'],
+  ['dashboard', './dashboard.js', 'runDashboardBench'],
 ];
 
 function printTable(section: BenchSection): void {

@@ -4,8 +4,8 @@ import { FLOW } from '../shared/api';
 import type { HostClient } from './transport';
 
 /** Characters handed to xterm and not yet parsed, across all panes: keeps one frame's work bounded. */
-const FRAME_BUDGET = 96 * 1024;
-const WRITE_SLICE = 24 * 1024;
+const FRAME_BUDGET = 320 * 1024;
+const WRITE_SLICE = 32 * 1024;
 
 interface Pane {
   agent: string;
@@ -30,6 +30,8 @@ export class TerminalManager {
   private inflight = 0;
   private frame = 0;
   private rr = 0;
+  /** Characters each pane has rendered (or buffered while hidden): the bench and tests read it. */
+  private readonly done = new Map<string, number>();
 
   constructor(private readonly client: HostClient) {}
 
@@ -65,6 +67,7 @@ export class TerminalManager {
       this.schedule();
     } else {
       // Hidden: nothing to render, so the host may send more at once.
+      this.count(agent, data.length);
       this.client.fire({ type: 'ack', agent, chars: Math.max(1, data.length) });
     }
   }
@@ -102,7 +105,10 @@ export class TerminalManager {
   unmount(agent: string): void {
     const p = this.panes.get(agent);
     if (!p?.term) return;
-    for (const chunk of p.queue) this.client.fire({ type: 'ack', agent, chars: Math.max(1, chunk.length) });
+    for (const chunk of p.queue) {
+      this.count(agent, chunk.length);
+      this.client.fire({ type: 'ack', agent, chars: Math.max(1, chunk.length) });
+    }
     p.queue = [];
     p.observer?.disconnect();
     p.term.dispose();
@@ -122,6 +128,14 @@ export class TerminalManager {
     const lines: string[] = [];
     for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
     return lines.join('\n');
+  }
+
+  written(agent: string): number {
+    return this.done.get(agent) ?? 0;
+  }
+
+  private count(agent: string, n: number): void {
+    this.done.set(agent, (this.done.get(agent) ?? 0) + n);
   }
 
   pending(): number {
@@ -158,6 +172,7 @@ export class TerminalManager {
       const n = chunk.length;
       p.term.write(chunk, () => {
         this.inflight -= n;
+        this.count(p.agent, n);
         this.client.fire({ type: 'ack', agent: p.agent, chars: Math.max(1, n) });
         this.schedule();
       });

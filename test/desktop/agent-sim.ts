@@ -20,7 +20,7 @@ const print = (line: string) => {
 };
 
 const lease = await store.acquireLease(name);
-const hb = await startHeartbeat(store.statuses, lease, 500);
+const hb = await startHeartbeat(store.statuses, lease, opt('--hb-ms', 500));
 print(`[${name}] ready (pid ${process.pid})`);
 
 let stopping = false;
