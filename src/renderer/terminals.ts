@@ -5,7 +5,9 @@ import type { HostClient } from './transport';
 
 /** Characters handed to xterm and not yet parsed, across all panes: keeps one frame's work bounded. */
 const FRAME_BUDGET = 320 * 1024;
-const WRITE_SLICE = 32 * 1024;
+const WRITE_SLICE = 64 * 1024;
+/** Panes written per frame (see pump). */
+const PANES_PER_FRAME = 2;
 
 interface Pane {
   agent: string;
@@ -148,35 +150,40 @@ export class TerminalManager {
     if (!this.frame) this.frame = requestAnimationFrame(() => this.pump());
   }
 
+  /**
+   * One frame's writes. A DOM terminal that scrolls re-renders all its rows, whatever was written, so the
+   * frame's budget goes to at most PANES_PER_FRAME panes in turn (bigger writes, fewer renders) instead of a
+   * sliver to every busy pane; across frames every pane gets its turn.
+   */
   private pump(): void {
     this.frame = 0;
     const panes = [...this.panes.values()].filter((p) => p.term && p.queue.length);
     if (!panes.length) return;
-    this.rr = (this.rr + 1) % panes.length;
-    let i = this.rr;
-    let idle = 0;
-    while (this.inflight < FRAME_BUDGET && idle < panes.length) {
-      const p = panes[i % panes.length]!;
-      i++;
-      if (!p.term || !p.queue.length) {
-        idle++;
-        continue;
+    if (this.inflight >= FRAME_BUDGET) return; // xterm is still parsing the last frame's writes
+    const count = Math.min(PANES_PER_FRAME, panes.length);
+    const share = Math.floor((FRAME_BUDGET - this.inflight) / count);
+    for (let k = 0; k < count; k++) {
+      const p = panes[(this.rr + k) % panes.length]!;
+      let left = share;
+      while (left > 0 && p.queue.length) {
+        let chunk = p.queue.shift()!;
+        const max = Math.min(left, WRITE_SLICE);
+        if (chunk.length > max) {
+          p.queue.unshift(chunk.slice(max));
+          chunk = chunk.slice(0, max);
+        }
+        left -= chunk.length;
+        this.inflight += chunk.length;
+        const n = chunk.length;
+        p.term!.write(chunk, () => {
+          this.inflight -= n;
+          this.count(p.agent, n);
+          this.client.fire({ type: 'ack', agent: p.agent, chars: Math.max(1, n) });
+          this.schedule();
+        });
       }
-      idle = 0;
-      let chunk = p.queue.shift()!;
-      if (chunk.length > WRITE_SLICE) {
-        p.queue.unshift(chunk.slice(WRITE_SLICE));
-        chunk = chunk.slice(0, WRITE_SLICE);
-      }
-      this.inflight += chunk.length;
-      const n = chunk.length;
-      p.term.write(chunk, () => {
-        this.inflight -= n;
-        this.count(p.agent, n);
-        this.client.fire({ type: 'ack', agent: p.agent, chars: Math.max(1, n) });
-        this.schedule();
-      });
     }
+    this.rr = (this.rr + count) % Math.max(1, panes.length);
     if ([...this.panes.values()].some((p) => p.term && p.queue.length)) this.schedule();
   }
 }
