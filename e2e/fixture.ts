@@ -36,7 +36,11 @@ export async function startDashboard(members: string[]): Promise<Dashboard> {
     sims.set(name, c);
     return c;
   };
-  const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, XDG_CONFIG_HOME: path.join(ws, '.config') } });
+  // A private HOME and no ANTHROPIC_* variables: nothing of this machine's user config reaches the agents.
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: path.join(ws, '.home'), XDG_CONFIG_HOME: path.join(ws, '.home', '.config') };
+  for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
+  fs.mkdirSync(path.join(ws, '.home'), { recursive: true });
+  const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`dashboard did not print its URL: ${out}`)), 30_000);

@@ -66,7 +66,10 @@ function startForeign(ws: string, name: string): ChildProcess {
 }
 
 function makeHost(ws: string, startLead = true): TeamHost {
+  // Children get a private HOME: no user settings of this machine leak into the lead or teammates.
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'host-home-'));
   const h = new TeamHost({
+    env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
     workspace: ws,
     leadArgv: [THCLAWS, '--provider', 'scripted', '--cwd', ws],
     teammateArgv: (name) => [process.execPath, agentSimScript(), name],

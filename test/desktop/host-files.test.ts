@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TeamStore } from '../../src/core/team/index.js';
+import { RecentWorkspaces } from '../../src/main/host/recent.js';
+import { HostSession } from '../../src/main/host/session.js';
+import { TeamHost } from '../../src/main/host/team-host.js';
+import type { HostEvent } from '../../src/shared/api.js';
+import { makeTeamWorkspace, waitFor } from './helpers.js';
+
+const hosts: TeamHost[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.close();
+});
+
+async function open(ws: string) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'host-env-'));
+  const host = new TeamHost({ workspace: ws, startLead: false, recent: new RecentWorkspaces(path.join(tmp, 'r.json')), env: { HOME: tmp, XDG_CONFIG_HOME: tmp } });
+  hosts.push(host);
+  await host.open();
+  const events: HostEvent[] = [];
+  const s = new HostSession(host, (e) => events.push(e));
+  await s.handle({ id: 1, type: 'subscribe' });
+  return { host, events };
+}
+
+describe('TeamHost and hostile team files', () => {
+  it('keeps following the board when the tasks directory is deleted and re-created', async () => {
+    const ws = makeTeamWorkspace(['alice'], ['one']);
+    const { host, events } = await open(ws);
+    const store = new TeamStore(host.store.dir);
+    fs.rmSync(store.paths.tasksDir, { recursive: true });
+    await waitFor(() => events.some((e) => e.type === 'task_removed' && e.id === '1'), 'removal seen');
+    fs.mkdirSync(store.paths.tasksDir);
+    await store.tasks.create({ subject: 'after re-create', description: '' });
+    await waitFor(() => events.some((e) => e.type === 'task' && e.task.subject === 'after re-create'), 'task after re-create');
+  });
+
+  it('a corrupt status file is quarantined by the store and shown as not started, and the host keeps serving', async () => {
+    const ws = makeTeamWorkspace(['alice']);
+    const { host, events } = await open(ws);
+    const store = new TeamStore(host.store.dir);
+    await store.statuses.write('alice', { status: 'working', pid: process.pid });
+    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'alice' && e.member.state === 'working'), 'alice working');
+    fs.writeFileSync(store.paths.status('alice'), '{"agent": "alice", "status": "work');
+    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'alice' && e.member.state === 'defined'), 'alice reset');
+    expect(fs.readdirSync(store.paths.agentDir('alice')).some((f) => f.startsWith('status.json.corrupt-'))).toBe(true);
+    fs.writeFileSync(store.paths.config, '{ not json');
+    await store.tasks.create({ subject: 'still served', description: '' }).catch(() => undefined);
+    const s = new HostSession(host, () => {});
+    await s.handle({ id: 9, type: 'settings_get' });
+  });
+});
