@@ -24,18 +24,39 @@ export class OutputLogs {
     return fd;
   }
 
-  /** A stream appender for a process the caller reads itself (a pty); with `spawnId`, after the spawn marker. */
-  append(agent: string, spawnId?: string): OutputAppender {
+  /**
+   * A stream appender for a process the caller reads itself (a pty); with `spawnId`, after the spawn marker.
+   * Writes are gathered for up to `flushMs` (or 256 KiB): a pty delivers 4 KiB reads, and one append per read
+   * would wake every watcher of the team dir thousands of times a second during a flood.
+   */
+  append(agent: string, spawnId?: string, flushMs = 25): OutputAppender {
     ensureDir(this.paths.agentDir(agent));
     const stream = spawnId
       ? fs.createWriteStream('', { fd: this.openForSpawn(agent, spawnId) })
       : fs.createWriteStream(this.paths.output(agent), { flags: 'a' });
     stream.on('error', () => {}); // a full disk must not crash the host; the pane still shows the output
+    let parts: string[] = [];
+    let size = 0;
+    let timer: NodeJS.Timeout | null = null;
+    const flush = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (!parts.length) return;
+      stream.write(parts.join(''));
+      parts = [];
+      size = 0;
+    };
     return {
       write: (data) => {
-        stream.write(data);
+        parts.push(data);
+        size += data.length;
+        if (size >= 256 * 1024) flush();
+        else timer ??= setTimeout(flush, flushMs);
       },
-      close: () => new Promise<void>((resolve) => stream.end(() => resolve())),
+      close: () => {
+        flush();
+        return new Promise<void>((resolve) => stream.end(() => resolve()));
+      },
     };
   }
 
