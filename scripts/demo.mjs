@@ -45,7 +45,17 @@ try {
   run(['guard', '--role', 'lead', '--', 'git push origin main --force'], { expectFail: true });
   run(['guard', '--role', 'lead', '--', 'git log --oneline -5']);
   console.log('\ndemo finished: every step above ran the real thclaws process against real files.');
+  if (process.argv.includes('--dashboard')) openDashboard();
 } finally {
   if (keep) console.log(`(kept ${ws})`);
   else fs.rmSync(ws, { recursive: true, force: true });
+}
+
+/** `npm run demo -- --dashboard`: the demo team in the dashboard (lead on the scripted provider) until Ctrl-C. */
+function openDashboard() {
+  if (!fs.existsSync(path.join(root, 'out', 'renderer', 'index.html'))) execFileSync('npm', ['run', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+  fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted' }, null, 2));
+  process.on('SIGINT', () => {}); // Ctrl-C stops the dashboard; this process then cleans up
+  console.log('\n$ thclaws dashboard --dir <workspace>   (Ctrl-C to stop)');
+  spawnSync(process.execPath, [bin, 'dashboard', '--dir', ws], { stdio: 'inherit', env: { ...process.env, ANTHROPIC_API_KEY: '' } });
 }
