@@ -52,3 +52,47 @@ describe('TeamHost and hostile team files', () => {
     await s.handle({ id: 9, type: 'settings_get' });
   });
 });
+
+const last = (events: HostEvent[], type: HostEvent['type']) => [...events].reverse().find((e) => e.type === type);
+
+describe('TeamHost workspace actions', () => {
+  it('restarts the lead after teamEnabled changes, and switches workspace for every connected view', async () => {
+    const { HostManager } = await import('../../src/main/host/connection.js');
+    const { agentSimScript } = await import('./helpers.js');
+    const ws1 = makeTeamWorkspace(['alice']);
+    const ws2 = makeTeamWorkspace(['zed']);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'host-env-'));
+    const recent = new RecentWorkspaces(path.join(tmp, 'r.json'));
+    // A stand-in lead: a real long-running process in the pty (the REPL itself is tested elsewhere).
+    const opts = { startLead: true, recent, leadArgv: [process.execPath, agentSimScript(), 'lead'], env: { HOME: tmp, XDG_CONFIG_HOME: tmp } };
+    const first = new TeamHost({ workspace: ws1, ...opts });
+    await first.open();
+    const manager = new HostManager(first, (o) => {
+      const h = new TeamHost(o);
+      hosts.push(h);
+      return h;
+    });
+    const events: HostEvent[] = [];
+    const conn = manager.connect((e) => events.push(e));
+    await conn.handle({ id: 1, type: 'subscribe' });
+    const leadPid = () => first.launcher.get('lead')?.pid;
+    await waitFor(() => leadPid(), 'lead started');
+    const pid1 = leadPid();
+    await conn.handle({ id: 2, type: 'settings_set', patch: { teamEnabled: true } });
+    expect(last(events, 'settings')).toMatchObject({ restart_needed: true });
+    await conn.handle({ id: 3, type: 'restart_lead' });
+    expect(events.find((e) => e.type === 'reply' && e.id === 3)).toMatchObject({ ok: true });
+    expect(leadPid()).toBeTruthy();
+    expect(leadPid()).not.toBe(pid1);
+    expect(last(events, 'settings')).toMatchObject({ restart_needed: false });
+
+    await conn.handle({ id: 4, type: 'open_workspace', dir: path.join(ws2, 'nope') });
+    expect(events.find((e) => e.type === 'reply' && e.id === 4)).toMatchObject({ ok: false, error: expect.stringContaining('not a directory') });
+    await conn.handle({ id: 5, type: 'open_workspace', dir: ws2 });
+    expect(events.find((e) => e.type === 'reply' && e.id === 5)).toMatchObject({ ok: true });
+    expect(last(events, 'workspace')).toMatchObject({ workspace: { dir: ws2, recent: [ws2, ws1] } });
+    expect(last(events, 'roster')).toMatchObject({ members: [{ name: 'lead' }, { name: 'zed' }] });
+    expect(first.launcher.live()).toEqual([]); // the old workspace's ptys were stopped
+    await manager.close();
+  });
+});
