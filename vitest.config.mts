@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',
+    setupFiles: ['test/setup-env.ts'],
     testTimeout: 60_000,
     hookTimeout: 30_000,
   },

@@ -9,6 +9,8 @@ const SECTIONS: Array<[string, string, string]> = [
   ['guard', './guard.js', 'runGuardBench'],
   ['agent', './agent.js', 'runAgentBench'],
   ['dashboard', './dashboard.js', 'runDashboardBench'],
+  ['agent-tools', './agent-tools.js', 'runAgentToolsBench'],
+  ['teams', './teams.js', 'runTeamsBench'],
 ];
 
 function printTable(section: BenchSection): void {

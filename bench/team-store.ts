@@ -2,6 +2,7 @@
  * Team store benchmark: delivery latency (watch vs 500/1000 ms polling), contended claims and appends with
  * 8 real processes, idle watcher CPU, and inbox append cost at 10 vs 10,000 messages.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../src/core/team/fsio.js';
@@ -54,6 +55,34 @@ async function delivery(mode: 'watch' | 'chokidar' | 500 | 1000, count: number):
   return latencies;
 }
 
+/** Milliseconds from re-creating the tasks dir (rm -rf + mkdir + a task file) to the feed's event for it. */
+async function recreatedDirLatency(rounds: number): Promise<number[]> {
+  const store = await newTeam(['a']);
+  const w = store.watch({ safetyPollMs: 0 });
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < rounds; i++) {
+      fs.rmSync(store.paths.tasksDir, { recursive: true, force: true });
+      await sleep(5);
+      const got = new Promise<number>((resolve) => {
+        const off = w.onChange((e) => {
+          if (e.key === `task:${i + 1}`) {
+            off();
+            resolve(performance.now());
+          }
+        });
+      });
+      fs.mkdirSync(store.paths.tasksDir);
+      const t0 = performance.now();
+      fs.writeFileSync(path.join(store.paths.tasksDir, `${i + 1}.json`), '{}');
+      out.push((await Promise.race([got, sleep(5000).then(() => Infinity)])) - t0);
+    }
+  } finally {
+    w.close();
+  }
+  return out;
+}
+
 /** Runs `n` workers behind a start barrier so process start-up is not timed. */
 async function contended(mode: 'claim' | 'write', store: TeamStore, n: number, args: (i: number) => string[]) {
   const go = path.join(path.dirname(store.dir), 'go');
@@ -87,6 +116,27 @@ async function appendCost(existing: number, bounded: boolean, samples = 200): Pr
   return (performance.now() - t0) / samples;
 }
 
+/**
+ * Side by side with an older checkout (THCLAWS_BENCH_BASELINE=<dir>, e.g. `git archive <commit> | tar -x -C
+ * <dir>` plus a node_modules link): contended claims and appends, alternating old and new runs so that load
+ * drift on a shared machine hits both alike. Reports medians and the median of the pairwise ratios.
+ */
+function sideBySide(baseline: string, pairs: number): { old: Array<Record<string, number>>; new: Array<Record<string, number>> } {
+  const run = (root: string) => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'store-contended.ts'), root], { encoding: 'utf8', cwd: path.join(import.meta.dirname, '..') });
+    if (r.status !== 0) throw new Error(`store-contended ${root}: ${r.stderr}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
+  };
+  const out = { old: [] as Array<Record<string, number>>, new: [] as Array<Record<string, number>> };
+  for (let i = 0; i < pairs; i++) {
+    out.old.push(run(baseline));
+    out.new.push(run(path.join(import.meta.dirname, '..')));
+  }
+  return out;
+}
+
+const median = (v: number[]) => summarize(v).p50;
+
 export async function runTeamStoreBench(): Promise<BenchSection> {
   const rows: BenchSection['rows'] = [];
   const details: Record<string, unknown> = {};
@@ -97,6 +147,10 @@ export async function runTeamStoreBench(): Promise<BenchSection> {
       details[`delivery_${mode}`] = s;
       rows.push({ metric: `delivery ${label}`, value: `p50 ${round(s.p50)} ms / p99 ${round(s.p99)} ms`, n: s.n, target: mode === 'watch' ? 'p50 <= 5, p99 <= 50 ms' : 'baseline' });
     }
+
+    const re = summarize(await recreatedDirLatency(50));
+    details.recreated_dir = re;
+    rows.push({ metric: 'event after the tasks dir is removed and re-created', value: `p50 ${round(re.p50)} ms / p99 ${round(re.p99)} ms`, n: re.n, target: '<= 50 ms' });
 
     const claimers = Array.from({ length: 8 }, (_, i) => `c${i}`);
     const cStore = await newTeam(claimers);
@@ -138,6 +192,26 @@ export async function runTeamStoreBench(): Promise<BenchSection> {
     rows.push({ metric: 'append cost, inbox of 10 messages', value: `${round(small)} ms`, n: 200, target: '-' });
     rows.push({ metric: 'append cost, inbox of 10,000 messages (bounded)', value: `${round(large)} ms (${round(large / small)}x)`, n: 200, target: '<= 2x of 10' });
     rows.push({ metric: 'append cost, 10,000 messages, unbounded array (thClaws-style)', value: `${round(naive)} ms (${round(naive / small)}x)`, n: 50, target: 'baseline' });
+
+    const baseline = process.env.THCLAWS_BENCH_BASELINE;
+    if (baseline) {
+      const ab = sideBySide(path.resolve(baseline), Number(process.env.THCLAWS_BENCH_PAIRS ?? 5));
+      details.side_by_side = { baseline, ...ab };
+      for (const [key, label] of [
+        ['claims_per_s', 'claims/s, 8 processes, 600 tasks'],
+        ['appends_per_s', 'appends/s, 8 writers + 1 reader'],
+      ] as const) {
+        const o = ab.old.map((r) => r[key]!);
+        const n = ab.new.map((r) => r[key]!);
+        const ratio = median(n.map((v, i) => v / o[i]!));
+        rows.push({
+          metric: `side by side, ${label}: baseline vs this (medians of ${o.length} alternating runs)`,
+          value: `${round(median(o), 0)} vs ${round(median(n), 0)} (pairwise ratio ${round(ratio)})`,
+          n: o.length,
+          target: 'ratio >= 0.75',
+        });
+      }
+    }
   } finally {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }

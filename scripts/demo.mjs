@@ -1,60 +1,179 @@
-// `npm run demo`: the foundation end to end on the embedded scripted provider, in a throw-away workspace.
-// Real processes throughout: every step below is the `thclaws` command a person or script would type.
-import { execFileSync, spawnSync } from 'node:child_process';
+// `npm run demo`: a whole Agent Team on the embedded scripted provider, in a throw-away git workspace.
+// The lead (`thclaws -p`) creates backend + frontend (each in its own git worktree) and qa, posts tasks with
+// dependencies, spawns the three teammates as real processes; they claim, write files, commit and complete;
+// the lead dry-runs and merges. Prints a timeline and the merged tree. `--live` runs the same team prompt on
+// a real model (needs ANTHROPIC_API_KEY); `--keep` keeps the workspace; `--dashboard` then opens the finished
+// team in `thclaws dashboard` until Ctrl-C.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bin = path.join(root, 'bin', 'thclaws');
-const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-demo-'));
+const live = process.argv.includes('--live');
 const keep = process.argv.includes('--keep');
+const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-demo-')));
+const started = Date.now();
+const t = (ms = Date.now()) => `+${((ms - started) / 1000).toFixed(2).padStart(5)}s`;
 
-function run(args, { expectFail = false } = {}) {
-  console.log(`\n$ thclaws ${args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`);
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: ws, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } });
-  process.stdout.write(r.stdout);
-  if (r.stderr) process.stdout.write(r.stderr);
-  if ((r.status !== 0) !== expectFail) throw new Error(`thclaws ${args.join(' ')} exited ${r.status}`);
-  if (expectFail) console.log(`(refused as expected, exit ${r.status})`);
-  return r;
+const PROMPT =
+  'Build a tiny web app with a team. Create team "demo": backend (role API, isolation worktree), frontend (role UI, isolation worktree), qa (role review). ' +
+  'Tasks: 1 "Build the API" for backend (api/server.js exporting a /health handler), 2 "Build the UI" for frontend (ui/index.html calling /health), ' +
+  '3 "Review" for qa, blocked by 1 and 2. Spawn all three. When qa has reviewed, dry-run TeamMerge, then merge.';
+
+const sh = (dir, file, body, msg) => `mkdir -p ${dir} && printf '%s\\n' '${body}' > ${dir}/${file} && git add -A && git commit -qm '${msg}'`;
+const SCRIPT = {
+  rules: [
+    {
+      match: 'Build a tiny web app with a team',
+      turns: [
+        {
+          text: 'I will set up the team.',
+          tool_calls: [
+            {
+              name: 'TeamCreate',
+              input: {
+                name: 'demo',
+                description: 'a tiny web app',
+                agents: [
+                  { name: 'backend', role: 'API', prompt: 'You own the API in your worktree.', isolation: 'worktree' },
+                  { name: 'frontend', role: 'UI', prompt: 'You own the UI in your worktree.', isolation: 'worktree' },
+                  { name: 'qa', role: 'review', prompt: 'You review finished work.' },
+                ],
+              },
+            },
+          ],
+        },
+        {
+          text: 'Posting the tasks.',
+          tool_calls: [
+            { name: 'TeamTaskCreate', input: { subject: 'Build the API', description: 'api/server.js with a /health handler', owner: 'backend' } },
+            { name: 'TeamTaskCreate', input: { subject: 'Build the UI', description: 'ui/index.html that calls /health', owner: 'frontend' } },
+            { name: 'TeamTaskCreate', input: { subject: 'Review', description: 'review api/ and ui/', owner: 'qa', blocked_by: ['1', '2'] } },
+          ],
+        },
+        { text: 'Starting the teammates.', tool_calls: ['backend', 'frontend', 'qa'].map((name) => ({ name: 'SpawnTeammate', input: { name } })) },
+        { text: 'The team is at work; I will merge when qa has reviewed.' },
+      ],
+    },
+    {
+      match: 'Task #1 —',
+      turns: [
+        { text: 'Writing the API.', tool_calls: [{ name: 'Bash', input: { command: sh('api', 'server.js', "export const health = () => ({ ok: true });", 'api: /health handler') } }, { name: 'TeamTaskComplete', input: { task_id: '1', summary: 'api/server.js: /health handler, committed on team/backend' } }] },
+        { text: 'API done.' },
+      ],
+    },
+    {
+      match: 'Task #2 —',
+      turns: [
+        { text: 'Writing the UI.', tool_calls: [{ name: 'Bash', input: { command: sh('ui', 'index.html', '<script>fetch("/health")</script>', 'ui: page calling /health') } }, { name: 'TeamTaskComplete', input: { task_id: '2', summary: 'ui/index.html calls /health, committed on team/frontend' } }] },
+        { text: 'UI done.' },
+      ],
+    },
+    {
+      match: 'Task #3 —',
+      turns: [
+        { text: 'Reviewing both branches.', tool_calls: [{ name: 'Bash', input: { command: 'git log --oneline --all -- api ui' } }, { name: 'TeamTaskComplete', input: { task_id: '3', summary: 'reviewed: API and UI agree on /health' } }] },
+        { text: 'Review done.' },
+      ],
+    },
+    { match: '/task #3/', turns: [{ text: 'qa is done: dry run first, then merge.', tool_calls: [{ name: 'TeamMerge', input: { dry_run: true } }, { name: 'TeamMerge', input: {} }] }, { text: 'Merged: the API and the UI are on main.' }] },
+  ],
+  fallback: [{ text: 'Noted.' }],
+};
+
+function git(...args) {
+  return execFileSync('git', args, { cwd: ws, encoding: 'utf8' });
 }
 
-try {
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: ws });
+function line(who, text) {
+  console.log(`${t()}  ${who.padEnd(9)} ${text}`);
+}
+
+async function main() {
+  if (live && !process.env.ANTHROPIC_API_KEY) {
+    console.error('thclaws: --live needs ANTHROPIC_API_KEY');
+    return 2;
+  }
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'demo@thclaws.local');
+  git('config', 'user.name', 'thclaws demo');
   fs.writeFileSync(path.join(ws, 'README.md'), '# demo project\n');
-  console.log(`workspace: ${ws}`);
+  git('add', '-A');
+  git('commit', '-qm', 'init');
+  fs.mkdirSync(path.join(ws, '.thclaws'));
+  fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ teamEnabled: true, teammateMode: 'background' }, null, 2));
+  const scriptFile = path.join(os.tmpdir(), `thclaws-demo-script-${process.pid}.json`);
+  fs.writeFileSync(scriptFile, JSON.stringify(SCRIPT));
+  console.log(`workspace: ${ws}  (${live ? 'live model' : 'scripted provider, no API key needed'})\n`);
+  console.log(`$ thclaws -p "${PROMPT.slice(0, 70)}…" --accept-all --timeout 60\n`);
 
-  run(['-p', 'hello', '--provider', 'scripted']);
-  run(['-p', 'list files', '--provider', 'scripted', '--accept-all']);
+  const args = ['-p', PROMPT, '--accept-all', '--timeout', live ? '600' : '60', '--output-format', 'stream-json', ...(live ? [] : ['--script', scriptFile])];
+  const env = { ...process.env, ...(live ? {} : { ANTHROPIC_API_KEY: '' }) };
+  const child = spawn(process.execPath, [bin, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let result;
+  for await (const l of readline.createInterface({ input: child.stdout })) {
+    let e;
+    try {
+      e = JSON.parse(l);
+    } catch {
+      continue;
+    }
+    if (e.type === 'tool_use') line('lead', `${e.name} ${describeInput(e.name, e.input)}`);
+    else if (e.type === 'tool_result' && (e.is_error || ['SpawnTeammate', 'TeamMerge'].includes(e.name))) {
+      for (const r of e.content.split('\n').slice(0, 12)) line('', `  ${e.is_error ? '✗ ' : ''}${r}`);
+    } else if (e.type === 'team' && e.kind === 'idle') line(e.from, `${e.task ? `completed task #${e.task}: ` : 'idle: '}${e.summary ?? e.reason}`);
+    else if (e.type === 'team' && e.kind === 'message') line(e.from, `→ lead: ${e.text.slice(0, 100)}`);
+    else if (e.type === 'team' && e.kind === 'shutdown_reply') line(e.from, e.approved ? 'shutdown approved, exited' : `shutdown rejected: ${e.reason}`);
+    else if (e.type === 'team' && e.kind === 'dead') line('watchdog', `${e.agent} is not running`);
+    else if (e.type === 'result') result = e;
+  }
+  const code = await new Promise((r) => child.on('close', r));
+  fs.rmSync(scriptFile, { force: true });
 
-  run(['team', 'create', 'demo', '--members', 'alice,bob', '--description', 'build a parser']);
-  run(['team', 'task', 'add', '--subject', 'Write the tokenizer', '--owner', 'alice']);
-  run(['team', 'task', 'add', '--subject', 'Write the parser', '--blocked-by', '1']);
-  run(['team', 'task', 'add', '--subject', 'Review', '--blocked-by', '1,2', '--owner', 'bob']);
-  run(['team', 'send', 'alice', 'Please start with the tokenizer', '--from', 'lead']);
-  run(['team', 'inbox', 'alice', '--mark-read']);
-  run(['team', 'task', 'claim', '2', '--as', 'bob'], { expectFail: true });
-  run(['team', 'task', 'claim', '1', '--as', 'alice']);
-  run(['team', 'task', 'complete', '1', '--as', 'alice', '--summary', 'tokenizer done']);
-  run(['team', 'task', 'claim', '2', '--as', 'bob']);
-  run(['team', 'send', '*', 'Tokenizer merged; parser in progress', '--from', 'alice']);
-  run(['team', 'tasks']);
-  run(['team', 'status']);
-  run(['guard', '--role', 'lead', '--', 'git push origin main --force'], { expectFail: true });
-  run(['guard', '--role', 'lead', '--', 'git log --oneline -5']);
-  console.log('\ndemo finished: every step above ran the real thclaws process against real files.');
+  console.log('\nwhat each teammate did (from its output.log):');
+  for (const name of ['backend', 'frontend', 'qa']) {
+    const log = path.join(ws, '.thclaws/state/team/agents', name, 'output.log');
+    const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((x) => /^\[|● /.test(x)) : [];
+    for (const x of lines.slice(0, 8)) console.log(`  ${name.padEnd(9)} ${x.slice(0, 110)}`);
+  }
+  console.log('\ntasks:');
+  console.log(execFileSync(process.execPath, [bin, 'team', 'tasks'], { cwd: ws, encoding: 'utf8' }).replace(/^/gm, '  '));
+  console.log('history of main:');
+  console.log(git('log', '--graph', '--format=%s', 'main').replace(/^/gm, '  '));
+  console.log('merged tree:');
+  console.log(git('ls-tree', '-r', '--name-only', 'HEAD').replace(/^/gm, '  '));
+  const ok = code === 0 && result && !result.is_error;
+  console.log(ok ? `demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s: every step ran real thclaws processes on real files and git.` : `demo FAILED (exit ${code}): ${result?.error ?? 'no result'}`);
+  return ok ? 0 : 1;
+}
+
+function describeInput(name, input) {
+  if (name === 'TeamCreate') return `"${input.name}": ${input.agents.map((a) => `${a.name}${a.isolation === 'worktree' ? ' (worktree)' : ''}`).join(', ')}`;
+  if (name === 'TeamTaskCreate') return `"${input.subject}" for ${input.owner ?? 'anyone'}${input.blocked_by?.length ? `, after #${input.blocked_by.join(', #')}` : ''}`;
+  if (name === 'SpawnTeammate') return input.name;
+  if (name === 'TeamMerge') return input.dry_run ? '(dry run)' : '';
+  return JSON.stringify(input).slice(0, 100);
+}
+
+let code = 1;
+try {
+  code = await main();
   if (process.argv.includes('--dashboard')) openDashboard();
 } finally {
   if (keep) console.log(`(kept ${ws})`);
   else fs.rmSync(ws, { recursive: true, force: true });
 }
+process.exit(code);
 
 /** `npm run demo -- --dashboard`: the demo team in the dashboard (lead on the scripted provider) until Ctrl-C. */
 function openDashboard() {
   if (!fs.existsSync(path.join(root, 'out', 'renderer', 'index.html'))) execFileSync('npm', ['run', 'build:renderer'], { cwd: root, stdio: 'inherit' });
-  fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted' }, null, 2));
+  const settings = path.join(ws, '.thclaws', 'settings.json');
+  fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), provider: 'scripted' }, null, 2));
   process.on('SIGINT', () => {}); // Ctrl-C stops the dashboard; this process then cleans up
   console.log('\n$ thclaws dashboard --dir <workspace>   (Ctrl-C to stop)');
   spawnSync(process.execPath, [bin, 'dashboard', '--dir', ws], { stdio: 'inherit', env: { ...process.env, ANTHROPIC_API_KEY: '' } });

@@ -15,6 +15,9 @@ export interface AgentCliOptions {
   teamAgent?: string;
   teamDir?: string;
   cli?: boolean;
+  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  verbose?: boolean;
+  inputFormat?: 'text' | 'stream-json';
   /** -p with teams: give up after this many seconds. */
   timeout?: number;
 }
@@ -33,7 +36,10 @@ export function registerAgentCommand(program: Command): void {
   program
     .option('-p, --print [prompt]', 'run one prompt to completion and print the answer (prompt from stdin when omitted)')
     .addOption(new Option('--output-format <format>', 'output of -p').choices(['text', 'json', 'stream-json']).default('text'))
-    .option('--model <id>', 'model id (default: settings "model")')
+    .option('--model <id>', 'model id or alias: sonnet, opus, haiku (default: settings "model", else the current Sonnet)')
+    .addOption(new Option('--effort <level>', 'thinking effort (default: settings "effort", else the model\'s own)').choices(['low', 'medium', 'high', 'xhigh', 'max']))
+    .addOption(new Option('--input-format <format>', 'input of -p: text, or stream-json (one user message per line on stdin)').choices(['text', 'stream-json']).default('text'))
+    .option('--verbose', 'show every tool call and result (in -p text mode: on stderr)')
     .addOption(new Option('--provider <name>', 'model provider (default: settings "provider")').choices(['anthropic', 'scripted']))
     .option('--script <file>', 'JSON script for the scripted provider (docs/scripted-provider.md)')
     .option('--accept-all', 'never ask before Write, Edit or Bash (role guards still apply)')

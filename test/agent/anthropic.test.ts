@@ -59,7 +59,7 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     expect(req.headers.authorization).toBe('Bearer test-key');
     expect(req.body.stream).toBe(true);
     expect(req.body.system[0]).toMatchObject({ text: 'SYSTEM', cache_control: { type: 'ephemeral' } });
-    expect(req.body.tools.map((t: { name: string }) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
+    expect(req.body.tools.map((t: { name: string }) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'BashOutput', 'KillShell', 'Glob', 'Grep']);
     expect(req.body.tools.at(-1).cache_control).toEqual({ type: 'ephemeral' });
     expect(req.body.tools[0].input_schema).toMatchObject({ type: 'object', required: ['path'] });
     expect(req.body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' });
@@ -150,9 +150,9 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     expect(afterText).toMatchObject({ stop: 'error', error: 'API error (overloaded_error): Overloaded' });
     expect(fake.requests).toHaveLength(3);
 
-    fake.enqueue({ streamError: { type: 'invalid_request_error', message: 'prompt is too long' } });
+    fake.enqueue({ streamError: { type: 'invalid_request_error', message: 'messages: text content blocks must be non-empty' } });
     const invalid = await loop('z').run;
-    expect(invalid).toMatchObject({ stop: 'error', error: 'API error (invalid_request_error): prompt is too long' });
+    expect(invalid).toMatchObject({ stop: 'error', error: 'API error (invalid_request_error): messages: text content blocks must be non-empty' });
     expect(fake.requests).toHaveLength(4);
   });
 

@@ -9,11 +9,17 @@ export interface FakeToolUse {
   id?: string;
   name: string;
   input: unknown;
+  /** Stream only this many characters of the input JSON (a tool call cut off by max_tokens). */
+  cutAt?: number;
 }
+
+/** Thinking blocks streamed before the text, as the API sends them (thinking_delta then signature_delta). */
+export type FakeThinking = { thinking: string; signature: string } | { redacted: string };
 
 export type FakeReply =
   | {
       kind?: 'message';
+      thinking?: FakeThinking[];
       text?: string;
       toolUses?: FakeToolUse[];
       stopReason?: string;
@@ -48,6 +54,8 @@ export class FakeAnthropic {
   private toolCounter = 0;
   /** Used when the queue is empty. */
   fallback: FakeReply = { text: '(fake: no reply queued)' };
+  /** Called as a request arrives (before its body is read), with performance.now(): latency benches. */
+  onRequestStart?: (at: number) => void;
 
   get url(): string {
     const addr = this.server?.address() as AddressInfo | undefined;
@@ -76,6 +84,7 @@ export class FakeAnthropic {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    this.onRequestStart?.(performance.now());
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     let body: any;
@@ -114,6 +123,19 @@ export class FakeAnthropic {
       message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: body?.model ?? 'fake', content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
     });
     let index = 0;
+    for (const t of r.thinking ?? []) {
+      if ('redacted' in t) {
+        send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: t.redacted } });
+      } else {
+        send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+        for (const piece of t.thinking.match(/\S+\s*|\s+/g) ?? []) {
+          send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } });
+        }
+        send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: t.signature } });
+      }
+      send('content_block_stop', { type: 'content_block_stop', index });
+      index++;
+    }
     if (r.text !== undefined) {
       send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       for (const piece of r.text.match(/\S+\s*|\s+/g) ?? []) {
@@ -136,7 +158,7 @@ export class FakeAnthropic {
     for (const t of r.toolUses ?? []) {
       const id = t.id ?? `toolu_fake_${++this.toolCounter}`;
       send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: t.name, input: {} } });
-      const json = JSON.stringify(t.input);
+      const json = JSON.stringify(t.input).slice(0, t.cutAt);
       // Split the JSON in two deltas, as the real API streams it in pieces.
       const half = Math.floor(json.length / 2);
       send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } });

@@ -52,6 +52,27 @@ describe('thclaws -p (real process)', () => {
     expect(bad.stderr).toMatch(/--permission-mode.*sometimes/);
   });
 
+  it('an untrusted folder\'s settings cannot switch off permission prompts in -p; it says so on stderr', async () => {
+    settings({ permissionMode: 'auto', permissions: { allow: ['Bash'] } });
+    const outside = path.join(dir, '..', `escape-${path.basename(dir)}.txt`);
+    fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: `echo pwned > ${outside}` } }] }, { text: 'tried' });
+    const r = await runCli(['-p', 'go'], { cwd: dir, env: withKey() });
+    expect(r.code).toBe(0);
+    expect(existsSync(outside)).toBe(false);
+    expect(r.stderr).toBe(
+      `thclaws: ${dir} is not a trusted folder: ignoring project settings that loosen permissions (${path.join(dir, '.thclaws/settings.json')}: permissionMode, ${path.join(dir, '.thclaws/settings.json')}: permissions.allow); trust it by answering the question in the REPL, or pass --accept-all\n`,
+    );
+    expect(fake.requests[1]!.body.messages.at(-1).content[0].content).toMatch(/^permission denied/);
+    // Trusted (by the person, in the user's config): the same settings apply.
+    mkdirSync(path.join(dir, '.config/thclaws'), { recursive: true });
+    writeFileSync(path.join(dir, '.config/thclaws/trusted-folders.json'), JSON.stringify({ folders: [dir] }));
+    const inside = path.join(dir, 'trusted.txt');
+    fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: `echo ok > ${inside}` } }] }, { text: 'done' });
+    const t = await runCli(['-p', 'go'], { cwd: dir, env: withKey() });
+    expect(t.stderr).toBe('');
+    expect(readFileSync(inside, 'utf8')).toBe('ok\n');
+  });
+
   it('--provider scripted uses the embedded demo script', async () => {
     const r = await runCli(['-p', 'hello', '--provider', 'scripted'], { cwd: dir, env: scrubbedEnv(dir) });
     expect(r.code).toBe(0);
@@ -67,8 +88,8 @@ describe('thclaws -p (real process)', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ result: 'All done.', is_error: false, usage: { input_tokens: 2200, output_tokens: 150 } });
-    // sonnet: $3/M in, $15/M out
-    expect(out.cost_usd).toBeCloseTo((2200 * 3 + 150 * 15) / 1e6, 8);
+    // sonnet 4.6: $3/M in, $15/M out
+    expect(out.total_cost_usd).toBeCloseTo((2200 * 3 + 150 * 15) / 1e6, 8);
     expect(readFileSync(path.join(dir, 'made.txt'), 'utf8')).toBe('made\n');
     expect(fake.requests[0]!.body.model).toBe('claude-sonnet-4-6');
     // The transcript is on disk under the returned id.
@@ -86,15 +107,6 @@ describe('thclaws -p (real process)', () => {
     expect(toolResult.content).toMatch(/^permission denied: no one to approve/);
   });
 
-  it('stream-json prints one event per line, ending with the result', async () => {
-    fake.enqueue({ text: 'streamed words here' });
-    const r = await runCli(['-p', 'x', '--output-format', 'stream-json'], { cwd: dir, env: withKey() });
-    expect(r.code).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(events[0].type).toBe('init');
-    expect(events.filter((e) => e.type === 'text').map((e) => e.text).join('')).toBe('streamed words here');
-    expect(events.at(-1)).toMatchObject({ type: 'result', result: 'streamed words here', is_error: false });
-  });
 
   it('API failures exit non-zero with the reason; 529 is retried first', async () => {
     settings({ retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 2 } });
@@ -105,7 +117,7 @@ describe('thclaws -p (real process)', () => {
     fake.enqueue({ kind: 'error', status: 401, message: 'invalid key' });
     const j = await runCli(['-p', 'x', '--output-format', 'json'], { cwd: dir, env: withKey() });
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stdout)).toMatchObject({ is_error: true, error: 'authentication failed (401): check ANTHROPIC_API_KEY — invalid key' });
+    expect(JSON.parse(j.stdout)).toMatchObject({ is_error: true, subtype: 'error_during_execution', errors: ['authentication failed (401): check ANTHROPIC_API_KEY — invalid key'] });
   });
 
   it('--max-iterations stops a looping model with a non-zero exit', async () => {
@@ -160,8 +172,8 @@ describe('thclaws -p (real process)', () => {
       { cwd: dir, env: scrubbedEnv(dir) },
     );
     expect(r.code).toBe(0);
-    const result = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === 'tool_result');
+    const user = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === 'user');
     const ws = path.join(dir, 'ws');
-    expect(result.content).toBe(`alice|${path.join(ws, 'team')}|${ws}`);
+    expect(user.message.content[0].content).toBe(`alice|${path.join(ws, 'team')}|${ws}\n[exit code 0]`);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeAnthropic } from './fake-anthropic.js';
@@ -64,7 +64,7 @@ describe('REPL in a real pseudo-terminal', () => {
     expect((await s.exited).exitCode).toBe(0);
   });
 
-  it('scripted: "no" refuses the tool; "always" stops asking for that tool', async () => {
+  it('scripted: "no" refuses the tool; "always" stops asking for that command prefix only, and is stored', async () => {
     const script = path.join(dir, 'script.json');
     writeFileSync(
       script,
@@ -72,7 +72,8 @@ describe('REPL in a real pseudo-terminal', () => {
         rules: [
           { match: 'first', turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'echo ran-first > first.txt' } }] }, { text: 'ok first' }] },
           { match: 'second', turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'echo ran-second' } }] }, { text: 'ok second' }] },
-          { match: 'third', turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'echo ran-third' } }] }, { text: 'ok third' }] },
+          { match: 'third', turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'echo ran-second ran-third' } }] }, { text: 'ok third' }] },
+          { match: 'fourth', turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'printf other' } }] }, { text: 'ok fourth' }] },
         ],
       }),
     );
@@ -86,16 +87,65 @@ describe('REPL in a real pseudo-terminal', () => {
     expect(existsSync(path.join(dir, 'first.txt'))).toBe(false);
     await s.waitFor(PROMPT);
     s.type('second\r');
-    await s.waitFor('Allow Bash: run: echo ran-second');
+    await s.waitFor('Allow Bash: run: echo ran-second? [y]es / [n]o / [a]lways allow Bash(echo ran-second:*)');
     s.type('a\r');
     await s.waitFor('ran-second');
     await s.waitFor(PROMPT);
     s.type('third\r');
     await s.waitFor('ran-third');
     await s.waitFor('ok third');
-    expect(s.output).not.toContain('Allow Bash: run: echo ran-third');
+    expect(s.output).not.toContain('Allow Bash: run: echo ran-second ran-third');
+    await s.waitFor(PROMPT);
+    s.type('fourth\r');
+    await s.waitFor('Allow Bash: run: printf other');
+    s.type('n\r');
+    await s.waitFor('ok fourth');
+    expect(JSON.parse(readFileSync(path.join(dir, '.thclaws/settings.local.json'), 'utf8'))).toEqual({ permissions: { allow: ['Bash(echo ran-second:*)'] } });
     s.type('\x04'); // Ctrl-D exits
     expect((await s.exited).exitCode).toBe(0);
+  });
+
+  it('thinking streams dimmed under a header, then the answer on its own line', async () => {
+    fake.enqueue({ thinking: [{ thinking: 'Considering the question carefully.', signature: 'sig' }], text: 'The answer is 42.' });
+    const s = start([], { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
+    await s.waitFor(PROMPT);
+    s.type('think\r');
+    await s.waitFor('The answer is 42.');
+    // Dim (SGR 2) around the thinking text; the answer starts on a fresh line, undimmed.
+    const ESC = '\x1b';
+    expect(s.output).toContain(`${ESC}[2m✻ thinking${ESC}[0m`);
+    expect(s.output).toContain(`${ESC}[2mConsidering ${ESC}[0m`);
+    expect(s.output.replace(/\r/g, '')).toContain(`carefully.${ESC}[0m\nThe `);
+    s.type('/quit\r');
+    await s.exited;
+  });
+
+  it('folder trust: one question before project settings may loosen permissions; the answer is stored in the user config', async () => {
+    mkdirSync(path.join(dir, '.thclaws'), { recursive: true });
+    writeFileSync(path.join(dir, '.thclaws/settings.json'), JSON.stringify({ permissionMode: 'auto' }));
+    const trustFile = path.join(dir, '.config/thclaws/trusted-folders.json');
+    const no = start(['--provider', 'scripted']);
+    await no.waitFor(`Do you trust the files in ${dir}? [y/N]`);
+    expect(no.output).toContain('settings.json: permissionMode');
+    no.type('n\r');
+    await no.waitFor('is not a trusted folder: ignoring project settings that loosen permissions');
+    await no.waitFor('asks before Write/Edit/Bash');
+    no.type('/quit\r');
+    await no.exited;
+    expect(existsSync(trustFile)).toBe(false);
+    const yes = start(['--provider', 'scripted']);
+    await yes.waitFor('Do you trust the files in');
+    yes.type('y\r');
+    await yes.waitFor('no permission prompts');
+    yes.type('/quit\r');
+    await yes.exited;
+    expect(JSON.parse(readFileSync(trustFile, 'utf8'))).toEqual({ folders: [dir] });
+    // Asked once: a trusted folder starts without the question.
+    const again = start(['--provider', 'scripted']);
+    await again.waitFor('no permission prompts');
+    expect(again.output).not.toContain('Do you trust');
+    again.type('/quit\r');
+    await again.exited;
   });
 
   it('Ctrl-C aborts the running turn, not the process', async () => {

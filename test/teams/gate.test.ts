@@ -53,7 +53,7 @@ describe('teamEnabled gate', () => {
     const tools = events[0].tools as string[];
     for (const t of ['TeamCreate', 'SpawnTeammate', 'TeamMerge', 'TeamTaskUpdate']) expect(tools).not.toContain(t);
     expect(tools).toEqual(expect.arrayContaining(['TeamTaskClaim', 'TeamTaskComplete', 'SendMessage']));
-    const results = events.filter((e) => e.type === 'tool_result');
+    const results = events.filter((e) => e.type === 'user').flatMap((e) => e.message.content);
     expect(results[0].content).toMatch(/unknown tool "TeamCreate"/);
     expect(results[1].is_error).toBe(true);
     expect(results[1].content).toMatch(/refused/);

@@ -47,6 +47,9 @@ async function expectFinished(ws: Ws, r: { code: number | null; stdout: string; 
   // Idle notifications carried the task summaries, and the shutdown was approved by all.
   const idle = events.filter((e) => e.type === 'team' && e.kind === 'idle').map((e) => `${e.from}:${e.task}:${e.summary}`);
   expect(idle.sort()).toEqual(['backend:1:API built', 'frontend:2:UI built', 'qa:3:looks good']);
+  // The stream carries the team's state changes too.
+  const working = events.filter((e) => e.type === 'team' && e.kind === 'status' && e.state === 'working').map((e) => `${e.agent}:${e.task}`);
+  expect(working).toEqual(expect.arrayContaining(['backend:1', 'frontend:2', 'qa:3']));
   const sd = events.find((e) => e.type === 'team' && e.kind === 'shutdown');
   expect([...sd.approved].sort()).toEqual(['backend', 'frontend', 'qa']);
   return events;
@@ -93,4 +96,47 @@ describe('team lifecycle through the real CLI', () => {
     const r = await runTeam(ws, { TMUX_TMPDIR: path.dirname(sock) });
     await expectFinished(ws, r, 'in tmux');
   }, 150_000);
+
+  it('-p --timeout: gives up, shuts the team down, releases the task with its reservation, exits 1', async () => {
+    const ws = teamWorkspace({ teammateMode: 'background' });
+    cleanups.push(ws.cleanup);
+    const slow = Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ');
+    const script = writeScript(ws, {
+      rules: [
+        { match: 'start', turns: [{ text: 'go', tool_calls: [{ name: 'TeamCreate', input: { name: 't', agents: [{ name: 'slowpoke' }] } }, { name: 'TeamTaskCreate', input: { subject: 'Never ends', description: 'x', owner: 'slowpoke' } }, { name: 'SpawnTeammate', input: { name: 'slowpoke' } }] }, { text: 'waiting' }] },
+        { match: 'Task #1 —', turns: [{ text: slow, delay_ms: 100 }] },
+      ],
+      fallback: [{ text: 'noted' }],
+    });
+    const r = await runCli(['-p', 'start', '--script', script, '--accept-all', '--timeout', '4', '--output-format', 'json'], { cwd: ws.dir, env: scrubbedEnv(ws.home), timeoutMs: 60_000 });
+    expect(r.code).toBe(1);
+    const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    expect(result.is_error).toBe(true);
+    expect(result.error).toMatch(/timed out after 4 s with 1 task\(s\) open/);
+    const store = new TeamStore(path.join(ws.dir, '.thclaws/state/team'));
+    expect((await store.statuses.read('slowpoke'))?.status).toBe('stopped');
+    const t = await store.tasks.get('1');
+    expect(t.status).toBe('pending');
+    expect(t.reserved_for).toBe('slowpoke');
+  }, 60_000);
+
+  it('-p: a teammate that dies mid-task is reported by the watchdog as a lead turn, and the lead can correct the queue', async () => {
+    const ws = teamWorkspace({ teammateMode: 'background' });
+    cleanups.push(ws.cleanup);
+    const script = writeScript(ws, {
+      rules: [
+        { match: 'start', turns: [{ text: 'go', tool_calls: [{ name: 'TeamCreate', input: { name: 't', agents: [{ name: 'doomed' }] } }, { name: 'TeamTaskCreate', input: { subject: 'Fragile', description: 'x', owner: 'doomed' } }, { name: 'SpawnTeammate', input: { name: 'doomed' } }] }, { text: 'waiting' }] },
+        { match: 'Task #1 —', turns: [{ text: 'oops', tool_calls: [{ name: 'Bash', input: { command: 'kill -9 $PPID' } }] }, { text: 'never' }] },
+        { match: "Teammate 'doomed' is not running", turns: [{ text: 'cancelling', tool_calls: [{ name: 'TeamTaskUpdate', input: { task_id: '1', cancel: true, reason: 'doomed died' } }] }, { text: 'cancelled' }] },
+      ],
+      fallback: [{ text: 'noted' }],
+    });
+    const r = await runCli(['-p', 'start', '--script', script, '--accept-all', '--timeout', '60', '--output-format', 'stream-json'], { cwd: ws.dir, env: scrubbedEnv(ws.home), timeoutMs: 90_000 });
+    const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(events.some((e) => e.type === 'team' && e.kind === 'dead' && e.agent === 'doomed')).toBe(true);
+    expect(events.some((e) => e.type === 'tool_use' && e.name === 'TeamTaskUpdate')).toBe(true);
+    expect(r.code, r.stderr).toBe(0);
+    const t = await new TeamStore(path.join(ws.dir, '.thclaws/state/team')).tasks.get('1');
+    expect(t.result).toBe('cancelled: doomed died');
+  }, 90_000);
 });

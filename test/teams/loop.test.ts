@@ -47,9 +47,13 @@ describe('teammate loop', () => {
       ['alice'],
     );
     await session.store.tasks.create({ subject: 'Long', description: 'x', reservedFor: 'alice' });
-    await spawnTeammate(session, { name: 'alice' });
+    await spawnTeammate(session, { name: 'alice', model: 'claude-haiku-4-5' });
     await waitFor(async () => (await session.store.statuses.read('alice'))?.status === 'working', 'alice working');
     await session.store.send('lead', 'alice', 'just fyi, no rush');
+    // Queued while busy, and visible as queued; the per-teammate model is the one it runs and shows.
+    const view = (await session.store.status()).members.find((m) => m.name === 'alice')!;
+    expect(view.queued).toBeGreaterThanOrEqual(1);
+    expect(view.model).toBe('claude-haiku-4-5');
     await session.store.send('lead', 'alice', 'steer now', { extra: { urgent: true } });
     const out = () => fs.readFileSync(session.store.paths.output('alice'), 'utf8');
     await waitFor(async () => (await session.store.tasks.get('1')).status === 'completed', 'task completed by the steered turn');
@@ -82,5 +86,20 @@ describe('teammate loop', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect((await session.store.tasks.get('1')).status).toBe('pending');
     expect((await session.store.statuses.read('alice'))?.status).toBe('idle');
+  }, 60_000);
+
+  it('the heartbeat keeps beating from its own timer while a tool runs for longer than a beat', async () => {
+    const { session } = await team({ rules: [{ match: 'Task #1 —', turns: [{ text: 'long', tool_calls: [{ name: 'Bash', input: { command: 'sleep 7' } }] }, { text: 'end' }] }] }, ['alice']);
+    await session.store.tasks.create({ subject: 'Long tool', description: 'x', reservedFor: 'alice' });
+    await spawnTeammate(session, { name: 'alice' });
+    const first = await waitFor(async () => {
+      const st = await session.store.statuses.read('alice');
+      return st?.status === 'working' ? st : null;
+    }, 'alice working');
+    await new Promise((r) => setTimeout(r, 4500));
+    const later = await session.store.statuses.read('alice');
+    expect(later?.status).toBe('working');
+    expect(later!.last_heartbeat - first.last_heartbeat).toBeGreaterThanOrEqual(2000);
+    expect(later?.current_task).toBe('1');
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../agent/helpers.js';
+import { ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
 import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { sendFrame } from '../../src/core/teams/protocol.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
@@ -126,9 +126,12 @@ describe('teammates under abuse', () => {
     await session.store.tasks.create({ subject: 'Slow work', description: 'x', reservedFor: 'alice' });
     await spawnTeammate(session, { name: 'alice' });
     await waitFor(() => fs.readFileSync(session.store.paths.output('alice'), 'utf8').includes('w5 '), 'alice to be streaming');
-    await sendFrame(session.store, 'lead', 'alice', 'abort_turn', {}, session.epoch);
+    // The person aborts it from the command line (a control frame from `user`, this session's epoch).
+    const r = await runCli(['team', 'abort', 'alice'], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
+    expect(r.code, r.stderr).toBe(0);
     const idle = await waitFor(() => events.find((e) => e.kind === 'idle' && e.from === 'alice'), 'the interrupted notification', 15_000);
     expect(idle).toMatchObject({ reason: 'interrupted', task: '1' });
+    expect((idle as { summary: string }).summary).toMatch(/turn aborted by user/);
     const t = await session.store.tasks.get('1');
     expect(t.reserved_for).toBe('alice');
     // The stream did not run to its end.

@@ -52,3 +52,19 @@ export function registerAgentHooks(hooks: AgentHooks): void {
 export function registerSlashCommand(name: string, command: SlashCommand): void {
   slashCommands.set(name.replace(/^\//, ''), command);
 }
+
+/** What a REPL extension (the team lead's inbox handling) may do with the running REPL. */
+export interface ReplContext {
+  agent: Agent;
+  /** Runs `prompt` as a turn as soon as the REPL is idle (at once when it is waiting at the prompt); then `after`. */
+  inject(prompt: string, after?: () => Promise<void>): void;
+  print(line: string): void;
+  ask(question: string): Promise<string | null>;
+}
+
+export interface ReplExtension {
+  /** Runs when the person leaves the REPL, before it exits. */
+  onExit?(): Promise<void>;
+}
+
+export const replExtensions: Array<(ctx: ReplContext) => ReplExtension | undefined> = [];

@@ -1,69 +1,98 @@
-/** `thclaws -p`: one prompt to completion; text, json or stream-json on stdout. */
+/**
+ * `thclaws -p`: one prompt to completion (or, with `--input-format stream-json`, one turn per user message
+ * on stdin); text, json or stream-json on stdout in the shapes of Claude Code's `claude -p`.
+ */
+import readline from 'node:readline';
 import type { PromptResult } from '../../core/agent/agent.js';
-import type { Usage } from '../../core/agent/providers/types.js';
+import type { LoopEvents } from '../../core/agent/loop.js';
+import { StreamJsonInput, type StreamJsonLine } from '../../core/agent/output-schema.js';
+import { CliError } from '../errors.js';
+import { ClaudeJsonTurn } from './claude-json.js';
+import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
 
-export function usageJson(u: Usage) {
-  return {
-    input_tokens: u.inputTokens,
-    output_tokens: u.outputTokens,
-    cache_read_input_tokens: u.cacheReadTokens,
-    cache_creation_input_tokens: u.cacheWriteTokens,
-  };
+export { usageJson } from './claude-json.js';
+
+export interface PrintOptions {
+  format: 'text' | 'json' | 'stream-json';
+  verbose?: boolean;
 }
 
-/** 0 = done, 1 = failed (provider error, iteration budget), 130 = interrupted. */
+/** 0 = done, 1 = failed (provider error, truncation, refusal, iteration budget), 130 = interrupted. */
 export function exitCodeOf(r: PromptResult): number {
   if (r.stop === 'end_turn') return 0;
   return r.stop === 'aborted' ? 130 : 1;
 }
 
-export async function runPrint(rt: Runtime, prompt: string, format: 'text' | 'json' | 'stream-json'): Promise<number> {
+const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+
+/** Runs one prompt with the output of `opts.format`; returns the result. */
+async function runTurn(rt: Runtime, prompt: string, opts: PrintOptions, signal: AbortSignal, all: StreamJsonLine[]): Promise<PromptResult> {
   const { agent } = rt;
+  const emit = (m: StreamJsonLine) => (opts.format === 'stream-json' ? write(m) : all.push(m));
+  const turn = new ClaudeJsonTurn(rt, emit);
+  let events: LoopEvents;
+  if (opts.format === 'text') {
+    const renderer = new TurnRenderer((s) => process.stderr.write(s), painter(false), { full: true });
+    events = opts.verbose
+      ? { ...renderer.events(), onText: undefined }
+      : { onRetry: (i) => process.stderr.write(`thclaws: retry ${i.attempt} in ${(i.delayMs / 1000).toFixed(1)} s: ${i.reason}\n`) };
+  } else {
+    events = turn.events();
+  }
+  const result = await agent.prompt(prompt, signal, events);
+  const summary = turn.result(result);
+  if (opts.format === 'stream-json') write(summary);
+  else if (opts.format === 'json') write(opts.verbose ? [...all, summary] : summary);
+  else {
+    if (result.text) process.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    if (summary.errors) process.stderr.write(`thclaws: ${summary.errors[0]}\n`);
+  }
+  return result;
+}
+
+function withSignals<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
-  const emit = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
-  if (format === 'stream-json') {
-    emit({ type: 'init', session_id: agent.session.id, model: agent.model, provider: agent.provider.name, tools: agent.tools.map((t) => t.name) });
-  }
-  const events =
-    format === 'stream-json'
-      ? {
-          onText: (text: string) => emit({ type: 'text', text }),
-          onToolCall: (c: { id: string; name: string; input: unknown }) => emit({ type: 'tool_use', id: c.id, name: c.name, input: c.input }),
-          onToolResult: (r: { id: string; name: string; content: string; isError: boolean }) =>
-            emit({ type: 'tool_result', id: r.id, name: r.name, content: r.content, is_error: r.isError }),
-          onRetry: (i: { attempt: number; delayMs: number; reason: string }) => emit({ type: 'retry', attempt: i.attempt, delay_ms: i.delayMs, reason: i.reason }),
-          onUsage: (u: Usage) => emit({ type: 'usage', usage: usageJson(u) }),
-        }
-      : {
-          onRetry: (i: { attempt: number; delayMs: number; reason: string }) =>
-            process.stderr.write(`thclaws: retry ${i.attempt} in ${(i.delayMs / 1000).toFixed(1)} s: ${i.reason}\n`),
-        };
-  let result: PromptResult;
-  try {
-    result = await agent.prompt(prompt, controller.signal, events);
-  } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
-  }
-  const isError = result.stop !== 'end_turn';
-  const error = result.error ?? (result.stop === 'aborted' ? 'interrupted' : undefined);
-  const summary = {
-    result: result.text,
-    session_id: agent.session.id,
-    usage: usageJson(result.usage),
-    cost_usd: result.costUsd ?? null,
-    is_error: isError,
-    stop_reason: result.stop,
-    iterations: result.iterations,
-    ...(error ? { error } : {}),
-  };
-  if (format === 'json') emit(summary);
-  else if (format === 'stream-json') emit({ type: 'result', ...summary });
-  else if (result.text) process.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
-  if (isError && format === 'text') process.stderr.write(`thclaws: ${error}\n`);
+  const onSignal = () => controller.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return fn(controller.signal).finally(() => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  });
+}
+
+export async function runPrint(rt: Runtime, prompt: string, opts: PrintOptions): Promise<number> {
+  const all: StreamJsonLine[] = [ClaudeJsonTurn.init(rt)];
+  if (opts.format === 'stream-json') write(all[0]);
+  const result = await withSignals((signal) => runTurn(rt, prompt, opts, signal, all));
   return exitCodeOf(result);
+}
+
+/** `--input-format stream-json`: each stdin line is a user message; a turn per message, a result per turn. */
+export async function runStreamInput(rt: Runtime, opts: PrintOptions): Promise<number> {
+  if (opts.format !== 'stream-json') throw new CliError('--input-format stream-json needs --output-format stream-json');
+  write(ClaudeJsonTurn.init(rt));
+  let worst = 0;
+  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  let lineNo = 0;
+  for await (const line of rl) {
+    lineNo++;
+    if (!line.trim()) continue;
+    let msg;
+    try {
+      msg = StreamJsonInput.parse(JSON.parse(line));
+    } catch (err) {
+      process.stderr.write(`thclaws: stdin line ${lineNo}: not a stream-json user message: ${(err as Error).message.split('\n')[0]}\n`);
+      worst = Math.max(worst, 2);
+      continue;
+    }
+    const c = msg.message.content;
+    const prompt = typeof c === 'string' ? c : c.map((b) => b.text).join('\n');
+    const result = await withSignals((signal) => runTurn(rt, prompt, opts, signal, []));
+    const code = exitCodeOf(result);
+    if (code === 130) return code;
+    worst = Math.max(worst, code);
+  }
+  return worst;
 }

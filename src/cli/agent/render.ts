@@ -17,9 +17,13 @@ export function painter(color: boolean): Painter {
 export class TurnRenderer {
   private atLineStart = true;
 
+  private inThinking = false;
+
   constructor(
     private readonly write: (s: string) => void,
     private readonly paint: Painter,
+    /** `full`: every line of tool results (--verbose). */
+    private readonly opts: { full?: boolean } = {},
   ) {}
 
   private out(s: string): void {
@@ -38,14 +42,37 @@ export class TurnRenderer {
     this.out(`${s}\n`);
   }
 
+  /** Thinking is shown dimmed under a `✻ thinking` header; the answer text starts on a fresh line after it. */
+  private thinking(d: string): void {
+    if (!this.inThinking) {
+      this.line(this.paint.dim('✻ thinking'));
+      this.inThinking = true;
+    }
+    this.out(this.paint.dim(d));
+  }
+
+  private text(d: string): void {
+    if (this.inThinking) {
+      this.inThinking = false;
+      this.newline();
+    }
+    this.out(d);
+  }
+
   events(): LoopEvents {
+    const endThinking = () => {
+      if (this.inThinking) this.inThinking = false;
+    };
     return {
-      onText: (d) => this.out(d),
-      onToolCall: (c) => this.line(this.paint.cyan(`● ${c.name}`) + ` ${c.summary}`),
+      onText: (d) => this.text(d),
+      onThinking: (d) => this.thinking(d),
+      onResponse: endThinking,
+      onToolCall: (c) => (endThinking(), this.line(this.paint.cyan(`● ${c.name}`) + ` ${c.summary}`)),
       onToolResult: (r) => {
         const lines = r.content.split('\n');
-        const shown = lines.slice(0, RESULT_LINES).map((l, i) => `${i === 0 ? '  ⎿ ' : '    '}${l}`);
-        if (lines.length > RESULT_LINES) shown.push(`    … ${lines.length - RESULT_LINES} more lines`);
+        const max = this.opts.full ? Infinity : RESULT_LINES;
+        const shown = lines.slice(0, max).map((l, i) => `${i === 0 ? '  ⎿ ' : '    '}${l}`);
+        if (lines.length > max) shown.push(`    … ${lines.length - max} more lines`);
         const text = shown.join('\n');
         this.line(r.isError ? this.paint.red(text) : this.paint.dim(text));
       },

@@ -6,21 +6,21 @@ import readline from 'node:readline';
 import { CallbackApprover } from '../../core/agent/permissions.js';
 import type { ApproverAnswer, PermissionRequest } from '../../core/agent/types.js';
 import { VERSION } from '../version.js';
-import { slashCommands } from './hooks.js';
+import { replExtensions, slashCommands, type ReplExtension } from './hooks.js';
 import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
 import { registerBuiltinSlashCommands } from './slash.js';
 
 export const PROMPT = 'thclaws> ';
 
-export async function runRepl(rt: Runtime): Promise<number> {
+export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Promise<number> {
   registerBuiltinSlashCommands();
   const { agent } = rt;
   const input = process.stdin;
   const output = process.stdout;
   const terminal = !!input.isTTY;
   const paint = painter(!!output.isTTY && !process.env.NO_COLOR);
-  const renderer = new TurnRenderer((s) => output.write(s), paint);
+  const renderer = new TurnRenderer((s) => output.write(s), paint, { full: !!opts.verbose });
   const rl = readline.createInterface({ input, output, terminal, historySize: terminal ? 500 : 0, prompt: PROMPT });
 
   let closed = false;
@@ -80,7 +80,7 @@ export async function runRepl(rt: Runtime): Promise<number> {
     new CallbackApprover(async (req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> => {
       renderer.newline();
       for (;;) {
-        const ans = await ask(`Allow ${req.tool}: ${req.summary}? [y]es / [n]o / [a]lways for ${req.tool} this session: `, signal);
+        const ans = await ask(`Allow ${req.tool}: ${req.summary}? [y]es / [n]o / [a]lways allow ${req.scope ?? req.tool}: `, signal);
         if (ans === null) return 'deny';
         const a = ans.trim().toLowerCase();
         if (a === 'y' || a === 'yes') return 'allow';
@@ -91,14 +91,51 @@ export async function runRepl(rt: Runtime): Promise<number> {
     });
   rt.permissions.setApprover(approver);
 
+  // Turns injected by extensions (teammate messages for the lead) run when the REPL is idle.
+  const INJECTED = '\u0000injected';
+  const injected: Array<{ prompt: string; after?: () => Promise<void> }> = [];
+  const extensions: ReplExtension[] = [];
+  for (const make of replExtensions) {
+    const ext = make({
+      agent,
+      inject: (prompt, after) => {
+        injected.push({ prompt, ...(after ? { after } : {}) });
+        const w = waiting;
+        if (w && !turn) {
+          waiting = undefined;
+          output.write('\n');
+          w(INJECTED);
+        }
+      },
+      print: (line) => renderer.line(line),
+      ask: (q) => ask(q),
+    });
+    if (ext) extensions.push(ext);
+  }
+
   output.write(
     `thclaws ${VERSION} · ${agent.model} (${agent.provider.name}) · ${rt.mode === 'ask' ? 'asks before Write/Edit/Bash' : 'no permission prompts'}\n` +
       `${rt.resumed ? `resumed session ${agent.session.id} (${agent.messages.length} messages)` : `session ${agent.session.id}`} · /help for commands, Ctrl-D to exit\n`,
   );
 
   for (;;) {
-    const line = await ask(PROMPT);
+    const line = injected.length ? INJECTED : await ask(PROMPT);
     if (line === null) break;
+    if (line === INJECTED) {
+      const item = injected.shift();
+      if (!item) continue;
+      turn = new AbortController();
+      try {
+        await agent.prompt(item.prompt, turn.signal, renderer.events());
+        renderer.newline();
+      } catch (err) {
+        renderer.line(paint.red(`error: ${(err as Error).message}`));
+      } finally {
+        turn = undefined;
+      }
+      await item.after?.();
+      continue;
+    }
     const text = line.trim();
     if (!text) continue;
     if (text.startsWith('/')) {
@@ -134,6 +171,7 @@ export async function runRepl(rt: Runtime): Promise<number> {
     }
     if (closed && !queued.length) break;
   }
+  for (const ext of extensions) await ext.onExit?.().catch((err) => output.write(paint.red(`exit: ${(err as Error).message}`) + '\n'));
   if (!terminal) process.off('SIGINT', interrupt);
   rl.close();
   output.write('\n');

@@ -1,11 +1,27 @@
 /** Entry of the root command: -p or the REPL. */
+import readline from 'node:readline';
 import type { AgentCliOptions } from '../agent-command.js';
 import { CliError } from '../errors.js';
 import { DenyApprover } from '../../core/agent/permissions.js';
-import { runPrint } from './print.js';
+import { runPrint, runStreamInput } from './print.js';
 import { runRepl } from './repl.js';
 import { setupRuntime } from './setup.js';
 import { activeTeamSession, registerTeamHooks } from './team-hooks.js';
+
+/** One question before the REPL starts; the answer is stored in the user's config by the caller. */
+async function askTrust(projectRoot: string, ignored: string[]): Promise<boolean> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const keys = ignored.map((i) => `  ${i}`).join('\n');
+    const answer = await new Promise<string>((resolve) => {
+      rl.on('close', () => resolve(''));
+      rl.question(`This folder's settings loosen permissions:\n${keys}\nDo you trust the files in ${projectRoot}? [y/N] `, resolve);
+    });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -23,8 +39,16 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
     const { runTeammateCli } = await import('./team-run.js');
     return runTeammateCli(rt, team);
   }
-  if (opts.print !== undefined) {
-    const prompt = opts.print === true ? await readStdin() : opts.print;
+  if (opts.print !== undefined || opts.inputFormat === 'stream-json') {
+    const printOpts = { format: opts.outputFormat, verbose: !!opts.verbose };
+    if (opts.inputFormat === 'stream-json') {
+      if (opts.outputFormat !== 'stream-json') throw new CliError('--input-format stream-json needs --output-format stream-json');
+      if (typeof opts.print === 'string') throw new CliError('--input-format stream-json reads its prompts from stdin; give -p no value');
+      const rt = await setupRuntime(opts, false);
+      rt.permissions.setApprover(rt.approver ?? new DenyApprover());
+      return runStreamInput(rt, printOpts);
+    }
+    const prompt = opts.print === true ? await readStdin() : (opts.print as string);
     if (!prompt.trim()) throw new CliError('-p needs a prompt (as its value or on stdin)');
     const rt = await setupRuntime(opts, false);
     // Nobody answers questions in -p: without --accept-all, guarded tools are refused with a reason.
@@ -34,8 +58,8 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
       const { runTeamPrint } = await import('./team-run.js');
       return runTeamPrint(rt, team, prompt, opts.outputFormat, opts.timeout);
     }
-    return runPrint(rt, prompt, opts.outputFormat);
+    return runPrint(rt, prompt, printOpts);
   }
-  const rt = await setupRuntime(opts, true);
-  return runRepl(rt);
+  const rt = await setupRuntime(opts, true, process.stdin.isTTY ? askTrust : undefined);
+  return runRepl(rt, { verbose: !!opts.verbose });
 }

@@ -34,7 +34,7 @@ describe('setupRuntime (in process)', () => {
     const rt = await setupRuntime({ outputFormat: 'text', provider: 'scripted', cwd: dir, teamAgent: 'alice' }, false);
     expect(rt.info.role).toBe('teammate');
     expect(rt.agent.model).toBe('claude-haiku-4-5');
-    expect(rt.agent.tools.map((t) => t.name)).toEqual(['Read', 'Bash']);
+    expect(rt.agent.tools.map((t) => t.name)).toEqual(['Read', 'Bash', 'BashOutput', 'KillShell']);
     expect(process.env.THCLAWS_TEAM_AGENT).toBe('alice');
     expect(process.env.THCLAWS_TEAM_DIR).toBe(path.join(dir, '.thclaws/state/team'));
   });
@@ -48,7 +48,7 @@ describe('setupRuntime (in process)', () => {
     );
     // Another agent's broken file does not stop a teammate without a definition.
     const rt = await setupRuntime({ outputFormat: 'text', provider: 'scripted', cwd: dir, teamAgent: 'dave' }, false);
-    expect(rt.agent.tools.map((t) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
+    expect(rt.agent.tools.map((t) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'BashOutput', 'KillShell', 'Glob', 'Grep']);
   });
 
   it('THCLAWS_PROJECT_ROOT is the sandbox and settings root; relative paths still resolve against the cwd', async () => {

@@ -3,15 +3,18 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Agent } from '../../core/agent/agent.js';
 import { agentsDir, loadAgentDefs, type AgentDef } from '../../core/agent/agent-defs.js';
+import { resolveModelAlias } from '../../core/agent/models.js';
 import { SessionPermissionChecker, type PermissionMode } from '../../core/agent/permissions.js';
 import { AnthropicProvider } from '../../core/agent/providers/anthropic.js';
 import { DEFAULT_SCRIPT, ScriptedProvider, loadScriptFile } from '../../core/agent/providers/scripted.js';
 import type { Provider } from '../../core/agent/providers/types.js';
 import { ProviderError } from '../../core/agent/providers/types.js';
 import { SessionError, SessionStore } from '../../core/agent/sessions.js';
-import { SettingsError, loadSettings } from '../../core/agent/settings.js';
+import { SettingsError, addAllowRule, loadSettings, type LoadedSettings } from '../../core/agent/settings.js';
+import { trustFolder } from '../../core/agent/trust.js';
 import { buildSystemPrompt } from '../../core/agent/system-prompt.js';
 import { builtinTools } from '../../core/agent/tools/index.js';
+import { ShellRegistry } from '../../core/agent/tools/shells.js';
 import type { Approver } from '../../core/agent/types.js';
 import type { CommandGuard, Role } from '../../core/guard/types.js';
 import type { AgentCliOptions } from '../agent-command.js';
@@ -38,7 +41,7 @@ function resolveCwd(dir: string | undefined): string {
   return abs;
 }
 
-/** Teammate flags become env (reference §2.1, §12) so every subprocess inherits them. */
+/** Teammate flags become env (THCLAWS_TEAM_AGENT, THCLAWS_TEAM_DIR) so every subprocess inherits them. */
 function applyTeamFlags(opts: AgentCliOptions, cwd: string): { agentName?: string; role: Role } {
   if (opts.teamAgent) process.env.THCLAWS_TEAM_AGENT = opts.teamAgent;
   if (opts.teamDir) process.env.THCLAWS_TEAM_DIR = path.resolve(cwd, opts.teamDir);
@@ -71,19 +74,36 @@ function agentDefFor(projectRoot: string, agentName: string): AgentDef | undefin
   return undefined;
 }
 
-export async function setupRuntime(opts: AgentCliOptions, interactive: boolean): Promise<Runtime> {
+/** Asks the person whether to trust the folder; true = trust (stored in the user's config). */
+export type TrustPrompt = (projectRoot: string, ignored: string[]) => Promise<boolean>;
+
+function loadTrustedSettings(projectRoot: string): LoadedSettings {
+  try {
+    return loadSettings(projectRoot);
+  } catch (err) {
+    if (err instanceof SettingsError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, askTrust?: TrustPrompt): Promise<Runtime> {
   const cwd = resolveCwd(opts.cwd);
   const { agentName, role: flagRole } = applyTeamFlags(opts, cwd);
   const projectRoot = process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
   if (!existsSync(projectRoot)) throw new CliError(`THCLAWS_PROJECT_ROOT does not exist: ${projectRoot}`);
 
-  let settings;
-  try {
-    settings = loadSettings(projectRoot).settings;
-  } catch (err) {
-    if (err instanceof SettingsError) throw new CliError(err.message);
-    throw err;
+  let loaded = loadTrustedSettings(projectRoot);
+  if (loaded.ignored.length && askTrust && (await askTrust(projectRoot, loaded.ignored))) {
+    trustFolder(projectRoot);
+    loaded = loadTrustedSettings(projectRoot);
   }
+  if (loaded.ignored.length) {
+    process.stderr.write(
+      `thclaws: ${projectRoot} is not a trusted folder: ignoring project settings that loosen permissions (${loaded.ignored.join(', ')}); ` +
+        'trust it by answering the question in the REPL, or pass --accept-all\n',
+    );
+  }
+  const settings = loaded.settings;
   const info: RuntimeInfo = { role: flagRole, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) };
   for (const h of agentHooks) info.role = h.role?.(info) ?? info.role;
   for (const h of agentHooks) await h.prepare?.(info);
@@ -99,7 +119,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
   }
 
   const def = agentName ? agentDefFor(projectRoot, agentName) : undefined;
-  const model = opts.model ?? def?.model ?? settings.model;
+  const model = resolveModelAlias(opts.model ?? def?.model ?? settings.model);
   const mode: PermissionMode = opts.acceptAll ? 'auto' : (opts.permissionMode ?? settings.permissionMode);
 
   let guard: CommandGuard | undefined;
@@ -124,9 +144,15 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
     guard = createCommandGuard('lead', { workspaceRoot: projectRoot, cwd, agentName: 'lead' });
   }
   const allowed = def?.tools ? new Set(def.tools) : undefined;
+  // Background shells come with Bash: a definition that allows Bash allows reading and stopping them.
+  if (allowed?.has('Bash')) for (const t of ['BashOutput', 'KillShell']) allowed.add(t);
   const activeTools = allowed ? tools.filter((t) => allowed.has(t.name)) : tools;
 
-  const permissions = new SessionPermissionChecker(mode, { decide: async () => 'deny' });
+  const permissions = new SessionPermissionChecker(
+    mode,
+    { decide: async () => 'deny' },
+    { scope: { cwd, projectRoot }, rules: settings.permissions.allow, persist: (rule) => addAllowRule(projectRoot, rule) },
+  );
   let session: SessionStore;
   let messages;
   let usage;
@@ -141,7 +167,12 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean):
     throw new CliError(`cannot write session under ${projectRoot}/.thclaws/sessions: ${(err as Error).message}`);
   }
 
+  // Background shells and the children foreground commands left running die with the agent (process groups).
+  const shells = new ShellRegistry();
+  process.once('exit', () => shells.killAll());
   const agent = new Agent({
+    shells,
+    ...(opts.effort ? { effort: opts.effort } : {}),
     provider,
     model,
     settings,

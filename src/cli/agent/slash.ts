@@ -1,4 +1,5 @@
 /** Built-in REPL slash commands; later issues add theirs through registerSlashCommand. */
+import { resolveModelAlias } from '../../core/agent/models.js';
 import { slashCommands, registerSlashCommand as register, type SlashCommand } from './hooks.js';
 
 /** Built-ins never replace a command another issue registered first (e.g. /team). */
@@ -16,9 +17,9 @@ export function registerBuiltinSlashCommands(): void {
     },
   });
   registerSlashCommand('model', {
-    help: 'show the model, or switch: /model <id>',
+    help: 'show the model, or switch: /model <id or alias: sonnet, opus, haiku>',
     run: ({ agent, args, print }) => {
-      if (args) agent.model = args;
+      if (args) agent.model = resolveModelAlias(args);
       print(`model: ${agent.model} (provider ${agent.provider.name})`);
     },
   });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { AgentCliOptions } from '../agent-command.js';
 import { CliError } from '../errors.js';
 import { registerAgentHooks, type RuntimeInfo } from './hooks.js';
+import { outsideWorktrees } from '../../core/teams/roots.js';
 import type { TeamSession } from '../../core/teams/session.js';
 import type { CommandGuard } from '../../core/guard/types.js';
 import type { Tool } from '../../core/agent/types.js';
@@ -40,16 +41,15 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
     role(info) {
       if (info.agentName || !info.settings.teamEnabled) return undefined;
       // A person's session in a project with a team is that team's lead.
-      return existsSync(path.join(teamDirOf(rootOf(info)), 'config.json')) ? 'lead' : undefined;
+      return existsSync(path.join(teamDirOf(outsideWorktrees(info.projectRoot)), 'config.json')) ? 'lead' : undefined;
     },
     async prepare(info) {
       if (!info.agentName && !info.settings.teamEnabled) return;
-      const [{ TeamSession }, { createCommandGuard }, { roleGuard }, { teamToolsFor }, { outsideWorktrees }, { TeamError }] = await Promise.all([
+      const [{ TeamSession }, { createCommandGuard }, { roleGuard }, { teamToolsFor }, { TeamError }] = await Promise.all([
         import('../../core/teams/session.js'),
         import('../../core/guard/index.js'),
         import('../../core/teams/role-guard.js'),
         import('../../core/teams/tools/index.js'),
-        import('../../core/teams/worktree.js'),
         import('../../core/team/index.js'),
       ]);
       const projectRoot = outsideWorktrees(info.projectRoot);
@@ -86,17 +86,12 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
       tools = teamToolsFor(session);
       addenda = [await teamAddendum(session, info, branch)];
       active = session;
+      if (info.interactive && info.role !== 'teammate') (await import('./team-repl.js')).registerTeamRepl(session);
     },
     guard: () => guard,
     tools: () => tools,
     systemAddenda: () => addenda,
   });
-}
-
-function rootOf(info: RuntimeInfo): string {
-  const parts = path.resolve(info.projectRoot).split(path.sep);
-  const i = parts.indexOf('.worktrees');
-  return i > 0 && i < parts.length - 1 ? parts.slice(0, i).join(path.sep) || path.sep : info.projectRoot;
 }
 
 async function teamAddendum(session: TeamSession, info: RuntimeInfo, branch: string | undefined): Promise<string> {

@@ -38,6 +38,8 @@ export function describeLeadEvent(e: LeadEvent): string {
       return `[watchdog] ${e.agent} is not running${e.released.length ? `; released task(s) ${e.released.join(', ')}` : ''}`;
     case 'dropped':
       return `[dropped ${e.type} from ${e.from}: ${e.why}]`;
+    case 'status':
+      return `[${e.agent} is ${e.state}${e.task ? ` (task #${e.task})` : ''}]`;
   }
 }
 
@@ -67,12 +69,15 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
     : { onToolCall: (c) => log(`[lead] ${c.name} ${c.summary}`), onToolResult: (r) => r.isError && log(`[lead] ${r.name} failed: ${r.content.split('\n')[0]}`) };
 
   const handler = new LeadHandler(session);
-  handler.onEvent((e) => (stream ? emit({ type: 'team', ...e }) : log(describeLeadEvent(e))));
+  handler.onEvent((e) => (stream ? emit({ type: 'team', ...e }) : e.kind !== 'status' && log(describeLeadEvent(e))));
   const deadline = timeoutS ? Date.now() + timeoutS * 1000 : Infinity;
   const timer = timeoutS ? setTimeout(() => controller.abort(), timeoutS * 1000) : undefined;
   let last: PromptResult;
   let turns = 0;
   let timedOut = false;
+  // Watch from the moment there is a team (TeamCreate may run in the first turn).
+  if (session.role === 'lead' && session.teamExists()) handler.start();
+  session.onRole(() => handler.start());
   try {
     last = await agent.prompt(prompt, controller.signal, events);
     turns++;
@@ -95,10 +100,18 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
         await handler.ack(batch.ids);
         const p = await handler.progress();
         if (p.open === 0 && p.busy.length === 0) break;
-        if (!p.live.length && p.open > 0 && !batch.ids.length) {
-          // Nobody left to do the work: the watchdog has already told the lead; give it one more look.
+        if (!p.live.length && p.open > 0) {
+          // Nobody left to do the work: one more lead turn if the watchdog has news (it may respawn), else stop.
           await handler.watchdog();
-          if (!handler.drain().prompt) break;
+          const final = handler.drain();
+          if (!final.prompt) {
+            await handler.ack(final.ids);
+            break;
+          }
+          last = await agent.prompt(final.prompt, controller.signal, events);
+          turns++;
+          await handler.ack(final.ids);
+          continue;
         }
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, 1000);

@@ -9,9 +9,10 @@ export function registerMessageCommands(team: Command): void {
     .description('send a message to a member, the lead, or * (everyone)')
     .option('--from <name>', 'sender name', USER)
     .option('--summary <text>', 'one-line summary (default: the first words)')
+    .option('--urgent', "deliver at the recipient's next tool call instead of after its turn")
     .action(
-      action(async (to: string, text: string, opts: CommonOpts & { from: string; summary?: string }) => {
-        const sent = await openStore(opts).send(opts.from, to, text, { summary: opts.summary });
+      action(async (to: string, text: string, opts: CommonOpts & { from: string; summary?: string; urgent?: boolean }) => {
+        const sent = await openStore(opts).send(opts.from, to, text, { summary: opts.summary, ...(opts.urgent ? { extra: { urgent: true } } : {}) });
         print(opts, sent, () => sent.map((m) => `sent ${m.id} to ${m.to}`).join('\n'));
       }),
     );
@@ -33,6 +34,19 @@ export function registerMessageCommands(team: Command): void {
             ? messages.map((m) => `${new Date(m.timestamp).toISOString()}  ${m.from} -> ${m.to ?? agent}${m.read ? ' (read)' : ''}${m.type ? ` [${m.type}]` : ''}\n  ${m.text}`).join('\n')
             : '(no messages)',
         );
+      }),
+    );
+
+  withCommon(team.command('abort <agent>'))
+    .description("abort a teammate's running turn (sent as the person, `user`, in the current session)")
+    .action(
+      action(async (agent: string, opts: CommonOpts) => {
+        const store = openStore(opts);
+        const known = knownNames(await store.config.require());
+        if (!known.includes(agent) || agent === USER) throw new CliError(`unknown teammate "${agent}"; known: ${known.join(', ')}`);
+        const { sendFrame } = await import('../../core/teams/protocol.js');
+        const m = await sendFrame(store, USER, agent, 'abort_turn');
+        print(opts, m, () => `abort_turn sent to ${agent}`);
       }),
     );
 }

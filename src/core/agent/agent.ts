@@ -4,12 +4,14 @@
  */
 import type { CommandGuard, Role } from '../guard/types.js';
 import { estimateCost } from './cost.js';
-import { runLoop, type LoopEvents, type LoopResult } from './loop.js';
+import { runLoop, type LoopEvents, type LoopOptions, type LoopResult } from './loop.js';
+import { modelInfo } from './models.js';
 import type { SessionPermissionChecker } from './permissions.js';
-import type { ChatMessage, Provider, Usage } from './providers/types.js';
+import type { ChatMessage, Effort, Provider, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
+import type { ShellRegistry } from './tools/shells.js';
 import type { Tool } from './types.js';
 
 export interface AgentConfig {
@@ -31,6 +33,10 @@ export interface AgentConfig {
   messages?: ChatMessage[];
   usage?: Usage;
   maxIterations?: number;
+  /** `--effort`; else settings `effort`. */
+  effort?: Effort;
+  /** Background shells; killed by `dispose()`. */
+  shells?: ShellRegistry;
 }
 
 export interface PromptResult extends LoopResult {
@@ -46,7 +52,10 @@ export class Agent {
   usage: Usage;
   costUsd = 0;
 
+  readonly effort?: Effort;
+
   constructor(private readonly cfg: AgentConfig) {
+    this.effort = cfg.effort ?? cfg.settings.effort;
     this.messages = cfg.messages ?? [];
     this.model = cfg.model;
     this.session = cfg.session;
@@ -72,17 +81,21 @@ export class Agent {
     });
   }
 
-  async prompt(text: string, signal: AbortSignal, events: LoopEvents = {}, extra: { onToolBoundary?: () => Promise<string[] | undefined> } = {}): Promise<PromptResult> {
+  async prompt(text: string, signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary'> = {}): Promise<PromptResult> {
     const s = this.cfg.settings;
     let cost: number | undefined = 0;
+    const maxOutput = modelInfo(this.model)?.maxOutput;
     const result = await runLoop(text, {
+      ...extra,
       provider: this.cfg.provider,
       model: this.model,
       system: this.cfg.system,
       tools: this.cfg.tools,
       messages: this.messages,
       maxIterations: this.cfg.maxIterations ?? s.maxIterations,
-      maxTokens: s.maxTokens,
+      maxTokens: maxOutput ? Math.min(s.maxTokens, maxOutput) : s.maxTokens,
+      ...(this.effort ? { effort: this.effort } : {}),
+      thinkingDisplay: s.thinkingDisplay,
       toolOutputMaxChars: s.toolOutputMaxChars,
       context: {
         cwd: this.cfg.cwd,
@@ -90,6 +103,7 @@ export class Agent {
         role: this.cfg.role,
         permissions: this.cfg.permissions,
         limits: s,
+        ...(this.cfg.shells ? { shells: this.cfg.shells } : {}),
         ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
         ...(this.cfg.guard ? { guard: this.cfg.guard } : {}),
       },
@@ -104,13 +118,13 @@ export class Agent {
         onUsage: (u) => {
           const c = this.cfg.provider.name === 'scripted' ? 0 : estimateCost(this.model, u);
           cost = cost === undefined || c === undefined ? undefined : cost + c;
-          this.usage = addUsage(this.usage, u);
           if (c !== undefined) this.costUsd += c;
           this.session.append({ type: 'usage', at: new Date().toISOString(), model: this.model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
           events.onUsage?.(u);
         },
       },
     });
+    this.usage = addUsage(this.usage, result.usage);
     return { ...result, ...(cost !== undefined ? { costUsd: Math.round(cost * 1e6) / 1e6 } : {}) };
   }
 }

@@ -26,13 +26,15 @@ describe('tool loop', () => {
     ...over,
   });
 
-  it('caps tool output with a note', async () => {
-    const opts = options({ rules: [{ turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'head -c 5000 /dev/zero | tr "\\\\0" x' } }] }, { text: 'ok' }] }] });
+  it('caps tool output keeping head and tail, with a line saying how much was cut', async () => {
+    const opts = options({ rules: [{ turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'seq 1 100000; echo FINAL_ERROR; exit 3' } }] }, { text: 'ok' }] }] });
     const r = await runLoop('go', opts);
     expect(r.stop).toBe('end_turn');
     const result = opts.messages[2]!.content[0] as { content: string };
-    expect(result.content.startsWith('x'.repeat(1000))).toBe(true);
-    expect(result.content).toContain('[output truncated: 4000 more characters not shown]');
+    expect(result.content.startsWith('1\n2\n3\n')).toBe(true);
+    expect(result.content).toMatch(/\[\.\.\. \d+ characters cut from the middle of this output \.\.\.\]/);
+    expect(result.content).toMatch(/100000\nFINAL_ERROR\n\[exit code 3\]$/);
+    expect(result.content.length).toBeLessThan(1200);
   });
 
   it('stops at the iteration budget', async () => {

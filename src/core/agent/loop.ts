@@ -1,19 +1,26 @@
 /**
- * The tool loop: ask the model, run the tools it calls (validate → preflight → permission → run), feed the
- * results back, until the model answers without tools, the iteration budget is spent, or the signal aborts.
+ * The tool loop: ask the model, run the tools it calls, feed the results back, until the model ends its
+ * turn, a stop reason ends it (refusal, truncation, context window), the iteration budget is spent, or the
+ * signal aborts. Thinking blocks stay in the conversation exactly as the API returned them.
  */
-import { z } from 'zod';
-import type { Tool, ToolContext, ToolResult } from './types.js';
-import type { ChatMessage, Provider, TextBlock, ToolResultBlock, ToolSpec, ToolUseBlock, Usage } from './providers/types.js';
+import { modelInfo } from './models.js';
+import type { AssistantBlock, ChatMessage, CompletionResponse, Effort, Provider, ThinkingDisplay, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
 import { AbortedError, addUsage, emptyUsage, ProviderError } from './providers/types.js';
+import { capOutput, runToolBatch, runToolCall, toolSpec } from './tool-run.js';
+import type { Tool, ToolContext } from './types.js';
+
+export { capOutput, runToolCall, toolSpec };
 
 export interface LoopEvents {
   onText?(delta: string): void;
+  onThinking?(delta: string): void;
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolResult?(result: { id: string; name: string; content: string; isError: boolean }): void;
   onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
   /** Usage of one model call. */
   onUsage?(usage: Usage): void;
+  /** One complete model response as it joins the conversation (stream-json `assistant` messages). */
+  onResponse?(response: { message: ChatMessage; stopReason: string; usage: Usage }): void;
   /** Every message appended to the conversation (session persistence). */
   onMessage?(message: ChatMessage): void;
 }
@@ -28,15 +35,23 @@ export interface LoopOptions {
   maxIterations: number;
   maxTokens: number;
   toolOutputMaxChars: number;
+  effort?: Effort;
+  thinkingDisplay?: ThinkingDisplay;
+  /** Continuations after a response cut off by max_tokens before the turn is reported truncated. */
+  maxContinuations?: number;
+  /**
+   * Called at each tool boundary (after a batch of tool results, before the next model request). Strings
+   * it returns are appended as text blocks to the same user message as the tool results: the way to hand
+   * the model an urgent message mid-turn.
+   */
+  onToolBoundary?: () => Promise<string[] | undefined>;
   /** Tool context without the signal (the loop passes its own). */
   context: Omit<ToolContext, 'signal'>;
   signal: AbortSignal;
   events?: LoopEvents;
-  /** Called after each round of tool results: urgent messages to deliver as text beside those results. */
-  onToolBoundary?: () => Promise<string[] | undefined>;
 }
 
-export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error';
+export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error' | 'max_tokens' | 'refusal' | 'context_exceeded';
 
 export interface LoopResult {
   stop: LoopStop;
@@ -48,55 +63,7 @@ export interface LoopResult {
 }
 
 export const INTERRUPTED = '[interrupted by the user]';
-
-const specCache = new WeakMap<Tool<any>, ToolSpec>();
-
-export function toolSpec(tool: Tool<any>): ToolSpec {
-  let spec = specCache.get(tool);
-  if (!spec) {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as Record<string, unknown>;
-    spec = { name: tool.name, description: tool.description, input_schema: schema };
-    specCache.set(tool, spec);
-  }
-  return spec;
-}
-
-export function capOutput(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n[output truncated: ${text.length - max} more characters not shown]`;
-}
-
-function describeIssues(err: z.ZodError): string {
-  return err.issues
-    .slice(0, 5)
-    .map((i) => `"${i.path.join('.') || '(input)'}": ${i.message}`)
-    .join('; ');
-}
-
-/** Runs one tool call; never throws (a failure is a tool error the model reads). */
-export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: ToolContext, events?: LoopEvents): Promise<ToolResult> {
-  const tool = tools.find((t) => t.name === call.name);
-  if (!tool) return { content: `unknown tool "${call.name}"; available: ${tools.map((t) => t.name).join(', ')}`, isError: true };
-  const parsed = tool.inputSchema.safeParse(call.input);
-  if (!parsed.success) {
-    events?.onToolCall?.({ id: call.id, name: call.name, input: call.input, summary: '(invalid input)' });
-    return { content: `invalid input for ${tool.name}: ${describeIssues(parsed.error as z.ZodError)}`, isError: true };
-  }
-  const input = parsed.data;
-  const summary = tool.summarize?.(input, ctx) ?? `${tool.name} ${JSON.stringify(input).slice(0, 200)}`;
-  events?.onToolCall?.({ id: call.id, name: tool.name, input, summary });
-  try {
-    const refused = await tool.preflight?.(input, ctx);
-    if (refused) return refused;
-    if (tool.needsPermission) {
-      const decision = await ctx.permissions.check({ tool: tool.name, input, summary, agentName: ctx.agentName }, ctx.signal);
-      if (!decision.allowed) return { content: `permission denied: ${decision.reason}`, isError: true };
-    }
-    return await tool.run(input, ctx);
-  } catch (err) {
-    return { content: `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
-  }
-}
+export const DEFAULT_MAX_CONTINUATIONS = 3;
 
 function lastText(messages: ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -105,6 +72,37 @@ function lastText(messages: ChatMessage[]): string {
     return m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
   }
   return '';
+}
+
+/** A conversation's size in tokens: the last call's prompt when known, else ~4 characters a token. */
+export function sessionTokens(messages: ChatMessage[], lastPromptTokens = 0): number {
+  return Math.max(lastPromptTokens, Math.ceil(JSON.stringify(messages).length / 4));
+}
+
+export function contextExceededMessage(model: string, messages: ChatMessage[], lastPromptTokens = 0): string {
+  const window = modelInfo(model)?.contextWindow;
+  const size = sessionTokens(messages, lastPromptTokens);
+  return (
+    `context window exceeded: this session is about ${size.toLocaleString('en-US')} tokens (${messages.length} messages)` +
+    `${window ? `, ${model} takes ${window.toLocaleString('en-US')}` : ''}; start a new session (/clear in the REPL, or run without --resume)`
+  );
+}
+
+/** Content that may stand as an assistant message: never empty, tool calls only when they will be answered. */
+function closedContent(content: AssistantBlock[], placeholder: string): AssistantBlock[] {
+  const kept = content.filter((b) => b.type !== 'tool_use');
+  return kept.some((b) => b.type === 'text') ? kept : [...kept, { type: 'text', text: placeholder }];
+}
+
+function truncationNote(r: CompletionResponse, maxTokens: number): string {
+  const cut = r.incompleteToolUses?.[0];
+  if (cut) {
+    return (
+      `[Your last response was cut off at the output limit (max_tokens ${maxTokens}) while writing the input of a ${cut.name} call ` +
+      `(${cut.jsonChars} characters so far); that call was not run. Continue, and split large content into several smaller tool calls.]`
+    );
+  }
+  return `[Your last response was cut off at the output limit (max_tokens ${maxTokens}). Continue exactly where you stopped, without repeating.]`;
 }
 
 /** Appends `prompt` and runs the loop to completion. */
@@ -121,13 +119,16 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
   push({ role: 'user', content: [{ type: 'text', text: prompt }] });
   const specs = opts.tools.map(toolSpec);
   const ctx: ToolContext = { ...opts.context, signal };
+  const maxContinuations = opts.maxContinuations ?? DEFAULT_MAX_CONTINUATIONS;
   let usage = emptyUsage();
+  let continuations = 0;
+  let lastPromptTokens = 0;
   for (let iteration = 1; ; iteration++) {
     if (iteration > opts.maxIterations) {
       return { stop: 'max_iterations', text: lastText(messages), usage, iterations: iteration - 1, error: `stopped after ${opts.maxIterations} iterations (--max-iterations)` };
     }
     if (signal.aborted) return interrupted(usage, iteration - 1);
-    let response;
+    let response: CompletionResponse;
     try {
       response = await opts.provider.complete({
         model: opts.model,
@@ -136,34 +137,79 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
         tools: specs,
         maxTokens: opts.maxTokens,
         signal,
+        ...(opts.effort ? { effort: opts.effort } : {}),
+        ...(opts.thinkingDisplay ? { thinkingDisplay: opts.thinkingDisplay } : {}),
         onText: events?.onText,
+        onThinking: events?.onThinking,
         onRetry: events?.onRetry,
       });
     } catch (err) {
       if (err instanceof AbortedError || signal.aborted) return interrupted(usage, iteration - 1);
-      const message = err instanceof ProviderError ? err.message : `provider failed: ${(err as Error).message}`;
+      const exceeded = err instanceof ProviderError && err.contextExceeded;
+      const message = exceeded
+        ? contextExceededMessage(opts.model, messages, lastPromptTokens)
+        : err instanceof ProviderError
+          ? err.message
+          : `provider failed: ${(err as Error).message}`;
       // Keep the conversation valid for the next prompt: a user message must be answered.
       push({ role: 'assistant', content: [{ type: 'text', text: `[error: ${message}]` }] });
-      return { stop: 'error', text: '', usage, iterations: iteration, error: message };
+      return { stop: exceeded ? 'context_exceeded' : 'error', text: '', usage, iterations: iteration, error: message };
     }
     if (signal.aborted) return interrupted(usage, iteration - 1);
     usage = addUsage(usage, response.usage);
+    lastPromptTokens = response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens + response.usage.outputTokens;
     events?.onUsage?.(response.usage);
-    const content: Array<TextBlock | ToolUseBlock> = response.content.length ? response.content : [{ type: 'text', text: '(empty response)' }];
-    push({ role: 'assistant', content });
-    const calls = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-    if (calls.length === 0) return { stop: 'end_turn', text: lastText(messages), usage, iterations: iteration };
+    const stop = response.stopReason;
+    const respond = (content: AssistantBlock[]) => {
+      const message: ChatMessage = { role: 'assistant', content, model: opts.model };
+      push(message);
+      events?.onResponse?.({ message, stopReason: stop, usage: response.usage });
+    };
+
+    if (stop === 'refusal') {
+      respond(closedContent(response.content, '[refused]'));
+      return { stop: 'refusal', text: lastText(messages), usage, iterations: iteration, error: 'the model refused to continue (stop_reason: refusal)' };
+    }
+    if (stop === 'model_context_window_exceeded') {
+      respond(closedContent(response.content, '[context window exceeded]'));
+      return { stop: 'context_exceeded', text: lastText(messages), usage, iterations: iteration, error: contextExceededMessage(opts.model, messages, lastPromptTokens) };
+    }
+    const truncated = stop === 'max_tokens';
+    if (truncated && ++continuations > maxContinuations) {
+      respond(closedContent(response.content, '[output truncated]'));
+      return {
+        stop: 'max_tokens',
+        text: lastText(messages),
+        usage,
+        iterations: iteration,
+        error: `output truncated: the model reached max_tokens (${opts.maxTokens}) ${continuations} times in a row; raise maxTokens or ask for less at once`,
+      };
+    }
+    if (!truncated) continuations = 0;
+    if (stop === 'pause_turn') {
+      // A long server-side turn paused: sending the response back as-is lets the model continue.
+      respond(response.content.length ? response.content : [{ type: 'text', text: '(paused)' }]);
+      continue;
+    }
+
+    const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    const content = calls.length || response.content.some((b) => b.type === 'text') || truncated ? response.content : [...response.content, { type: 'text' as const, text: '(empty response)' }];
+    respond(truncated && calls.length === 0 ? closedContent(content, '(output cut off)') : content);
+    const extra: string[] = [];
+    if (truncated) extra.push(truncationNote(response, opts.maxTokens));
+    else if (response.incompleteToolUses?.length) {
+      extra.push(`[${response.incompleteToolUses.map((c) => c.name).join(', ')} call input was not valid JSON and was not run.]`);
+    }
+    if (calls.length === 0 && extra.length === 0) return { stop: 'end_turn', text: lastText(messages), usage, iterations: iteration };
+
     const results: ToolResultBlock[] = [];
-    for (const call of calls) {
-      const r: ToolResult = signal.aborted
-        ? { content: 'not run: aborted by the user', isError: true }
-        : await runToolCall(call, opts.tools, ctx, events);
+    await runToolBatch(calls, opts.tools, ctx, events, (call, r) => {
       const text = capOutput(r.content, opts.toolOutputMaxChars);
       events?.onToolResult?.({ id: call.id, name: call.name, content: text, isError: !!r.isError });
       results.push({ type: 'tool_result', tool_use_id: call.id, content: text, ...(r.isError ? { is_error: true } : {}) });
-    }
-    const urgent = signal.aborted ? undefined : await opts.onToolBoundary?.();
-    push({ role: 'user', content: [...results, ...(urgent ?? []).map((text): TextBlock => ({ type: 'text', text }))] });
+    });
+    if (calls.length && !signal.aborted) extra.push(...((await opts.onToolBoundary?.()) ?? []));
+    push({ role: 'user', content: [...results, ...extra.map((text) => ({ type: 'text' as const, text }))] });
     if (signal.aborted) return interrupted(usage, iteration);
   }
 }

@@ -1,8 +1,10 @@
 /**
- * Permission check with pluggable approvers. `ask` mode asks the approver once per call unless the person
- * answered `always` for that tool earlier in this session; `auto` (and --accept-all) never asks.
- * Role guards are not here: tools call them whatever the mode.
+ * Permission check with pluggable approvers. `ask` mode asks the approver once per call unless an allow
+ * rule matches (settings `permissions.allow`, or an earlier `always` answer, scoped: `Bash(npm test:*)`,
+ * `Write(src/)`); `auto` (and --accept-all) never asks. Role guards are not here: tools call them whatever
+ * the mode.
  */
+import { ruleFor, ruleMatches, type RuleScope } from './permission-rules.js';
 import type { Approver, ApproverAnswer, PermissionChecker, PermissionDecision, PermissionRequest } from './types.js';
 
 export type PermissionMode = 'ask' | 'auto';
@@ -29,13 +31,25 @@ export class CallbackApprover implements Approver {
   }
 }
 
+export interface CheckerOptions {
+  /** Where path rules are relative to; without it, "always" allows the whole tool. */
+  scope?: RuleScope;
+  /** Allow rules from settings. */
+  rules?: string[];
+  /** Persists a new rule (the "always" answer) so later sessions keep it. */
+  persist?: (rule: string) => void;
+}
+
 export class SessionPermissionChecker implements PermissionChecker {
-  private readonly alwaysAllowed = new Set<string>();
+  private readonly rules: string[];
 
   constructor(
     private mode: PermissionMode,
     private approver: Approver,
-  ) {}
+    private readonly opts: CheckerOptions = {},
+  ) {
+    this.rules = [...(opts.rules ?? [])];
+  }
 
   setMode(mode: PermissionMode): void {
     this.mode = mode;
@@ -45,22 +59,36 @@ export class SessionPermissionChecker implements PermissionChecker {
     this.approver = approver;
   }
 
-  /** Tools the person allowed for the rest of the session. */
-  allowedTools(): string[] {
-    return [...this.alwaysAllowed];
+  /** Allow rules in force: from settings and `always` answers. */
+  allowRules(): string[] {
+    return [...this.rules];
+  }
+
+  /** The rule an `always` answer to `req` would add. */
+  scopeOf(req: PermissionRequest): string {
+    return this.opts.scope ? ruleFor(req, this.opts.scope) : req.tool;
+  }
+
+  private allowedByRule(req: PermissionRequest): boolean {
+    const scope = this.opts.scope ?? { cwd: process.cwd(), projectRoot: process.cwd() };
+    return this.rules.some((r) => ruleMatches(r, req, scope));
   }
 
   async check(req: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
-    if (this.mode === 'auto' || this.alwaysAllowed.has(req.tool)) return { allowed: true };
+    if (this.mode === 'auto' || this.allowedByRule(req)) return { allowed: true };
     if (signal.aborted) return { allowed: false, reason: 'aborted' };
+    const scope = this.scopeOf(req);
     let answer: ApproverAnswer;
     try {
-      answer = await this.approver.decide(req, signal);
+      answer = await this.approver.decide({ ...req, scope }, signal);
     } catch (err) {
       return { allowed: false, reason: signal.aborted ? 'aborted' : `approval failed: ${(err as Error).message}` };
     }
     if (answer === 'always') {
-      this.alwaysAllowed.add(req.tool);
+      if (!this.rules.includes(scope)) {
+        this.rules.push(scope);
+        this.opts.persist?.(scope);
+      }
       return { allowed: true };
     }
     if (answer === 'allow') return { allowed: true };

@@ -1,36 +1,21 @@
 /**
- * Path sandbox (reference §7.6): relative paths join the cwd, are normalised, symlinks are resolved
- * (the nearest existing ancestor for paths that do not exist yet) and the result must stay inside the
+ * Path sandbox: relative paths join the cwd, are normalised, symlinks are resolved (dangling ones to their
+ * target; the nearest existing ancestor for paths that do not exist yet) and the result must stay inside the
  * root. Writes under `<root>/.thclaws/` are refused: that directory holds team state and sessions.
  */
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { PathResolveError, canonicalPath, isInside } from '../fs-paths.js';
 
 export class SandboxError extends Error {
   override name = 'SandboxError';
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  // `..notes` is a name inside the parent; only a `..` segment climbs out.
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
-
-/** realpath of the path, or of its nearest existing ancestor with the missing tail re-appended. */
 function canonicalise(abs: string): string {
-  const tail: string[] = [];
-  let cur = abs;
-  for (;;) {
-    try {
-      return path.join(realpathSync(cur), ...tail.reverse());
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new SandboxError(`access denied: ${abs}: path not accessible (${code})`);
-      const parent = path.dirname(cur);
-      if (parent === cur) throw new SandboxError(`access denied: ${abs}: path not accessible`);
-      tail.push(path.basename(cur));
-      cur = parent;
-    }
+  try {
+    return canonicalPath(abs);
+  } catch (err) {
+    if (err instanceof PathResolveError) throw new SandboxError(`access denied: ${abs}: ${err.message}`);
+    throw err;
   }
 }
 

@@ -3,10 +3,12 @@
  * Every policy constant of the agent lives here with its default and the reason for it.
  * Unknown keys are kept (other issues and newer versions add keys); a bad value names its key.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MODEL } from './models.js';
+import { isTrusted, looseningKeys, withoutLoosening } from './trust.js';
 
 export const RetrySchema = z.object({
   /** Attempts after the first on 429/529/5xx/network errors: ~1 min of backoff rides out a short overload. */
@@ -18,10 +20,17 @@ export const RetrySchema = z.object({
 });
 
 export const SettingsSchema = z.looseObject({
-  /** Agent Teams feature flag (reference §1): off unless a project opts in. */
+  /** Agent Teams feature flag: off unless a project opts in. */
   teamEnabled: z.boolean().default(false),
-  /** Default model id; `--model` overrides. claude-sonnet-4-5 reaches end-of-life on 2026-11-30 (the SDK warns on every call). */
-  model: z.string().min(1).default('claude-sonnet-4-6'),
+  /** Default model id or alias (`sonnet`, `opus`, `haiku`); `--model` overrides. The current Sonnet (models.json). */
+  model: z.string().min(1).default(DEFAULT_MODEL),
+  /** Thinking effort (`--effort`); absent = the model's own default. */
+  effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+  /**
+   * `summarized` returns thinking text (shown dimmed; on 5.5 models the text between tool calls arrives as
+   * thinking, so `omitted` leaves a silent screen between tool calls); `omitted` returns only signatures.
+   */
+  thinkingDisplay: z.enum(['summarized', 'omitted']).default('summarized'),
   /** `anthropic` needs a key; `scripted` plays a JSON script (tests, demo). */
   provider: z.enum(['anthropic', 'scripted']).default('anthropic'),
   /** How teammates are started (teams issue): pick tmux when available, else background. */
@@ -49,6 +58,8 @@ export const SettingsSchema = z.looseObject({
   /** Grep skips files above this size: they are data, not source. */
   grepMaxFileBytes: z.number().int().min(1).default(2_000_000),
   retry: RetrySchema.default({ maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000 }),
+  /** Calls allowed without asking: `Bash(npm test:*)`, `Write(src/)`, `Edit`. "always" answers add to the local file. */
+  permissions: z.looseObject({ allow: z.array(z.string().min(1)).default([]) }).default({ allow: [] }),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -64,6 +75,11 @@ export function userSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
 
 export function projectSettingsPath(projectRoot: string): string {
   return path.join(projectRoot, '.thclaws', 'settings.json');
+}
+
+/** The person's own project settings ("always" answers land here); never meant to be committed. */
+export function localSettingsPath(projectRoot: string): string {
+  return path.join(projectRoot, '.thclaws', 'settings.local.json');
 }
 
 function readJsonObject(file: string): Record<string, unknown> {
@@ -93,30 +109,68 @@ export interface LoadedSettings {
   settings: Settings;
   /** Files that existed and were merged, lowest precedence first. */
   sources: string[];
+  /** `file: key` of project keys ignored because the folder is not trusted (they would loosen permissions). */
+  ignored: string[];
 }
 
-/** Loads user then project settings (project wins, shallow merge; `retry` merges one level deeper). */
-export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = process.env): LoadedSettings {
-  const files = [userSettingsPath(env), projectSettingsPath(projectRoot)];
+export interface LoadOptions {
+  /** Whether the project folder is trusted; default: the user's trust list says so. */
+  trusted?: boolean;
+}
+
+/**
+ * Loads user, project, then local project settings (later wins, shallow merge; `retry` merges one level
+ * deeper, `permissions.allow` lists add up). In an untrusted folder, project keys that loosen permissions
+ * are ignored and reported.
+ */
+export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = process.env, opts: LoadOptions = {}): LoadedSettings {
+  const user = userSettingsPath(env);
+  const files = [user, projectSettingsPath(projectRoot), localSettingsPath(projectRoot)];
   let merged: Record<string, unknown> = {};
   const sources: string[] = [];
+  const ignored: string[] = [];
+  let trusted = opts.trusted;
+  const allow: string[] = [];
   for (const file of files) {
     if (!existsSync(file)) continue;
-    const raw = readJsonObject(file);
+    let raw = readJsonObject(file);
     checkLayer(file, raw);
+    if (file !== user) {
+      const loose = looseningKeys(raw);
+      if (loose.length && (trusted ??= isTrusted(projectRoot, env)) === false) {
+        ignored.push(...loose.map((k) => `${file}: ${k}`));
+        raw = withoutLoosening(raw);
+      }
+    }
+    allow.push(...(((raw.permissions as { allow?: string[] } | undefined)?.allow) ?? []));
     const retry = { ...(merged.retry as object | undefined), ...(raw.retry as object | undefined) };
     merged = { ...merged, ...raw };
     if (raw.retry !== undefined || merged.retry !== undefined) merged.retry = retry;
     sources.push(file);
   }
+  if (allow.length) merged.permissions = { ...(merged.permissions as object | undefined), allow: [...new Set(allow)] };
   const res = SettingsSchema.safeParse(merged);
   if (!res.success) {
     const issue = res.error.issues[0]!;
     throw new SettingsError(`invalid settings: key "${issue.path.join('.')}": ${issue.message}`);
   }
-  return { settings: res.data, sources };
+  return { settings: res.data, sources, ignored };
 }
 
 export function defaultSettings(): Settings {
   return SettingsSchema.parse({});
+}
+
+/** Adds an allow rule to the local project settings (an "always" answer), keeping every other key. */
+export function addAllowRule(projectRoot: string, rule: string): void {
+  const file = localSettingsPath(projectRoot);
+  const raw = existsSync(file) ? readJsonObject(file) : {};
+  const perms = (raw.permissions && typeof raw.permissions === 'object' ? raw.permissions : {}) as { allow?: unknown };
+  const allow = Array.isArray(perms.allow) ? perms.allow : [];
+  if (allow.includes(rule)) return;
+  raw.permissions = { ...perms, allow: [...allow, rule] };
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(raw, null, 2)}\n`);
+  renameSync(tmp, file);
 }

@@ -21,6 +21,13 @@ export interface ToolContext {
   guard?: CommandGuard;
   /** Policy limits from settings; tools fall back to the settings defaults when absent. */
   limits?: Partial<ToolLimits>;
+  /**
+   * OS sandbox around shell commands: Bash applies `wrap` to every command (foreground and background)
+   * right before spawning it.
+   */
+  sandbox?: { wrap(command: string, signal: AbortSignal): Promise<string> };
+  /** Background shells of this agent (run_in_background, BashOutput, KillShell). */
+  shells?: import('./tools/shells.js').ShellRegistry;
 }
 
 /** The settings a tool obeys (see settings.ts for the defaults and why). */
@@ -31,6 +38,7 @@ export interface ToolLimits {
   readDefaultLines: number;
   searchMaxResults: number;
   grepMaxFileBytes: number;
+  toolOutputMaxChars: number;
 }
 
 export interface Tool<I = unknown> {
@@ -39,6 +47,8 @@ export interface Tool<I = unknown> {
   inputSchema: z.ZodType<I>;
   /** Whether the permission check runs before `run` (Write, Edit, Bash). */
   needsPermission: boolean;
+  /** Changes nothing (Read, Glob, Grep): calls of one turn may run concurrently. */
+  readOnly?: boolean;
   run(input: I, ctx: ToolContext): Promise<ToolResult>;
   /**
    * Checks that need no person (sandbox, role guard), run before the permission question so nobody is
@@ -55,6 +65,8 @@ export interface PermissionRequest {
   /** One human-readable line: what would happen. */
   summary: string;
   agentName?: string;
+  /** What an `always` answer would allow from now on, e.g. `Bash(npm test:*)` or `Write(src/)`. */
+  scope?: string;
 }
 
 export type ApproverAnswer = 'allow' | 'deny' | 'always';

@@ -1,6 +1,5 @@
 /** Role guards: pure `checkCommand` / `checkWrite`, and `createCommandGuard` that binds them to one agent and real git. */
-import { realpathSync } from 'node:fs';
-import path from 'node:path';
+import { realpathOr as canonical } from '../fs-paths.js';
 import { checkCommand } from './check.js';
 import { createGitProbe, unmergedFiles } from './git-probe.js';
 import type { CommandGuard, GuardContext, Role } from './types.js';
@@ -10,14 +9,6 @@ export { checkCommand } from './check.js';
 export { checkWrite } from './write-guard.js';
 export { createGitProbe, unmergedFiles } from './git-probe.js';
 export type { CommandGuard, GitProbe, GuardContext, GuardVerdict, Role } from './types.js';
-
-function canonical(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
 
 /**
  * A guard for one agent. Wires the real git probe unless `ctx.git` is given; for the lead, the merge

@@ -1,6 +1,7 @@
 /** Where a path lands: the workspace, a scratch dir, another teammate's worktree, team state. Lexical only. */
 import os from 'node:os';
 import path from 'node:path';
+import { isInside } from '../fs-paths.js';
 import type { GuardContext } from './types.js';
 import type { Word } from './words.js';
 
@@ -15,10 +16,7 @@ export interface Zones {
   home: string;
 }
 
-export function within(p: string, dir: string): boolean {
-  const rel = path.relative(dir, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
+export const within = isInside;
 
 export function zonesFor(ctx: GuardContext): Zones {
   const roots = [path.resolve(ctx.workspaceRoot)];

@@ -28,11 +28,17 @@ function openTemp(tmp: string): number {
   }
 }
 
+/** The caller's lock (lock.ts LockGuard): checked before the rename, may take over the directory fsync. */
+export interface Guard {
+  assertHeld(): void;
+  deferDirSync?(dir: string): void;
+}
+
 export interface WriteOptions {
   /** false skips both fsyncs (still atomic for readers and process crashes): for hints re-derived anyway. */
   durable?: boolean;
   /** Checked right before the rename: a holder that lost its lock aborts with nothing written. */
-  guard?: { assertHeld(): void };
+  guard?: Guard;
 }
 
 /** Writes all of `data`: writeSync may write less than asked (a full disk, a signal, a pipe-like file). */
@@ -105,14 +111,19 @@ export function writeFileAtomic(file: string, data: string, opts: boolean | Writ
     fs.rmSync(tmp, { force: true });
     throw err;
   }
-  if (durable) fsyncDir(path.dirname(file));
+  if (durable) syncDirOf(file, guard);
+}
+
+function syncDirOf(file: string, guard: Guard | undefined): void {
+  if (guard?.deferDirSync) guard.deferDirSync(path.dirname(file));
+  else fsyncDir(path.dirname(file));
 }
 
 /**
  * Like writeFileAtomic but fails (false) instead of replacing: link(2) is atomic and exclusive, so a garbled
  * id counter can never overwrite an existing task (D-8).
  */
-export function createFileExclusive(file: string, data: string, guard?: { assertHeld(): void }): boolean {
+export function createFileExclusive(file: string, data: string, guard?: Guard): boolean {
   const tmp = writeTemp(file, data, true);
   try {
     guard?.assertHeld();
@@ -123,7 +134,7 @@ export function createFileExclusive(file: string, data: string, guard?: { assert
   } finally {
     fs.rmSync(tmp, { force: true });
   }
-  fsyncDir(path.dirname(file));
+  syncDirOf(file, guard);
   return true;
 }
 
@@ -148,10 +159,19 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   }
 }
 
-/** O_APPEND writes of one line each: concurrent appenders never interleave within a line of this size. */
-export function appendLine(file: string, line: string): void {
+/**
+ * O_APPEND writes of one line each: concurrent appenders never interleave within a line of this size.
+ * `durable`: fsynced before returning (the archive: its lines leave the inbox right after).
+ */
+export function appendLine(file: string, line: string, durable = false): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.appendFileSync(file, line.endsWith('\n') ? line : `${line}\n`);
+  const fd = fs.openSync(file, 'a');
+  try {
+    writeAll(fd, line.endsWith('\n') ? line : `${line}\n`);
+    if (durable) fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 export function ensureDir(dir: string): void {

@@ -20,11 +20,12 @@ export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalM
   let current: StatusUpdate = { ...base, status: 'idle', current_task: null };
   await statuses.write(lease.agent, current);
   let writing: Promise<unknown> = Promise.resolve();
-  const beat = () => {
-    writing = writing.then(() => statuses.write(lease.agent, current)).catch(() => {});
+  const beat = (durable = true) => {
+    writing = writing.then(() => statuses.write(lease.agent, current, { durable })).catch(() => {});
     return writing;
   };
-  const timer = setInterval(beat, intervalMs);
+  // Timer beats only move the timestamp: no fsync. State changes (set, stop) are durable.
+  const timer = setInterval(() => void beat(false), intervalMs);
   timer.unref();
   return {
     async set(status, currentTask) {

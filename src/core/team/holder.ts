@@ -14,11 +14,22 @@ export interface Holder {
   /** Process start time in clock ticks since boot (Linux); '' where unknown (then pid reuse is not detected). */
   start: string;
   token: string;
+  /** Linux pid namespace (`pid:[…]`); '' where unknown. Containers sharing a hostname differ here. */
+  ns?: string;
 }
 
 const HOST = os.hostname();
 const BOOT = readOr('/proc/sys/kernel/random/boot_id', '').trim();
 const SELF_START = processStart(process.pid);
+const PID_NS = readlinkOr('/proc/self/ns/pid');
+
+function readlinkOr(file: string): string {
+  try {
+    return fs.readlinkSync(file);
+  } catch {
+    return '';
+  }
+}
 
 function readOr(file: string, fallback: string): string {
   try {
@@ -37,28 +48,41 @@ function processStart(pid: number): string {
 }
 
 export function newHolder(): Holder {
-  return { host: HOST, pid: process.pid, boot: BOOT, start: SELF_START, token: randomBytes(9).toString('base64url') };
+  return { host: HOST, pid: process.pid, boot: BOOT, start: SELF_START, token: randomBytes(9).toString('base64url'), ns: PID_NS };
 }
 
-export const thisHost = (): string => HOST;
+/**
+ * Whether the holder's pid can be checked from here: same host name and same pid namespace (two containers
+ * with one host name sharing a volume must not judge each other's pids).
+ */
+export function sameMachine(h: Holder): boolean {
+  return h.host === HOST && (!h.ns || !PID_NS || h.ns === PID_NS);
+}
 
-/** One line, stored as a symlink's target (or a lock file's content): `thclaws1 <host> <pid> <boot> <start> <token>`. */
+/**
+ * One line, stored as a symlink's target (or a lock file's content):
+ * `thclaws1 <host> <pid> <boot> <start> <token> [<pid namespace>]`.
+ */
 export function encodeHolder(h: Holder): string {
-  return ['thclaws1', encodeURIComponent(h.host), h.pid, h.boot || '-', h.start || '-', h.token].join(' ');
+  const fields = ['thclaws1', encodeURIComponent(h.host), h.pid, h.boot || '-', h.start || '-', h.token];
+  if (h.ns) fields.push(encodeURIComponent(h.ns));
+  return fields.join(' ');
 }
 
 export function decodeHolder(raw: string): Holder | null {
   const p = raw.trim().split(' ');
-  if (p.length !== 6 || p[0] !== 'thclaws1') return null;
+  if ((p.length !== 6 && p.length !== 7) || p[0] !== 'thclaws1') return null;
   const pid = Number(p[2]);
   if (!Number.isSafeInteger(pid) || pid <= 0) return null;
   let host: string;
+  let ns = '';
   try {
     host = decodeURIComponent(p[1]!);
+    if (p[6]) ns = decodeURIComponent(p[6]);
   } catch {
     return null;
   }
-  return { host, pid, boot: p[3] === '-' ? '' : p[3]!, start: p[4] === '-' ? '' : p[4]!, token: p[5]! };
+  return { host, pid, boot: p[3] === '-' ? '' : p[3]!, start: p[4] === '-' ? '' : p[4]!, token: p[5]!, ns };
 }
 
 export function pidAlive(pid: number): boolean {
@@ -73,7 +97,7 @@ export function pidAlive(pid: number): boolean {
 /**
  * Whether a holder on this host is certainly dead: its machine rebooted since, its pid is gone, or the pid now
  * belongs to a process started at another time. A stopped (SIGSTOP) process is alive. Only meaningful when
- * `h.host` is this host; for another host nothing can be known from here.
+ * sameMachine(h); for another host nothing can be known from here.
  */
 export function holderDead(h: Holder): boolean {
   if (h.boot && BOOT && h.boot !== BOOT) return true;

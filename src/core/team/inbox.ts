@@ -5,6 +5,7 @@ import { withLock } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
+import { LIMITS } from './limits.js';
 import { describeIssues, type Message, MessageSchema } from './schemas.js';
 import { TeamError } from './errors.js';
 
@@ -80,8 +81,12 @@ export class Inboxes {
 
   async append(msg: NewMessage): Promise<Message> {
     assertAgentName(msg.to, 'recipient');
-    if (msg.text.length > TEAM_POLICY.maxMessageChars) {
-      throw new TeamError('invalid', `message too long: ${msg.text.length} characters (limit ${TEAM_POLICY.maxMessageChars})`);
+    assertAgentName(msg.from, 'sender');
+    if (msg.text.length > LIMITS.messageChars) {
+      throw new TeamError('invalid', `message too long: ${msg.text.length} characters (limit ${LIMITS.messageChars})`);
+    }
+    if (msg.summary && msg.summary.length > LIMITS.summaryChars) {
+      throw new TeamError('invalid', `message summary too long: ${msg.summary.length} characters (limit ${LIMITS.summaryChars})`);
     }
     const message: Message = {
       ...msg.extra,
@@ -94,6 +99,9 @@ export class Inboxes {
       read: false,
       ...(msg.type ? { type: msg.type } : {}),
     };
+    // The rules every reader applies: what is accepted here is never moved to rejected.jsonl later.
+    const checked = MessageSchema.safeParse(message);
+    if (!checked.success) throw new TeamError('invalid', `message refused: ${describeIssues(checked.error)}`);
     await this.mutate(msg.to, (messages) => {
       messages.push(message);
       return true;
@@ -132,7 +140,7 @@ export class Inboxes {
         messages = parsed.messages;
         if (parsed.invalid.length) {
           for (const bad of parsed.invalid) {
-            appendLine(this.paths.rejected(agent), JSON.stringify({ ts: Date.now(), reason: bad.reason, message: bad.raw }));
+            appendLine(this.paths.rejected(agent), JSON.stringify({ ts: Date.now(), reason: bad.reason, message: bad.raw }), true);
             this.journal.record({ event: 'rejected', file, reason: bad.reason, moved_to: this.paths.rejected(agent) });
           }
           dirty = true;
@@ -161,12 +169,12 @@ export class Inboxes {
     messages.length = 0;
     messages.push(...kept);
     // Archive before the inbox rewrite: a crash in between duplicates into the archive, never loses.
-    appendLine(this.paths.archive(agent), archived.join('\n'));
+    appendLine(this.paths.archive(agent), archived.join('\n'), true);
     return true;
   }
 }
 
-/** The first 8 words, as thClaws computes it, when the sender gave no summary. */
+/** The first 8 words, as thClaws computes it, when the sender gave no summary (cut to the summary limit). */
 export function summarize(text: string): string {
-  return text.trim().split(/\s+/).slice(0, 8).join(' ');
+  return text.trim().split(/\s+/, 8).join(' ').slice(0, LIMITS.summaryChars);
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { appendLine } from './fsio.js';
+import { appendLine, fsyncDir } from './fsio.js';
 import { withLock } from './lock.js';
 
 /**
@@ -41,6 +41,7 @@ export class Journal {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+    fsyncDir(path.dirname(file));
     this.record({ event: 'quarantined', file, reason, moved_to: target });
     return target;
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { TeamError } from './errors.js';
-import { decodeHolder, describeHolder, encodeHolder, type Holder, holderDead, newHolder, thisHost } from './holder.js';
+import { fsyncDir } from './fsio.js';
+import { decodeHolder, describeHolder, encodeHolder, type Holder, holderDead, newHolder, sameMachine } from './holder.js';
 import type { Journal } from './journal.js';
 import { TEAM_POLICY } from './policy.js';
 
@@ -23,6 +24,11 @@ export interface LockGuard {
   readonly lockPath: string;
   /** Throws TeamError `lock_lost` unless this process still holds the lock. */
   assertHeld(): void;
+  /**
+   * Asks for `dir` to be fsynced after the lock is released but before withLock returns: the rename is
+   * durable when the caller hears of success, and other waiters do not queue behind a second disk flush.
+   */
+  deferDirSync?(dir: string): void;
 }
 
 export interface LockOptions {
@@ -38,17 +44,21 @@ const WINDOWS = process.platform === 'win32';
 export async function withLock<T>(target: string, fn: (guard: LockGuard) => Promise<T> | T, opts: LockOptions | boolean = {}): Promise<T> {
   const o = typeof opts === 'boolean' ? { wait: opts } : opts;
   const lock = await acquire(`${target}.lock`, o.wait ?? true, o.journal);
+  let result: T;
   try {
-    return await fn(lock);
+    result = await fn(lock);
   } finally {
     lock.release();
   }
+  lock.syncDeferred();
+  return result;
 }
 
 /** A lock held until released; leases use it for the process lifetime. */
 export class HeldLock implements LockGuard {
   private readonly raw: string;
   private lostReason: string | null = null;
+  private dirsToSync: Set<string> | null = null;
 
   constructor(
     readonly lockPath: string,
@@ -82,6 +92,17 @@ export class HeldLock implements LockGuard {
     const now = readEntry(this.lockPath);
     const who = now.kind === 'held' ? `it is now held by ${describeHolder(now.holder)}` : 'it was removed';
     throw new TeamError('lock_lost', `lost the lock ${this.lockPath} (${who}); nothing was written`);
+  }
+
+  deferDirSync(dir: string): void {
+    (this.dirsToSync ??= new Set()).add(dir);
+  }
+
+  /** The fsyncs deferred by deferDirSync (after release). */
+  syncDeferred(): void {
+    if (!this.dirsToSync) return;
+    for (const dir of this.dirsToSync) fsyncDir(dir);
+    this.dirsToSync = null;
   }
 
   /** Refresh for waiters on other hosts; false once the lock is no longer ours. */
@@ -170,7 +191,7 @@ function readEntry(lockPath: string): Entry {
   }
   const holder = raw === null ? null : decodeHolder(raw);
   // The mtime matters only when liveness cannot be checked here.
-  if (holder && holder.host === thisHost()) return { kind: 'held', holder, identity: raw!, mtimeMs: null };
+  if (holder && sameMachine(holder)) return { kind: 'held', holder, identity: raw!, mtimeMs: null };
   let st: fs.Stats;
   try {
     st = fs.lstatSync(lockPath);
@@ -181,12 +202,12 @@ function readEntry(lockPath: string): Entry {
 }
 
 function isStale(e: Entry & { kind: 'held' }): boolean {
-  if (e.holder && e.holder.host === thisHost()) return holderDead(e.holder);
+  if (e.holder && sameMachine(e.holder)) return holderDead(e.holder);
   return e.mtimeMs !== null && Date.now() - e.mtimeMs > TEAM_POLICY.lockStaleMs;
 }
 
 function staleReason(e: Entry & { kind: 'held' }): string {
-  if (e.holder && e.holder.host === thisHost()) return `holder ${describeHolder(e.holder)} is dead`;
+  if (e.holder && sameMachine(e.holder)) return `holder ${describeHolder(e.holder)} is dead`;
   const age = Math.round((Date.now() - (e.mtimeMs ?? 0)) / 100) / 10;
   return `${e.holder ? `holder ${describeHolder(e.holder)}` : 'lock with no readable holder'} not refreshed for ${age} s`;
 }

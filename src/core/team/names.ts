@@ -1,8 +1,7 @@
 import { TeamError } from './errors.js';
+import { AGENT_NAME_PATTERN as AGENT_NAME, LIMITS, TASK_ID_PATTERN as TASK_ID } from './limits.js';
 
 /** Validation happens before any filesystem call: nothing from input becomes a path unchecked (D-16). */
-const AGENT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/;
-const TASK_ID = /^[1-9][0-9]*$/;
 
 export const LEAD = 'lead';
 export const USER = 'user';
@@ -15,7 +14,7 @@ export function isAgentName(name: unknown): name is string {
 /** Any valid participant name (teammate, `lead`, or `user`). */
 export function assertAgentName(name: unknown, what = 'agent name'): string {
   if (!isAgentName(name)) {
-    throw new TeamError('invalid', `invalid ${what} ${JSON.stringify(name)}: use 1-64 of A-Z a-z 0-9 _ - (not starting with -)`);
+    throw new TeamError('invalid', `invalid ${what} ${JSON.stringify(name)}: use 1-${LIMITS.nameMaxChars} of A-Z a-z 0-9 _ - (not starting with -)`);
   }
   return name;
 }
@@ -36,11 +35,11 @@ export function assertRecipient(to: unknown): string {
 }
 
 export function isTaskId(id: unknown): id is string {
-  return typeof id === 'string' && TASK_ID.test(id) && id.length <= 15;
+  return typeof id === 'string' && TASK_ID.test(id);
 }
 
 export function assertTaskId(id: unknown): string {
   const s = typeof id === 'number' ? String(id) : id;
-  if (!isTaskId(s)) throw new TeamError('invalid', `invalid task id ${JSON.stringify(id)}: expected a positive integer`);
+  if (!isTaskId(s)) throw new TeamError('invalid', `invalid task id ${JSON.stringify(id)}: expected a positive integer of at most ${LIMITS.taskIdMaxDigits} digits`);
   return s;
 }

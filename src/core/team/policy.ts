@@ -1,3 +1,5 @@
+import { LIMITS } from './limits.js';
+
 /** Store policy constants in one place, each with the reason for its value. */
 export const TEAM_POLICY = {
   /**
@@ -24,10 +26,10 @@ export const TEAM_POLICY = {
   taskHintRescanMs: 1000,
   /** Read messages kept in the live inbox; older read ones go to `<agent>.archive.jsonl` (D-25). */
   inboxKeepRead: 50,
-  /** A message body larger than this is refused at send and rejected at read (a 1 MB inbox broke Claude Code). */
-  maxMessageChars: 100_000,
-  maxSubjectChars: 500,
-  maxDescriptionChars: 50_000,
+  /** Size limits live in limits.ts (one module for every limit); these names stay for callers. */
+  maxMessageChars: LIMITS.messageChars,
+  maxSubjectChars: LIMITS.subjectChars,
+  maxDescriptionChars: LIMITS.descriptionChars,
   /** Teammates heartbeat every 2 s from a timer independent of the turn (D-1); dead ≫ that period. */
   heartbeatMs: 2000,
   staleAfterMs: 15_000,

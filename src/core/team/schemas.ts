@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { TEAM_POLICY } from './policy.js';
+import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from './limits.js';
 
 /** On-disk schemas. Loose objects: unknown fields (from newer versions or thClaws) survive a rewrite. */
-const agentName = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/);
-const taskId = z.string().regex(/^[1-9][0-9]*$/);
+const agentName = z.string().regex(AGENT_NAME_PATTERN);
+const taskId = z.string().regex(TASK_ID_PATTERN);
 const millis = z.number().int().nonnegative();
 
 export const MemberSchema = z.looseObject({
@@ -26,15 +26,15 @@ export const ConfigSchema = z.looseObject({
 export type TeamConfig = z.infer<typeof ConfigSchema>;
 
 export const MessageSchema = z.looseObject({
-  id: z.string().min(1).max(100),
-  from: z.string().min(1).max(64),
-  to: z.string().max(64).optional(),
-  text: z.string().max(TEAM_POLICY.maxMessageChars),
-  summary: z.string().max(1000).nullish(),
+  id: z.string().min(1).max(LIMITS.messageIdChars),
+  from: z.string().min(1).max(LIMITS.nameMaxChars),
+  to: z.string().max(LIMITS.nameMaxChars).optional(),
+  text: z.string().max(LIMITS.messageChars),
+  summary: z.string().max(LIMITS.summaryChars).nullish(),
   timestamp: millis,
   read: z.boolean().default(false),
   /** Protocol frames (shutdown_request, permission_request, …); absent for plain text. */
-  type: z.string().max(64).optional(),
+  type: z.string().max(LIMITS.messageTypeChars).optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 
@@ -43,8 +43,8 @@ export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 
 export const TaskSchema = z.looseObject({
   id: taskId,
-  subject: z.string().max(TEAM_POLICY.maxSubjectChars),
-  description: z.string().max(TEAM_POLICY.maxDescriptionChars),
+  subject: z.string().max(LIMITS.subjectChars),
+  description: z.string().max(LIMITS.descriptionChars),
   status: TaskStatusSchema,
   /** Set at create and kept forever, separate from the claimer (D-13). */
   reserved_for: agentName.nullish(),
@@ -52,7 +52,7 @@ export const TaskSchema = z.looseObject({
   blocked_by: z.array(taskId).default([]),
   blocks: z.array(taskId).default([]),
   attempts: z.number().int().nonnegative().default(0),
-  result: z.string().nullish(),
+  result: z.string().max(LIMITS.resultChars).nullish(),
   created_at: millis,
   updated_at: millis,
   completed_at: millis.nullish(),

@@ -32,8 +32,11 @@ export class Statuses {
     return null;
   }
 
-  /** Merges `update` into the current status and stamps the heartbeat. */
-  async write(agent: string, update: StatusUpdate): Promise<AgentStatus> {
+  /**
+   * Merges `update` into the current status and stamps the heartbeat. `durable: false` skips the fsyncs: a
+   * periodic beat that changes nothing but the timestamp need not survive a power cut (the next one follows).
+   */
+  async write(agent: string, update: StatusUpdate, opts: { durable?: boolean } = {}): Promise<AgentStatus> {
     assertAgentName(agent);
     const file = this.paths.status(agent);
     ensureDir(this.paths.agentDir(agent));
@@ -42,7 +45,7 @@ export class Statuses {
       if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
       const base = r.kind === 'ok' ? r.status : { agent, status: 'spawning' as const, host: os.hostname() };
       const next = StatusSchema.parse({ ...base, ...update, agent, last_heartbeat: Date.now() });
-      writeFileAtomic(file, JSON.stringify(next, null, 2), { guard });
+      writeFileAtomic(file, JSON.stringify(next, null, 2), { guard, durable: opts.durable ?? true });
       return next;
     }, { journal: this.journal });
   }

@@ -22,6 +22,10 @@ export interface MemberView {
   current_task: string | null;
   heartbeat_age_ms: number | null;
   pid: number | null;
+  /** Unread messages waiting for the member (queued while it works). */
+  queued: number;
+  /** Model the member runs (from its status, else its config). */
+  model: string | null;
 }
 
 export interface TeamStatusView {
@@ -129,6 +133,8 @@ export class TeamStore {
         current_task: st?.current_task ?? null,
         heartbeat_age_ms: st ? Math.max(0, now - st.last_heartbeat) : null,
         pid: st?.pid ?? null,
+        queued: this.inboxes.unread(name).length,
+        model: (typeof (st as Record<string, unknown> | null)?.model === 'string' ? ((st as Record<string, unknown>).model as string) : null) ?? cfg.members.find((m) => m.name === name)?.model ?? null,
       });
     }
     const tasks: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0 };

@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createFileExclusive, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
+import { LIMITS, TASK_FILE_OR_COPY_PATTERN, TASK_FILE_PATTERN } from './limits.js';
 import type { LockGuard } from './lock.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
 import { describeIssues, type Task, TaskSchema } from './schemas.js';
 
-const TASK_FILE = /^([1-9][0-9]{0,14})\.json$/;
+const TASK_FILE = TASK_FILE_PATTERN;
 
 type ReadTask = { kind: 'ok'; task: Task } | { kind: 'missing' } | { kind: 'corrupt'; reason: string };
 
@@ -66,9 +67,11 @@ export class TaskFiles {
     this.maxKnown = Math.max(this.maxKnown, Number(id));
   }
 
+  /** The counter as a probe bound; an implausible one (see readHwm) is ignored here too. */
   private quietHwm(): number {
     const r = readTextFile(this.paths.hwm);
-    return r.kind === 'ok' && /^\s*\d{1,15}\s*$/.test(r.text) ? Number(r.text) : 0;
+    const n = r.kind === 'ok' && /^\s*\d{1,15}\s*$/.test(r.text) ? Number(r.text) : 0;
+    return n > this.maxKnown + LIMITS.hwmMaxAhead ? 0 : n;
   }
 
   read(id: string): ReadTask {
@@ -158,7 +161,7 @@ export class TaskFiles {
       // no tasks yet
     }
     for (const n of names) {
-      const m = /^([1-9][0-9]{0,14})\.json/.exec(n);
+      const m = TASK_FILE_OR_COPY_PATTERN.exec(n);
       if (m) max = Math.max(max, Number(m[1]));
     }
     return max;
@@ -174,8 +177,11 @@ export class TaskFiles {
     return createFileExclusive(this.paths.task(task.id), JSON.stringify(task, null, 2), guard);
   }
 
-  /** The id high-water mark; a missing or garbled `_hwm` reads as 0 and is journalled, never trusted (D-8). */
-  readHwm(): number {
+  /**
+   * The id high-water mark; a missing or garbled `_hwm` reads as 0 and is journalled, never trusted (D-8). So
+   * does one more than LIMITS.hwmMaxAhead beyond `highestOnDisk`: ids continue from the highest task.
+   */
+  readHwm(highestOnDisk: number): number {
     const r = readTextFile(this.paths.hwm);
     if (r.kind === 'missing') return 0;
     if (r.kind === 'unreadable') {
@@ -187,7 +193,16 @@ export class TaskFiles {
       this.journal.record({ event: 'note', file: this.paths.hwm, reason: `garbled task id counter ${JSON.stringify(r.text.slice(0, 40))}; ids continue from the highest task` });
       return 0;
     }
-    return Number(n[1]);
+    const value = Number(n[1]);
+    if (value > highestOnDisk + LIMITS.hwmMaxAhead) {
+      this.journal.record({
+        event: 'note',
+        file: this.paths.hwm,
+        reason: `implausible task id counter ${value} (highest task id ${highestOnDisk}); ids continue from the highest task`,
+      });
+      return 0;
+    }
+    return value;
   }
 
   /** Not fsynced: ids come from max(_hwm, ids on disk), so a lost counter update cannot reuse an id. */

@@ -4,8 +4,8 @@ import { type LockOptions, withLock } from './lock.js';
 import type { Lease } from './lease.js';
 import { assertAgentName, assertTaskId, isTaskId } from './names.js';
 import type { TeamPaths } from './paths.js';
-import { TEAM_POLICY } from './policy.js';
-import type { Task, TaskStatus } from './schemas.js';
+import { describeIssues, type Task, TaskSchema, type TaskStatus } from './schemas.js';
+import { LIMITS } from './limits.js';
 import { findCycle } from './task-graph.js';
 import type { TaskFiles } from './task-files.js';
 import { TeamError, type TeamErrorCode } from './errors.js';
@@ -62,8 +62,8 @@ export class Tasks {
   async create(input: NewTask): Promise<Task> {
     const subject = input.subject.trim();
     if (!subject) throw new TeamError('invalid', 'task subject is empty');
-    if (subject.length > TEAM_POLICY.maxSubjectChars) throw new TeamError('invalid', `task subject longer than ${TEAM_POLICY.maxSubjectChars} characters`);
-    if (input.description.length > TEAM_POLICY.maxDescriptionChars) throw new TeamError('invalid', `task description longer than ${TEAM_POLICY.maxDescriptionChars} characters`);
+    if (subject.length > LIMITS.subjectChars) throw new TeamError('invalid', `task subject longer than ${LIMITS.subjectChars} characters`);
+    if (input.description.length > LIMITS.descriptionChars) throw new TeamError('invalid', `task description longer than ${LIMITS.descriptionChars} characters`);
     const deps = [...new Set((input.blockedBy ?? []).map((d) => assertTaskId(d)))];
     const reservedFor = input.reservedFor ? await this.assertKnown(input.reservedFor, 'owner') : null;
     // Only the dependency closure is read (memoised), not every task: create stays cheap on a big board.
@@ -83,7 +83,7 @@ export class Tasks {
     ensureDir(this.paths.tasksDir);
     const task = await withLock(this.paths.hwm, (guard) => {
       const highest = this.files.highestIdOnDisk();
-      let next = Math.max(this.files.readHwm(), highest) + 1;
+      let next = Math.max(this.files.readHwm(highest), highest) + 1;
       const now = Date.now();
       for (;;) {
         const t: Task = {
@@ -99,6 +99,8 @@ export class Tasks {
           created_at: now,
           updated_at: now,
         };
+        const checked = TaskSchema.safeParse(t); // what every reader will apply
+        if (!checked.success) throw new TeamError('invalid', `task refused: ${describeIssues(checked.error)}`);
         if (this.files.createExclusive(t, guard)) {
           this.files.writeHwm(next, guard);
           return t;
@@ -192,6 +194,7 @@ export class Tasks {
               lease.assertHeld();
               taskLock.assertHeld();
             },
+            deferDirSync: (dir) => taskLock.deferDirSync?.(dir),
           });
           return { task };
         },
@@ -207,6 +210,7 @@ export class Tasks {
   async complete(id: string, agent: string, result?: string): Promise<Task> {
     assertTaskId(id);
     assertAgentName(agent);
+    if (result !== undefined && result.length > LIMITS.resultChars) throw new TeamError('invalid', `task result longer than ${LIMITS.resultChars} characters`);
     return withLock(this.paths.task(id), (guard) => {
       const r = this.files.read(id);
       if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);

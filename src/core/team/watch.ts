@@ -75,7 +75,8 @@ export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher
 
   /**
    * Watches `dir` unless already watching this very directory (`force`: the parent saw its name change, so
-   * watch again whatever it is now); `announce` emits an event per entry found.
+   * watch again whatever it is now), then does the same for its subdirectories. `announce` emits an event
+   * per entry of a directory that was (re)attached.
    */
   const attach = (dir: string, announce: boolean, force = false): void => {
     const kind = dirKind(dir);
@@ -88,24 +89,27 @@ export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher
     } catch {
       return drop(dir);
     }
-    if (!force && watched.get(dir)?.id === id) return;
-    drop(dir);
-    if (useEvents) {
-      try {
-        const w = fs.watch(dir, { persistent: false }, (_type, name) => name && onEntry(kind, name.toString()));
-        w.on('error', () => {
-          w.close();
-          if (watched.get(dir)?.w === w) watched.delete(dir);
-        });
-        watched.set(dir, { w, id });
-      } catch {
-        return; // vanished meanwhile; its parent's event or the poll comes back to it
-      }
+    const fresh = force || watched.get(dir)?.id !== id;
+    if (fresh) {
+      drop(dir);
+      if (useEvents) {
+        try {
+          const w = fs.watch(dir, { persistent: false }, (_type, name) => name && onEntry(kind, name.toString()));
+          w.on('error', () => {
+            w.close();
+            if (watched.get(dir)?.w === w) watched.delete(dir);
+          });
+          watched.set(dir, { w, id });
+        } catch {
+          return; // vanished meanwhile; its parent's event or the poll comes back to it
+        }
+      } else watched.set(dir, { w: { close() {} } as fs.FSWatcher, id });
     }
     if (kind === 'parent') return attach(paths.root, announce, force);
-    const names = safeReaddir(dir);
-    for (const name of names) {
-      if (announce) {
+    const say = announce && fresh;
+    if (!say && kind !== 'root' && kind !== 'agents') return;
+    for (const name of safeReaddir(dir)) {
+      if (say) {
         const ev = classifyEntry(kind, name);
         if (ev) emit(ev);
       }

@@ -13,6 +13,7 @@ export type LeadEvent =
   | { kind: 'idle'; from: string; reason: string | null; task: string | null; summary: string | null; fed: boolean }
   | { kind: 'shutdown_reply'; from: string; approved: boolean; reason: string | null }
   | { kind: 'dead'; agent: string; released: string[] }
+  | { kind: 'status'; agent: string; state: string; task: string | null }
   | { kind: 'dropped'; from: string; type: string; why: string };
 
 export interface LeadBatch {
@@ -51,7 +52,10 @@ export class LeadHandler {
     const w = this.session.store.watch();
     w.onChange((e) => {
       if (e.kind === 'inbox' && e.agent === 'lead') this.wake();
-      else if (e.kind === 'status' || e.kind === 'task') this.wake();
+      else if (e.kind === 'status') {
+        void this.noteStatus(e.agent);
+        this.wake();
+      } else if (e.kind === 'task') this.wake();
     });
     this.closeWatch = () => w.close();
     this.watchdogTimer = setInterval(() => void this.watchdog(), this.policy.watchdogMs);
@@ -62,6 +66,19 @@ export class LeadHandler {
     this.closeWatch?.();
     this.closeWatch = undefined;
     if (this.watchdogTimer) clearInterval(this.watchdogTimer);
+  }
+
+  private readonly lastState = new Map<string, string>();
+
+  /** A member's state change (spawning → idle → working …), once per change. */
+  private async noteStatus(agent: string): Promise<void> {
+    if (agent === 'lead') return;
+    const st = await this.session.store.statuses.read(agent).catch(() => null);
+    const state = deriveState(st);
+    const key = `${state}:${st?.current_task ?? ''}`;
+    if (this.lastState.get(agent) === key) return;
+    this.lastState.set(agent, key);
+    this.emit({ kind: 'status', agent, state, task: st?.current_task ?? null });
   }
 
   private wake(): void {

@@ -64,8 +64,12 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     await store.config.addMember({ name, role: '', prompt: '' });
     member = (await store.config.require()).members.find((m) => m.name === name)!;
   }
-  const state = deriveState(await store.statuses.read(name));
+  const prior = await store.statuses.read(name);
+  const state = deriveState(prior);
   if (isLive(state) && state !== 'spawning') throw new TeamError('conflict', `teammate '${name}' is already running (${state}); one process per name`);
+  if (state === 'spawning' && prior && Date.now() - prior.last_heartbeat < TEAMS_POLICY.bootTimeoutMs + 2000) {
+    throw new TeamError('conflict', `a spawn of '${name}' is already in progress`);
+  }
   let live = 0;
   for (const m of cfg.members) if (m.name !== name && isLive(deriveState(await store.statuses.read(m.name)))) live++;
   if (live >= session.opts.maxLiveTeammates) {
@@ -121,7 +125,9 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
       await store.spawnRequests.remove(name, spawnId);
     }
     if (initial) await store.inboxes.markRead(name, [initial.id]);
-    await store.statuses.write(name, { status: 'stopped', pid: null, last_error: (err as Error).message } as never);
+    // Only this spawn's own status is marked failed: a concurrent, successful spawn keeps its state.
+    const now = (await store.statuses.read(name)) as (Record<string, unknown> & { status: string }) | null;
+    if (!now || now.spawn_id === spawnId) await store.statuses.write(name, { status: 'stopped', pid: null, last_error: (err as Error).message } as never);
     throw err;
   }
   if (launched) session.children.set(name, launched);
@@ -140,8 +146,11 @@ async function verifyBoot(session: TeamSession, name: string, spawnId: string, c
   void child?.exited.then((e) => (exited = e));
   const tail = () => store.outputs.tail(name, TEAMS_POLICY.bootTailLines, spawnId) || '(no output)';
   for (;;) {
-    const st = (await store.statuses.read(name)) as (Record<string, unknown> & { status: string }) | null;
-    if (st && st.spawn_id === spawnId && st.status !== 'spawning') {
+    const st = (await store.statuses.read(name)) as (Record<string, unknown> & { status: string; pid?: number | null }) | null;
+    const req = child ? null : await store.spawnRequests.read(name);
+    // The status must be this spawn's and written by this spawn's process (its pid), not a concurrent one's.
+    const pid = child?.pid ?? (req?.spawn_id === spawnId ? req.served_pid : null);
+    if (st && st.spawn_id === spawnId && st.status !== 'spawning' && (!pid || st.pid === pid)) {
       if (st.status === 'stopped') throw new TeamError('conflict', `teammate '${name}' stopped during boot.\noutput.log tail:\n${tail()}`);
       return;
     }
@@ -149,7 +158,6 @@ async function verifyBoot(session: TeamSession, name: string, spawnId: string, c
       await new Promise((r) => setTimeout(r, 50));
       throw new TeamError('conflict', `teammate '${name}' exited immediately (${exited.signal ?? `code ${exited.code}`}) — never booted.\noutput.log tail:\n${tail()}`);
     }
-    const req = child ? null : await store.spawnRequests.read(name);
     if (req?.spawn_id === spawnId && req.error) throw new TeamError('conflict', `the host could not start '${name}': ${req.error}`);
     if (Date.now() > deadline) {
       const why = !child && !req?.served_at ? ' (no host picked up the spawn request: is `thclaws team host` or the desktop app running?)' : '';

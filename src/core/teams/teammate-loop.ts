@@ -60,17 +60,19 @@ export class TeammateLoop {
       this.resolveExit(3);
     });
     await this.session.refreshEpoch();
-    const watcher = store.watch({ safetyPollMs: this.policy.safetyPollMs });
-    watcher.onChange((e) => {
+    // THCLAWS_TEAM_POLL_MS (bench baseline only): no change feed, poll like thClaws / Claude Code do.
+    const pollMs = Number(process.env.THCLAWS_TEAM_POLL_MS) || 0;
+    const watcher = pollMs ? null : store.watch({ safetyPollMs: this.policy.safetyPollMs });
+    watcher?.onChange((e) => {
       if ((e.kind === 'inbox' && e.agent === this.me) || e.kind === 'task' || e.kind === 'config') this.kick();
     });
     // The safety net also keeps the process alive: every other timer and watcher is unref'd.
-    const net = setInterval(() => this.kick(), this.policy.safetyPollMs);
+    const net = setInterval(() => this.kick(), pollMs || this.policy.safetyPollMs);
     this.opts.print(`[${this.me}] waiting for messages...`);
     const main = this.loop();
     const code = await this.done;
     clearInterval(net);
-    watcher.close();
+    watcher?.close();
     this.turn?.abort();
     await main.catch(() => {});
     return code;
@@ -165,7 +167,7 @@ export class TeammateLoop {
           continue;
         }
       }
-      await this.sleep(this.retry ? Math.max(10, this.retry.dueAt - Date.now()) : this.policy.safetyPollMs);
+      await this.sleep(this.retry ? Math.max(10, this.retry.dueAt - Date.now()) : 3_600_000);
     }
   }
 

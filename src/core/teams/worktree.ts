@@ -77,9 +77,4 @@ export function ensureWorktree(root: string, name: string): string {
   return canonical(dir);
 }
 
-/** The project root of a path that may sit inside a teammate worktree: worktrees never nest. */
-export function outsideWorktrees(p: string): string {
-  const parts = path.resolve(p).split(path.sep);
-  const i = parts.indexOf('.worktrees');
-  return i > 0 && i < parts.length - 1 ? parts.slice(0, i).join(path.sep) || path.sep : path.resolve(p);
-}
+export { outsideWorktrees } from './roots.js';

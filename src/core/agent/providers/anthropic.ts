@@ -2,7 +2,8 @@
  * Anthropic Messages API through @anthropic-ai/sdk, streamed. The SDK is imported lazily so that
  * `--version` and the REPL prompt do not pay for it. SDK retries are off: our policy (retry.ts) decides.
  */
-import type { CompletionRequest, CompletionResponse, Provider, TextBlock, ToolUseBlock, Usage } from './types.js';
+import { modelInfo } from '../models.js';
+import type { AssistantBlock, CompletionRequest, CompletionResponse, Provider, Usage } from './types.js';
 import { AbortedError, ProviderError, emptyUsage } from './types.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
 
@@ -46,6 +47,27 @@ export function describeApiError(err: ApiErrorLike): string {
   }
 }
 
+/** The API's wording when a request does not fit the context window (400, or an error event mid-stream). */
+const CONTEXT_EXCEEDED = /prompt is too long|context window|context length|too many (input )?tokens/i;
+
+export function isContextExceeded(err: ApiErrorLike): boolean {
+  // Mid-stream errors have no status: only an invalid request can mean the context (not a rate limit on tokens).
+  const relevant = err.status === 400 || err.status === 413 || (err.status === undefined && err.error?.error?.type === 'invalid_request_error');
+  return relevant && CONTEXT_EXCEEDED.test(err.error?.error?.message ?? err.message);
+}
+
+/**
+ * Thinking parameters the model accepts: adaptive models get `{type: 'adaptive', display}` and the effort;
+ * a manual budget is never sent (adaptive models refuse it with a 400), nor to a model not in the table.
+ */
+export function thinkingParams(req: Pick<CompletionRequest, 'model' | 'effort' | 'thinkingDisplay'>): Record<string, unknown> {
+  if (modelInfo(req.model)?.thinking !== 'adaptive') return {};
+  return {
+    thinking: { type: 'adaptive', ...(req.thinkingDisplay ? { display: req.thinkingDisplay } : {}) },
+    ...(req.effort ? { output_config: { effort: req.effort } } : {}),
+  };
+}
+
 /** Error types of a mid-stream `error` event worth another attempt; the others would fail the same way. */
 const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_limit_error']);
 
@@ -59,11 +81,28 @@ function isRetryable(err: ApiErrorLike): boolean {
  * A cache breakpoint on the last block of the conversation: each call of a tool loop re-reads the history
  * from the cache instead of paying full input price again (3 breakpoints of 4 used with system and tools).
  */
+/**
+ * The conversation as the API takes it: our `model` tag removed, and thinking blocks written by another
+ * model (after /model) left out, since thinking blocks are bound to the model that wrote them.
+ */
+export function apiMessages(messages: CompletionRequest['messages'], model: string): CompletionRequest['messages'] {
+  return messages.map(({ model: from, ...m }) => {
+    if (!from || from === model) return m;
+    const content = m.content.filter((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
+    return { ...m, content: content.length ? content : [{ type: 'text' as const, text: '(thinking omitted)' }] };
+  });
+}
+
 export function withHistoryBreakpoint(messages: CompletionRequest['messages']): unknown[] {
   return messages.map((m, i) => {
-    if (i !== messages.length - 1 || m.content.length === 0) return m;
-    const content = m.content.map((b, j) => (j === m.content.length - 1 ? { ...b, cache_control: { type: 'ephemeral' } } : b));
-    return { ...m, content };
+    if (i !== messages.length - 1) return m;
+    // Thinking blocks cannot carry cache_control: the breakpoint goes on the last other block.
+    let at = -1;
+    m.content.forEach((b, j) => {
+      if (b.type !== 'thinking' && b.type !== 'redacted_thinking') at = j;
+    });
+    if (at < 0) return m;
+    return { ...m, content: m.content.map((b, j) => (j === at ? { ...b, cache_control: { type: 'ephemeral' } } : b)) };
   });
 }
 
@@ -106,7 +145,7 @@ export class AnthropicProvider implements Provider {
         const retryable = !sawOutput && apiErr !== undefined && isRetryable(apiErr);
         if (!retryable || attempt >= this.opts.retry.maxRetries) {
           const suffix = retryable && attempt > 0 ? ` (gave up after ${attempt + 1} attempts)` : '';
-          throw new ProviderError(message + suffix, status);
+          throw new ProviderError(message + suffix, status, apiErr !== undefined && isContextExceeded(apiErr));
         }
         const delayMs = backoffDelay(this.opts.retry, attempt + 1, parseRetryAfter(apiErr?.headers));
         req.onRetry?.({ attempt: attempt + 1, delayMs, reason: message });
@@ -132,16 +171,20 @@ export class AnthropicProvider implements Provider {
         model: req.model,
         max_tokens: req.maxTokens,
         system: [{ type: 'text', text: req.system, cache_control: { type: 'ephemeral' } }],
-        messages: withHistoryBreakpoint(req.messages) as never,
+        messages: withHistoryBreakpoint(apiMessages(req.messages, req.model)) as never,
         tools: tools as never,
         stream: true,
-      },
+        ...thinkingParams(req),
+      } as never,
       { signal: req.signal, maxRetries: 0 },
     );
     const usage: Usage = emptyUsage();
-    const blocks: Array<{ kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; json: string }> = [];
+    type Partial =
+      | { kind: 'block'; block: AssistantBlock }
+      | { kind: 'tool'; id: string; name: string; json: string };
+    const blocks: Partial[] = [];
     let stopReason = 'end_turn';
-    for await (const ev of stream as AsyncIterable<Record<string, any>>) {
+    for await (const ev of stream as unknown as AsyncIterable<Record<string, any>>) {
       switch (ev.type) {
         case 'message_start': {
           const u = ev.message?.usage ?? {};
@@ -154,20 +197,34 @@ export class AnthropicProvider implements Provider {
         case 'content_block_start': {
           const b = ev.content_block;
           if (b?.type === 'text') {
-            blocks[ev.index] = { kind: 'text', text: b.text ?? '' };
+            blocks[ev.index] = { kind: 'block', block: { type: 'text', text: b.text ?? '' } };
           } else if (b?.type === 'tool_use') {
             blocks[ev.index] = { kind: 'tool', id: b.id, name: b.name, json: '' };
+          } else if (b?.type === 'thinking') {
+            blocks[ev.index] = { kind: 'block', block: { type: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' } };
+          } else if (b?.type === 'redacted_thinking') {
+            // Opaque: kept exactly as it arrived.
+            blocks[ev.index] = { kind: 'block', block: { type: 'redacted_thinking', data: b.data } };
           }
           break;
         }
         case 'content_block_delta': {
           const cur = blocks[ev.index];
-          if (ev.delta?.type === 'text_delta' && cur?.kind === 'text') {
-            cur.text += ev.delta.text;
+          const d = ev.delta;
+          if (cur?.kind === 'tool') {
+            if (d?.type === 'input_json_delta') cur.json += d.partial_json;
+          } else if (cur?.block.type === 'text' && d?.type === 'text_delta') {
+            cur.block.text += d.text;
             markOutput();
-            req.onText?.(ev.delta.text);
-          } else if (ev.delta?.type === 'input_json_delta' && cur?.kind === 'tool') {
-            cur.json += ev.delta.partial_json;
+            req.onText?.(d.text);
+          } else if (cur?.block.type === 'thinking') {
+            if (d?.type === 'thinking_delta') {
+              cur.block.thinking += d.thinking;
+              markOutput();
+              req.onThinking?.(d.thinking);
+            } else if (d?.type === 'signature_delta') {
+              cur.block.signature += d.signature;
+            }
           }
           break;
         }
@@ -184,22 +241,24 @@ export class AnthropicProvider implements Provider {
     }
     // The SDK ends the iteration quietly on abort: a cut-off message must not pass as complete.
     if (req.signal.aborted) throw new AbortedError();
-    const content: Array<TextBlock | ToolUseBlock> = [];
+    const content: AssistantBlock[] = [];
+    const incompleteToolUses: NonNullable<CompletionResponse['incompleteToolUses']> = [];
     for (const b of blocks) {
       if (!b) continue;
-      if (b.kind === 'text') {
-        if (b.text) content.push({ type: 'text', text: b.text });
-      } else {
-        let input: unknown = {};
-        try {
-          input = b.json ? JSON.parse(b.json) : {};
-        } catch {
-          // Invalid JSON reaches the tool's validation, which reports it to the model.
-          input = { __invalid_json: b.json };
-        }
-        content.push({ type: 'tool_use', id: b.id, name: b.name, input });
+      if (b.kind === 'block') {
+        // An empty text block is noise the API rejects on the way back; thinking blocks are kept whatever they hold.
+        if (b.block.type !== 'text' || b.block.text) content.push(b.block);
+        continue;
       }
+      let input: unknown;
+      try {
+        input = b.json ? JSON.parse(b.json) : {};
+      } catch {
+        incompleteToolUses.push({ id: b.id, name: b.name, jsonChars: b.json.length });
+        continue;
+      }
+      content.push({ type: 'tool_use', id: b.id, name: b.name, input });
     }
-    return { content, stopReason, usage };
+    return { content, stopReason, usage, ...(incompleteToolUses.length ? { incompleteToolUses } : {}) };
   }
 }

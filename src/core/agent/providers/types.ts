@@ -3,11 +3,20 @@
 export type TextBlock = { type: 'text'; text: string };
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
 export type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+/**
+ * Thinking blocks are bound to the model and the conversation: they go back to the API exactly as received
+ * (text and signature), in their original order, or the next request fails.
+ */
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
+export type RedactedThinkingBlock = { type: 'redacted_thinking'; data: string };
+export type AssistantBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
+export type ContentBlock = AssistantBlock | ToolResultBlock;
 
 export interface ChatMessage {
   role: 'user' | 'assistant';
   content: ContentBlock[];
+  /** Model that wrote an assistant message; its thinking blocks go back only to that model. Not sent. */
+  model?: string;
 }
 
 /** What the model is told about one tool. */
@@ -42,16 +51,31 @@ export interface CompletionRequest {
   tools: ToolSpec[];
   maxTokens: number;
   signal: AbortSignal;
+  /** `low` … `max`; absent = the model's default. Sent only to models that take it. */
+  effort?: Effort;
+  /** Whether thinking text is returned (`summarized`) or only its signature (`omitted`). */
+  thinkingDisplay?: ThinkingDisplay;
   /** Streamed text as it arrives. */
   onText?: (delta: string) => void;
+  /** Streamed thinking text as it arrives. */
+  onThinking?: (delta: string) => void;
   /** Told before a retry wait, so a UI can say why it is slow. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
 }
 
+export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+export type ThinkingDisplay = 'summarized' | 'omitted';
+
 export interface CompletionResponse {
-  content: Array<TextBlock | ToolUseBlock>;
+  content: AssistantBlock[];
+  /** `end_turn`, `tool_use`, `max_tokens`, `pause_turn`, `refusal`, `model_context_window_exceeded`, `stop_sequence`. */
   stopReason: string;
   usage: Usage;
+  /**
+   * Tool calls whose input JSON did not parse (cut off by max_tokens): left out of `content` so they are
+   * never run, never sent back, and never reported to the model as a validation error.
+   */
+  incompleteToolUses?: Array<{ id: string; name: string; jsonChars: number }>;
 }
 
 export interface Provider {
@@ -64,6 +88,8 @@ export class ProviderError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** Set when the request did not fit the model's context window. */
+    readonly contextExceeded = false,
   ) {
     super(message);
     this.name = 'ProviderError';

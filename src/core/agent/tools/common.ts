@@ -1,15 +1,21 @@
 /** Helpers shared by the built-in tools. */
 import type { ToolContext, ToolLimits, ToolResult } from '../types.js';
 import { createSandbox, SandboxError, type Sandbox } from '../sandbox.js';
+import { defaultSettings } from '../settings.js';
 
-export const DEFAULT_LIMITS: ToolLimits = {
-  bashTimeoutMs: 120_000,
-  bashMaxTimeoutMs: 600_000,
-  bashKillGraceMs: 2000,
-  readDefaultLines: 2000,
-  searchMaxResults: 500,
-  grepMaxFileBytes: 2_000_000,
-};
+/** The settings defaults (settings.ts holds each value and its reason), so a tool without limits obeys the same. */
+export const DEFAULT_LIMITS: ToolLimits = (() => {
+  const s = defaultSettings();
+  return {
+    bashTimeoutMs: s.bashTimeoutMs,
+    bashMaxTimeoutMs: s.bashMaxTimeoutMs,
+    bashKillGraceMs: s.bashKillGraceMs,
+    readDefaultLines: s.readDefaultLines,
+    searchMaxResults: s.searchMaxResults,
+    grepMaxFileBytes: s.grepMaxFileBytes,
+    toolOutputMaxChars: s.toolOutputMaxChars,
+  };
+})();
 
 export function limitsOf(ctx: ToolContext): ToolLimits {
   return { ...DEFAULT_LIMITS, ...ctx.limits };
@@ -49,11 +55,15 @@ export function resolveWritable(ctx: ToolContext, p: string): { path: string } |
   return refused ? { error: refused } : r;
 }
 
+/** The one wording of a role-guard refusal: `refused: <reason> — <advice>`. */
+export function guardRefusal(verdict: { allowed: boolean; reason?: string; advice?: string } | undefined): ToolResult | undefined {
+  if (!verdict || verdict.allowed) return undefined;
+  return toolError(`refused: ${verdict.reason} — ${verdict.advice}`);
+}
+
 /** The write guard of the teams issue, after the sandbox. */
 export function checkWriteGuard(ctx: ToolContext, absPath: string): ToolResult | undefined {
-  const verdict = ctx.guard?.checkWrite(absPath);
-  if (verdict && !verdict.allowed) return toolError(`refused: ${verdict.reason} — ${verdict.advice}`);
-  return undefined;
+  return guardRefusal(ctx.guard?.checkWrite(absPath));
 }
 
 export function fsErrorText(err: unknown, p: string): string {

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Tool } from '../types.js';
-import { fsErrorText, resolveWritable, toolError } from './common.js';
+import { fsErrorText, resolvePath, resolveWritable, toolError } from './common.js';
 
 const Input = z
   .object({
@@ -30,7 +30,8 @@ export const editTool: Tool<z.infer<typeof Input>> = {
     return 'error' in r ? r.error : undefined;
   },
   async run(input, ctx) {
-    const r = resolveWritable(ctx, input.path);
+    // The guard ran in preflight; the sandbox decides again here, as the path may have changed while a person was asked.
+    const r = resolvePath(ctx, input.path, 'write');
     if ('error' in r) return r.error;
     if (input.old_string === input.new_string) return toolError('old_string and new_string are identical; nothing to do');
     let text: string;

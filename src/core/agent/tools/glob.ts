@@ -13,7 +13,7 @@ const Input = z
   .strict();
 
 /** Directories nobody wants listed: huge and never the answer. */
-export const IGNORED = ['**/node_modules/**', '**/.git/**'];
+export const IGNORED = ['**/node_modules/**', '**/.git/**', '**/.thclaws/**'];
 
 /** Patterns may not climb out of the base directory; give `path` instead. */
 export function badPattern(pattern: string): string | undefined {
@@ -27,6 +27,7 @@ export const globTool: Tool<z.infer<typeof Input>> = {
   description: 'Find files by glob pattern (node_modules and .git are skipped). Returns paths relative to the search directory.',
   inputSchema: Input,
   needsPermission: false,
+  readOnly: true,
   async run(input, ctx) {
     const bad = badPattern(input.pattern);
     if (bad) return toolError(bad);

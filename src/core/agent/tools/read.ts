@@ -1,4 +1,12 @@
+/**
+ * Read: numbered lines (cat -n style), paged with offset/limit. A partial result always ends with the
+ * paging line (what was shown, the total, the next offset, the limits), which output capping never cuts.
+ * Binary files are described, not dumped; FIFOs, sockets and devices are refused (reading one can block
+ * forever).
+ */
+import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import readline from 'node:readline';
 import { z } from 'zod';
 import type { Tool } from '../types.js';
 import { fsErrorText, limitsOf, looksBinary, resolvePath, toolError } from './common.js';
@@ -11,48 +19,111 @@ const Input = z
   })
   .strict();
 
-/** Above this a file is read in part only; the model pages with offset/limit. */
-const MAX_READ_BYTES = 10 * 1024 * 1024;
+/** Files up to this size are read whole (total line count known); bigger ones are streamed to the page. */
+const WHOLE_READ_BYTES = 10 * 1024 * 1024;
 const MAX_LINE_CHARS = 2000;
+/** Room kept under the output cap for the paging line. */
+const HINT_ROOM = 300;
+
+const MAGIC: Array<[number[], string]> = [
+  [[0x89, 0x50, 0x4e, 0x47], 'PNG image'],
+  [[0xff, 0xd8, 0xff], 'JPEG image'],
+  [[0x47, 0x49, 0x46, 0x38], 'GIF image'],
+  [[0x25, 0x50, 0x44, 0x46], 'PDF document'],
+  [[0x50, 0x4b, 0x03, 0x04], 'zip archive (or docx/xlsx/jar)'],
+  [[0x1f, 0x8b], 'gzip data'],
+  [[0x7f, 0x45, 0x4c, 0x46], 'ELF executable'],
+  [[0x00, 0x61, 0x73, 0x6d], 'WebAssembly module'],
+];
+
+function describeBinary(buf: Buffer, size: number): string {
+  const kind = MAGIC.find(([sig]) => sig.every((b, i) => buf[i] === b))?.[1] ?? 'binary data';
+  return `binary file: ${kind}, ${size} bytes; not shown (Read shows text files only)`;
+}
+
+function special(st: import('node:fs').Stats): string | undefined {
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return undefined;
+}
 
 export const readTool: Tool<z.infer<typeof Input>> = {
   name: 'Read',
   description:
-    'Read a text file. Returns numbered lines (cat -n style). Use offset (1-based line) and limit to page through long files.',
+    'Read a text file. Returns numbered lines (cat -n style). Long files come in pages: the last line says which lines were shown and the offset to continue from.',
   inputSchema: Input,
   needsPermission: false,
+  readOnly: true,
   async run(input, ctx) {
     const r = resolvePath(ctx, input.path, 'read');
     if ('error' in r) return r.error;
-    let buf: Buffer;
+    const limits = limitsOf(ctx);
+    const count = input.limit ?? limits.readDefaultLines;
+    const start = (input.offset ?? 1) - 1;
+    let st;
     try {
-      const st = await stat(r.path);
-      if (st.isDirectory()) return toolError(`${input.path} is a directory; use Glob to list it`);
+      st = await stat(r.path);
+    } catch (err) {
+      return toolError(fsErrorText(err, input.path));
+    }
+    if (st.isDirectory()) return toolError(`${input.path} is a directory; use Glob to list it`);
+    const sp = special(st);
+    if (sp) return toolError(`${input.path} is ${sp}; Read only reads regular files`);
+
+    let head: Buffer;
+    let all: string[] | undefined;
+    try {
       const fh = await open(r.path, 'r');
       try {
-        const size = Math.min(st.size, MAX_READ_BYTES);
-        buf = Buffer.alloc(size);
-        await fh.read(buf, 0, size, 0);
+        const size = Math.min(st.size, WHOLE_READ_BYTES);
+        head = Buffer.alloc(size);
+        await fh.read(head, 0, size, 0);
       } finally {
         await fh.close();
       }
     } catch (err) {
       return toolError(fsErrorText(err, input.path));
     }
-    if (looksBinary(buf)) return toolError(`${input.path} looks like a binary file; not shown`);
-    const lines = buf.toString('utf8').split('\n');
-    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-    const start = (input.offset ?? 1) - 1;
-    const count = input.limit ?? limitsOf(ctx).readDefaultLines;
-    if (lines.length === 0 || (lines.length === 1 && lines[0] === '')) return { content: '(empty file)' };
-    if (start >= lines.length) return toolError(`offset ${start + 1} is past the end of the file (${lines.length} lines)`);
-    const slice = lines.slice(start, start + count);
-    const out = slice.map((l, i) => {
-      const text = l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}… [line truncated]` : l;
-      return `${String(start + i + 1).padStart(6)}\t${text}`;
-    });
-    const end = start + slice.length;
-    if (end < lines.length) out.push(`[showing lines ${start + 1}-${end} of ${lines.length}; use offset/limit for more]`);
+    if (looksBinary(head)) return toolError(describeBinary(head, st.size));
+    if (st.size <= WHOLE_READ_BYTES) {
+      all = head.toString('utf8').split('\n');
+      if (all.length > 1 && all[all.length - 1] === '') all.pop();
+      if (all.length === 1 && all[0] === '') return { content: '(empty file)' };
+      if (start >= all.length) return toolError(`offset ${start + 1} is past the end of the file (${all.length} lines)`);
+    }
+
+    // Lines of the page, stopping early when the output budget is spent so the paging line always fits.
+    const budget = limits.toolOutputMaxChars - HINT_ROOM;
+    const out: string[] = [];
+    let used = 0;
+    const take = (l: string, n: number): boolean => {
+      const text = l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]` : l;
+      const row = `${String(n).padStart(6)}\t${text}`;
+      if (out.length > 0 && used + row.length + 1 > budget) return false;
+      out.push(row);
+      used += row.length + 1;
+      return out.length < count;
+    };
+    if (all) {
+      for (let i = start; i < all.length && take(all[i]!, i + 1); i++);
+    } else {
+      const rl = readline.createInterface({ input: createReadStream(r.path), crlfDelay: Infinity });
+      let n = 0;
+      for await (const line of rl) {
+        if (ctx.signal.aborted) break;
+        if (n++ < start) continue;
+        if (!take(line, n)) break;
+      }
+      rl.close();
+      if (out.length === 0) return toolError(`offset ${start + 1} is past the end of the file`);
+    }
+    const end = start + out.length;
+    const total = all ? `${all.length}` : `? (a ${(st.size / 1e6).toFixed(0)} MB file, not counted)`;
+    if (!all || end < all.length || start > 0) {
+      const more = !all || end < all.length ? `; continue with offset=${end + 1}` : '';
+      out.push(`[lines ${start + 1}-${end} of ${total}${more}; Read returns at most ${count} lines and ${limits.toolOutputMaxChars} characters per call]`);
+    }
     return { content: out.join('\n') };
   },
 };

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/agent/helpers.js';
 import type { CommandGuard } from '../../guard/types.js';
-import { runToolCall } from '../loop.js';
+import { runToolCall } from '../tool-run.js';
 import { SessionPermissionChecker } from '../permissions.js';
 import type { ToolContext } from '../types.js';
 import { builtinTools } from './index.js';
@@ -46,7 +46,7 @@ describe('built-in tools', () => {
     expect(all.content).toBe('     1\tone\n     2\ttwo\n     3\tthree');
     const part = await call('Read', { path: 'a.txt', offset: 2, limit: 1 });
     expect(part.content).toContain('     2\ttwo');
-    expect(part.content).toContain('showing lines 2-2 of 3');
+    expect(part.content).toBe('     2\ttwo\n[lines 2-2 of 3; continue with offset=3; Read returns at most 1 lines and 30000 characters per call]');
     expect((await call('Read', { path: 'missing.txt' })).content).toMatch(/file not found/);
     expect((await call('Read', { path: '../../etc/passwd' })).content).toMatch(/^access denied:/);
   });
@@ -101,29 +101,6 @@ describe('built-in tools', () => {
     expect(alive).toBe(false);
   });
 
-  it('Bash returns on timeout even when a process that left the group keeps the output open', async () => {
-    const pidFile = path.join(root, 'escaped.pid');
-    try {
-      const r = await call(
-        'Bash',
-        { command: `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 30' & echo started`, timeout: 1000 },
-        { limits: { bashKillGraceMs: 100 } },
-      );
-      expect(r.isError).toBe(true);
-      expect(r.content).toContain('started');
-      expect(r.content).toMatch(/timed out after 1000 ms/);
-      expect(r.content).toMatch(/left running/);
-    } finally {
-      if (existsSync(pidFile)) {
-        try {
-          process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-    }
-  }, 10_000);
-
   it('Bash stops when the turn is aborted', async () => {
     const ac = new AbortController();
     const p = call('Bash', { command: 'sleep 30' }, { signal: ac.signal });
@@ -170,18 +147,4 @@ describe('built-in tools', () => {
     expect((await call('Glob', { pattern: '*', path: '/etc' })).content).toMatch(/^access denied:/);
   });
 
-  it('Grep finds lines, honours ignore_case and glob, skips files linked from outside', async () => {
-    const out = tempDir();
-    try {
-      writeFileSync(path.join(out.dir, 'secret.txt'), 'TODO secret\n');
-      symlinkSync(path.join(out.dir, 'secret.txt'), path.join(root, 'link.txt'));
-      writeFileSync(path.join(root, 'b.md'), 'todo: md\n');
-      writeFileSync(path.join(root, 'c.txt'), 'nothing\nTODO here\n');
-      expect((await call('Grep', { pattern: 'TODO' })).content).toBe('c.txt:2:TODO here');
-      expect((await call('Grep', { pattern: 'todo', ignore_case: true, glob: '*.md' })).content).toBe('b.md:1:todo: md');
-      expect((await call('Grep', { pattern: '(' })).content).toMatch(/invalid regular expression/);
-    } finally {
-      out.cleanup();
-    }
-  });
 });

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Tool } from '../types.js';
-import { fsErrorText, resolveWritable, toolError } from './common.js';
+import { fsErrorText, resolvePath, resolveWritable, toolError } from './common.js';
 
 const Input = z
   .object({
@@ -22,7 +22,8 @@ export const writeTool: Tool<z.infer<typeof Input>> = {
     return 'error' in r ? r.error : undefined;
   },
   async run(input, ctx) {
-    const r = resolveWritable(ctx, input.path);
+    // The guard ran in preflight; the sandbox decides again here, as the path may have changed while a person was asked.
+    const r = resolvePath(ctx, input.path, 'write');
     if ('error' in r) return r.error;
     try {
       await mkdir(path.dirname(r.path), { recursive: true });

@@ -1,0 +1,118 @@
+/** Builds the Claude-Code-compatible messages of `-p --output-format json|stream-json` (src/core/agent/output-schema.ts). */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { PromptResult } from '../../core/agent/agent.js';
+import type { LoopEvents } from '../../core/agent/loop.js';
+import type { StreamJsonLine, ResultMessage } from '../../core/agent/output-schema.js';
+import type { ChatMessage, Usage } from '../../core/agent/providers/types.js';
+import type { Runtime } from './setup.js';
+
+export function usageJson(u: Usage) {
+  return {
+    input_tokens: u.inputTokens,
+    output_tokens: u.outputTokens,
+    cache_creation_input_tokens: u.cacheWriteTokens,
+    cache_read_input_tokens: u.cacheReadTokens,
+  };
+}
+
+export function subtypeOf(r: PromptResult): ResultMessage['subtype'] {
+  if (r.stop === 'end_turn') return 'success';
+  return r.stop === 'max_iterations' ? 'error_max_turns' : 'error_during_execution';
+}
+
+/** Collects one turn's messages; `emit` receives each as it happens. */
+export class ClaudeJsonTurn {
+  private apiMs = 0;
+  private requestStart = Date.now();
+  private readonly started = Date.now();
+  private sawPrompt = false;
+  private readonly denials: ResultMessage['permission_denials'] = [];
+  private readonly inputs = new Map<string, { name: string; input: unknown }>();
+
+  constructor(
+    private readonly rt: Runtime,
+    private readonly emit: (m: StreamJsonLine) => void,
+  ) {}
+
+  private get common() {
+    return { session_id: this.rt.agent.session.id, uuid: randomUUID() };
+  }
+
+  static init(rt: Runtime): StreamJsonLine {
+    const { agent } = rt;
+    return {
+      type: 'system',
+      subtype: 'init',
+      cwd: rt.info.cwd,
+      tools: agent.tools.map((t) => t.name),
+      mcp_servers: [],
+      model: agent.model,
+      permissionMode: rt.mode === 'auto' ? 'bypassPermissions' : 'default',
+      slash_commands: [],
+      apiKeySource: agent.provider.name === 'scripted' ? 'none' : process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN',
+      session_id: agent.session.id,
+      uuid: randomUUID(),
+    };
+  }
+
+  events(): LoopEvents {
+    return {
+      onRetry: (i) =>
+        this.emit({ type: 'system', subtype: 'api_retry', attempt: i.attempt, max_retries: this.rt.info.settings.retry.maxRetries, retry_delay_ms: i.delayMs, error: i.reason, ...this.common }),
+      onToolCall: (c) => this.inputs.set(c.id, { name: c.name, input: c.input }),
+      onToolResult: (r) => {
+        if (r.isError && r.content.startsWith('permission denied:')) {
+          this.denials.push({ tool_name: r.name, tool_use_id: r.id, tool_input: this.inputs.get(r.id)?.input ?? null });
+        }
+      },
+      onResponse: ({ message, stopReason, usage }) => {
+        this.apiMs += Date.now() - this.requestStart;
+        this.emit({
+          type: 'assistant',
+          message: {
+            id: `msg_${randomBytes(12).toString('hex')}`,
+            type: 'message',
+            role: 'assistant',
+            model: this.rt.agent.model,
+            content: message.content as never,
+            stop_reason: stopReason,
+            stop_sequence: null,
+            usage: usageJson(usage),
+          },
+          parent_tool_use_id: null,
+          ...this.common,
+        });
+      },
+      onMessage: (m: ChatMessage) => {
+        if (m.role !== 'user') return;
+        this.requestStart = Date.now();
+        // The prompt itself is not echoed (as `claude -p` without --replay-user-messages).
+        if (!this.sawPrompt) {
+          this.sawPrompt = true;
+          return;
+        }
+        this.emit({ type: 'user', message: { role: 'user', content: m.content as never }, parent_tool_use_id: null, ...this.common });
+      },
+    };
+  }
+
+  result(r: PromptResult): ResultMessage {
+    const error = r.error ?? (r.stop === 'aborted' ? 'interrupted' : undefined);
+    return {
+      type: 'result',
+      subtype: subtypeOf(r),
+      is_error: r.stop !== 'end_turn',
+      duration_ms: Date.now() - this.started,
+      duration_api_ms: this.apiMs,
+      num_turns: r.iterations,
+      result: r.text,
+      stop_reason: r.stop,
+      session_id: this.rt.agent.session.id,
+      total_cost_usd: r.costUsd ?? 0,
+      usage: usageJson(r.usage),
+      permission_denials: this.denials,
+      ...(r.stop !== 'end_turn' && error ? { errors: [error] } : {}),
+      uuid: randomUUID(),
+    };
+  }
+}

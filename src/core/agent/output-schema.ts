@@ -1,0 +1,105 @@
+/**
+ * `thclaws -p --output-format json|stream-json`: the message types and field names of Claude Code's
+ * `claude -p`, so scripts written for it parse ours. docs/agent.md shows this schema; tests validate our
+ * output against it.
+ */
+import { z } from 'zod';
+
+export const UsageJson = z.object({
+  input_tokens: z.number().int().min(0),
+  output_tokens: z.number().int().min(0),
+  cache_creation_input_tokens: z.number().int().min(0),
+  cache_read_input_tokens: z.number().int().min(0),
+});
+
+const ContentBlockJson = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
+  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
+  z.object({ type: z.literal('tool_result'), tool_use_id: z.string(), content: z.string(), is_error: z.boolean().optional() }),
+]);
+
+const common = { session_id: z.string().min(1), uuid: z.string().uuid() };
+
+export const SystemInitMessage = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('init'),
+  cwd: z.string(),
+  tools: z.array(z.string()),
+  mcp_servers: z.array(z.unknown()),
+  model: z.string(),
+  permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']),
+  slash_commands: z.array(z.string()),
+  apiKeySource: z.string(),
+  ...common,
+});
+
+export const SystemRetryMessage = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('api_retry'),
+  attempt: z.number().int().min(1),
+  max_retries: z.number().int().min(0),
+  retry_delay_ms: z.number().min(0),
+  error: z.string(),
+  ...common,
+});
+
+export const AssistantMessage = z.object({
+  type: z.literal('assistant'),
+  message: z.object({
+    id: z.string(),
+    type: z.literal('message'),
+    role: z.literal('assistant'),
+    model: z.string(),
+    content: z.array(ContentBlockJson),
+    stop_reason: z.string().nullable(),
+    stop_sequence: z.string().nullable(),
+    usage: UsageJson,
+  }),
+  parent_tool_use_id: z.null(),
+  ...common,
+});
+
+export const UserMessage = z.object({
+  type: z.literal('user'),
+  message: z.object({ role: z.literal('user'), content: z.array(ContentBlockJson) }),
+  parent_tool_use_id: z.null(),
+  ...common,
+});
+
+export const ResultMessage = z.object({
+  type: z.literal('result'),
+  subtype: z.enum(['success', 'error_max_turns', 'error_during_execution']),
+  is_error: z.boolean(),
+  duration_ms: z.number().min(0),
+  duration_api_ms: z.number().min(0),
+  num_turns: z.number().int().min(0),
+  /** Final text of the turn (may be empty on error). */
+  result: z.string(),
+  /** The turn's stop: end_turn, max_tokens, refusal, context_exceeded, max_iterations, error, aborted. */
+  stop_reason: z.string(),
+  session_id: z.string().min(1),
+  /** Estimated from list prices; 0 for a model without a known price. */
+  total_cost_usd: z.number().min(0),
+  usage: UsageJson,
+  permission_denials: z.array(z.object({ tool_name: z.string(), tool_use_id: z.string(), tool_input: z.unknown() })),
+  /** Present when is_error: what went wrong, one line each. */
+  errors: z.array(z.string()).optional(),
+  uuid: z.string().uuid(),
+});
+
+/** One line of `--output-format stream-json`. */
+export const StreamJsonLine = z.union([SystemInitMessage, SystemRetryMessage, AssistantMessage, UserMessage, ResultMessage]);
+
+/** One line of `--input-format stream-json`: a user message, content as a string or text blocks. */
+export const StreamJsonInput = z.object({
+  type: z.literal('user'),
+  message: z.object({
+    role: z.literal('user'),
+    content: z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() }).loose())]),
+  }),
+}).loose();
+
+export type StreamJsonLine = z.infer<typeof StreamJsonLine>;
+export type ResultMessage = z.infer<typeof ResultMessage>;

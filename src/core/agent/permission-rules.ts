@@ -1,0 +1,62 @@
+/**
+ * Scoped "always" rules, as Claude Code writes them: `Bash(npm test:*)` (a command prefix), `Bash(make)`
+ * (one exact command), `Write(src/)` / `Edit(src/)` (a path prefix under the project root), or a bare tool
+ * name (every call). A command with shell operators never matches a prefix rule: `npm test; rm -rf x`
+ * is not `npm test`.
+ */
+import path from 'node:path';
+import { isInside } from '../fs-paths.js';
+import type { PermissionRequest } from './types.js';
+
+export interface RuleScope {
+  cwd: string;
+  projectRoot: string;
+}
+
+const SHELL_OPERATORS = /[;&|`<>\n]|\$\(/;
+
+function commandOf(req: PermissionRequest): string | undefined {
+  const c = (req.input as { command?: unknown } | null)?.command;
+  return typeof c === 'string' ? c.trim() : undefined;
+}
+
+function pathOf(req: PermissionRequest, scope: RuleScope): string | undefined {
+  const p = (req.input as { path?: unknown } | null)?.path;
+  return typeof p === 'string' ? path.resolve(scope.cwd, p) : undefined;
+}
+
+/** The rule an "always" answer to this request stores. */
+export function ruleFor(req: PermissionRequest, scope: RuleScope): string {
+  const command = commandOf(req);
+  if (req.tool === 'Bash' && command !== undefined) {
+    if (SHELL_OPERATORS.test(command) || req.input === null) return `Bash(${command})`;
+    const words = command.split(/\s+/);
+    const second = words[1] && /^[A-Za-z][\w:.-]*$/.test(words[1]) ? ` ${words[1]}` : '';
+    return `Bash(${words[0]}${second}:*)`;
+  }
+  const abs = pathOf(req, scope);
+  if (abs && isInside(abs, scope.projectRoot)) {
+    const dir = path.relative(scope.projectRoot, path.dirname(abs));
+    return `${req.tool}(${dir ? `${dir.split(path.sep).join('/')}/` : './'})`;
+  }
+  return req.tool;
+}
+
+/** Whether a stored rule allows this request. */
+export function ruleMatches(rule: string, req: PermissionRequest, scope: RuleScope): boolean {
+  const m = /^([A-Za-z][\w]*)(?:\((.*)\))?$/s.exec(rule.trim());
+  if (!m || m[1] !== req.tool) return false;
+  const arg = m[2];
+  if (arg === undefined || arg === '*') return true;
+  if (req.tool === 'Bash') {
+    const command = commandOf(req);
+    if (command === undefined) return false;
+    if (!arg.endsWith(':*')) return command === arg.trim();
+    const prefix = arg.slice(0, -2).trim();
+    return !SHELL_OPERATORS.test(command) && (command === prefix || command.startsWith(`${prefix} `));
+  }
+  const abs = pathOf(req, scope);
+  if (!abs) return false;
+  const dir = path.resolve(scope.projectRoot, arg.replace(/\/\*\*$/, '/'));
+  return arg.endsWith('/') || arg.endsWith('/**') ? isInside(abs, dir) : abs === dir;
+}

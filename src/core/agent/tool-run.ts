@@ -1,0 +1,86 @@
+/**
+ * One tool call: validate → preflight (sandbox, role guard; once) → permission → run. Read-only tools of
+ * one assistant turn run concurrently; results always come back in request order.
+ */
+import { z } from 'zod';
+import type { LoopEvents } from './loop.js';
+import type { ToolSpec, ToolUseBlock } from './providers/types.js';
+import type { Tool, ToolContext, ToolResult } from './types.js';
+
+const specCache = new WeakMap<Tool<any>, ToolSpec>();
+
+export function toolSpec(tool: Tool<any>): ToolSpec {
+  let spec = specCache.get(tool);
+  if (!spec) {
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as Record<string, unknown>;
+    spec = { name: tool.name, description: tool.description, input_schema: schema };
+    specCache.set(tool, spec);
+  }
+  return spec;
+}
+
+/** Keeps the head and the tail (errors and exit codes are at the end) with a line saying how much was cut. */
+export function capOutput(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const headLen = Math.floor(max * 0.4);
+  const tailLen = max - headLen;
+  const cut = text.length - headLen - tailLen;
+  return `${text.slice(0, headLen)}\n[... ${cut} characters cut from the middle of this output ...]\n${text.slice(text.length - tailLen)}`;
+}
+
+function describeIssues(err: z.ZodError): string {
+  return err.issues
+    .slice(0, 5)
+    .map((i) => `"${i.path.join('.') || '(input)'}": ${i.message}`)
+    .join('; ');
+}
+
+/** Runs one tool call; never throws (a failure is a tool error the model reads). */
+export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: ToolContext, events?: LoopEvents): Promise<ToolResult> {
+  const tool = tools.find((t) => t.name === call.name);
+  if (!tool) return { content: `unknown tool "${call.name}"; available: ${tools.map((t) => t.name).join(', ')}`, isError: true };
+  const parsed = tool.inputSchema.safeParse(call.input);
+  if (!parsed.success) {
+    events?.onToolCall?.({ id: call.id, name: call.name, input: call.input, summary: '(invalid input)' });
+    return { content: `invalid input for ${tool.name}: ${describeIssues(parsed.error as z.ZodError)}`, isError: true };
+  }
+  const input = parsed.data;
+  const summary = tool.summarize?.(input, ctx) ?? `${tool.name} ${JSON.stringify(input).slice(0, 200)}`;
+  events?.onToolCall?.({ id: call.id, name: tool.name, input, summary });
+  try {
+    const refused = await tool.preflight?.(input, ctx);
+    if (refused) return refused;
+    if (tool.needsPermission) {
+      const decision = await ctx.permissions.check({ tool: tool.name, input, summary, agentName: ctx.agentName }, ctx.signal);
+      if (!decision.allowed) return { content: `permission denied: ${decision.reason}`, isError: true };
+    }
+    return await tool.run(input, ctx);
+  } catch (err) {
+    return { content: `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+  }
+}
+
+const NOT_RUN: ToolResult = { content: 'not run: aborted by the user', isError: true };
+
+/** Runs the calls of one assistant turn: consecutive read-only calls together, the others one at a time. */
+export async function runToolBatch(
+  calls: ToolUseBlock[],
+  tools: Tool<any>[],
+  ctx: ToolContext,
+  events: LoopEvents | undefined,
+  /** Called in request order as each group finishes. */
+  onResult: (call: ToolUseBlock, result: ToolResult) => void,
+): Promise<ToolResult[]> {
+  const readOnly = (c: ToolUseBlock) => tools.find((t) => t.name === c.name)?.readOnly === true;
+  const results: ToolResult[] = [];
+  for (let i = 0; i < calls.length; ) {
+    let j = i + 1;
+    if (readOnly(calls[i]!)) while (j < calls.length && readOnly(calls[j]!)) j++;
+    const group = calls.slice(i, j);
+    const done = await Promise.all(group.map((c) => (ctx.signal.aborted ? NOT_RUN : runToolCall(c, tools, ctx, events))));
+    done.forEach((r, k) => onResult(group[k]!, r));
+    results.push(...done);
+    i = j;
+  }
+  return results;
+}

@@ -1,0 +1,38 @@
+/**
+ * The one place a shell command is spawned (foreground and background): `sh -c` without a terminal, in its
+ * own process group (so a kill reaches everything it started), after the OS sandbox's wrap if any.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ToolContext } from '../types.js';
+
+/** Environment that keeps tools from waiting on a person: no pagers, no editors, no prompts. */
+function commandEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    CI: '1',
+    TERM: 'dumb',
+    PAGER: 'cat',
+    GIT_PAGER: 'cat',
+    GIT_TERMINAL_PROMPT: '0',
+    NPM_CONFIG_YES: 'true',
+    EDITOR: 'true',
+    VISUAL: 'true',
+    GIT_EDITOR: 'true',
+  };
+}
+
+export async function spawnShell(command: string, ctx: Pick<ToolContext, 'cwd' | 'sandbox'>, signal: AbortSignal): Promise<ChildProcessWithoutNullStreams> {
+  command = ctx.sandbox ? await ctx.sandbox.wrap(command, signal) : command;
+  // `detached` makes the shell a process-group leader (setsid) on POSIX; stdin stays closed.
+  return spawn('/bin/sh', ['-c', command], { cwd: ctx.cwd, env: commandEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true }) as unknown as ChildProcessWithoutNullStreams;
+}
+
+/** Signals a whole process group; a group already gone is fine. */
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Folder trust: a cloned repository must not switch off permission prompts. Project settings may only
+ * loosen permissions (`permissionMode: "auto"`, `permissions.allow`) in a folder the person trusted; the
+ * list lives in the user's config (`~/.config/thclaws/trusted-folders.json`), never in the project.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isInside, realpathOr } from '../fs-paths.js';
+
+export function trustFilePath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || '/', '.config');
+  return path.join(base, 'thclaws', 'trusted-folders.json');
+}
+
+function readTrusted(env: NodeJS.ProcessEnv): string[] {
+  const file = trustFilePath(env);
+  if (!existsSync(file)) return [];
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { folders?: unknown };
+    return Array.isArray(data.folders) ? data.folders.filter((f): f is string => typeof f === 'string') : [];
+  } catch {
+    // A damaged list trusts nothing; the next trust answer rewrites it.
+    return [];
+  }
+}
+
+/** Trusted when the folder or one of its parents was trusted. */
+export function isTrusted(folder: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const real = realpathOr(folder);
+  return readTrusted(env).some((t) => isInside(real, t));
+}
+
+export function trustFolder(folder: string, env: NodeJS.ProcessEnv = process.env): void {
+  const file = trustFilePath(env);
+  const folders = [...new Set([...readTrusted(env), realpathOr(folder)])];
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify({ folders }, null, 2)}\n`);
+  renameSync(tmp, file);
+}
+
+/** Keys of one project settings layer that would loosen permissions, as `key` names. */
+export function looseningKeys(raw: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  if (raw.permissionMode === 'auto') keys.push('permissionMode');
+  const allow = (raw.permissions as { allow?: unknown } | undefined)?.allow;
+  if (Array.isArray(allow) && allow.length) keys.push('permissions.allow');
+  return keys;
+}
+
+/** The layer without its loosening keys. */
+export function withoutLoosening(raw: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...raw };
+  if (out.permissionMode === 'auto') delete out.permissionMode;
+  if (out.permissions && typeof out.permissions === 'object') {
+    const { allow: _dropped, ...rest } = out.permissions as Record<string, unknown>;
+    out.permissions = rest;
+  }
+  return out;
+}

@@ -1,0 +1,76 @@
+/** Host mode: spawn requests are served exactly once per spawn id, even with two hosts watching one team. */
+import fs from 'node:fs';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../agent/helpers.js';
+import { LeadHandler } from '../../src/core/teams/lead-handler.js';
+import { PtyLauncher } from '../../src/core/teams/launchers/pty.js';
+import { serveSpawnRequests, type SpawnServeEvent } from '../../src/core/teams/serve-spawn-requests.js';
+import { shutdownTeam } from '../../src/core/teams/shutdown.js';
+import { spawnTeammate } from '../../src/core/teams/spawn.js';
+import { TeamStore } from '../../src/core/team/index.js';
+import { leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+
+beforeAll(ensureBuilt, 120_000);
+let cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe('serveSpawnRequests', () => {
+  it('two hosts, three spawns: each launched exactly once, by one host, and each boots', async () => {
+    const ws = teamWorkspace({ teammateMode: 'host' });
+    const session = leadSession(ws, writeScript(ws, { rules: [{ turns: [{ text: 'ok' }] }] }), { teammateMode: 'host' });
+    session.store.init();
+    await session.store.config.create({ name: 't', members: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] });
+    await session.becomeLead();
+    const events: Array<SpawnServeEvent & { host: string }> = [];
+    const hosts = ['h1', 'h2'].map((h) => {
+      // Each host has its own store object, as two processes would.
+      const store = new TeamStore(session.store.dir);
+      const launcher = new PtyLauncher(store);
+      const server = serveSpawnRequests(store, launcher, { by: h, onEvent: (e) => events.push({ ...e, host: h }) });
+      return { server, launcher };
+    });
+    cleanups.push(async () => {
+      await shutdownTeam(session, new LeadHandler(session), { graceMs: 1000, force: true }).catch(() => {});
+      for (const h of hosts) {
+        h.server.close();
+        await h.launcher.dispose();
+      }
+      await session.close();
+      ws.cleanup();
+    });
+    const outcomes = await Promise.all(['a', 'b', 'c'].map((name) => spawnTeammate(session, { name })));
+    for (const o of outcomes) expect(o.mode).toBe('host');
+    const launched = events.filter((e) => e.kind === 'launched');
+    expect(launched.map((e) => e.agent).sort()).toEqual(['a', 'b', 'c']);
+    for (const name of ['a', 'b', 'c']) {
+      const req = await session.store.spawnRequests.read(name);
+      expect(req?.served_by).toBe(launched.find((e) => e.agent === name)!.host);
+      expect((await session.store.statuses.read(name))?.pid).toBe(req?.served_pid);
+    }
+    // A rescan of both hosts launches nothing more.
+    for (const h of hosts) await h.server.scan();
+    expect(events.filter((e) => e.kind === 'launched')).toHaveLength(3);
+  }, 60_000);
+
+  it('a corrupt spawn.json is quarantined, never launched, and the host keeps serving', async () => {
+    const ws = teamWorkspace({ teammateMode: 'host' });
+    const store = new TeamStore(`${ws.dir}/.thclaws/state/team`);
+    store.init();
+    await store.config.create({ name: 't', members: [{ name: 'a' }] });
+    fs.mkdirSync(store.paths.agentDir('a'), { recursive: true });
+    fs.writeFileSync(store.spawnRequests.file('a'), '{"spawn_id": "x", "argv": ["/bin/sh", "-c", "touch /tmp/pwned"');
+    const launcher = new PtyLauncher(store);
+    const events: SpawnServeEvent[] = [];
+    const server = serveSpawnRequests(store, launcher, { onEvent: (e) => events.push(e) });
+    cleanups.push(async () => {
+      server.close();
+      await launcher.dispose();
+      ws.cleanup();
+    });
+    await waitFor(() => store.journal.read().some((j) => j.event === 'quarantined'), 'the bad request quarantined');
+    expect(fs.existsSync(store.spawnRequests.file('a'))).toBe(false);
+    expect(events).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,69 @@
+/** The shared lead handler: what becomes a lead turn, what is only shown, what is dropped; the watchdog. */
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
+import { sendFrame } from '../../src/core/teams/protocol.js';
+import { leadSession, teamWorkspace } from './helpers.js';
+
+let cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup() {
+  const ws = teamWorkspace();
+  const session = leadSession(ws, '/dev/null');
+  session.store.init();
+  await session.store.config.create({ name: 't', members: [{ name: 'alice' }, { name: 'bob' }] });
+  await session.becomeLead();
+  const handler = new LeadHandler(session, { watchdogMs: 60_000 });
+  const events: LeadEvent[] = [];
+  handler.onEvent((e) => events.push(e));
+  cleanups.push(async () => {
+    handler.stop();
+    await session.close();
+    ws.cleanup();
+  });
+  return { session, handler, events };
+}
+
+describe('LeadHandler', () => {
+  it('content-free idles are shown, not fed; idles with a task and plain messages become one framed turn', async () => {
+    const { session, handler, events } = await setup();
+    await sendFrame(session.store, 'alice', 'lead', 'idle_notification', { idle_reason: 'available', completed_task_id: null, completed_status: null, summary: null }, session.epoch);
+    const first = handler.drain();
+    expect(first.prompt).toBeNull();
+    await handler.ack(first.ids);
+    expect(events.at(-1)).toMatchObject({ kind: 'idle', from: 'alice', fed: false });
+    await sendFrame(session.store, 'bob', 'lead', 'idle_notification', { idle_reason: 'available', completed_task_id: '4', completed_status: 'completed', summary: 'built it' }, session.epoch);
+    await session.store.send('alice', 'lead', 'question about the schema');
+    const batch = handler.drain();
+    expect(batch.prompt).toContain('<teammate_message from="bob"');
+    expect(batch.prompt).toContain('task #4 completed] built it');
+    expect(batch.prompt).toContain('question about the schema');
+    await handler.ack(batch.ids);
+    expect(session.store.inboxes.unread('lead')).toEqual([]);
+  });
+
+  it('frames from an earlier session are dropped, never fed', async () => {
+    const { session, handler, events } = await setup();
+    await sendFrame(session.store, 'alice', 'lead', 'shutdown_approved', {}, 'old-epoch');
+    await sendFrame(session.store, 'alice', 'lead', 'idle_notification', { idle_reason: 'failed', completed_task_id: '1', completed_status: 'failed', summary: 'x' }, 'old-epoch');
+    expect(handler.drain().prompt).toBeNull();
+    expect(events.filter((e) => e.kind === 'dropped')).toHaveLength(2);
+  });
+
+  it('the watchdog reports a dead teammate once (pid gone), never a live slow one', async () => {
+    const { session, handler, events } = await setup();
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    cleanups.push(() => void child.kill('SIGKILL'));
+    await new Promise((r) => child.once('spawn', r));
+    // bob is slow (a long turn) but its process lives; alice's process is gone.
+    await session.store.statuses.write('bob', { status: 'working', pid: child.pid!, current_task: null });
+    await session.store.statuses.write('alice', { status: 'working', pid: 999_999, current_task: null });
+    await handler.watchdog();
+    await handler.watchdog();
+    expect(events.filter((e) => e.kind === 'dead').map((e) => (e as { agent: string }).agent)).toEqual(['alice']);
+    expect(handler.drain().prompt).toMatch(/Teammate 'alice' is not running/);
+  });
+});
