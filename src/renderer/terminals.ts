@@ -20,6 +20,8 @@ interface Pane {
   fit: FitAddon | null;
   observer: ResizeObserver | null;
   readonly: boolean;
+  /** Output went to the history only while the page was hidden: the terminal is rewritten on return. */
+  stale: boolean;
 }
 
 /**
@@ -35,12 +37,40 @@ export class TerminalManager {
   /** Characters each pane has rendered (or buffered while hidden): the bench and tests read it. */
   private readonly done = new Map<string, number>();
 
-  constructor(private readonly client: HostClient) {}
+  constructor(private readonly client: HostClient) {
+    document.addEventListener('visibilitychange', () => {
+      if (document.hidden) this.releaseQueues();
+      else this.refreshStale();
+    });
+  }
+
+  /** The page is hidden: queued output will not be rendered soon, so acknowledge it now. */
+  private releaseQueues(): void {
+    for (const p of this.panes.values()) {
+      if (!p.queue.length) continue;
+      for (const chunk of p.queue) {
+        this.count(p.agent, chunk.length);
+        this.client.fire({ type: 'ack', agent: p.agent, chars: Math.max(1, chunk.length) });
+      }
+      p.queue = [];
+      p.stale = true;
+    }
+  }
+
+  /** Rewrites, from the history, the terminals that missed output while the page was hidden. */
+  private refreshStale(): void {
+    for (const p of this.panes.values()) {
+      if (!p.stale || !p.term) continue;
+      p.stale = false;
+      p.term.reset();
+      p.term.write(p.history.join(''));
+    }
+  }
 
   private pane(agent: string): Pane {
     let p = this.panes.get(agent);
     if (!p) {
-      p = { agent, history: [], historyChars: 0, queue: [], term: null, fit: null, observer: null, readonly: true };
+      p = { agent, history: [], historyChars: 0, queue: [], term: null, fit: null, observer: null, readonly: true, stale: false };
       this.panes.set(agent, p);
     }
     return p;
@@ -64,11 +94,13 @@ export class TerminalManager {
     p.history.push(data);
     p.historyChars += data.length;
     while (p.historyChars - (p.history[0]?.length ?? 0) >= FLOW.scrollback && p.history.length > 1) p.historyChars -= p.history.shift()!.length;
-    if (p.term) {
+    if (p.term && !document.hidden) {
       p.queue.push(data);
       this.schedule();
     } else {
-      // Hidden: nothing to render, so the host may send more at once.
+      // Hidden pane, or a hidden page (animation frames stop there, so waiting for xterm would stall the
+      // agent's pty through flow control): keep it in the history and let the host send more at once.
+      if (p.term) p.stale = true;
       this.count(agent, data.length);
       this.client.fire({ type: 'ack', agent, chars: Math.max(1, data.length) });
     }
