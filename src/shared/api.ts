@@ -74,7 +74,8 @@ export const WorkspaceViewSchema = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// Requests: view → host. `id` pairs a request with its reply.
+// Requests: view → host. `id` pairs a request with its reply; id 0 asks for no reply unless it fails
+// (acks, keystrokes and resizes are frequent and need none).
 
 const req = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ id: z.number().int().nonnegative(), type: z.literal(type), ...shape }).strict();

@@ -25,6 +25,20 @@ async function open(ws: string) {
   return { host, events };
 }
 
+describe('fire-and-forget requests', () => {
+  it('id 0 gets no reply when it succeeds and an error reply when it fails', async () => {
+    const ws = makeTeamWorkspace(['alice']);
+    const { host } = await open(ws);
+    const events: HostEvent[] = [];
+    const s = new HostSession(host, (e) => events.push(e));
+    await s.handle({ id: 0, type: 'ack', agent: 'alice', chars: 10 });
+    await s.handle({ id: 0, type: 'resize', agent: 'alice', cols: 80, rows: 24 });
+    expect(events.filter((e) => e.type === 'reply')).toEqual([]);
+    await s.handle({ id: 0, type: 'input', agent: 'alice', data: 'x' });
+    expect(events.filter((e) => e.type === 'reply')).toEqual([{ type: 'reply', id: 0, ok: false, error: expect.stringContaining('read-only') }]);
+  });
+});
+
 describe('TeamHost and hostile team files', () => {
   it('keeps following the board when the tasks directory is deleted and re-created', async () => {
     const ws = makeTeamWorkspace(['alice'], ['one']);

@@ -30,7 +30,8 @@ export class HostSession implements TerminalView {
     const req = parsed.request;
     try {
       const result = await this.run(req);
-      this.send({ type: 'reply', id: req.id, ok: true, ...(result === undefined ? {} : { result }) });
+      // id 0 is fire-and-forget (acks, keystrokes, resizes): answered only when it fails.
+      if (req.id !== 0) this.send({ type: 'reply', id: req.id, ok: true, ...(result === undefined ? {} : { result }) });
     } catch (err) {
       this.send({ type: 'reply', id: req.id, ok: false, error: oneLine(err) });
     }
