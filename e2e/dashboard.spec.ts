@@ -105,6 +105,27 @@ test('a dead teammate is shown dead and respawned by a click', async () => {
   await page.screenshot({ path: path.join(ROOT, 'docs/screenshots/team.png') });
 });
 
+test('keyboard: help overlay, pane focus, maximise (hidden panes keep no terminal), tab switching', async () => {
+  await page.locator('.team-name').click();
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'keyboard shortcuts' })).toContainText('maximise');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'keyboard shortcuts' })).toHaveCount(0);
+  await page.keyboard.press('Alt+2');
+  await expect(page.locator('.pane.focused')).toHaveAttribute('data-agent', 'alice');
+  await page.keyboard.press('Alt+m');
+  await expect(page.locator('.pane')).toHaveCount(1);
+  await expect(page.locator('.xterm')).toHaveCount(1);
+  await expect.poll(() => termText('alice')).toContain('completed #2'); // the maximised pane re-rendered from its buffer
+  await page.keyboard.press('Alt+m');
+  await expect(page.locator('.pane')).toHaveCount(4);
+  await page.keyboard.press('Alt+b');
+  await expect(page.locator('.board')).toBeVisible();
+  await expect(page.locator('.xterm')).toHaveCount(0);
+  await page.keyboard.press('Alt+t');
+  await expect(page.locator('.xterm')).toHaveCount(4);
+});
+
 test('requests without the token are refused', async ({ request }) => {
   expect((await request.get(d.base + '/')).status()).toBe(403);
   expect((await request.get(d.base + '/?token=nope')).status()).toBe(403);
