@@ -11,6 +11,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['dashboard', './dashboard.js', 'runDashboardBench'],
   ['agent-tools', './agent-tools.js', 'runAgentToolsBench'],
   ['teams', './teams.js', 'runTeamsBench'],
+  ['sandbox', './sandbox.js', 'runSandboxBench'],
 ];
 
 function printTable(section: BenchSection): void {
