@@ -2,8 +2,9 @@
 // The lead (`thclaws -p`) creates backend + frontend (each in its own git worktree) and qa, posts tasks with
 // dependencies, spawns the three teammates as real processes; they claim, write files, commit and complete;
 // the lead dry-runs and merges. Prints a timeline and the merged tree. `--live` runs the same team prompt on
-// a real model (needs ANTHROPIC_API_KEY); `--keep` keeps the workspace.
-import { execFileSync, spawn } from 'node:child_process';
+// a real model (needs ANTHROPIC_API_KEY); `--keep` keeps the workspace; `--dashboard` then opens the finished
+// team in `thclaws dashboard` until Ctrl-C.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -176,8 +177,19 @@ function describeInput(name, input) {
 let code = 1;
 try {
   code = await main();
+  if (process.argv.includes('--dashboard')) openDashboard();
 } finally {
   if (keep) console.log(`(kept ${ws})`);
   else fs.rmSync(ws, { recursive: true, force: true });
 }
 process.exit(code);
+
+/** `npm run demo -- --dashboard`: the demo team in the dashboard (lead on the scripted provider) until Ctrl-C. */
+function openDashboard() {
+  if (!fs.existsSync(path.join(root, 'out', 'renderer', 'index.html'))) execFileSync('npm', ['run', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+  const settings = path.join(ws, '.thclaws', 'settings.json');
+  fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), provider: 'scripted' }, null, 2));
+  process.on('SIGINT', () => {}); // Ctrl-C stops the dashboard; this process then cleans up
+  console.log('\n$ thclaws dashboard --dir <workspace>   (Ctrl-C to stop)');
+  spawnSync(process.execPath, [bin, 'dashboard', '--dir', ws], { stdio: 'inherit', env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+}
