@@ -53,3 +53,19 @@ export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
 }
+
+/**
+ * A teammate's own subprocesses (its Bash) inherit THCLAWS_TEAM_AGENT: from there the CLI acts only as that
+ * teammate and sends no control frames. A guard against slips, not a wall (the env can be dropped): the OS
+ * sandbox keeps `.thclaws/` read-only to a teammate.
+ */
+export function teammateSelf(): string | undefined {
+  const me = process.env.THCLAWS_TEAM_AGENT;
+  return me && me !== 'lead' ? me : undefined;
+}
+
+/** `--as <name>` from inside a teammate: only that teammate itself. */
+export function assertActingAsSelf(name: string): void {
+  const self = teammateSelf();
+  if (self && name !== self) throw new CliError(`a teammate (${self}) may act only as itself, not as "${name}"`);
+}

@@ -2,16 +2,7 @@ import type { Command } from 'commander';
 import { USER } from '../../core/team/index.js';
 import { knownNames } from '../../core/team/config.js';
 import { CliError } from '../errors.js';
-import { action, openStore, print, withCommon, type CommonOpts } from './common.js';
-
-/**
- * A teammate's own subprocesses (its Bash) inherit THCLAWS_TEAM_AGENT: from there the CLI speaks only as that
- * teammate and sends no control frames. The OS sandbox is the wall; this holds where the person turned it off.
- */
-function teammateSelf(): string | undefined {
-  const me = process.env.THCLAWS_TEAM_AGENT;
-  return me && me !== 'lead' ? me : undefined;
-}
+import { action, openStore, print, teammateSelf, withCommon, type CommonOpts } from './common.js';
 
 export function registerMessageCommands(team: Command): void {
   withCommon(team.command('send <to> <text>'))

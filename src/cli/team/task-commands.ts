@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Task } from '../../core/team/index.js';
 import { TaskStatusSchema } from '../../core/team/schemas.js';
 import { CliError } from '../errors.js';
-import { action, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
+import { action, assertActingAsSelf, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
 
 function line(t: Task): string {
   const who = t.owner ? ` @${t.owner}` : t.reserved_for ? ` (for ${t.reserved_for})` : '';
@@ -54,6 +54,7 @@ export function registerTaskCommands(team: Command): void {
     .requiredOption('--as <name>', 'the claiming member')
     .action(
       action(async (id: string, opts: CommonOpts & { as: string }) => {
+        assertActingAsSelf(opts.as);
         const t = await openStore(opts).tasks.claim(id, opts.as);
         print(opts, t, () => `claimed ${line(t)}`);
       }),
@@ -64,6 +65,7 @@ export function registerTaskCommands(team: Command): void {
     .option('--summary <text>', 'what was done')
     .action(
       action(async (id: string, opts: CommonOpts & { as: string; summary?: string }) => {
+        assertActingAsSelf(opts.as);
         const t = await openStore(opts).tasks.complete(id, opts.as, opts.summary);
         print(opts, t, () => `completed ${line(t)}`);
       }),
