@@ -104,6 +104,27 @@ describe('teammates under abuse', () => {
     expect((await session.store.tasks.get('1')).owner).toBe('alice');
   }, 90_000);
 
+  it('shutdown while a teammate is stopped (Ctrl-Z in its pane) past the stale bound: still killed by its pid, status stopped', async () => {
+    const ws = teamWorkspace();
+    const { session, handler } = await team(ws, slowScript, [{ name: 'napper' }]);
+    const n = await spawnTeammate(session, { name: 'napper' });
+    process.kill(n.pid!, 'SIGSTOP');
+    cleanups.push(() => {
+      try {
+        process.kill(n.pid!, 'SIGCONT');
+      } catch {
+        // gone
+      }
+    });
+    // Its heartbeat goes stale: the status view calls it dead although the process (and its lease) live on.
+    await waitFor(async () => (await stateOf(session, 'napper')) === 'dead', 'napper to look dead (stale heartbeat)', 60_000);
+    expect(pidAlive(n.pid!)).toBe(true);
+    const res = await shutdownTeam(session, handler, { graceMs: 500 });
+    expect(res.killed).toEqual(['napper']);
+    await waitFor(() => !pidAlive(n.pid!), 'napper to be gone', 20_000);
+    expect((await session.store.statuses.read('napper'))?.status).toBe('stopped');
+  }, 120_000);
+
   it('shutdown: an idle teammate approves and exits; a busy one rejects and keeps running', async () => {
     const ws = teamWorkspace();
     const { session, handler } = await team(ws, slowScript, [{ name: 'idle1' }, { name: 'busy1' }]);

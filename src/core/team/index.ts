@@ -7,7 +7,7 @@ export { classifyTeamPath, classifyEntry, type TeamEvent, type TeamDirKind } fro
 export { deriveState, isLive, pidAlive, type AgentState } from './status.js';
 export { createInboxConsumer, type InboxConsumer } from './consumer.js';
 export type { Lease, LeaseInfo } from './lease.js';
-export { readLeaseInfo } from './lease.js';
+export { liveLeasePid, readLeaseInfo } from './lease.js';
 export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus } from './schemas.js';
 export { TEAM_POLICY } from './policy.js';
 export { assertMemberName, isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import { describeHolder } from './holder.js';
 import type { Journal } from './journal.js';
-import { type HeldLock, tryHoldLock, watchHeld } from './lock.js';
+import { type HeldLock, liveLocalHolder, tryHoldLock, watchHeld } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TeamError } from './errors.js';
@@ -84,4 +84,12 @@ export function readLeaseInfo(paths: TeamPaths, agent: string): LeaseInfo | null
   if (r.kind !== 'ok') return null;
   const j = parseJson(r.text);
   return j.ok ? (j.value as LeaseInfo) : null;
+}
+
+/**
+ * The pid of the live process on this machine holding an agent's lease, else null. A stopped holder (SIGSTOP,
+ * Ctrl-Z) still counts: its heartbeat goes stale but it is not dead, and it resumes as that agent.
+ */
+export function liveLeasePid(paths: TeamPaths, agent: string): number | null {
+  return liveLocalHolder(`${paths.lease(agent)}.lock`)?.pid ?? null;
 }

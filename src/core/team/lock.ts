@@ -320,6 +320,13 @@ async function acquire(lockPath: string, wait: boolean, journal: Journal | undef
   }
 }
 
+/** The holder of a lock when it is a live process on this machine (pid alive, same start time), else null. */
+export function liveLocalHolder(lockPath: string): Holder | null {
+  const e = readEntry(lockPath);
+  if (e.kind !== 'held' || !e.holder || !sameMachine(e.holder)) return null;
+  return holderDead(e.holder) ? null : e.holder;
+}
+
 /**
  * A lock held for the process lifetime (the agent lease): never waits. A dead holder's lock is recovered;
  * returns the live holder when there is one.

@@ -4,7 +4,7 @@
  * rejects and keeps running unless `force` (the person confirmed, or a headless run is over).
  */
 import os from 'node:os';
-import { deriveState, isLive, pidAlive } from '../team/index.js';
+import { deriveState, isLive, liveLeasePid, pidAlive } from '../team/index.js';
 import type { LeadHandler } from './lead-handler.js';
 import { killGroup } from './launchers/env.js';
 import { sendFrame } from './protocol.js';
@@ -25,8 +25,18 @@ export async function shutdownTeam(session: TeamSession, handler: LeadHandler, o
   const res: ShutdownResult = { approved: [], rejected: [], killed: [], kept: [] };
   if (!cfg) return res;
   const live: string[] = [];
-  for (const m of cfg.members) if (isLive(deriveState(await store.statuses.read(m.name)))) live.push(m.name);
-  if (!live.length) return res;
+  // Members that look dead (stale heartbeat) while a live process still holds their lease: stopped
+  // (SIGSTOP, Ctrl-Z in a pane). They cannot answer a request, and would resume headless: stragglers.
+  const stopped = new Map<string, number>();
+  for (const m of cfg.members) {
+    const state = deriveState(await store.statuses.read(m.name));
+    if (isLive(state)) live.push(m.name);
+    else if (state === 'dead') {
+      const pid = liveLeasePid(store.paths, m.name);
+      if (pid) stopped.set(m.name, pid);
+    }
+  }
+  if (!live.length && !stopped.size) return res;
   const waiting = new Set(live);
   const answered = new Promise<void>((resolve) => {
     const off = handler.onEvent((e) => {
@@ -42,25 +52,28 @@ export async function shutdownTeam(session: TeamSession, handler: LeadHandler, o
   });
   const offWake = handler.onWake(() => void handler.drain());
   for (const name of live) await sendFrame(store, session.me, name, 'shutdown_request', {}, session.epoch);
-  opts.print?.(`[team] shutdown requested from ${live.join(', ')}; waiting up to ${grace / 1000} s`);
+  if (live.length) opts.print?.(`[team] shutdown requested from ${live.join(', ')}; waiting up to ${grace / 1000} s`);
   handler.drain();
   let graceTimer: NodeJS.Timeout | undefined;
-  await Promise.race([answered, new Promise((r) => (graceTimer = setTimeout(r, grace)))]);
+  if (live.length) await Promise.race([answered, new Promise((r) => (graceTimer = setTimeout(r, grace)))]);
   clearTimeout(graceTimer);
   offWake();
   handler.drain();
 
-  const toKill = new Set<string>([...waiting, ...(opts.force ? res.rejected.map((r) => r.name) : [])]);
+  const toKill = new Set<string>([...waiting, ...stopped.keys(), ...(opts.force ? res.rejected.map((r) => r.name) : [])]);
   for (const r of res.rejected) if (!opts.force) res.kept.push(r.name);
   // Approved teammates exit by themselves; give them a moment before counting them as stragglers.
   for (const name of res.approved) await waitGone(session, name, 2000);
   for (const name of res.approved) if (await stillRunning(session, name)) toKill.add(name);
   for (const name of toKill) {
     const st = await store.statuses.read(name);
-    const pid = st?.pid ?? session.children.get(name)?.pid;
-    if (pid && (st?.host ?? os.hostname()) === os.hostname()) {
+    const leasePid = stopped.get(name);
+    const pid = leasePid ?? st?.pid ?? session.children.get(name)?.pid;
+    if (pid && (leasePid !== undefined || (st?.host ?? os.hostname()) === os.hostname())) {
       killGroup(pid, 'SIGTERM');
-      if (!(await waitGone(session, name, 1500))) killGroup(pid, 'SIGKILL');
+      // A stopped process handles SIGTERM only once continued.
+      if (leasePid !== undefined) killGroup(pid, 'SIGCONT');
+      if (!(await waitGone(session, name, 1500, leasePid))) killGroup(pid, 'SIGKILL');
     }
     await store.statuses.write(name, { status: 'stopped', current_task: null });
     res.killed.push(name);
@@ -75,11 +88,11 @@ async function stillRunning(session: TeamSession, name: string): Promise<boolean
   return !!st?.pid && st.status !== 'stopped' && pidAlive(st.pid);
 }
 
-async function waitGone(session: TeamSession, name: string, ms: number): Promise<boolean> {
+async function waitGone(session: TeamSession, name: string, ms: number, knownPid?: number): Promise<boolean> {
   const end = Date.now() + ms;
   for (;;) {
-    const st = await session.store.statuses.read(name);
-    if (!st?.pid || !pidAlive(st.pid)) return true;
+    const pid = knownPid ?? (await session.store.statuses.read(name))?.pid;
+    if (!pid || !pidAlive(pid)) return true;
     if (Date.now() > end) return false;
     await new Promise((r) => setTimeout(r, 50));
   }
