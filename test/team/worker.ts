@@ -168,6 +168,21 @@ async function main(): Promise<void> {
       }
       break;
     }
+    case 'lease-claim': {
+      // lease-claim <agent> <taskId> [goFile]: as a teammate — hold the lease, say "working", claim the task;
+      // with goFile, wait for it to exist, then complete the task and report the outcome. Stays alive.
+      const [agent, id, go] = args;
+      const lease = await store.acquireLease(agent!);
+      lease.onLost((reason) => out({ lost: true, reason }));
+      await store.statuses.write(agent!, { status: 'working', pid: process.pid, current_task: id! });
+      out(await settle(async () => ({ owner: (await store.tasks.claim(id!, agent!)).owner, pid: process.pid })));
+      if (go) {
+        while (!fs.existsSync(go)) await sleep(5);
+        out(await settle(async () => ({ status: (await store.tasks.complete(id!, agent!, `done by pid ${process.pid}`)).status })));
+      }
+      setInterval(() => {}, 1000);
+      break;
+    }
     case 'lock-wait': {
       // lock-wait <file>: says it is about to wait, then reports when (CLOCK_MONOTONIC) it got the lock
       out({ waiting: true });

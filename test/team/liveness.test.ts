@@ -1,0 +1,114 @@
+/**
+ * What a stall must not cost, with real OS processes: an agent whose heartbeat went stale while its process
+ * lives (SIGSTOP, a laptop asleep, a long synchronous call) keeps the task it was acknowledged; a process
+ * that lost its lease completes nothing as that agent; a foreign lock whose mtime lies in the future (a clock
+ * that jumped back) does not block its file until the clock catches up.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEAM_POLICY, TeamStore } from '../../src/core/team/index.js';
+import { startWorker, tempDir, type Worker } from './helpers.js';
+
+const dirs: string[] = [];
+const procs: Worker[] = [];
+afterAll(() => {
+  for (const p of procs) {
+    if (p.child.exitCode === null && p.child.signalCode === null) {
+      p.child.kill('SIGCONT');
+      p.child.kill('SIGKILL');
+    }
+  }
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+async function newTeam(members: string[]): Promise<TeamStore> {
+  const ws = tempDir();
+  dirs.push(ws);
+  const store = TeamStore.forWorkspace(ws, {});
+  store.init();
+  await store.config.create({ name: 'liveness', members: members.map((name) => ({ name })) });
+  return store;
+}
+
+function start(mode: string, dir: string, ...args: string[]): Worker {
+  const w = startWorker(mode, dir, ...args);
+  procs.push(w);
+  return w;
+}
+
+type Ack = { ok: true; owner?: string; status?: string; pid?: number } | { ok: false; code?: string; error: string };
+const exited = (w: Worker) => new Promise((r) => (w.child.exitCode !== null || w.child.signalCode !== null ? r(null) : w.child.once('close', r)));
+
+/** The status a process that stalled past staleAfterMs leaves behind: its last beat long ago. */
+function ageHeartbeat(store: TeamStore, agent: string): void {
+  const file = store.paths.status(agent);
+  const st = JSON.parse(fs.readFileSync(file, 'utf8'));
+  st.last_heartbeat = Date.now() - TEAM_POLICY.staleAfterMs * 4;
+  fs.writeFileSync(file, JSON.stringify(st));
+}
+
+describe('a stalled agent keeps its acknowledged claim (real processes)', () => {
+  it('reapDeadOwners leaves the task of an agent whose lease holder lives, stopped and silent', async () => {
+    const store = await newTeam(['alice', 'bob']);
+    const task = await store.tasks.create({ subject: 'one', description: '' });
+    const alice = start('lease-claim', store.dir, 'alice', task.id);
+    const claimed = (await alice.nextLine()) as Ack;
+    expect(claimed).toMatchObject({ ok: true, owner: 'alice' });
+    alice.child.kill('SIGSTOP');
+    try {
+      ageHeartbeat(store, 'alice');
+      expect(await store.statuses.read('alice').then((s) => s?.pid)).toBe(alice.child.pid);
+      const released = await store.reapDeadOwners();
+      expect(released.map((t) => t.id)).toEqual([]);
+      // bob finds nothing to take: alice's claim stands.
+      expect(await store.tasks.claimNext('bob')).toBeNull();
+      expect(await store.tasks.get(task.id)).toMatchObject({ status: 'in_progress', owner: 'alice' });
+    } finally {
+      alice.child.kill('SIGCONT');
+    }
+    // Once the holder is really dead, its task goes back.
+    alice.child.kill('SIGKILL');
+    await exited(alice);
+    const released = await store.reapDeadOwners();
+    expect(released.map((t) => t.id)).toEqual([task.id]);
+  });
+
+  it('a process whose lease was taken over completes nothing as that agent', async () => {
+    const store = await newTeam(['alice']);
+    const task = await store.tasks.create({ subject: 'one', description: '' });
+    const go = path.join(tempDir('thclaws-go-'), 'go');
+    dirs.push(path.dirname(go));
+    const first = start('lease-claim', store.dir, 'alice', task.id, go);
+    expect(await first.nextLine()).toMatchObject({ ok: true, owner: 'alice' });
+    // The lease is lost (its lock removed by hand) and a second process becomes alice.
+    fs.unlinkSync(`${store.paths.lease('alice')}.lock`);
+    const second = start('lease', store.dir, 'alice');
+    expect(await second.nextLine()).toMatchObject({ leased: true });
+    fs.writeFileSync(go, '');
+    const lines: unknown[] = [];
+    let done: Ack | undefined;
+    while (!done) {
+      const l = (await first.nextLine()) as Ack & { lost?: boolean };
+      if (l.lost) lines.push(l);
+      else done = l;
+    }
+    expect(done).toMatchObject({ ok: false, code: 'lease_lost' });
+    expect(await store.tasks.get(task.id)).toMatchObject({ status: 'in_progress', owner: 'alice' });
+  });
+});
+
+describe('foreign locks with a clock that jumped', () => {
+  it('an abandoned lock whose mtime lies in the future is taken once it stays unrefreshed for the stale bound', async () => {
+    const store = await newTeam(['alice']);
+    const lock = `${store.paths.inbox('alice')}.lock`;
+    fs.mkdirSync(lock); // a legacy directory lock: no holder to ask, only its mtime
+    const future = new Date(Date.now() + 3_600_000);
+    fs.utimesSync(lock, future, future);
+    const w = start('send-once', store.dir, 'user', 'alice');
+    const r = (await w.nextLine()) as Ack & { id?: string };
+    expect(r).toMatchObject({ ok: true });
+    expect(store.inboxes.list('alice').map((m) => m.id)).toContain(r.ok ? (r as { id: string }).id : '');
+    expect(store.journal.read().some((e) => e.event === 'lock_recovered' && e.file === 'inboxes/alice.json.lock')).toBe(true);
+  }, 30_000);
+});
