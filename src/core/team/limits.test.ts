@@ -54,3 +54,19 @@ describe('task ids and the id counter', () => {
     expect((await store.tasks.claimNext('alice'))?.id).toBe(a.id);
   });
 });
+
+describe('task edits accept only what read accepts', () => {
+  it.each([
+    ['a subject over the limit', { subject: 's'.repeat(LIMITS.subjectChars + 1) }],
+    ['a description over the limit', { description: 'd'.repeat(LIMITS.descriptionChars + 1) }],
+    ['a cancel reason that makes the result too long', { cancel: true, reason: 'r'.repeat(LIMITS.resultChars) }],
+    ['extra fields that break the schema', { extra: { status: 'bogus' } }],
+  ])('update with %s is refused, nothing written, the task still listed', async (_what, patch) => {
+    const t = await store.tasks.create({ subject: 'one', description: '' });
+    const before = fs.readFileSync(store.paths.task(t.id), 'utf8');
+    await expect(store.tasks.update(t.id, patch)).rejects.toMatchObject({ code: 'invalid' });
+    expect(fs.readFileSync(store.paths.task(t.id), 'utf8')).toBe(before);
+    expect((await store.tasks.list()).map((x) => x.id)).toEqual([t.id]);
+    expect(store.journal.read().filter((e) => e.event === 'quarantined')).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ import type { LockGuard } from './lock.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
 import { describeIssues, type Task, TaskSchema } from './schemas.js';
+import { TeamError } from './errors.js';
 
 const TASK_FILE = TASK_FILE_PATTERN;
 
@@ -167,8 +168,14 @@ export class TaskFiles {
     return max;
   }
 
-  /** `guard`: the lock(s) the caller holds, re-checked just before the rename. */
+  /**
+   * `guard`: the lock(s) the caller holds, re-checked just before the rename. The task is checked against the
+   * schema every reader applies first: an edit (a long subject, a cancel reason, extra fields) that readers
+   * would quarantine is refused with nothing written, instead of making the task vanish on the next read.
+   */
   write(task: Task, guard: LockGuard): void {
+    const checked = TaskSchema.safeParse(task);
+    if (!checked.success) throw new TeamError('invalid', `task ${task.id} refused: ${describeIssues(checked.error)}`);
     writeFileAtomic(this.paths.task(task.id), JSON.stringify(task, null, 2), { guard });
   }
 
