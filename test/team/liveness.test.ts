@@ -4,7 +4,9 @@
  * that lost its lease completes nothing as that agent; a foreign lock whose mtime lies in the future (a clock
  * that jumped back) does not block its file until the clock catches up.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEAM_POLICY, TeamStore } from '../../src/core/team/index.js';
@@ -110,5 +112,23 @@ describe('foreign locks with a clock that jumped', () => {
     expect(r).toMatchObject({ ok: true });
     expect(store.inboxes.list('alice').map((m) => m.id)).toContain(r.ok ? (r as { id: string }).id : '');
     expect(store.journal.read().some((e) => e.event === 'lock_recovered' && e.file === 'inboxes/alice.json.lock')).toBe(true);
+  }, 30_000);
+});
+
+describe('pid reuse', () => {
+  it('a lock naming a pid that now belongs to another living process is taken over at once, journalled', async () => {
+    const store = await newTeam(['alice']);
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      const boot = fs.existsSync('/proc/sys/kernel/random/boot_id') ? fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : '-';
+      // Start time 1 tick after boot: the pid's first owner, long gone; the pid now names `other`.
+      fs.symlinkSync(['thclaws1', encodeURIComponent(os.hostname()), other.pid, boot, '1', 'old'].join(' '), `${store.paths.inbox('alice')}.lock`);
+      const w = start('send-once', store.dir, 'user', 'alice');
+      expect(await w.nextLine()).toMatchObject({ ok: true });
+      expect(store.journal.read().filter((e) => e.event === 'lock_recovered')).toMatchObject([{ holder_pid: other.pid, reason: expect.stringContaining('dead') }]);
+      expect(other.exitCode).toBeNull(); // the process that has the pid now is untouched
+    } finally {
+      other.kill('SIGKILL');
+    }
   }, 30_000);
 });
