@@ -132,3 +132,45 @@ describe('pid reuse', () => {
     }
   }, 30_000);
 });
+
+describe('a writer killed (SIGKILL) between its temp write and its rename', () => {
+  it('the next writer proceeds, the inbox is whole with every acknowledged message, and the dead temp is swept', async () => {
+    const store = await newTeam(['alice', 'bob']);
+    const inbox = store.paths.inbox('alice');
+    const first = (await store.send('user', 'alice', 'before'))[0]!.id;
+    const victim = start('send-once', store.dir, 'bob', 'alice', inbox);
+    expect(await victim.nextLine()).toMatchObject({ stalled: true });
+    const tmpDir = path.join(path.dirname(inbox), '.tmp');
+    const left = fs.readdirSync(tmpDir).filter((n) => n.includes(`.${victim.child.pid}.`));
+    expect(left).toHaveLength(1); // its full copy, written and fsynced, not yet renamed
+    victim.child.kill('SIGKILL');
+    await exited(victim);
+    const old = new Date(Date.now() - 120_000); // as if the crash was a while ago
+    fs.utimesSync(path.join(tmpDir, left[0]!), old, old);
+    const next = start('send-once', store.dir, 'user', 'alice');
+    const ack = (await next.nextLine()) as Ack & { id?: string };
+    expect(ack).toMatchObject({ ok: true });
+    expect(store.inboxes.list('alice').map((m) => m.id)).toEqual([first, ack.ok ? ack.id : '']);
+    expect(fs.readdirSync(tmpDir).filter((n) => n.includes(`.${victim.child.pid}.`))).toEqual([]);
+  }, 30_000);
+
+  it('a live writer stopped with its temp file keeps it, however old', async () => {
+    const store = await newTeam(['alice', 'bob']);
+    const inbox = store.paths.inbox('alice');
+    await store.send('user', 'alice', 'before');
+    const staller = start('send-once', store.dir, 'bob', 'alice', inbox);
+    expect(await staller.nextLine()).toMatchObject({ stalled: true });
+    const tmpDir = path.join(path.dirname(inbox), '.tmp');
+    const [mine] = fs.readdirSync(tmpDir).filter((n) => n.includes(`.${staller.child.pid}.`));
+    const old = new Date(Date.now() - 120_000);
+    fs.utimesSync(path.join(tmpDir, mine!), old, old);
+    // Another process touches the directory (sweeps) while the staller is stopped inside the lock.
+    const reader = start('send-once', store.dir, 'user', 'bob');
+    expect(await reader.nextLine()).toMatchObject({ ok: true });
+    const other = start('send-once', store.dir, 'user', 'alice');
+    staller.child.kill('SIGCONT');
+    expect(await staller.nextLine()).toMatchObject({ ok: true });
+    expect(await other.nextLine()).toMatchObject({ ok: true });
+    expect(store.inboxes.list('alice')).toHaveLength(3);
+  }, 30_000);
+});
