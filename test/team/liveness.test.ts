@@ -174,3 +174,30 @@ describe('a writer killed (SIGKILL) between its temp write and its rename', () =
     expect(store.inboxes.list('alice')).toHaveLength(3);
   }, 30_000);
 });
+
+describe("8 processes racing for a dead agent's lease", () => {
+  it('exactly one wins each round; the dead holder is journalled once per round', async () => {
+    const store = await newTeam(['alice']);
+    const lockFile = `${store.paths.lease('alice')}.lock`;
+    const boot = fs.existsSync('/proc/sys/kernel/random/boot_id') ? fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : '-';
+    const rounds = 10;
+    for (let r = 0; r < rounds; r++) {
+      const dead = start('send-once', store.dir, 'user', 'alice'); // any short-lived process: its pid is then dead
+      await dead.done();
+      fs.rmSync(lockFile, { force: true });
+      fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+      fs.symlinkSync(['thclaws1', encodeURIComponent(os.hostname()), dead.child.pid, boot, '-', `r${r}`].join(' '), lockFile);
+      const go = path.join(store.dir, `go-${r}`);
+      process.env.THCLAWS_BENCH_GO = go; // all start together, at the barrier
+      const racers = Array.from({ length: 8 }, () => start('lease', store.dir, 'alice'));
+      delete process.env.THCLAWS_BENCH_GO;
+      for (const w of racers) expect(await w.nextLine()).toEqual({ ready: true });
+      fs.writeFileSync(go, '');
+      const answers = (await Promise.all(racers.map((w) => w.nextLine()))) as Array<{ leased: boolean }>;
+      expect(answers.filter((a) => a.leased)).toHaveLength(1);
+      for (const w of racers) w.child.kill('SIGKILL');
+      await Promise.all(racers.map(exited));
+    }
+    expect(store.journal.read().filter((e) => e.event === 'lock_recovered' && e.file === 'agents/alice/lease.lock')).toHaveLength(rounds);
+  }, 180_000);
+});

@@ -129,6 +129,7 @@ async function main(): Promise<void> {
     }
     case 'lease': {
       // lease <agent>: holds the agent lease until killed, or reports the refusal
+      await barrier();
       try {
         const lease = await store.acquireLease(args[0]!);
         lease.onLost?.((reason) => out({ lost: true, reason }));
