@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { TeamError } from './errors.js';
 
 const madeDirs = new Set<string>();
 
@@ -213,6 +214,13 @@ export function appendLine(file: string, line: string, durable = false): void {
   }
 }
 
+/** A file squatting on a team directory's name is a clear refusal (nothing touched), not a raw EEXIST. */
 export function ensureDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true });
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw err;
+    throw new TeamError('conflict', `${dir} is not a directory (${code === 'EEXIST' ? 'a file is in its place' : 'a parent is a file'}); move it aside`);
+  }
 }
