@@ -70,3 +70,16 @@ describe('task edits accept only what read accepts', () => {
     expect(store.journal.read().filter((e) => e.event === 'quarantined')).toEqual([]);
   });
 });
+
+describe('a stray task file with a huge id', () => {
+  it.each([['999999999999999.json'], ['999999999999999.json.corrupt-1-1']])('%s does not make every create fail; it is kept and journalled', async (name) => {
+    await store.tasks.create({ subject: 'one', description: '' });
+    fs.writeFileSync(path.join(store.paths.tasksDir, name), '{}');
+    const t = await store.tasks.create({ subject: 'two', description: '' });
+    expect(t.id).toBe('2');
+    expect(fs.existsSync(path.join(store.paths.tasksDir, name)) || fs.readdirSync(store.paths.tasksDir).some((n) => n.startsWith('999999999999999.json'))).toBe(true);
+    expect(store.journal.read().some((e) => e.event === 'note' && /far beyond/.test(e.reason))).toBe(true);
+    expect((await store.tasks.create({ subject: 'three', description: '' })).id).toBe('3');
+    expect(['1', '2', '3']).toContain((await store.tasks.claimNext('alice'))?.id);
+  });
+});
