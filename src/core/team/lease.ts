@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
-import { describeHolder } from './holder.js';
+import { describeHolder, sameMachine } from './holder.js';
 import type { Journal } from './journal.js';
-import { type HeldLock, liveLocalHolder, tryHoldLock, watchHeld } from './lock.js';
+import { type HeldLock, liveHolder, tryHoldLock, watchHeld } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TeamError } from './errors.js';
@@ -87,9 +87,18 @@ export function readLeaseInfo(paths: TeamPaths, agent: string): LeaseInfo | null
 }
 
 /**
+ * Whether a live process holds the agent's lease. A stopped or slow holder (stale heartbeat, laptop asleep)
+ * still lives: the tasks it was acknowledged stay its own until it dies or lets go.
+ */
+export function leaseHeldByLive(paths: TeamPaths, agent: string): boolean {
+  return liveHolder(`${paths.lease(agent)}.lock`) !== null;
+}
+
+/**
  * The pid of the live process on this machine holding an agent's lease, else null. A stopped holder (SIGSTOP,
  * Ctrl-Z) still counts: its heartbeat goes stale but it is not dead, and it resumes as that agent.
  */
 export function liveLeasePid(paths: TeamPaths, agent: string): number | null {
-  return liveLocalHolder(`${paths.lease(agent)}.lock`)?.pid ?? null;
+  const h = liveHolder(`${paths.lease(agent)}.lock`)?.holder;
+  return h && sameMachine(h) ? h.pid : null;
 }
