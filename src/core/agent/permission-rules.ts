@@ -5,7 +5,7 @@
  * is not `npm test`.
  */
 import path from 'node:path';
-import { isInside } from '../fs-paths.js';
+import { canonicalPath, isInside } from '../fs-paths.js';
 import type { PermissionRequest } from './types.js';
 
 export interface RuleScope {
@@ -20,9 +20,29 @@ function commandOf(req: PermissionRequest): string | undefined {
   return typeof c === 'string' ? c.trim() : undefined;
 }
 
-function pathOf(req: PermissionRequest, scope: RuleScope): string | undefined {
+/** Where a path really lands (symlinks followed, dangling ones to their target); undefined if it cannot be resolved (a loop). */
+function landing(abs: string): string | undefined {
+  try {
+    return canonicalPath(abs);
+  } catch {
+    return undefined;
+  }
+}
+
+function rawPathOf(req: PermissionRequest): string | undefined {
   const p = (req.input as { path?: unknown } | null)?.path;
-  return typeof p === 'string' ? path.resolve(scope.cwd, p) : undefined;
+  return typeof p === 'string' ? p : undefined;
+}
+
+/** Path rules decide on the real target: a link under `src/` pointing at `.git/hooks/` is not under `src/`. */
+function pathOf(req: PermissionRequest, scope: RuleScope): string | undefined {
+  const p = rawPathOf(req);
+  return p === undefined ? undefined : landing(path.resolve(scope.cwd, p));
+}
+
+/** Rules are written relative to the root's real path; the rule's own words are not followed through links. */
+function realRoot(scope: RuleScope): string {
+  return landing(scope.projectRoot) ?? path.resolve(scope.projectRoot);
 }
 
 /** The rule an "always" answer to this request stores. */
@@ -35,8 +55,11 @@ export function ruleFor(req: PermissionRequest, scope: RuleScope): string {
     return `Bash(${words[0]}${second}:*)`;
   }
   const abs = pathOf(req, scope);
-  if (abs && isInside(abs, scope.projectRoot)) {
-    const dir = path.relative(scope.projectRoot, path.dirname(abs));
+  const root = realRoot(scope);
+  // A path that cannot be resolved gets a rule for itself alone, never the whole tool.
+  if (!abs && rawPathOf(req) !== undefined) return `${req.tool}(${rawPathOf(req)})`;
+  if (abs && isInside(abs, root)) {
+    const dir = path.relative(root, path.dirname(abs));
     return `${req.tool}(${dir ? `${dir.split(path.sep).join('/')}/` : './'})`;
   }
   return req.tool;
@@ -57,6 +80,6 @@ export function ruleMatches(rule: string, req: PermissionRequest, scope: RuleSco
   }
   const abs = pathOf(req, scope);
   if (!abs) return false;
-  const dir = path.resolve(scope.projectRoot, arg.replace(/\/\*\*$/, '/'));
+  const dir = path.resolve(realRoot(scope), arg.replace(/\/\*\*$/, '/'));
   return arg.endsWith('/') || arg.endsWith('/**') ? isInside(abs, dir) : abs === dir;
 }
