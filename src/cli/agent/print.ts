@@ -5,6 +5,7 @@
 import readline from 'node:readline';
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
+import { z } from 'zod';
 import { StreamJsonInput, type StreamJsonLine } from '../../core/agent/output-schema.js';
 import { CliError } from '../errors.js';
 import { ClaudeJsonTurn } from './claude-json.js';
@@ -12,6 +13,15 @@ import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
 
 export { usageJson } from './claude-json.js';
+
+/** One line naming what is wrong with a stdin line: the JSON error, or the first schema issue and its key. */
+function inputProblem(err: unknown): string {
+  if (err instanceof z.ZodError) {
+    const issue = err.issues[0]!;
+    return `"${issue.path.join('.') || '(line)'}": ${issue.message}; expected {"type":"user","message":{"role":"user","content":"…"}}`;
+  }
+  return (err as Error).message.split('\n')[0]!;
+}
 
 export interface PrintOptions {
   format: 'text' | 'json' | 'stream-json';
@@ -83,7 +93,7 @@ export async function runStreamInput(rt: Runtime, opts: PrintOptions): Promise<n
     try {
       msg = StreamJsonInput.parse(JSON.parse(line));
     } catch (err) {
-      process.stderr.write(`thclaws: stdin line ${lineNo}: not a stream-json user message: ${(err as Error).message.split('\n')[0]}\n`);
+      process.stderr.write(`thclaws: stdin line ${lineNo}: not a stream-json user message: ${inputProblem(err)}\n`);
       worst = Math.max(worst, 2);
       continue;
     }
