@@ -64,11 +64,14 @@ async function runTurn(rt: Runtime, prompt: string, opts: PrintOptions, signal: 
 function withSignals<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
+  // A closed terminal (SIGHUP) ends the turn like Ctrl-C: the result is written, background shells die at exit.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   return fn(controller.signal).finally(() => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
   });
 }
 
