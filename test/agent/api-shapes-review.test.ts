@@ -142,3 +142,30 @@ describe('thinking across tool loops and cut-off shapes (real SDK, fake server)'
     ]);
   });
 });
+
+describe('a 400 "prompt is too long" names the size the API measured', () => {
+  it('takes the API\'s token count over the local estimate', async () => {
+    const fake = await new FakeAnthropic().start();
+    const { dir, cleanup } = tempDir();
+    try {
+      fake.enqueue({ kind: 'error', status: 400, message: 'prompt is too long: 250000 tokens > 200000 maximum' });
+      const r = await runLoop('hi', {
+        provider: new AnthropicProvider({ apiKey: 'k', baseURL: fake.url, retry }),
+        model: 'claude-sonnet-5-5',
+        system: 'S',
+        tools: [],
+        messages: [],
+        maxIterations: 3,
+        maxTokens: 1000,
+        toolOutputMaxChars: 10_000,
+        context: { cwd: dir, projectRoot: dir, role: 'solo', permissions: new SessionPermissionChecker('auto', { decide: async () => 'deny' }) },
+        signal: new AbortController().signal,
+      });
+      expect(r.stop).toBe('context_exceeded');
+      expect(r.error).toMatch(/^context window exceeded: this session is about 250,000 tokens \(1 messages\)/);
+    } finally {
+      await fake.close();
+      cleanup();
+    }
+  });
+});
