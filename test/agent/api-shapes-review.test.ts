@@ -169,3 +169,29 @@ describe('a 400 "prompt is too long" names the size the API measured', () => {
     }
   });
 });
+
+describe('429/529 with retry-after (real SDK, fake server)', () => {
+  it('waits what the server asks (seconds or ms), capped by maxDelayMs', async () => {
+    const fake = await new FakeAnthropic().start();
+    try {
+      fake.enqueue(
+        { kind: 'error', status: 429, headers: { 'retry-after': '1' } },
+        { kind: 'error', status: 529, headers: { 'retry-after-ms': '700' } },
+        { kind: 'error', status: 529, headers: { 'retry-after': '3600' } },
+        { text: 'ok' },
+      );
+      const delays: number[] = [];
+      const p = new AnthropicProvider({ apiKey: 'k', baseURL: fake.url, retry: { maxRetries: 5, baseDelayMs: 1, maxDelayMs: 1500 } });
+      const r = await p.complete({
+        model: 'm', system: 's', messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], tools: [], maxTokens: 10,
+        signal: new AbortController().signal,
+        onRetry: (i) => delays.push(i.delayMs),
+      });
+      expect(r.content).toEqual([{ type: 'text', text: 'ok' }]);
+      // The backoff alone would be a millisecond or two: these are the server's values.
+      expect(delays).toEqual([1000, 700, 1500]);
+    } finally {
+      await fake.close();
+    }
+  });
+});
