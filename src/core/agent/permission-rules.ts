@@ -15,6 +15,16 @@ export interface RuleScope {
 
 const SHELL_OPERATORS = /[;&|`<>\n]|\$\(/;
 
+/** A plain subcommand word (`test`, `run:build`), not an option, a path or a quoted string. */
+const SUBCOMMAND = /^[A-Za-z][\w:.-]*$/;
+
+/** Programs that run whatever their arguments say (interpreters, shells, wrappers): no prefix rule for them. */
+const RUNS_ITS_ARGUMENTS = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'env', 'sudo', 'doas', 'su', 'xargs', 'eval', 'exec', 'command', 'builtin', 'nohup',
+  'time', 'timeout', 'nice', 'ionice', 'setsid', 'stdbuf', 'watch', 'strace', 'python', 'python3', 'node', 'perl', 'ruby', 'php',
+  'deno', 'bun', 'npx', 'bunx', 'pnpx', 'tsx', 'ts-node', 'lua', 'awk', 'gawk', 'busybox', 'ssh', 'docker', 'podman', 'find',
+]);
+
 function commandOf(req: PermissionRequest): string | undefined {
   const c = (req.input as { command?: unknown } | null)?.command;
   return typeof c === 'string' ? c.trim() : undefined;
@@ -51,8 +61,9 @@ export function ruleFor(req: PermissionRequest, scope: RuleScope): string {
   if (req.tool === 'Bash' && command !== undefined) {
     if (SHELL_OPERATORS.test(command) || req.input === null) return `Bash(${command})`;
     const words = command.split(/\s+/);
-    const second = words[1] && /^[A-Za-z][\w:.-]*$/.test(words[1]) ? ` ${words[1]}` : '';
-    return `Bash(${words[0]}${second}:*)`;
+    // `python3:*` or `git:*` (from `git -c x=y log`) would allow every program: those get the exact command.
+    if (RUNS_ITS_ARGUMENTS.has(words[0]!) || (words[1] !== undefined && !SUBCOMMAND.test(words[1]))) return `Bash(${command})`;
+    return `Bash(${words[0]}${words[1] !== undefined ? ` ${words[1]}` : ''}:*)`;
   }
   const abs = pathOf(req, scope);
   const root = realRoot(scope);
