@@ -3,20 +3,21 @@
  * between turns and in -p mid-turn. A signal's default action skips 'exit' handlers, so this needs handlers.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeAnthropic } from './fake-anthropic.js';
 import { BIN, ensureBuilt, scrubbedEnv, tempDir } from './helpers.js';
 
-const alive = (pgid: number) => {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** Processes with this exact command line (under the OS sandbox `$$` is a pid of another namespace). */
+const running = (secs: string) =>
+  readdirSync('/proc').filter((d) => {
+    try {
+      return /^\d+$/.test(d) && readFileSync(`/proc/${d}/cmdline`, 'utf8') === `sleep\0${secs}\0`;
+    } catch {
+      return false;
+    }
+  }).map(Number);
 
 async function until(cond: () => boolean, ms = 20_000): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; ) {
@@ -30,7 +31,8 @@ describe('background shells end with the agent on SIGHUP and SIGTERM (real proce
   let dir: string;
   let cleanup: () => void;
   let fake: FakeAnthropic;
-  const groups: number[] = [];
+  let secs = '';
+  let n = 0;
   beforeAll(async () => {
     await ensureBuilt();
   });
@@ -39,7 +41,7 @@ describe('background shells end with the agent on SIGHUP and SIGTERM (real proce
     fake = await new FakeAnthropic().start();
   });
   afterEach(async () => {
-    for (const g of groups.splice(0)) if (alive(g)) process.kill(-g, 'SIGKILL');
+    for (const pid of running(secs)) process.kill(pid, 'SIGKILL');
     await fake.close();
     cleanup();
   });
@@ -52,8 +54,9 @@ describe('background shells end with the agent on SIGHUP and SIGTERM (real proce
   for (const c of cases) {
     it(`${c.mode}: ${c.sig} kills the background group (even one ignoring SIGTERM) and exits ${c.code}`, async () => {
       const pidFile = path.join(dir, 'bg.pid');
+      secs = `300.${process.pid}${++n}`;
       fake.enqueue(
-        { toolUses: [{ name: 'Bash', input: { command: `trap '' TERM; echo $$ > ${pidFile}; sleep 300 & sleep 300`, run_in_background: true } }] },
+        { toolUses: [{ name: 'Bash', input: { command: `trap '' TERM; echo $$ > ${pidFile}; sleep ${secs} & sleep ${secs}`, run_in_background: true } }] },
         // In -p the second answer streams slowly, so the signal arrives mid-turn.
         c.mode === 'print' ? { text: Array.from({ length: 200 }, (_, i) => `w${i}`).join(' '), chunkDelayMs: 200 } : { text: 'started' },
       );
@@ -65,14 +68,12 @@ describe('background shells end with the agent on SIGHUP and SIGTERM (real proce
       const closed = new Promise<number | null>((f) => child.on('close', (code) => f(code)));
       if (c.mode === 'repl') child.stdin.write('start it\n');
       expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'))).toBe(true);
-      const pgid = Number(readFileSync(pidFile, 'utf8'));
-      groups.push(pgid);
       if (c.mode === 'repl') expect(await until(() => out.includes('started'))).toBe(true);
       else expect(await until(() => fake.requests.length === 2)).toBe(true);
-      expect(alive(pgid)).toBe(true);
+      expect(await until(() => running(secs).length === 2)).toBe(true);
       child.kill(c.sig);
       expect(await closed).toBe(c.code);
-      expect(await until(() => !alive(pgid))).toBe(true);
+      expect(await until(() => running(secs).length === 0)).toBe(true);
     });
   }
 });
