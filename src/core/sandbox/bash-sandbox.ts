@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BashSandbox } from '../agent/types.js';
 import { explainRefusal } from './explain.js';
-import { otherWorktreeAdmins, policyFor, type PolicyInput, type SandboxPolicy } from './policy.js';
+import { otherWorktreeAdmins, ownWorktreeAdmin, policyFor, WORKTREE_POINTERS, type PolicyInput, type SandboxPolicy } from './policy.js';
 import { probeSandbox, wrapCommand } from './runtime.js';
 import type { SandboxSettings } from './settings.js';
 import { describeSandboxStatus, setSandboxStatus, type SandboxStatus } from './status.js';
@@ -24,18 +24,25 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 const COMMAND_VAR = 'THCLAWS_SANDBOXED_COMMAND';
 const RUN_FROM_ENV = `__thclaws_cmd=$${COMMAND_VAR}; unset ${COMMAND_VAR}; eval "$__thclaws_cmd"`;
 
-/** Read at every wrap: worktrees come and go while a teammate runs. */
-function neighbourAdmins(policy: SandboxPolicy): string[] {
-  if (policy.role !== 'teammate' || !policy.ownWorktree) return [];
+/**
+ * Read at every wrap (worktrees come and go while a teammate runs): the neighbours' admin directories, and the
+ * teammate's own — writable for its HEAD, index and logs, but not the files in it that say where the repository
+ * is, nor the worktree's `.git` file (git outside the sandbox follows them).
+ */
+function worktreeAdmins(policy: SandboxPolicy): { neighbours: string[]; own: string | null; pointers: string[] } {
+  const none = { neighbours: [], own: null, pointers: [] };
+  if (policy.role !== 'teammate' || !policy.ownWorktree) return none;
   let entries: string[] = [];
   let ownGit: string | null = null;
   try {
     entries = readdirSync(path.join(policy.gitDir, 'worktrees'));
     ownGit = readFileSync(path.join(policy.ownWorktree, '.git'), 'utf8');
   } catch {
-    return [];
+    return none;
   }
-  return otherWorktreeAdmins(policy, entries, ownGit);
+  const own = ownWorktreeAdmin(policy, ownGit);
+  const pointers = own ? [path.join(policy.ownWorktree, '.git'), ...WORKTREE_POINTERS.map((f) => path.join(own, f)).filter((f) => existsSync(f))] : [];
+  return { neighbours: otherWorktreeAdmins(policy, entries, ownGit), own, pointers };
 }
 
 export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings, probe: () => Promise<SandboxStatus> = probeSandbox): RoleSandbox {
@@ -75,11 +82,18 @@ export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings,
       }
       // The wrapped line depends on the policy and on which of its paths exist, not on the command: it is
       // computed once per state of those paths (~25 ms each) and the command travels in the environment.
-      const neighbours = neighbourAdmins(policy);
+      const { neighbours, own, pointers } = worktreeAdmins(policy);
+      if (own && !allowWrite.includes(own)) {
+        allowWrite.push(own);
+        if (!policy.areas.some((a) => a.path === own)) {
+          policy.areas.push({ path: own, writable: true, rule: 'own worktree metadata', why: '', instead: '' });
+          for (const f of pointers) policy.areas.push({ path: f, writable: false, rule: 'where git finds your repository is read-only', why: 'git run outside the sandbox (TeamMerge, git worktree remove) follows this file', instead: 'Leave .git, commondir and gitdir as they are; use git commands in your worktree.' });
+        }
+      }
       // A deny under a directory that does not exist yet would make the engine block the directory itself (a
       // solo project without `.git` could not `git init`): it applies once its parent exists (the key follows).
-      const denyWrite = [...policy.denyWrite.filter((p) => existsSync(path.dirname(p))), ...neighbours];
-      const key = [...allowWrite, ...denyWrite, ...policy.denyRead].map((p) => (existsSync(p) ? '1' : '0')).join('') + neighbours.join('\0');
+      const denyWrite = [...policy.denyWrite.filter((p) => existsSync(path.dirname(p))), ...neighbours, ...pointers];
+      const key = [...allowWrite, ...denyWrite, ...policy.denyRead].map((p) => (existsSync(p) ? '1' : '0')).join('') + [...neighbours, ...pointers].join('\0');
       if (!cached || cached.key !== key) {
         const line = await wrapCommand(inner, { allowWrite, denyWrite, denyRead: policy.denyRead }, policy.allowedDomains, signal);
         // A line that refers to descriptors the engine opened for this one wrap (`--args`) is not reusable.
