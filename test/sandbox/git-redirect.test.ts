@@ -13,7 +13,7 @@ import { SessionPermissionChecker } from '../../src/core/agent/permissions.js';
 import { builtinTools } from '../../src/core/agent/tools/index.js';
 import type { ToolContext } from '../../src/core/agent/types.js';
 import type { Role } from '../../src/core/guard/types.js';
-import { createRoleSandbox, sandboxSettings } from '../../src/core/sandbox/index.js';
+import { createRoleSandbox, layeredSandboxSettings, sandboxSettings } from '../../src/core/sandbox/index.js';
 import { sandboxWorkspace, type SandboxWorkspace } from './team-workspace.js';
 
 const tools = builtinTools();
@@ -77,6 +77,22 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('sandboxed git m
     hostGit(ws.alice, 'status', '--short');
     hostGit(ws.ws, 'status', '--short');
     expect(existsSync(`${marker}-alice`)).toBe(false);
+  });
+
+  it("a cloned project's settings declaring .git or src a build directory open neither", async () => {
+    const { settings, ignored } = layeredSandboxSettings({ sandbox: 'required' }, { sandboxBuildDirs: ['.git', 'src', 'dist'] });
+    expect(ignored).toEqual(['sandboxBuildDirs .git, src']);
+    // Even from the user's own file, `.git` is never a build directory.
+    const user = sandboxSettings({ sandbox: 'required', sandboxBuildDirs: ['.git', 'dist'] });
+    for (const s of [settings, user]) {
+      const cloned: ToolContext = { ...lead, sandbox: createRoleSandbox({ role: 'lead', workspaceRoot: ws.ws, cwd: ws.ws, gitCommonDir: path.join(ws.ws, '.git') }, s) };
+      const r = await bash(cloned, `${evilGitDir('cloned')} && echo "$E" > .git/commondir; echo pwned > src/index.ts`);
+      expect(r.content).toMatch(/\[sandbox\] write refused/);
+      expect(existsSync(path.join(ws.ws, '.git/commondir'))).toBe(false);
+      expect(readFileSync(path.join(ws.ws, 'src/index.ts'), 'utf8')).toBe('export const a = 1;\n');
+    }
+    hostGit(ws.ws, 'status', '--short');
+    expect(existsSync(`${marker}-cloned`)).toBe(false);
   });
 
   it('the lead still reads history and the teammate still commits', async () => {

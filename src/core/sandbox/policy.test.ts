@@ -35,6 +35,21 @@ describe('sandbox policy per role', () => {
     expect(p.allowWrite).not.toContain(ws);
   });
 
+  it("lead: no build directory is, holds or lies in the git dir, the worktrees or .thclaws/", () => {
+    const p = policyFor({ ...base, role: 'lead', cwd: ws }, sandboxSettings({ sandboxBuildDirs: ['.git', '.git/info', '.worktrees/bob', '.thclaws/state', 'dist'] }));
+    expect(p.allowWrite.filter((w) => w.startsWith(ws))).toEqual(['objects', 'refs', 'logs', 'dist'].map((d) => path.join(ws, d === 'dist' ? d : `.git/${d}`)));
+    expect(areaOf(p, path.join(ws, '.git/commondir')).writable).toBe(false);
+    expect(areaOf(p, path.join(ws, '.worktrees/bob/x')).writable).toBe(false);
+  });
+
+  it("a cloned project's settings may narrow the lead's build directories, not add to them", () => {
+    const r = layeredSandboxSettings({}, { sandboxBuildDirs: ['dist', './node_modules/', 'src', '.git'] });
+    expect(r.settings.sandboxBuildDirs).toEqual(['dist', './node_modules/']);
+    expect(r.ignored).toEqual(['sandboxBuildDirs src, .git']);
+    // The user's own list is the one a project narrows.
+    expect(layeredSandboxSettings({ sandboxBuildDirs: ['gen'] }, { sandboxBuildDirs: ['gen', 'dist'] }).settings.sandboxBuildDirs).toEqual(['gen']);
+  });
+
   it('teammate: its worktree, git objects and refs, and scratch; not the lead checkout nor other worktrees', () => {
     const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice/src'), agentName: 'alice' }, defaults);
     expect(p.allowWrite).toContain(path.join(ws, '.worktrees/alice'));

@@ -95,9 +95,14 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
   areas.push({ path: path.join(gitDir, 'hooks'), writable: false, rule: 'git hooks are read-only', why: 'hooks run outside the sandbox, in the lead\'s git and TeamMerge', instead: 'Do not install hooks; ask the person to.' });
   areas.push({ path: path.join(gitDir, 'config'), writable: false, rule: 'the shared git config is read-only', why: 'it is shared by every worktree and read by git outside the sandbox', instead: 'Pass settings per command (git -c key=value) instead.' });
   if (input.role === 'lead') {
-    const build = settings.sandboxBuildDirs.map((d) => path.resolve(root, d)).filter((d) => within(d, root) && d !== root);
+    // Never the root, nor a directory that is, holds or lies in the git dir, the worktrees or `.thclaws/`: a
+    // "build directory" `.git` would re-open the git dir's control files, `.worktrees/bob` a teammate's work.
+    const guarded = [gitDir, worktrees, state];
+    const build = settings.sandboxBuildDirs
+      .map((d) => path.resolve(root, d))
+      .filter((d) => within(d, root) && d !== root && !guarded.some((g) => within(d, g) || within(g, d)));
     allowWrite.push(...GIT_WRITABLE.map((d) => path.join(gitDir, d)), ...build);
-    const list = [...GIT_WRITABLE.map((d) => `.git/${d}/`), ...settings.sandboxBuildDirs.map((d) => `${d.replace(/\/+$/, '')}/`)].join(', ');
+    const list = [...GIT_WRITABLE.map((d) => `.git/${d}/`), ...build.map((d) => `${path.relative(root, d)}/`)].join(', ');
     areas.push(
       { path: root, writable: false, rule: "the lead's workspace is read-only", why: 'the team lead is a coordinator and does not change source files', instead: `Delegate the change to the responsible teammate with SendMessage and integrate finished branches with TeamMerge (it runs outside the sandbox). Writable for you: ${list}; ${scratch}.` },
       { path: worktrees, writable: false, rule: "teammates' worktrees are read-only for the lead", why: 'each worktree belongs to a live teammate', instead: 'Message the teammate with SendMessage.' },
