@@ -5,7 +5,7 @@
  * `core.hooksPath`) and runs code outside the sandbox. Real bubblewrap, real git.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToolCall } from '../../src/core/agent/loop.js';
@@ -93,6 +93,26 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('sandboxed git m
     }
     hostGit(ws.ws, 'status', '--short');
     expect(existsSync(`${marker}-cloned`)).toBe(false);
+  });
+
+  it('a worktree whose .git file names the repository through a symlink: the teammate still commits, its commondir stays read-only', async () => {
+    // git writes the path it was given (a symlinked home, macOS's /var → /private/var); the policy holds real paths.
+    const link = path.join(ws.ws, '..', `link-${process.pid}`);
+    symlinkSync(ws.ws, link);
+    const gitFile = path.join(ws.alice, '.git');
+    const original = readFileSync(gitFile, 'utf8');
+    writeFileSync(gitFile, `gitdir: ${link}/.git/worktrees/alice\n`);
+    try {
+      const c = await bash(alice, 'echo linked >> alice.txt && git add -A && git commit -q -m "through a link" && git log --oneline -1');
+      expect(c.isError, c.content).toBeFalsy();
+      expect(c.content).toMatch(/through a link/);
+      const own = await bash(alice, 'echo /tmp > "$(git rev-parse --git-dir)/commondir"');
+      expect(own.isError).toBe(true);
+      expect(readFileSync(path.join(ws.ws, '.git/worktrees/alice/commondir'), 'utf8')).not.toMatch(/^\/tmp$/m);
+    } finally {
+      writeFileSync(gitFile, original);
+      rmSync(link);
+    }
   });
 
   it('the lead still reads history and the teammate still commits', async () => {

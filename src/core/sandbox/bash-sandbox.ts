@@ -1,5 +1,5 @@
 /** The OS sandbox bound to one agent's role: what the Bash tool calls right before it spawns a command. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { BashSandbox } from '../agent/types.js';
 import { explainRefusal } from './explain.js';
@@ -40,9 +40,16 @@ function worktreeAdmins(policy: SandboxPolicy): { neighbours: string[]; own: str
   } catch {
     return none;
   }
-  const own = ownWorktreeAdmin(policy, ownGit);
+  const canon = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const own = ownWorktreeAdmin(policy, ownGit, canon);
   const pointers = own ? [path.join(policy.ownWorktree, '.git'), ...WORKTREE_POINTERS.map((f) => path.join(own, f)).filter((f) => existsSync(f))] : [];
-  return { neighbours: otherWorktreeAdmins(policy, entries, ownGit), own, pointers };
+  return { neighbours: otherWorktreeAdmins(policy, entries, ownGit, canon), own, pointers };
 }
 
 export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings, probe: () => Promise<SandboxStatus> = probeSandbox): RoleSandbox {

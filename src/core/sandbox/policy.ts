@@ -170,11 +170,11 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
  * A teammate's neighbours' worktree metadata (`<gitDir>/worktrees/<other>`: their HEAD, index, logs), given the
  * entries of that directory and the `.git` file of the teammate's own worktree. Unknown own entry: none.
  */
-export function otherWorktreeAdmins(policy: SandboxPolicy, entries: readonly string[], ownGitFile: string | null): string[] {
+export function otherWorktreeAdmins(policy: SandboxPolicy, entries: readonly string[], ownGitFile: string | null, canon: (p: string) => string = (p) => p): string[] {
   if (policy.role !== 'teammate' || !policy.ownWorktree || !ownGitFile) return [];
   const m = /^gitdir:\s*(.+)$/m.exec(ownGitFile);
   if (!m) return [];
-  const mine = path.resolve(policy.ownWorktree, (m[1] as string).trim());
+  const mine = canon(path.resolve(policy.ownWorktree, (m[1] as string).trim()));
   const base = path.join(policy.gitDir, 'worktrees');
   return entries.map((e) => path.join(base, e)).filter((d) => d !== mine);
 }
@@ -183,11 +183,12 @@ export function otherWorktreeAdmins(policy: SandboxPolicy, entries: readonly str
  * A teammate's own worktree admin directory (`<gitDir>/worktrees/<id>`: its HEAD, index, logs), found through its
  * worktree's `.git` file; null unless that file points straight below `<gitDir>/worktrees/`.
  */
-export function ownWorktreeAdmin(policy: SandboxPolicy, ownGitFile: string | null): string | null {
+export function ownWorktreeAdmin(policy: SandboxPolicy, ownGitFile: string | null, canon: (p: string) => string = (p) => p): string | null {
   if (policy.role !== 'teammate' || !policy.ownWorktree || !ownGitFile) return null;
   const m = /^gitdir:\s*(.+)$/m.exec(ownGitFile);
   if (!m) return null;
-  const mine = path.resolve(policy.ownWorktree, (m[1] as string).trim());
+  // git writes the path it was given (through a symlinked home, macOS's /var); the policy holds real paths.
+  const mine = canon(path.resolve(policy.ownWorktree, (m[1] as string).trim()));
   return path.dirname(mine) === path.join(policy.gitDir, 'worktrees') ? mine : null;
 }
 
