@@ -115,6 +115,19 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('sandboxed git m
     }
   });
 
+  it("a teammate cannot move main or another teammate's branch by writing ref files; the lead cannot move a teammate's", async () => {
+    const before = { main: hostGit(ws.ws, 'rev-parse', 'main'), bob: hostGit(ws.ws, 'rev-parse', 'team/bob') };
+    const write = (ref: string) => `node -e "require('fs').writeFileSync('${ws.ws}/.git/refs/heads/${ref}', require('child_process').execSync('git rev-parse HEAD'))"`;
+    const main = await bash(alice, write('main'));
+    expect(main.content).toMatch(/\[sandbox\] write refused: .*refs\/heads\/main — a branch checked out elsewhere is read-only/);
+    await bash(alice, `${write('team/bob')}; git rev-parse HEAD > "${ws.ws}/.git/refs/heads/main.lock" && mv "${ws.ws}/.git/refs/heads/main.lock" "${ws.ws}/.git/refs/heads/main"; rm -f "${ws.ws}/.git/refs/heads/main.lock"`);
+    await bash(lead, `git rev-parse main > .git/refs/heads/team/bob`);
+    expect({ main: hostGit(ws.ws, 'rev-parse', 'main'), bob: hostGit(ws.ws, 'rev-parse', 'team/bob') }).toEqual(before);
+    // Her own branch still moves with her commits.
+    const c = await bash(alice, 'git commit -q --allow-empty -m "own branch moves" && git log --oneline -1 team/alice');
+    expect(c.content).toMatch(/own branch moves/);
+  });
+
   it('the lead still reads history and the teammate still commits', async () => {
     const s = await bash(lead, 'git status --short && git log --oneline -1 && git diff HEAD~1 --stat && git branch lead-mark && git rev-parse --verify -q lead-mark');
     expect(s.isError, s.content).toBeFalsy();

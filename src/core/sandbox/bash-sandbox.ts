@@ -1,5 +1,5 @@
 /** The OS sandbox bound to one agent's role: what the Bash tool calls right before it spawns a command. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BashSandbox } from '../agent/types.js';
 import { explainRefusal } from './explain.js';
@@ -52,6 +52,39 @@ function worktreeAdmins(policy: SandboxPolicy): { neighbours: string[]; own: str
   return { neighbours: otherWorktreeAdmins(policy, entries, ownGit, canon), own, pointers };
 }
 
+/**
+ * The loose ref files of branches checked out elsewhere (the lead's checkout, other teammates' worktrees): a
+ * sandboxed command writes `refs/` for its own commits, but must not move those (`main` moved by a teammate
+ * skips TeamMerge). Only loose files can be held: a branch that is only in `packed-refs` would need a
+ * placeholder file, which git cannot read; `packed-refs` itself is read-only with the git dir.
+ */
+function othersBranchRefs(policy: SandboxPolicy, ownAdmin: string | null): string[] {
+  if (policy.role === 'solo' || (policy.role === 'teammate' && !ownAdmin)) return [];
+  const rootHead = path.join(policy.gitDir, 'HEAD');
+  const heads = [rootHead];
+  try {
+    for (const e of readdirSync(path.join(policy.gitDir, 'worktrees'))) heads.push(path.join(policy.gitDir, 'worktrees', e, 'HEAD'));
+  } catch {
+    // No worktrees.
+  }
+  const mine = policy.role === 'lead' ? rootHead : path.join(ownAdmin as string, 'HEAD');
+  const out = new Set<string>();
+  for (const h of heads) {
+    if (h === mine) continue;
+    let text: string;
+    try {
+      text = readFileSync(h, 'utf8');
+    } catch {
+      continue;
+    }
+    const m = /^ref:\s*(refs\/heads\/\S+)\s*$/m.exec(text);
+    if (!m) continue;
+    const ref = path.join(policy.gitDir, m[1] as string);
+    if (!path.relative(path.join(policy.gitDir, 'refs', 'heads'), ref).startsWith('..') && existsSync(ref) && statSync(ref).isFile()) out.add(ref);
+  }
+  return [...out];
+}
+
 export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings, probe: () => Promise<SandboxStatus> = probeSandbox): RoleSandbox {
   const policy = policyFor(input, settings);
   let probed: Promise<SandboxStatus> | null = null;
@@ -90,6 +123,10 @@ export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings,
       // The wrapped line depends on the policy and on which of its paths exist, not on the command: it is
       // computed once per state of those paths (~25 ms each) and the command travels in the environment.
       const { neighbours, own, pointers } = worktreeAdmins(policy);
+      const branches = othersBranchRefs(policy, own);
+      for (const b of branches) {
+        if (!policy.areas.some((a) => a.path === b)) policy.areas.push({ path: b, writable: false, rule: 'a branch checked out elsewhere is read-only', why: "it belongs to the lead's checkout or another teammate's worktree", instead: 'Commit on your own branch; the lead integrates it with TeamMerge.' });
+      }
       if (own && !allowWrite.includes(own)) {
         allowWrite.push(own);
         if (!policy.areas.some((a) => a.path === own)) {
@@ -99,8 +136,8 @@ export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings,
       }
       // A deny under a directory that does not exist yet would make the engine block the directory itself (a
       // solo project without `.git` could not `git init`): it applies once its parent exists (the key follows).
-      const denyWrite = [...policy.denyWrite.filter((p) => existsSync(path.dirname(p))), ...neighbours, ...pointers];
-      const key = [...allowWrite, ...denyWrite, ...policy.denyRead].map((p) => (existsSync(p) ? '1' : '0')).join('') + [...neighbours, ...pointers].join('\0');
+      const denyWrite = [...policy.denyWrite.filter((p) => existsSync(path.dirname(p))), ...neighbours, ...pointers, ...branches];
+      const key = [...allowWrite, ...denyWrite, ...policy.denyRead].map((p) => (existsSync(p) ? '1' : '0')).join('') + [...neighbours, ...pointers, ...branches].join('\0');
       if (!cached || cached.key !== key) {
         const line = await wrapCommand(inner, { allowWrite, denyWrite, denyRead: policy.denyRead }, policy.allowedDomains, signal);
         // A line that refers to descriptors the engine opened for this one wrap (`--args`) is not reusable.
