@@ -65,6 +65,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         childFlags: childFlags(opts),
         defaultModel: info.settings.model,
         maxLiveTeammates: typeof settings.maxLiveTeammates === 'number' ? settings.maxLiveTeammates : 8,
+        approvers: { permission: settings.permissionApprover, plan: settings.planApprover },
       });
       try {
         if (info.role === 'teammate') await session.holdLease(info.agentName!);

@@ -28,6 +28,8 @@ export interface TeamSessionOptions {
   childFlags: string[];
   defaultModel: string;
   maxLiveTeammates: number;
+  /** Who answers teammates' requests (settings permissionApprover / planApprover); default the person. */
+  approvers?: { permission: 'lead' | 'user'; plan: 'lead' | 'user' };
   /** Extra environment for every teammate (tests and benches pin HOME and the like). */
   childEnv?: Record<string, string>;
 }
