@@ -16,6 +16,7 @@ export interface AgentCliOptions {
   teamDir?: string;
   cli?: boolean;
   effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  thinkingDisplay?: 'summarized' | 'omitted';
   verbose?: boolean;
   inputFormat?: 'text' | 'stream-json';
   /** -p with teams: give up after this many seconds. */
@@ -38,6 +39,7 @@ export function registerAgentCommand(program: Command): void {
     .addOption(new Option('--output-format <format>', 'output of -p').choices(['text', 'json', 'stream-json']).default('text'))
     .option('--model <id>', 'model id or alias: sonnet, opus, haiku (default: settings "model", else the current Sonnet)')
     .addOption(new Option('--effort <level>', 'thinking effort (default: settings "effort", else the model\'s own)').choices(['low', 'medium', 'high', 'xhigh', 'max']))
+    .addOption(new Option('--thinking-display <mode>', 'summarized: thinking text is returned and shown; omitted: signatures only').choices(['summarized', 'omitted']))
     .addOption(new Option('--input-format <format>', 'input of -p: text, or stream-json (one user message per line on stdin)').choices(['text', 'stream-json']).default('text'))
     .option('--verbose', 'show every tool call and result (in -p text mode: on stderr)')
     .addOption(new Option('--provider <name>', 'model provider (default: settings "provider")').choices(['anthropic', 'scripted']))

@@ -87,9 +87,10 @@ describe('thclaws -p output in Claude Code\'s shapes (real process, fake API)', 
   it('--model takes aliases; the default is the current Sonnet with adaptive thinking', async () => {
     fake.enqueue({ text: 'a' }, { text: 'b' });
     await runCli(['-p', 'x'], { cwd: dir, env: env() });
-    await runCli(['-p', 'x', '--model', 'opus', '--effort', 'high'], { cwd: dir, env: env() });
+    await runCli(['-p', 'x', '--model', 'opus', '--effort', 'high', '--thinking-display', 'omitted'], { cwd: dir, env: env() });
     expect(fake.requests[0]!.body).toMatchObject({ model: 'claude-sonnet-5-5', thinking: { type: 'adaptive', display: 'summarized' } });
-    expect(fake.requests[1]!.body).toMatchObject({ model: 'claude-opus-5-5', output_config: { effort: 'high' } });
+    expect(fake.requests[0]!.body).not.toHaveProperty('output_config');
+    expect(fake.requests[1]!.body).toMatchObject({ model: 'claude-opus-5-5', output_config: { effort: 'high' }, thinking: { type: 'adaptive', display: 'omitted' } });
   });
 
   it('background shells die with the agent: the process group is killed on exit', async () => {

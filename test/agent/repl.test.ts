@@ -105,17 +105,18 @@ describe('REPL in a real pseudo-terminal', () => {
     expect((await s.exited).exitCode).toBe(0);
   });
 
-  it('thinking streams dimmed under a header, then the answer on its own line', async () => {
+  it('thinking: a dimmed live line that collapses to a summary; /thinking shows it whole', async () => {
     fake.enqueue({ thinking: [{ thinking: 'Considering the question carefully.', signature: 'sig' }], text: 'The answer is 42.' });
     const s = start([], { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
     await s.waitFor(PROMPT);
     s.type('think\r');
     await s.waitFor('The answer is 42.');
-    // Dim (SGR 2) around the thinking text; the answer starts on a fresh line, undimmed.
     const ESC = '\x1b';
-    expect(s.output).toContain(`${ESC}[2m✻ thinking${ESC}[0m`);
-    expect(s.output).toContain(`${ESC}[2mConsidering ${ESC}[0m`);
-    expect(s.output.replace(/\r/g, '')).toContain(`carefully.${ESC}[0m\nThe `);
+    expect(s.output).toContain(`${ESC}[2m✻ thinking… Considering the question carefully.${ESC}[0m`);
+    expect(s.output.replace(/\r/g, '')).toContain(`${ESC}[2m✻ thought for 4 words · /thinking shows it${ESC}[0m\nThe answer is 42.`);
+    await s.waitFor(PROMPT);
+    s.type('/thinking\r');
+    await s.waitFor('\nConsidering the question carefully.');
     s.type('/quit\r');
     await s.exited;
   });

@@ -18,12 +18,17 @@ export class TurnRenderer {
   private atLineStart = true;
 
   private inThinking = false;
+  private thoughtWords = 0;
+  private thoughtTail = '';
 
   constructor(
     private readonly write: (s: string) => void,
     private readonly paint: Painter,
-    /** `full`: every line of tool results (--verbose). */
-    private readonly opts: { full?: boolean } = {},
+    /**
+     * `full`: every line of tool results and thinking as it streams (--verbose, or no terminal).
+     * Otherwise thinking is one live status line that collapses to a summary; /thinking shows it whole.
+     */
+    private readonly opts: { full?: boolean; columns?: () => number } = {},
   ) {}
 
   private out(s: string): void {
@@ -42,27 +47,42 @@ export class TurnRenderer {
     this.out(`${s}\n`);
   }
 
-  /** Thinking is shown dimmed under a `✻ thinking` header; the answer text starts on a fresh line after it. */
+  /** Thinking, dimmed: streamed under a `✻ thinking` header (full), or as one live line that collapses. */
   private thinking(d: string): void {
     if (!this.inThinking) {
-      this.line(this.paint.dim('✻ thinking'));
       this.inThinking = true;
+      this.thoughtWords = 0;
+      this.thoughtTail = '';
+      if (this.opts.full) this.line(this.paint.dim('✻ thinking'));
+      else this.newline();
     }
-    this.out(this.paint.dim(d));
+    this.thoughtWords += d.split(/\s+/).filter(Boolean).length;
+    if (this.opts.full) {
+      this.out(this.paint.dim(d));
+      return;
+    }
+    const width = Math.max(20, (this.opts.columns?.() ?? 80) - 16);
+    this.thoughtTail = (this.thoughtTail + d).replace(/\s+/g, ' ').slice(-width);
+    this.write(`\r\x1b[2K${this.paint.dim(`✻ thinking… ${this.thoughtTail}`)}`);
+    this.atLineStart = false;
+  }
+
+  private endThinking(): void {
+    if (!this.inThinking) return;
+    this.inThinking = false;
+    if (this.opts.full) return this.newline();
+    this.write(`\r\x1b[2K`);
+    this.atLineStart = true;
+    this.line(this.paint.dim(`✻ thought for ${this.thoughtWords} words · /thinking shows it`));
   }
 
   private text(d: string): void {
-    if (this.inThinking) {
-      this.inThinking = false;
-      this.newline();
-    }
+    this.endThinking();
     this.out(d);
   }
 
   events(): LoopEvents {
-    const endThinking = () => {
-      if (this.inThinking) this.inThinking = false;
-    };
+    const endThinking = () => this.endThinking();
     return {
       onText: (d) => this.text(d),
       onThinking: (d) => this.thinking(d),

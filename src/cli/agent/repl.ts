@@ -20,7 +20,7 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
   const output = process.stdout;
   const terminal = !!input.isTTY;
   const paint = painter(!!output.isTTY && !process.env.NO_COLOR);
-  const renderer = new TurnRenderer((s) => output.write(s), paint, { full: !!opts.verbose });
+  const renderer = new TurnRenderer((s) => output.write(s), paint, { full: !!opts.verbose || !output.isTTY, columns: () => output.columns ?? 80 });
   const rl = readline.createInterface({ input, output, terminal, historySize: terminal ? 500 : 0, prompt: PROMPT });
 
   let closed = false;

@@ -173,6 +173,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   const agent = new Agent({
     shells,
     ...(opts.effort ? { effort: opts.effort } : {}),
+    ...(opts.thinkingDisplay ? { thinkingDisplay: opts.thinkingDisplay } : {}),
     provider,
     model,
     settings,

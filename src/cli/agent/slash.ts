@@ -23,6 +23,18 @@ export function registerBuiltinSlashCommands(): void {
       print(`model: ${agent.model} (provider ${agent.provider.name})`);
     },
   });
+  registerSlashCommand('thinking', {
+    help: 'show the thinking of the last turn in full',
+    run: ({ agent, print }) => {
+      // The last turn: every assistant message after the last prompt the person typed.
+      let start = agent.messages.length;
+      while (start > 0 && !(agent.messages[start - 1]!.role === 'user' && agent.messages[start - 1]!.content.some((b) => b.type === 'text'))) start--;
+      const thoughts = agent.messages
+        .slice(start)
+        .flatMap((m) => m.content.flatMap((b) => (b.type === 'thinking' ? [b.thinking] : b.type === 'redacted_thinking' ? ['(redacted)'] : [])));
+      print(thoughts.length ? thoughts.join('\n\n') : '(no thinking in the last turn)');
+    },
+  });
   registerSlashCommand('clear', {
     help: 'forget the conversation and start a new session',
     run: ({ agent, print }) => {

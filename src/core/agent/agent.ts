@@ -7,7 +7,7 @@ import { estimateCost } from './cost.js';
 import { runLoop, type LoopEvents, type LoopOptions, type LoopResult } from './loop.js';
 import { modelInfo } from './models.js';
 import type { SessionPermissionChecker } from './permissions.js';
-import type { ChatMessage, Effort, Provider, Usage } from './providers/types.js';
+import type { ChatMessage, Effort, Provider, ThinkingDisplay, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
@@ -35,6 +35,8 @@ export interface AgentConfig {
   maxIterations?: number;
   /** `--effort`; else settings `effort`. */
   effort?: Effort;
+  /** `--thinking-display`; else settings `thinkingDisplay`. */
+  thinkingDisplay?: ThinkingDisplay;
   /** Background shells; killed by `dispose()`. */
   shells?: ShellRegistry;
 }
@@ -95,7 +97,7 @@ export class Agent {
       maxIterations: this.cfg.maxIterations ?? s.maxIterations,
       maxTokens: maxOutput ? Math.min(s.maxTokens, maxOutput) : s.maxTokens,
       ...(this.effort ? { effort: this.effort } : {}),
-      thinkingDisplay: s.thinkingDisplay,
+      thinkingDisplay: this.cfg.thinkingDisplay ?? s.thinkingDisplay,
       toolOutputMaxChars: s.toolOutputMaxChars,
       context: {
         cwd: this.cfg.cwd,

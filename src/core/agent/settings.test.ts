@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/agent/helpers.js';
-import { addTeammateAllowRule, loadSettings } from './settings.js';
+import { addAllowRule, addTeammateAllowRule, loadSettings } from './settings.js';
+import { trustFolder } from './trust.js';
 
 describe('settings', () => {
   let home: string;
@@ -74,4 +75,24 @@ describe('settings', () => {
     expect(untrusted.settings.teammates.alice?.planModeRequired).toBe(true);
     expect(untrusted.ignored.join('\n')).toMatch(/teammatePermissionMode[\s\S]*teammateAllow[\s\S]*teammates\.alice\.permissionMode[\s\S]*teammates\.alice\.allow/);
   });
+
+  it('project keys that loosen permissions need folder trust; allow lists of all layers add up', () => {
+    write(path.join(home, '.config/thclaws/settings.json'), { permissions: { allow: ['Read'] } });
+    write(path.join(project, '.thclaws/settings.json'), { permissionMode: 'auto', permissions: { allow: ['Bash'] }, maxIterations: 7 });
+    write(path.join(project, '.thclaws/settings.local.json'), { permissions: { allow: ['Write(src/)'] } });
+    const untrusted = loadSettings(project, env());
+    expect(untrusted.settings).toMatchObject({ permissionMode: 'ask', maxIterations: 7, permissions: { allow: ['Read'] } });
+    expect(untrusted.ignored).toEqual([
+      `${path.join(project, '.thclaws/settings.json')}: permissionMode`,
+      `${path.join(project, '.thclaws/settings.json')}: permissions.allow`,
+      `${path.join(project, '.thclaws/settings.local.json')}: permissions.allow`,
+    ]);
+    trustFolder(project, env());
+    const trusted = loadSettings(project, env());
+    expect(trusted.ignored).toEqual([]);
+    expect(trusted.settings).toMatchObject({ permissionMode: 'auto', permissions: { allow: ['Read', 'Bash', 'Write(src/)'] } });
+    addAllowRule(project, 'Bash(npm test:*)');
+    expect(loadSettings(project, env()).settings.permissions.allow).toEqual(['Read', 'Bash', 'Write(src/)', 'Bash(npm test:*)']);
+  });
+
 });

@@ -23,12 +23,14 @@ export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalM
   await statuses.write(lease.agent, current);
   let writing: Promise<unknown> = Promise.resolve();
   const beat = (durable = true) => {
-    writing = writing.then(() => statuses.write(lease.agent, current, { durable })).catch(() => {});
+    writing = writing.then(() => (lease.lost ? undefined : statuses.write(lease.agent, current, { durable }))).catch(() => {});
     return writing;
   };
   // Timer beats only move the timestamp: no fsync. State changes (set, stop) are durable.
   const timer = setInterval(() => void beat(false), intervalMs);
   timer.unref();
+  // A process that lost the agent's lease is no longer the agent: it must not overwrite the new holder's status.
+  lease.onLost(() => clearInterval(timer));
   return {
     async set(status, currentTask) {
       current = { ...current, status, ...(currentTask !== undefined ? { current_task: currentTask } : {}) };

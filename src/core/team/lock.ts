@@ -293,6 +293,7 @@ async function acquire(lockPath: string, wait: boolean, journal: Journal | undef
   let reported = false;
   for (let attempt = 0; ; attempt++) {
     if (lock.tryCreate()) return lock;
+    if (!wait && attempt >= 8) throw new TeamError('locked', `${lockPath.slice(0, -5)} is locked`);
     const now = Date.now();
     if (now - lastCheck >= TEAM_POLICY.lockCheckMs || !wait) {
       lastCheck = now;
@@ -311,7 +312,6 @@ async function acquire(lockPath: string, wait: boolean, journal: Journal | undef
         }
       }
     }
-    if (!wait && attempt >= 8) throw new TeamError('locked', `${lockPath.slice(0, -5)} is locked`);
     if (wait && now - started > TEAM_POLICY.lockWaitMs + TEAM_POLICY.lockCheckMs) {
       throw new TeamError('locked', `timed out after ${TEAM_POLICY.lockWaitMs / 1000} s waiting for the lock on ${lockPath.slice(0, -5)}`);
     }

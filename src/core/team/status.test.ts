@@ -63,4 +63,19 @@ describe('heartbeat', () => {
     expect(deriveState(await store.statuses.read('alice'))).toBe('stopped');
     await lease.release();
   });
+  it('stops beating once the lease is lost (the new holder owns the status)', async () => {
+    const { startHeartbeat } = await import('./index.js');
+    const lease = await store.acquireLease('alice');
+    const hb = await startHeartbeat(store.statuses, lease, 20);
+    fs.unlinkSync(`${store.paths.lease('alice')}.lock`);
+    expect(() => lease.assertHeld()).toThrow(); // the loss is noticed (the lease also checks every second)
+    await new Promise((r) => setTimeout(r, 50)); // a beat already under way may still land
+    const after = (await store.statuses.read('alice'))!.last_heartbeat;
+    await new Promise((r) => setTimeout(r, 300)); // fifteen intervals
+    expect((await store.statuses.read('alice'))!.last_heartbeat).toBe(after);
+    await hb.set('working', '3'); // nor through an explicit update
+    await hb.stop();
+    expect(await store.statuses.read('alice')).toMatchObject({ status: 'idle', last_heartbeat: after });
+    await lease.release();
+  });
 });

@@ -1,4 +1,5 @@
 /** Helpers shared by the built-in tools. */
+import { stat } from 'node:fs/promises';
 import type { ToolContext, ToolLimits, ToolResult } from '../types.js';
 import { createSandbox, SandboxError, type Sandbox } from '../sandbox.js';
 import { defaultSettings } from '../settings.js';
@@ -84,4 +85,21 @@ export function fsErrorText(err: unknown, p: string): string {
 /** Heuristic used by Read and Grep: a NUL byte in the first 8 KB means binary. */
 export function looksBinary(buf: Buffer): boolean {
   return buf.subarray(0, 8192).includes(0);
+}
+
+/**
+ * Refuses a path that exists and is not a regular file (a FIFO, a socket, a device): opening one can block
+ * forever where no Ctrl-C reaches (a thread of the pool), and writing to a device is never an edit.
+ */
+export async function notRegularFile(abs: string, shown: string): Promise<ToolResult | undefined> {
+  let st;
+  try {
+    st = await stat(abs);
+  } catch {
+    return undefined; // Does not exist yet: a new file.
+  }
+  if (st.isFile()) return undefined;
+  if (st.isDirectory()) return toolError(`${shown} is a directory`);
+  const kind = st.isFIFO() ? 'a FIFO (named pipe)' : st.isSocket() ? 'a socket' : 'a device';
+  return toolError(`${shown} is ${kind}; only regular files can be read or written`);
 }

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Tool } from '../types.js';
-import { fsErrorText, resolvePath, resolveWritable, toolError } from './common.js';
+import { fsErrorText, notRegularFile, resolvePath, resolveWritable, toolError } from './common.js';
 
 const Input = z
   .object({
@@ -33,6 +33,8 @@ export const editTool: Tool<z.infer<typeof Input>> = {
     // The guard ran in preflight; the sandbox decides again here, as the path may have changed while a person was asked.
     const r = resolvePath(ctx, input.path, 'write');
     if ('error' in r) return r.error;
+    const special = await notRegularFile(r.path, input.path);
+    if (special) return special;
     if (input.old_string === input.new_string) return toolError('old_string and new_string are identical; nothing to do');
     let text: string;
     try {

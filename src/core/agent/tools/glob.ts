@@ -44,7 +44,9 @@ export const globTool: Tool<z.infer<typeof Input>> = {
       dot: true,
       followSymbolicLinks: false,
       onlyFiles: true,
+      signal: ctx.signal,
     });
+    if (ctx.signal.aborted) return toolError('search aborted');
     files.sort();
     if (files.length === 0) return { content: 'no files matched' };
     const max = limitsOf(ctx).searchMaxResults;

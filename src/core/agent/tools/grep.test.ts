@@ -91,4 +91,14 @@ describe.each([
     expect(r.content).toBe(engine === 'ripgrep' ? 'search aborted' : 'no matches');
   });
 
+
+  it('Ctrl-C ends a catastrophic pattern (the JS fallback terminates its worker; rg has no backtracking)', async () => {
+    writeFileSync(path.join(root, 'evil.txt'), `${'a'.repeat(40)}!\n`);
+    const ac = new AbortController();
+    const p = grep({ pattern: '^(a+)+$', path: 'evil.txt', output_mode: 'content' }, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 300);
+    const r = await p;
+    expect(r.content).toMatch(engine === 'ripgrep' ? /^(no matches|search aborted)$/ : /^search aborted$/);
+  }, 15_000);
+
 });

@@ -46,8 +46,11 @@ describe('Read: paging, limits, binary, special files', () => {
     expect(r).toEqual({ content: 'binary file: PNG image, 12 bytes; not shown (Read shows text files only)', isError: true });
   });
 
-  it('a FIFO is refused at once instead of blocking forever', async () => {
+  it('a FIFO is refused at once by Read, Write and Edit instead of blocking forever', async () => {
     execFileSync('mkfifo', [path.join(root, 'pipe')]);
-    expect((await read({ path: 'pipe' })).content).toBe('pipe is a FIFO (named pipe); Read only reads regular files');
+    expect((await read({ path: 'pipe' })).content).toBe('pipe is a FIFO (named pipe); only regular files can be read or written');
+    const call = (name: string, input: unknown) => runToolCall({ type: 'tool_use', id: 'w', name, input }, builtinTools(), ctx);
+    expect((await call('Write', { path: 'pipe', content: 'x' })).content).toBe('pipe is a FIFO (named pipe); only regular files can be read or written');
+    expect((await call('Edit', { path: 'pipe', old_string: 'a', new_string: 'b' })).content).toBe('pipe is a FIFO (named pipe); only regular files can be read or written');
   });
 });

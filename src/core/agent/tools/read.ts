@@ -9,7 +9,7 @@ import { open, stat } from 'node:fs/promises';
 import readline from 'node:readline';
 import { z } from 'zod';
 import type { Tool } from '../types.js';
-import { fsErrorText, limitsOf, looksBinary, resolvePath, toolError } from './common.js';
+import { fsErrorText, limitsOf, looksBinary, notRegularFile, resolvePath, toolError } from './common.js';
 
 const Input = z
   .object({
@@ -41,13 +41,6 @@ function describeBinary(buf: Buffer, size: number): string {
   return `binary file: ${kind}, ${size} bytes; not shown (Read shows text files only)`;
 }
 
-function special(st: import('node:fs').Stats): string | undefined {
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  return undefined;
-}
-
 export const readTool: Tool<z.infer<typeof Input>> = {
   name: 'Read',
   description:
@@ -68,8 +61,8 @@ export const readTool: Tool<z.infer<typeof Input>> = {
       return toolError(fsErrorText(err, input.path));
     }
     if (st.isDirectory()) return toolError(`${input.path} is a directory; use Glob to list it`);
-    const sp = special(st);
-    if (sp) return toolError(`${input.path} is ${sp}; Read only reads regular files`);
+    const special = await notRegularFile(r.path, input.path);
+    if (special) return special;
 
     let head: Buffer;
     let all: string[] | undefined;

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Tool } from '../types.js';
-import { fsErrorText, resolvePath, resolveWritable, toolError } from './common.js';
+import { fsErrorText, notRegularFile, resolvePath, resolveWritable, toolError } from './common.js';
 
 const Input = z
   .object({
@@ -25,6 +25,8 @@ export const writeTool: Tool<z.infer<typeof Input>> = {
     // The guard ran in preflight; the sandbox decides again here, as the path may have changed while a person was asked.
     const r = resolvePath(ctx, input.path, 'write');
     if ('error' in r) return r.error;
+    const special = await notRegularFile(r.path, input.path);
+    if (special) return special;
     try {
       await mkdir(path.dirname(r.path), { recursive: true });
       await writeFile(r.path, input.content);
