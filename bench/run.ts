@@ -10,6 +10,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['agent', './agent.js', 'runAgentBench'],
   ['agent-tools', './agent-tools.js', 'runAgentToolsBench'],
   ['teams', './teams.js', 'runTeamsBench'],
+  ['approvals', './approvals.js', 'runApprovalsBench'],
 ];
 
 function printTable(section: BenchSection): void {

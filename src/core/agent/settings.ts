@@ -55,6 +55,11 @@ export const SettingsSchema = z.looseObject({
       z.looseObject({ permissionMode: z.enum(['ask', 'auto']).optional(), allow: z.array(z.string().min(1)).optional(), planModeRequired: z.boolean().optional() }),
     )
     .default({}),
+  /**
+   * Team hooks as Claude Code writes them: `{ "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command",
+   * "command": "…", "timeout": 30 }] }] }`; validated by the teams runtime (src/core/teams/hooks.ts).
+   */
+  hooks: z.record(z.string(), z.unknown()).default({}),
   /** Every teammate starts in plan mode: no Write/Edit/Bash/TeamTaskComplete until its plan is approved. */
   planModeRequired: z.boolean().default(false),
   /** `ask`: Write/Edit/Bash ask the person; `auto`: no asking (role guards still apply). */

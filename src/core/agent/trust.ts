@@ -46,6 +46,8 @@ export function looseningKeys(raw: Record<string, unknown>): string[] {
   const allow = (raw.permissions as { allow?: unknown } | undefined)?.allow;
   if (Array.isArray(allow) && allow.length) keys.push('permissions.allow');
   if (raw.teammatePermissionMode === 'auto') keys.push('teammatePermissionMode');
+  // Hooks run shell commands: a cloned repository must not bring its own.
+  if (raw.hooks && typeof raw.hooks === 'object' && Object.keys(raw.hooks).length) keys.push('hooks');
   if (Array.isArray(raw.teammateAllow) && raw.teammateAllow.length) keys.push('teammateAllow');
   for (const [name, t] of Object.entries(teammatesOf(raw))) {
     if (t.permissionMode === 'auto') keys.push(`teammates.${name}.permissionMode`);
@@ -69,6 +71,7 @@ export function withoutLoosening(raw: Record<string, unknown>): Record<string, u
   }
   if (out.teammatePermissionMode === 'auto') delete out.teammatePermissionMode;
   delete out.teammateAllow;
+  delete out.hooks;
   const tm = teammatesOf(out);
   if (Object.keys(tm).length) {
     out.teammates = Object.fromEntries(

@@ -12,6 +12,7 @@ import { addTeammateAllowRule, loadSettings } from '../agent/settings.js';
 import type { Approver, ApproverAnswer, PermissionRequest } from '../agent/types.js';
 import { LEAD } from '../team/index.js';
 import type { ResponseWaiters, Waiting } from './approvals.js';
+import { sessionHooks } from './hooks.js';
 import { sendFrame } from './protocol.js';
 import type { TeamSession } from './session.js';
 
@@ -83,6 +84,17 @@ export class TeamApprover implements Approver {
       since: now,
       deadline: now + this.opts.timeoutMs,
     };
+    // PermissionRequest hooks see every request; one that prints {"decision":"allow"|"deny","reason"} answers it.
+    const hook = await sessionHooks(this.session)('PermissionRequest', { agent: this.me, request_id: waiting.request_id, tool_name: req.tool, tool_input: req.input, summary: req.summary, rule: req.scope ?? null }, req.tool);
+    for (const r of hook.results) {
+      if (r.code !== 0 || r.timedOut) {
+        this.opts.print(`[${this.me}] PermissionRequest hook failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}): ${r.command}`);
+        continue;
+      }
+      const decision = hookDecision(r.stdout);
+      if (decision?.decision === 'allow') return 'allow';
+      if (decision?.decision === 'deny') return { deny: `denied by a PermissionRequest hook${decision.reason ? `: ${decision.reason}` : ''}` };
+    }
     await this.opts.setWaiting(waiting);
     try {
       const answered = this.opts.waiters.wait(waiting.request_id, this.opts.timeoutMs, signal);
@@ -114,5 +126,16 @@ export class TeamApprover implements Approver {
     } finally {
       await this.opts.setWaiting(null).catch(() => {});
     }
+  }
+}
+
+function hookDecision(stdout: string): { decision: string; reason?: string } | undefined {
+  const text = stdout.trim();
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const v = JSON.parse(text) as { decision?: unknown; reason?: unknown };
+    return typeof v.decision === 'string' ? { decision: v.decision, ...(typeof v.reason === 'string' ? { reason: v.reason } : {}) } : undefined;
+  } catch {
+    return undefined;
   }
 }

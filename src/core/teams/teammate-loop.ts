@@ -11,6 +11,7 @@ import { frameEpochCurrent, frameMessage, isControl, mayControl, sendFrame, type
 import { TEAMS_POLICY } from './policy.js';
 import type { TeamSession } from './session.js';
 import type { ResponseWaiters, Waiting } from './approvals.js';
+import { sessionHooks } from './hooks.js';
 
 export interface TeammateLoopOptions {
   spawnId?: string;
@@ -158,6 +159,12 @@ export class TeammateLoop {
     while (!exited) {
       await this.pumpControl();
       if (exited) break;
+      // A task_assignment only says "look at the queue": it wakes the loop, the claim below picks the task.
+      const assigned = this.session.inbox().take((m) => m.type === 'task_assignment');
+      if (assigned.length) {
+        for (const m of assigned) this.opts.print(`[${this.me}] task #${String((m as Record<string, unknown>).task_id)} assigned by ${m.from}`);
+        await this.session.inbox().ack(assigned.map((m) => m.id));
+      }
       const messages = this.session.inbox().take((m) => !isControl(m));
       if (messages.length) {
         await this.messageTurn(messages);
@@ -267,11 +274,16 @@ export class TeammateLoop {
       this.turn = undefined;
       if (urgentIds.length) await this.session.inbox().ack(urgentIds);
       await this.heartbeat.set('idle', null);
+      // Informational: the teammate is idle either way; a failing hook is shown in its output and journaled.
+      void sessionHooks(this.session)('TeammateIdle', { agent: this.me, last_task_id: taskId }).then((v) => {
+        for (const r of v.results) if (r.code !== 0 || r.timedOut) this.opts.print(`[${this.me}] TeammateIdle hook failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}): ${r.command}`);
+      });
     }
   }
 
   private async notify(fields: IdleFields): Promise<void> {
     await sendFrame(this.session.store, this.me, LEAD, 'idle_notification', { ...fields }, this.session.epoch).catch(() => {});
+
   }
 
   /** Shows (or clears) the approval this teammate waits for in its status. */
