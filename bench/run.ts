@@ -10,6 +10,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['agent', './agent.js', 'runAgentBench'],
   ['agent-tools', './agent-tools.js', 'runAgentToolsBench'],
   ['teams', './teams.js', 'runTeamsBench'],
+  ['sandbox', './sandbox.js', 'runSandboxBench'],
   ['approvals', './approvals.js', 'runApprovalsBench'],
 ];
 

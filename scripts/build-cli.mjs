@@ -23,7 +23,7 @@ await build({
   // CJS dependencies bundled into ESM still call require().
   banner: { js: "import { createRequire as __thclawsCreateRequire } from 'node:module'; const require = __thclawsCreateRequire(import.meta.url);" },
   // Native packages must stay on disk.
-  external: ['@lydell/node-pty', 'electron'],
+  external: ['@lydell/node-pty', 'electron', '@anthropic-ai/sandbox-runtime'],
   logLevel: 'warning',
   sourcemap: 'linked',
 });

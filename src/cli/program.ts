@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAgentCommand } from './agent-command.js';
+import { registerDoctorCommand } from './doctor-command.js';
 import { registerGuardCommand } from './guard-command.js';
 import { registerTeamCommand } from './team/index.js';
 import { VERSION } from './version.js';
@@ -9,11 +10,14 @@ export function buildProgram(): Command {
   const program = new Command('thclaws');
   program.version(VERSION, '--version').description('thclaws: a coding agent, alone or in a team');
   program.showHelpAfterError(false);
+  // Options after a subcommand belong to it: `thclaws guard --cwd DIR` must not hand --cwd to the agent command.
+  program.enablePositionalOptions();
   // Set before subcommands are added: commander copies these settings into each subcommand at creation.
   program.exitOverride();
   program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerTeamCommand(program);
   registerGuardCommand(program);
+  registerDoctorCommand(program);
   registerAgentCommand(program);
   return program;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ResultMessage, StreamJsonLine } from '../../src/core/agent/output-schema.js';
@@ -95,18 +95,27 @@ describe('thclaws -p output in Claude Code\'s shapes (real process, fake API)', 
 
   it('background shells die with the agent: the process group is killed on exit', async () => {
     const pidFile = path.join(dir, 'server.pid');
-    fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: `echo $$ > ${pidFile}; exec sleep 300`, run_in_background: true } }] }, { text: 'started it' });
+    // Under the OS sandbox `$$` is a pid of the sandbox's own pid namespace: the process is found on the host
+    // by its unique command line instead.
+    const secs = `300.${process.pid}`;
+    // The model waits for the server to be up before it ends the turn (sandbox start-up takes tens of ms).
+    const waitUp = `for i in $(seq 100); do [ -s ${pidFile} ] && break; sleep 0.1; done`;
+    fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: `echo $$ > ${pidFile}; exec sleep ${secs}`, run_in_background: true } }] }, { toolUses: [{ name: 'Bash', input: { command: waitUp } }] }, { text: 'started it' });
     const r = await runCli(['-p', 'start a server', '--accept-all'], { cwd: dir, env: env() });
     expect(r.code).toBe(0);
-    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(Number(readFileSync(pidFile, 'utf8'))).toBeGreaterThan(0);
+    const running = () =>
+      readdirSync('/proc').some((d) => {
+        try {
+          return /^\d+$/.test(d) && readFileSync(`/proc/${d}/cmdline`, 'utf8') === `sleep\0${secs}\0`;
+        } catch {
+          return false;
+        }
+      });
     let alive = true;
     for (let i = 0; i < 100 && alive; i++) {
-      try {
-        process.kill(pid, 0);
-        await new Promise((f) => setTimeout(f, 50));
-      } catch {
-        alive = false;
-      }
+      alive = running();
+      if (alive) await new Promise((f) => setTimeout(f, 50));
     }
     expect(alive).toBe(false);
   });

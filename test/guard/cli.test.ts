@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { teamRepo } from './git-repo.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = (...args: string[]) => spawnSync(process.execPath, ['bin/thclaws', 'guard', ...args], { cwd: REPO, encoding: 'utf8' });
@@ -36,6 +37,22 @@ describe('thclaws guard (real process)', () => {
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/^thclaws: guard: /);
+    }
+  });
+});
+
+describe('thclaws guard --cwd (real process, run from elsewhere)', () => {
+  it('judges the command as run in --cwd, not in the process cwd', () => {
+    const repo = teamRepo();
+    try {
+      // From the repository root, `../bob/bob.txt` is nowhere special; from alice's worktree it is bob's worktree.
+      const r = run('--role', 'teammate', '--cwd', repo.alice, '--', 'echo x > ../bob/bob.txt');
+      expect(r.stdout).toMatch(/^refused: teammate may not run .*another teammate's worktree/);
+      expect(r.status).toBe(3);
+      const own = run('--role', 'teammate', '--cwd', repo.alice, '--json', '--', 'echo x > notes.txt');
+      expect(JSON.parse(own.stdout)).toEqual({ allowed: true });
+    } finally {
+      repo.cleanup();
     }
   });
 });

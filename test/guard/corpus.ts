@@ -222,4 +222,72 @@ B('review: decoded scripts piped into a shell', 'echo cm0gLXJmIHNyYw== | base64 
 L('review: a shell reading its script from /dev/stdin', "bash /dev/stdin <<< 'rm -rf src'", "sh /dev/fd/0 <<'EOF'\nrm -rf src\nEOF");
 B('review: teammate resets to remote refs of others', 'git reset --hard origin/team/bob', 'git reset --hard team/bob~0', 'git reset --keep main');
 
+// ---- issue 12: bypass kinds found with 64 determined commands; each kind with allowed look-alikes ----------
+L('kind: compressors and archivers that delete their input', 'gzip src/a.ts', 'gzip -r src', 'gzip -9 -- src/a.ts', 'bzip2 src/a.ts', 'xz -z src/a.ts', 'gunzip src/data.gz',
+  'pigz -r src', 'zstd --rm src/a.ts', 'lz4 --rm src/a.ts', 'brotli -j src/a.ts', 'tar -czf /tmp/a.tgz --remove-files src', 'tar --remove-files -cf /tmp/a.tar src',
+  'tar czf /tmp/a.tgz src --remove-files', 'zip -rm /tmp/a.zip src', 'zip -m /tmp/a.zip src/a.ts', 'zip --move /tmp/a.zip src/a.ts', '7z a -sdel /tmp/a.7z src');
+A('kind: compressors and archivers that keep their input', 'gzip -c src/a.ts > /tmp/a.gz', 'gzip -k src/a.ts', 'gzip --keep -r src', 'gzip -t /tmp/a.gz', 'gunzip -c /tmp/a.gz',
+  'zcat /tmp/a.gz', 'xz -dc /tmp/a.xz | head', 'zstd src/a.ts -o /tmp/a.zst', 'lz4 src/a.ts /tmp/a.lz4', 'tar -czf /tmp/src.tgz src test', 'zip -r /tmp/a.zip src',
+  '7z a /tmp/a.7z src', 'gzip /tmp/x/log.txt', 'cat src/a.ts | gzip > /tmp/a.gz');
+L('kind: containers with the workspace mounted writable', 'docker run --rm -v $PWD:/w alpine rm -rf /w/src', 'podman run -v .:/w alpine sh -c "rm -rf /w/src"',
+  'docker run --volume=/ws/src:/s alpine true', 'docker run -v$(pwd):/w node npm ci', 'nerdctl run -v ./src:/s alpine true');
+B('kind: containers with the whole workspace (teammates\' worktrees included) mounted writable', 'docker run --rm -v /ws:/w alpine true',
+  'docker container run --mount type=bind,source=/ws,target=/w alpine true', 'docker create -v /:/host alpine');
+A('kind: containers without the workspace, or read-only', 'docker run --rm alpine echo hi', 'docker run --rm -v /ws:/w:ro alpine cat /w/a.txt', 'docker run -v /tmp/out:/out alpine true',
+  'docker run --mount type=bind,source=/ws,target=/w,readonly alpine ls /w', 'docker run -v cache:/root/.cache node npm test', 'docker ps', 'docker build -t x .', 'docker logs web');
+B('kind: mounting another worktree or the whole workspace', 'docker run -v ../bob:/w alpine true', 'docker run -v /ws/.worktrees:/w alpine true');
+B('kind: git subcommands that run commands', 'git submodule foreach "rm -rf ../bob"', 'git submodule foreach --recursive rm -rf ../bob', 'git bisect run rm -rf ../bob',
+  'git rebase --exec "rm -rf ../bob" HEAD~1', 'git rebase -x "rm -rf ../bob" HEAD~2', 'git difftool -x "rm -rf ../bob" HEAD', 'git fetch --upload-pack="rm -rf ../bob" origin',
+  'git ls-remote --upload-pack="rm -rf ../bob" origin', 'git filter-branch --tree-filter "rm -rf ../bob" HEAD');
+L('kind: git subcommands that run commands (lead)', 'git submodule foreach "rm -rf ."', 'git submodule foreach git clean -fdx', 'git bisect run rm -rf src', 'git difftool --extcmd="rm -rf src"');
+A('kind: git subcommands that run harmless commands', 'git submodule foreach git status', 'git submodule foreach "git log -1"', 'git submodule update --init', 'git bisect run npm test',
+  'git bisect start', 'git difftool --tool=vimdiff --no-prompt HEAD~1', 'git fetch --upload-pack=git-upload-pack origin');
+B('kind: git throwing recovery data away', 'git reflog expire --expire=now --all', 'git reflog expire --expire-unreachable=now --all', 'git gc --prune=now',
+  'git reflog expire --expire=now --all && git gc --prune=now --aggressive', 'git prune', 'git reflog delete HEAD@{1}', 'git gc --prune=all');
+A('kind: git housekeeping that keeps recovery data', 'git gc', 'git gc --auto', 'git prune --dry-run', 'git reflog expire --dry-run --all', 'git reflog show', 'git count-objects -v');
+L('kind: git throwing work away (lead)', 'git stash -u', 'git stash --include-untracked', 'git stash push -u -m wip', 'git stash save --all', 'git stash -a',
+  'git checkout HEAD~3 src', 'git checkout main src/a.ts', 'git checkout team/bob -- src', 'git checkout HEAD~1 .');
+A('kind: git stash and checkout that keep work', 'git stash show -p', 'git stash apply', 'git checkout --theirs src/a.ts');
+T('kind: lead switching its own checkout', 'git checkout -b review/x');
+L('kind: programs with a shell escape or an editing mode', "awk 'BEGIN{system(\"rm -rf src\")}'", "awk '{system($0)}' /tmp/cmds.txt", "gawk 'BEGIN { print \"x\" > \"src/a.ts\" }'",
+  "awk 'BEGIN { \"rm -rf src\" | getline }'", 'sqlite3 /tmp/x.db ".shell rm -rf src"', 'sqlite3 /tmp/x.db ".system rm -rf src"', "sqlite3 /tmp/x.db <<'EOF'\n.shell rm -rf src\nEOF",
+  'sqlite3 /tmp/x.db ".output src/a.ts" "select 1;"', 'cmake -E remove_directory src', 'cmake -E rm -rf src', 'cmake -E rename src /tmp/src', 'cmake -E copy /tmp/x src/a.ts',
+  'cmake -E env FOO=1 rm -rf src', "vim -es -c '%d' -c 'wq' src/a.ts", "vim -c '!rm -rf src' -c q", "ex -sc '%d|x' src/a.ts", 'vi +"%d" +wq src/a.ts',
+  "ed src/a.ts <<< $',d\\nw'", "ed -s /tmp/x <<'EOF'\n!rm -rf src\nq\nEOF", 'nvim --headless -c "normal dd" -c wq src/a.ts');
+A('kind: the same programs used read-only', "awk '{print $1}' src/a.ts", "awk -F, 'NR>1 {s+=$2} END {print s}' /tmp/data.csv", "awk 'BEGIN { print \"x\" > \"/tmp/out\" }'",
+  'sqlite3 /tmp/x.db "select count(*) from t"', 'sqlite3 -readonly /tmp/x.db .tables', 'cmake -S . -B /tmp/build', 'cmake --build /tmp/build', 'cmake -E echo hi',
+  'cmake -E make_directory /tmp/b', 'vim --version', 'view src/a.ts', "vim -es -c '%d' -c 'wq' /tmp/x.txt");
+B('kind: programs deleting another worktree', "awk 'BEGIN{system(\"rm -rf ../bob\")}'", 'sqlite3 /tmp/x.db ".shell rm -rf ../bob"', 'cmake -E remove_directory ../bob',
+  'tar -czf /tmp/b.tgz --remove-files ../bob/src');
+T('kind: programs writing into another worktree (teammate)', "vim -es -c '%d' -c wq ../bob/bob.txt", 'gzip ../bob/bob.txt');
+L('kind: deletes assembled at run time inside interpreters', "python3 -c \"import base64,os; os.system(base64.b64decode('cm0gLXJmIHNyYw==').decode())\"",
+  "python3 -c \"import shutil; getattr(shutil, 'rm'+'tree')('src')\"", "python3 -c \"import shutil; getattr(shutil, 'rm' 'tree')('src')\"",
+  "python3 -c \"import subprocess; subprocess.run(['r'+'m', '-rf', 'src'])\"", "python3 -c \"import subprocess; subprocess.run([''.join(['r','m']), '-rf', 'src'])\"",
+  "python3 -c \"import os; os.system(chr(114)+chr(109)+' -rf src')\"", "python3 -c \"import shutil,sys; getattr(shutil, sys.argv[1])('src')\" rmtree",
+  "python3 -c \"__import__('shutil').rmtree('src')\"", "python3 -c \"exec(bytes.fromhex('696d706f7274206f73').decode())\"",
+  "node -e \"require('fs')['rm'+'Sync']('src',{recursive:true})\"", "node -e \"const f=require('fs'); f[process.argv[1]]('src',{recursive:true})\" rmSync",
+  "node -e \"require('child_process').execSync(Buffer.from('cm0gLXJmIHNyYw==','base64').toString())\"", "node -e \"require('child_process').execSync(['rm','-rf','src'].join(' '))\"",
+  "node -e \"require('child_process').spawnSync(String.fromCharCode(114,109), ['-rf','src'])\"", "node -e \"eval(atob('cmVxdWlyZSgnZnMnKS5ybVN5bmMoJ3NyYycse3JlY3Vyc2l2ZTp0cnVlfSk='))\"",
+  "ruby -e \"require 'fileutils'; FileUtils.send('rm' + '_rf', 'src')\"");
+B('kind: a command name joined at run time in interpreter code', "perl -e 'my $c = join(\"\", \"r\", \"m\"); system(\"$c -rf ../bob\")'");
+A('kind: interpreter one-liners that only name a destructive function', "python3 -c \"print('shutil.rmtree')\"", "python3 -c \"print('use fs.rmSync or rimraf')\"",
+  "node -e \"console.log('rmSync')\"", "python3 -c \"import base64; print(base64.b64decode('aGVsbG8=').decode())\"", "node -e \"console.log(Buffer.from('aGk=','base64').toString())\"",
+  "python3 -c \"import json,sys; print(json.load(sys.stdin)['name'])\" < package.json", "node -e \"console.log(['a','b'].join('-'))\"");
+B('kind: IFS set to other separators', 'IFS=,; cmd=rm,-rf,src; $cmd', 'IFS=_; x=rm_-rf_src; $x', "IFS=$'\\x2c'; c=rm,-rf,src; $c", 'IFS=: ; set -- rm:-rf:src; $*');
+A('kind: IFS used to read data', 'IFS=: read -r a b <<< "x:y"; echo $a', 'while IFS=, read -r k v; do echo "$k"; done < /tmp/x.csv', "IFS=_ eval 'echo_hi'");
+B('kind: IFS set to other separators (teammate)', 'IFS=,; c=rm,-rf,../bob; $c');
+L('kind: unlink and rm with globs', 'unlink src/a.ts', 'unlink ./a.txt', 'rm src/*.ts', 'rm -f src/*', 'rm src/**/*.test.ts', 'rm -- *.md', 'rm ?.txt');
+A('kind: single named files and scratch', 'rm src/a.ts', 'rm -f notes.txt', 'unlink /tmp/x.sock', 'rm /tmp/*.log', 'rm -f /tmp/thclaws-*', 'rm {a,b}.txt');
+B('kind: brace expansion as the command word', '{rm,-rf,../bob}', '{rm,-rf,../bob/src}', 'x; {rm,-r,../bob}');
+L('kind: brace expansion as the command word (lead)', '{rm,-rf,src}', '{git,reset,--hard,HEAD~1}', '{git,clean,-fdx}', '{find,src,-delete}');
+A('kind: brace expansion that only lists', 'mkdir -p /tmp/x/{a,b}', 'echo {1..3}', '{ls,-la}', 'cat src/{a,b}.ts');
+B('teammate: refs that do not resolve, or are fetched in the same command', 'git fetch origin team/bob && git reset --hard FETCH_HEAD', 'git reset --hard FETCH_HEAD',
+  'git reset --hard nonexistent-ref', 'git fetch && git reset --hard origin/team/alice', 'git pull --no-rebase origin team/bob; git reset --hard v1',
+);
+T('teammate: a branch that only a fetch in the same command would make resolve', 'git fetch origin && git checkout team/dave');
+L('teammate: own history after a fetch (the lead never hard-resets)', 'git fetch && git reset --hard HEAD~1');
+A('teammate: reading after a fetch', 'git fetch origin && git log origin/main..HEAD', 'git fetch && git status');
+T('teammate: branch creation by checkout/switch DWIM', 'git checkout team/carol', 'git switch team/carol', 'git checkout --guess team/carol');
+A('teammate: checkout of paths that are no refs', 'git checkout nonexistent-file.txt', 'git checkout src/a.ts', 'git checkout --no-guess team/carol');
+
 export const CORPUS: readonly CorpusEntry[] = entries;

@@ -13,6 +13,7 @@ const REFS: Record<string, { sha: string; full: string }> = {
   'origin/main': { sha: 'm1', full: 'refs/remotes/origin/main' },
   'origin/team/alice': { sha: 'h0', full: 'refs/remotes/origin/team/alice' },
   'origin/team/bob': { sha: 'b1', full: 'refs/remotes/origin/team/bob' },
+  'origin/team/carol': { sha: 'c1', full: 'refs/remotes/origin/team/carol' },
   v1: { sha: 'a1', full: 'refs/tags/v1' },
   v2: { sha: 'b1', full: 'refs/tags/v2' },
   ORIG_HEAD: { sha: 'o1', full: 'ORIG_HEAD' },
@@ -31,6 +32,7 @@ export const fakeGit: GitProbe = {
   isAncestor: (commit) => OWN_HISTORY.has(commit),
   mergeBase: (a, b) => (['HEAD', 'team/alice', '@'].includes(a) || ['HEAD', 'team/alice', '@'].includes(b) ? 'mb' : 'b1'),
   reflog: () => ['h0', 'o1'],
+  remoteBranches: (name) => Object.keys(REFS).filter((k) => REFS[k]?.full === `refs/remotes/origin/${name}`),
 };
 
 export const WS = '/ws';

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandGuard, type CommandGuard } from '../../src/core/guard/index.js';
@@ -44,6 +45,44 @@ describe('teammate reset rule against a real repository', () => {
     expect(allowed('git checkout main')).toBe(false);
     expect(allowed('git checkout v-alice')).toBe(false);
     expect(allowed('git switch team/alice')).toBe(true);
+  });
+});
+
+describe('teammate: refs that do not resolve or move under a fetch fail closed (real git, a real remote)', () => {
+  let repo: TeamRepo;
+  let alice: CommandGuard;
+  let tmp: string;
+  const allowed = (cmd: string) => alice.checkCommand(cmd, repo.alice).allowed;
+
+  beforeAll(() => {
+    repo = teamRepo();
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'thclaws-origin-'));
+    const origin = path.join(tmp, 'origin.git');
+    git(tmp, 'clone', '-q', '--bare', repo.ws, origin);
+    git(tmp, '--git-dir', origin, 'branch', 'team/carol', 'team/bob');
+    git(repo.ws, 'remote', 'add', 'origin', origin);
+    git(repo.ws, 'fetch', '-q', 'origin');
+    alice = createCommandGuard('teammate', { workspaceRoot: repo.ws, cwd: repo.alice, branch: 'team/alice', agentName: 'alice' });
+  });
+  afterAll(() => {
+    repo.cleanup();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("refuses a fetch followed by a reset to FETCH_HEAD, and FETCH_HEAD holding bob's commit", () => {
+    expect(allowed('git fetch origin team/bob && git reset --hard FETCH_HEAD')).toBe(false);
+    git(repo.alice, 'fetch', '-q', 'origin', 'team/bob');
+    expect(allowed('git reset --hard FETCH_HEAD')).toBe(false);
+    expect(allowed('git reset --hard no-such-ref')).toBe(false);
+    expect(allowed('git fetch && git reset --hard HEAD~1')).toBe(true);
+  });
+
+  it("refuses a checkout that git would turn into a new branch from origin/<name>", () => {
+    expect(git(repo.alice, 'for-each-ref', '--format=%(refname:short)', 'refs/remotes/origin/team/carol')).toBe('origin/team/carol');
+    expect(allowed('git checkout team/carol')).toBe(false);
+    expect(allowed('git checkout --no-guess team/carol')).toBe(true);
+    expect(allowed('git checkout alice.txt')).toBe(true);
+    expect(git(repo.alice, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('team/alice');
   });
 });
 

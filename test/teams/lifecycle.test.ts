@@ -123,6 +123,10 @@ describe('team lifecycle through the real CLI', () => {
   it('-p: a teammate that dies mid-task is reported by the watchdog as a lead turn, and the lead can correct the queue', async () => {
     const ws = teamWorkspace({ teammateMode: 'background' });
     cleanups.push(ws.cleanup);
+    // The teammate "dies" by killing its own agent process from Bash, which the OS sandbox's pid namespace
+    // rightly prevents; the person (user settings) turns the sandbox off for this one.
+    fs.mkdirSync(path.join(ws.home, '.config/thclaws'), { recursive: true });
+    fs.writeFileSync(path.join(ws.home, '.config/thclaws/settings.json'), JSON.stringify({ sandbox: 'off' }));
     const script = writeScript(ws, {
       rules: [
         { match: 'start', turns: [{ text: 'go', tool_calls: [{ name: 'TeamCreate', input: { name: 't', agents: [{ name: 'doomed' }] } }, { name: 'TeamTaskCreate', input: { subject: 'Fragile', description: 'x', owner: 'doomed' } }, { name: 'SpawnTeammate', input: { name: 'doomed' } }] }, { text: 'waiting' }] },

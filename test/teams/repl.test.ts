@@ -30,6 +30,7 @@ it('a teammate message reaches the idle lead as a turn; /team shows the roster; 
   s.type('/team\r');
   await s.waitFor('## Team squad');
   await s.waitFor('alice — defined');
+  await s.waitFor('sandbox: '); // the OS sandbox's status line ("guards only" where it cannot run)
   await s.waitFor('## Recent messages to the lead');
   s.type('/quit\r');
   expect((await s.exited).exitCode).toBe(0);

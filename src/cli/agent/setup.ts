@@ -20,6 +20,7 @@ import type { CommandGuard, Role } from '../../core/guard/types.js';
 import type { AgentCliOptions } from '../agent-command.js';
 import { CliError } from '../errors.js';
 import { agentHooks, type RuntimeInfo } from './hooks.js';
+import { setupSandbox } from './sandbox-setup.js';
 
 export const NO_KEY_MESSAGE = 'no API key: set ANTHROPIC_API_KEY, or run with --provider scripted --script <file>';
 
@@ -143,6 +144,8 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     const { createCommandGuard } = await import('../../core/guard/index.js');
     guard = createCommandGuard('lead', { workspaceRoot: projectRoot, cwd, agentName: 'lead' });
   }
+  // Every role's Bash runs in the OS sandbox shaped by that role (src/core/sandbox).
+  const sandbox = setupSandbox({ role: info.role, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) });
   const allowed = def?.tools ? new Set(def.tools) : undefined;
   // Background shells come with Bash: a definition that allows Bash allows reading and stopping them.
   if (allowed?.has('Bash')) for (const t of ['BashOutput', 'KillShell']) allowed.add(t);
@@ -188,6 +191,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     session,
     ...(agentName ? { agentName } : {}),
     ...(guard ? { guard } : {}),
+    sandbox,
     ...(messages ? { messages } : {}),
     ...(usage ? { usage } : {}),
     ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}),

@@ -15,6 +15,8 @@ export function registerTeamRepl(session: TeamSession): void {
       if (!session.teamExists()) return print('no team configured (TeamCreate makes one)');
       const { teamStatusText } = await import('../../core/teams/status-view.js');
       print(await teamStatusText(session.store));
+      const { currentSandboxStatus, describeSandboxStatus } = await import('../../core/sandbox/status.js');
+      print(describeSandboxStatus(currentSandboxStatus())); // "guards only" when the OS sandbox cannot run
       const recent = session.store.inboxes.list('lead').slice(-5);
       if (recent.length) {
         print('\n## Recent messages to the lead');

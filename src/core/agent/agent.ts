@@ -12,7 +12,7 @@ import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
 import type { ShellRegistry } from './tools/shells.js';
-import type { Tool } from './types.js';
+import type { BashSandbox, Tool } from './types.js';
 
 export interface AgentConfig {
   provider: Provider;
@@ -26,6 +26,7 @@ export interface AgentConfig {
   agentName?: string;
   permissions: SessionPermissionChecker;
   guard?: CommandGuard;
+  sandbox?: BashSandbox;
   tools: Tool<any>[];
   system: string;
   session: SessionStore;
@@ -108,6 +109,7 @@ export class Agent {
         ...(this.cfg.shells ? { shells: this.cfg.shells } : {}),
         ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
         ...(this.cfg.guard ? { guard: this.cfg.guard } : {}),
+        ...(this.cfg.sandbox ? { sandbox: this.cfg.sandbox } : {}),
       },
       signal,
       ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),

@@ -22,12 +22,19 @@ export interface ToolContext {
   /** Policy limits from settings; tools fall back to the settings defaults when absent. */
   limits?: Partial<ToolLimits>;
   /**
-   * OS sandbox around shell commands: Bash applies `wrap` to every command (foreground and background)
-   * right before spawning it.
+   * OS sandbox around shell commands (src/core/sandbox): Bash applies `wrap` to every command (foreground
+   * and background) right before spawning it.
    */
-  sandbox?: { wrap(command: string, signal: AbortSignal): Promise<string> };
+  sandbox?: BashSandbox;
   /** Background shells of this agent (run_in_background, BashOutput, KillShell). */
   shells?: import('./tools/shells.js').ShellRegistry;
+}
+
+/** Wraps a shell command so it runs inside the OS sandbox; `explain` names the rule behind a refused write. */
+export interface BashSandbox {
+  /** The command line to run with `sh -c` instead of `command`; throws when Bash must not run at all. */
+  wrap(command: string, signal: AbortSignal): Promise<string>;
+  explain?(output: string, cwd: string): string | undefined;
 }
 
 /** The settings a tool obeys (see settings.ts for the defaults and why). */

@@ -7,14 +7,16 @@ import path from 'node:path';
 import { parseOpts, resolveCommand } from './argv.js';
 import { dynamicRule } from './dynamic.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
-import { checkTarget, fsRule } from './fs-rules.js';
+import { checkTarget, fsRule, type ArgvChecker } from './fs-rules.js';
+import { programRule } from './programs.js';
 import { parseGit } from './git-argv.js';
+import { embeddedCommands, recoveryRule } from './git-exec.js';
 import { isHelp, leadGitRule, teammateGitRule } from './git-rules.js';
 import { interpreterKind, interpreterRule } from './interp.js';
 import { ShellParseError, parseScript, type SimpleCommand } from './parse.js';
 import { zonesFor } from './paths.js';
 import type { GuardContext, GuardVerdict, Role } from './types.js';
-import { fold, type Word } from './words.js';
+import { ansiC, fold, type Word } from './words.js';
 
 const MAX_DEPTH = 8;
 /** Tools whose output is made to be eval'd (environment setup); any other `eval "$(…)"` is opaque. */
@@ -33,11 +35,30 @@ export function checkCommand(role: Role, command: string, ctx: GuardContext): Gu
   if (command.length > MAX_LENGTH) {
     return { allowed: false, reason: `${label} may not run this command: it is too long to verify (${command.length} characters).`, advice: ADVICE.parse };
   }
-  const env: Env = { role, ctx, zones: zonesFor(ctx), cwds: [path.resolve(ctx.cwd)], unknownCwd: false, fullText: fold(command), depth: 0 };
+  const env: Env = { role, ctx, zones: zonesFor(ctx), cwds: [path.resolve(ctx.cwd)], unknownCwd: false, fullText: splitLikeIfs(fold(command)), depth: 0, fetchFirst: FETCHES.test(command) };
   const hit = checkScript(command, env);
   if (!hit) return { allowed: true };
   const shown = hit.raw.length > 160 ? `${hit.raw.slice(0, 157)}...` : hit.raw;
   return { allowed: false, reason: `${label} may not run \`${shown}\`: it would ${hit.why}.`, advice: hit.advice };
+}
+
+/** A git command that may move refs (`FETCH_HEAD`, remote-tracking branches) before later commands run. */
+const FETCHES = /\bgit\b[^;&|\n]*\b(fetch|pull|remote\s+update)\b/;
+const IFS_ASSIGN = /\bIFS=(\$'(?:[^'\\]|\\.)*'|'[^']*'|"[^"]*"|[^\s;&|)]*)/g;
+
+/**
+ * With `IFS` set, run-time words split at its characters (`IFS=,; c=rm,-rf,src; $c`), so the dynamic-command
+ * rule reads the text with those characters as blanks; a value it cannot read makes every punctuation mark one.
+ */
+function splitLikeIfs(text: string): string {
+  let out = text;
+  for (const m of text.matchAll(IFS_ASSIGN)) {
+    const v = m[1] as string;
+    const value = v.startsWith("$'") ? ansiC(v.slice(2, -1)) : /^['"]/.test(v) ? v.slice(1, -1) : v;
+    const seps = value.includes('$') || value.includes('`') ? '' : value.replace(/\s/g, '');
+    out = seps === '' && value.trim() !== '' ? out.replace(/[^\w\s$`{}'"-]/g, ' ') : out.replace(new RegExp(`[${seps.replace(/[\]\\^-]/g, '\\$&')}]`, 'g'), (c) => (seps ? ' ' : c));
+  }
+  return out;
 }
 
 function checkScript(text: string, env: Env): Hit | null {
@@ -138,6 +159,18 @@ function checkExec(name: string, args: Word[], cmd: SimpleCommand | null, env: E
     if (g.kind === 'dynamic') return { why: 'run a git command whose subcommand or config is computed at run time', advice: ADVICE.dynamic };
     if (g.kind === 'script') return g.script.dynamic ? dynamicRule('a git shell alias', env.fullText) : nested(g.script.text, env);
     if (isHelp(g)) return null;
+    for (const e of embeddedCommands(g)) {
+      if (e.kind === 'argv') {
+        const inner = resolveCommand(e.argv);
+        const f = inner.kind === 'exec' ? checkExec(inner.name, inner.args, null, env) : inner.kind === 'script' ? (inner.script.dynamic ? dynamicRule(`a script given to ${inner.via}`, env.fullText) : nested(inner.script.text, env)) : inner.kind === 'dynamic-name' ? dynamicRule(`a command named by ${inner.word.raw}`, env.fullText) : null;
+        if (f) return { ...f, why: `${f.why} (through ${e.via})` };
+      } else {
+        const f = e.script.dynamic ? dynamicRule(`a command given to ${e.via}`, env.fullText) : nested(e.script.text, env);
+        if (f) return { ...f, why: `${f.why} (through ${e.via})` };
+      }
+    }
+    const lost = recoveryRule(g);
+    if (lost) return env.role === 'lead' ? lost : { ...lost, advice: ADVICE.teammateOthers };
     return env.role === 'lead' ? leadGitRule(g, env) : teammateGitRule(g, env);
   }
   const kind = interpreterKind(name);
@@ -157,13 +190,16 @@ function checkExec(name: string, args: Word[], cmd: SimpleCommand | null, env: E
     }
     return null;
   }
-  const f = fsRule(name, args, env, (sub, e) => {
+  const argv: ArgvChecker = (sub, e) => {
     const inner = resolveCommand(sub);
     if (inner.kind === 'exec') return checkExec(inner.name, inner.args, null, e);
     if (inner.kind === 'script') return inner.script.dynamic ? dynamicRule(`a script given to ${inner.via}`, e.fullText) : nested(inner.script.text, e);
     if (inner.kind === 'dynamic-name') return dynamicRule(`a command named by ${inner.word.raw}`, e.fullText);
     return null;
-  });
-  return f ?? null;
+  };
+  const stdin = cmd ? stdinText(cmd) : null;
+  const p = programRule(name, args, stdin === 'unknown' ? null : stdin, env, (s, e) => nested(s, e), argv);
+  if (p) return p;
+  return fsRule(name, args, env, argv) ?? null;
 }
 

@@ -22,6 +22,8 @@ export interface Env {
   /** The full original input (the dynamic-command rule looks at all of it). */
   fullText: string;
   depth: number;
+  /** The input fetches (git fetch/pull): refs may move before a later command runs. */
+  fetchFirst?: boolean;
 }
 
 export const ADVICE = {

@@ -53,7 +53,12 @@ function rmRule(args: Word[], env: Env, always = false): Finding | null {
   const targets = [...p.positionals, ...p.afterDashDash];
   if (env.role === 'lead') {
     if (p.dynamic || targets.some((w) => w.dynamic)) return { why: 'remove files named at run time (the words could hold -r or any path)', advice: ADVICE.dynamic };
-    if (!recursive) return null;
+    if (!recursive) {
+      // One named file may go; a pattern may match a whole directory's worth of sources.
+      const scratch = (x: string) => inTmp(x, env.zones) || (env.zones.tmp.includes(x) && !inWorkspace(x, env.zones));
+      const pattern = targets.find((w) => w.glob && (resolvePath(w, env.cwds, env.zones.home) ?? []).some((x) => !scratch(x)));
+      return pattern ? { why: `remove every file matching ${pattern.text}`, advice: `${ADVICE.lead} Removing one named file with \`rm <file>\` is allowed.` } : null;
+    }
     if (targets.length > 0 && targets.every((w) => (resolvePath(w, env.cwds, env.zones.home) ?? []).every((x) => inTmp(x, env.zones)))) return null;
     return { why: 'recursively remove files', advice: `${ADVICE.lead} Removing a single file with \`rm <file>\` is allowed; scratch trees under /tmp may be removed.` };
   }
@@ -204,6 +209,7 @@ export function fsRule(name: string, args: Word[], env: Env, check: ArgvChecker)
     case 'shred':
       return firstHit(operands(args, { shortValue: 'srn', longValue: ['size', 'reference', 'iterations', 'random-source'] }), env, name);
     case 'unlink':
+      return firstHit(operands(args), env, 'unlink');
     case 'rmdir':
     case 'touch':
     case 'mkdir':

@@ -19,6 +19,8 @@ export function createGitProbe(): GitProbe {
     resolve: (ref, cwd) => (safe(ref) ? git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd) || null : null),
     isAncestor: (commit, of, cwd) => safe(commit) && safe(of) && git(['merge-base', '--is-ancestor', commit, of], cwd) !== null,
     mergeBase: (a, b, cwd) => (safe(a) && safe(b) ? git(['merge-base', a, b], cwd) || null : null),
+    remoteBranches: (name, cwd) =>
+      safe(name) && !/[*?[]/.test(name) ? (git(['for-each-ref', '--format=%(refname:short)', `refs/remotes/*/${name}`], cwd) ?? '').split('\n').filter(Boolean) : [],
     reflog: (ref, cwd) => (safe(ref) ? (git(['log', '-g', '--format=%H', ref], cwd) ?? '').split('\n').filter(Boolean) : []),
   };
 }

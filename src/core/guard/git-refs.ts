@@ -49,13 +49,16 @@ export function checkResetTarget(w: Word | undefined, optionHidden: boolean, cal
     if (/^[0-9a-f]{7,40}$/i.test(base) || base === 'ORIG_HEAD' || base === '' || isSelf(base, own)) return null;
     return deny(`hard-reset to ${ref}, a different branch or ref — it would discard your branch's commits and overwrite your worktree with someone else's tree`);
   }
+  // A fetch earlier in the same input can move FETCH_HEAD and remote-tracking refs after this check.
+  if (env.fetchFirst) return deny(`hard-reset to ${ref} in a command that fetches first — what ${ref} will point at cannot be checked now; run the fetch alone, then reset`);
   const full = git.symbolicName(base, cwd);
   if (full !== null && full !== `refs/heads/${own}`) {
     if (full.startsWith('refs/heads/')) return deny(`hard-reset to another branch (${ref}) — it would discard your branch's commits and overwrite your worktree with someone else's tree`);
     if (full.startsWith('refs/remotes/')) return deny(`hard-reset to a remote ref (${ref}) — it would discard your branch's commits`);
   }
   const sha = git.resolve(ref, cwd);
-  if (sha === null) return null; // git will refuse an unknown ref itself
+  // Fail closed: a ref that does not resolve now may resolve by the time the command runs.
+  if (sha === null) return deny(`hard-reset to ${ref}, which does not resolve to a commit now — it cannot be checked against your branch's history`);
   return ownHistory(sha, ref, own, cwd, env);
 }
 

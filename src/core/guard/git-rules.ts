@@ -112,6 +112,7 @@ export function leadGitRule(call: GitCall, env: Env): Finding | null {
       const sides = hasLong(p, 'ours', 'theirs');
       if (!sides && p.sawDashDash && p.afterDashDash.length > 0) return lead('discard uncommitted work (git checkout -- <path>)');
       if (!sides && p.positionals.some((w) => /^(\.\/?|:\/?|\*|:\(top\)\S*)$/.test(w.text) || (w.glob && !w.dynamic))) return lead('discard uncommitted work (git checkout of a whole-tree pathspec)');
+      if (!sides && p.positionals.length >= 2) return lead(`overwrite working-tree files with another commit's (git checkout ${p.positionals[0]?.text} <path>)`);
       break;
     }
     case 'restore': {
@@ -150,6 +151,8 @@ export function leadGitRule(call: GitCall, env: Env): Finding | null {
     case 'stash': {
       const action = p.positionals[0]?.text;
       if (action === 'drop' || action === 'clear') return lead('discard stashed work');
+      const pushes = action === undefined || action === 'push' || action === 'save';
+      if (pushes && (hasShort(p, 'u', 'a') || hasLongAbbrev(p, 'include-untracked', 'all'))) return lead('stash untracked files away (they vanish from the workspace until someone pops them)');
       break;
     }
     case 'rm':
@@ -251,9 +254,16 @@ function switchRule(call: GitCall, p: ParsedOpts, env: Env, own: string): Findin
   if (call.sub === 'checkout' && (/^(\.|\.\/.*|:.*|\.\.\/.*)$/.test(t) || first.glob)) return null;
   const git = env.ctx.git;
   if (call.sub === 'checkout' && git) {
-    // Without `--`, git itself decides: a name that is a commit switches, anything else is a path.
+    // Without `--`, git itself decides: a name that is a commit switches, anything else is a path —
+    // unless a remote-tracking branch of that name exists (git then creates the branch and switches to it),
+    // or a fetch earlier in the input may make it resolve.
     const dir = call.dirs?.[0] ?? env.ctx.cwd;
-    if (git.resolve(`${t}^{commit}`, dir) === null) return null;
+    if (git.resolve(`${t}^{commit}`, dir) === null) {
+      const remote = git.remoteBranches?.(t, dir) ?? [];
+      if (remote.length > 0 && !hasLong(p, 'no-guess')) return deny(`a new branch ${t} created from ${remote[0]} (git's guess)`);
+      if (env.fetchFirst && !first.glob) return deny(`${t}, which may name a branch once the fetch before it has run`);
+      return null;
+    }
   }
   return deny(t);
 }

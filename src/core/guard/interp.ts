@@ -77,9 +77,61 @@ function literals(code: string): string[] {
   return out;
 }
 
-export function checkCode(code: string, env: Env, checkScript: ScriptChecker): Finding | null {
+const FOLD_MAX = 16_000;
+const LITERAL = /'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g;
+
+/**
+ * Strings assembled from pieces, folded to what they evaluate to: `'r'+'m'`, `'r' 'm'`, `''.join(['r','m'])`,
+ * `['r','m'].join('')`, `chr(114)`, `String.fromCharCode(114, 109)`.
+ */
+export function foldStrings(code: string): string {
+  // The folds are quadratic on adversarial input: very long code is checked as written (the OS sandbox backs it).
+  if (code.length > FOLD_MAX) return code;
+  let out = code
+    .replace(/\bchr\s*\(\s*(\d{1,7})\s*\)/g, (_m, n: string) => JSON.stringify(String.fromCodePoint(Number(n))))
+    .replace(/String\.fromCharCode\s*\(\s*([\d\s,]+)\)/g, (_m, ns: string) => JSON.stringify(String.fromCharCode(...ns.split(',').map((x) => Number(x.trim())))));
+  for (let round = 0; round < 32; round++) {
+    const next = out
+      .replace(/(['"])((?:(?!\1)[^\\])*)\1\s*\+?\s*(['"])((?:(?!\3)[^\\])*)\3/g, (_m, _q, a: string, _q2, b: string) => JSON.stringify(a + b))
+      .replace(/(['"])\1\s*\.\s*join\s*\(\s*[[(]\s*((?:(['"])[^'"\\]*\3\s*(?:,\s*)?)*)[\])]\s*\)/g, (_m, _q, items: string) => JSON.stringify([...items.matchAll(/(['"])([^'"\\]*)\1/g)].map((x) => x[2]).join('')))
+      .replace(/\[\s*((?:(['"])[^'"\\]*\2\s*(?:,\s*)?)*)\]\s*\.\s*join\s*\(\s*(['"])\3\s*\)/g, (_m, items: string) => JSON.stringify([...items.matchAll(/(['"])([^'"\\]*)\1/g)].map((x) => x[2]).join('')));
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+/** Literals used as names (`getattr(m, 'rmtree')`, `fs['rmSync']`, `__import__('shutil')`) count as code, other literals are data. */
+const NAME_POSITION = /(?:getattr\s*\(\s*[\w.]+\s*,|__import__\s*\(|import_module\s*\(|require\s*\(|\[|\bsend\s*\(|public_send\s*\(|\bmethod\s*\(|Reflect\.get\s*\(\s*[\w.]+\s*,)\s*$/;
+function codeView(code: string): string {
+  let out = '';
+  let last = 0;
+  for (const m of code.matchAll(LITERAL)) {
+    const at = m.index ?? 0;
+    const before = code.slice(last, at);
+    out += before;
+    out += NAME_POSITION.test(code.slice(Math.max(0, at - 60), at)) ? ` ${m[1] ?? m[2] ?? m[3] ?? ''} ` : "''";
+    last = at + m[0].length;
+  }
+  return out + code.slice(last);
+}
+
+const DECODES = /b64decode|base64|\batob\s*\(|fromhex|unhexlify|codecs\.decode|rot_?13|decompress|Buffer\.from\s*\([^)]*,\s*['"](base64|hex)|\.reverse\s*\(|\[::-1\]|\bunpack\s*\(/i;
+const RUNS_CODE = /\beval\s*\(|\bexec\s*\(|\bFunction\s*\(|\bcompile\s*\(|instance_eval|class_eval/;
+/** A file or process function picked by a computed name: `getattr(shutil, n)`, `fs[n]`, `__import__(m)`. */
+const DYNAMIC_DISPATCH = /getattr\s*\(\s*[\w.]+\s*,\s*[^'"\s)]|\b(fs|os|shutil|pathlib|child_process|subprocess|cp|FileUtils|fsp|promises)\s*\[\s*[^'"\s\]]|__import__\s*\(\s*[^'"\s)]|import_module\s*\(\s*[^'"\s)]|\b(send|public_send)\s*\(\s*[^'":\s)]/;
+
+/** Modules whose functions delete files or run commands, and a call through a computed member (`f[name](…)`). */
+const DANGER_MODULE = /require\s*\(\s*['"](node:)?(fs|fs\/promises|child_process)['"]|\bimport\s+(os|shutil|subprocess|pathlib)\b|from\s+(os|shutil|subprocess)\s+import|FileUtils/;
+const COMPUTED_CALL = /\w\s*\[\s*[^'"\s\]][^;]*?\]\s*\(/;
+
+export function checkCode(raw: string, env: Env, checkScript: ScriptChecker): Finding | null {
+  const code = foldStrings(raw);
   if (env.role === 'lead') {
-    if (TREE_DELETE.test(code)) return { why: 'delete a directory tree from an interpreter one-liner', advice: ADVICE.lead };
+    const view = codeView(code);
+    if (TREE_DELETE.test(view)) return { why: 'delete a directory tree from an interpreter one-liner', advice: ADVICE.lead };
+    if (DECODES.test(code) && (SHELL_OUT.test(view) || RUNS_CODE.test(view))) return { why: 'run commands or code decoded at run time from an interpreter one-liner — it cannot be verified', advice: ADVICE.dynamic };
+    if (DYNAMIC_DISPATCH.test(view) || (DANGER_MODULE.test(code) && COMPUTED_CALL.test(view))) return { why: 'call a file or process function chosen at run time from an interpreter one-liner — it cannot be verified', advice: ADVICE.dynamic };
     if (WRITES.test(code)) {
       const paths = literals(code).filter((s) => /[/.]/.test(s) && !/\s/.test(s));
       const scratch = paths.length > 0 && paths.every((s) => (resolvePath(literalWord(s), env.cwds, env.zones.home) ?? []).every((p) => inTmp(p, env.zones)));

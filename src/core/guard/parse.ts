@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { ShNode, ShParser, ShSyntax } from 'mvdan-sh';
-import { WordBuilder, ansiC, type Word, unescapeDouble } from './words.js';
+import { WordBuilder, ansiC, expandBraces, fold, literalWord, type Word, unescapeDouble } from './words.js';
 
 export type RedirectKind = 'write' | 'read' | 'dup' | 'heredoc' | 'herestring';
 
@@ -349,7 +349,12 @@ export function parseScript(src: string): Script {
     redirects.push(...rds);
     const cmd = node(st.Cmd);
     if (!cmd || typeOf(cmd) !== 'CallExpr') continue;
-    const args = list(cmd.Args).map((w) => toWord(w, source));
+    // Brace lists of plain characters expand before anything else runs: `{rm,-rf,src}` is `rm -rf src`.
+    const args = list(cmd.Args).flatMap((w) => {
+      const word = toWord(w, source);
+      const expanded = word.dynamic && !word.cmdSubst ? expandBraces(word.raw) : null;
+      return expanded ? expanded.map((t) => ({ ...literalWord(fold(t)), raw: word.raw, glob: /[*?[]/.test(t) })) : [word];
+    });
     if (args.length === 0) continue; // assignments only; substitutions inside were collected
     const textIn = rds.find((r) => r.kind === 'heredoc' || r.kind === 'herestring');
     const sc: SimpleCommand = {

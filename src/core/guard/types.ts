@@ -31,6 +31,8 @@ export interface GitProbe {
   mergeBase(a: string, b: string, cwd: string): string | null;
   /** Commit shas recorded in the reflog of `ref`. */
   reflog(ref: string, cwd: string): string[];
+  /** Remote-tracking refs `refs/remotes/<remote>/<name>` (what `git checkout <name>` would guess a new branch from). */
+  remoteBranches?(name: string, cwd: string): string[];
 }
 
 /** What a role rule needs to know about where and as whom a command runs. */

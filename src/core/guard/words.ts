@@ -119,3 +119,70 @@ export class WordBuilder {
     };
   }
 }
+
+const MAX_BRACE_WORDS = 64;
+
+/** One level of `{a,b}` / `{1..3}` / `{a..c}` at the first top-level brace; null when it is not a list. */
+function expandOnce(s: string): string[] | null {
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] !== '{') continue;
+    let depth = 0;
+    const commas: number[] = [];
+    let j = i;
+    for (; j < s.length; j++) {
+      const c = s[j];
+      if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) break;
+      else if (c === ',' && depth === 1) commas.push(j);
+    }
+    if (j >= s.length) return null;
+    const pre = s.slice(0, i);
+    const body = s.slice(i + 1, j);
+    const post = s.slice(j + 1);
+    if (commas.length > 0) {
+      const parts: string[] = [];
+      let from = i + 1;
+      for (const c of [...commas, j]) {
+        parts.push(s.slice(from, c));
+        from = c + 1;
+      }
+      return parts.map((p) => pre + p + post);
+    }
+    const seq = /^(-?\d+|[a-zA-Z])\.\.(-?\d+|[a-zA-Z])$/.exec(body);
+    if (seq) {
+      const [a, b] = [seq[1] as string, seq[2] as string];
+      const num = /\d/.test(a) && /\d/.test(b);
+      const [x, y] = num ? [Number(a), Number(b)] : [a.charCodeAt(0), b.charCodeAt(0)];
+      if (Math.abs(y - x) >= MAX_BRACE_WORDS) return null;
+      const out: string[] = [];
+      for (let k = x; x <= y ? k <= y : k >= y; k += x <= y ? 1 : -1) out.push(pre + (num ? String(k) : String.fromCharCode(k)) + post);
+      return out;
+    }
+  }
+  return null;
+}
+
+/**
+ * Bash brace expansion of an unquoted word made of plain characters only (`{rm,-rf,src}` → rm -rf src):
+ * it happens before any other expansion, so the words are known statically. Null when the word holds
+ * quotes, escapes or expansions, or would expand to more than 64 words.
+ */
+export function expandBraces(raw: string): string[] | null {
+  if (!BRACE_LIST.test(raw) || /['"\\$`]/.test(raw)) return null;
+  let words = [raw];
+  for (let round = 0; round < 16; round++) {
+    let changed = false;
+    const next: string[] = [];
+    for (const w of words) {
+      const e = expandOnce(w);
+      if (e) {
+        changed = true;
+        next.push(...e);
+      } else next.push(w);
+      if (next.length > MAX_BRACE_WORDS) return null;
+    }
+    words = next;
+    if (!changed) return words;
+  }
+  return null;
+}

@@ -72,13 +72,19 @@ export function shellsOf(ctx: ToolContext): ShellRegistry {
   return fallbackShells;
 }
 
+/** The OS sandbox refusing to run Bash at all (setting `sandbox: "required"`) is a refusal, not a failure. */
+function startError(err: unknown): ToolResult {
+  const e = err as Error;
+  return toolError(e.name === 'SandboxUnavailableError' ? `refused: ${e.message}` : `could not start command: ${e.message}`);
+}
+
 export async function runCommand(command: string, ctx: ToolContext, timeoutMs: number): Promise<ToolResult> {
   const { bashKillGraceMs } = limitsOf(ctx);
   let child;
   try {
     child = await spawnShell(command, ctx, ctx.signal);
   } catch (err) {
-    return toolError(`could not start command: ${(err as Error).message}`);
+    return startError(err);
   }
   return new Promise((resolve) => {
     const out = new HeadTail();
@@ -133,7 +139,10 @@ export async function runCommand(command: string, ctx: ToolContext, timeoutMs: n
         clearTimeout(killTimer);
         killGroup(child.pid, 'SIGKILL');
       }
-      const text = out.text().trimEnd();
+      const raw = out.text().trimEnd();
+      // A write the OS sandbox refused gets one line naming the rule, even when the command went on and exited 0.
+      const why = ctx.sandbox?.explain?.(raw, ctx.cwd);
+      const text = why ? `${raw}\n${why}` : raw;
       const status = exit?.code ?? exit?.signal ?? code ?? signal;
       const note =
         leftRunning === 'escaped'
@@ -157,7 +166,7 @@ async function startBackground(command: string, ctx: ToolContext): Promise<ToolR
     // Its own signal: the shell outlives the turn that started it.
     child = await spawnShell(command, ctx, new AbortController().signal);
   } catch (err) {
-    return toolError(`could not start command: ${(err as Error).message}`);
+    return startError(err);
   }
   const shell = shellsOf(ctx).add(command, child);
   return { content: `started in the background as ${shell.id} (pid ${shell.pid}); read its output with BashOutput {"id": "${shell.id}"}, stop it with KillShell {"id": "${shell.id}"}` };

@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { explainRefusal } from './explain.js';
+import { areaOf, otherWorktreeAdmins, policyFor } from './policy.js';
+import { layeredSandboxSettings, sandboxSettings } from './settings.js';
+
+const ws = '/work/proj';
+const home = '/home/u';
+const base = { workspaceRoot: ws, home, tmpDirs: ['/tmp'] };
+const defaults = sandboxSettings({});
+
+describe('sandbox policy per role', () => {
+  it('lead: only .git, the declared build directories, scratch and caches are writable', () => {
+    const p = policyFor({ ...base, role: 'lead', cwd: ws }, defaults);
+    expect(p.allowWrite).toContain(path.join(ws, '.git'));
+    expect(p.allowWrite).toContain(path.join(ws, 'node_modules'));
+    expect(p.allowWrite).toContain(path.join(ws, 'coverage'));
+    expect(p.allowWrite).toContain('/tmp');
+    expect(p.allowWrite).toContain(path.join(home, '.npm'));
+    expect(p.allowWrite).not.toContain(ws);
+    expect(p.allowWrite.some((w) => w.startsWith(path.join(ws, '.worktrees')))).toBe(false);
+    expect(p.denyWrite).toEqual([path.join(ws, '.thclaws'), path.join(ws, '.git/hooks'), path.join(ws, '.git/config')]);
+    expect(p.denyRead).toEqual([path.join(home, '.ssh'), path.join(home, '.aws'), path.join(home, '.gnupg')]);
+    expect(p.allowedDomains).toBeUndefined();
+  });
+
+  it('lead: the build directory setting replaces the defaults and cannot reach outside the workspace', () => {
+    const p = policyFor({ ...base, role: 'lead', cwd: ws }, sandboxSettings({ sandboxBuildDirs: ['out', '../escape', '.'] }));
+    expect(p.allowWrite).toContain(path.join(ws, 'out'));
+    expect(p.allowWrite).not.toContain(path.join(ws, 'node_modules'));
+    expect(p.allowWrite).not.toContain('/work/escape');
+    expect(p.allowWrite).not.toContain(ws);
+  });
+
+  it('teammate: its worktree, the git common dir and scratch; not the lead checkout nor other worktrees', () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice/src'), agentName: 'alice' }, defaults);
+    expect(p.allowWrite).toContain(path.join(ws, '.worktrees/alice'));
+    expect(p.allowWrite).toContain(path.join(ws, '.git'));
+    expect(p.allowWrite).not.toContain(ws);
+    expect(p.allowWrite).not.toContain(path.join(ws, '.worktrees/bob'));
+    expect(areaOf(p, path.join(ws, '.worktrees/bob/x')).rule).toMatch(/other teammates' worktrees/);
+    expect(areaOf(p, path.join(ws, 'src/a.ts')).rule).toMatch(/lead's checkout/);
+    expect(areaOf(p, path.join(ws, '.worktrees/alice/a')).writable).toBe(true);
+  });
+
+  it('teammate without a name: the worktree it runs in is its own', () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/carol/pkg') }, defaults);
+    expect(p.allowWrite).toContain(path.join(ws, '.worktrees/carol'));
+  });
+
+  it('solo: the project root, but never .thclaws/', () => {
+    const p = policyFor({ ...base, role: 'solo', cwd: ws }, defaults);
+    expect(p.allowWrite).toContain(ws);
+    expect(p.denyWrite).toContain(path.join(ws, '.thclaws'));
+  });
+
+  it('a scratch directory holding the workspace is not opened whole (a private one is made instead)', () => {
+    const p = policyFor({ role: 'lead', workspaceRoot: '/tmp/ws', cwd: '/tmp/ws', home, tmpDirs: ['/tmp'] }, defaults);
+    expect(p.allowWrite).not.toContain('/tmp');
+    expect(p.privateTmpParent).toBe('/tmp');
+  });
+
+  it('network: open unless an allowlist is set', () => {
+    const p = policyFor({ ...base, role: 'solo', cwd: ws }, sandboxSettings({ sandboxAllowedDomains: ['registry.npmjs.org'] }));
+    expect(p.allowedDomains).toEqual(['registry.npmjs.org']);
+  });
+
+  it('bad settings name their key', () => {
+    expect(() => sandboxSettings({ sandbox: 'maybe' })).toThrow(/key "sandbox"/);
+    expect(() => sandboxSettings({ sandboxBuildDirs: 'dist' })).toThrow(/key "sandboxBuildDirs"/);
+  });
+});
+
+describe('explaining a refused write', () => {
+  const lead = policyFor({ ...base, role: 'lead', cwd: ws }, defaults);
+  it('names the path, the rule and what to do instead', () => {
+    const msg = explainRefusal("rm: cannot remove 'src/a.ts': Read-only file system", ws, lead);
+    expect(msg).toBe(`[sandbox] write refused: ${ws}/src/a.ts — the lead's workspace is read-only: the team lead is a coordinator and does not change source files. ${lead.areas.find((a) => a.path === ws)?.instead}`);
+    expect(explainRefusal('/bin/sh: 1: cannot create a.txt: Read-only file system', ws, lead)).toMatch(/write refused: \/work\/proj\/a\.txt/);
+    expect(explainRefusal("Error: EROFS: read-only file system, open '/work/proj/.thclaws/x'", ws, lead)).toMatch(/\.thclaws\/ is read-only from Bash/);
+  });
+  it('says nothing when nothing was refused, or when EPERM has another cause', () => {
+    expect(explainRefusal('all good\n', ws, lead)).toBeUndefined();
+    expect(explainRefusal('kill: (1) - Operation not permitted', ws, lead)).toBeUndefined();
+    expect(explainRefusal("touch: cannot touch '/tmp/x': Operation not permitted", ws, lead)).toBeUndefined();
+  });
+  it("git's and other tools' shapes name the path", () => {
+    expect(explainRefusal('error: unable to create file alice.txt: Read-only file system', ws, lead)).toMatch(/write refused: \/work\/proj\/alice\.txt — the lead's workspace is read-only/);
+    expect(explainRefusal('mkdir: cannot create directory ‘src/x’: Read-only file system', ws, lead)).toMatch(/write refused: \/work\/proj\/src\/x/);
+    expect(explainRefusal("PermissionError: [Errno 30] Read-only file system: 'src/a.py'", ws, lead)).toMatch(/write refused: \/work\/proj\/src\/a\.py/);
+  });
+  it("without a path, names the role's main rule and what to do instead", () => {
+    expect(explainRefusal('write failed: Read-only file system', ws, lead)).toMatch(/^\[sandbox\] a write was refused by the OS sandbox — the lead's workspace is read-only: .*SendMessage/);
+  });
+});
+
+describe('teammate without a worktree', () => {
+  it('writes the shared checkout but not the worktrees or .thclaws/', () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, 'pkg'), agentName: 'dave' }, defaults);
+    expect(p.allowWrite).toContain(ws);
+    expect(p.denyWrite).toEqual([path.join(ws, '.thclaws'), path.join(ws, '.git/hooks'), path.join(ws, '.git/config'), path.join(ws, '.worktrees')]);
+  });
+});
+
+describe('settings layers: a project may tighten, only the user may loosen', () => {
+  it('ignores a project turning the sandbox off or adding writable paths', () => {
+    const r = layeredSandboxSettings({}, { sandbox: 'off', sandboxExtraWrite: ['/'], sandboxDenyRead: [] });
+    expect(r.settings.sandbox).toBe('auto');
+    expect(r.settings.sandboxExtraWrite).toEqual([]);
+    expect(r.settings.sandboxDenyRead).toEqual(['~/.ssh', '~/.aws', '~/.gnupg']);
+    expect(r.ignored).toEqual(['sandbox: "off"', 'sandboxExtraWrite']);
+  });
+  it('honours the user turning it off, and a project requiring it or adding denies and an allowlist', () => {
+    expect(layeredSandboxSettings({ sandbox: 'off' }, {}).settings.sandbox).toBe('off');
+    const r = layeredSandboxSettings({ sandbox: 'off' }, { sandbox: 'required', sandboxDenyRead: ['~/.kube'], sandboxAllowedDomains: ['github.com'], sandboxBuildDirs: ['out'] });
+    expect(r.settings).toMatchObject({ sandbox: 'required', sandboxAllowedDomains: ['github.com'], sandboxBuildDirs: ['out'] });
+    expect(r.settings.sandboxDenyRead).toContain('~/.kube');
+    expect(r.settings.sandboxDenyRead).toContain('~/.ssh');
+    expect(r.ignored).toEqual([]);
+  });
+});
+
+describe("a teammate's neighbours' worktree metadata", () => {
+  it('is every entry of .git/worktrees but its own (found through its .git file)', () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice'), agentName: 'alice' }, defaults);
+    const own = `gitdir: ${ws}/.git/worktrees/alice1\n`;
+    expect(otherWorktreeAdmins(p, ['alice1', 'bob', 'carol'], own)).toEqual([path.join(ws, '.git/worktrees/bob'), path.join(ws, '.git/worktrees/carol')]);
+    expect(otherWorktreeAdmins(p, ['alice1', 'bob'], null)).toEqual([]);
+    expect(otherWorktreeAdmins(policyFor({ ...base, role: 'lead', cwd: ws }, defaults), ['bob'], own)).toEqual([]);
+  });
+});
