@@ -40,7 +40,11 @@ export async function team(turns: unknown[], settings: Record<string, unknown> =
 }
 
 export function cli(ws: Ws, ...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, 'team', ...args, '--dir', ws.dir], { encoding: 'utf8', env: { ...process.env, HOME: ws.home } });
+  return cliEnv(ws, {}, ...args);
+}
+
+export function cliEnv(ws: Ws, env: Record<string, string>, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, 'team', ...args, '--dir', ws.dir], { encoding: 'utf8', env: { ...process.env, HOME: ws.home, ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

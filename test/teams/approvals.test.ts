@@ -12,7 +12,7 @@ import { sendFrame } from '../../src/core/teams/protocol.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { approvalTool } from '../../src/core/teams/tools/approval-tools.js';
-import { cleanups, cli, complete, done, exists, nextRequest, runCleanups, team, toolResults } from './approval-harness.js';
+import { cleanups, cli, cliEnv, complete, done, exists, nextRequest, runCleanups, team, toolResults } from './approval-harness.js';
 import { leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -31,6 +31,10 @@ describe('permission forwarding', () => {
     expect(listed.out).toContain('touch approved.txt');
     expect(cli(ws, 'status').out).toContain(`waiting for approval ${w.request_id}`);
     await waitFor(() => events.find((e) => e.kind === 'approval' && e.request_id === w.request_id), 'the request frame at the lead');
+    // A teammate's own shell (its name in the environment) cannot answer.
+    const self = cliEnv(ws, { THCLAWS_TEAM_AGENT: 'alice' }, 'approve', w.request_id);
+    expect(self.code).toBe(2);
+    expect(self.err).toBe('thclaws: a teammate (alice) cannot answer approvals; the person or the lead does\n');
     const r = cli(ws, 'approve', w.request_id);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);

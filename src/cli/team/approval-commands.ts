@@ -23,6 +23,9 @@ export function registerApprovalCommands(team: Command): void {
 
   const answer = (allow: boolean) =>
     action(async (requestId: string, opts: CommonOpts & { always?: boolean; team?: boolean; message?: string }) => {
+      // A teammate's own commands inherit its name: it must never answer its own (or a peer's) requests.
+      const agent = process.env.THCLAWS_TEAM_AGENT;
+      if (agent && agent !== 'lead') throw new CliError(`a teammate (${agent}) cannot answer approvals; the person or the lead does`);
       if (!allow && opts.always) throw new CliError('--always applies to approve only');
       if (opts.team && !opts.always) throw new CliError('--team needs --always (it says where the rule is stored)');
       const { answerApproval } = await import('../../core/teams/approvals.js');
