@@ -7,7 +7,7 @@ import { pendingApprovals } from '../../src/core/teams/approvals.js';
 import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate, type SpawnInput } from '../../src/core/teams/spawn.js';
-import type { TeamSession } from '../../src/core/teams/session.js';
+import type { TeamSession, TeamSessionOptions } from '../../src/core/teams/session.js';
 import { leadSession, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
 
 export const cleanups: Array<() => Promise<void> | void> = [];
@@ -16,17 +16,22 @@ export async function runCleanups(): Promise<void> {
   for (const c of cleanups.splice(0).reverse()) await c();
 }
 
-export async function team(turns: unknown[], settings: Record<string, unknown> = {}, spawn: Partial<SpawnInput> = {}) {
+export async function team(turns: unknown[], settings: Record<string, unknown> = {}, spawn: Partial<SpawnInput> = {}, approvers?: TeamSessionOptions['approvers']) {
   const ws = teamWorkspace({ teammatePermissionMode: 'ask', ...settings });
   const script = { rules: [{ match: 'Task #1 —', turns }], fallback: [{ text: 'ok' }] };
-  const session = leadSession(ws, writeScript(ws, script));
+  const session = leadSession(ws, writeScript(ws, script), approvers ? { approvers } : {});
   session.store.init();
   await session.store.config.create({ name: 't', members: [{ name: 'alice' }] });
   await session.becomeLead();
   const handler = new LeadHandler(session, { watchdogMs: 500 });
   const events: LeadEvent[] = [];
   handler.onEvent((e) => events.push(e));
-  handler.onWake(() => void handler.drain());
+  // What would become lead turns (the lead's model answering approvals when it is the approver).
+  const prompts: string[] = [];
+  handler.onWake(() => {
+    const b = handler.drain();
+    if (b.prompt) prompts.push(b.prompt);
+  });
   handler.start();
   cleanups.push(async () => {
     handler.stop();
@@ -36,7 +41,7 @@ export async function team(turns: unknown[], settings: Record<string, unknown> =
   });
   await session.store.tasks.create({ subject: 'Work', description: 'x', reservedFor: 'alice' });
   await spawnTeammate(session, { name: 'alice', ...spawn });
-  return { ws, session, events };
+  return { ws, session, events, prompts };
 }
 
 export function cli(ws: Ws, ...args: string[]) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../agent/helpers.js';
 import { pendingApprovals } from '../../src/core/teams/approvals.js';
+import { approvalTool } from '../../src/core/teams/tools/approval-tools.js';
 import { cli, complete, done, exists, nextRequest, runCleanups, team, toolResults } from './approval-harness.js';
 import { waitFor } from './helpers.js';
 
@@ -43,5 +44,35 @@ describe('plan mode', () => {
     expect(exists(ws, 'out.txt')).toBe(true);
     expect(await pendingApprovals(session.store)).toEqual([]);
     expect(fs.readFileSync(path.join(session.store.paths.output('alice')), 'utf8')).toContain('plan approved by user (attempt 2)');
+  }, 90_000);
+
+  it('with planApprover and permissionApprover "lead", the requests become lead turns and AnswerApproval answers them', async () => {
+    const { ws, session, prompts } = await team(
+      [
+        { text: 'plan', tool_calls: [{ name: 'SubmitPlan', input: { plan: '## Plan\n\n1. touch by-lead.txt' } }] },
+        { text: 'go', tool_calls: [{ name: 'Bash', input: { command: 'touch by-lead.txt' } }, complete] },
+        { text: 'end' },
+      ],
+      {},
+      { planModeRequired: true },
+      { permission: 'lead', plan: 'lead' },
+    );
+    const answer = approvalTool(session);
+    const plan = await nextRequest(session);
+    const planTurn = await waitFor(() => prompts.find((p) => p.includes(plan.request_id)), 'the plan as a lead turn');
+    expect(planTurn).toContain('alice submitted a plan (attempt 1) for approval');
+    expect(planTurn).toContain('1. touch by-lead.txt');
+    expect(planTurn).toContain(`AnswerApproval {request_id: "${plan.request_id}"`);
+    expect((await answer.run({ request_id: plan.request_id, allow: true }, {} as never)).content).toBe(`Approved plan request ${plan.request_id} of alice`);
+    const perm = await nextRequest(session, new Set([plan.request_id]));
+    const permTurn = await waitFor(() => prompts.find((p) => p.includes(perm.request_id)), 'the permission request as a lead turn');
+    expect(permTurn).toContain('alice asks permission for Bash: run: touch by-lead.txt');
+    await answer.run({ request_id: perm.request_id, allow: true }, {} as never);
+    await done(session);
+    expect(exists(ws, 'by-lead.txt')).toBe(true);
+    // A second answer to an answered request is an error the lead's model reads.
+    const again = await answer.run({ request_id: perm.request_id, allow: false }, {} as never);
+    expect(again.isError).toBe(true);
+    expect(again.content).toMatch(/^no pending approval request/);
   }, 90_000);
 });
