@@ -8,6 +8,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['team store', './team-store.js', 'runTeamStoreBench'],
   ['guard', './guard.js', 'runGuardBench'],
   ['agent', './agent.js', 'runAgentBench'],
+  ['dashboard', './dashboard.js', 'runDashboardBench'],
   ['agent-tools', './agent-tools.js', 'runAgentToolsBench'],
   ['teams', './teams.js', 'runTeamsBench'],
   ['sandbox', './sandbox.js', 'runSandboxBench'],

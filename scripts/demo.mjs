@@ -2,8 +2,9 @@
 // The lead (`thclaws -p`) creates backend + frontend (each in its own git worktree) and qa, posts tasks with
 // dependencies, spawns the three teammates as real processes; they claim, write files, commit and complete;
 // the lead dry-runs and merges. Prints a timeline and the merged tree. `--live` runs the same team prompt on
-// a real model (needs ANTHROPIC_API_KEY); `--keep` keeps the workspace.
-import { execFileSync, spawn } from 'node:child_process';
+// a real model (needs ANTHROPIC_API_KEY); `--keep` keeps the workspace; `--dashboard` then opens the finished
+// team in `thclaws dashboard` until Ctrl-C.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,6 +122,7 @@ async function main() {
   const env = { ...process.env, XDG_CONFIG_HOME: configHome, ...(live ? {} : { ANTHROPIC_API_KEY: '' }) };
   const child = spawn(process.execPath, [bin, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'inherit'] });
   let result;
+  const names = new Map();
   for await (const l of readline.createInterface({ input: child.stdout })) {
     let e;
     try {
@@ -128,14 +130,28 @@ async function main() {
     } catch {
       continue;
     }
-    if (e.type === 'tool_use') line('lead', `${e.name} ${describeInput(e.name, e.input)}`);
-    else if (e.type === 'tool_result' && (e.is_error || ['SpawnTeammate', 'TeamMerge'].includes(e.name))) {
-      for (const r of e.content.split('\n').slice(0, 12)) line('', `  ${e.is_error ? '✗ ' : ''}${r}`);
-    } else if (e.type === 'team' && e.kind === 'idle') line(e.from, `${e.task ? `completed task #${e.task}: ` : 'idle: '}${e.summary ?? e.reason}`);
-    else if (e.type === 'team' && e.kind === 'message') line(e.from, `→ lead: ${e.text.slice(0, 100)}`);
-    else if (e.type === 'team' && e.kind === 'shutdown_reply') line(e.from, e.approved ? 'shutdown approved, exited' : `shutdown rejected: ${e.reason}`);
-    else if (e.type === 'team' && e.kind === 'dead') line('watchdog', `${e.agent} is not running`);
-    else if (e.type === 'result') result = e;
+    if (e.type === 'assistant') {
+      for (const b of e.message.content) {
+        if (b.type === 'tool_use') {
+          names.set(b.id, b.name);
+          line('lead', `${b.name} ${describeInput(b.name, b.input)}`);
+        }
+      }
+    } else if (e.type === 'user') {
+      for (const b of e.message.content) {
+        if (b.type !== 'tool_result') continue;
+        const name = names.get(b.tool_use_id);
+        const text = typeof b.content === 'string' ? b.content : JSON.stringify(b.content);
+        if (b.is_error || ['SpawnTeammate', 'TeamMerge'].includes(name)) for (const r of text.split('\n').slice(0, 12)) line('', `  ${b.is_error ? '✗ ' : ''}${r}`);
+      }
+    } else if (e.type === 'system' && e.subtype === 'team') {
+      const t = e.event;
+      if (t.kind === 'idle') line(t.from, `${t.task ? `completed task #${t.task}: ` : 'idle: '}${t.summary ?? t.reason}`);
+      else if (t.kind === 'message') line(t.from, `→ lead: ${t.text.slice(0, 100)}`);
+      else if (t.kind === 'shutdown_reply') line(t.from, t.approved ? 'shutdown approved, exited' : `shutdown rejected: ${t.reason}`);
+      else if (t.kind === 'dead') line('watchdog', `${t.agent} is not running`);
+      else if (t.kind === 'status' && t.state === 'working') line(t.agent, `working${t.task ? ` on task #${t.task}` : ''}`);
+    } else if (e.type === 'result') result = e;
   }
   const code = await new Promise((r) => child.on('close', r));
   fs.rmSync(scriptFile, { force: true });
@@ -153,7 +169,7 @@ async function main() {
   console.log('merged tree:');
   console.log(git('ls-tree', '-r', '--name-only', 'HEAD').replace(/^/gm, '  '));
   const ok = code === 0 && result && !result.is_error;
-  console.log(ok ? `demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s: every step ran real thclaws processes on real files and git.` : `demo FAILED (exit ${code}): ${result?.error ?? 'no result'}`);
+  console.log(ok ? `demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s: every step ran real thclaws processes on real files and git.` : `demo FAILED (exit ${code}): ${result?.errors?.[0] ?? 'no result'}`);
   return ok ? 0 : 1;
 }
 
@@ -168,9 +184,20 @@ function describeInput(name, input) {
 let code = 1;
 try {
   code = await main();
+  if (process.argv.includes('--dashboard')) openDashboard();
 } finally {
   if (keep) console.log(`(kept ${ws})`);
   else fs.rmSync(ws, { recursive: true, force: true });
   fs.rmSync(`${ws}-config`, { recursive: true, force: true });
 }
 process.exit(code);
+
+/** `npm run demo -- --dashboard`: the demo team in the dashboard (lead on the scripted provider) until Ctrl-C. */
+function openDashboard() {
+  if (!fs.existsSync(path.join(root, 'out', 'renderer', 'index.html'))) execFileSync('npm', ['run', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+  const settings = path.join(ws, '.thclaws', 'settings.json');
+  fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), provider: 'scripted' }, null, 2));
+  process.on('SIGINT', () => {}); // Ctrl-C stops the dashboard; this process then cleans up
+  console.log('\n$ thclaws dashboard --dir <workspace>   (Ctrl-C to stop)');
+  spawnSync(process.execPath, [bin, 'dashboard', '--dir', ws], { stdio: 'inherit', env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+}

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAgentCommand } from './agent-command.js';
+import { registerDashboardCommand } from './dashboard-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerGuardCommand } from './guard-command.js';
 import { registerTeamCommand } from './team/index.js';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerTeamCommand(program);
   registerGuardCommand(program);
+  registerDashboardCommand(program);
   registerDoctorCommand(program);
   registerAgentCommand(program);
   return program;

@@ -73,4 +73,17 @@ describe('serveSpawnRequests', () => {
     expect(fs.existsSync(store.spawnRequests.file('a'))).toBe(false);
     expect(events).toEqual([]);
   }, 30_000);
+
+  it('claiming a request is exclusive: of 8 concurrent claimers exactly one wins', async () => {
+    const ws = teamWorkspace();
+    cleanups.push(() => ws.cleanup());
+    const dir = `${ws.dir}/.thclaws/state/team`;
+    const store = new TeamStore(dir);
+    store.init();
+    await store.config.create({ name: 't', members: [{ name: 'a' }] });
+    await store.spawnRequests.write({ spawn_id: 's1', agent: 'a', argv: ['node'], cwd: ws.dir, env: {}, team_dir: dir, requested_at: Date.now() });
+    const wins = await Promise.all(Array.from({ length: 8 }, (_, i) => new TeamStore(dir).spawnRequests.claim('a', 's1', `h${i}`)));
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    expect(await store.spawnRequests.claim('a', 'other-id', 'late')).toBe(false);
+  });
 });

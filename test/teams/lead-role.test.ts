@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, scrubbedEnv, tempDir } from '../agent/helpers.js';
+import { parseLines, toolResults } from './stream.js';
 
 beforeAll(ensureBuilt, 120_000);
 
@@ -33,17 +34,17 @@ describe('lead role through the real CLI', () => {
     const s = script(ws, [{ name: 'Bash', input: { command: 'rm -rf src' } }]);
     const r = await runCli(['-p', 'clean up', '--script', s, '--accept-all', '--team-agent', 'lead', '--output-format', 'stream-json'], { cwd: ws, env: scrubbedEnv(ws) });
     expect(existsSync(path.join(ws, 'src', 'main.ts'))).toBe(true);
-    const results = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === 'tool_result');
+    const results = toolResults(parseLines(r.stdout));
     expect(results).toHaveLength(1);
-    expect(results[0].is_error).toBe(true);
-    expect(results[0].content).toMatch(/team lead may not run/);
+    expect(results[0]!.is_error).toBe(true);
+    expect(results[0]!.content).toMatch(/team lead may not run/);
   });
 
   it('the lead may not author files with Write either', async () => {
     const ws = workspace();
     const s = script(ws, [{ name: 'Write', input: { path: 'src/main.ts', content: 'hacked' } }]);
     const r = await runCli(['-p', 'edit', '--script', s, '--accept-all', '--team-agent', 'lead', '--output-format', 'stream-json'], { cwd: ws, env: scrubbedEnv(ws) });
-    const results = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === 'tool_result');
+    const results = toolResults(parseLines(r.stdout));
     expect(results[0]?.is_error).toBe(true);
     expect(results[0]?.content).toMatch(/refused/);
   });

@@ -7,6 +7,7 @@ import { BIN, ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
 import { TeamStore, pidAlive } from '../../src/core/team/index.js';
 import { teamScript } from './scripts.js';
 import { teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
+import { parseLines, teamEvents, toolResults, toolUses } from './stream.js';
 
 beforeAll(ensureBuilt, 120_000);
 let cleanups: Array<() => void> = [];
@@ -26,8 +27,9 @@ async function runTeam(ws: Ws, extraEnv: Record<string, string> = {}) {
 }
 
 async function expectFinished(ws: Ws, r: { code: number | null; stdout: string; stderr: string }, how: string) {
-  const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  const spawned = events.filter((e) => e.type === 'tool_result' && e.name === 'SpawnTeammate');
+  const events = parseLines(r.stdout);
+  const team = teamEvents(events);
+  const spawned = toolResults(events).filter((e) => e.name === 'SpawnTeammate');
   expect(spawned).toHaveLength(3);
   for (const s of spawned) expect(s.content).toContain(how);
   const result = events.find((e) => e.type === 'result');
@@ -45,12 +47,12 @@ async function expectFinished(ws: Ws, r: { code: number | null; stdout: string; 
     if (st?.pid) await waitFor(() => !pidAlive(st.pid!), `${name} to exit`);
   }
   // Idle notifications carried the task summaries, and the shutdown was approved by all.
-  const idle = events.filter((e) => e.type === 'team' && e.kind === 'idle').map((e) => `${e.from}:${e.task}:${e.summary}`);
+  const idle = team.filter((e) => e.kind === 'idle').map((e) => `${e.from}:${e.task}:${e.summary}`);
   expect(idle.sort()).toEqual(['backend:1:API built', 'frontend:2:UI built', 'qa:3:looks good']);
   // The stream carries the team's state changes too.
-  const working = events.filter((e) => e.type === 'team' && e.kind === 'status' && e.state === 'working').map((e) => `${e.agent}:${e.task}`);
+  const working = team.filter((e) => e.kind === 'status' && e.state === 'working').map((e) => `${e.agent}:${e.task}`);
   expect(working).toEqual(expect.arrayContaining(['backend:1', 'frontend:2', 'qa:3']));
-  const sd = events.find((e) => e.type === 'team' && e.kind === 'shutdown');
+  const sd = team.find((e) => e.kind === 'shutdown');
   expect([...sd.approved].sort()).toEqual(['backend', 'frontend', 'qa']);
   return events;
 }
@@ -94,7 +96,29 @@ describe('team lifecycle through the real CLI', () => {
     // A private tmux server: TMUX_TMPDIR keeps the test off the person's own tmux.
     cleanups.push(ws.cleanup, () => spawnSync('tmux', ['kill-server'], { env: { ...process.env, TMUX_TMPDIR: path.dirname(sock) } }));
     const r = await runTeam(ws, { TMUX_TMPDIR: path.dirname(sock) });
-    await expectFinished(ws, r, 'in tmux');
+    await expectFinished(ws, r, "in tmux session 'thclaws-team'");
+  }, 150_000);
+
+  it.skipIf(!hasTmux)('tmux mode inside tmux: teammates split the lead\'s own window', async () => {
+    const ws = teamWorkspace({ teammateMode: 'tmux' });
+    const tmp = path.dirname(ws.dir);
+    const tenv = { ...process.env, TMUX_TMPDIR: tmp };
+    delete (tenv as Record<string, string | undefined>).TMUX;
+    cleanups.push(ws.cleanup, () => spawnSync('tmux', ['kill-server'], { env: tenv }));
+    const script = writeScript(ws, teamScript());
+    const out = path.join(tmp, 'lead.out');
+    const cmd = `cd '${ws.dir}' && HOME='${ws.home}' '${process.execPath}' '${BIN}' -p 'build the app' --script '${script}' --accept-all --timeout 90 --output-format stream-json > '${out}' 2>&1; echo $? > '${out}.code'`;
+    const started = spawnSync('tmux', ['new-session', '-d', '-s', 'leadwin', '-x', '200', '-y', '50', cmd], { env: tenv, encoding: 'utf8' });
+    expect(started.status, started.stderr).toBe(0);
+    let maxPanes = 0;
+    await waitFor(() => {
+      const panes = spawnSync('tmux', ['list-panes', '-t', 'leadwin'], { env: tenv, encoding: 'utf8' }).stdout.split('\n').filter(Boolean).length;
+      maxPanes = Math.max(maxPanes, panes);
+      return fs.existsSync(`${out}.code`);
+    }, 'the lead inside tmux to finish', 120_000);
+    expect(fs.readFileSync(`${out}.code`, 'utf8').trim()).toBe('0');
+    expect(maxPanes).toBeGreaterThan(1);
+    await expectFinished(ws, { code: 0, stdout: fs.readFileSync(out, 'utf8'), stderr: '' }, 'in tmux pane (current window)');
   }, 150_000);
 
   it('-p --timeout: gives up, shuts the team down, releases the task with its reservation, exits 1', async () => {
@@ -112,7 +136,7 @@ describe('team lifecycle through the real CLI', () => {
     expect(r.code).toBe(1);
     const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
     expect(result.is_error).toBe(true);
-    expect(result.error).toMatch(/timed out after 4 s with 1 task\(s\) open/);
+    expect(result.errors[0]).toMatch(/timed out after 4 s with 1 task\(s\) open/);
     const store = new TeamStore(path.join(ws.dir, '.thclaws/state/team'));
     expect((await store.statuses.read('slowpoke'))?.status).toBe('stopped');
     const t = await store.tasks.get('1');
@@ -136,9 +160,9 @@ describe('team lifecycle through the real CLI', () => {
       fallback: [{ text: 'noted' }],
     });
     const r = await runCli(['-p', 'start', '--script', script, '--accept-all', '--timeout', '60', '--output-format', 'stream-json'], { cwd: ws.dir, env: scrubbedEnv(ws.home), timeoutMs: 90_000 });
-    const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    expect(events.some((e) => e.type === 'team' && e.kind === 'dead' && e.agent === 'doomed')).toBe(true);
-    expect(events.some((e) => e.type === 'tool_use' && e.name === 'TeamTaskUpdate')).toBe(true);
+    const events = parseLines(r.stdout);
+    expect(teamEvents(events).some((e) => e.kind === 'dead' && e.agent === 'doomed')).toBe(true);
+    expect(toolUses(events).some((u) => u.name === 'TeamTaskUpdate')).toBe(true);
     expect(r.code, r.stderr).toBe(0);
     const t = await new TeamStore(path.join(ws.dir, '.thclaws/state/team')).tasks.get('1');
     expect(t.result).toBe('cancelled: doomed died');

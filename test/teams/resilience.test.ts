@@ -163,4 +163,18 @@ describe('teammates under abuse', () => {
     await waitFor(() => !pidAlive(a.pid!), 'alice to exit after losing its lease', 20_000);
     expect(fs.readFileSync(session.store.paths.output('alice'), 'utf8')).toMatch(/lost the agent lease/);
   }, 60_000);
+
+  it('a teammate survives its team config vanishing: it reports, keeps its heartbeat, and resumes when it is back', async () => {
+    const ws = teamWorkspace();
+    const { session } = await team(ws, slowScript, [{ name: 'alice' }]);
+    const a = await spawnTeammate(session, { name: 'alice' });
+    const cfg = session.store.paths.config;
+    fs.renameSync(cfg, `${cfg}.away`);
+    await waitFor(() => fs.readFileSync(session.store.paths.output('alice'), 'utf8').includes('team error'), 'alice to report the missing team', 20_000);
+    expect(pidAlive(a.pid!)).toBe(true);
+    fs.renameSync(`${cfg}.away`, cfg);
+    await session.store.tasks.create({ subject: 'Held back', description: 'task 1 is the slow one: not for alice', reservedFor: 'lead' });
+    await session.store.tasks.create({ subject: 'Quick', description: 'task 2 of the script', reservedFor: 'alice' });
+    await waitFor(async () => (await session.store.tasks.get('2')).status === 'completed', 'alice to carry on with task 2', 30_000);
+  }, 60_000);
 });

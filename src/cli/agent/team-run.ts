@@ -1,10 +1,10 @@
 /** Team runs of the CLI: a teammate process (headless loop), and `-p` as the lead of a team until done. */
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
-import type { Usage } from '../../core/agent/providers/types.js';
 import type { LeadEvent } from '../../core/teams/lead-handler.js';
 import type { TeamSession } from '../../core/teams/session.js';
-import { usageJson } from './print.js';
+import { randomUUID } from 'node:crypto';
+import { ClaudeJsonTurn, usageJson } from './claude-json.js';
 import { painter, TurnRenderer } from './render.js';
 import type { Runtime } from './setup.js';
 
@@ -85,18 +85,18 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
   const emit = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
   const log = (line: string) => (format === 'text' ? process.stderr.write(`${line}\n`) : undefined);
   const stream = format === 'stream-json';
-  if (stream) emit({ type: 'init', session_id: agent.session.id, model: agent.model, provider: agent.provider.name, tools: agent.tools.map((t) => t.name), team: true });
-  const events: LoopEvents = stream
-    ? {
-        onText: (text) => emit({ type: 'text', agent: 'lead', text }),
-        onToolCall: (c) => emit({ type: 'tool_use', agent: 'lead', id: c.id, name: c.name, input: c.input }),
-        onToolResult: (r) => emit({ type: 'tool_result', agent: 'lead', id: r.id, name: r.name, content: r.content, is_error: r.isError }),
-        onUsage: (u: Usage) => emit({ type: 'usage', agent: 'lead', usage: usageJson(u) }),
-      }
-    : { onToolCall: (c) => log(`[lead] ${c.name} ${c.summary}`), onToolResult: (r) => r.isError && log(`[lead] ${r.name} failed: ${r.content.split('\n')[0]}`) };
+  // Lead turns in the shapes of `claude -p` (as plain -p); the team's events as `system` lines beside them.
+  if (stream) emit(ClaudeJsonTurn.init(rt));
+  let lastTurn: ClaudeJsonTurn | undefined;
+  const turnEvents = (): LoopEvents => {
+    if (format === 'text') return { onToolCall: (c) => log(`[lead] ${c.name} ${c.summary}`), onToolResult: (r) => r.isError && log(`[lead] ${r.name} failed: ${r.content.split('\n')[0]}`) };
+    lastTurn = new ClaudeJsonTurn(rt, (m) => stream && emit(m));
+    return lastTurn.events();
+  };
+  const teamLine = (event: object) => emit({ type: 'system', subtype: 'team', session_id: agent.session.id, uuid: randomUUID(), event });
 
   const handler = new LeadHandler(session);
-  handler.onEvent((e) => (stream ? emit({ type: 'team', ...e }) : e.kind !== 'status' && log(describeLeadEvent(e))));
+  handler.onEvent((e) => (stream ? teamLine(e) : e.kind !== 'status' && log(describeLeadEvent(e))));
   const deadline = timeoutS ? Date.now() + timeoutS * 1000 : Infinity;
   const timer = timeoutS ? setTimeout(() => controller.abort(), timeoutS * 1000) : undefined;
   let last: PromptResult;
@@ -106,7 +106,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
   if (session.role === 'lead' && session.teamExists()) handler.start();
   session.onRole(() => handler.start());
   try {
-    last = await agent.prompt(prompt, controller.signal, events);
+    last = await agent.prompt(prompt, controller.signal, turnEvents());
     turns++;
     if (session.role === 'lead' && session.teamExists()) {
       handler.start();
@@ -119,7 +119,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
         }
         const batch = handler.drain();
         if (batch.prompt) {
-          last = await agent.prompt(batch.prompt, controller.signal, events);
+          last = await agent.prompt(batch.prompt, controller.signal, turnEvents());
           turns++;
           await handler.ack(batch.ids);
           continue;
@@ -135,7 +135,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
             await handler.ack(final.ids);
             break;
           }
-          last = await agent.prompt(final.prompt, controller.signal, events);
+          last = await agent.prompt(final.prompt, controller.signal, turnEvents());
           turns++;
           await handler.ack(final.ids);
           continue;
@@ -160,7 +160,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
   let summaryTasks: { total: number; open: number } = { total: 0, open: 0 };
   if (session.role === 'lead' && session.teamExists()) {
     const sd = await shutdownTeam(session, handler, { force: true, print: log });
-    if (stream) emit({ type: 'team', kind: 'shutdown', ...sd });
+    if (stream) teamLine({ kind: 'shutdown', ...sd });
     handler.stop();
     const p = await handler.progress();
     summaryTasks = { total: p.total, open: p.open };
@@ -169,18 +169,20 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
   await session.close();
   const error = timedOut ? `timed out after ${timeoutS} s with ${summaryTasks.open} task(s) open` : last!.error ?? (!allDone ? `${summaryTasks.open} task(s) not completed` : undefined);
   const ok = !timedOut && allDone && (last!.stop === 'end_turn' || turns > 1);
+  const base = lastTurn?.result(last!);
   const summary = {
-    result: last!.text,
-    session_id: agent.session.id,
+    ...base,
+    type: 'result',
+    subtype: ok ? 'success' : 'error_during_execution',
     is_error: !ok,
+    num_turns: turns,
     stop_reason: timedOut ? 'timeout' : last!.stop,
-    turns,
-    tasks: summaryTasks,
     usage: usageJson(agent.usage),
-    ...(error && !ok ? { error } : {}),
+    tasks: summaryTasks,
+    ...(error && !ok ? { errors: [error] } : {}),
   };
-  if (format === 'json') emit(summary);
-  else if (stream) emit({ type: 'result', ...summary });
+  if (ok) delete (summary as { errors?: unknown }).errors;
+  if (format === 'json' || stream) emit(summary);
   else {
     if (last!.text) process.stdout.write(last!.text.endsWith('\n') ? last!.text : `${last!.text}\n`);
     if (!ok) process.stderr.write(`thclaws: ${error ?? 'team run failed'}\n`);

@@ -12,4 +12,5 @@ export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus } from 
 export { TEAM_POLICY } from './policy.js';
 export { assertMemberName, isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';
 export { startHeartbeat, type Heartbeat } from './heartbeat.js';
+export type { OutputAppender, OutputLogs } from './output.js';
 export { SpawnRequestSchema, SpawnRequests, type StoredSpawnRequest } from './spawn-requests.js';

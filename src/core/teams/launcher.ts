@@ -17,8 +17,10 @@ export interface SpawnRequest {
   /** argv[0] is the executable; no shell interprets these. */
   argv: string[];
   cwd: string;
-  /** The whole environment the child gets (passed explicitly, never inherited implicitly). */
+  /** The child's own variables (the team's: THCLAWS_*, editor stubs); with inherit_env, the whole environment. */
   env: Record<string, string>;
+  /** Names of variables the launcher copies from its own environment (secrets never stored in spawn.json). */
+  inherit_env?: string[];
   /** Absolute path of the team directory the teammate belongs to. */
   team_dir: string;
   /** Model the teammate runs (shown in status). */
@@ -37,6 +39,8 @@ export interface LaunchedTeammate {
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
   /** Signals the process group (never a pattern match). */
   kill(signal?: NodeJS.Signals): void;
+  /** Where it runs, for people: `tmux pane (current window)`, `tmux session 'thclaws-team'`, … */
+  readonly where?: string;
 }
 
 export interface TeammateLauncher {

@@ -33,6 +33,7 @@ export interface SpawnOutcome {
   model: string | null;
   worktree: boolean;
   bootMs: number;
+  where: string;
 }
 
 /** Variables a teammate takes from the launching process by name (values never written to spawn.json). */
@@ -146,7 +147,8 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     const m = c.members.find((x) => x.name === name);
     if (m) m.is_active = true;
   });
-  return { agent: name, spawn_id: spawnId, mode, pid: launched?.pid ?? null, cwd, model, worktree, bootMs: Date.now() - started };
+  const where = launched?.where ?? (mode === 'host' ? 'by the team host' : 'as background process');
+  return { agent: name, spawn_id: spawnId, mode, pid: launched?.pid ?? null, cwd, model, worktree, bootMs: Date.now() - started, where };
 }
 
 /** Live = the status left `spawning` carrying this spawn id; a child that exits first is a boot failure. */

@@ -157,34 +157,38 @@ export class TeammateLoop {
     let exited = false;
     void this.done.then(() => (exited = true));
     while (!exited) {
-      await this.pumpControl();
-      if (exited) break;
-      // A task_assignment only says "look at the queue": it wakes the loop, the claim below picks the task.
-      const assigned = this.session.inbox().take((m) => m.type === 'task_assignment');
-      if (assigned.length) {
-        for (const m of assigned) this.opts.print(`[${this.me}] task #${String((m as Record<string, unknown>).task_id)} assigned by ${m.from}`);
-        await this.session.inbox().ack(assigned.map((m) => m.id));
+      try {
+        await this.step(() => exited);
+      } catch (err) {
+        // A broken team dir (config removed, disk full) must not leave a teammate that looks idle but is deaf.
+        this.opts.print(`[${this.me}] team error: ${(err as Error).message}; retrying in ${this.policy.retryBaseMs} ms`);
+        await this.sleep(this.policy.retryBaseMs);
       }
-      const messages = this.session.inbox().take((m) => !isControl(m));
-      if (messages.length) {
-        await this.messageTurn(messages);
-        continue;
-      }
-      if (this.retry && Date.now() >= this.retry.dueAt) {
-        const r = this.retry;
-        this.retry = undefined;
-        await this.taskTurn(r.task);
-        continue;
-      }
-      if (!this.retry) {
-        const task = await this.claim();
-        if (task) {
-          await this.taskTurn(task);
-          continue;
-        }
-      }
-      await this.sleep(this.retry ? Math.max(10, this.retry.dueAt - Date.now()) : 3_600_000);
     }
+  }
+
+  /** One pass: control frames, then one turn (messages, a retry, or a new task), else sleep until woken. */
+  private async step(exited: () => boolean): Promise<void> {
+    await this.pumpControl();
+    if (exited()) return;
+    // A task_assignment only says "look at the queue": it wakes the loop, the claim below picks the task.
+    const assigned = this.session.inbox().take((m) => m.type === 'task_assignment');
+    if (assigned.length) {
+      for (const m of assigned) this.opts.print(`[${this.me}] task #${String((m as Record<string, unknown>).task_id)} assigned by ${m.from}`);
+      await this.session.inbox().ack(assigned.map((m) => m.id));
+    }
+    const messages = this.session.inbox().take((m) => !isControl(m));
+    if (messages.length) return this.messageTurn(messages);
+    if (this.retry && Date.now() >= this.retry.dueAt) {
+      const r = this.retry;
+      this.retry = undefined;
+      return this.taskTurn(r.task);
+    }
+    if (!this.retry) {
+      const task = await this.claim();
+      if (task) return this.taskTurn(task);
+    }
+    await this.sleep(this.retry ? Math.max(10, this.retry.dueAt - Date.now()) : 3_600_000);
   }
 
   /** Reserved tasks first, then any claimable one. */

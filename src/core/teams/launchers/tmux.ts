@@ -39,9 +39,16 @@ export class TmuxLauncher implements TeammateLauncher {
     const cmd = `exec ${req.argv.map(shQuote).join(' ')}`;
     const fmt = ['-P', '-F', '#{pane_id} #{pane_pid}'];
     let r;
+    let where = `tmux session '${TMUX_SESSION}'`;
+    if (this.inside) where = 'tmux pane (current window)';
     if (this.inside) r = tmux(['split-window', '-h', '-d', ...fmt, '-c', req.cwd, ...envArgs, cmd]);
-    else if (tmux(['has-session', '-t', TMUX_SESSION]).ok) r = tmux(['new-window', '-d', '-t', TMUX_SESSION, '-n', req.agent, ...fmt, '-c', req.cwd, ...envArgs, cmd]);
-    else r = tmux(['new-session', '-d', '-s', TMUX_SESSION, '-n', req.agent, '-x', '200', '-y', '50', ...fmt, '-c', req.cwd, ...envArgs, cmd]);
+    else {
+      // A window of the team session; the session is created when that fails (one tmux call in the usual case).
+      r = tmux(['new-window', '-d', '-t', `${TMUX_SESSION}:`, '-n', req.agent, ...fmt, '-c', req.cwd, ...envArgs, cmd]);
+      if (!r.ok) r = tmux(['new-session', '-d', '-s', TMUX_SESSION, '-n', req.agent, '-x', '200', '-y', '50', ...fmt, '-c', req.cwd, ...envArgs, cmd]);
+      // Another spawn created the session meanwhile.
+      if (!r.ok && /duplicate session/.test(r.err)) r = tmux(['new-window', '-d', '-t', `${TMUX_SESSION}:`, '-n', req.agent, ...fmt, '-c', req.cwd, ...envArgs, cmd]);
+    }
     if (!r.ok) throw new Error(`tmux could not start ${req.agent}: ${r.err}`);
     const [pane, pidText] = r.out.split(' ');
     const pid = Number(pidText);
@@ -51,7 +58,7 @@ export class TmuxLauncher implements TeammateLauncher {
     (await import('node:fs')).closeSync(fd);
     tmux(['pipe-pane', '-t', pane!, `cat >> ${shQuote(this.store.paths.output(req.agent))}`]);
     const exited = pidExit(pid);
-    const t: LaunchedTeammate = { agent: req.agent, spawn_id: req.spawn_id, pid, exited, kill: (sig) => killGroup(pid, sig) };
+    const t: LaunchedTeammate = { agent: req.agent, spawn_id: req.spawn_id, pid, exited, kill: (sig) => killGroup(pid, sig), where };
     this.running.set(req.spawn_id, t);
     void exited.then(() => this.running.delete(req.spawn_id));
     return t;

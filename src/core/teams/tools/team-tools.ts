@@ -92,7 +92,7 @@ export function teamTools(session: TeamSession) {
           ...(input.teammateMode !== undefined ? { teammateMode: input.teammateMode } : {}),
           ...(input.plan_mode_required ? { planModeRequired: true } : {}),
         });
-        const where = o.mode === 'tmux' ? 'in tmux' : o.mode === 'host' ? 'by the team host' : 'as background process';
+        const where = o.mode === 'tmux' ? `in ${o.where}` : o.where;
         return `Teammate '${o.agent}' spawned ${where} and is live (pid ${o.pid ?? '?'}, ${o.model ? `model ${o.model}, ` : ''}${o.worktree ? `worktree ${o.cwd}` : `cwd ${o.cwd}`}, boot ${o.bootMs} ms).`;
       },
     },

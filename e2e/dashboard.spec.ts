@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { ROOT } from '../test/desktop/helpers.js';
+import { startDashboard, type Dashboard } from './fixture.js';
+
+let d: Dashboard;
+let page: Page;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  d = await startDashboard(['alice', 'bob', 'carol']);
+  // carol ran once and was killed: her status says working, her process is gone.
+  const carol = d.startSim('carol');
+  await expect.poll(() => fs.existsSync(path.join(d.teamDir, 'agents/carol/status.json')), { timeout: 20_000 }).toBe(true);
+  carol.kill('SIGKILL');
+  d.startSim('alice', '--work-ms', '1500', '--lines', '4');
+  page = await browser.newPage();
+  await page.goto(d.url);
+});
+
+test.afterAll(async () => {
+  await page?.close();
+  await d?.stop();
+});
+
+const pane = (name: string) => page.locator(`.pane[data-agent="${name}"]`);
+const badge = (name: string) => pane(name).locator('.badge');
+const termText = (name: string) => page.evaluate((n) => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text(n), name);
+
+test('panes appear for the lead and every teammate, with live output', async () => {
+  for (const n of ['lead', 'alice', 'bob', 'carol']) await expect(pane(n)).toBeVisible();
+  await expect(page.locator('.team-name')).toHaveText('demo');
+  await expect.poll(() => termText('alice')).toContain('[alice] ready');
+  await expect(pane('alice').locator('.pane-readonly')).toContainText('not started by this dashboard');
+  await expect(badge('alice')).toHaveText(/idle|working/);
+});
+
+test('typing into the lead pane reaches its pty and the answer streams back', async () => {
+  await expect.poll(() => termText('lead')).toContain('>');
+  await pane('lead').locator('.xterm').click();
+  await page.keyboard.type('hello');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => termText('lead'), { timeout: 30_000 }).toContain('scripted provider');
+});
+
+test('statuses change and a task moves across the board as a teammate works', async () => {
+  d.cli('team', 'task', 'add', '--subject', 'build the parser');
+  await expect(badge('alice')).toHaveText('working');
+  await expect(pane('alice').locator('.pane-task')).toHaveText('task #1');
+  await page.getByRole('button', { name: 'Tasks' }).click();
+  await expect(page.locator('.board-col[data-column="completed"] [data-task="1"]')).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Team' }).click();
+  await expect(badge('alice')).toHaveText('idle');
+  await expect.poll(() => termText('alice')).toContain('completed #1');
+});
+
+test('a task created in the UI appears on disk and is claimed', async () => {
+  await page.getByRole('button', { name: 'Tasks' }).click();
+  await page.getByRole('button', { name: 'New task' }).click();
+  await page.locator('input[name="subject"]').fill('write the docs');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(() => {
+    const f = path.join(d.teamDir, 'tasks/2.json');
+    return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { subject: string }).subject : null;
+  }).toBe('write the docs');
+  await expect(page.locator('.board-col[data-column="completed"] [data-task="2"]')).toBeVisible({ timeout: 30_000 });
+  expect((JSON.parse(fs.readFileSync(path.join(d.teamDir, 'tasks/2.json'), 'utf8')) as { owner: string }).owner).toBe('alice');
+  d.cli('team', 'task', 'add', '--subject', 'review', '--owner', 'bob', '--blocked-by', '2');
+  d.cli('team', 'task', 'add', '--subject', 'release', '--blocked-by', '3');
+  await expect(page.locator('[data-task="4"].blocked')).toBeVisible();
+  await expect(page.locator('[data-task="4"] .task-deps a')).toHaveAttribute('href', '#task-3');
+  await page.screenshot({ path: path.join(ROOT, 'docs/screenshots/board.png') });
+  await page.getByRole('button', { name: 'Team' }).click();
+});
+
+test('the settings toggle writes settings.json and offers to restart the lead', async () => {
+  await page.getByRole('button', { name: 'settings' }).click();
+  const pill = page.getByRole('button', { name: 'Agent Teams' });
+  await expect(pill).toHaveText('Off');
+  await pill.click();
+  await expect(pill).toHaveText('On');
+  const settings = JSON.parse(fs.readFileSync(path.join(d.ws, '.thclaws/settings.json'), 'utf8')) as Record<string, unknown>;
+  expect(settings).toEqual({ provider: 'scripted', teamEnabled: true });
+  await expect(page.locator('.restart-notice')).toContainText('Restart the lead');
+  await page.getByRole('button', { name: 'Close' }).click();
+});
+
+test('a dead teammate is shown dead and respawned by a click', async () => {
+  await expect(badge('carol')).toHaveText('dead');
+  await expect(page.locator('[data-testid="counts"]')).toContainText('1 dead');
+  await pane('carol').getByRole('button', { name: 'Respawn' }).click();
+  await expect(badge('carol')).not.toHaveText('dead');
+  await expect(pane('carol').locator('.pane-readonly')).toHaveCount(0);
+  // The respawned process is the real teammate (`thclaws --team-agent carol`, scripted provider): it waits
+  // for its inbox, so a message from the pane's box starts a turn whose answer streams into the pane.
+  await expect.poll(() => termText('carol'), { timeout: 30_000 }).toContain('waiting for messages');
+  await pane('carol').locator('input').fill('hello');
+  await pane('carol').getByRole('button', { name: 'Send' }).click();
+  await expect.poll(() => termText('carol'), { timeout: 30_000 }).toContain('scripted provider');
+  await pane('bob').locator('input').fill('please review #3');
+  await pane('bob').getByRole('button', { name: 'Send' }).click();
+  await expect(pane('bob').locator('.pane-queued')).toHaveText('✉ 1');
+  await page.screenshot({ path: path.join(ROOT, 'docs/screenshots/team.png') });
+});
+
+test('keyboard: help overlay, pane focus, maximise (hidden panes keep no terminal), tab switching', async () => {
+  await page.locator('.team-name').click();
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'keyboard shortcuts' })).toContainText('maximise');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'keyboard shortcuts' })).toHaveCount(0);
+  await page.keyboard.press('Alt+2');
+  await expect(page.locator('.pane.focused')).toHaveAttribute('data-agent', 'alice');
+  await page.keyboard.press('Alt+m');
+  await expect(page.locator('.pane')).toHaveCount(1);
+  await expect(page.locator('.xterm')).toHaveCount(1);
+  await expect.poll(() => termText('alice')).toContain('completed #2'); // the maximised pane re-rendered from its buffer
+  await page.keyboard.press('Alt+m');
+  await expect(page.locator('.pane')).toHaveCount(4);
+  await page.keyboard.press('Alt+b');
+  await expect(page.locator('.board')).toBeVisible();
+  await expect(page.locator('.xterm')).toHaveCount(0);
+  await page.keyboard.press('Alt+t');
+  await expect(page.locator('.xterm')).toHaveCount(4);
+});
+
+test('requests without the token are refused', async ({ request }) => {
+  expect((await request.get(d.base + '/')).status()).toBe(403);
+  expect((await request.get(d.base + '/?token=nope')).status()).toBe(403);
+  expect((await request.get(d.url)).status()).toBe(200);
+});

@@ -1,0 +1,68 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { agentSimScript, THCLAWS } from '../test/desktop/helpers.js';
+
+export interface Dashboard {
+  ws: string;
+  url: string;
+  base: string;
+  teamDir: string;
+  proc: ChildProcess;
+  sims: Map<string, ChildProcess>;
+  cli(...args: string[]): string;
+  startSim(name: string, ...args: string[]): ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real team, made with the store's CLI as a person would, with real teammate processes writing their own
+ * output, and `thclaws dashboard` as a real process serving it.
+ */
+export async function startDashboard(members: string[]): Promise<Dashboard> {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-'));
+  execFileSync('git', ['init', '-q'], { cwd: ws });
+  const cli = (...args: string[]) => execFileSync(THCLAWS, [...args, '--dir', ws], { encoding: 'utf8' });
+  cli('team', 'create', 'demo', '--members', members.join(','), '--description', 'e2e team');
+  fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted' }, null, 2));
+  const teamDir = path.join(ws, '.thclaws', 'state', 'team');
+  const sims = new Map<string, ChildProcess>();
+  const startSim = (name: string, ...args: string[]) => {
+    const c = spawn(process.execPath, [agentSimScript(), name, '--own-output', ...args], {
+      env: { ...process.env, THCLAWS_TEAM_DIR: teamDir },
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
+    sims.set(name, c);
+    return c;
+  };
+  // A private HOME and no ANTHROPIC_* variables: nothing of this machine's user config reaches the agents.
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: path.join(ws, '.home'), XDG_CONFIG_HOME: path.join(ws, '.home', '.config') };
+  for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
+  fs.mkdirSync(path.join(ws, '.home'), { recursive: true });
+  const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`dashboard did not print its URL: ${out}`)), 30_000);
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /http:\/\/\S+token=\S+/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`dashboard exited with ${code}: ${out}`)));
+  });
+  const base = new URL(url).origin;
+  return {
+    ws, url, base, teamDir, proc, sims, cli, startSim,
+    stop: async () => {
+      for (const s of sims.values()) s.kill('SIGKILL');
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+    },
+  };
+}

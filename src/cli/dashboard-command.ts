@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { CliError } from './errors.js';
+
+interface DashboardOptions {
+  port?: string;
+  host: string;
+  dir: string;
+  lead: boolean;
+  leadScript?: string;
+}
+
+/** `thclaws dashboard`: the team dashboard in a browser, served from this machine. */
+export function registerDashboardCommand(program: Command): void {
+  program
+    .command('dashboard')
+    .description('serve the team dashboard over HTTP + WebSocket (loopback; the printed URL carries the access token)')
+    .option('--port <n>', 'port (default: a free one)')
+    .option('--host <addr>', 'address to bind', '127.0.0.1')
+    .option('--dir <workspace>', 'workspace to open', process.cwd())
+    .option('--no-lead', 'do not start the lead agent')
+    .option('--lead-script <file>', 'run the lead on the scripted provider with this script')
+    .action(async (opts: DashboardOptions) => {
+      const port = opts.port === undefined ? 0 : Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid --port ${JSON.stringify(opts.port)}`);
+      const dir = path.resolve(opts.dir);
+      if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
+      // Loaded on demand: the rest of the CLI never pays for node-pty, ws and chokidar.
+      const { runDashboard } = await import('../main/web/run.js');
+      const server = await runDashboard({ workspace: dir, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript }).catch((err: Error) => {
+        throw new CliError(err.message.split('\n')[0]!);
+      });
+      process.stdout.write(`thclaws dashboard for ${dir}\n${server.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await server.close();
+    });
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { HostEvent } from '../../shared/api.js';
+import { FlowGate } from './flow.js';
+import { OutputScheduler, type OutputSource } from './scheduler.js';
+import { AgentTerminal, type TerminalInput } from './terminal.js';
+
+describe('FlowGate', () => {
+  it('pauses above the high-water mark and resumes only below the low one', () => {
+    const log: string[] = [];
+    const g = new FlowGate<string>(() => log.push('pause'), () => log.push('resume'), 100, 20);
+    g.attach('v');
+    g.sent('v', 90);
+    expect(log).toEqual([]);
+    g.sent('v', 20);
+    expect(log).toEqual(['pause']);
+    g.ack('v', 50); // 60 outstanding: between the marks, stays paused
+    expect(log).toEqual(['pause']);
+    g.ack('v', 45);
+    expect(log).toEqual(['pause', 'resume']);
+  });
+
+  it('follows the slowest view, and a detached view no longer holds the source', () => {
+    const log: string[] = [];
+    const g = new FlowGate<string>(() => log.push('pause'), () => log.push('resume'), 100, 20);
+    g.attach('fast');
+    g.attach('slow');
+    g.sent('fast', 150);
+    g.sent('slow', 150);
+    g.ack('fast', 150);
+    expect(g.isPaused).toBe(true);
+    g.detach('slow');
+    expect(log).toEqual(['pause', 'resume']);
+  });
+
+  it('counts host-queued output and clamps over-acks', () => {
+    const g = new FlowGate<string>(() => {}, () => {}, 100, 20);
+    g.attach('v');
+    g.check(500);
+    expect(g.isPaused).toBe(true);
+    g.ack('v', 1_000_000, 0);
+    expect(g.outstanding('v')).toBe(0);
+    expect(g.isPaused).toBe(false);
+  });
+});
+
+class View {
+  events: HostEvent[] = [];
+  send(e: HostEvent) {
+    this.events.push(e);
+  }
+  text(agent: string) {
+    return this.events.filter((e) => (e.type === 'output' || e.type === 'replay') && e.agent === agent).map((e) => (e as { data: string }).data).join('');
+  }
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 30));
+
+describe('AgentTerminal', () => {
+  it('numbers output by sequence, batches it, replays scrollback to a late view without duplicates', async () => {
+    const sched = new OutputScheduler();
+    const t = new AgentTerminal('alice', sched, 10);
+    const a = new View();
+    t.attach(a);
+    t.push('hello ');
+    t.push('world');
+    await flush();
+    const outs = a.events.filter((e) => e.type === 'output');
+    expect(outs).toEqual([{ type: 'output', agent: 'alice', seq: 0, data: 'hello world' }]); // one batch
+    const b = new View();
+    t.push('!!');
+    t.attach(b); // '!!' is pending: b gets it in its replay only
+    await flush();
+    const replay = b.events[0] as { type: string; seq: number; data: string };
+    expect(replay.type).toBe('replay');
+    expect(replay.seq + replay.data.length).toBe(13);
+    expect(b.text('alice').endsWith('world!!')).toBe(true);
+    expect(b.text('alice').split('!!').length).toBe(2);
+    expect(a.text('alice')).toBe('hello world!!');
+    sched.dispose();
+  });
+
+  it('pauses its input when a view does not ack, resumes when it does', async () => {
+    const sched = new OutputScheduler();
+    const t = new AgentTerminal('bob', sched);
+    const calls: string[] = [];
+    const input: TerminalInput = { mode: { kind: 'pty', pid: 1 }, pause: () => calls.push('pause'), resume: () => calls.push('resume') };
+    t.setInput(input);
+    const v = new View();
+    t.attach(v);
+    for (let i = 0; i < 20; i++) t.push('x'.repeat(64 * 1024));
+    expect(calls).toEqual(['pause']);
+    await new Promise((r) => setTimeout(r, 60));
+    const sent = v.text('bob').length;
+    expect(sent).toBe(20 * 64 * 1024);
+    t.ack(v, sent);
+    expect(calls).toEqual(['pause', 'resume']);
+    sched.dispose();
+  });
+
+  it('never sends an output event larger than the chunk limit', async () => {
+    const sched = new OutputScheduler();
+    const t = new AgentTerminal('c', sched);
+    const v = new View();
+    t.attach(v);
+    t.push('y'.repeat(300_000));
+    await new Promise((r) => setTimeout(r, 60));
+    const sizes = v.events.filter((e) => e.type === 'output').map((e) => (e as { data: string }).data.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(64 * 1024);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(300_000);
+    sched.dispose();
+  });
+});
+
+describe('OutputScheduler', () => {
+  it('shares one budget fairly: a flooding source cannot starve a quiet one', async () => {
+    const drained: string[] = [];
+    const mk = (name: string, total: number): OutputSource & { left: number } => {
+      const s = {
+        left: total,
+        get queued() {
+          return s.left;
+        },
+        drain(max: number) {
+          const n = Math.min(max, s.left);
+          s.left -= n;
+          if (n) drained.push(name);
+          return n;
+        },
+      };
+      return s;
+    };
+    const sched = new OutputScheduler(100_000, 1, 64 * 1024);
+    const flood = mk('flood', 10_000_000);
+    const quiet = mk('quiet', 1000);
+    sched.wake(flood);
+    sched.wake(quiet);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(quiet.left).toBe(0);
+    expect(drained.indexOf('quiet')).toBeLessThan(3); // served in the first tick
+    expect(flood.left).toBeGreaterThan(0); // the budget, not the flood, set the pace
+    sched.dispose();
+  });
+});

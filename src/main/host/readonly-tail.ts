@@ -1,0 +1,54 @@
+import { StringDecoder } from 'node:string_decoder';
+import type { TeamStore } from '../../core/team/index.js';
+import { FLOW } from '../../shared/api.js';
+import type { AgentTerminal } from './terminal.js';
+
+const READ_CHUNK = 256 * 1024;
+
+/**
+ * A read-only terminal fed from `output.log` of an agent this host did not start. Reads happen on change
+ * events (level-triggered: read to the end each time), never on a timer; flow control stops the reads.
+ */
+export class OutputTail {
+  private offset: number;
+  private paused = false;
+  private readonly decoder = new StringDecoder('utf8');
+
+  constructor(
+    private readonly store: TeamStore,
+    private readonly terminal: AgentTerminal,
+    reason: string,
+    /** The terminal already shows the log up to its end (this host wrote it): tail only what comes next. */
+    fromEnd = false,
+  ) {
+    // Otherwise start with the last scrollback's worth, as a terminal would show it.
+    const size = store.outputs.size(terminal.agent);
+    this.offset = fromEnd ? size : Math.max(0, size - FLOW.scrollback);
+    terminal.setInput({
+      mode: { kind: 'readonly', reason },
+      pause: () => {
+        this.paused = true;
+      },
+      resume: () => {
+        this.paused = false;
+        this.pull();
+      },
+    });
+    this.pull();
+  }
+
+  setReason(reason: string): void {
+    this.terminal.setInput({ mode: { kind: 'readonly', reason }, pause: () => (this.paused = true), resume: () => { this.paused = false; this.pull(); } });
+  }
+
+  /** Reads what was appended since the last read. */
+  pull(): void {
+    while (!this.paused) {
+      const { data, next } = this.store.outputs.read(this.terminal.agent, this.offset, READ_CHUNK);
+      if (next < this.offset) this.decoder.end(); // truncated: start over
+      this.offset = next;
+      if (!data.length) return;
+      this.terminal.push(this.decoder.write(data));
+    }
+  }
+}

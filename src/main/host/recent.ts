@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Recently opened workspaces, newest first, kept in the user's config dir. */
+export class RecentWorkspaces {
+  constructor(readonly file: string = path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'thclaws', 'recent-workspaces.json')) {}
+
+  list(): string[] {
+    try {
+      const v = JSON.parse(fs.readFileSync(this.file, 'utf8')) as unknown;
+      return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').slice(0, 20) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  add(dir: string): string[] {
+    const next = [dir, ...this.list().filter((d) => d !== dir)].slice(0, 20);
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      fs.writeFileSync(this.file, JSON.stringify(next, null, 2));
+    } catch {
+      // a read-only config dir only loses the recent list
+    }
+    return next;
+  }
+}

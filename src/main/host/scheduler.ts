@@ -1,0 +1,65 @@
+import { FLOW } from '../../shared/api.js';
+
+/** Something with output waiting to be sent to its views. */
+export interface OutputSource {
+  /** Characters waiting. */
+  readonly queued: number;
+  /** Sends at most `max` characters to the views; returns how many were sent. */
+  drain(max: number): number;
+}
+
+/**
+ * One write budget shared by every pane: every `batchMs` the budget is split round-robin among the sources
+ * with output waiting, so eight busy agents each get a fair slice and none can monopolise the transport or
+ * the renderer's frame. Output arriving within one window is sent as one batch (≈ 5 ms, like VS Code).
+ */
+export class OutputScheduler {
+  private readonly waiting = new Set<OutputSource>();
+  private timer: NodeJS.Timeout | null = null;
+  private start = 0;
+
+  constructor(
+    private readonly budgetPerTick: number = 1024 * 1024,
+    private readonly batchMs: number = FLOW.batchMs,
+    private readonly maxChunk: number = FLOW.maxChunk,
+  ) {}
+
+  wake(source: OutputSource): void {
+    this.waiting.add(source);
+    if (!this.timer) this.timer = setTimeout(() => this.tick(), this.batchMs);
+  }
+
+  forget(source: OutputSource): void {
+    this.waiting.delete(source);
+  }
+
+  private tick(): void {
+    this.timer = null;
+    let budget = this.budgetPerTick;
+    const sources = [...this.waiting];
+    // Rotate the starting point so the first source is not always served first.
+    this.start = sources.length ? (this.start + 1) % sources.length : 0;
+    const order = sources.slice(this.start).concat(sources.slice(0, this.start));
+    let progressed = true;
+    while (budget > 0 && progressed) {
+      progressed = false;
+      const live = order.filter((s) => s.queued > 0);
+      if (!live.length) break;
+      const share = Math.max(1, Math.min(this.maxChunk, Math.floor(budget / live.length)));
+      for (const s of live) {
+        const n = s.drain(Math.min(share, budget));
+        budget -= n;
+        if (n > 0) progressed = true;
+        if (budget <= 0) break;
+      }
+    }
+    for (const s of sources) if (s.queued === 0) this.waiting.delete(s);
+    if (this.waiting.size && !this.timer) this.timer = setTimeout(() => this.tick(), this.batchMs);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.waiting.clear();
+  }
+}

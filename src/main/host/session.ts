@@ -1,0 +1,120 @@
+import { LEAD, TeamError } from '../../core/team/index.js';
+import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
+import type { TeamHost } from './team-host.js';
+import type { TerminalView } from './terminal.js';
+
+/**
+ * One connected view (a WebSocket, an Electron window): validates every request against the contract,
+ * runs it on the host, and answers with a reply. Nothing a view sends can throw out of here.
+ */
+export class HostSession implements TerminalView {
+  private closed = false;
+
+  constructor(
+    private readonly host: TeamHost,
+    private readonly out: (event: HostEvent) => void,
+  ) {
+    host.addView(this);
+  }
+
+  send(event: HostEvent): void {
+    if (!this.closed) this.out(event);
+  }
+
+  async handle(raw: unknown): Promise<void> {
+    const parsed = parseRequest(raw);
+    if (!parsed.ok) {
+      this.send({ type: 'reply', id: parsed.id, ok: false, error: parsed.error });
+      return;
+    }
+    const req = parsed.request;
+    try {
+      const result = await this.run(req);
+      // id 0 is fire-and-forget (acks, keystrokes, resizes): answered only when it fails.
+      if (req.id !== 0) this.send({ type: 'reply', id: req.id, ok: true, ...(result === undefined ? {} : { result }) });
+    } catch (err) {
+      this.send({ type: 'reply', id: req.id, ok: false, error: oneLine(err) });
+    }
+  }
+
+  private async run(req: Request): Promise<unknown> {
+    const h = this.host;
+    switch (req.type) {
+      case 'subscribe':
+        h.snapshot(this);
+        return undefined;
+      case 'attach': {
+        const t = h.terminal(req.agent);
+        t.attach(this);
+        t.resize(req.cols, req.rows);
+        return { seq: t.seq };
+      }
+      case 'detach':
+        h.terminal(req.agent).detach(this);
+        return undefined;
+      case 'ack':
+        h.terminal(req.agent).ack(this, req.chars);
+        return undefined;
+      case 'input': {
+        const t = h.terminal(req.agent);
+        if (!t.write(req.data)) {
+          const mode = t.mode;
+          throw new Error(`${req.agent} is read-only here${mode?.kind === 'readonly' ? `: ${mode.reason}` : ''}`);
+        }
+        return undefined;
+      }
+      case 'resize':
+        h.terminal(req.agent).resize(req.cols, req.rows);
+        return undefined;
+      case 'send_message':
+        return { sent: (await h.store.send('user', req.to, req.text)).length };
+      case 'abort_turn':
+        await h.store.send('user', req.agent, 'Abort the current turn.', { type: 'abort_turn' });
+        // The lead's REPL aborts its turn on Ctrl-C.
+        if (req.agent === LEAD) h.terminal(LEAD).write('\x03');
+        return undefined;
+      case 'stop':
+        await h.stop(req.agent);
+        return undefined;
+      case 'respawn':
+        await h.respawn(req.agent);
+        return undefined;
+      case 'restart_lead':
+        await h.restartLead();
+        return undefined;
+      case 'task_create':
+        return (await h.store.tasks.create({ subject: req.subject, description: req.description, reservedFor: req.reserved_for, blockedBy: req.blocked_by })).id;
+      case 'task_edit':
+        await h.store.tasks.update(req.task, { subject: req.subject, description: req.description });
+        return undefined;
+      case 'task_reassign':
+        await h.store.tasks.update(req.task, { reservedFor: req.reserved_for });
+        return undefined;
+      case 'task_cancel': {
+        const before = await h.store.tasks.get(req.task);
+        await h.store.tasks.update(req.task, { cancel: true, reason: 'by user', extra: { cancelled_by: 'user' } });
+        if (before.status === 'in_progress' && before.owner && before.owner !== 'user') {
+          await h.store.send('user', before.owner, `Task ${req.task} was cancelled; stop working on it.`, { type: 'task_cancelled' }).catch(() => undefined);
+        }
+        return undefined;
+      }
+      case 'settings_get':
+        return h.readSettingsSafe();
+      case 'settings_set':
+        return h.patchSettings(req.patch);
+      case 'open_workspace':
+        throw new Error('open_workspace is handled by the transport');
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.host.removeView(this);
+  }
+}
+
+function oneLine(err: unknown): string {
+  const msg = err instanceof TeamError || err instanceof Error ? err.message : String(err);
+  return msg.split('\n')[0]!.slice(0, 2000);
+}

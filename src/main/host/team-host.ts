@@ -1,0 +1,344 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LEAD, TeamStore, type AgentStatus, type Task, type TeamConfig, type TeamEvent } from '../../core/team/index.js';
+import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
+import { serveSpawnRequests, type SpawnServer } from '../../core/teams/serve-spawn-requests.js';
+import type { HostEvent, Member, SettingsView, TaskView } from '../../shared/api.js';
+import { PtyLauncher } from './pty-launcher.js';
+import type { PtyExit } from './pty-process.js';
+import { packageRoot } from './package-root.js';
+import { OutputTail } from './readonly-tail.js';
+import { RecentWorkspaces } from './recent.js';
+import { OutputScheduler } from './scheduler.js';
+import { ProjectSettingsFile } from './settings-file.js';
+import { TeamDirWatcher } from './team-watch.js';
+import { AgentTerminal, type TerminalView } from './terminal.js';
+import { memberView, taskView, type HostSideInfo } from './views.js';
+
+export interface TeamHostOptions {
+  workspace: string;
+  /** argv of the lead REPL; default: this package's `bin/thclaws`. */
+  leadArgv?: string[];
+  /** argv to (re)start a teammate the host did not spawn; default: `thclaws --team-agent <name>`. */
+  teammateArgv?: (name: string) => string[];
+  /** Extra environment for every child (the rest is inherited from the host). */
+  env?: Record<string, string>;
+  /** Start the lead when the workspace opens (default true). */
+  startLead?: boolean;
+  recent?: RecentWorkspaces;
+  /** Shared output budget per 5 ms tick, in characters. */
+  budgetPerTick?: number;
+}
+
+export const thclawsBin = (): string => path.join(packageRoot(), 'bin', 'thclaws');
+const LIVENESS_MS = 2000;
+
+/**
+ * The desktop app's engine, plain Node: owns the ptys of the lead and the teammates it spawns, tails the rest,
+ * watches the team directory and pushes typed deltas to every connected view.
+ */
+export class TeamHost {
+  readonly workspace: string;
+  readonly store: TeamStore;
+  readonly launcher: PtyLauncher;
+  readonly settings: ProjectSettingsFile;
+  private readonly scheduler: OutputScheduler;
+  private readonly terminals = new Map<string, AgentTerminal>();
+  private readonly tails = new Map<string, OutputTail>();
+  private readonly side = new Map<string, HostSideInfo>();
+  private readonly spawns = new Map<string, SpawnRequest>();
+  private readonly statuses = new Map<string, AgentStatus | null>();
+  private readonly views = new Set<TerminalView>();
+  private members = new Map<string, string>();
+  private tasksSent = new Map<string, string>();
+  private config: TeamConfig | null = null;
+  private watcher: TeamDirWatcher | null = null;
+  private spawnServer: SpawnServer | null = null;
+  private livenessTimer: NodeJS.Timeout | null = null;
+  private teamEnabledAtLeadStart: boolean | null = null;
+  private closed = false;
+
+  constructor(readonly opts: TeamHostOptions) {
+    this.workspace = path.resolve(opts.workspace);
+    this.store = TeamStore.forWorkspace(this.workspace);
+    this.settings = new ProjectSettingsFile(this.workspace);
+    this.scheduler = new OutputScheduler(opts.budgetPerTick);
+    this.launcher = new PtyLauncher(this.store, {
+      terminal: (agent) => this.terminal(agent),
+      exited: (agent, req, exit) => this.onExited(agent, req, exit),
+    });
+  }
+
+  /** Reads the team on disk (reattaching after a restart), starts the watcher and, unless told not to, the lead. */
+  async open(): Promise<void> {
+    fs.mkdirSync(this.store.dir, { recursive: true });
+    this.store.init();
+    (this.opts.recent ?? new RecentWorkspaces()).add(this.workspace);
+    this.watcher = new TeamDirWatcher(this.store.dir, (events) => void this.onEvents(events));
+    await this.watcher.ready;
+    await this.refreshAll();
+    this.livenessTimer = setInterval(() => this.recomputeLiveness(), LIVENESS_MS);
+    this.livenessTimer.unref();
+    // Teammates the lead spawns in `host` mode arrive as spawn requests; they run in this host's ptys.
+    this.spawnServer = serveSpawnRequests(this.store, this.hostLauncher(), { by: `desktop ${process.pid}` });
+    if (this.opts.startLead !== false) await this.startLead();
+  }
+
+  /** The TeammateLauncher the teams runtime drives: launches through this host so panes and state follow. */
+  hostLauncher(): TeammateLauncher {
+    return {
+      kind: 'desktop',
+      launch: async (req): Promise<LaunchedTeammate> => {
+        await this.launchRequest(req);
+        return this.launcher.get(req.agent)!;
+      },
+      live: () => this.launcher.live(),
+      dispose: () => this.launcher.dispose(),
+    };
+  }
+
+  // ----- views ------------------------------------------------------------------------------------------
+
+  addView(view: TerminalView): void {
+    this.views.add(view);
+  }
+
+  removeView(view: TerminalView): void {
+    this.views.delete(view);
+    for (const t of this.terminals.values()) t.detach(view);
+  }
+
+  /** Everything a view needs on (re)connect; later changes arrive as deltas. */
+  snapshot(view: TerminalView): void {
+    view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list() } });
+    view.send({ type: 'roster', team: this.config?.name ?? null, members: [...this.members.values()].map((m) => JSON.parse(m) as Member) });
+    view.send({ type: 'tasks', tasks: [...this.tasksSent.values()].map((t) => JSON.parse(t) as TaskView) });
+    view.send({ type: 'settings', settings: this.readSettingsSafe(), restart_needed: this.restartNeeded() });
+    view.send({ type: 'approvals', pending: 0 });
+  }
+
+  private broadcast(ev: HostEvent): void {
+    for (const v of this.views) v.send(ev);
+  }
+
+  terminal(agent: string): AgentTerminal {
+    let t = this.terminals.get(agent);
+    if (!t) {
+      t = new AgentTerminal(agent, this.scheduler);
+      this.terminals.set(agent, t);
+    }
+    return t;
+  }
+
+  // ----- processes -------------------------------------------------------------------------------------
+
+  private childEnv(agent: string): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    Object.assign(env, { THCLAWS_TEAM_DIR: this.store.dir, TERM: 'xterm-256color' }, this.opts.env);
+    // The lead is the one process without a team agent name.
+    if (agent !== LEAD) env.THCLAWS_TEAM_AGENT = agent;
+    return env;
+  }
+
+  async startLead(): Promise<void> {
+    this.teamEnabledAtLeadStart = this.readSettingsSafe().teamEnabled;
+    await this.spawn(LEAD, this.opts.leadArgv ?? [thclawsBin()]);
+  }
+
+  async restartLead(): Promise<void> {
+    const running = this.launcher.get(LEAD);
+    if (running) {
+      running.kill('SIGTERM');
+      await running.exited;
+    }
+    await this.startLead();
+    this.broadcast({ type: 'settings', settings: this.readSettingsSafe(), restart_needed: this.restartNeeded() });
+  }
+
+  /** Starts `agent` in a pty this host owns (what `serveSpawnRequests` will call through `launcher`). */
+  async spawn(agent: string, argv: string[], model?: string): Promise<void> {
+    const req: SpawnRequest = {
+      spawn_id: randomUUID(),
+      agent,
+      argv,
+      cwd: this.workspace,
+      env: this.childEnv(agent),
+      team_dir: this.store.dir,
+      model,
+      requested_at: Date.now(),
+    };
+    await this.launchRequest(req);
+  }
+
+  async launchRequest(req: SpawnRequest): Promise<void> {
+    this.tails.delete(req.agent);
+    const launched = await this.launcher.launch(req);
+    this.spawns.set(req.agent, req);
+    this.side.set(req.agent, { pty: { pid: launched.pid }, spawnedHere: true, lastExit: null });
+    await this.refreshMember(req.agent);
+  }
+
+  private onExited(agent: string, _req: SpawnRequest, exit: PtyExit): void {
+    this.side.set(agent, { pty: null, spawnedHere: true, lastExit: exit });
+    this.broadcast({ type: 'exit', agent, code: exit.code, signal: exit.signal });
+    if (!this.closed) void this.refreshMember(agent);
+  }
+
+  async stop(agent: string): Promise<void> {
+    const running = this.launcher.get(agent);
+    if (running) {
+      if (agent !== LEAD) await this.store.statuses.write(agent, { status: 'stopped' }).catch(() => undefined);
+      running.kill('SIGTERM');
+      await running.exited;
+      return;
+    }
+    await this.store.send('user', agent, 'Please finish up and stop.', { type: 'shutdown_request' });
+  }
+
+  async respawn(agent: string): Promise<void> {
+    if (this.launcher.get(agent)) throw new Error(`${agent} is running`);
+    if (agent === LEAD) return this.startLead();
+    const prev = this.spawns.get(agent);
+    if (prev) return this.launchRequest({ ...prev, spawn_id: randomUUID(), requested_at: Date.now() });
+    const cfg = await this.store.config.require();
+    const member = cfg.members.find((m) => m.name === agent);
+    if (!member) throw new Error(`unknown teammate "${agent}"`);
+    await this.spawn(agent, this.opts.teammateArgv?.(agent) ?? [thclawsBin(), '--team-agent', agent], member.model ?? undefined);
+  }
+
+  // ----- state (level-triggered) -----------------------------------------------------------------------
+
+  private async onEvents(events: TeamEvent[]): Promise<void> {
+    if (this.closed) return;
+    try {
+      let tasks = false;
+      for (const ev of events) {
+        if (ev.kind === 'config') await this.refreshRoster();
+        else if (ev.kind === 'status' || ev.kind === 'inbox') await this.refreshMember(ev.agent, ev.kind === 'status');
+        else if (ev.kind === 'task') tasks = true;
+        else if (ev.kind === 'output') this.tails.get(ev.agent)?.pull();
+      }
+      if (tasks) await this.refreshTasks();
+    } catch (err) {
+      this.broadcast({ type: 'notice', level: 'warn', text: `could not read the team state: ${(err as Error).message}` });
+    }
+  }
+
+  private async refreshAll(): Promise<void> {
+    await this.refreshRoster();
+    await this.refreshTasks();
+  }
+
+  private names(): string[] {
+    return this.config ? [LEAD, ...this.config.members.map((m) => m.name)] : [LEAD];
+  }
+
+  async refreshRoster(): Promise<void> {
+    this.config = await this.store.config.load();
+    const cfg = this.config ?? ({ name: '', created_at: 0, lead: LEAD, members: [] } as TeamConfig);
+    const next = new Map<string, string>();
+    for (const name of this.names()) {
+      await this.readStatus(name);
+      next.set(name, JSON.stringify(this.buildMember(name, cfg)));
+      this.ensureTail(name);
+    }
+    this.members = next;
+    this.broadcast({ type: 'roster', team: this.config?.name ?? null, members: [...next.values()].map((m) => JSON.parse(m) as Member) });
+  }
+
+  private async readStatus(name: string): Promise<void> {
+    this.statuses.set(name, await this.store.statuses.read(name).catch(() => null));
+  }
+
+  private buildMember(name: string, cfg: TeamConfig): Member {
+    const side = this.side.get(name) ?? { pty: null, spawnedHere: false, lastExit: null };
+    const queued = this.store.inboxes.unread(name).length;
+    return memberView(name, cfg, this.statuses.get(name) ?? null, queued, side);
+  }
+
+  /** A terminal for every member: a read-only tail unless this host runs it. */
+  private ensureTail(name: string): void {
+    if (this.launcher.get(name)) return;
+    const member = this.members.get(name);
+    const reason = member ? (JSON.parse(member) as Member).terminal : null;
+    const why = reason?.kind === 'readonly' ? reason.reason : 'not started by this dashboard; output from output.log';
+    const tail = this.tails.get(name);
+    if (tail) tail.setReason(why);
+    else this.tails.set(name, new OutputTail(this.store, this.terminal(name), why, this.spawns.has(name)));
+  }
+
+  async refreshMember(name: string, statusChanged = true): Promise<void> {
+    if (!this.names().includes(name)) return;
+    if (statusChanged) await this.readStatus(name);
+    this.pushMember(name);
+  }
+
+  private pushMember(name: string): void {
+    const cfg = this.config ?? ({ name: '', created_at: 0, lead: LEAD, members: [] } as TeamConfig);
+    const m = this.buildMember(name, cfg);
+    const json = JSON.stringify(m);
+    if (this.members.get(name) === json) return;
+    this.members.set(name, json);
+    if (!this.launcher.get(name)) this.ensureTail(name);
+    this.broadcast({ type: 'member', member: m });
+  }
+
+  /** Liveness changes without any file event (a heartbeat going stale, a pid dying): re-derive from cache. */
+  private recomputeLiveness(): void {
+    for (const name of this.names()) this.pushMember(name);
+    // Safety net, like the store's own feed: a change event can be coalesced away (chokidar compares mtimes);
+    // a tail's pull is one fstat when nothing was appended.
+    for (const tail of this.tails.values()) tail.pull();
+  }
+
+  async refreshTasks(): Promise<void> {
+    const tasks = await this.store.tasks.list();
+    const byId = new Map<string, Task>(tasks.map((t) => [t.id, t]));
+    const next = new Map<string, string>();
+    for (const t of tasks) {
+      const v = taskView(t, byId);
+      const json = JSON.stringify(v);
+      next.set(t.id, json);
+      if (this.tasksSent.get(t.id) !== json) this.broadcast({ type: 'task', task: v });
+    }
+    for (const id of this.tasksSent.keys()) if (!next.has(id)) this.broadcast({ type: 'task_removed', id });
+    this.tasksSent = next;
+  }
+
+  // ----- settings ---------------------------------------------------------------------------------------
+
+  readSettingsSafe(): SettingsView {
+    try {
+      return this.settings.read();
+    } catch {
+      return { teamEnabled: false, teammateMode: 'auto', model: 'claude-sonnet-4-6', roleModels: {}, maxLiveTeammates: 4 };
+    }
+  }
+
+  restartNeeded(): boolean {
+    return this.teamEnabledAtLeadStart !== null && this.readSettingsSafe().teamEnabled !== this.teamEnabledAtLeadStart;
+  }
+
+  async patchSettings(patch: Partial<SettingsView>): Promise<SettingsView> {
+    const next = await this.settings.patch(patch);
+    this.broadcast({ type: 'settings', settings: next, restart_needed: this.restartNeeded() });
+    return next;
+  }
+
+  member(name: string): Member | null {
+    const m = this.members.get(name);
+    return m ? (JSON.parse(m) as Member) : null;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.livenessTimer) clearInterval(this.livenessTimer);
+    this.spawnServer?.close();
+    await this.watcher?.close();
+    await this.launcher.dispose();
+    this.scheduler.dispose();
+  }
+}
+

@@ -1,0 +1,171 @@
+import { FLOW, type HostEvent, type TerminalMode } from '../../shared/api.js';
+import { FlowGate } from './flow.js';
+import type { OutputScheduler, OutputSource } from './scheduler.js';
+
+/** A connected view as a terminal sees it. */
+export interface TerminalView {
+  send(event: HostEvent): void;
+}
+
+/** Where a terminal's bytes come from: a pty the host owns, or a tail of someone else's output.log. */
+export interface TerminalInput {
+  readonly mode: TerminalMode;
+  pause(): void;
+  resume(): void;
+  write?(data: string): void;
+  resize?(cols: number, rows: number): void;
+}
+
+/**
+ * One agent's terminal in the host: a stream of characters numbered by `seq`, a scrollback ring replayed to
+ * views that attach, batched sending through the shared scheduler, and per-view flow control.
+ */
+export class AgentTerminal implements OutputSource {
+  /** Characters ever emitted; `seq` of the next character. */
+  private total = 0;
+  private scrollback: string[] = [];
+  private scrollbackChars = 0;
+  private pending: string[] = [];
+  private pendingChars = 0;
+  /** `seq` of the first pending character. */
+  private pendingSeq = 0;
+  private readonly views = new Set<TerminalView>();
+  private readonly gate: FlowGate<TerminalView>;
+  private input: TerminalInput | null = null;
+
+  constructor(
+    readonly agent: string,
+    private readonly scheduler: OutputScheduler,
+    private readonly scrollbackMax: number = FLOW.scrollback,
+  ) {
+    this.gate = new FlowGate(
+      () => this.input?.pause(),
+      () => this.input?.resume(),
+    );
+  }
+
+  get mode(): TerminalMode | null {
+    return this.input?.mode ?? null;
+  }
+
+  get queued(): number {
+    return this.pendingChars;
+  }
+
+  get seq(): number {
+    return this.total;
+  }
+
+  setInput(input: TerminalInput | null): void {
+    this.input = input;
+    if (input && this.gate.isPaused) input.pause();
+  }
+
+  /** New output from the source. */
+  push(data: string): void {
+    if (!data) return;
+    if (!this.pending.length) this.pendingSeq = this.total;
+    this.total += data.length;
+    this.pending.push(data);
+    this.pendingChars += data.length;
+    this.scrollback.push(data);
+    this.scrollbackChars += data.length;
+    while (this.scrollbackChars - (this.scrollback[0]?.length ?? 0) >= this.scrollbackMax && this.scrollback.length > 1) {
+      this.scrollbackChars -= this.scrollback.shift()!.length;
+    }
+    if (this.views.size) {
+      this.scheduler.wake(this);
+      this.gate.check(this.pendingChars);
+    } else {
+      this.dropPending();
+    }
+  }
+
+  /** Sends up to `max` pending characters to every view as one output event (the batch). */
+  drain(max: number): number {
+    if (!this.pending.length || max <= 0) return 0;
+    const parts: string[] = [];
+    let taken = 0;
+    while (this.pending.length && taken < max) {
+      const head = this.pending[0]!;
+      if (head.length > max - taken) {
+        parts.push(head.slice(0, max - taken));
+        this.pending[0] = head.slice(max - taken);
+        taken = max;
+      } else {
+        parts.push(head);
+        this.pending.shift();
+        taken += head.length;
+      }
+    }
+    const chunk = parts.length === 1 ? parts[0]! : parts.join('');
+    const seq = this.pendingSeq;
+    this.pendingSeq += taken;
+    this.pendingChars -= taken;
+    for (const v of this.views) {
+      v.send({ type: 'output', agent: this.agent, seq, data: chunk });
+      this.gate.sent(v, taken, this.pendingChars);
+    }
+    return taken;
+  }
+
+  /** Attaches a view: it gets the scrollback (in chunks ≤ maxChunk), then live output. */
+  attach(view: TerminalView): void {
+    if (this.views.has(view)) this.views.delete(view);
+    // What is pending is already in the scrollback: the new view must not get it twice.
+    const replayEnd = this.total;
+    const text = this.scrollback.join('');
+    this.scrollback = text ? [text] : [];
+    const start = replayEnd - text.length;
+    this.gate.attach(view);
+    view.send({ type: 'replay', agent: this.agent, seq: start, data: text.slice(0, FLOW.maxChunk) });
+    for (let i = FLOW.maxChunk; i < text.length; i += FLOW.maxChunk) {
+      view.send({ type: 'output', agent: this.agent, seq: start + i, data: text.slice(i, i + FLOW.maxChunk) });
+    }
+    this.gate.sent(view, text.length, this.pendingChars);
+    // Pending output was part of the replay for this view; send it only to the others.
+    if (this.pending.length) {
+      const others = [...this.views];
+      const chunks = this.pending.join('');
+      const seq = this.pendingSeq;
+      this.dropPending();
+      for (const v of others) {
+        for (let i = 0; i < chunks.length; i += FLOW.maxChunk) v.send({ type: 'output', agent: this.agent, seq: seq + i, data: chunks.slice(i, i + FLOW.maxChunk) });
+        this.gate.sent(v, chunks.length);
+      }
+    }
+    this.views.add(view);
+  }
+
+  detach(view: TerminalView): void {
+    if (!this.views.delete(view)) return;
+    if (!this.views.size) this.dropPending();
+    this.gate.detach(view, this.pendingChars);
+  }
+
+  ack(view: TerminalView, chars: number): void {
+    this.gate.ack(view, chars, this.pendingChars);
+  }
+
+  write(data: string): boolean {
+    if (!this.input?.write) return false;
+    this.input.write(data);
+    return true;
+  }
+
+  resize(cols: number, rows: number): void {
+    this.input?.resize?.(cols, rows);
+  }
+
+  get paused(): boolean {
+    return this.gate.isPaused;
+  }
+
+  private dropPending(): void {
+    this.pending = [];
+    this.pendingChars = 0;
+    this.pendingSeq = this.total;
+    this.scheduler.forget(this);
+    this.gate.check(0);
+  }
+}

@@ -1,0 +1,78 @@
+import os from 'node:os';
+import { deriveState, LEAD, type AgentStatus, type Task, type TeamConfig } from '../../core/team/index.js';
+import type { Member, TaskColumn, TaskView, TerminalMode } from '../../shared/api.js';
+
+/** What the host knows about an agent besides its files. */
+export interface HostSideInfo {
+  /** A pty this host owns and that is still running. */
+  pty: { pid: number } | null;
+  /** This host started it once (so it knows how to start it again). */
+  spawnedHere: boolean;
+  lastExit: { code: number | null; signal: string | null } | null;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
+
+/** Builds one member's view from its config entry, status file, unread count and the host's own knowledge. */
+export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | null, queued: number, side: HostSideInfo, now = Date.now()): Member {
+  const entry = cfg.members.find((m) => m.name === name);
+  let state: Member['state'] = deriveState(status, now);
+  if (side.pty) {
+    // A pty the host owns is alive by definition, whether or not the process writes a status file.
+    if (state === 'dead' || state === 'defined' || state === 'stopped') state = status?.status === 'stopped' ? 'stopped' : 'idle';
+  } else if (side.spawnedHere && state !== 'stopped' && state !== 'defined') {
+    state = 'dead'; // its process is gone even if the last heartbeat is still fresh
+  } else if (side.spawnedHere && state === 'defined' && side.lastExit) {
+    state = 'dead';
+  }
+  const alive = side.pty !== null || state === 'idle' || state === 'working' || state === 'spawning' || state === 'error';
+  const extra = (status ?? {}) as Record<string, unknown>;
+  const usage = (extra.usage ?? {}) as Record<string, unknown>;
+  const tokens = num(extra.tokens) ?? (num(usage.input_tokens) !== null ? (num(usage.input_tokens) ?? 0) + (num(usage.output_tokens) ?? 0) : null);
+  let terminal: TerminalMode;
+  if (side.pty) terminal = { kind: 'pty', pid: side.pty.pid };
+  else terminal = { kind: 'readonly', reason: readonlyReason(status, side) };
+  return {
+    name,
+    role: name === LEAD ? 'lead' : (entry?.role ?? ''),
+    model: (typeof extra.model === 'string' ? extra.model : null) ?? entry?.model ?? null,
+    state,
+    alive,
+    current_task: status?.current_task ?? null,
+    tokens: tokens === null ? null : Math.round(tokens),
+    cost_usd: num(extra.cost_usd),
+    queued,
+    terminal,
+    can_respawn: !side.pty && !alive,
+  };
+}
+
+function readonlyReason(status: AgentStatus | null, side: HostSideInfo): string {
+  if (side.lastExit) return side.lastExit.signal ? `exited (${side.lastExit.signal})` : `exited with code ${side.lastExit.code}`;
+  if (!status) return 'not running: no process has started it yet';
+  if (status.host && status.host !== os.hostname()) return `runs on host ${status.host}; output from output.log`;
+  const spawner = (status as Record<string, unknown>).spawner;
+  if (typeof spawner === 'string') return `started by ${spawner}, not by this dashboard; output from output.log`;
+  return 'not started by this dashboard; output from output.log';
+}
+
+export function taskView(task: Task, byId: Map<string, Task>): TaskView {
+  const extra = task as Record<string, unknown>;
+  let column: TaskColumn = task.status;
+  if (extra.cancelled === true) column = 'cancelled';
+  else if (extra.failed === true || extra.state === 'failed') column = 'failed';
+  else if (extra.parked === true || extra.state === 'parked') column = 'parked';
+  return {
+    id: task.id,
+    subject: task.subject,
+    description: task.description,
+    status: task.status,
+    column,
+    owner: task.owner ?? null,
+    reserved_for: task.reserved_for ?? null,
+    blocked_by: task.blocked_by,
+    open_blockers: task.blocked_by.filter((d) => byId.get(d)?.status !== 'completed'),
+    result: task.result ?? null,
+    updated_at: task.updated_at,
+  };
+}

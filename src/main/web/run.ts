@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { HostManager } from '../host/connection.js';
+import { packageRoot } from '../host/package-root.js';
+import { TeamHost, thclawsBin, type TeamHostOptions } from '../host/team-host.js';
+import { startDashboardServer, type DashboardServer } from './server.js';
+
+export interface RunDashboardOptions {
+  workspace: string;
+  port?: number;
+  host?: string;
+  startLead?: boolean;
+  leadScript?: string;
+  token?: string;
+  /** Built renderer; default `<package>/out/renderer`. */
+  rendererDir?: string;
+  extra?: Partial<TeamHostOptions>;
+}
+
+/** Opens the workspace in a TeamHost and serves it; closing the server stops the host and its ptys. */
+export async function runDashboard(opts: RunDashboardOptions): Promise<DashboardServer & { manager: HostManager }> {
+  const rendererDir = opts.rendererDir ?? path.join(packageRoot(), 'out', 'renderer');
+  if (!fs.existsSync(path.join(rendererDir, 'index.html'))) throw new Error(`the dashboard is not built (${rendererDir}/index.html missing): run npm run build:renderer`);
+  const leadArgv = opts.leadScript ? [thclawsBin(), '--script', path.resolve(opts.leadScript)] : undefined;
+  const hostOpts: TeamHostOptions = { workspace: opts.workspace, startLead: opts.startLead, leadArgv, ...opts.extra };
+  const host = new TeamHost(hostOpts);
+  await host.open();
+  const manager = new HostManager(host, (o) => new TeamHost(o));
+  const server = await startDashboardServer({ manager, rendererDir, port: opts.port, host: opts.host, token: opts.token }).catch(async (err: unknown) => {
+    await manager.close();
+    throw err;
+  });
+  return {
+    ...server,
+    manager,
+    close: async () => {
+      await server.close();
+      await manager.close();
+    },
+  };
+}

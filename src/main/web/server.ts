@@ -1,0 +1,132 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { HostEvent } from '../../shared/api.js';
+import type { HostManager } from '../host/connection.js';
+import { serveStatic } from './static.js';
+
+export interface DashboardServerOptions {
+  manager: HostManager;
+  /** Built renderer (index.html + assets). */
+  rendererDir: string;
+  port?: number;
+  host?: string;
+  /** Fixed token (tests); default: 32 random bytes. */
+  token?: string;
+}
+
+export interface DashboardServer {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'thclaws_token';
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/**
+ * The dashboard over HTTP + WebSocket. Every request needs the token (in the URL, or the cookie set by the
+ * first authenticated page load); a foreign Origin or Host is refused (no cross-site or DNS-rebinding use).
+ */
+export async function startDashboardServer(opts: DashboardServerOptions): Promise<DashboardServer> {
+  const token = opts.token ?? randomBytes(32).toString('base64url');
+  const bind = opts.host ?? '127.0.0.1';
+  let port = 0;
+  const allowedHosts = () => new Set([`${bind}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+
+  const tokenOf = (req: http.IncomingMessage): string | null => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const q = url.searchParams.get('token');
+    if (q) return q;
+    const cookie = (req.headers.cookie ?? '').split(';').map((c) => c.trim()).find((c) => c.startsWith(`${COOKIE}=`));
+    return cookie ? cookie.slice(COOKIE.length + 1) : null;
+  };
+  const validToken = (t: string | null) => {
+    if (!t) return false;
+    const a = Buffer.from(t);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+  /** null when allowed, else the reason. */
+  const refuse = (req: http.IncomingMessage): string | null => {
+    if (!allowedHosts().has(req.headers.host ?? '')) return 'unknown Host';
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      let host: string;
+      try {
+        host = new URL(origin).host;
+      } catch {
+        return 'bad Origin';
+      }
+      if (!allowedHosts().has(host)) return 'foreign Origin';
+    }
+    if (!validToken(tokenOf(req))) return 'missing or wrong token';
+    return null;
+  };
+
+  const server = http.createServer((req, res) => {
+    const why = refuse(req);
+    if (why) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(`forbidden: ${why}\n`);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405).end();
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.searchParams.has('token')) {
+      res.setHeader('set-cookie', `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+    }
+    serveStatic(opts.rendererDir, url.pathname, res);
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  server.on('upgrade', (req, socket, head) => {
+    const why = refuse(req);
+    if (why || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') {
+      socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nforbidden: ${why ?? 'not found'}\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => onSocket(ws));
+  });
+
+  const onSocket = (ws: WebSocket) => {
+    const send = (e: HostEvent) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(e));
+    };
+    const conn = opts.manager.connect(send);
+    ws.on('message', (data, isBinary) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString());
+      } catch {
+        send({ type: 'reply', id: -1, ok: false, error: 'invalid request: not JSON' });
+        return;
+      }
+      conn.handle(raw).catch((err: unknown) => send({ type: 'reply', id: -1, ok: false, error: String(err).split('\n')[0]! }));
+    });
+    ws.on('close', () => conn.close());
+    ws.on('error', () => conn.close());
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, bind, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const shownHost = bind.includes(':') ? `[${bind}]` : bind;
+  return {
+    url: `http://${shownHost}:${port}/?token=${token}`,
+    port,
+    token,
+    close: async () => {
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      await new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+    },
+  };
+}

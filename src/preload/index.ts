@@ -1,0 +1,24 @@
+/**
+ * The only thing the sandboxed renderer gets: `window.thclaws` with send/onMessage. Requests are checked
+ * against the API contract here and again in main; nothing else of Electron or Node is exposed.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { parseEvent, parseRequest } from '../shared/api.js';
+
+export const REQUEST_CHANNEL = 'thclaws:request';
+export const EVENT_CHANNEL = 'thclaws:event';
+
+contextBridge.exposeInMainWorld('thclaws', {
+  send(message: unknown): void {
+    const r = parseRequest(message);
+    if (!r.ok) throw new Error(r.error);
+    ipcRenderer.send(REQUEST_CHANNEL, r.request);
+  },
+  onMessage(listener: (message: unknown) => void): () => void {
+    const handler = (_e: IpcRendererEvent, message: unknown) => {
+      if (parseEvent(message).ok) listener(message);
+    };
+    ipcRenderer.on(EVENT_CHANNEL, handler);
+    return () => ipcRenderer.removeListener(EVENT_CHANNEL, handler);
+  },
+});

@@ -1,0 +1,73 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Member } from '../../shared/api';
+import { act, terminals } from '../context';
+import { useDashboard } from '../store';
+import { StatusBadge } from './StatusBadge';
+
+export function Pane({ member, visible }: { member: Member; visible: boolean }) {
+  const host = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const [text, setText] = useState('');
+  const focused = useDashboard((s) => s.focused === member.name);
+  const maximised = useDashboard((s) => s.maximised === member.name);
+  const toggleMaximise = useDashboard((s) => s.toggleMaximise);
+  const focus = useDashboard((s) => s.focus);
+
+  useEffect(() => {
+    if (!visible || !host.current) return;
+    terminals.mount(member.name, host.current);
+    return () => terminals.unmount(member.name);
+  }, [visible, member.name]);
+
+  useEffect(() => {
+    const onFocusMessage = (e: Event) => {
+      if ((e as CustomEvent<string>).detail === member.name) input.current?.focus();
+    };
+    window.addEventListener('thclaws:focus-message', onFocusMessage);
+    return () => window.removeEventListener('thclaws:focus-message', onFocusMessage);
+  }, [member.name]);
+
+  if (!visible) return null;
+  const send = async () => {
+    if (!text.trim()) return;
+    await act({ type: 'send_message', to: member.name, text });
+    setText('');
+  };
+  const isLead = member.name === 'lead';
+  return (
+    <section className={`pane${focused ? ' focused' : ''}${maximised ? ' maximised' : ''}`} data-agent={member.name} onMouseDown={() => focus(member.name)}>
+      <header className="pane-head">
+        <span className="pane-name">{member.name}</span>
+        <span className="pane-role">{member.role || 'teammate'}</span>
+        {member.model && <span className="pane-model">{member.model}</span>}
+        <StatusBadge state={member.state} />
+        {member.current_task && <span className="pane-task">task #{member.current_task}</span>}
+        <span className="pane-meta" title="tokens / cost">
+          {member.tokens !== null ? `${member.tokens.toLocaleString()} tok` : '– tok'} · {member.cost_usd !== null ? `$${member.cost_usd.toFixed(2)}` : '$–'}
+        </span>
+        {member.queued > 0 && <span className="pane-queued" title="unread messages">✉ {member.queued}</span>}
+        <span className="pane-actions">
+          <button onClick={() => void act({ type: 'abort_turn', agent: member.name })} title="abort the current turn">Abort</button>
+          {member.can_respawn ? (
+            <button className="respawn" onClick={() => void act({ type: 'respawn', agent: member.name })}>Respawn</button>
+          ) : (
+            !isLead && member.alive && <button onClick={() => void act({ type: 'stop', agent: member.name })}>Stop</button>
+          )}
+          <button onClick={() => toggleMaximise(member.name)} title="maximise (m)">{maximised ? 'Restore' : 'Max'}</button>
+        </span>
+      </header>
+      {member.terminal.kind === 'readonly' && <div className="pane-readonly">read-only: {member.terminal.reason}</div>}
+      <div className="pane-term" ref={host} />
+      <form
+        className="pane-msg"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <input ref={input} value={text} onChange={(e) => setText(e.target.value)} placeholder={`message ${member.name} (as user)`} aria-label={`message ${member.name}`} />
+        <button type="submit">Send</button>
+      </form>
+    </section>
+  );
+}

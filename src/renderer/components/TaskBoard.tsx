@@ -1,0 +1,129 @@
+import { useState } from 'react';
+import type { TaskView } from '../../shared/api';
+import { act } from '../context';
+import { useDashboard } from '../store';
+import { BOARD_COLUMNS, boardColumns } from '../store/tasks-slice';
+
+function TaskCard({ task }: { task: TaskView }) {
+  const setEditing = useDashboard((s) => s.setEditingTask);
+  const blocked = task.open_blockers.length > 0 && task.status === 'pending';
+  const cancelled = task.column === 'cancelled';
+  return (
+    <article className={`task${blocked ? ' blocked' : ''}${cancelled ? ' cancelled' : ''}`} id={`task-${task.id}`} data-task={task.id}>
+      <div className="task-title">
+        <span className="task-id">#{task.id}</span> {task.subject}
+      </div>
+      <div className="task-meta">
+        {task.owner && <span>owner: {task.owner}</span>}
+        {task.reserved_for && <span>reserved: {task.reserved_for}</span>}
+        {blocked && <span className="task-blocked">blocked</span>}
+        {cancelled && <span>cancelled</span>}
+      </div>
+      {task.blocked_by.length > 0 && (
+        <div className="task-deps">
+          blocked by{' '}
+          {task.blocked_by.map((d) => (
+            <a key={d} href={`#task-${d}`} className={task.open_blockers.includes(d) ? 'open' : 'done'}>
+              #{d}
+            </a>
+          ))}
+        </div>
+      )}
+      {task.status !== 'completed' && (
+        <div className="task-actions">
+          <button onClick={() => setEditing(task.id)}>Edit</button>
+          <button onClick={() => void act({ type: 'task_cancel', task: task.id })}>Cancel</button>
+        </div>
+      )}
+    </article>
+  );
+}
+
+export function TaskEditor() {
+  const editing = useDashboard((s) => s.editingTask);
+  const task = useDashboard((s) => (s.editingTask && s.editingTask !== 'new' ? s.tasks[s.editingTask] : undefined));
+  const members = useDashboard((s) => s.members);
+  const setEditing = useDashboard((s) => s.setEditingTask);
+  const [subject, setSubject] = useState(task?.subject ?? '');
+  const [description, setDescription] = useState(task?.description ?? '');
+  const [reserved, setReserved] = useState(task?.reserved_for ?? '');
+  const [blockedBy, setBlockedBy] = useState('');
+  if (!editing) return null;
+  const save = async () => {
+    if (editing === 'new') {
+      const deps = blockedBy.split(/[\s,]+/).filter(Boolean);
+      const r = await act({ type: 'task_create', subject, description, reserved_for: reserved || null, blocked_by: deps });
+      if (r !== undefined) setEditing(null);
+      return;
+    }
+    const ok = await act({ type: 'task_edit', task: editing, subject, description });
+    if (ok === undefined) return;
+    if ((task?.reserved_for ?? '') !== reserved && task?.status === 'pending') await act({ type: 'task_reassign', task: editing, reserved_for: reserved || null });
+    setEditing(null);
+  };
+  return (
+    <div className="modal" role="dialog" aria-label="task editor">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <h3>{editing === 'new' ? 'New task' : `Edit task #${editing}`}</h3>
+        <label>
+          Subject <input name="subject" value={subject} onChange={(e) => setSubject(e.target.value)} autoFocus />
+        </label>
+        <label>
+          Description <textarea name="description" value={description} onChange={(e) => setDescription(e.target.value)} />
+        </label>
+        <label>
+          Reserved for
+          <select name="reserved" value={reserved} onChange={(e) => setReserved(e.target.value)}>
+            <option value="">anyone</option>
+            {members.map((m) => (
+              <option key={m.name} value={m.name}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {editing === 'new' && (
+          <label>
+            Blocked by (ids) <input name="blocked_by" value={blockedBy} onChange={(e) => setBlockedBy(e.target.value)} />
+          </label>
+        )}
+        <div className="modal-actions">
+          <button type="button" onClick={() => setEditing(null)}>
+            Close
+          </button>
+          <button type="submit">Save</button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+export function TaskBoard() {
+  const tasks = useDashboard((s) => s.tasks);
+  const setEditing = useDashboard((s) => s.setEditingTask);
+  const cols = boardColumns(tasks);
+  return (
+    <div className="board">
+      <div className="board-bar">
+        <button onClick={() => setEditing('new')}>New task</button>
+      </div>
+      <div className="board-cols">
+        {BOARD_COLUMNS.filter((c) => c.key === 'pending' || c.key === 'in_progress' || c.key === 'completed' || cols[c.key].length > 0).map((c) => (
+          <div key={c.key} className="board-col" data-column={c.key}>
+            <h3>
+              {c.title} <span className="count">{cols[c.key].length}</span>
+            </h3>
+            {cols[c.key].map((t) => (
+              <TaskCard key={t.id} task={t} />
+            ))}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

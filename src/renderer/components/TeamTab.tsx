@@ -1,0 +1,18 @@
+import { useDashboard } from '../store';
+import { Pane } from './Pane';
+
+export function TeamTab() {
+  const members = useDashboard((s) => s.members);
+  const maximised = useDashboard((s) => s.maximised);
+  const teammates = members.filter((m) => m.name !== 'lead');
+  return (
+    <div className="team-tab">
+      {teammates.length === 0 && <div className="empty">No team agents running — ask the agent to create a team</div>}
+      <div className={`grid${maximised ? ' has-max' : ''}`} style={{ ['--cols' as string]: String(Math.min(3, Math.max(1, Math.ceil(Math.sqrt(members.length))))) }}>
+        {members.map((m) => (
+          <Pane key={m.name} member={m} visible={!maximised || maximised === m.name} />
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { HostClient } from './transport';
+import { TerminalManager } from './terminals';
+import { dashboard } from './store';
+
+/** The renderer's singletons: one connection to the host and one terminal manager. */
+export const client = new HostClient();
+export const terminals = new TerminalManager(client);
+
+const attached = new Set<string>();
+
+client.onStatus((connected) => {
+  dashboard.getState().setConnected(connected);
+  if (connected) {
+    attached.clear();
+    void client.request({ type: 'subscribe' });
+  }
+});
+
+client.onEvent((ev) => {
+  if (ev.type === 'output' || ev.type === 'replay') {
+    terminals.output(ev.agent, ev.data, ev.type === 'replay');
+    return;
+  }
+  dashboard.getState().apply(ev);
+  if (ev.type === 'roster' || ev.type === 'member') {
+    const members = ev.type === 'roster' ? ev.members : [ev.member];
+    for (const m of members) {
+      terminals.setReadonly(m.name, m.terminal.kind !== 'pty');
+      if (!attached.has(m.name)) {
+        attached.add(m.name);
+        client.fire({ type: 'attach', agent: m.name, cols: 100, rows: 30 });
+      }
+    }
+  }
+  if (ev.type === 'exit') dashboard.getState().notify(ev.code === 0 ? 'info' : 'warn', `${ev.agent} exited${ev.signal ? ` (${ev.signal})` : ` with code ${ev.code}`}`);
+});
+
+/** Runs a request and shows its error as a notice. */
+export async function act(body: Parameters<HostClient['request']>[0]): Promise<unknown> {
+  try {
+    return await client.request(body);
+  } catch (err) {
+    dashboard.getState().notify('error', (err as Error).message);
+    return undefined;
+  }
+}
+
+// For tests and the bench: read what a pane shows.
+(window as unknown as { __thclaws: unknown }).__thclaws = { terminals, dashboard };

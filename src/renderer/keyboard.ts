@@ -1,0 +1,52 @@
+import { terminals } from './context';
+import { dashboard } from './store';
+
+/** Global shortcuts (Alt-based so they never collide with what a terminal needs). */
+export function installShortcuts(): () => void {
+  const onKey = (e: KeyboardEvent) => {
+    const s = dashboard.getState();
+    if (e.key === 'Escape') {
+      s.setHelpOpen(false);
+      s.setSettingsOpen(false);
+      s.setEditingTask(null);
+      return;
+    }
+    const inField = e.target instanceof HTMLElement && (e.target.closest('input, textarea, select, .xterm') !== null);
+    if (e.key === '?' && !inField && !e.altKey) {
+      s.setHelpOpen(!s.helpOpen);
+      e.preventDefault();
+      return;
+    }
+    if (!e.altKey) return;
+    const focusPane = () => {
+      const f = dashboard.getState().focused;
+      if (f) terminals.focus(f);
+    };
+    const key = e.key.toLowerCase();
+    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      s.cycleFocus(e.key === 'ArrowRight' ? 1 : -1);
+      focusPane();
+    } else if (/^[1-9]$/.test(e.key)) {
+      const m = s.members[Number(e.key) - 1];
+      if (!m) return;
+      s.focus(m.name);
+      focusPane();
+    } else if (key === 'm' && s.focused) {
+      s.toggleMaximise(s.focused);
+    } else if (e.key === 'Enter' && s.focused) {
+      window.dispatchEvent(new CustomEvent('thclaws:focus-message', { detail: s.focused }));
+    } else if (key === 't') {
+      s.setTab('team');
+    } else if (key === 'b') {
+      s.setTab('board');
+    } else if (key === 'n') {
+      s.setTab('board');
+      s.setEditingTask('new');
+    } else {
+      return;
+    }
+    e.preventDefault();
+  };
+  window.addEventListener('keydown', onKey, true);
+  return () => window.removeEventListener('keydown', onKey, true);
+}

@@ -1,0 +1,8 @@
+/// <reference types="vite/client" />
+import '@xterm/xterm/css/xterm.css';
+import './styles.css';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './context';
+
+createRoot(document.getElementById('root')!).render(<App />);

@@ -1,0 +1,28 @@
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import type { HostEvent } from '../../shared/api';
+import { createTasksSlice, reduceTasks, type TasksSlice } from './tasks-slice';
+import { createTeamSlice, reduceTeam, type TeamSlice } from './team-slice';
+import { createUiSlice, reduceUi, type UiSlice } from './ui-slice';
+
+export type DashboardState = TeamSlice & TasksSlice & UiSlice & { apply(ev: HostEvent): void };
+
+/** The dashboard's state: one zustand store of slices; host events are folded in by `apply`. */
+export function createDashboardStore() {
+  return createStore<DashboardState>()((set, get, api) => ({
+    ...createTeamSlice(set, get, api),
+    ...createTasksSlice(set, get, api),
+    ...createUiSlice(set, get, api),
+    apply: (ev) => {
+      const s = get();
+      const patch = reduceTeam(s, ev) ?? reduceTasks(s, ev) ?? reduceUi(s, ev);
+      if (patch) set(patch);
+      if (ev.type === 'notice') s.notify(ev.level, ev.text);
+      if (ev.type === 'roster' && !get().focused && ev.members.length) set({ focused: ev.members[0]!.name });
+    },
+  }));
+}
+
+export type DashboardStore = ReturnType<typeof createDashboardStore>;
+export const dashboard = createDashboardStore();
+export const useDashboard = <T>(selector: (s: DashboardState) => T): T => useStore(dashboard, selector);

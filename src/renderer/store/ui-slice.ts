@@ -1,0 +1,63 @@
+import type { StateCreator } from 'zustand';
+import type { HostEvent, SettingsView } from '../../shared/api';
+import type { DashboardState } from './index';
+
+export type Tab = 'team' | 'board';
+
+export interface Notice {
+  id: number;
+  level: 'info' | 'warn' | 'error';
+  text: string;
+}
+
+export interface UiSlice {
+  tab: Tab;
+  focused: string | null;
+  maximised: string | null;
+  helpOpen: boolean;
+  settingsOpen: boolean;
+  settings: SettingsView | null;
+  restartNeeded: boolean;
+  notices: Notice[];
+  setTab(tab: Tab): void;
+  focus(agent: string | null): void;
+  toggleMaximise(agent: string): void;
+  setHelpOpen(open: boolean): void;
+  setSettingsOpen(open: boolean): void;
+  notify(level: Notice['level'], text: string): void;
+  dismiss(id: number): void;
+  /** Moves focus to the next (+1) or previous (-1) pane. */
+  cycleFocus(delta: 1 | -1): void;
+}
+
+let noticeId = 0;
+
+export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set, get) => ({
+  tab: 'team',
+  focused: null,
+  maximised: null,
+  helpOpen: false,
+  settingsOpen: false,
+  settings: null,
+  restartNeeded: false,
+  notices: [],
+  setTab: (tab) => set({ tab }),
+  focus: (focused) => set({ focused }),
+  toggleMaximise: (agent) => set((s) => ({ maximised: s.maximised === agent ? null : agent, focused: agent })),
+  setHelpOpen: (helpOpen) => set({ helpOpen }),
+  setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
+  notify: (level, text) => set((s) => ({ notices: [...s.notices.slice(-4), { id: ++noticeId, level, text }] })),
+  dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+  cycleFocus: (delta) => {
+    const names = get().members.map((m) => m.name);
+    if (!names.length) return;
+    const i = names.indexOf(get().focused ?? '');
+    const next = names[(i + delta + names.length) % names.length]!;
+    set((s) => ({ focused: next, maximised: s.maximised ? next : null }));
+  },
+});
+
+export function reduceUi(_state: DashboardState, ev: HostEvent): Partial<DashboardState> | null {
+  if (ev.type === 'settings') return { settings: ev.settings, restartNeeded: ev.restart_needed };
+  return null;
+}

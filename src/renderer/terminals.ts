@@ -1,0 +1,221 @@
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import { FLOW } from '../shared/api';
+import type { HostClient } from './transport';
+
+/** Characters handed to xterm and not yet parsed, across all panes: keeps one frame's work bounded. */
+const FRAME_BUDGET = 320 * 1024;
+const WRITE_SLICE = 64 * 1024;
+/** Panes written per frame (see pump). */
+const PANES_PER_FRAME = 2;
+
+interface Pane {
+  agent: string;
+  /** Everything received, capped like the host's scrollback: the headless buffer of a hidden pane. */
+  history: string[];
+  historyChars: number;
+  /** Waiting to be written to the visible terminal. */
+  queue: string[];
+  term: Terminal | null;
+  fit: FitAddon | null;
+  observer: ResizeObserver | null;
+  readonly: boolean;
+  /** Output went to the history only while the page was hidden: the terminal is rewritten on return. */
+  stale: boolean;
+}
+
+/**
+ * The renderer's terminals. Every pane keeps a capped history; only mounted (visible) panes own an xterm.
+ * Writes to xterm go through one budget shared by all panes, round-robin per animation frame, so eight busy
+ * agents cannot queue eight parse slices back to back; each write's callback acknowledges to the host.
+ */
+export class TerminalManager {
+  private readonly panes = new Map<string, Pane>();
+  private inflight = 0;
+  private frame = 0;
+  private rr = 0;
+  /** Characters each pane has rendered (or buffered while hidden): the bench and tests read it. */
+  private readonly done = new Map<string, number>();
+
+  constructor(private readonly client: HostClient) {
+    document.addEventListener('visibilitychange', () => {
+      if (document.hidden) this.releaseQueues();
+      else this.refreshStale();
+    });
+  }
+
+  /** The page is hidden: queued output will not be rendered soon, so acknowledge it now. */
+  private releaseQueues(): void {
+    for (const p of this.panes.values()) {
+      if (!p.queue.length) continue;
+      for (const chunk of p.queue) {
+        this.count(p.agent, chunk.length);
+        this.client.fire({ type: 'ack', agent: p.agent, chars: Math.max(1, chunk.length) });
+      }
+      p.queue = [];
+      p.stale = true;
+    }
+  }
+
+  /** Rewrites, from the history, the terminals that missed output while the page was hidden. */
+  private refreshStale(): void {
+    for (const p of this.panes.values()) {
+      if (!p.stale || !p.term) continue;
+      p.stale = false;
+      p.term.reset();
+      p.term.write(p.history.join(''));
+    }
+  }
+
+  private pane(agent: string): Pane {
+    let p = this.panes.get(agent);
+    if (!p) {
+      p = { agent, history: [], historyChars: 0, queue: [], term: null, fit: null, observer: null, readonly: true, stale: false };
+      this.panes.set(agent, p);
+    }
+    return p;
+  }
+
+  setReadonly(agent: string, readonly: boolean): void {
+    const p = this.pane(agent);
+    p.readonly = readonly;
+    if (p.term) p.term.options.disableStdin = readonly;
+  }
+
+  /** Output from the host; `reset` when it is a replay (the stream starts over). */
+  output(agent: string, data: string, reset: boolean): void {
+    const p = this.pane(agent);
+    if (reset) {
+      p.history = [];
+      p.historyChars = 0;
+      p.queue = [];
+      p.term?.reset();
+    }
+    p.history.push(data);
+    p.historyChars += data.length;
+    while (p.historyChars - (p.history[0]?.length ?? 0) >= FLOW.scrollback && p.history.length > 1) p.historyChars -= p.history.shift()!.length;
+    if (p.term && !document.hidden) {
+      p.queue.push(data);
+      this.schedule();
+    } else {
+      // Hidden pane, or a hidden page (animation frames stop there, so waiting for xterm would stall the
+      // agent's pty through flow control): keep it in the history and let the host send more at once.
+      if (p.term) p.stale = true;
+      this.count(agent, data.length);
+      this.client.fire({ type: 'ack', agent, chars: Math.max(1, data.length) });
+    }
+  }
+
+  mount(agent: string, el: HTMLElement): void {
+    const p = this.pane(agent);
+    this.unmount(agent);
+    const term = new Terminal({ convertEol: false, scrollback: 5000, fontSize: 12, disableStdin: p.readonly, theme: { background: '#0f1115' } });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.open(el);
+    p.term = term;
+    p.fit = fit;
+    term.onData((data) => {
+      if (!p.readonly) this.client.fire({ type: 'input', agent, data });
+    });
+    term.onResize(({ cols, rows }) => this.client.fire({ type: 'resize', agent, cols, rows }));
+    const doFit = () => {
+      try {
+        fit.fit();
+      } catch {
+        // not laid out yet
+      }
+    };
+    p.observer = new ResizeObserver(doFit);
+    p.observer.observe(el);
+    doFit();
+    // History already acknowledged: written outside the budget's ack path.
+    const text = p.history.join('');
+    p.history = text ? [text] : [];
+    p.queue = [];
+    if (text) term.write(text);
+  }
+
+  unmount(agent: string): void {
+    const p = this.panes.get(agent);
+    if (!p?.term) return;
+    for (const chunk of p.queue) {
+      this.count(agent, chunk.length);
+      this.client.fire({ type: 'ack', agent, chars: Math.max(1, chunk.length) });
+    }
+    p.queue = [];
+    p.observer?.disconnect();
+    p.term.dispose();
+    p.term = null;
+    p.fit = null;
+  }
+
+  focus(agent: string): void {
+    this.panes.get(agent)?.term?.focus();
+  }
+
+  /** The visible text of a pane (tests and the bench read it). */
+  text(agent: string): string {
+    const t = this.panes.get(agent)?.term;
+    if (!t) return this.panes.get(agent)?.history.join('') ?? '';
+    const buf = t.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  }
+
+  written(agent: string): number {
+    return this.done.get(agent) ?? 0;
+  }
+
+  private count(agent: string, n: number): void {
+    this.done.set(agent, (this.done.get(agent) ?? 0) + n);
+  }
+
+  pending(): number {
+    let n = this.inflight;
+    for (const p of this.panes.values()) for (const q of p.queue) n += q.length;
+    return n;
+  }
+
+  private schedule(): void {
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.pump());
+  }
+
+  /**
+   * One frame's writes. A DOM terminal that scrolls re-renders all its rows, whatever was written, so the
+   * frame's budget goes to at most PANES_PER_FRAME panes in turn (bigger writes, fewer renders) instead of a
+   * sliver to every busy pane; across frames every pane gets its turn.
+   */
+  private pump(): void {
+    this.frame = 0;
+    const panes = [...this.panes.values()].filter((p) => p.term && p.queue.length);
+    if (!panes.length) return;
+    if (this.inflight >= FRAME_BUDGET) return; // xterm is still parsing the last frame's writes
+    const count = Math.min(PANES_PER_FRAME, panes.length);
+    const share = Math.floor((FRAME_BUDGET - this.inflight) / count);
+    for (let k = 0; k < count; k++) {
+      const p = panes[(this.rr + k) % panes.length]!;
+      let left = share;
+      while (left > 0 && p.queue.length) {
+        let chunk = p.queue.shift()!;
+        const max = Math.min(left, WRITE_SLICE);
+        if (chunk.length > max) {
+          p.queue.unshift(chunk.slice(max));
+          chunk = chunk.slice(0, max);
+        }
+        left -= chunk.length;
+        this.inflight += chunk.length;
+        const n = chunk.length;
+        p.term!.write(chunk, () => {
+          this.inflight -= n;
+          this.count(p.agent, n);
+          this.client.fire({ type: 'ack', agent: p.agent, chars: Math.max(1, n) });
+          this.schedule();
+        });
+      }
+    }
+    this.rr = (this.rr + count) % Math.max(1, panes.length);
+    if ([...this.panes.values()].some((p) => p.term && p.queue.length)) this.schedule();
+  }
+}

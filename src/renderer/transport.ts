@@ -1,0 +1,118 @@
+import { parseEvent, type HostEvent, type RequestBody } from '../shared/api';
+
+/** What the preload exposes in Electron (`window.thclaws`); the web build uses a WebSocket instead. */
+export interface Bridge {
+  send(message: unknown): void;
+  onMessage(listener: (message: unknown) => void): () => void;
+}
+
+declare global {
+  interface Window {
+    thclaws?: Bridge;
+  }
+}
+
+type Reply = Extract<HostEvent, { type: 'reply' }>;
+
+/** The renderer's side of the API: typed requests with replies, events validated before use. */
+export class HostClient {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (r: Reply) => void>();
+  private readonly listeners = new Set<(e: HostEvent) => void>();
+  private readonly statusListeners = new Set<(connected: boolean) => void>();
+  private socket: WebSocket | null = null;
+  private bridge: Bridge | null = null;
+  private queue: string[] = [];
+
+  constructor() {
+    if (typeof window !== 'undefined' && window.thclaws) {
+      this.bridge = window.thclaws;
+      this.bridge.onMessage((m) => this.receive(m));
+      queueMicrotask(() => this.setConnected(true));
+    } else {
+      this.connectSocket();
+    }
+  }
+
+  private connectSocket(): void {
+    const token = new URLSearchParams(location.search).get('token') ?? '';
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}`);
+    this.socket = ws;
+    ws.onopen = () => {
+      for (const m of this.queue) ws.send(m);
+      this.queue = [];
+      this.setConnected(true);
+    };
+    ws.onmessage = (ev) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      this.receive(raw);
+    };
+    ws.onclose = () => {
+      this.setConnected(false);
+      setTimeout(() => this.connectSocket(), 1000);
+    };
+  }
+
+  private setConnected(c: boolean): void {
+    for (const l of this.statusListeners) l(c);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = parseEvent(raw);
+    if (!parsed.ok) {
+      console.warn(parsed.error);
+      return;
+    }
+    const ev = parsed.event;
+    if (ev.type === 'reply') {
+      const w = this.waiting.get(ev.id);
+      if (w) {
+        this.waiting.delete(ev.id);
+        w(ev);
+      }
+      if (!w && !ev.ok && ev.id >= 0) console.warn(ev.error);
+      return;
+    }
+    for (const l of this.listeners) l(ev);
+  }
+
+  onEvent(l: (e: HostEvent) => void): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  onStatus(l: (connected: boolean) => void): () => void {
+    this.statusListeners.add(l);
+    return () => this.statusListeners.delete(l);
+  }
+
+  /** Sends without waiting for the reply (acks, input, resize). */
+  fire(body: RequestBody): void {
+    this.post({ id: 0, ...body });
+  }
+
+  /** Sends and resolves with the result; rejects with the host's one-line error. */
+  request<T = unknown>(body: RequestBody): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, (r) => (r.ok ? resolve(r.result as T) : reject(new Error(r.error ?? 'failed'))));
+      this.post({ id, ...body });
+    });
+  }
+
+  private post(msg: object): void {
+    if (this.bridge) {
+      this.bridge.send(msg);
+      return;
+    }
+    const text = JSON.stringify(msg);
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
+    else this.queue.push(text);
+  }
+}

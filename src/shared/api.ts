@@ -1,0 +1,172 @@
+/**
+ * The one API contract between the TeamHost and every view (Electron IPC and the web transport).
+ * Every message that crosses a transport is parsed with these schemas at the boundary; the renderer and the
+ * host import the inferred types, so a field added here is checked on both sides.
+ */
+import { z } from 'zod';
+
+const agentName = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/, 'invalid agent name');
+const taskId = z.string().regex(/^[1-9][0-9]*$/, 'invalid task id');
+const text = (max: number) => z.string().max(max);
+
+export const AGENT_STATES = ['spawning', 'idle', 'working', 'error', 'stopped', 'dead', 'defined'] as const;
+export const AgentStateSchema = z.enum(AGENT_STATES);
+export type AgentStateName = z.infer<typeof AgentStateSchema>;
+
+/** How the host shows an agent's terminal: a pty it owns (typing works) or a read-only tail of output.log. */
+export const TerminalModeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('pty'), pid: z.number().int().positive() }),
+  z.object({ kind: z.literal('readonly'), reason: text(300) }),
+]);
+export type TerminalMode = z.infer<typeof TerminalModeSchema>;
+
+export const MemberSchema = z.object({
+  name: agentName,
+  role: text(200),
+  model: text(200).nullable(),
+  state: AgentStateSchema,
+  /** True while the process is known to run (fresh heartbeat and live pid, or a pty the host owns). */
+  alive: z.boolean(),
+  current_task: taskId.nullable(),
+  tokens: z.number().int().nonnegative().nullable(),
+  cost_usd: z.number().nonnegative().nullable(),
+  /** Unread messages waiting in the agent's inbox. */
+  queued: z.number().int().nonnegative(),
+  terminal: TerminalModeSchema,
+  /** Offered when the host can start it again (dead or stopped teammate with a known command, or the lead). */
+  can_respawn: z.boolean(),
+});
+export type Member = z.infer<typeof MemberSchema>;
+
+export const TaskColumnSchema = z.enum(['pending', 'in_progress', 'completed', 'parked', 'failed', 'cancelled']);
+export type TaskColumn = z.infer<typeof TaskColumnSchema>;
+
+export const TaskViewSchema = z.object({
+  id: taskId,
+  subject: text(2000),
+  description: text(100_000),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+  column: TaskColumnSchema,
+  owner: agentName.nullable(),
+  reserved_for: agentName.nullable(),
+  blocked_by: z.array(taskId),
+  /** Dependencies not completed yet; non-empty means blocked. */
+  open_blockers: z.array(taskId),
+  result: z.string().nullable(),
+  updated_at: z.number(),
+});
+export type TaskView = z.infer<typeof TaskViewSchema>;
+
+export const SettingsViewSchema = z.object({
+  teamEnabled: z.boolean(),
+  teammateMode: z.enum(['auto', 'tmux', 'background', 'host']),
+  model: z.string().min(1).max(200),
+  /** Model per role; an absent role uses `model`. */
+  roleModels: z.record(z.string().max(64), z.string().min(1).max(200)),
+  maxLiveTeammates: z.number().int().min(1).max(64),
+});
+export type SettingsView = z.infer<typeof SettingsViewSchema>;
+
+export const WorkspaceViewSchema = z.object({
+  dir: z.string(),
+  team: z.string().nullable(),
+  recent: z.array(z.string()).max(20),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Requests: view → host. `id` pairs a request with its reply; id 0 asks for no reply unless it fails
+// (acks, keystrokes and resizes are frequent and need none).
+
+const req = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ id: z.number().int().nonnegative(), type: z.literal(type), ...shape }).strict();
+
+export const MAX_INPUT_CHARS = 64 * 1024;
+export const MAX_MESSAGE_CHARS = 100_000;
+
+export const RequestSchema = z.discriminatedUnion('type', [
+  req('subscribe', {}),
+  req('attach', { agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }),
+  req('detach', { agent: agentName }),
+  /** Characters of output the view has rendered (from xterm's write callback). */
+  req('ack', { agent: agentName, chars: z.number().int().positive().max(1 << 30) }),
+  req('input', { agent: agentName, data: text(MAX_INPUT_CHARS) }),
+  req('resize', { agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }),
+  req('send_message', { to: z.union([agentName, z.literal('*')]), text: z.string().min(1).max(MAX_MESSAGE_CHARS) }),
+  req('abort_turn', { agent: agentName }),
+  req('stop', { agent: agentName }),
+  req('respawn', { agent: agentName }),
+  req('restart_lead', {}),
+  req('task_create', {
+    subject: z.string().min(1).max(500),
+    description: text(20_000).default(''),
+    reserved_for: agentName.nullable().default(null),
+    blocked_by: z.array(taskId).max(100).default([]),
+  }),
+  req('task_edit', { task: taskId, subject: z.string().min(1).max(500).optional(), description: text(20_000).optional() }),
+  req('task_reassign', { task: taskId, reserved_for: agentName.nullable() }),
+  req('task_cancel', { task: taskId }),
+  req('settings_get', {}),
+  req('settings_set', { patch: SettingsViewSchema.partial() }),
+  req('open_workspace', { dir: z.string().min(1).max(4096) }),
+]);
+export type Request = z.infer<typeof RequestSchema>;
+export type RequestType = Request['type'];
+/** A request as a view builds it (the transport client adds the id). */
+export type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+// ---------------------------------------------------------------------------------------------------------
+// Events: host → view.
+
+export const EventSchema = z.discriminatedUnion('type', [
+  /** Answer to request `id`: `ok` with an optional result, or not ok with one-line `error`. */
+  z.object({ type: z.literal('reply'), id: z.number().int(), ok: z.boolean(), result: z.unknown().optional(), error: text(2000).optional() }),
+  z.object({ type: z.literal('workspace'), workspace: WorkspaceViewSchema }),
+  /** The whole roster (sent when membership changes); per-agent changes come as `member`. */
+  z.object({ type: z.literal('roster'), team: z.string().nullable(), members: z.array(MemberSchema) }),
+  z.object({ type: z.literal('member'), member: MemberSchema }),
+  z.object({ type: z.literal('tasks'), tasks: z.array(TaskViewSchema) }),
+  z.object({ type: z.literal('task'), task: TaskViewSchema }),
+  z.object({ type: z.literal('task_removed'), id: taskId }),
+  /** Terminal output; `seq` is the offset (in characters) of `data` in the agent's stream. */
+  z.object({ type: z.literal('output'), agent: agentName, seq: z.number().int().nonnegative(), data: z.string() }),
+  /** Scrollback sent on attach; the view resets its terminal before writing it. */
+  z.object({ type: z.literal('replay'), agent: agentName, seq: z.number().int().nonnegative(), data: z.string() }),
+  z.object({ type: z.literal('exit'), agent: agentName, code: z.number().int().nullable(), signal: z.string().nullable() }),
+  z.object({ type: z.literal('settings'), settings: SettingsViewSchema, restart_needed: z.boolean() }),
+  z.object({ type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), text: text(2000) }),
+  /** Placeholder for the approval inbox (permission and plan approvals, next issue). */
+  z.object({ type: z.literal('approvals'), pending: z.number().int().nonnegative() }),
+]);
+export type HostEvent = z.infer<typeof EventSchema>;
+export type HostEventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>;
+
+/** Parses a raw request; never throws. The error names the field so the sender can fix it. */
+export function parseRequest(raw: unknown): { ok: true; request: Request } | { ok: false; id: number; error: string } {
+  const res = RequestSchema.safeParse(raw);
+  if (res.success) return { ok: true, request: res.data };
+  const id = typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'number' ? (raw as { id: number }).id : -1;
+  const issue = res.error.issues[0];
+  const where = issue && issue.path.length ? issue.path.join('.') : '(message)';
+  return { ok: false, id: Number.isInteger(id) && id >= 0 ? id : -1, error: `invalid request: ${where}: ${issue?.message ?? 'invalid'}` };
+}
+
+export function parseEvent(raw: unknown): { ok: true; event: HostEvent } | { ok: false; error: string } {
+  const res = EventSchema.safeParse(raw);
+  if (res.success) return { ok: true, event: res.data };
+  const issue = res.error.issues[0];
+  return { ok: false, error: `invalid event: ${issue?.path.join('.') || '(message)'}: ${issue?.message ?? 'invalid'}` };
+}
+
+/** Flow-control constants shared by host and views (characters). */
+export const FLOW = {
+  /** Pause the pty when a view has this much unacknowledged output. */
+  highWater: 512 * 1024,
+  /** Resume once unacknowledged output falls below this. */
+  lowWater: 128 * 1024,
+  /** Batching window of pty output before it is sent. */
+  batchMs: 5,
+  /** Largest single output event (xterm cannot split a huge write). */
+  maxChunk: 64 * 1024,
+  /** Scrollback kept per agent for replay on attach. */
+  scrollback: 1024 * 1024,
+} as const;

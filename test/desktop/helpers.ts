@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildSync } from 'esbuild';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const THCLAWS = path.join(ROOT, 'bin/thclaws');
+let simBundle: string | null = null;
+
+/** The agent simulator bundled once and run by plain node (fast start, no loader thread). */
+export function agentSimScript(): string {
+  if (simBundle && fs.existsSync(simBundle)) return simBundle;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-sim-'));
+  const out = path.join(dir, 'agent-sim.mjs');
+  buildSync({
+    entryPoints: [path.join(ROOT, 'test/desktop/agent-sim.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    nodePaths: [path.join(ROOT, 'node_modules')],
+    logLevel: 'error',
+  });
+  simBundle = out;
+  return out;
+}
+
+/** A git workspace with a team made by the store's CLI, as a person would make it. */
+export function makeTeamWorkspace(members: string[], tasks: string[] = []): string {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-desk-'));
+  execFileSync('git', ['init', '-q'], { cwd: ws });
+  execFileSync(THCLAWS, ['team', 'create', 'demo', '--members', members.join(','), '--dir', ws], { stdio: 'pipe' });
+  for (const t of tasks) execFileSync(THCLAWS, ['team', 'task', 'add', '--subject', t, '--dir', ws], { stdio: 'pipe' });
+  return ws;
+}
+
+export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v as NonNullable<T>;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,217 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TeamStore } from '../../src/core/team/index.js';
+import { HostSession } from '../../src/main/host/session.js';
+import { RecentWorkspaces } from '../../src/main/host/recent.js';
+import { TeamHost } from '../../src/main/host/team-host.js';
+import type { HostEvent, Member } from '../../src/shared/api.js';
+import { agentSimScript, makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
+
+class Client {
+  events: HostEvent[] = [];
+  session: HostSession;
+  private next = 1;
+  constructor(host: TeamHost) {
+    this.session = new HostSession(host, (e) => {
+      this.events.push(e);
+      // Render-and-ack, as xterm's write callback would.
+      if (e.type === 'output' || e.type === 'replay') setTimeout(() => void this.session.handle({ id: 0, type: 'ack', agent: e.agent, chars: Math.max(1, e.data.length) }), 1);
+    });
+  }
+  async req(body: Record<string, unknown>): Promise<Extract<HostEvent, { type: 'reply' }>> {
+    const id = this.next++;
+    await this.session.handle({ id, ...body });
+    return this.events.find((e) => e.type === 'reply' && e.id === id) as Extract<HostEvent, { type: 'reply' }>;
+  }
+  member(name: string): Member | undefined {
+    let m: Member | undefined;
+    for (const e of this.events) {
+      if (e.type === 'roster') m = e.members.find((x) => x.name === name) ?? m;
+      if (e.type === 'member' && e.member.name === name) m = e.member;
+    }
+    return m;
+  }
+  output(agent: string): string {
+    let s = '';
+    for (const e of this.events) {
+      if (e.type === 'replay' && e.agent === agent) s = e.data;
+      if (e.type === 'output' && e.agent === agent) s += e.data;
+    }
+    return s;
+  }
+  task(id: string) {
+    let t;
+    for (const e of this.events) if (e.type === 'task' && e.task.id === id) t = e.task;
+    return t;
+  }
+}
+
+const children: ChildProcess[] = [];
+const hosts: TeamHost[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.close();
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+function startForeign(ws: string, name: string): ChildProcess {
+  const c = spawn(process.execPath, [agentSimScript(), name, '--own-output'], {
+    env: { ...process.env, THCLAWS_TEAM_DIR: path.join(ws, '.thclaws/state/team') },
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
+  children.push(c);
+  return c;
+}
+
+function makeHost(ws: string, startLead = true): TeamHost {
+  // Children get a private HOME: no user settings of this machine leak into the lead or teammates.
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'host-home-'));
+  const h = new TeamHost({
+    env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+    workspace: ws,
+    leadArgv: [THCLAWS, '--provider', 'scripted', '--cwd', ws],
+    teammateArgv: (name) => [process.execPath, agentSimScript(), name],
+    startLead,
+    recent: new RecentWorkspaces(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'recent-')), 'r.json')),
+  });
+  hosts.push(h);
+  return h;
+}
+
+describe('TeamHost against a team made by the CLI', () => {
+  it('runs the lead in a pty, tails a foreign teammate, spawns/respawns its own, pushes deltas', async () => {
+    const ws = makeTeamWorkspace(['alice', 'bob'], ['write the parser']);
+    startForeign(ws, 'alice');
+    const host = makeHost(ws);
+    await host.open();
+    const c = new Client(host);
+    expect((await c.req({ type: 'subscribe' })).ok).toBe(true);
+    expect(c.member('lead')?.terminal.kind).toBe('pty');
+    expect(c.member('bob')?.state).toBe('defined');
+
+    // Lead REPL in a pty: typing reaches it, its answer comes back as output.
+    await c.req({ type: 'attach', agent: 'lead', cols: 100, rows: 30 });
+    await waitFor(() => c.output('lead').includes('>') || c.output('lead').length > 0, 'the lead prompt');
+    await c.req({ type: 'input', agent: 'lead', data: 'hello\r' });
+    await waitFor(() => c.output('lead').includes('scripted provider'), 'the lead answer');
+
+    // Foreign alice: read-only, live status from her files, output from her output.log, the task completed.
+    await waitFor(() => c.member('alice')?.alive, 'alice alive');
+    expect(c.member('alice')?.terminal).toEqual({ kind: 'readonly', reason: expect.stringContaining('not started by this dashboard') });
+    await c.req({ type: 'attach', agent: 'alice', cols: 80, rows: 24 });
+    await waitFor(() => c.output('alice').includes('[alice] ready'), 'alice output');
+    await waitFor(() => c.task('1')?.column === 'completed', 'task 1 completed');
+    expect(c.output('alice')).toContain('write the parser: step 3/3');
+    const typed = await c.req({ type: 'input', agent: 'alice', data: 'x' });
+    expect(typed).toMatchObject({ ok: false, error: expect.stringContaining('read-only') });
+
+    // Bob never ran: the host starts him in its own pty; typing works; his death is seen; respawn by request.
+    expect(c.member('bob')?.can_respawn).toBe(true);
+    expect((await c.req({ type: 'respawn', agent: 'bob' })).ok).toBe(true);
+    await c.req({ type: 'attach', agent: 'bob', cols: 80, rows: 24 });
+    await waitFor(() => c.output('bob').includes('[bob] ready'), 'bob ready');
+    await c.req({ type: 'input', agent: 'bob', data: 'ping\r' });
+    await waitFor(() => c.output('bob').includes('[bob] got: ping'), 'bob echo');
+    await c.req({ type: 'input', agent: 'bob', data: 'die\r' });
+    await waitFor(() => c.events.some((e) => e.type === 'exit' && e.agent === 'bob' && e.code === 3), 'bob exit');
+    await waitFor(() => c.member('bob')?.state === 'dead', 'bob dead');
+    expect(c.member('bob')?.can_respawn).toBe(true);
+    // After the pty is gone the pane tails output.log, without repeating what the pty already showed.
+    fs.appendFileSync(new TeamStore(host.store.dir).paths.output('bob'), 'written-after-exit\r\n');
+    await waitFor(() => c.output('bob').includes('written-after-exit'), 'tail after exit');
+    expect(c.output('bob').split('[bob] got: ping').length).toBe(2);
+    expect((await c.req({ type: 'respawn', agent: 'bob' })).ok).toBe(true);
+    await waitFor(() => c.member('bob')?.alive && c.member('bob')?.terminal.kind === 'pty', 'bob back');
+    const store = new TeamStore(host.store.dir);
+    expect(fs.readFileSync(store.paths.output('bob'), 'utf8')).toContain('[bob] got: ping');
+
+    // Stop: status written, process ended.
+    expect((await c.req({ type: 'stop', agent: 'bob' })).ok).toBe(true);
+    await waitFor(() => c.member('bob')?.state === 'stopped', 'bob stopped');
+  });
+
+  it('tasks, messages, abort and settings act on disk; invalid input is refused without harm', async () => {
+    const ws = makeTeamWorkspace(['alice']);
+    const host = makeHost(ws, false);
+    await host.open();
+    const c = new Client(host);
+    await c.req({ type: 'subscribe' });
+    const store = new TeamStore(host.store.dir);
+
+    const created = await c.req({ type: 'task_create', subject: 'from the UI', reserved_for: 'alice' });
+    expect(created).toMatchObject({ ok: true, result: '1' });
+    expect((await store.tasks.get('1')).reserved_for).toBe('alice');
+    await waitFor(() => c.task('1')?.subject === 'from the UI', 'task delta');
+    await c.req({ type: 'task_edit', task: '1', subject: 'renamed' });
+    await c.req({ type: 'task_reassign', task: '1', reserved_for: null });
+    expect(await store.tasks.get('1')).toMatchObject({ subject: 'renamed', reserved_for: null });
+    await c.req({ type: 'task_cancel', task: '1' });
+    await waitFor(() => c.task('1')?.column === 'cancelled', 'cancelled on the board');
+
+    await c.req({ type: 'send_message', to: 'alice', text: 'hi alice' });
+    await c.req({ type: 'abort_turn', agent: 'alice' });
+    const inbox = store.inboxes.list('alice');
+    expect(inbox.map((m) => [m.from, m.type ?? 'text'])).toEqual([['user', 'text'], ['user', 'abort_turn']]);
+    await waitFor(() => c.member('alice')?.queued === 2, 'queued count');
+
+    fs.writeFileSync(path.join(ws, '.thclaws/settings.json'), JSON.stringify({ provider: 'scripted', custom: 1 }));
+    const set = await c.req({ type: 'settings_set', patch: { teamEnabled: true, maxLiveTeammates: 3 } });
+    expect(set.ok).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(ws, '.thclaws/settings.json'), 'utf8'))).toEqual({ provider: 'scripted', custom: 1, teamEnabled: true, maxLiveTeammates: 3 });
+
+    for (const bad of [{ type: 'input', agent: '../x', data: 'a' }, { type: 'nope' }, 'garbage', null, { type: 'task_cancel', task: '99' }]) {
+      const r = await c.req(typeof bad === 'object' && bad ? bad : { type: 'subscribe', junk: bad });
+      expect(r.ok).toBe(false);
+      expect(r.error).toMatch(/invalid|not found/);
+    }
+    await c.session.handle('not even an object');
+    expect(c.events.at(-1)).toMatchObject({ type: 'reply', id: -1, ok: false });
+    expect((await c.req({ type: 'settings_get' })).ok).toBe(true);
+  });
+
+  it('serves the runtime\'s spawn requests: a teammate the lead asks for runs in a pty of this host', async () => {
+    const ws = makeTeamWorkspace(['dora']);
+    const host = makeHost(ws, false);
+    await host.open();
+    const c = new Client(host);
+    await c.req({ type: 'subscribe' });
+    await c.req({ type: 'attach', agent: 'dora', cols: 80, rows: 24 });
+    await host.store.spawnRequests.write({
+      spawn_id: 'sp-1', agent: 'dora', argv: [process.execPath, agentSimScript(), 'dora'], cwd: ws,
+      env: { THCLAWS_TEAM_DIR: host.store.dir }, inherit_env: ['PATH', 'HOME'], team_dir: host.store.dir, requested_at: Date.now(),
+    });
+    await waitFor(() => c.member('dora')?.terminal.kind === 'pty', 'dora in a host pty');
+    await waitFor(() => c.output('dora').includes('[dora] ready'), 'dora output');
+    await c.req({ type: 'input', agent: 'dora', data: 'hi\r' });
+    await waitFor(() => c.output('dora').includes('[dora] got: hi'), 'dora typed');
+    expect((await host.store.spawnRequests.read('dora'))?.served_at).toBeTruthy();
+  });
+
+  it('survives its own restart: reattaches to the team on disk and shows who is alive, dead or stopped', async () => {
+    const ws = makeTeamWorkspace(['alice', 'bob', 'carol']);
+    const alice = startForeign(ws, 'alice');
+    const first = makeHost(ws, false);
+    await first.open();
+    await first.respawn('bob');
+    await waitFor(() => first.member('bob')?.alive, 'bob alive');
+    await first.stop('bob');
+    // carol "crashed": a status claiming working, with a pid that is gone.
+    const store = new TeamStore(first.store.dir);
+    await store.statuses.write('carol', { status: 'working', pid: 2 ** 22 + 12345, host: os.hostname() });
+    await first.close();
+    hosts.splice(hosts.indexOf(first), 1);
+
+    const second = makeHost(ws, false);
+    await second.open();
+    const c = new Client(second);
+    await c.req({ type: 'subscribe' });
+    await waitFor(() => c.member('alice')?.alive, 'alice still alive');
+    expect(c.member('bob')?.state).toBe('stopped');
+    expect(c.member('carol')?.state).toBe('dead');
+    expect(c.member('carol')?.can_respawn).toBe(true);
+    alice.kill('SIGKILL');
+    await waitFor(() => c.member('alice')?.state === 'dead', 'alice dead after SIGKILL', 20_000);
+  });
+});

@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TeamStore } from '../../src/core/team/index.js';
+import { OutputScheduler } from '../../src/main/host/scheduler.js';
+import { AgentTerminal } from '../../src/main/host/terminal.js';
+import { PtyLauncher } from '../../src/main/host/pty-launcher.js';
+import { PtyProcess } from '../../src/main/host/pty-process.js';
+
+const MB = 1024 * 1024;
+/** Writes `mb` MiB of 'a' (no newlines: the pty adds no bytes) and exits at once. */
+const flood = (mb: number) => [process.execPath, '-e', `const b=Buffer.alloc(${MB},97);let n=${mb};(function w(){while(n>0){n--;if(!process.stdout.write(b)){process.stdout.once('drain',w);return}}})()`];
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() };
+
+describe('pty output is complete', () => {
+  it('delivers every byte of a 50 MB flood from a child that exits right after writing', async () => {
+    const p = new PtyProcess(flood(50), { cwd: os.tmpdir(), env });
+    let got = 0;
+    let bad = 0;
+    p.onData((d) => {
+      got += d.length;
+      if (/[^a]/.test(d)) bad++;
+    });
+    const exit = await p.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(bad).toBe(0);
+    expect(got).toBe(50 * MB);
+  });
+
+  it('keeps every byte while flow control pauses the pty mid-flood', async () => {
+    const p = new PtyProcess(flood(8), { cwd: os.tmpdir(), env });
+    let got = 0;
+    let pauses = 0;
+    p.onData((d) => {
+      got += d.length;
+      if (got > MB * (pauses + 1) && pauses < 3) {
+        pauses++;
+        p.pause();
+        setTimeout(() => p.resume(), 200);
+      }
+    });
+    await p.exited;
+    expect(pauses).toBe(3);
+    expect(got).toBe(8 * MB);
+  });
+
+  it('keeps the tail when the child exits while the reader is paused', async () => {
+    for (let round = 0; round < 3; round++) {
+      const p = new PtyProcess([process.execPath, '-e', `process.stdout.write(Buffer.alloc(${32 * 1024},98))`], { cwd: os.tmpdir(), env });
+      let got = 0;
+      let paused = false;
+      p.onData((d) => {
+        got += d.length;
+        if (!paused) {
+          paused = true;
+          p.pause();
+          setTimeout(() => p.resume(), 400); // the child has exited by then
+        }
+      });
+      await p.exited;
+      expect(got).toBe(32 * 1024);
+    }
+  });
+
+  it('reports the child exit code and a signal that killed it', async () => {
+    const a = new PtyProcess(['bash', '-c', 'echo bye; exit 7'], { cwd: os.tmpdir(), env });
+    let out = '';
+    a.onData((d) => (out += d));
+    expect(await a.exited).toEqual({ code: 7, signal: null });
+    expect(out).toContain('bye');
+    const b = new PtyProcess(['sleep', '30'], { cwd: os.tmpdir(), env });
+    setTimeout(() => b.kill('SIGTERM'), 200);
+    expect(await b.exited).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('launcher: the same bytes reach the terminal and output.log, through the store', async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-pty-'));
+    const store = TeamStore.forWorkspace(ws);
+    store.init();
+    const sched = new OutputScheduler();
+    const terminal = new AgentTerminal('alice', sched);
+    let seen = 0;
+    // A view that renders (acks) everything it gets, a moment later.
+    const view = {
+      send: (e: { type: string; data?: string }) => {
+        if (e.type !== 'output' && e.type !== 'replay') return;
+        seen += e.data!.length;
+        setTimeout(() => terminal.ack(view, e.data!.length), 1);
+      },
+    };
+    terminal.attach(view);
+    let exitSeen: unknown = null;
+    const launcher = new PtyLauncher(store, { terminal: () => terminal, exited: (_a, _r, e) => (exitSeen = e) });
+    const run = await launcher.launch({ spawn_id: 's1', agent: 'alice', argv: flood(20), cwd: ws, env, team_dir: store.dir, requested_at: Date.now() });
+    expect(launcher.live().map((l) => l.agent)).toEqual(['alice']);
+    await run.exited;
+    expect(exitSeen).toEqual({ code: 0, signal: null });
+    const log = fs.readFileSync(store.paths.output('alice'), 'latin1');
+    expect(log.startsWith('--- thclaws spawn s1 ')).toBe(true); // the runtime's per-spawn marker
+    expect(log.slice(log.indexOf('\n') + 1)).toBe('a'.repeat(20 * MB));
+    expect(terminal.seq).toBe(20 * MB);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toBe(20 * MB);
+    expect(launcher.live()).toEqual([]);
+    sched.dispose();
+  });
+});
