@@ -2,7 +2,8 @@
  * Approvals through the real chain: a real teammate process (scripted provider, `ask` mode) asks before each
  * Bash call. Measured per request: request → visible to the lead side (the teammate's `waiting` written →
  * this process's change feed sees it in `pendingApprovals`), and answer → tool running (`answerApproval` →
- * the approved command's first instruction, timestamped by `date` in the command itself).
+ * the approved command's first instruction, timestamped by `date` in the command itself); then the same
+ * through the dashboard in Chromium (`approvals-dashboard.ts`).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +16,7 @@ import { LeadHandler } from '../src/core/teams/lead-handler.js';
 import { TeamSession } from '../src/core/teams/session.js';
 import { shutdownTeam } from '../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../src/core/teams/spawn.js';
+import { dashboardApprovalLeg } from './approvals-dashboard.js';
 import { round, summarize } from './stats.js';
 import type { BenchSection } from './types.js';
 
@@ -96,14 +98,20 @@ export async function runApprovalsBench(): Promise<BenchSection> {
     await session.close();
     fs.rmSync(base, { recursive: true, force: true });
   }
+  const dash = await dashboardApprovalLeg(Math.min(N, 20));
   const row = (what: string, v: number[]) => {
     const s = summarize(v);
     return { measure: what, n: s.n, p50_ms: round(s.p50, 1), p99_ms: round(s.p99, 1), max_ms: round(s.max, 1), target_ms: 100 };
   };
   return {
-    title: `Approvals through a real teammate process (${N} Bash requests, scripted provider; the dashboard leg is not measured yet)`,
+    title: `Approvals through a real teammate process (${N} Bash requests via the store; ${Math.min(N, 20)} through thclaws dashboard + Chromium)`,
     file: 'approvals',
-    rows: [row('request → visible to the approver (pendingApprovals via the change feed)', shown), row('answer → approved command running (its own `date`)', running)],
-    details: { shown, running },
+    rows: [
+      row('request → visible to the approver (pendingApprovals via the change feed)', shown),
+      row('answer → approved command running (its own `date`)', running),
+      row('request → card drawn in the dashboard (Chromium)', dash.shown),
+      row('click on Approve → approved command running', dash.running),
+    ],
+    details: { shown, running, dashboard: dash },
   };
 }

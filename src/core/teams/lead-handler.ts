@@ -125,7 +125,7 @@ export class LeadHandler {
           const body =
             approval === 'plan'
               ? `${m.from} submitted a plan (attempt ${field<number>(m, 'attempt') ?? 1}) for approval:\n\n${field<string>(m, 'plan') ?? ''}`
-              : `${m.from} asks permission to run ${field<string>(m, 'tool') ?? '?'}: ${summary} (cwd ${field<string>(m, 'cwd') ?? '?'})`;
+              : `${m.from} asks permission for ${field<string>(m, 'tool') ?? '?'}: ${summary} (cwd ${field<string>(m, 'cwd') ?? '?'})`;
           fed.push({ ...m, text: `${body}\n\nAnswer with AnswerApproval {request_id: "${requestId}", allow, feedback?}.` });
         }
       } else if (m.type === 'shutdown_approved' || m.type === 'shutdown_rejected') {
