@@ -218,8 +218,9 @@ export class TeamHost {
     if (this.closed) return;
     try {
       let tasks = false;
-      // A teammate's `waiting` lives in its status: the inbox follows its status file at once.
-      if (events.some((ev) => ev.kind === 'status')) void this.approvals.refresh();
+      // A teammate's `waiting` lives in its status, and its request frame lands in the lead's inbox right
+      // after: either event refreshes the approval inbox (one of them may be coalesced away by the watcher).
+      if (events.some((ev) => ev.kind === 'status' || (ev.kind === 'inbox' && ev.agent === LEAD))) void this.approvals.refresh();
       for (const ev of events) {
         if (ev.kind === 'config') await this.refreshRoster();
         else if (ev.kind === 'status' || ev.kind === 'inbox') await this.refreshMember(ev.agent, ev.kind === 'status');
