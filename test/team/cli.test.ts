@@ -98,3 +98,25 @@ function snapshot(dir: string): Record<string, string> {
   walk(dir);
   return out;
 }
+
+describe('thclaws team with a file where a team directory should be (real process)', () => {
+  it.each([
+    ['tasks', ['task', 'add', '--subject', 'x']],
+    ['inboxes', ['send', 'alice', 'hi']],
+  ])('%s as a regular file: one line, exit 2, the file untouched', (dir, args) => {
+    const own = tempDir('thclaws-cli-file-');
+    try {
+      const run = (...a: string[]) => spawnSync(process.execPath, [BIN, 'team', ...a, '--dir', own], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: own } });
+      expect(run('create', 'demo', '--members', 'alice').status).toBe(0);
+      const p = path.join(own, '.thclaws/state/team', dir);
+      fs.rmSync(p, { recursive: true, force: true });
+      fs.writeFileSync(p, 'not a directory');
+      const r = run(...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^thclaws: .*${dir} is not a directory[^\\n]*\\n$`));
+      expect(fs.readFileSync(p, 'utf8')).toBe('not a directory');
+    } finally {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  });
+});

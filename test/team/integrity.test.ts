@@ -232,6 +232,11 @@ describe('the per-agent claim gate across processes', () => {
       expect(acks.filter((a) => a.ok)).toHaveLength(1);
       const busy = await store.tasks.list({ status: 'in_progress' });
       expect(busy.map((t) => t.owner)).toEqual(['alice']);
+      // A later one-shot claimer, alone (no race to lose): refused because alice is busy, not by the lease.
+      const pending = (await store.tasks.list({ status: 'pending' }))[0]!;
+      const late = startWorker('claim-once', store.dir, 'alice', pending.id);
+      expect(await late.nextLine()).toMatchObject({ ok: false, code: 'busy' });
+      await late.done();
       await store.tasks.complete(busy[0]!.id, 'alice');
     }
   });

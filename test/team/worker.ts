@@ -129,6 +129,7 @@ async function main(): Promise<void> {
     }
     case 'lease': {
       // lease <agent>: holds the agent lease until killed, or reports the refusal
+      await barrier();
       try {
         const lease = await store.acquireLease(args[0]!);
         lease.onLost?.((reason) => out({ lost: true, reason }));
@@ -166,6 +167,21 @@ async function main(): Promise<void> {
         while (!fs.existsSync(go)) await sleep(1);
         out({ round: r, ...(await settle(async () => ({ id: (await store.send(from!, to!, `round ${r} from ${from}`))[0]!.id }))) });
       }
+      break;
+    }
+    case 'lease-claim': {
+      // lease-claim <agent> <taskId> [goFile]: as a teammate — hold the lease, say "working", claim the task;
+      // with goFile, wait for it to exist, then complete the task and report the outcome. Stays alive.
+      const [agent, id, go] = args;
+      const lease = await store.acquireLease(agent!);
+      lease.onLost((reason) => out({ lost: true, reason }));
+      await store.statuses.write(agent!, { status: 'working', pid: process.pid, current_task: id! });
+      out(await settle(async () => ({ owner: (await store.tasks.claim(id!, agent!)).owner, pid: process.pid })));
+      if (go) {
+        while (!fs.existsSync(go)) await sleep(5);
+        out(await settle(async () => ({ status: (await store.tasks.complete(id!, agent!, `done by pid ${process.pid}`)).status })));
+      }
+      setInterval(() => {}, 1000);
       break;
     }
     case 'lock-wait': {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { TeamError } from './errors.js';
 
 const madeDirs = new Set<string>();
 
@@ -13,8 +14,47 @@ function tempPathFor(file: string): string {
   if (!madeDirs.has(dir)) {
     fs.mkdirSync(dir, { recursive: true });
     madeDirs.add(dir);
+    sweepDeadTemps(dir);
   }
   return path.join(dir, `${path.basename(file)}.${process.pid}.${randomUUID().slice(0, 8)}`);
+}
+
+/** A temp file this old whose writer's pid is gone was left by a killed writer (SIGKILL between write and rename). */
+const ORPHAN_TEMP_AGE_MS = 60_000;
+
+/**
+ * Removes the temp files of writers killed mid-write (once per directory per process), so crashes do not pile
+ * up copies of inboxes. Only files older than a minute whose pid is dead here: a live writer's temp is never
+ * touched, and a writer on another host (same pid by chance) would have to stall a minute before its rename,
+ * which then fails loudly rather than losing anything.
+ */
+function sweepDeadTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    const m = /\.(\d+)\.[0-9a-f]{8}$/.exec(name);
+    if (!m || Number(m[1]) === process.pid || pidLives(Number(m[1]))) continue;
+    const p = path.join(dir, name);
+    try {
+      if (now - fs.lstatSync(p).mtimeMs > ORPHAN_TEMP_AGE_MS) fs.rmSync(p, { force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+function pidLives(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Opens a temp file, recreating `.tmp/` if it was removed since we last made it. */
@@ -174,6 +214,13 @@ export function appendLine(file: string, line: string, durable = false): void {
   }
 }
 
+/** A file squatting on a team directory's name is a clear refusal (nothing touched), not a raw EEXIST. */
 export function ensureDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true });
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw err;
+    throw new TeamError('conflict', `${dir} is not a directory (${code === 'EEXIST' ? 'a file is in its place' : 'a parent is a file'}); move it aside`);
+  }
 }

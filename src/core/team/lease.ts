@@ -3,7 +3,7 @@ import os from 'node:os';
 import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import { describeHolder } from './holder.js';
 import type { Journal } from './journal.js';
-import { type HeldLock, tryHoldLock, watchHeld } from './lock.js';
+import { type HeldLock, liveHolder, tryHoldLock, watchHeld } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TeamError } from './errors.js';
@@ -84,4 +84,12 @@ export function readLeaseInfo(paths: TeamPaths, agent: string): LeaseInfo | null
   if (r.kind !== 'ok') return null;
   const j = parseJson(r.text);
   return j.ok ? (j.value as LeaseInfo) : null;
+}
+
+/**
+ * Whether a live process holds the agent's lease. A stopped or slow holder (stale heartbeat, laptop asleep)
+ * still lives: the tasks it was acknowledged stay its own until it dies or lets go.
+ */
+export function leaseHeldByLive(paths: TeamPaths, agent: string): boolean {
+  return liveHolder(`${paths.lease(agent)}.lock`) !== null;
 }

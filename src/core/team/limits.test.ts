@@ -54,3 +54,32 @@ describe('task ids and the id counter', () => {
     expect((await store.tasks.claimNext('alice'))?.id).toBe(a.id);
   });
 });
+
+describe('task edits accept only what read accepts', () => {
+  it.each([
+    ['a subject over the limit', { subject: 's'.repeat(LIMITS.subjectChars + 1) }],
+    ['a description over the limit', { description: 'd'.repeat(LIMITS.descriptionChars + 1) }],
+    ['a cancel reason that makes the result too long', { cancel: true, reason: 'r'.repeat(LIMITS.resultChars) }],
+    ['extra fields that break the schema', { extra: { status: 'bogus' } }],
+  ])('update with %s is refused, nothing written, the task still listed', async (_what, patch) => {
+    const t = await store.tasks.create({ subject: 'one', description: '' });
+    const before = fs.readFileSync(store.paths.task(t.id), 'utf8');
+    await expect(store.tasks.update(t.id, patch)).rejects.toMatchObject({ code: 'invalid' });
+    expect(fs.readFileSync(store.paths.task(t.id), 'utf8')).toBe(before);
+    expect((await store.tasks.list()).map((x) => x.id)).toEqual([t.id]);
+    expect(store.journal.read().filter((e) => e.event === 'quarantined')).toEqual([]);
+  });
+});
+
+describe('a stray task file with a huge id', () => {
+  it.each([['999999999999999.json'], ['999999999999999.json.corrupt-1-1']])('%s does not make every create fail; it is kept and journalled', async (name) => {
+    await store.tasks.create({ subject: 'one', description: '' });
+    fs.writeFileSync(path.join(store.paths.tasksDir, name), '{}');
+    const t = await store.tasks.create({ subject: 'two', description: '' });
+    expect(t.id).toBe('2');
+    expect(fs.existsSync(path.join(store.paths.tasksDir, name)) || fs.readdirSync(store.paths.tasksDir).some((n) => n.startsWith('999999999999999.json'))).toBe(true);
+    expect(store.journal.read().some((e) => e.event === 'note' && /far beyond/.test(e.reason))).toBe(true);
+    expect((await store.tasks.create({ subject: 'three', description: '' })).id).toBe('3');
+    expect(['1', '2', '3']).toContain((await store.tasks.claimNext('alice'))?.id);
+  });
+});

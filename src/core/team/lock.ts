@@ -201,15 +201,45 @@ function readEntry(lockPath: string): Entry {
   return { kind: 'held', holder, identity: raw ?? `${st.ino}:${st.mtimeMs}`, mtimeMs: st.mtimeMs };
 }
 
-function isStale(e: Entry & { kind: 'held' }): boolean {
+/**
+ * `unchangedSince`: when this waiter first saw the lock with this very identity and mtime. A lock judged by
+ * its mtime is also stale once it stays unrefreshed that long as observed here, so an mtime in the future (a
+ * clock that jumped back, another host's clock ahead) cannot block the file until the clock catches up.
+ */
+function isStale(e: Entry & { kind: 'held' }, unchangedSince?: number): boolean {
   if (e.holder && sameMachine(e.holder)) return holderDead(e.holder);
-  return e.mtimeMs !== null && Date.now() - e.mtimeMs > TEAM_POLICY.lockStaleMs;
+  if (e.mtimeMs === null) return false;
+  const now = Date.now();
+  return now - e.mtimeMs > TEAM_POLICY.lockStaleMs || (unchangedSince !== undefined && now - unchangedSince > TEAM_POLICY.lockStaleMs);
+}
+
+/** Tracks since when a waiter has seen the same (identity, mtime) of a lock judged by its mtime. */
+class Observed {
+  private key = '';
+  private since = 0;
+  sinceFor(e: Entry & { kind: 'held' }): number {
+    const key = `${e.identity}\0${e.mtimeMs}`;
+    if (key !== this.key) {
+      this.key = key;
+      this.since = Date.now();
+    }
+    return this.since;
+  }
+}
+
+/** The live holder of a lock, or null when it is free or its holder is gone (for liveness questions). */
+export function liveHolder(lockPath: string): { holder: Holder | null } | null {
+  const e = readEntry(lockPath);
+  if (e.kind === 'gone' || isStale(e)) return null;
+  return { holder: e.holder };
 }
 
 function staleReason(e: Entry & { kind: 'held' }): string {
   if (e.holder && sameMachine(e.holder)) return `holder ${describeHolder(e.holder)} is dead`;
   const age = Math.round((Date.now() - (e.mtimeMs ?? 0)) / 100) / 10;
-  return `${e.holder ? `holder ${describeHolder(e.holder)}` : 'lock with no readable holder'} not refreshed for ${age} s`;
+  const who = e.holder ? `holder ${describeHolder(e.holder)}` : 'lock with no readable holder';
+  if (age < 0) return `${who} not refreshed for over ${TEAM_POLICY.lockStaleMs / 1000} s (its mtime is ${-age} s in the future)`;
+  return `${who} not refreshed for ${age} s`;
 }
 
 /**
@@ -291,6 +321,7 @@ async function acquire(lockPath: string, wait: boolean, journal: Journal | undef
   let delay = 1;
   let lastCheck = 0;
   let reported = false;
+  const observed = new Observed();
   for (let attempt = 0; ; attempt++) {
     if (lock.tryCreate()) return lock;
     if (!wait && attempt >= 8) throw new TeamError('locked', `${lockPath.slice(0, -5)} is locked`);
@@ -299,7 +330,7 @@ async function acquire(lockPath: string, wait: boolean, journal: Journal | undef
       lastCheck = now;
       const e = readEntry(lockPath);
       if (e.kind === 'gone') continue;
-      if (isStale(e)) {
+      if (isStale(e, observed.sinceFor(e))) {
         if (breakStale(lockPath, e, journal) && attempt < 8) continue;
       } else {
         if (!wait) throw new TeamError('locked', `${lockPath.slice(0, -5)} is locked by ${describeHolder(e.holder)}`);

@@ -2,7 +2,7 @@ import { TeamConfigFile, knownNames } from './config.js';
 import { ensureDir } from './fsio.js';
 import { Inboxes, type NewMessage } from './inbox.js';
 import { Journal } from './journal.js';
-import { acquireLease, type Lease } from './lease.js';
+import { acquireLease, type Lease, leaseHeldByLive } from './lease.js';
 import { assertAgentName, assertRecipient, BROADCAST, LEAD, USER } from './names.js';
 import { TeamPaths, resolveTeamDir } from './paths.js';
 import type { AgentStatus, Message, Task, TaskStatus } from './schemas.js';
@@ -145,13 +145,18 @@ export class TeamStore {
     return { team: cfg.name, dir: this.dir, members, tasks };
   }
 
-  /** Releases the in-progress tasks of agents that are dead or stopped (reservations kept). */
+  /**
+   * Releases the in-progress tasks of agents that are dead or stopped (reservations kept). An agent whose
+   * lease a live process still holds keeps its tasks whatever its heartbeat says: a stalled process (SIGSTOP,
+   * sleep, a long synchronous call) resumes believing it owns them, so giving them away would hand one
+   * acknowledged claim to two agents.
+   */
   async reapDeadOwners(now = Date.now()): Promise<Task[]> {
     const released: Task[] = [];
     for (const t of await this.tasks.list({ status: 'in_progress' })) {
       if (!t.owner || t.owner === USER) continue;
       const state = deriveState(await this.statuses.read(t.owner), now);
-      if (state === 'dead' || state === 'stopped') {
+      if ((state === 'dead' || state === 'stopped') && !leaseHeldByLive(this.paths, t.owner)) {
         const r = await this.tasks.release(t.id, t.owner);
         if (r) released.push(r);
       }

@@ -7,6 +7,7 @@ import type { LockGuard } from './lock.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
 import { describeIssues, type Task, TaskSchema } from './schemas.js';
+import { TeamError } from './errors.js';
 
 const TASK_FILE = TASK_FILE_PATTERN;
 
@@ -27,6 +28,7 @@ export class TaskFiles {
   private readonly cache = new Map<string, CacheEntry>();
   private maxKnown = 0;
   private lastFullScan = 0;
+  private readonly notedOutliers = new Set<number>();
 
   constructor(
     private readonly paths: TeamPaths,
@@ -151,24 +153,46 @@ export class TaskFiles {
     });
   }
 
-  /** Highest id any file in tasks/ claims, parseable or quarantined: an id is never reused (D-8). */
+  /**
+   * Highest id any file in tasks/ claims, parseable or quarantined: an id is never reused (D-8). Ids are
+   * issued in sequence, so one lying more than LIMITS.hwmMaxAhead beyond the others was never issued here (a
+   * stray `999999999999999.json`, or its quarantined copy, would otherwise make every next id too long, for
+   * ever): it is journalled and skipped, like a garbled `_hwm`. Exclusive creation still never overwrites it.
+   */
   highestIdOnDisk(): number {
-    let max = 0;
     let names: string[] = [];
     try {
       names = fs.readdirSync(this.paths.tasksDir);
     } catch {
       // no tasks yet
     }
+    const ids: number[] = [];
     for (const n of names) {
       const m = TASK_FILE_OR_COPY_PATTERN.exec(n);
-      if (m) max = Math.max(max, Number(m[1]));
+      if (m) ids.push(Number(m[1]));
+    }
+    ids.sort((a, b) => a - b);
+    let max = 0;
+    for (const id of ids) {
+      if (id > max + LIMITS.hwmMaxAhead) {
+        if (this.notedOutliers.has(id)) break;
+        this.notedOutliers.add(id); // once per process, not once per create
+        this.journal.record({ event: 'note', file: this.paths.tasksDir, reason: `task id ${id} on disk lies far beyond the others (highest ${max}); ids continue from ${max}` });
+        break;
+      }
+      max = id;
     }
     return max;
   }
 
-  /** `guard`: the lock(s) the caller holds, re-checked just before the rename. */
+  /**
+   * `guard`: the lock(s) the caller holds, re-checked just before the rename. The task is checked against the
+   * schema every reader applies first: an edit (a long subject, a cancel reason, extra fields) that readers
+   * would quarantine is refused with nothing written, instead of making the task vanish on the next read.
+   */
   write(task: Task, guard: LockGuard): void {
+    const checked = TaskSchema.safeParse(task);
+    if (!checked.success) throw new TeamError('invalid', `task ${task.id} refused: ${describeIssues(checked.error)}`);
     writeFileAtomic(this.paths.task(task.id), JSON.stringify(task, null, 2), { guard });
   }
 

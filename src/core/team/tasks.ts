@@ -1,6 +1,6 @@
 import { type AgentLeases, ClaimGates } from './claim-gate.js';
 import { ensureDir } from './fsio.js';
-import { type LockOptions, withLock } from './lock.js';
+import { type LockGuard, type LockOptions, withLock } from './lock.js';
 import type { Lease } from './lease.js';
 import { assertAgentName, assertTaskId, isTaskId } from './names.js';
 import type { TeamPaths } from './paths.js';
@@ -37,7 +37,7 @@ export class Tasks {
     private readonly files: TaskFiles,
     /** Names allowed to own tasks (roster + lead + user); throws when there is no team. */
     private readonly roster: () => Promise<string[]>,
-    leases: AgentLeases,
+    private readonly leases: AgentLeases,
     private readonly lockOpts: LockOptions = {},
   ) {
     this.gates = new ClaimGates(leases, files);
@@ -188,14 +188,7 @@ export class Tasks {
           task.status = 'in_progress';
           task.attempts += 1;
           task.updated_at = Date.now();
-          this.files.write(task, {
-            lockPath: taskLock.lockPath,
-            assertHeld: () => {
-              lease.assertHeld();
-              taskLock.assertHeld();
-            },
-            deferDirSync: (dir) => taskLock.deferDirSync?.(dir),
-          });
+          this.files.write(task, this.withLease(taskLock, lease));
           return { task };
         },
         { wait: waitForLock, journal: this.lockOpts.journal },
@@ -211,7 +204,10 @@ export class Tasks {
     assertTaskId(id);
     assertAgentName(agent);
     if (result !== undefined && result.length > LIMITS.resultChars) throw new TeamError('invalid', `task result longer than ${LIMITS.resultChars} characters`);
-    return withLock(this.paths.task(id), (guard) => {
+    const lease = this.leases.held(agent);
+    lease?.assertHeld();
+    return withLock(this.paths.task(id), (taskLock) => {
+      const guard = this.withLease(taskLock, lease);
       const r = this.files.read(id);
       if (r.kind !== 'ok') throw new TeamError('not_found', `task ${id} not found`);
       const task = r.task;
@@ -230,7 +226,10 @@ export class Tasks {
   /** Back to pending, reservation kept (owner dead or its turn failed). `owner` guards against stale releases. */
   async release(id: string, owner?: string): Promise<Task | null> {
     assertTaskId(id);
-    return withLock(this.paths.task(id), (guard) => {
+    const lease = owner === undefined ? undefined : this.leases.held(owner);
+    lease?.assertHeld();
+    return withLock(this.paths.task(id), (taskLock) => {
+      const guard = this.withLease(taskLock, lease);
       const r = this.files.read(id);
       if (r.kind !== 'ok') return null;
       const task = r.task;
@@ -304,6 +303,22 @@ export class Tasks {
       }
     }
     return before.task;
+  }
+
+  /**
+   * The task lock plus, when this process acts as the agent, its lease: both checked right before the rename,
+   * so a process that lost the lease writes nothing more as that agent (claim, complete, its own release).
+   */
+  private withLease(taskLock: LockGuard, lease: Lease | undefined): LockGuard {
+    if (!lease) return taskLock;
+    return {
+      lockPath: taskLock.lockPath,
+      assertHeld: () => {
+        lease.assertHeld();
+        taskLock.assertHeld();
+      },
+      deferDirSync: (dir) => taskLock.deferDirSync?.(dir),
+    };
   }
 
   private whyNotClaimable(task: Task, agent: string): string | null {

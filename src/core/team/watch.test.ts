@@ -115,3 +115,36 @@ describe('change feed', () => {
     expect(latencies[Math.floor(latencies.length / 2)]!).toBeLessThan(50);
   });
 });
+
+describe('change feed safety poll', () => {
+  it('re-attaches a watch no fs event could (tasks/ a symlink whose target was made again): short-lived files are reported again', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-watch-target-'));
+    try {
+      const target = path.join(outside, 'tasks');
+      fs.mkdirSync(target);
+      fs.rmSync(store.paths.tasksDir, { recursive: true });
+      fs.symlinkSync(target, store.paths.tasksDir);
+      watcher = store.watch({ safetyPollMs: 100 });
+      const { next } = record(watcher);
+      /** A file created and removed in one synchronous step: no poll can see it, only a live fs.watch. */
+      const flash = (id: string) => {
+        fs.writeFileSync(store.paths.task(id), '{}');
+        fs.unlinkSync(store.paths.task(id));
+      };
+      let got = next('task:1');
+      flash('1');
+      await got;
+      // The target is removed and made again outside the team dir: no watched parent sees it.
+      fs.rmSync(target, { recursive: true });
+      fs.mkdirSync(target);
+      got = next('task:2'); // a lasting file: the poll's stat diff reports it, so a poll has run since
+      fs.writeFileSync(store.paths.task('2'), '{}');
+      await got;
+      got = next('task:3');
+      flash('3');
+      await got;
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
