@@ -21,7 +21,7 @@ describe('team hooks', () => {
       ],
       TaskCreated: [cmd('grep -q WIP && { echo "no WIP tasks" >&2; exit 1; }; exit 0')],
       TaskCompleted: [cmd('test -f tests-pass || { echo "run the tests first" >&2; exit 1; }')],
-      TeammateIdle: [cmd('cat >> idle-events.jsonl; echo >> idle-events.jsonl'), cmd('echo idle hook broke >&2; exit 3')],
+      TeammateIdle: [cmd('printf \'%s\\n\' "$(cat)" >> idle-events.jsonl'), cmd('echo idle hook broke >&2; exit 3')],
     };
     const { ws, session } = await team(
       [

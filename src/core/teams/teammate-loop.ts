@@ -41,6 +41,7 @@ export class TeammateLoop {
   private retry: Retry | undefined;
   private readonly attempts = new Map<string, number>();
   private waitingSince: number | undefined;
+  private idleHooks: Promise<void> = Promise.resolve();
   private waitedMs = 0;
 
   constructor(
@@ -279,9 +280,13 @@ export class TeammateLoop {
       if (urgentIds.length) await this.session.inbox().ack(urgentIds);
       await this.heartbeat.set('idle', null);
       // Informational: the teammate is idle either way; a failing hook is shown in its output and journaled.
-      void sessionHooks(this.session)('TeammateIdle', { agent: this.me, last_task_id: taskId }).then((v) => {
-        for (const r of v.results) if (r.code !== 0 || r.timedOut) this.opts.print(`[${this.me}] TeammateIdle hook failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}): ${r.command}`);
-      });
+      // One at a time, in order: a hook appending to a log never interleaves with the next idle's.
+      this.idleHooks = this.idleHooks
+        .then(() => sessionHooks(this.session)('TeammateIdle', { agent: this.me, last_task_id: taskId }))
+        .then((v) => {
+          for (const r of v.results) if (r.code !== 0 || r.timedOut) this.opts.print(`[${this.me}] TeammateIdle hook failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}): ${r.command}`);
+        })
+        .catch(() => {});
     }
   }
 
