@@ -16,9 +16,23 @@ export interface FakeToolUse {
 /** Thinking blocks streamed before the text, as the API sends them (thinking_delta then signature_delta). */
 export type FakeThinking = { thinking: string; signature: string } | { redacted: string };
 
+/**
+ * One content block in the order it is streamed (interleaved thinking and tool calls). A thinking block
+ * without a signature is one cut off by max_tokens (no signature_delta); `raw` is a block of a type the
+ * client does not know, streamed as-is.
+ */
+export type FakeBlock =
+  | { thinking: string; signature?: string }
+  | { redacted: string }
+  | { text: string }
+  | { toolUse: FakeToolUse }
+  | { raw: Record<string, unknown> };
+
 export type FakeReply =
   | {
       kind?: 'message';
+      /** Every block in streaming order; when set, `thinking`, `text` and `toolUses` are ignored. */
+      blocks?: FakeBlock[];
       thinking?: FakeThinking[];
       text?: string;
       toolUses?: FakeToolUse[];
@@ -110,6 +124,17 @@ export class FakeAnthropic {
     res.end(JSON.stringify({ type: 'error', error: { type: r.type ?? ERROR_TYPES[r.status] ?? 'api_error', message: r.message ?? `fake error ${r.status}` } }));
   }
 
+  private sendToolUse(send: (event: string, data: unknown) => void, index: number, t: FakeToolUse): void {
+    const id = t.id ?? `toolu_fake_${++this.toolCounter}`;
+    send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: t.name, input: {} } });
+    const json = JSON.stringify(t.input).slice(0, t.cutAt);
+    // Split the JSON in two deltas, as the real API streams it in pieces.
+    const half = Math.floor(json.length / 2);
+    send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } });
+    send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(half) } });
+    send('content_block_stop', { type: 'content_block_stop', index });
+  }
+
   private async stream(res: http.ServerResponse, body: any, r: Exclude<FakeReply, { kind: 'error' }>): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     let closed = false;
@@ -123,6 +148,30 @@ export class FakeAnthropic {
       message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: body?.model ?? 'fake', content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
     });
     let index = 0;
+    if (r.blocks) {
+      for (const b of r.blocks) {
+        if ('toolUse' in b) this.sendToolUse(send, index, b.toolUse);
+        else if ('text' in b) {
+          send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+          send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } });
+        } else if ('redacted' in b) {
+          send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: b.redacted } });
+        } else if ('raw' in b) {
+          send('content_block_start', { type: 'content_block_start', index, content_block: b.raw });
+        } else {
+          send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+          if (b.thinking) send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: b.thinking } });
+          if (b.signature !== undefined) send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: b.signature } });
+        }
+        send('content_block_stop', { type: 'content_block_stop', index });
+        index++;
+      }
+      const stop = r.stopReason ?? (r.blocks.some((b) => 'toolUse' in b) ? 'tool_use' : 'end_turn');
+      send('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+      send('message_stop', { type: 'message_stop' });
+      res.end();
+      return;
+    }
     for (const t of r.thinking ?? []) {
       if ('redacted' in t) {
         send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: t.redacted } });
@@ -156,14 +205,7 @@ export class FakeAnthropic {
       return;
     }
     for (const t of r.toolUses ?? []) {
-      const id = t.id ?? `toolu_fake_${++this.toolCounter}`;
-      send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: t.name, input: {} } });
-      const json = JSON.stringify(t.input).slice(0, t.cutAt);
-      // Split the JSON in two deltas, as the real API streams it in pieces.
-      const half = Math.floor(json.length / 2);
-      send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } });
-      send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(half) } });
-      send('content_block_stop', { type: 'content_block_stop', index });
+      this.sendToolUse(send, index, t);
       index++;
     }
     const stop = r.stopReason ?? (r.toolUses?.length ? 'tool_use' : 'end_turn');

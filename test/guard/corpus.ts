@@ -289,5 +289,14 @@ L('teammate: own history after a fetch (the lead never hard-resets)', 'git fetch
 A('teammate: reading after a fetch', 'git fetch origin && git log origin/main..HEAD', 'git fetch && git status');
 T('teammate: branch creation by checkout/switch DWIM', 'git checkout team/carol', 'git switch team/carol', 'git checkout --guess team/carol');
 A('teammate: checkout of paths that are no refs', 'git checkout nonexistent-file.txt', 'git checkout src/a.ts', 'git checkout --no-guess team/carol');
+L('kind: commands in git -c config values (lead)', "git -c core.fsmonitor='rm -rf src' status", "git -c core.pager='rm -rf src' log", "git -c diff.external='rm -rf src #' diff HEAD~1",
+  "git -c core.sshCommand='rm -rf src #' fetch origin", "git -c credential.helper='!rm -rf src' fetch", "git -c core.editor='rm -rf src #' commit --amend",
+  "git -c filter.x.smudge='rm -rf src' checkout -- a.txt", "git -c sequence.editor='rm -rf src #' rebase -i HEAD~1");
+B('kind: commands in git -c config values (teammate)', "git -c core.fsmonitor='rm -rf ../bob' status", "git -c core.pager='rm -rf ../bob' log");
+B('kind: git -c config that points at what the guard cannot read', 'git -c core.hooksPath=/tmp/h commit --allow-empty -m x', 'git -c core.worktree=../bob status',
+  'git -c include.path=/tmp/evil.cfg status', "git -c protocol.ext.allow=always fetch 'ext::sh -c rm% -rf% src'");
+B('kind: a harmless -c does not hide the git call', 'git -c core.pager=cat reset --hard team/bob', 'git -c color.ui=never push --force origin main');
+A('kind: everyday git -c', 'git -c color.ui=never log -1', 'git -c user.name=x -c user.email=y@z commit -m x', 'git -c core.fsmonitor=false status',
+  'git -c core.pager=cat log -1', 'git -c credential.helper=store fetch', "git -c diff.external='' diff");
 
 export const CORPUS: readonly CorpusEntry[] = entries;

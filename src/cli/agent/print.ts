@@ -5,6 +5,7 @@
 import readline from 'node:readline';
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
+import { z } from 'zod';
 import { StreamJsonInput, type StreamJsonLine } from '../../core/agent/output-schema.js';
 import { CliError } from '../errors.js';
 import { ClaudeJsonTurn } from './claude-json.js';
@@ -12,6 +13,15 @@ import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
 
 export { usageJson } from './claude-json.js';
+
+/** One line naming what is wrong with a stdin line: the JSON error, or the first schema issue and its key. */
+function inputProblem(err: unknown): string {
+  if (err instanceof z.ZodError) {
+    const issue = err.issues[0]!;
+    return `"${issue.path.join('.') || '(line)'}": ${issue.message}; expected {"type":"user","message":{"role":"user","content":"…"}}`;
+  }
+  return (err as Error).message.split('\n')[0]!;
+}
 
 export interface PrintOptions {
   format: 'text' | 'json' | 'stream-json';
@@ -54,11 +64,14 @@ async function runTurn(rt: Runtime, prompt: string, opts: PrintOptions, signal: 
 function withSignals<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
+  // A closed terminal (SIGHUP) ends the turn like Ctrl-C: the result is written, background shells die at exit.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   return fn(controller.signal).finally(() => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
   });
 }
 
@@ -83,7 +96,7 @@ export async function runStreamInput(rt: Runtime, opts: PrintOptions): Promise<n
     try {
       msg = StreamJsonInput.parse(JSON.parse(line));
     } catch (err) {
-      process.stderr.write(`thclaws: stdin line ${lineNo}: not a stream-json user message: ${(err as Error).message.split('\n')[0]}\n`);
+      process.stderr.write(`thclaws: stdin line ${lineNo}: not a stream-json user message: ${inputProblem(err)}\n`);
       worst = Math.max(worst, 2);
       continue;
     }

@@ -75,6 +75,26 @@ function agentDefFor(projectRoot: string, agentName: string): AgentDef | undefin
   return undefined;
 }
 
+const liveShells = new Set<ShellRegistry>();
+let fallbacksInstalled = false;
+
+/**
+ * A signal's default action ends the process without 'exit' handlers, leaving background shells running:
+ * a closed terminal (SIGHUP) or a SIGTERM that no turn is handling kills every group, then exits 128+n.
+ * While a turn handles the signal itself (abort, result, exit) this stays out of the way.
+ */
+function installSignalFallbacks(): void {
+  if (fallbacksInstalled) return;
+  fallbacksInstalled = true;
+  for (const [sig, code] of [['SIGHUP', 129], ['SIGTERM', 143]] as const) {
+    process.on(sig, () => {
+      if (process.listenerCount(sig) > 1) return;
+      for (const s of liveShells) s.killAll();
+      process.exit(code);
+    });
+  }
+}
+
 /** Asks the person whether to trust the folder; true = trust (stored in the user's config). */
 export type TrustPrompt = (projectRoot: string, ignored: string[]) => Promise<boolean>;
 
@@ -174,6 +194,8 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   // Background shells and the children foreground commands left running die with the agent (process groups).
   const shells = new ShellRegistry();
   process.once('exit', () => shells.killAll());
+  liveShells.add(shells);
+  installSignalFallbacks();
   const agent = new Agent({
     shells,
     ...(opts.effort ? { effort: opts.effort } : {}),

@@ -79,6 +79,12 @@ export function sessionTokens(messages: ChatMessage[], lastPromptTokens = 0): nu
   return Math.max(lastPromptTokens, Math.ceil(JSON.stringify(messages).length / 4));
 }
 
+/** The prompt size the API reports in its refusal ("prompt is too long: 250000 tokens > 200000 maximum"), else 0. */
+export function reportedPromptTokens(apiMessage: string): number {
+  const m = /(\d[\d,]*) tokens? >/.exec(apiMessage);
+  return m ? Number(m[1]!.replaceAll(',', '')) : 0;
+}
+
 export function contextExceededMessage(model: string, messages: ChatMessage[], lastPromptTokens = 0): string {
   const window = modelInfo(model)?.contextWindow;
   const size = sessionTokens(messages, lastPromptTokens);
@@ -147,7 +153,7 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
       if (err instanceof AbortedError || signal.aborted) return interrupted(usage, iteration - 1);
       const exceeded = err instanceof ProviderError && err.contextExceeded;
       const message = exceeded
-        ? contextExceededMessage(opts.model, messages, lastPromptTokens)
+        ? contextExceededMessage(opts.model, messages, Math.max(lastPromptTokens, reportedPromptTokens(err.message)))
         : err instanceof ProviderError
           ? err.message
           : `provider failed: ${(err as Error).message}`;

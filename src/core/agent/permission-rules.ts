@@ -5,7 +5,7 @@
  * is not `npm test`.
  */
 import path from 'node:path';
-import { isInside } from '../fs-paths.js';
+import { canonicalPath, isInside } from '../fs-paths.js';
 import type { PermissionRequest } from './types.js';
 
 export interface RuleScope {
@@ -15,14 +15,44 @@ export interface RuleScope {
 
 const SHELL_OPERATORS = /[;&|`<>\n]|\$\(/;
 
+/** A plain subcommand word (`test`, `run:build`), not an option, a path or a quoted string. */
+const SUBCOMMAND = /^[A-Za-z][\w:.-]*$/;
+
+/** Programs that run whatever their arguments say (interpreters, shells, wrappers): no prefix rule for them. */
+const RUNS_ITS_ARGUMENTS = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'env', 'sudo', 'doas', 'su', 'xargs', 'eval', 'exec', 'command', 'builtin', 'nohup',
+  'time', 'timeout', 'nice', 'ionice', 'setsid', 'stdbuf', 'watch', 'strace', 'python', 'python3', 'node', 'perl', 'ruby', 'php',
+  'deno', 'bun', 'npx', 'bunx', 'pnpx', 'tsx', 'ts-node', 'lua', 'awk', 'gawk', 'busybox', 'ssh', 'docker', 'podman', 'find',
+]);
+
 function commandOf(req: PermissionRequest): string | undefined {
   const c = (req.input as { command?: unknown } | null)?.command;
   return typeof c === 'string' ? c.trim() : undefined;
 }
 
-function pathOf(req: PermissionRequest, scope: RuleScope): string | undefined {
+/** Where a path really lands (symlinks followed, dangling ones to their target); undefined if it cannot be resolved (a loop). */
+function landing(abs: string): string | undefined {
+  try {
+    return canonicalPath(abs);
+  } catch {
+    return undefined;
+  }
+}
+
+function rawPathOf(req: PermissionRequest): string | undefined {
   const p = (req.input as { path?: unknown } | null)?.path;
-  return typeof p === 'string' ? path.resolve(scope.cwd, p) : undefined;
+  return typeof p === 'string' ? p : undefined;
+}
+
+/** Path rules decide on the real target: a link under `src/` pointing at `.git/hooks/` is not under `src/`. */
+function pathOf(req: PermissionRequest, scope: RuleScope): string | undefined {
+  const p = rawPathOf(req);
+  return p === undefined ? undefined : landing(path.resolve(scope.cwd, p));
+}
+
+/** Rules are written relative to the root's real path; the rule's own words are not followed through links. */
+function realRoot(scope: RuleScope): string {
+  return landing(scope.projectRoot) ?? path.resolve(scope.projectRoot);
 }
 
 /** The rule an "always" answer to this request stores. */
@@ -31,12 +61,16 @@ export function ruleFor(req: PermissionRequest, scope: RuleScope): string {
   if (req.tool === 'Bash' && command !== undefined) {
     if (SHELL_OPERATORS.test(command) || req.input === null) return `Bash(${command})`;
     const words = command.split(/\s+/);
-    const second = words[1] && /^[A-Za-z][\w:.-]*$/.test(words[1]) ? ` ${words[1]}` : '';
-    return `Bash(${words[0]}${second}:*)`;
+    // `python3:*` or `git:*` (from `git -c x=y log`) would allow every program: those get the exact command.
+    if (RUNS_ITS_ARGUMENTS.has(words[0]!) || (words[1] !== undefined && !SUBCOMMAND.test(words[1]))) return `Bash(${command})`;
+    return `Bash(${words[0]}${words[1] !== undefined ? ` ${words[1]}` : ''}:*)`;
   }
   const abs = pathOf(req, scope);
-  if (abs && isInside(abs, scope.projectRoot)) {
-    const dir = path.relative(scope.projectRoot, path.dirname(abs));
+  const root = realRoot(scope);
+  // A path that cannot be resolved gets a rule for itself alone, never the whole tool.
+  if (!abs && rawPathOf(req) !== undefined) return `${req.tool}(${rawPathOf(req)})`;
+  if (abs && isInside(abs, root)) {
+    const dir = path.relative(root, path.dirname(abs));
     return `${req.tool}(${dir ? `${dir.split(path.sep).join('/')}/` : './'})`;
   }
   return req.tool;
@@ -57,6 +91,6 @@ export function ruleMatches(rule: string, req: PermissionRequest, scope: RuleSco
   }
   const abs = pathOf(req, scope);
   if (!abs) return false;
-  const dir = path.resolve(scope.projectRoot, arg.replace(/\/\*\*$/, '/'));
+  const dir = path.resolve(realRoot(scope), arg.replace(/\/\*\*$/, '/'));
   return arg.endsWith('/') || arg.endsWith('/**') ? isInside(abs, dir) : abs === dir;
 }

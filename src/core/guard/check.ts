@@ -156,7 +156,11 @@ function checkExec(name: string, args: Word[], cmd: SimpleCommand | null, env: E
   if (name === 'git') {
     const g = parseGit(args, env.cwds);
     if (g.kind === 'none') return null;
-    if (g.kind === 'dynamic') return { why: 'run a git command whose subcommand or config is computed at run time', advice: ADVICE.dynamic };
+    if (g.kind === 'dynamic') return { why: 'run a git command whose subcommand or config is computed at run time, or whose config points git at hooks, files or places the guard cannot read', advice: ADVICE.dynamic };
+    for (const c of g.config) {
+      const f = c.dynamic ? dynamicRule('a command given in git -c', env.fullText) : nested(c.text, env);
+      if (f) return { ...f, why: `${f.why} (through git -c)` };
+    }
     if (g.kind === 'script') return g.script.dynamic ? dynamicRule('a git shell alias', env.fullText) : nested(g.script.text, env);
     if (isHelp(g)) return null;
     for (const e of embeddedCommands(g)) {

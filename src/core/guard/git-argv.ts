@@ -9,15 +9,39 @@ export interface GitCall {
   args: Word[];
   /** Directories git acts on (the cwds moved by `-C`, or `--work-tree`); null when a dynamic path hides them. */
   dirs: string[] | null;
+  /** Commands given in `-c key=value` (`core.fsmonitor`, `core.pager`…) that git may run: checked besides the call. */
+  config: Word[];
 }
 
-export type GitParse = GitCall | { kind: 'script'; script: Word } | { kind: 'dynamic' } | { kind: 'none' };
+export type GitParse = GitCall | { kind: 'script'; script: Word; config: Word[] } | { kind: 'dynamic' } | { kind: 'none' };
+
+/**
+ * `-c` keys whose value is a command git runs through the shell: the value is checked as a script. (`alias.*`
+ * with `!` is expanded below; `credential.helper` only runs a shell when it starts with `!`.)
+ */
+const COMMAND_KEY = /^(core\.(fsmonitor|pager|editor|sshcommand|askpass|gitproxy|alternaterefscommand)|pager\.[^=]+|sequence\.editor|diff\.external|diff\.[^=]+\.(textconv|command)|difftool\.[^=]+\.cmd|mergetool\.[^=]+\.cmd|merge\.[^=]+\.driver|filter\.[^=]+\.(clean|smudge|process)|gpg\.program|gpg\.[^=]+\.program|uploadpack\.packobjectshook|remote\.[^=]+\.(uploadpack|receivepack)|sendemail\.[^=]+|web\.browser|browser\.[^=]+\.cmd|man\.[^=]+\.cmd)$/;
+/** `-c` keys that point git at files or places it then runs or writes, which the guard cannot read: refused. */
+const UNREADABLE_KEY = /^(core\.hookspath|core\.worktree|include\.path|includeif\..+|protocol\.[^=]+\.allow|protocol\.allow|core\.sharedrepository|safe\.directory)$/;
+
+/** What a `-c key=value` means to the guard: an embedded script, something it cannot read, or nothing. */
+function configEffect(kv: string): Word | 'unreadable' | null {
+  const eq = kv.indexOf('=');
+  const key = (eq < 0 ? kv : kv.slice(0, eq)).toLowerCase();
+  const value = eq < 0 ? '' : kv.slice(eq + 1);
+  if (UNREADABLE_KEY.test(key)) return 'unreadable';
+  if (key === 'credential.helper' || /^credential\..+\.helper$/.test(key)) return value.startsWith('!') ? literalWord(value.slice(1)) : null;
+  if (!COMMAND_KEY.test(key)) return null;
+  // `core.fsmonitor=true|false` is the built-in daemon, not a command.
+  if (key === 'core.fsmonitor' && /^(true|false|yes|no|on|off|1|0|)$/i.test(value.trim())) return null;
+  return literalWord(value);
+}
 
 const GLOBAL_WITH_VALUE = new Set(['git-dir', 'work-tree', 'namespace', 'config-env', 'super-prefix', 'attr-source', 'list-cmds', 'exec-path']);
 
 export function parseGit(args: readonly Word[], cwds: readonly string[]): GitParse {
   let dirs: string[] | null = [...cwds];
   const aliases = new Map<string, string>();
+  const config: Word[] = [];
   let i = 0;
   for (; i < args.length; i++) {
     const w = args[i] as Word;
@@ -33,6 +57,9 @@ export function parseGit(args: readonly Word[], cwds: readonly string[]): GitPar
       if (!v || v.dynamic) return { kind: 'dynamic' };
       const m = /^alias\.([^=]+)=(.*)$/is.exec(v.text);
       if (m) aliases.set((m[1] as string).toLowerCase(), m[2] as string);
+      const effect = configEffect(v.text);
+      if (effect === 'unreadable') return { kind: 'dynamic' };
+      if (effect) config.push(effect);
     } else if (t.startsWith('--')) {
       const eq = t.indexOf('=');
       const name = eq < 0 ? t.slice(2) : t.slice(2, eq);
@@ -59,12 +86,12 @@ export function parseGit(args: readonly Word[], cwds: readonly string[]): GitPar
     if (alias.startsWith('!')) {
       const script = literalWord([alias.slice(1), ...rest.map((w) => w.text)].join(' '));
       script.dynamic = rest.some((w) => w.dynamic);
-      return { kind: 'script', script };
+      return { kind: 'script', script, config };
     }
     const words = alias.trim().split(/\s+/).map(literalWord);
     if (words.length === 0 || !words[0]) break;
     sub = words[0];
     rest = [...words.slice(1), ...rest];
   }
-  return { kind: 'git', sub: sub.text.toLowerCase(), subWord: sub, args: rest, dirs };
+  return { kind: 'git', sub: sub.text.toLowerCase(), subWord: sub, args: rest, dirs, config };
 }

@@ -37,7 +37,9 @@ export function explainRefusal(output: string, cwd: string, policy: SandboxPolic
   const lines = output.split('\n').filter((l) => REFUSED.test(l));
   if (lines.length === 0) return undefined;
   for (const line of lines) {
-    for (const p of pathsIn(line)) {
+    // An absolute path is the one the write landed on (git quotes the ref name first, then the lock file).
+    const found = pathsIn(line);
+    for (const p of [...found.filter((f) => path.isAbsolute(f)), ...found.filter((f) => !path.isAbsolute(f))]) {
       const abs = landing(path.resolve(cwd, p));
       const area = areaOf(policy, abs);
       if (area.writable) continue;

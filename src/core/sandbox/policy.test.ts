@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { explainRefusal } from './explain.js';
-import { areaOf, otherWorktreeAdmins, policyFor } from './policy.js';
+import { areaOf, otherWorktreeAdmins, ownWorktreeAdmin, policyFor } from './policy.js';
 import { layeredSandboxSettings, sandboxSettings } from './settings.js';
 
 const ws = '/work/proj';
@@ -10,9 +10,12 @@ const base = { workspaceRoot: ws, home, tmpDirs: ['/tmp'] };
 const defaults = sandboxSettings({});
 
 describe('sandbox policy per role', () => {
-  it('lead: only .git, the declared build directories, scratch and caches are writable', () => {
+  it('lead: only git objects and refs, the declared build directories, scratch and caches are writable', () => {
     const p = policyFor({ ...base, role: 'lead', cwd: ws }, defaults);
-    expect(p.allowWrite).toContain(path.join(ws, '.git'));
+    for (const d of ['objects', 'refs', 'logs']) expect(p.allowWrite).toContain(path.join(ws, '.git', d));
+    // Never the git dir itself: a `commondir` written there would steer git run outside the sandbox.
+    expect(p.allowWrite).not.toContain(path.join(ws, '.git'));
+    expect(areaOf(p, path.join(ws, '.git/commondir')).writable).toBe(false);
     expect(p.allowWrite).toContain(path.join(ws, 'node_modules'));
     expect(p.allowWrite).toContain(path.join(ws, 'coverage'));
     expect(p.allowWrite).toContain('/tmp');
@@ -32,10 +35,27 @@ describe('sandbox policy per role', () => {
     expect(p.allowWrite).not.toContain(ws);
   });
 
-  it('teammate: its worktree, the git common dir and scratch; not the lead checkout nor other worktrees', () => {
+  it("lead: no build directory is, holds or lies in the git dir, the worktrees or .thclaws/", () => {
+    const p = policyFor({ ...base, role: 'lead', cwd: ws }, sandboxSettings({ sandboxBuildDirs: ['.git', '.git/info', '.worktrees/bob', '.thclaws/state', 'dist'] }));
+    expect(p.allowWrite.filter((w) => w.startsWith(ws))).toEqual(['objects', 'refs', 'logs', 'dist'].map((d) => path.join(ws, d === 'dist' ? d : `.git/${d}`)));
+    expect(areaOf(p, path.join(ws, '.git/commondir')).writable).toBe(false);
+    expect(areaOf(p, path.join(ws, '.worktrees/bob/x')).writable).toBe(false);
+  });
+
+  it("a cloned project's settings may narrow the lead's build directories, not add to them", () => {
+    const r = layeredSandboxSettings({}, { sandboxBuildDirs: ['dist', './node_modules/', 'src', '.git'] });
+    expect(r.settings.sandboxBuildDirs).toEqual(['dist', './node_modules/']);
+    expect(r.ignored).toEqual(['sandboxBuildDirs src, .git']);
+    // The user's own list is the one a project narrows.
+    expect(layeredSandboxSettings({ sandboxBuildDirs: ['gen'] }, { sandboxBuildDirs: ['gen', 'dist'] }).settings.sandboxBuildDirs).toEqual(['gen']);
+  });
+
+  it('teammate: its worktree, git objects and refs, and scratch; not the lead checkout nor other worktrees', () => {
     const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice/src'), agentName: 'alice' }, defaults);
     expect(p.allowWrite).toContain(path.join(ws, '.worktrees/alice'));
-    expect(p.allowWrite).toContain(path.join(ws, '.git'));
+    for (const d of ['objects', 'refs', 'logs']) expect(p.allowWrite).toContain(path.join(ws, '.git', d));
+    expect(p.allowWrite).not.toContain(path.join(ws, '.git'));
+    expect(areaOf(p, path.join(ws, '.git/commondir')).writable).toBe(false);
     expect(p.allowWrite).not.toContain(ws);
     expect(p.allowWrite).not.toContain(path.join(ws, '.worktrees/bob'));
     expect(areaOf(p, path.join(ws, '.worktrees/bob/x')).rule).toMatch(/other teammates' worktrees/);
@@ -121,6 +141,14 @@ describe('settings layers: a project may tighten, only the user may loosen', () 
 });
 
 describe("a teammate's neighbours' worktree metadata", () => {
+  it("its own admin directory is the one its .git file names, and only straight below <git dir>/worktrees", () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice'), agentName: 'alice' }, defaults);
+    expect(ownWorktreeAdmin(p, `gitdir: ${ws}/.git/worktrees/alice1\n`)).toBe(path.join(ws, '.git/worktrees/alice1'));
+    expect(ownWorktreeAdmin(p, `gitdir: ${ws}/.git\n`)).toBeNull();
+    expect(ownWorktreeAdmin(p, `gitdir: ${ws}/.git/worktrees/../../src\n`)).toBeNull();
+    expect(ownWorktreeAdmin(p, 'gitdir: /tmp/elsewhere\n')).toBeNull();
+  });
+
   it('is every entry of .git/worktrees but its own (found through its .git file)', () => {
     const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice'), agentName: 'alice' }, defaults);
     const own = `gitdir: ${ws}/.git/worktrees/alice1\n`;

@@ -48,6 +48,14 @@ export interface SandboxPolicy {
   ownWorktree?: string;
 }
 
+/**
+ * What a role that writes git history may write in the repository's git directory. Never the directory itself:
+ * files there (`commondir`, `config`, `hooks/`, a worktree's `gitdir`) tell git run outside the sandbox — TeamMerge,
+ * `git worktree remove`, the person's own git — where its config and hooks are, so a sandboxed command that could
+ * create one would run code outside the sandbox.
+ */
+export const GIT_WRITABLE = ['objects', 'refs', 'logs'] as const;
+
 /** Package-manager and toolchain caches builds write to. */
 export const CACHE_DIRS = ['~/.npm', '~/.cache', '~/.yarn', '~/.pnpm-store', '~/.cargo/registry', '~/.cargo/git', '~/go/pkg/mod', '~/.m2/repository', '~/.gradle/caches'] as const;
 
@@ -87,13 +95,19 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
   areas.push({ path: path.join(gitDir, 'hooks'), writable: false, rule: 'git hooks are read-only', why: 'hooks run outside the sandbox, in the lead\'s git and TeamMerge', instead: 'Do not install hooks; ask the person to.' });
   areas.push({ path: path.join(gitDir, 'config'), writable: false, rule: 'the shared git config is read-only', why: 'it is shared by every worktree and read by git outside the sandbox', instead: 'Pass settings per command (git -c key=value) instead.' });
   if (input.role === 'lead') {
-    const build = settings.sandboxBuildDirs.map((d) => path.resolve(root, d)).filter((d) => within(d, root) && d !== root);
-    allowWrite.push(gitDir, ...build);
-    const list = ['.git/', ...settings.sandboxBuildDirs.map((d) => `${d.replace(/\/+$/, '')}/`)].join(', ');
+    // Never the root, nor a directory that is, holds or lies in the git dir, the worktrees or `.thclaws/`: a
+    // "build directory" `.git` would re-open the git dir's control files, `.worktrees/bob` a teammate's work.
+    const guarded = [gitDir, worktrees, state];
+    const build = settings.sandboxBuildDirs
+      .map((d) => path.resolve(root, d))
+      .filter((d) => within(d, root) && d !== root && !guarded.some((g) => within(d, g) || within(g, d)));
+    allowWrite.push(...GIT_WRITABLE.map((d) => path.join(gitDir, d)), ...build);
+    const list = [...GIT_WRITABLE.map((d) => `.git/${d}/`), ...build.map((d) => `${path.relative(root, d)}/`)].join(', ');
     areas.push(
       { path: root, writable: false, rule: "the lead's workspace is read-only", why: 'the team lead is a coordinator and does not change source files', instead: `Delegate the change to the responsible teammate with SendMessage and integrate finished branches with TeamMerge (it runs outside the sandbox). Writable for you: ${list}; ${scratch}.` },
       { path: worktrees, writable: false, rule: "teammates' worktrees are read-only for the lead", why: 'each worktree belongs to a live teammate', instead: 'Message the teammate with SendMessage.' },
-      { path: gitDir, writable: true, rule: 'git metadata', why: '', instead: '' },
+      { path: gitDir, writable: false, rule: "git's control files are read-only", why: 'files there (commondir, config, hooks, HEAD) steer git run outside the sandbox', instead: 'Read history with git status/log/diff; objects and refs stay writable; merges go through TeamMerge.' },
+      ...GIT_WRITABLE.map((d) => ({ path: path.join(gitDir, d), writable: true, rule: 'git objects and refs', why: '', instead: '' })),
       ...build.map((d) => ({ path: d, writable: true, rule: 'declared build directory', why: '', instead: '' })),
     );
   } else if (input.role === 'teammate' && !own) {
@@ -104,13 +118,15 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
       { path: worktrees, writable: false, rule: "teammates' worktrees are read-only", why: 'another teammate owns that worktree', instead: 'Send the owner a message with SendMessage.' },
     );
   } else if (input.role === 'teammate') {
-    allowWrite.push(gitDir);
+    // Its own worktree's admin directory (`<gitDir>/worktrees/<id>`) is added at each wrap, found through its `.git` file.
+    allowWrite.push(...GIT_WRITABLE.map((d) => path.join(gitDir, d)));
     if (own) allowWrite.push(own);
     const yours = own ? `your worktree ${own}` : 'your own worktree';
     areas.push(
       { path: root, writable: false, rule: "the lead's checkout is read-only for teammates", why: 'the lead owns the main checkout', instead: `Work in ${yours}; the lead integrates your branch with TeamMerge.` },
       { path: worktrees, writable: false, rule: "other teammates' worktrees are read-only", why: 'another teammate owns that worktree', instead: `Send the owner (or the lead) a message with SendMessage; work in ${yours}.` },
-      { path: gitDir, writable: true, rule: 'git common directory', why: '', instead: '' },
+      { path: gitDir, writable: false, rule: "git's control files are read-only", why: 'files there (commondir, config, hooks) steer git run outside the sandbox', instead: `Commit, branch and fetch as usual in ${yours}; git writes only objects, refs and your worktree's own metadata.` },
+      ...GIT_WRITABLE.map((d) => ({ path: path.join(gitDir, d), writable: true, rule: 'git objects and refs', why: '', instead: '' })),
     );
     if (own) areas.push({ path: own, writable: true, rule: 'own worktree', why: '', instead: '' });
     areas.push({ path: path.join(gitDir, 'worktrees'), writable: false, rule: "other teammates' worktree metadata is read-only", why: "it holds their HEAD, index and logs", instead: 'Change only your own worktree; message the owner with SendMessage.' });
@@ -154,14 +170,30 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
  * A teammate's neighbours' worktree metadata (`<gitDir>/worktrees/<other>`: their HEAD, index, logs), given the
  * entries of that directory and the `.git` file of the teammate's own worktree. Unknown own entry: none.
  */
-export function otherWorktreeAdmins(policy: SandboxPolicy, entries: readonly string[], ownGitFile: string | null): string[] {
+export function otherWorktreeAdmins(policy: SandboxPolicy, entries: readonly string[], ownGitFile: string | null, canon: (p: string) => string = (p) => p): string[] {
   if (policy.role !== 'teammate' || !policy.ownWorktree || !ownGitFile) return [];
   const m = /^gitdir:\s*(.+)$/m.exec(ownGitFile);
   if (!m) return [];
-  const mine = path.resolve(policy.ownWorktree, (m[1] as string).trim());
+  const mine = canon(path.resolve(policy.ownWorktree, (m[1] as string).trim()));
   const base = path.join(policy.gitDir, 'worktrees');
   return entries.map((e) => path.join(base, e)).filter((d) => d !== mine);
 }
+
+/**
+ * A teammate's own worktree admin directory (`<gitDir>/worktrees/<id>`: its HEAD, index, logs), found through its
+ * worktree's `.git` file; null unless that file points straight below `<gitDir>/worktrees/`.
+ */
+export function ownWorktreeAdmin(policy: SandboxPolicy, ownGitFile: string | null, canon: (p: string) => string = (p) => p): string | null {
+  if (policy.role !== 'teammate' || !policy.ownWorktree || !ownGitFile) return null;
+  const m = /^gitdir:\s*(.+)$/m.exec(ownGitFile);
+  if (!m) return null;
+  // git writes the path it was given (through a symlinked home, macOS's /var); the policy holds real paths.
+  const mine = canon(path.resolve(policy.ownWorktree, (m[1] as string).trim()));
+  return path.dirname(mine) === path.join(policy.gitDir, 'worktrees') ? mine : null;
+}
+
+/** The files of a worktree's admin directory that say where its repository is: never writable from the sandbox. */
+export const WORKTREE_POINTERS = ['commondir', 'gitdir', 'config.worktree'] as const;
 
 /** The most specific area holding `p`. */
 export function areaOf(policy: SandboxPolicy, p: string): AreaRule {

@@ -46,7 +46,8 @@ export function sandboxSettings(all: Record<string, unknown> = {}): SandboxSetti
 /**
  * The sandbox settings from the two layers. A project's file comes with the repository, before anyone
  * trusted it, so it may only tighten: `sandbox: "off"` and `sandboxExtraWrite` are honoured from the user's
- * file alone, and a project's `sandboxDenyRead` adds to the user's instead of replacing it.
+ * file alone, a project's `sandboxBuildDirs` may only leave out directories of the user's list (or the
+ * default), and a project's `sandboxDenyRead` adds to the user's instead of replacing it.
  */
 export function layeredSandboxSettings(user: Record<string, unknown>, project: Record<string, unknown>): { settings: SandboxSettings; ignored: string[] } {
   const base = sandboxSettings(user);
@@ -54,10 +55,15 @@ export function layeredSandboxSettings(user: Record<string, unknown>, project: R
   const ignored: string[] = [];
   if (project.sandbox === 'off') ignored.push('sandbox: "off"');
   if (project.sandboxExtraWrite !== undefined) ignored.push('sandboxExtraWrite');
+  // A project may narrow the lead's build directories, not add to them: an added one opens workspace files.
+  const norm = (d: string) => d.replace(/^\.\/+/, '').replace(/\/+$/, '');
+  const known = new Set(base.sandboxBuildDirs.map(norm));
+  const added = project.sandboxBuildDirs !== undefined ? proj.sandboxBuildDirs.filter((d) => !known.has(norm(d))) : [];
+  if (added.length > 0) ignored.push(`sandboxBuildDirs ${added.join(', ')}`);
   return {
     settings: {
       sandbox: project.sandbox !== undefined && project.sandbox !== 'off' ? proj.sandbox : base.sandbox,
-      sandboxBuildDirs: project.sandboxBuildDirs !== undefined ? proj.sandboxBuildDirs : base.sandboxBuildDirs,
+      sandboxBuildDirs: project.sandboxBuildDirs !== undefined ? proj.sandboxBuildDirs.filter((d) => known.has(norm(d))) : base.sandboxBuildDirs,
       ...(proj.sandboxAllowedDomains ?? base.sandboxAllowedDomains ? { sandboxAllowedDomains: proj.sandboxAllowedDomains ?? base.sandboxAllowedDomains } : {}),
       sandboxDenyRead: [...new Set([...base.sandboxDenyRead, ...(project.sandboxDenyRead !== undefined ? proj.sandboxDenyRead : [])])],
       sandboxExtraWrite: base.sandboxExtraWrite,

@@ -246,8 +246,9 @@ export class AnthropicProvider implements Provider {
     for (const b of blocks) {
       if (!b) continue;
       if (b.kind === 'block') {
-        // An empty text block is noise the API rejects on the way back; thinking blocks are kept whatever they hold.
-        if (b.block.type !== 'text' || b.block.text) content.push(b.block);
+        // An empty text block is noise the API rejects on the way back. A thinking block is kept whatever it
+        // holds, except one cut off (max_tokens) before its signature arrived: the API refuses it unsigned.
+        if (b.block.type === 'text' ? b.block.text : b.block.type !== 'thinking' || b.block.signature) content.push(b.block);
         continue;
       }
       let input: unknown;

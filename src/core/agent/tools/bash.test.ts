@@ -119,6 +119,17 @@ describe('Bash: output, background children, background shells', () => {
     throw new Error(`no ${re} in ${seen}`);
   }
 
+  it('KillShell ends a background group whose processes ignore SIGTERM', async () => {
+    const pidFile = path.join(root, 'stubborn.pid');
+    const start = await call('Bash', { command: `trap '' TERM; sleep 300 & echo $! > ${pidFile}; echo up; wait`, run_in_background: true });
+    const id = /started in the background as (shell_\d+)/.exec(start.content)?.[1];
+    await waitForOutput(id!, /up/);
+    const child = await waitFor(() => readPid(pidFile), 'the child pid');
+    expect(alive(child)).toBe(true);
+    expect((await call('KillShell', { id })).content).toBe(`killed ${id}`);
+    await waitFor(() => !alive(child) || undefined, 'the SIGTERM-ignoring child to die');
+  }, 30_000);
+
   it('Ctrl-C ends a command that ignores SIGTERM within about a second', async () => {
     const ac = new AbortController();
     // A minute of grace for timeouts: Ctrl-C must not wait for it (the test's 15 s deadline would fail).

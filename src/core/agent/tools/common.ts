@@ -56,6 +56,31 @@ export function resolveWritable(ctx: ToolContext, p: string): { path: string } |
   return refused ? { error: refused } : r;
 }
 
+/** Where preflight found each call's path to land; run writes only there. Keyed by the parsed input object. */
+const checkedLanding = new WeakMap<object, string>();
+
+/** Preflight of Write/Edit: sandbox and role guard, remembering where the write would land. */
+export function preflightWritable(ctx: ToolContext, input: { path: string }): ToolResult | undefined {
+  const r = resolveWritable(ctx, input.path);
+  if ('error' in r) return r.error;
+  checkedLanding.set(input, r.path);
+  return undefined;
+}
+
+/**
+ * At run time, after a person may have been asked for minutes: sandbox and guard again, and the same target
+ * as the one checked and approved — a symlink on the way may have been swapped meanwhile.
+ */
+export function runWritable(ctx: ToolContext, input: { path: string }): { path: string } | { error: ToolResult } {
+  const r = resolveWritable(ctx, input.path);
+  if ('error' in r) return r;
+  const checked = checkedLanding.get(input);
+  if (checked !== undefined && checked !== r.path) {
+    return { error: toolError(`${input.path} now resolves to ${r.path}, not the ${checked} that was checked; nothing written — a symlink on the way changed, check it and try again`) };
+  }
+  return r;
+}
+
 /** The one wording of a role-guard refusal: `refused: <reason> — <advice>`. */
 export function guardRefusal(verdict: { allowed: boolean; reason?: string; advice?: string } | undefined): ToolResult | undefined {
   if (!verdict || verdict.allowed) return undefined;

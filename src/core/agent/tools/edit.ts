@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Tool } from '../types.js';
-import { fsErrorText, notRegularFile, resolvePath, resolveWritable, toolError } from './common.js';
+import { fsErrorText, notRegularFile, preflightWritable, runWritable, toolError } from './common.js';
 
 const Input = z
   .object({
@@ -26,12 +26,11 @@ export const editTool: Tool<z.infer<typeof Input>> = {
   needsPermission: true,
   summarize: (input) => `edit ${input.path}${input.replace_all ? ' (all occurrences)' : ''}`,
   async preflight(input, ctx) {
-    const r = resolveWritable(ctx, input.path);
-    return 'error' in r ? r.error : undefined;
+    return preflightWritable(ctx, input);
   },
   async run(input, ctx) {
-    // The guard ran in preflight; the sandbox decides again here, as the path may have changed while a person was asked.
-    const r = resolvePath(ctx, input.path, 'write');
+    // The path may have changed while a person was asked: sandbox, guard and target are checked again.
+    const r = runWritable(ctx, input);
     if ('error' in r) return r.error;
     const special = await notRegularFile(r.path, input.path);
     if (special) return special;

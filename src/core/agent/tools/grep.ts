@@ -87,13 +87,14 @@ function searchRg(rg: string, q: GrepQuery, ctx: ToolContext): Promise<GrepHit[]
     '--no-config', '--color', 'never', '--no-messages', '--hidden', '--no-require-git',
     // No --max-filesize: it costs a stat per file (~25 % of the search); rg streams big files, and long lines are cut.
     '--heading', '--with-filename', '--line-number', '--max-columns', '1000', '--max-columns-preview',
+    // The model's glob goes first: for ripgrep a later glob wins, so `*` after these would re-open .thclaws/.
+    ...(q.glob ? ['--glob', q.glob] : []),
     '--glob', '!.git/', '--glob', '!node_modules/', '--glob', '!.thclaws/',
   ];
   if (q.ignoreCase) args.push('--ignore-case');
   if (q.multiline) args.push('--multiline', '--multiline-dotall');
   if (q.before) args.push('-B', String(q.before));
   if (q.after) args.push('-A', String(q.after));
-  if (q.glob) args.push('--glob', q.glob);
   // Always a path: without one, rg searches its stdin when that is not a terminal.
   args.push('--regexp', q.pattern, '--', isDir ? '.' : path.basename(q.target));
   return new Promise((resolve) => {

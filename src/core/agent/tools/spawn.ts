@@ -5,10 +5,18 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ToolContext } from '../types.js';
 
+/**
+ * The agent's own model credentials. A command has no use for them, and with the network open a command the
+ * model writes could send them anywhere: they are not passed on (a project whose tests need a key sets its own).
+ */
+const AGENT_SECRETS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const;
+
 /** Environment that keeps tools from waiting on a person: no pagers, no editors, no prompts. */
 function commandEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of AGENT_SECRETS) delete env[k];
   return {
-    ...process.env,
+    ...env,
     CI: '1',
     TERM: 'dumb',
     PAGER: 'cat',

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Tool } from '../types.js';
-import { fsErrorText, notRegularFile, resolvePath, resolveWritable, toolError } from './common.js';
+import { fsErrorText, notRegularFile, preflightWritable, runWritable, toolError } from './common.js';
 
 const Input = z
   .object({
@@ -18,12 +18,11 @@ export const writeTool: Tool<z.infer<typeof Input>> = {
   needsPermission: true,
   summarize: (input) => `write ${input.path} (${Buffer.byteLength(input.content)} bytes)`,
   async preflight(input, ctx) {
-    const r = resolveWritable(ctx, input.path);
-    return 'error' in r ? r.error : undefined;
+    return preflightWritable(ctx, input);
   },
   async run(input, ctx) {
-    // The guard ran in preflight; the sandbox decides again here, as the path may have changed while a person was asked.
-    const r = resolvePath(ctx, input.path, 'write');
+    // The path may have changed while a person was asked: sandbox, guard and target are checked again.
+    const r = runWritable(ctx, input);
     if ('error' in r) return r.error;
     const special = await notRegularFile(r.path, input.path);
     if (special) return special;

@@ -1,0 +1,30 @@
+/** What one "always" answer may allow: a command prefix, never every program an interpreter or wrapper could run. */
+import { describe, expect, it } from 'vitest';
+import { ruleFor, ruleMatches } from './permission-rules.js';
+
+const scope = { cwd: '/p', projectRoot: '/p' };
+const bash = (command: string) => ({ tool: 'Bash', input: { command }, summary: '' });
+
+describe('"always" on commands that run their arguments', () => {
+  it('an interpreter, a shell or a wrapper gets a rule for that exact command', () => {
+    for (const c of ["python3 -c 'print(1)'", "sh -c 'ls'", 'bash build.sh', "node -e '1'", 'env FOO=1 make', 'xargs rm', 'sudo ls', 'timeout 5 make', 'npx prettier .']) {
+      const rule = ruleFor(bash(c), scope);
+      expect(rule, c).toBe(`Bash(${c})`);
+    }
+  });
+
+  it('a leading option never widens the rule to the bare program', () => {
+    expect(ruleFor(bash('git -c core.pager=cat log'), scope)).toBe('Bash(git -c core.pager=cat log)');
+    expect(ruleFor(bash('ls -la'), scope)).toBe('Bash(ls -la)');
+    // The usual shape is unchanged: program and subcommand, any arguments.
+    expect(ruleFor(bash('npm test -- --watch=false'), scope)).toBe('Bash(npm test:*)');
+    expect(ruleFor(bash('make'), scope)).toBe('Bash(make:*)');
+  });
+
+  it('the stored rule allows what was asked and no other program', () => {
+    const rule = ruleFor(bash("python3 -c 'print(1)'"), scope);
+    expect(ruleMatches(rule, bash("python3 -c 'print(1)'"), scope)).toBe(true);
+    expect(ruleMatches(rule, bash('python3 other.py'), scope)).toBe(false);
+    expect(ruleMatches(rule, bash("python3 -c 'print(2)'"), scope)).toBe(false);
+  });
+});

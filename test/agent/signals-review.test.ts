@@ -1,0 +1,79 @@
+/**
+ * Background shells die with the agent whatever ends it: a closed terminal (SIGHUP) or SIGTERM, in the REPL
+ * between turns and in -p mid-turn. A signal's default action skips 'exit' handlers, so this needs handlers.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeAnthropic } from './fake-anthropic.js';
+import { BIN, ensureBuilt, scrubbedEnv, tempDir } from './helpers.js';
+
+/** Processes with this exact command line (under the OS sandbox `$$` is a pid of another namespace). */
+const running = (secs: string) =>
+  readdirSync('/proc').filter((d) => {
+    try {
+      return /^\d+$/.test(d) && readFileSync(`/proc/${d}/cmdline`, 'utf8') === `sleep\0${secs}\0`;
+    } catch {
+      return false;
+    }
+  }).map(Number);
+
+async function until(cond: () => boolean, ms = 20_000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (cond()) return true;
+    await new Promise((f) => setTimeout(f, 50));
+  }
+  return cond();
+}
+
+describe('background shells end with the agent on SIGHUP and SIGTERM (real processes)', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let fake: FakeAnthropic;
+  let secs = '';
+  let n = 0;
+  beforeAll(async () => {
+    await ensureBuilt();
+  });
+  beforeEach(async () => {
+    ({ dir, cleanup } = tempDir());
+    fake = await new FakeAnthropic().start();
+  });
+  afterEach(async () => {
+    for (const pid of running(secs)) process.kill(pid, 'SIGKILL');
+    await fake.close();
+    cleanup();
+  });
+
+  const cases = [
+    { mode: 'repl', sig: 'SIGHUP', code: 129 },
+    { mode: 'repl', sig: 'SIGTERM', code: 143 },
+    { mode: 'print', sig: 'SIGHUP', code: 130 },
+  ] as const;
+  for (const c of cases) {
+    it(`${c.mode}: ${c.sig} kills the background group (even one ignoring SIGTERM) and exits ${c.code}`, async () => {
+      const pidFile = path.join(dir, 'bg.pid');
+      secs = `300.${process.pid}${++n}`;
+      fake.enqueue(
+        { toolUses: [{ name: 'Bash', input: { command: `trap '' TERM; echo $$ > ${pidFile}; sleep ${secs} & sleep ${secs}`, run_in_background: true } }] },
+        // In -p the second answer streams slowly, so the signal arrives mid-turn.
+        c.mode === 'print' ? { text: Array.from({ length: 200 }, (_, i) => `w${i}`).join(' '), chunkDelayMs: 200 } : { text: 'started' },
+      );
+      const args = c.mode === 'print' ? ['-p', 'start it', '--accept-all'] : ['--accept-all'];
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.url }) });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      const closed = new Promise<number | null>((f) => child.on('close', (code) => f(code)));
+      if (c.mode === 'repl') child.stdin.write('start it\n');
+      expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'))).toBe(true);
+      if (c.mode === 'repl') expect(await until(() => out.includes('started'))).toBe(true);
+      else expect(await until(() => fake.requests.length === 2)).toBe(true);
+      expect(await until(() => running(secs).length === 2)).toBe(true);
+      child.kill(c.sig);
+      expect(await closed).toBe(c.code);
+      expect(await until(() => running(secs).length === 0)).toBe(true);
+    });
+  }
+});
