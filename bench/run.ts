@@ -12,6 +12,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['agent-tools', './agent-tools.js', 'runAgentToolsBench'],
   ['teams', './teams.js', 'runTeamsBench'],
   ['sandbox', './sandbox.js', 'runSandboxBench'],
+  ['approvals', './approvals.js', 'runApprovalsBench'],
 ];
 
 function printTable(section: BenchSection): void {

@@ -20,12 +20,12 @@ export interface Dashboard {
  * A real team, made with the store's CLI as a person would, with real teammate processes writing their own
  * output, and `thclaws dashboard` as a real process serving it.
  */
-export async function startDashboard(members: string[]): Promise<Dashboard> {
+export async function startDashboard(members: string[], settings: Record<string, unknown> = {}): Promise<Dashboard> {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-'));
   execFileSync('git', ['init', '-q'], { cwd: ws });
   const cli = (...args: string[]) => execFileSync(THCLAWS, [...args, '--dir', ws], { encoding: 'utf8' });
   cli('team', 'create', 'demo', '--members', members.join(','), '--description', 'e2e team');
-  fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted' }, null, 2));
+  fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted', ...settings }, null, 2));
   const teamDir = path.join(ws, '.thclaws', 'state', 'team');
   const sims = new Map<string, ChildProcess>();
   const startSim = (name: string, ...args: string[]) => {

@@ -105,14 +105,21 @@ async function main() {
   git('add', '-A');
   git('commit', '-qm', 'init');
   fs.mkdirSync(path.join(ws, '.thclaws'));
-  fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ teamEnabled: true, teammateMode: 'background' }, null, 2));
+  // Teammates ask before every Bash command by default; this unattended demo opts in to its teammates'
+  // commands here, in the workspace's own settings, and trusts the workspace in a demo-only config dir.
+  const teamSettings = { teamEnabled: true, teammateMode: 'background', teammateAllow: ['Bash'] };
+  fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify(teamSettings, null, 2));
+  const configHome = `${ws}-config`;
+  fs.mkdirSync(path.join(configHome, 'thclaws'), { recursive: true });
+  fs.writeFileSync(path.join(configHome, 'thclaws', 'trusted-folders.json'), JSON.stringify({ folders: [ws] }));
+  console.log(`settings: ${JSON.stringify(teamSettings)}  (teammates' Bash allowed without asking: the demo runs unattended)`);
   const scriptFile = path.join(os.tmpdir(), `thclaws-demo-script-${process.pid}.json`);
   fs.writeFileSync(scriptFile, JSON.stringify(SCRIPT));
   console.log(`workspace: ${ws}  (${live ? 'live model' : 'scripted provider, no API key needed'})\n`);
   console.log(`$ thclaws -p "${PROMPT.slice(0, 70)}…" --accept-all --timeout 60\n`);
 
   const args = ['-p', PROMPT, '--accept-all', '--timeout', live ? '600' : '60', '--output-format', 'stream-json', ...(live ? [] : ['--script', scriptFile])];
-  const env = { ...process.env, ...(live ? {} : { ANTHROPIC_API_KEY: '' }) };
+  const env = { ...process.env, XDG_CONFIG_HOME: configHome, ...(live ? {} : { ANTHROPIC_API_KEY: '' }) };
   const child = spawn(process.execPath, [bin, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'inherit'] });
   let result;
   const names = new Map();
@@ -181,6 +188,7 @@ try {
 } finally {
   if (keep) console.log(`(kept ${ws})`);
   else fs.rmSync(ws, { recursive: true, force: true });
+  fs.rmSync(`${ws}-config`, { recursive: true, force: true });
 }
 process.exit(code);
 

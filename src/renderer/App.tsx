@@ -7,6 +7,16 @@ import { HelpOverlay } from './components/Help';
 import { SettingsDialog } from './components/Settings';
 import { TaskBoard, TaskEditor } from './components/TaskBoard';
 import { TeamTab } from './components/TeamTab';
+import { ApprovalInbox } from './components/Approvals';
+
+function ApprovalsBadge() {
+  const pending = useDashboard((s) => s.approvalsPending);
+  return (
+    <span className={`approvals-badge${pending ? ' waiting' : ''}`} data-testid="approvals-badge" title="requests waiting for your approval">
+      {pending}
+    </span>
+  );
+}
 
 function HeaderBar() {
   const team = useDashboard((s) => s.team);
@@ -25,6 +35,7 @@ function HeaderBar() {
         <span className="c-working">{c.working} working</span> · <span className="c-idle">{c.idle} idle</span> · <span className="c-dead">{c.dead} dead</span>
       </span>
       <span className="cost">total ${c.costUsd.toFixed(2)}</span>
+      <ApprovalsBadge />
       <nav className="tabs">
         <button className={tab === 'team' ? 'active' : ''} onClick={() => setTab('team')}>
           Team
@@ -57,15 +68,6 @@ function HeaderBar() {
   );
 }
 
-function Approvals() {
-  const pending = useDashboard((s) => s.approvalsPending);
-  return (
-    <aside className="approvals" aria-label="approvals">
-      Approvals: {pending === 0 ? 'none waiting' : `${pending} waiting`}
-    </aside>
-  );
-}
-
 function Notices() {
   const notices = useDashboard((s) => s.notices);
   const dismiss = useDashboard((s) => s.dismiss);
@@ -87,7 +89,7 @@ export function App() {
   return (
     <div className="app">
       <HeaderBar />
-      <Approvals />
+      <ApprovalInbox />
       <main>{tab === 'team' ? <TeamTab /> : <TaskBoard />}</main>
       {editing && <TaskEditor key={editing} />}
       <SettingsDialog />

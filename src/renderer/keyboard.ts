@@ -1,5 +1,6 @@
 import { terminals } from './context';
 import { dashboard } from './store';
+import { answer } from './components/Approvals';
 
 /** Global shortcuts (Alt-based so they never collide with what a terminal needs). */
 export function installShortcuts(): () => void {
@@ -14,6 +15,14 @@ export function installShortcuts(): () => void {
     const inField = e.target instanceof HTMLElement && (e.target.closest('input, textarea, select, .xterm') !== null);
     if (e.key === '?' && !inField && !e.altKey) {
       s.setHelpOpen(!s.helpOpen);
+      e.preventDefault();
+      return;
+    }
+    // The approval inbox: a / d answer the selected request, j / k move the selection (outside text fields and terminals).
+    if (!inField && !e.altKey && !e.ctrlKey && !e.metaKey && s.approvals.length && ['a', 'd', 'j', 'k'].includes(e.key)) {
+      const i = Math.max(0, s.approvals.findIndex((a) => a.request_id === s.selectedApproval));
+      if (e.key === 'j' || e.key === 'k') s.selectApproval(s.approvals[Math.min(s.approvals.length - 1, Math.max(0, i + (e.key === 'j' ? 1 : -1)))]!.request_id);
+      else void answer(s.approvals[i]!, e.key === 'a');
       e.preventDefault();
       return;
     }

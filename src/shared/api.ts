@@ -35,8 +35,30 @@ export const MemberSchema = z.object({
   terminal: TerminalModeSchema,
   /** Offered when the host can start it again (dead or stopped teammate with a known command, or the lead). */
   can_respawn: z.boolean(),
+  /** Request id of the approval this teammate waits for ("waiting for approval"), else null. */
+  waiting_for: z.string().max(100).nullable().default(null),
 });
 export type Member = z.infer<typeof MemberSchema>;
+
+/** A teammate's pending permission request or plan, as the approval inbox shows it. */
+export const ApprovalViewSchema = z.object({
+  request_id: z.string().min(1).max(100),
+  kind: z.enum(['permission', 'plan']),
+  agent: agentName,
+  tool: text(200),
+  summary: text(2000),
+  /** The command or path asked about (permission requests). */
+  detail: text(20_000).nullable(),
+  cwd: text(4096),
+  /** The plan's Markdown and its attempt number (plans). */
+  plan: text(60_000).nullable(),
+  attempt: z.number().int().positive().nullable(),
+  /** What "Always" would allow from now on (`Bash(npm test:*)`). */
+  rule: text(2000).nullable(),
+  since: z.number(),
+  deadline: z.number(),
+});
+export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 
 export const TaskColumnSchema = z.enum(['pending', 'in_progress', 'completed', 'parked', 'failed', 'cancelled']);
 export type TaskColumn = z.infer<typeof TaskColumnSchema>;
@@ -108,6 +130,14 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('settings_get', {}),
   req('settings_set', { patch: SettingsViewSchema.partial() }),
   req('open_workspace', { dir: z.string().min(1).max(4096) }),
+  /** The person's answer to a pending approval: allow (Approve / Always) or deny (Deny / Reject + feedback). */
+  req('approval_answer', {
+    request_id: z.string().min(1).max(100),
+    allow: z.boolean(),
+    always: z.boolean().default(false),
+    team: z.boolean().default(false),
+    feedback: text(5000).optional(),
+  }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
@@ -134,8 +164,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('exit'), agent: agentName, code: z.number().int().nullable(), signal: z.string().nullable() }),
   z.object({ type: z.literal('settings'), settings: SettingsViewSchema, restart_needed: z.boolean() }),
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), text: text(2000) }),
-  /** Placeholder for the approval inbox (permission and plan approvals, next issue). */
-  z.object({ type: z.literal('approvals'), pending: z.number().int().nonnegative() }),
+  /** The approval inbox: every live teammate's pending request, oldest first (sent whole on each change). */
+  z.object({ type: z.literal('approvals'), pending: z.number().int().nonnegative(), items: z.array(ApprovalViewSchema).default([]) }),
 ]);
 export type HostEvent = z.infer<typeof EventSchema>;
 export type HostEventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>;

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BIN, tempDir } from '../agent/helpers.js';
+import { trustFolder } from '../../src/core/agent/trust.js';
 import { TeamSession, type TeamSessionOptions } from '../../src/core/teams/session.js';
 import { deriveState, pidAlive } from '../../src/core/team/index.js';
 
@@ -12,7 +13,11 @@ export interface Ws {
   cleanup(): void;
 }
 
-/** A git repository with an identity, `teamEnabled` settings and a private HOME. */
+/**
+ * A git repository with an identity, `teamEnabled` settings and a private HOME. Teammates run unattended
+ * (`teammatePermissionMode: "auto"`, the folder trusted) unless a test's settings say otherwise: the
+ * approval tests pass `teammatePermissionMode: "ask"`.
+ */
 export function teamWorkspace(settings: Record<string, unknown> = {}): Ws {
   const t = tempDir('thclaws-team-');
   const dir = path.join(t.dir, 'ws');
@@ -27,7 +32,10 @@ export function teamWorkspace(settings: Record<string, unknown> = {}): Ws {
   g('add', '-A');
   g('commit', '-qm', 'init');
   fs.mkdirSync(path.join(dir, '.thclaws'));
-  fs.writeFileSync(path.join(dir, '.thclaws', 'settings.json'), JSON.stringify({ teamEnabled: true, teammateMode: 'background', ...settings }));
+  fs.writeFileSync(path.join(dir, '.thclaws', 'settings.json'), JSON.stringify({ teamEnabled: true, teammateMode: 'background', teammatePermissionMode: 'auto', ...settings }));
+  // Trusted for teammates this process spawns (they inherit its XDG_CONFIG_HOME) and for CLI runs with HOME=home.
+  trustFolder(dir);
+  trustFolder(dir, { HOME: home });
   return { dir, home, cleanup: () => killAll(dir) && t.cleanup() };
 }
 

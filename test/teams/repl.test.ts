@@ -1,4 +1,5 @@
 /** The lead in the real REPL (a pty): teammate messages become lead turns while idle at the prompt; /team; exit shuts down. */
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, scrubbedEnv } from '../agent/helpers.js';
@@ -36,4 +37,32 @@ it('a teammate message reaches the idle lead as a turn; /team shows the roster; 
   expect((await s.exited).exitCode).toBe(0);
   // The message was acknowledged after the turn: nothing is delivered twice.
   expect(store.inboxes.unread('lead')).toEqual([]);
+}, 60_000);
+
+it('the person answers a teammate\'s request from the lead REPL: /approvals lists it, /approve --always sends the answer as user', async () => {
+  const ws = teamWorkspace();
+  cleanups.push(ws.cleanup);
+  const store = new TeamStore(path.join(ws.dir, '.thclaws/state/team'));
+  store.init();
+  await store.config.create({ name: 'squad', members: [{ name: 'alice' }] });
+  // alice waits for an answer; a sleeping process stands in for her (its pid, a fresh heartbeat): the lead's
+  // shutdown at /quit may kill it, never this test process.
+  const stand = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+  cleanups.push(() => stand.kill('SIGKILL'));
+  const waiting = { request_id: 'req-1', kind: 'permission', agent: 'alice', tool: 'Bash', summary: 'run: npm test', cwd: ws.dir, epoch: null, rule: 'Bash(npm test:*)', since: Date.now(), deadline: Date.now() + 600_000 };
+  await store.statuses.write('alice', { status: 'working', pid: stand.pid!, waiting } as never);
+  const script = writeScript(ws, { rules: [{ match: 'x', turns: [{ text: 'x' }] }], fallback: [{ text: 'fallback' }] });
+  const s = new PtySession(['--script', script], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
+  cleanups.push(() => s.kill());
+  await s.waitFor('thclaws> ');
+  s.type('/approvals\r');
+  await s.waitFor('req-1  alice  Bash');
+  s.type('/approve req-1 --always looks fine\r');
+  await s.waitFor('approved permission request of alice; Bash(npm test:*) allowed from now on for alice');
+  const answer = store.inboxes.unread('alice').find((m) => m.type === 'permission_response');
+  expect(answer).toMatchObject({ from: 'user', request_id: 'req-1', allow: true, scope: 'always-for-this-rule', rule_scope: 'teammate', feedback: 'looks fine' });
+  s.type('/deny nope\r');
+  await s.waitFor('no pending approval request "nope"');
+  s.type('/quit\r');
+  expect((await s.exited).exitCode).toBe(0);
 }, 60_000);

@@ -26,6 +26,8 @@ export interface AgentHooks {
   /** Called once the role is known; may return a guard (teams issue: createCommandGuard). */
   guard?: (info: RuntimeInfo) => CommandGuard | undefined;
   tools?: (info: RuntimeInfo) => Tool<any>[];
+  /** May replace entries of the final tool list in place (team hooks wrap preflight for PreToolUse). */
+  wrapTools?: (tools: Tool<any>[], info: RuntimeInfo) => void;
   systemAddenda?: (info: RuntimeInfo) => string[];
   /** Replaces the default approver (REPL question / deny) — e.g. a teammate's dashboard round trip. */
   approver?: (info: RuntimeInfo) => Approver | undefined;

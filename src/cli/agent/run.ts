@@ -37,7 +37,8 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
     const team = activeTeamSession();
     if (!team) throw new CliError('teammate mode needs a team session');
     const { runTeammateCli } = await import('./team-run.js');
-    return runTeammateCli(rt, team);
+    const explicit = opts.acceptAll ? 'auto' : opts.permissionMode;
+    return runTeammateCli(rt, team, explicit);
   }
   if (opts.print !== undefined || opts.inputFormat === 'stream-json') {
     const printOpts = { format: opts.outputFormat, verbose: !!opts.verbose };

@@ -170,6 +170,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   // Background shells come with Bash: a definition that allows Bash allows reading and stopping them.
   if (allowed?.has('Bash')) for (const t of ['BashOutput', 'KillShell']) allowed.add(t);
   const activeTools = allowed ? tools.filter((t) => allowed.has(t.name)) : tools;
+  for (const h of agentHooks) h.wrapTools?.(activeTools, info);
 
   const permissions = new SessionPermissionChecker(
     mode,

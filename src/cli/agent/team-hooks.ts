@@ -53,6 +53,12 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         import('../../core/team/index.js'),
       ]);
       const projectRoot = outsideWorktrees(info.projectRoot);
+      const { HooksSchema } = await import('../../core/teams/hooks.js');
+      const hooksParsed = HooksSchema.safeParse(info.settings.hooks);
+      if (!hooksParsed.success) {
+        const issue = hooksParsed.error.issues[0]!;
+        throw new CliError(`invalid settings: key "hooks.${issue.path.join('.')}": ${issue.message}`, 2);
+      }
       const settings = info.settings as typeof info.settings & { maxLiveTeammates?: number };
       const session = new TeamSession({
         projectRoot,
@@ -65,6 +71,8 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         childFlags: childFlags(opts),
         defaultModel: info.settings.model,
         maxLiveTeammates: typeof settings.maxLiveTeammates === 'number' ? settings.maxLiveTeammates : 8,
+        approvers: { permission: settings.permissionApprover, plan: settings.planApprover },
+        hooks: hooksParsed.data,
       });
       try {
         if (info.role === 'teammate') await session.holdLease(info.agentName!);
@@ -89,6 +97,9 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
       if (info.interactive && info.role !== 'teammate') (await import('./team-repl.js')).registerTeamRepl(session);
     },
     guard: () => guard,
+    wrapTools: (list) => {
+      if (active) preToolUse(active, list);
+    },
     tools: () => tools,
     systemAddenda: () => addenda,
   });
@@ -108,4 +119,22 @@ async function teamAddendum(session: TeamSession, info: RuntimeInfo, branch: str
   }
   const { LEAD_RULES } = await import('../../core/teams/tools/team-tools.js');
   return ['# Agent Team', cfg ? `You lead team "${cfg.name}". Members:\n${members}` : 'Agent Teams are on: TeamCreate makes you the lead of a new team.', ...(cfg ? [LEAD_RULES] : [])].join('\n\n');
+}
+
+/** PreToolUse hooks run after a tool's input is valid and before its permission question; a refusal is the tool's error. */
+function preToolUse(session: TeamSession, list: Tool<any>[]): void {
+  if (!session.opts.hooks?.PreToolUse?.length) return;
+  const run = import('../../core/teams/hooks.js').then((m) => m.sessionHooks(session));
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i]!;
+    const preflight = t.preflight?.bind(t);
+    list[i] = {
+      ...t,
+      preflight: async (input, ctx) => {
+        const v = await (await run)('PreToolUse', { agent: session.me, tool_name: t.name, tool_input: input }, t.name);
+        if (v.blocked) return { content: v.blocked, isError: true };
+        return preflight?.(input, ctx);
+      },
+    };
+  }
 }

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import type { TeamSession } from '../../core/teams/session.js';
 import { registerSlashCommand, replExtensions, type ReplContext } from './hooks.js';
 import { describeLeadEvent } from './team-run.js';
+import { registerApprovalSlashCommands } from './team-approvals-repl.js';
 
 export function registerTeamRepl(session: TeamSession): void {
   registerSlashCommand('team', {
@@ -25,6 +26,7 @@ export function registerTeamRepl(session: TeamSession): void {
       if (spawnSync('tmux', ['has-session', '-t', 'thclaws-team'], { stdio: 'ignore' }).status === 0) print('\n(teammate panes: tmux attach -t thclaws-team)');
     },
   });
+  registerApprovalSlashCommands(session);
   replExtensions.push((ctx) => attach(session, ctx));
 }
 

@@ -8,16 +8,41 @@ import { ClaudeJsonTurn, usageJson } from './claude-json.js';
 import { painter, TurnRenderer } from './render.js';
 import type { Runtime } from './setup.js';
 
-/** The teammate's whole life: its loop prints to stdout (output.log / the pane). */
-export async function runTeammateCli(rt: Runtime, session: TeamSession): Promise<number> {
-  const { TeammateLoop } = await import('../../core/teams/teammate-loop.js');
+/**
+ * The teammate's whole life: its loop prints to stdout (output.log / the pane). Its permission mode is the
+ * team's choice for it (settings `teammates.<name>.permissionMode`, `teammatePermissionMode`, default `ask`)
+ * or a flag given on its own command line — never the lead's mode.
+ */
+export async function runTeammateCli(rt: Runtime, session: TeamSession, explicitMode?: 'ask' | 'auto'): Promise<number> {
+  const [{ TeammateLoop }, { ResponseWaiters }, { TeamApprover }] = await Promise.all([
+    import('../../core/teams/teammate-loop.js'),
+    import('../../core/teams/approvals.js'),
+    import('../../core/teams/team-approver.js'),
+  ]);
   const renderer = new TurnRenderer((s) => process.stdout.write(s), painter(!!process.stdout.isTTY && !process.env.NO_COLOR));
+  const print = (l: string) => renderer.line(l);
+  const responses = new ResponseWaiters();
   const loop = new TeammateLoop(session, rt.agent, {
     ...(process.env.THCLAWS_SPAWN_ID ? { spawnId: process.env.THCLAWS_SPAWN_ID } : {}),
     model: rt.agent.model,
-    print: (l) => renderer.line(l),
+    print,
     events: renderer.events(),
+    responses,
   });
+  const { settings, sandboxRoot, cwd } = rt.info;
+  const mode = explicitMode ?? settings.teammates[session.me]?.permissionMode ?? settings.teammatePermissionMode;
+  rt.permissions.setMode(mode);
+  rt.permissions.setApprover(
+    new TeamApprover(session, { cwd, ...(sandboxRoot ? { worktree: sandboxRoot } : {}), waiters: responses, setWaiting: (w) => loop.setWaiting(w), print, timeoutMs: settings.approvalTimeoutMs }),
+  );
+  const member = (await session.store.config.load())?.members.find((m) => m.name === session.me) as Record<string, unknown> | undefined;
+  const planMode = process.env.THCLAWS_PLAN_MODE === '1' || settings.planModeRequired || settings.teammates[session.me]?.planModeRequired === true || member?.plan_mode_required === true;
+  if (planMode) {
+    const { PlanMode } = await import('../../core/teams/plan-mode.js');
+    new PlanMode(session, { cwd, waiters: responses, setWaiting: (w) => loop.setWaiting(w), print, timeoutMs: settings.approvalTimeoutMs, approver: settings.planApprover }).gate(rt.agent.tools);
+    print(`[${session.me}] plan mode: only reading until a plan submitted with SubmitPlan is approved by the ${settings.planApprover === 'lead' ? 'lead' : 'person'}`);
+  }
+  print(`[${session.me}] permission mode: ${mode}${mode === 'ask' ? ` (requests go to the ${settings.permissionApprover === 'lead' ? 'lead' : 'person'})` : ''}`);
   const stop = () => void loop.stop(143);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -40,6 +65,8 @@ export function describeLeadEvent(e: LeadEvent): string {
       return `[dropped ${e.type} from ${e.from}: ${e.why}]`;
     case 'status':
       return `[${e.agent} is ${e.state}${e.task ? ` (task #${e.task})` : ''}]`;
+    case 'approval':
+      return `[${e.from} waits for ${e.approval} approval ${e.request_id}: ${e.summary.slice(0, 200)}]${e.fed ? '' : ` — thclaws team approve|deny ${e.request_id}`}`;
   }
 }
 

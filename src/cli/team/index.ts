@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerApprovalCommands } from './approval-commands.js';
 import { registerHostCommand } from './host-command.js';
 import { registerMessageCommands } from './message-commands.js';
 import { registerTaskCommands } from './task-commands.js';
@@ -10,4 +11,5 @@ export function registerTeamCommand(program: Command): void {
   registerMessageCommands(team);
   registerTaskCommands(team);
   registerHostCommand(team);
+  registerApprovalCommands(team);
 }

@@ -22,7 +22,7 @@ export function registerTeamLifecycle(team: Command): void {
         const view = await openStore(opts).status();
         print(opts, view, () => {
           const rows = [['MEMBER', 'ROLE', 'STATE', 'TASK', 'QUEUED', 'MODEL', 'HEARTBEAT', 'PID']];
-          for (const m of view.members) rows.push([m.name, m.role || '-', m.state, m.current_task ?? '-', String(m.queued), m.model ?? '-', age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
+          for (const m of view.members) rows.push([m.name, m.role || '-', m.waiting_for ? `${m.state}, waiting for approval ${m.waiting_for}` : m.state, m.current_task ?? '-', String(m.queued), m.model ?? '-', age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
           const t = view.tasks;
           return `team ${view.team}\n${table(rows)}\ntasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`;
         });

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/agent/helpers.js';
-import { addAllowRule, loadSettings } from './settings.js';
+import { addAllowRule, addTeammateAllowRule, loadSettings } from './settings.js';
 import { trustFolder } from './trust.js';
 
 describe('settings', () => {
@@ -56,6 +56,24 @@ describe('settings', () => {
     expect(() => loadSettings(project, env())).toThrow(/^invalid settings file .*settings\.json: /);
     write(file, '[1]');
     expect(() => loadSettings(project, env())).toThrow(/expected a JSON object/);
+  });
+
+  it("teammates' permissions: ask by default, rules add up across layers, and an untrusted folder cannot loosen them", () => {
+    expect(loadSettings(project, env()).settings).toMatchObject({ teammatePermissionMode: 'ask', teammateAllow: [], teammates: {}, permissionApprover: 'user', planApprover: 'user', approvalTimeoutMs: 600_000 });
+    write(path.join(project, '.thclaws/settings.json'), { teammatePermissionMode: 'auto', teammateAllow: ['Bash(make:*)'], teammates: { alice: { permissionMode: 'auto', allow: ['Bash(ls:*)'], planModeRequired: true } } });
+    addTeammateAllowRule(project, 'Bash(npm test:*)', 'alice');
+    addTeammateAllowRule(project, 'Bash(git status:*)', null);
+    const trusted = loadSettings(project, env(), { trusted: true }).settings;
+    expect(trusted.teammatePermissionMode).toBe('auto');
+    expect(trusted.teammateAllow).toEqual(['Bash(make:*)', 'Bash(git status:*)']);
+    expect(trusted.teammates.alice).toMatchObject({ permissionMode: 'auto', allow: ['Bash(ls:*)', 'Bash(npm test:*)'], planModeRequired: true });
+    const untrusted = loadSettings(project, env(), { trusted: false });
+    expect(untrusted.settings.teammatePermissionMode).toBe('ask');
+    expect(untrusted.settings.teammateAllow).toEqual([]);
+    expect(untrusted.settings.teammates.alice?.permissionMode).toBeUndefined();
+    expect(untrusted.settings.teammates.alice?.allow).toBeUndefined();
+    expect(untrusted.settings.teammates.alice?.planModeRequired).toBe(true);
+    expect(untrusted.ignored.join('\n')).toMatch(/teammatePermissionMode[\s\S]*teammateAllow[\s\S]*teammates\.alice\.permissionMode[\s\S]*teammates\.alice\.allow/);
   });
 
   it('project keys that loosen permissions need folder trust; allow lists of all layers add up', () => {

@@ -35,8 +35,33 @@ export const SettingsSchema = z.looseObject({
   provider: z.enum(['anthropic', 'scripted']).default('anthropic'),
   /** How teammates are started (teams issue): pick tmux when available, else background. */
   teammateMode: z.enum(['auto', 'tmux', 'background', 'host']).default('auto'),
-  /** Who approves a teammate's plan (teams issue): the lead agent or the person. */
-  planApprover: z.enum(['lead', 'user']).default('lead'),
+  /** Who approves a teammate's plan: the person (CLI `thclaws team approve`, the dashboard) or the lead agent. */
+  planApprover: z.enum(['lead', 'user']).default('user'),
+  /** Who answers a teammate's permission request: the person, or the lead agent through AnswerApproval. */
+  permissionApprover: z.enum(['lead', 'user']).default('user'),
+  /** A teammate's unanswered request is denied after this long (and the teammate is told so). */
+  approvalTimeoutMs: z.number().int().min(1000).default(600_000),
+  /**
+   * Teammates' permission mode, never inherited from the lead's own: `ask` forwards every Bash command and
+   * every write outside the teammate's worktree that no rule allows; `auto` accepts everything (opt-in).
+   */
+  teammatePermissionMode: z.enum(['ask', 'auto']).default('ask'),
+  /** Allow rules for every teammate (`Bash(npm test:*)`); team-scoped "always" answers add here. */
+  teammateAllow: z.array(z.string().min(1)).default([]),
+  /** Per-teammate choices: `{ "alice": { "permissionMode": "auto", "allow": [...], "planModeRequired": true } }`. */
+  teammates: z
+    .record(
+      z.string(),
+      z.looseObject({ permissionMode: z.enum(['ask', 'auto']).optional(), allow: z.array(z.string().min(1)).optional(), planModeRequired: z.boolean().optional() }),
+    )
+    .default({}),
+  /**
+   * Team hooks as Claude Code writes them: `{ "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command",
+   * "command": "…", "timeout": 30 }] }] }`; validated by the teams runtime (src/core/teams/hooks.ts).
+   */
+  hooks: z.record(z.string(), z.unknown()).default({}),
+  /** Every teammate starts in plan mode: no Write/Edit/Bash/TeamTaskComplete until its plan is approved. */
+  planModeRequired: z.boolean().default(false),
   /** `ask`: Write/Edit/Bash ask the person; `auto`: no asking (role guards still apply). */
   permissionMode: z.enum(['ask', 'auto']).default('ask'),
   /** Model calls per prompt before giving up: stops a looping model from burning tokens. */
@@ -131,6 +156,8 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
   const ignored: string[] = [];
   let trusted = opts.trusted;
   const allow: string[] = [];
+  const teammateAllow: string[] = [];
+  const teammates: Record<string, Record<string, unknown>> = {};
   for (const file of files) {
     if (!existsSync(file)) continue;
     let raw = readJsonObject(file);
@@ -143,12 +170,21 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
       }
     }
     allow.push(...(((raw.permissions as { allow?: string[] } | undefined)?.allow) ?? []));
+    // Teammate rules add up across layers like `permissions.allow`; per-teammate entries merge by name.
+    teammateAllow.push(...((raw.teammateAllow as string[] | undefined) ?? []));
+    for (const [name, t] of Object.entries((raw.teammates as Record<string, Record<string, unknown>> | undefined) ?? {})) {
+      const prev = teammates[name] ?? {};
+      const rules = [...((prev.allow as string[] | undefined) ?? []), ...((t.allow as string[] | undefined) ?? [])];
+      teammates[name] = { ...prev, ...t, ...(rules.length ? { allow: [...new Set(rules)] } : {}) };
+    }
     const retry = { ...(merged.retry as object | undefined), ...(raw.retry as object | undefined) };
     merged = { ...merged, ...raw };
     if (raw.retry !== undefined || merged.retry !== undefined) merged.retry = retry;
     sources.push(file);
   }
   if (allow.length) merged.permissions = { ...(merged.permissions as object | undefined), allow: [...new Set(allow)] };
+  if (teammateAllow.length) merged.teammateAllow = [...new Set(teammateAllow)];
+  if (Object.keys(teammates).length) merged.teammates = teammates;
   const res = SettingsSchema.safeParse(merged);
   if (!res.success) {
     const issue = res.error.issues[0]!;
@@ -169,6 +205,27 @@ export function addAllowRule(projectRoot: string, rule: string): void {
   const allow = Array.isArray(perms.allow) ? perms.allow : [];
   if (allow.includes(rule)) return;
   raw.permissions = { ...perms, allow: [...allow, rule] };
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(raw, null, 2)}\n`);
+  renameSync(tmp, file);
+}
+
+/** Stores a teammate's "always" answer in the local project settings: for one teammate, or the whole team. */
+export function addTeammateAllowRule(projectRoot: string, rule: string, agent: string | null): void {
+  const file = localSettingsPath(projectRoot);
+  const raw = existsSync(file) ? readJsonObject(file) : {};
+  if (agent === null) {
+    const list = Array.isArray(raw.teammateAllow) ? (raw.teammateAllow as unknown[]) : [];
+    if (list.includes(rule)) return;
+    raw.teammateAllow = [...list, rule];
+  } else {
+    const all = (raw.teammates && typeof raw.teammates === 'object' ? raw.teammates : {}) as Record<string, Record<string, unknown>>;
+    const mine = all[agent] ?? {};
+    const list = Array.isArray(mine.allow) ? (mine.allow as unknown[]) : [];
+    if (list.includes(rule)) return;
+    raw.teammates = { ...all, [agent]: { ...mine, allow: [...list, rule] } };
+  }
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(raw, null, 2)}\n`);

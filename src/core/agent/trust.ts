@@ -45,7 +45,20 @@ export function looseningKeys(raw: Record<string, unknown>): string[] {
   if (raw.permissionMode === 'auto') keys.push('permissionMode');
   const allow = (raw.permissions as { allow?: unknown } | undefined)?.allow;
   if (Array.isArray(allow) && allow.length) keys.push('permissions.allow');
+  if (raw.teammatePermissionMode === 'auto') keys.push('teammatePermissionMode');
+  // Hooks run shell commands: a cloned repository must not bring its own.
+  if (raw.hooks && typeof raw.hooks === 'object' && Object.keys(raw.hooks).length) keys.push('hooks');
+  if (Array.isArray(raw.teammateAllow) && raw.teammateAllow.length) keys.push('teammateAllow');
+  for (const [name, t] of Object.entries(teammatesOf(raw))) {
+    if (t.permissionMode === 'auto') keys.push(`teammates.${name}.permissionMode`);
+    if (Array.isArray(t.allow) && t.allow.length) keys.push(`teammates.${name}.allow`);
+  }
   return keys;
+}
+
+function teammatesOf(raw: Record<string, unknown>): Record<string, Record<string, unknown>> {
+  const t = raw.teammates;
+  return t && typeof t === 'object' && !Array.isArray(t) ? (t as Record<string, Record<string, unknown>>) : {};
 }
 
 /** The layer without its loosening keys. */
@@ -55,6 +68,18 @@ export function withoutLoosening(raw: Record<string, unknown>): Record<string, u
   if (out.permissions && typeof out.permissions === 'object') {
     const { allow: _dropped, ...rest } = out.permissions as Record<string, unknown>;
     out.permissions = rest;
+  }
+  if (out.teammatePermissionMode === 'auto') delete out.teammatePermissionMode;
+  delete out.teammateAllow;
+  delete out.hooks;
+  const tm = teammatesOf(out);
+  if (Object.keys(tm).length) {
+    out.teammates = Object.fromEntries(
+      Object.entries(tm).map(([n, t]) => {
+        const { allow: _a, ...rest } = t;
+        return [n, rest.permissionMode === 'auto' ? { ...rest, permissionMode: undefined } : rest];
+      }),
+    );
   }
   return out;
 }

@@ -76,7 +76,8 @@ export interface PermissionRequest {
   scope?: string;
 }
 
-export type ApproverAnswer = 'allow' | 'deny' | 'always';
+/** `{ deny }` refuses with the approver's reason (a person's feedback, a timeout) for the model to read. */
+export type ApproverAnswer = 'allow' | 'deny' | 'always' | { deny: string };
 
 /**
  * Who answers a permission request: the REPL asks the person; in a team a teammate's approver writes

@@ -7,6 +7,8 @@ import type { StatusUpdate, Statuses } from './status.js';
 export interface Heartbeat {
   /** Changes the reported state (and task) and writes it at once. */
   set(status: AgentStatusValue, currentTask?: string | null): Promise<void>;
+  /** Merges extra status fields (e.g. `waiting` for an approval; null clears) and writes them at once. */
+  patch(fields: Record<string, unknown>): Promise<void>;
   /** Writes `stopped` and ends the timer. */
   stop(): Promise<void>;
 }
@@ -34,9 +36,14 @@ export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalM
       current = { ...current, status, ...(currentTask !== undefined ? { current_task: currentTask } : {}) };
       await beat();
     },
+    async patch(fields) {
+      current = { ...current, ...fields } as StatusUpdate;
+      await beat();
+    },
     async stop() {
       clearInterval(timer);
-      current = { ...current, status: 'stopped', current_task: null };
+      // A stopped agent waits for nothing: no request of it may look pending.
+      current = { ...current, status: 'stopped', current_task: null, ...('waiting' in current ? { waiting: null } : {}) } as StatusUpdate;
       await beat();
     },
   };

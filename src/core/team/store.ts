@@ -6,7 +6,7 @@ import { acquireLease, type Lease, leaseHeldByLive } from './lease.js';
 import { assertAgentName, assertRecipient, BROADCAST, LEAD, USER } from './names.js';
 import { TeamPaths, resolveTeamDir } from './paths.js';
 import type { AgentStatus, Message, Task, TaskStatus } from './schemas.js';
-import { type AgentState, deriveState, Statuses } from './status.js';
+import { type AgentState, deriveState, isLive, Statuses } from './status.js';
 import { archiveTeam } from './archive.js';
 import { OutputLogs } from './output.js';
 import { SpawnRequests } from './spawn-requests.js';
@@ -26,6 +26,8 @@ export interface MemberView {
   queued: number;
   /** Model the member runs (from its status, else its config). */
   model: string | null;
+  /** Request id of the approval a live member waits for ("waiting for approval"), else null. */
+  waiting_for: string | null;
 }
 
 export interface TeamStatusView {
@@ -135,6 +137,7 @@ export class TeamStore {
         pid: st?.pid ?? null,
         queued: this.inboxes.unread(name).length,
         model: (typeof (st as Record<string, unknown> | null)?.model === 'string' ? ((st as Record<string, unknown>).model as string) : null) ?? cfg.members.find((m) => m.name === name)?.model ?? null,
+        waiting_for: waitingFor(st, deriveState(st, now)),
       });
     }
     const tasks: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0 };
@@ -184,4 +187,10 @@ export class TeamStore {
   watch(opts?: WatchOptions): TeamWatcher {
     return watchTeam(this.dir, opts);
   }
+}
+
+/** A live member's pending approval request id; a dead member's leftover request is not live. */
+function waitingFor(st: AgentStatus | null, state: AgentState): string | null {
+  const w = (st as Record<string, unknown> | null)?.waiting as { request_id?: unknown } | null | undefined;
+  return isLive(state) && w && typeof w.request_id === 'string' ? w.request_id : null;
 }

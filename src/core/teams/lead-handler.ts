@@ -14,7 +14,9 @@ export type LeadEvent =
   | { kind: 'shutdown_reply'; from: string; approved: boolean; reason: string | null }
   | { kind: 'dead'; agent: string; released: string[] }
   | { kind: 'status'; agent: string; state: string; task: string | null }
-  | { kind: 'dropped'; from: string; type: string; why: string };
+  | { kind: 'dropped'; from: string; type: string; why: string }
+  /** A teammate waits for an answer (permission or plan); `fed`: the lead's model answers it. */
+  | { kind: 'approval'; from: string; request_id: string; approval: 'permission' | 'plan'; tool: string; summary: string; fed: boolean };
 
 export interface LeadBatch {
   /** The framed prompt of one lead turn, or null when nothing needs the model. */
@@ -113,6 +115,19 @@ export class LeadHandler {
         const feed = task !== null || status !== null;
         this.emit({ kind: 'idle', from: m.from, reason: field<string>(m, 'idle_reason') ?? null, task, summary, fed: feed });
         if (feed) fed.push({ ...m, text: `[${m.from} is idle: ${field<string>(m, 'idle_reason') ?? '?'}${task ? `, task #${task} ${status ?? ''}` : ''}] ${summary ?? ''}`.trim() });
+      } else if (m.type === 'permission_request' || m.type === 'plan_approval_request') {
+        const approval = m.type === 'plan_approval_request' ? 'plan' : 'permission';
+        const byLead = this.session.opts.approvers?.[approval] === 'lead';
+        const requestId = field<string>(m, 'request_id') ?? '?';
+        const summary = field<string>(m, 'summary') ?? '';
+        this.emit({ kind: 'approval', from: m.from, request_id: requestId, approval, tool: field<string>(m, 'tool') ?? '?', summary, fed: byLead });
+        if (byLead) {
+          const body =
+            approval === 'plan'
+              ? `${m.from} submitted a plan (attempt ${field<number>(m, 'attempt') ?? 1}) for approval:\n\n${field<string>(m, 'plan') ?? ''}`
+              : `${m.from} asks permission for ${field<string>(m, 'tool') ?? '?'}: ${summary} (cwd ${field<string>(m, 'cwd') ?? '?'})`;
+          fed.push({ ...m, text: `${body}\n\nAnswer with AnswerApproval {request_id: "${requestId}", allow, feedback?}.` });
+        }
       } else if (m.type === 'shutdown_approved' || m.type === 'shutdown_rejected') {
         this.emit({ kind: 'shutdown_reply', from: m.from, approved: m.type === 'shutdown_approved', reason: field<string>(m, 'reason') ?? null });
       } else {

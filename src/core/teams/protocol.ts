@@ -6,8 +6,9 @@
 import type { Message, TeamStore } from '../team/index.js';
 import { LEAD, USER } from '../team/index.js';
 
-export const CONTROL_TYPES = ['shutdown_request', 'abort_turn'] as const;
-export const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification'] as const;
+/** Frames only `lead`/`user` may send, of the current epoch: control, and the answers to a teammate's requests. */
+export const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response'] as const;
+export const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment'] as const;
 export type FrameType = (typeof CONTROL_TYPES)[number] | (typeof REPLY_TYPES)[number];
 
 export type IdleReason = 'available' | 'interrupted' | 'failed' | 'blocked';

@@ -28,6 +28,10 @@ export interface TeamSessionOptions {
   childFlags: string[];
   defaultModel: string;
   maxLiveTeammates: number;
+  /** Who answers teammates' requests (settings permissionApprover / planApprover); default the person. */
+  approvers?: { permission: 'lead' | 'user'; plan: 'lead' | 'user' };
+  /** Team hooks from settings (TaskCreated, TaskCompleted, TeammateIdle, PreToolUse, PermissionRequest). */
+  hooks?: import('./hooks.js').HooksConfig;
   /** Extra environment for every teammate (tests and benches pin HOME and the like). */
   childEnv?: Record<string, string>;
 }

@@ -20,6 +20,8 @@ export interface SpawnInput {
   cwd?: string;
   model?: string;
   teammateMode?: TeammateMode;
+  /** Start in plan mode (THCLAWS_PLAN_MODE=1); kept on the member so a respawn plans again. */
+  planModeRequired?: boolean;
 }
 
 export interface SpawnOutcome {
@@ -78,6 +80,13 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   }
   const mode = resolveMode(input.teammateMode ?? session.opts.teammateMode);
   const model = input.model?.trim() || member.model || null;
+  const planMode = input.planModeRequired === true || (member as Record<string, unknown>).plan_mode_required === true;
+  if (input.planModeRequired && !(member as Record<string, unknown>).plan_mode_required) {
+    await store.config.update((c) => {
+      const m = c.members.find((x) => x.name === name);
+      if (m) (m as Record<string, unknown>).plan_mode_required = true;
+    });
+  }
   const worktree = member.isolation === 'worktree';
   const root = session.projectRoot;
   const cwd = worktree ? ensureWorktree(root, name) : input.cwd ? assertInside(root, path.resolve(root, input.cwd)) : root;
@@ -85,7 +94,8 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   const spawnId = randomUUID();
   const prompt = [member.prompt, input.prompt].filter((p) => p?.trim()).join('\n\n');
   const teamDir = store.dir;
-  const argv = [...session.opts.selfArgv, '--team-agent', name, '--team-dir', teamDir, '--permission-mode', 'auto', '--accept-all', ...session.opts.childFlags, ...(model ? ['--model', model] : [])];
+  // No permission flags: a teammate's mode is the team's setting for it, never the lead's own --accept-all.
+  const argv = [...session.opts.selfArgv, '--team-agent', name, '--team-dir', teamDir, ...session.opts.childFlags, ...(model ? ['--model', model] : [])];
   const env: Record<string, string> = {
     THCLAWS_TEAM_AGENT: name,
     THCLAWS_TEAM_DIR: teamDir,
@@ -96,6 +106,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     GIT_EDITOR: 'true',
     GIT_SEQUENCE_EDITOR: 'true',
     ...(worktree ? { THCLAWS_IN_WORKTREE: '1' } : {}),
+    ...(planMode ? { THCLAWS_PLAN_MODE: '1' } : {}),
     ...session.opts.childEnv,
   };
   const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, argv, cwd, env, inherit_env: INHERITED_ENV, team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };

@@ -11,7 +11,9 @@ export async function teamStatusText(store: TeamStore): Promise<string> {
     const state = deriveState(st, now);
     const model = (st as Record<string, unknown> | null)?.model ?? m.model;
     const queued = store.inboxes.unread(m.name).length;
-    lines.push(`  ${m.name} — ${state} (task: ${st?.current_task ? `#${st.current_task}` : '-'}${model ? `; model: ${String(model)}` : ''}${queued ? `; ${queued} queued` : ''}${m.role ? `; role: ${m.role}` : ''})`);
+    const w = (st as Record<string, unknown> | null)?.waiting as { request_id?: string; kind?: string } | null | undefined;
+    const waiting = w?.request_id && (state === 'working' || state === 'idle') ? `, waiting for ${w.kind ?? 'permission'} approval ${w.request_id}` : '';
+    lines.push(`  ${m.name} — ${state}${waiting} (task: ${st?.current_task ? `#${st.current_task}` : '-'}${model ? `; model: ${String(model)}` : ''}${queued ? `; ${queued} queued` : ''}${m.role ? `; role: ${m.role}` : ''})`);
   }
   const tasks = (await store.tasks.list()).sort((a, b) => Number(a.id) - Number(b.id));
   if (tasks.length) {

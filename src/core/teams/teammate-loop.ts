@@ -10,6 +10,8 @@ import { LEAD, type Message, type Task, startHeartbeat, type Heartbeat } from '.
 import { frameEpochCurrent, frameMessage, isControl, mayControl, sendFrame, type IdleFields } from './protocol.js';
 import { TEAMS_POLICY } from './policy.js';
 import type { TeamSession } from './session.js';
+import type { ResponseWaiters, Waiting } from './approvals.js';
+import { sessionHooks } from './hooks.js';
 
 export interface TeammateLoopOptions {
   spawnId?: string;
@@ -17,6 +19,8 @@ export interface TeammateLoopOptions {
   print: (line: string) => void;
   events?: LoopEvents;
   policy?: Partial<typeof TEAMS_POLICY>;
+  /** Where answers to this teammate's approval requests go (the tool call waiting for them). */
+  responses?: ResponseWaiters;
 }
 
 interface Retry {
@@ -36,6 +40,9 @@ export class TeammateLoop {
   private readonly done = new Promise<number>((r) => (this.resolveExit = r));
   private retry: Retry | undefined;
   private readonly attempts = new Map<string, number>();
+  private waitingSince: number | undefined;
+  private idleHooks: Promise<void> = Promise.resolve();
+  private waitedMs = 0;
 
   constructor(
     private readonly session: TeamSession,
@@ -99,7 +106,11 @@ export class TeammateLoop {
         this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `stale ${m.type} from an earlier session ignored` });
         continue;
       }
-      if (m.type === 'abort_turn') {
+      if (m.type === 'permission_response' || m.type === 'plan_approval_response') {
+        if (!this.opts.responses?.deliver(m)) {
+          this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `${m.type} from ${m.from} for ${String((m as Record<string, unknown>).request_id)} ignored: no such pending request (late or duplicate)` });
+        }
+      } else if (m.type === 'abort_turn') {
         if (this.turn && !this.turn.signal.aborted) {
           this.abortedBy = m.from;
           this.opts.print(`[${this.me}] turn aborted by ${m.from}`);
@@ -161,6 +172,12 @@ export class TeammateLoop {
   private async step(exited: () => boolean): Promise<void> {
     await this.pumpControl();
     if (exited()) return;
+    // A task_assignment only says "look at the queue": it wakes the loop, the claim below picks the task.
+    const assigned = this.session.inbox().take((m) => m.type === 'task_assignment');
+    if (assigned.length) {
+      for (const m of assigned) this.opts.print(`[${this.me}] task #${String((m as Record<string, unknown>).task_id)} assigned by ${m.from}`);
+      await this.session.inbox().ack(assigned.map((m) => m.id));
+    }
     const messages = this.session.inbox().take((m) => !isControl(m));
     if (messages.length) return this.messageTurn(messages);
     if (this.retry && Date.now() >= this.retry.dueAt) {
@@ -232,11 +249,20 @@ export class TeammateLoop {
     this.turn = new AbortController();
     this.abortedBy = undefined;
     await this.heartbeat.set('working', taskId);
-    const budget = setTimeout(() => {
-      this.opts.print(`[${this.me}] turn exceeded ${this.policy.turnBudgetMs / 1000}s budget — aborting`);
-      this.turn?.abort();
-    }, this.policy.turnBudgetMs);
-    budget.unref();
+    // Time spent waiting for a person's approval does not count against the turn budget.
+    const started = Date.now();
+    this.waitedMs = 0;
+    let budget: NodeJS.Timeout;
+    const arm = (ms: number) => {
+      budget = setTimeout(() => {
+        const used = Date.now() - started - this.waitedMs - (this.waitingSince ? Date.now() - this.waitingSince : 0);
+        if (this.waitingSince || used < this.policy.turnBudgetMs) return arm(Math.max(1000, this.policy.turnBudgetMs - used));
+        this.opts.print(`[${this.me}] turn exceeded ${this.policy.turnBudgetMs / 1000}s budget — aborting`);
+        this.turn?.abort();
+      }, ms);
+      budget.unref();
+    };
+    arm(this.policy.turnBudgetMs);
     const urgentIds: string[] = [];
     try {
       return await this.agent.prompt(prompt, this.turn.signal, this.opts.events ?? {}, {
@@ -249,15 +275,34 @@ export class TeammateLoop {
         },
       });
     } finally {
-      clearTimeout(budget);
+      clearTimeout(budget!);
       this.turn = undefined;
       if (urgentIds.length) await this.session.inbox().ack(urgentIds);
       await this.heartbeat.set('idle', null);
+      // Informational: the teammate is idle either way; a failing hook is shown in its output and journaled.
+      // One at a time, in order: a hook appending to a log never interleaves with the next idle's.
+      this.idleHooks = this.idleHooks
+        .then(() => sessionHooks(this.session)('TeammateIdle', { agent: this.me, last_task_id: taskId }))
+        .then((v) => {
+          for (const r of v.results) if (r.code !== 0 || r.timedOut) this.opts.print(`[${this.me}] TeammateIdle hook failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}): ${r.command}`);
+        })
+        .catch(() => {});
     }
   }
 
   private async notify(fields: IdleFields): Promise<void> {
     await sendFrame(this.session.store, this.me, LEAD, 'idle_notification', { ...fields }, this.session.epoch).catch(() => {});
+
+  }
+
+  /** Shows (or clears) the approval this teammate waits for in its status. */
+  async setWaiting(w: Waiting | null): Promise<void> {
+    if (w) this.waitingSince ??= Date.now();
+    else if (this.waitingSince) {
+      this.waitedMs += Date.now() - this.waitingSince;
+      this.waitingSince = undefined;
+    }
+    await this.heartbeat?.patch({ waiting: w });
   }
 
   /** Ends the loop (lease lost, signal). */

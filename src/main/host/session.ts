@@ -102,6 +102,9 @@ export class HostSession implements TerminalView {
         return h.readSettingsSafe();
       case 'settings_set':
         return h.patchSettings(req.patch);
+      case 'approval_answer':
+        await h.approvals.answer(req);
+        return undefined;
       case 'open_workspace':
         throw new Error('open_workspace is handled by the transport');
     }

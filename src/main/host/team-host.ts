@@ -15,6 +15,7 @@ import { ProjectSettingsFile } from './settings-file.js';
 import { TeamDirWatcher } from './team-watch.js';
 import { AgentTerminal, type TerminalView } from './terminal.js';
 import { memberView, taskView, type HostSideInfo } from './views.js';
+import { ApprovalsFeed } from './approvals-feed.js';
 
 export interface TeamHostOptions {
   workspace: string;
@@ -58,12 +59,15 @@ export class TeamHost {
   private livenessTimer: NodeJS.Timeout | null = null;
   private teamEnabledAtLeadStart: boolean | null = null;
   private closed = false;
+  /** Teammates' pending permission requests and plans (the approval inbox). */
+  readonly approvals: ApprovalsFeed;
 
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
     this.store = TeamStore.forWorkspace(this.workspace);
     this.settings = new ProjectSettingsFile(this.workspace);
     this.scheduler = new OutputScheduler(opts.budgetPerTick);
+    this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev));
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -115,7 +119,7 @@ export class TeamHost {
     view.send({ type: 'roster', team: this.config?.name ?? null, members: [...this.members.values()].map((m) => JSON.parse(m) as Member) });
     view.send({ type: 'tasks', tasks: [...this.tasksSent.values()].map((t) => JSON.parse(t) as TaskView) });
     view.send({ type: 'settings', settings: this.readSettingsSafe(), restart_needed: this.restartNeeded() });
-    view.send({ type: 'approvals', pending: 0 });
+    view.send(this.approvals.event());
   }
 
   private broadcast(ev: HostEvent): void {
@@ -214,6 +218,9 @@ export class TeamHost {
     if (this.closed) return;
     try {
       let tasks = false;
+      // A teammate's `waiting` lives in its status, and its request frame lands in the lead's inbox right
+      // after: either event refreshes the approval inbox (one of them may be coalesced away by the watcher).
+      if (events.some((ev) => ev.kind === 'status' || (ev.kind === 'inbox' && ev.agent === LEAD))) void this.approvals.refresh();
       for (const ev of events) {
         if (ev.kind === 'config') await this.refreshRoster();
         else if (ev.kind === 'status' || ev.kind === 'inbox') await this.refreshMember(ev.agent, ev.kind === 'status');
@@ -229,6 +236,7 @@ export class TeamHost {
   private async refreshAll(): Promise<void> {
     await this.refreshRoster();
     await this.refreshTasks();
+    await this.approvals.refresh();
   }
 
   private names(): string[] {
@@ -288,6 +296,7 @@ export class TeamHost {
   /** Liveness changes without any file event (a heartbeat going stale, a pid dying): re-derive from cache. */
   private recomputeLiveness(): void {
     for (const name of this.names()) this.pushMember(name);
+    void this.approvals.refresh(); // a teammate that died while waiting leaves the inbox
     // Safety net, like the store's own feed: a change event can be coalesced away (chokidar compares mtimes);
     // a tail's pull is one fstat when nothing was appended.
     for (const tail of this.tails.values()) tail.pull();

@@ -44,6 +44,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     queued,
     terminal,
     can_respawn: !side.pty && !alive,
+    waiting_for: alive && typeof (extra.waiting as { request_id?: unknown } | null | undefined)?.request_id === 'string' ? ((extra.waiting as { request_id: string }).request_id) : null,
   };
 }
 

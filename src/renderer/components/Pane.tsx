@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Member } from '../../shared/api';
 import { act, terminals } from '../context';
-import { useDashboard } from '../store';
+import { dashboard, useDashboard } from '../store';
 import { StatusBadge } from './StatusBadge';
 
 export function Pane({ member, visible }: { member: Member; visible: boolean }) {
@@ -42,6 +42,11 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         {member.model && <span className="pane-model">{member.model}</span>}
         <StatusBadge state={member.state} />
         {member.current_task && <span className="pane-task">task #{member.current_task}</span>}
+        {member.waiting_for && (
+          <button className="pane-waiting" title="show the request in the approval inbox" onClick={() => dashboard.getState().selectApproval(member.waiting_for)}>
+            waiting for approval
+          </button>
+        )}
         <span className="pane-meta" title="tokens / cost">
           {member.tokens !== null ? `${member.tokens.toLocaleString()} tok` : '– tok'} · {member.cost_usd !== null ? `$${member.cost_usd.toFixed(2)}` : '$–'}
         </span>

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { HostEvent, Member } from '../../shared/api';
+import type { ApprovalView, HostEvent, Member } from '../../shared/api';
 import type { DashboardState } from './index';
 
 export interface TeamSlice {
@@ -8,6 +8,10 @@ export interface TeamSlice {
   /** Members in roster order. */
   members: Member[];
   approvalsPending: number;
+  /** The approval inbox, oldest first; `selectedApproval` is the one the keyboard answers. */
+  approvals: ApprovalView[];
+  selectedApproval: string | null;
+  selectApproval(id: string | null): void;
   connected: boolean;
   setConnected(connected: boolean): void;
 }
@@ -17,6 +21,9 @@ export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = 
   workspace: null,
   members: [],
   approvalsPending: 0,
+  approvals: [],
+  selectedApproval: null,
+  selectApproval: (id) => set({ selectedApproval: id }),
   connected: false,
   setConnected: (connected) => set({ connected }),
 });
@@ -33,8 +40,11 @@ export function reduceTeam(state: DashboardState, ev: HostEvent): Partial<Dashbo
       const members = i < 0 ? [...state.members, ev.member] : state.members.map((m, j) => (j === i ? ev.member : m));
       return { members };
     }
-    case 'approvals':
-      return { approvalsPending: ev.pending };
+    case 'approvals': {
+      // The selection follows its request while it is pending, else moves to the oldest one.
+      const keep = ev.items.some((a) => a.request_id === state.selectedApproval);
+      return { approvalsPending: ev.pending, approvals: ev.items, selectedApproval: keep ? state.selectedApproval : (ev.items[0]?.request_id ?? null) };
+    }
     default:
       return null;
   }

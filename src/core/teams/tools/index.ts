@@ -1,5 +1,6 @@
 import type { Tool } from '../../agent/types.js';
 import type { TeamSession } from '../session.js';
+import { approvalTool } from './approval-tools.js';
 import { mergeTool } from './merge-tool.js';
 import { messageTools } from './message-tools.js';
 import { taskTools } from './task-tools.js';
@@ -12,5 +13,5 @@ import { teamTools } from './team-tools.js';
 export function teamToolsFor(session: TeamSession): Tool<any>[] {
   const { create, spawn, status } = teamTools(session);
   if (session.role === 'teammate') return [...messageTools(session), status, ...taskTools(session, 'teammate')];
-  return [create, spawn, ...messageTools(session), status, ...taskTools(session, 'lead'), mergeTool(session)];
+  return [create, spawn, ...messageTools(session), status, ...taskTools(session, 'lead'), mergeTool(session), approvalTool(session)];
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LEAD, type Task } from '../../team/index.js';
+import { sessionHooks } from '../hooks.js';
 import { sendFrame } from '../protocol.js';
 import type { TeamSession } from '../session.js';
 import { teamTool } from './common.js';
@@ -32,6 +33,8 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
         .strict(),
       async run(input, s) {
         const owner = input.owner?.trim() || null;
+        const hook = await sessionHooks(s)('TaskCreated', { agent: s.me, task: { subject: input.subject, description: input.description, owner, blocked_by: input.blocked_by ?? [] } });
+        if (hook.blocked) return { content: `task not created: ${hook.blocked}`, isError: true };
         const t = await s.store.tasks.create({ subject: input.subject, description: input.description, reservedFor: owner, blockedBy: input.blocked_by ?? [] });
         return `Task #${t.id} created: ${t.subject}${owner ? ` (reserved for ${owner})` : ''}`;
       },
@@ -69,6 +72,9 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
       description: 'Mark a task you own as completed, with a one-line summary of what you did. The lead is notified.',
       inputSchema: z.object({ task_id: taskId, summary: z.string().max(2000).optional() }).strict(),
       async run(input, s) {
+        const current = await s.store.tasks.get(input.task_id);
+        const hook = await sessionHooks(s)('TaskCompleted', { agent: s.me, task_id: current.id, summary: input.summary ?? null, task: current });
+        if (hook.blocked) return { content: `task #${current.id} not completed: ${hook.blocked}`, isError: true };
         const t = await s.store.tasks.complete(input.task_id, s.me, input.summary);
         await sendFrame(s.store, s.me, LEAD, 'idle_notification', {
           idle_reason: 'available',
@@ -98,6 +104,7 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
         })
         .strict(),
       async run(input, s) {
+        const before = await s.store.tasks.get(input.task_id);
         const t = await s.store.tasks.update(input.task_id, {
           ...(input.subject !== undefined ? { subject: input.subject } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
@@ -106,6 +113,11 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
           ...(input.cancel ? { cancel: true } : {}),
           ...(input.reason ? { reason: input.reason } : {}),
         });
+        // A reassigned task: its new owner hears of it at once, as a typed frame rather than prose.
+        const owner = t.reserved_for ?? null;
+        if (owner && owner !== before.reserved_for && owner !== s.me && t.status !== 'completed') {
+          await sendFrame(s.store, s.me, owner, 'task_assignment', { task_id: t.id, subject: t.subject, previous_owner: before.reserved_for ?? null });
+        }
         // Dependents of a cancelled task stay blocked; say so, so the lead re-plans them.
         const stuck = input.cancel && t.blocks.length ? `\nStill blocked by this cancelled task (change their blocked_by or cancel them): ${t.blocks.map((b) => `#${b}`).join(', ')}` : '';
         return `Task updated: ${taskLine(t)}${stuck}`;

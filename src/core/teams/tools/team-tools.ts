@@ -70,7 +70,7 @@ export function teamTools(session: TeamSession) {
     {
       name: 'SpawnTeammate',
       description:
-        'Start a teammate process (a team member by name). prompt is appended to its stored prompt; model overrides its model; teammateMode auto|tmux|background|host.',
+        'Start a teammate process (a team member by name). prompt is appended to its stored prompt; model overrides its model; teammateMode auto|tmux|background|host; plan_mode_required: the teammate may only read until its plan (SubmitPlan) is approved — use it when asked for plan approval.',
       needsPermission: true,
       inputSchema: z
         .object({
@@ -79,6 +79,7 @@ export function teamTools(session: TeamSession) {
           cwd: z.string().optional(),
           model: z.string().optional(),
           teammateMode: z.enum(['auto', 'tmux', 'background', 'host']).optional(),
+          plan_mode_required: z.boolean().optional(),
         })
         .strict(),
       async run(input, s) {
@@ -89,6 +90,7 @@ export function teamTools(session: TeamSession) {
           ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
           ...(input.model !== undefined ? { model: input.model } : {}),
           ...(input.teammateMode !== undefined ? { teammateMode: input.teammateMode } : {}),
+          ...(input.plan_mode_required ? { planModeRequired: true } : {}),
         });
         const where = o.mode === 'tmux' ? `in ${o.where}` : o.where;
         return `Teammate '${o.agent}' spawned ${where} and is live (pid ${o.pid ?? '?'}, ${o.model ? `model ${o.model}, ` : ''}${o.worktree ? `worktree ${o.cwd}` : `cwd ${o.cwd}`}, boot ${o.bootMs} ms).`;

@@ -1,0 +1,111 @@
+/**
+ * The approval inbox in real Chromium through `thclaws dashboard`: real teammate processes (scripted provider,
+ * `ask` mode) ask, the person clicks. Approve runs the tool (the file appears), Deny does not; a plan is
+ * rejected with feedback, the revised plan approved, and the teammate proceeds; the badge counts down.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { ROOT, THCLAWS } from '../test/desktop/helpers.js';
+import { startDashboard, type Dashboard } from './fixture.js';
+
+let d: Dashboard;
+let page: Page;
+const teammates: ChildProcess[] = [];
+
+test.describe.configure({ mode: 'serial' });
+
+const complete = (id: string) => ({ name: 'TeamTaskComplete', input: { task_id: id, summary: 'done' } });
+const SCRIPT = {
+  rules: [
+    { match: 'Task #1 —', turns: [{ text: 'work', tool_calls: [{ name: 'Bash', input: { command: 'touch approved.txt' } }, { name: 'Bash', input: { command: 'touch denied.txt' } }, complete('1')] }, { text: 'end' }] },
+    {
+      match: 'Task #2 —',
+      turns: [
+        { text: 'plan', tool_calls: [{ name: 'SubmitPlan', input: { plan: '# Plan v1\n\n- **write** plan-done.txt' } }] },
+        { text: 'revised', tool_calls: [{ name: 'SubmitPlan', input: { plan: '# Plan v2\n\n1. write plan-done.txt\n2. add a test\n\n<script>window.pwned = 1</script>' } }] },
+        { text: 'go', tool_calls: [{ name: 'Bash', input: { command: 'touch plan-done.txt' } }, complete('2')] },
+        { text: 'end' },
+      ],
+    },
+  ],
+  fallback: [{ text: 'ok' }],
+};
+
+function startTeammate(name: string, env: Record<string, string> = {}): void {
+  const script = path.join(d.ws, '.home', 'script.json');
+  fs.writeFileSync(script, JSON.stringify(SCRIPT));
+  const home = path.join(d.ws, '.home');
+  const c = spawn(THCLAWS, ['--team-agent', name, '--script', script], {
+    cwd: d.ws,
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), THCLAWS_TEAM_DIR: d.teamDir, ...env },
+    stdio: 'ignore',
+  });
+  teammates.push(c);
+}
+
+test.beforeAll(async ({ browser }) => {
+  // Teams on, so the dashboard's lead takes the team (and its epoch); teammates ask (the default, stated).
+  d = await startDashboard(['alice', 'bob'], { teamEnabled: true, teammatePermissionMode: 'ask' });
+  page = await browser.newPage();
+  await page.goto(d.url);
+  await expect(page.locator('.pane[data-agent="lead"]')).toBeVisible();
+});
+
+test.afterAll(async () => {
+  for (const c of teammates) c.kill('SIGKILL');
+  await page?.close();
+  await d?.stop();
+});
+
+const card = (text: string) => page.locator('.approval', { hasText: text });
+const badge = () => page.getByTestId('approvals-badge');
+const exists = (f: string) => fs.existsSync(path.join(d.ws, f));
+
+test('a permission request appears; Approve runs the tool, Deny does not; the badge counts down', async () => {
+  startTeammate('alice');
+  d.cli('team', 'task', 'add', '--subject', 'touch files', '--owner', 'alice');
+  await expect(card('touch approved.txt')).toBeVisible({ timeout: 30_000 });
+  await expect(card('touch approved.txt').locator('.approval-agent')).toHaveText('alice');
+  await expect(card('touch approved.txt')).toContainText(`in ${d.ws}`);
+  await expect(badge()).toHaveText('1');
+  await expect(page.locator('.pane[data-agent="alice"] .pane-waiting')).toBeVisible();
+  expect(exists('approved.txt')).toBe(false);
+  await card('touch approved.txt').getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect.poll(() => exists('approved.txt')).toBe(true);
+  await expect(card('touch denied.txt')).toBeVisible();
+  await card('touch denied.txt').locator('.approval-feedback').fill('not this one');
+  await card('touch denied.txt').getByRole('button', { name: 'Deny', exact: true }).click();
+  await expect(badge()).toHaveText('0');
+  await expect.poll(() => d.cli('team', 'tasks'), { timeout: 30_000 }).toMatch(/1\s+completed/);
+  expect(exists('denied.txt')).toBe(false);
+  // The CLI sees the same (nothing pending), and the teammate was told why.
+  expect(d.cli('team', 'approvals')).toContain('(no pending approvals)');
+});
+
+test('a plan is rendered as Markdown, rejected with feedback, revised, approved; the teammate proceeds (keyboard approve)', async () => {
+  startTeammate('bob', { THCLAWS_PLAN_MODE: '1' });
+  d.cli('team', 'task', 'add', '--subject', 'planned work', '--owner', 'bob');
+  const v1 = page.locator('.approval[data-kind="plan"]', { hasText: 'Plan v1' });
+  await expect(v1).toBeVisible({ timeout: 30_000 });
+  await expect(v1.locator('.markdown h3')).toHaveText('Plan v1');
+  await expect(v1.locator('.markdown li strong')).toHaveText('write');
+  await expect(v1.locator('.approval-tool')).toHaveText('plan · attempt 1');
+  await v1.locator('.approval-feedback').fill('add a test too');
+  await v1.getByRole('button', { name: 'Reject', exact: true }).click();
+  const v2 = page.locator('.approval[data-kind="plan"]', { hasText: 'Plan v2' });
+  await expect(v2).toBeVisible();
+  await expect(v2.locator('.approval-tool')).toHaveText('plan · attempt 2');
+  // HTML in a plan is shown as text, never run.
+  await expect(v2).toContainText('<script>window.pwned = 1</script>');
+  expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+  await page.screenshot({ path: path.join(ROOT, 'docs/screenshots/approvals.png') });
+  await v2.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(card('touch plan-done.txt')).toBeVisible();
+  await expect(card('touch plan-done.txt')).toHaveClass(/selected/);
+  await page.locator('.team-name').click();
+  await page.keyboard.press('a');
+  await expect.poll(() => exists('plan-done.txt')).toBe(true);
+  await expect(badge()).toHaveText('0');
+});

@@ -1,0 +1,121 @@
+/**
+ * Approvals of a teammate's actions: what is pending (a teammate's status `waiting` field, shown only while
+ * the teammate lives), and the one way to answer (a `permission_response` / `plan_approval_response` frame
+ * from `lead` or `user`, matched by request id). The CLI, the lead's AnswerApproval tool and the desktop
+ * app all answer through `answerApproval`.
+ */
+import { deriveState, isLive, LEAD, TeamError, USER, type Message, type TeamStore } from '../team/index.js';
+import { field, sendFrame } from './protocol.js';
+
+export type ApprovalKind = 'permission' | 'plan';
+
+/** What a teammate waits for, written into its status while it waits. */
+export interface Waiting {
+  request_id: string;
+  kind: ApprovalKind;
+  agent: string;
+  /** Tool name, or `SubmitPlan`. */
+  tool: string;
+  summary: string;
+  input?: unknown;
+  cwd: string;
+  epoch: string | null;
+  /** The rule an "always" answer stores (`Bash(npm test:*)`). */
+  rule?: string;
+  /** The plan's Markdown and its attempt number (plans only). */
+  plan?: string;
+  attempt?: number;
+  since: number;
+  deadline: number;
+}
+
+export interface Answer {
+  allow: boolean;
+  /** Store the request's rule so later calls of the same rule run without asking. */
+  always?: boolean;
+  /** `team`: the rule applies to every teammate; default: this teammate only. */
+  ruleScope?: 'teammate' | 'team';
+  feedback?: string;
+}
+
+function isWaiting(v: unknown): v is Waiting {
+  const w = v as Waiting | null | undefined;
+  return !!w && typeof w === 'object' && typeof w.request_id === 'string' && (w.kind === 'permission' || w.kind === 'plan');
+}
+
+/** Every live teammate's pending request, oldest first. A dead or stopped teammate's request is never listed. */
+export async function pendingApprovals(store: TeamStore, now = Date.now()): Promise<Waiting[]> {
+  const cfg = await store.config.load().catch(() => null);
+  const out: Waiting[] = [];
+  for (const m of cfg?.members ?? []) {
+    const st = await store.statuses.read(m.name).catch(() => null);
+    const w = (st as Record<string, unknown> | null)?.waiting;
+    if (!isWaiting(w) || !isLive(deriveState(st, now))) continue;
+    out.push(w);
+  }
+  return out.sort((a, b) => a.since - b.since);
+}
+
+/** Answers a pending request as `from` (`user` or `lead`). Unknown or already answered ids are refused. */
+export async function answerApproval(store: TeamStore, from: string, requestId: string, answer: Answer): Promise<{ waiting: Waiting; message: Message }> {
+  if (from !== USER && from !== LEAD) throw new TeamError('invalid', `only lead or user may answer an approval, not "${from}"`);
+  const waiting = (await pendingApprovals(store)).find((w) => w.request_id === requestId);
+  if (!waiting) throw new TeamError('not_found', `no pending approval request "${requestId}" (answered already, timed out, or its teammate is not running); see thclaws team approvals`);
+  const type = waiting.kind === 'plan' ? 'plan_approval_response' : 'permission_response';
+  const message = await sendFrame(store, from, waiting.agent, type, {
+    request_id: requestId,
+    allow: answer.allow,
+    scope: answer.always && answer.allow ? 'always-for-this-rule' : 'once',
+    rule_scope: answer.ruleScope ?? 'teammate',
+    ...(answer.feedback ? { feedback: answer.feedback } : {}),
+  });
+  return { waiting, message };
+}
+
+export interface Response {
+  allow: boolean;
+  always: boolean;
+  ruleScope: 'teammate' | 'team';
+  feedback: string | null;
+  from: string;
+}
+
+/**
+ * The teammate's side: its tool call waits here for the answer to one request id. The loop hands every
+ * response frame (sender and epoch already checked) to `deliver`; the first answer wins, anything else is
+ * late or a duplicate and reported as not accepted.
+ */
+export class ResponseWaiters {
+  private readonly pending = new Map<string, (r: Response) => void>();
+
+  wait(requestId: string, timeoutMs: number, signal: AbortSignal): Promise<Response | 'timeout' | 'aborted'> {
+    return new Promise((resolve) => {
+      const done = (v: Response | 'timeout' | 'aborted') => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.pending.delete(requestId);
+        resolve(v);
+      };
+      const timer = setTimeout(() => done('timeout'), timeoutMs);
+      const onAbort = () => done('aborted');
+      if (signal.aborted) return done('aborted');
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(requestId, (r) => done(r));
+    });
+  }
+
+  /** true when the frame answered a request this process waits for. */
+  deliver(m: Message): boolean {
+    const id = field<string>(m, 'request_id');
+    const resolve = typeof id === 'string' ? this.pending.get(id) : undefined;
+    if (!resolve) return false;
+    resolve({
+      allow: field<boolean>(m, 'allow') === true,
+      always: field<string>(m, 'scope') === 'always-for-this-rule',
+      ruleScope: field<string>(m, 'rule_scope') === 'team' ? 'team' : 'teammate',
+      feedback: field<string>(m, 'feedback') ?? null,
+      from: m.from,
+    });
+    return true;
+  }
+}

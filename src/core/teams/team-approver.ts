@@ -1,0 +1,141 @@
+/**
+ * A teammate's approver in `ask` mode: writes inside its own worktree and calls an allow rule covers
+ * (settings `teammateAllow`, `teammates.<name>.allow`, re-read at each question so a rule added meanwhile
+ * counts) run; anything else becomes a `permission_request` to the lead's inbox and waits for the answer
+ * of the person or the lead. No answer within the timeout denies, and says so.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { isInside } from '../fs-paths.js';
+import { ruleMatches } from '../agent/permission-rules.js';
+import { addTeammateAllowRule, loadSettings } from '../agent/settings.js';
+import type { Approver, ApproverAnswer, PermissionRequest } from '../agent/types.js';
+import { LEAD } from '../team/index.js';
+import type { ResponseWaiters, Waiting } from './approvals.js';
+import { sessionHooks } from './hooks.js';
+import { sendFrame } from './protocol.js';
+import type { TeamSession } from './session.js';
+
+export interface TeamApproverOptions {
+  cwd: string;
+  /** The teammate's own worktree: writes inside it need no question. */
+  worktree?: string;
+  waiters: ResponseWaiters;
+  setWaiting(w: Waiting | null): Promise<void>;
+  print(line: string): void;
+  timeoutMs: number;
+}
+
+/** A frame's copy of the input stays small; the summary always says what would run. */
+const INPUT_MAX_CHARS = 20_000;
+
+function capInput(input: unknown): unknown {
+  const json = JSON.stringify(input) ?? 'null';
+  return json.length <= INPUT_MAX_CHARS ? input : { truncated: true, preview: json.slice(0, INPUT_MAX_CHARS) };
+}
+
+export class TeamApprover implements Approver {
+  /** "always" answers of this process, in force at once (the settings file keeps them for later runs). */
+  private readonly granted: string[] = [];
+
+  constructor(
+    private readonly session: TeamSession,
+    private readonly opts: TeamApproverOptions,
+  ) {}
+
+  private get me(): string {
+    return this.session.me;
+  }
+
+  /** Allow rules for this teammate now: the team's and its own, from the settings files, plus this run's. */
+  rules(): string[] {
+    try {
+      const s = loadSettings(this.session.projectRoot).settings;
+      return [...s.teammateAllow, ...(s.teammates[this.me]?.allow ?? []), ...this.granted];
+    } catch (err) {
+      this.opts.print(`[${this.me}] settings unreadable, asking without rules: ${(err as Error).message}`);
+      return [...this.granted];
+    }
+  }
+
+  private ownWrite(req: PermissionRequest): boolean {
+    if ((req.tool !== 'Write' && req.tool !== 'Edit') || !this.opts.worktree) return false;
+    const p = (req.input as { path?: unknown } | null)?.path;
+    return typeof p === 'string' && isInside(path.resolve(this.opts.cwd, p), this.opts.worktree);
+  }
+
+  async decide(req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> {
+    if (this.ownWrite(req)) return 'allow';
+    const scope = { cwd: this.opts.cwd, projectRoot: this.session.projectRoot };
+    if (this.rules().some((r) => ruleMatches(r, req, scope))) return 'allow';
+    const { store } = this.session;
+    const epoch = await this.session.refreshEpoch();
+    const now = Date.now();
+    const waiting: Waiting = {
+      request_id: randomUUID(),
+      kind: 'permission',
+      agent: this.me,
+      tool: req.tool,
+      summary: req.summary,
+      input: capInput(req.input),
+      cwd: this.opts.cwd,
+      epoch,
+      ...(req.scope ? { rule: req.scope } : {}),
+      since: now,
+      deadline: now + this.opts.timeoutMs,
+    };
+    // PermissionRequest hooks see every request; one that prints {"decision":"allow"|"deny","reason"} answers it.
+    const hook = await sessionHooks(this.session)('PermissionRequest', { agent: this.me, request_id: waiting.request_id, tool_name: req.tool, tool_input: req.input, summary: req.summary, rule: req.scope ?? null }, req.tool);
+    for (const r of hook.results) {
+      if (r.code !== 0 || r.timedOut) {
+        this.opts.print(`[${this.me}] PermissionRequest hook failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}): ${r.command}`);
+        continue;
+      }
+      const decision = hookDecision(r.stdout);
+      if (decision?.decision === 'allow') return 'allow';
+      if (decision?.decision === 'deny') return { deny: `denied by a PermissionRequest hook${decision.reason ? `: ${decision.reason}` : ''}` };
+    }
+    await this.opts.setWaiting(waiting);
+    try {
+      const answered = this.opts.waiters.wait(waiting.request_id, this.opts.timeoutMs, signal);
+      const { since: _s, deadline: _d, ...fields } = waiting;
+      await sendFrame(store, this.me, LEAD, 'permission_request', fields as Record<string, unknown>, epoch);
+      this.opts.print(`[${this.me}] waiting for approval ${waiting.request_id}: ${req.summary}`);
+      const r = await answered;
+      if (r === 'aborted') return { deny: 'aborted while waiting for approval' };
+      if (r === 'timeout') {
+        const why = `no answer to permission request ${waiting.request_id} within ${Math.round(this.opts.timeoutMs / 1000)} s — denied (timeout); ask the lead or try another way`;
+        store.journal.record({ event: 'note', file: store.paths.status(this.me), reason: why });
+        this.opts.print(`[${this.me}] ${why}`);
+        return { deny: why };
+      }
+      if (!r.allow) {
+        this.opts.print(`[${this.me}] ${req.tool} denied by ${r.from}${r.feedback ? `: ${r.feedback}` : ''}`);
+        return { deny: `denied by ${r.from === 'user' ? 'the person' : r.from}${r.feedback ? `: ${r.feedback}` : ' (no reason given)'}` };
+      }
+      if (r.always && req.scope) {
+        this.granted.push(req.scope);
+        try {
+          addTeammateAllowRule(this.session.projectRoot, req.scope, r.ruleScope === 'team' ? null : this.me);
+        } catch (err) {
+          this.opts.print(`[${this.me}] could not store the rule ${req.scope}: ${(err as Error).message}`);
+        }
+        this.opts.print(`[${this.me}] ${req.tool} allowed by ${r.from}; from now on ${req.scope} runs without asking${r.ruleScope === 'team' ? ' for the whole team' : ''}`);
+      } else this.opts.print(`[${this.me}] ${req.tool} allowed by ${r.from}`);
+      return 'allow';
+    } finally {
+      await this.opts.setWaiting(null).catch(() => {});
+    }
+  }
+}
+
+function hookDecision(stdout: string): { decision: string; reason?: string } | undefined {
+  const text = stdout.trim();
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const v = JSON.parse(text) as { decision?: unknown; reason?: unknown };
+    return typeof v.decision === 'string' ? { decision: v.decision, ...(typeof v.reason === 'string' ? { reason: v.reason } : {}) } : undefined;
+  } catch {
+    return undefined;
+  }
+}

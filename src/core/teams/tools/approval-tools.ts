@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { TeamError } from '../../team/index.js';
+import { answerApproval } from '../approvals.js';
+import type { TeamSession } from '../session.js';
+import { err, teamTool } from './common.js';
+
+/** The lead's answer to a teammate's permission request or plan (settings permissionApprover / planApprover `lead`). */
+export function approvalTool(session: TeamSession) {
+  return teamTool(
+    {
+      name: 'AnswerApproval',
+      description:
+        "Answer a teammate's pending permission request or plan by its request_id: allow (approve) or deny (reject). Give feedback when denying so the teammate knows what to change; always=true (permissions only) lets the same rule run without asking again.",
+      inputSchema: z
+        .object({
+          request_id: z.string().min(1),
+          allow: z.boolean(),
+          always: z.boolean().optional(),
+          feedback: z.string().max(5000).optional(),
+        })
+        .strict(),
+      async run(input, s) {
+        try {
+          const { waiting } = await answerApproval(s.store, s.me, input.request_id, {
+            allow: input.allow,
+            ...(input.always ? { always: true } : {}),
+            ...(input.feedback ? { feedback: input.feedback } : {}),
+          });
+          return `${input.allow ? 'Approved' : 'Denied'} ${waiting.kind} request ${input.request_id} of ${waiting.agent}${waiting.kind === 'permission' ? ` (${waiting.summary})` : ''}`;
+        } catch (e) {
+          if (e instanceof TeamError) return err(e.message);
+          throw e;
+        }
+      },
+    },
+    session,
+  );
+}

@@ -1,0 +1,98 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ApprovalView } from '../../shared/api';
+import { act } from '../context';
+import { useDashboard } from '../store';
+import { Markdown } from './Markdown';
+
+function age(since: number, now: number): string {
+  const s = Math.max(0, Math.round((now - since) / 1000));
+  return s < 120 ? `${s}s` : `${Math.round(s / 60)}m`;
+}
+
+export function answer(a: ApprovalView, allow: boolean, opts: { always?: boolean; feedback?: string } = {}): Promise<unknown> {
+  return act({ type: 'approval_answer', request_id: a.request_id, allow, always: !!opts.always, team: false, ...(opts.feedback ? { feedback: opts.feedback } : {}) });
+}
+
+function Card({ a, selected, now }: { a: ApprovalView; selected: boolean; now: number }) {
+  const select = useDashboard((s) => s.selectApproval);
+  const [feedback, setFeedback] = useState('');
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (selected) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+  const plan = a.kind === 'plan';
+  return (
+    <div ref={ref} className={`approval${selected ? ' selected' : ''}`} data-request={a.request_id} data-kind={a.kind} onClick={() => select(a.request_id)}>
+      <div className="approval-head">
+        <strong className="approval-agent">{a.agent}</strong>
+        <span className="approval-tool">{plan ? `plan · attempt ${a.attempt ?? 1}` : a.tool}</span>
+        <span className="approval-age" title={new Date(a.since).toLocaleString()}>
+          {age(a.since, now)}
+        </span>
+      </div>
+      {plan ? (
+        <Markdown text={a.plan ?? ''} />
+      ) : (
+        <>
+          <code className="approval-detail">{a.detail ?? a.summary}</code>
+          <div className="approval-cwd">in {a.cwd}</div>
+        </>
+      )}
+      <textarea className="approval-feedback" placeholder={plan ? 'feedback for a rejection' : 'reason (optional)'} value={feedback} onChange={(e) => setFeedback(e.target.value)} rows={plan ? 2 : 1} />
+      <div className="approval-actions">
+        <button className="approve" onClick={() => void answer(a, true, { feedback })}>
+          Approve
+        </button>
+        {!plan && a.rule && (
+          <button className="always" title={`allow ${a.rule} for ${a.agent} from now on`} onClick={() => void answer(a, true, { always: true })}>
+            Always ({a.rule})
+          </button>
+        )}
+        <button className="deny" onClick={() => void answer(a, false, { feedback })}>
+          {plan ? 'Reject' : 'Deny'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Desktop notification for requests that arrive while the window is in the background. */
+function useNotifications(items: ApprovalView[]): void {
+  const seen = useRef(new Set<string>());
+  useEffect(() => {
+    for (const a of items) {
+      if (seen.current.has(a.request_id)) continue;
+      seen.current.add(a.request_id);
+      if (typeof Notification === 'undefined' || document.hasFocus() || Notification.permission !== 'granted') continue;
+      new Notification(`${a.agent} waits for approval`, { body: a.kind === 'plan' ? `plan, attempt ${a.attempt ?? 1}` : (a.detail ?? a.summary), tag: a.request_id });
+    }
+  }, [items]);
+}
+
+export function ApprovalInbox() {
+  const items = useDashboard((s) => s.approvals);
+  const selected = useDashboard((s) => s.selectedApproval);
+  const [now, setNow] = useState(Date.now());
+  useNotifications(items);
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  return (
+    <aside
+      className="approvals"
+      aria-label="approvals"
+      onClick={() => {
+        if (typeof Notification !== 'undefined' && Notification.permission === 'default') void Notification.requestPermission();
+      }}
+    >
+      <div className="approvals-title">
+        Approvals <span className="approvals-count">{items.length === 0 ? 'none waiting' : `${items.length} waiting`}</span>
+        {items.length > 0 && <span className="approvals-keys">a approve · d deny · j/k select</span>}
+      </div>
+      {items.map((a) => (
+        <Card key={a.request_id} a={a} selected={a.request_id === selected} now={now} />
+      ))}
+    </aside>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * A small, safe Markdown subset for plans in the approval inbox: the text becomes a tree of plain nodes
+ * that the view maps to elements, never HTML — `<script>` in a plan stays text. Headings, paragraphs,
+ * bullet and numbered lists, fenced code, inline code, **bold**, *italic*, and links with http(s) targets
+ * only (anything else stays text).
+ */
+export type Inline =
+  | { t: 'text'; v: string }
+  | { t: 'code'; v: string }
+  | { t: 'b'; c: Inline[] }
+  | { t: 'i'; c: Inline[] }
+  | { t: 'a'; href: string; c: Inline[] };
+
+export type Block =
+  | { t: 'h'; level: 1 | 2 | 3 | 4 | 5 | 6; c: Inline[] }
+  | { t: 'p'; c: Inline[] }
+  | { t: 'ul'; items: Inline[][] }
+  | { t: 'ol'; start: number; items: Inline[][] }
+  | { t: 'pre'; lang: string; v: string };
+
+const SAFE_HREF = /^https?:\/\/[^\s<>"']+$/i;
+
+export function parseInline(s: string): Inline[] {
+  const out: Inline[] = [];
+  let text = '';
+  const flush = () => {
+    if (text) out.push({ t: 'text', v: text });
+    text = '';
+  };
+  for (let i = 0; i < s.length; ) {
+    const rest = s.slice(i);
+    let m: RegExpExecArray | null;
+    if ((m = /^`([^`]+)`/.exec(rest))) {
+      flush();
+      out.push({ t: 'code', v: m[1]! });
+    } else if ((m = /^\*\*(.+?)\*\*/.exec(rest)) || (m = /^__(.+?)__/.exec(rest))) {
+      flush();
+      out.push({ t: 'b', c: parseInline(m[1]!) });
+    } else if ((m = /^\*([^*\s][^*]*?)\*/.exec(rest)) || (m = /^_([^_\s][^_]*?)_(?![A-Za-z0-9])/.exec(rest))) {
+      flush();
+      out.push({ t: 'i', c: parseInline(m[1]!) });
+    } else if ((m = /^\[([^\]]+)\]\(([^)\s]+)\)/.exec(rest))) {
+      flush();
+      if (SAFE_HREF.test(m[2]!)) out.push({ t: 'a', href: m[2]!, c: parseInline(m[1]!) });
+      else out.push({ t: 'text', v: m[0] });
+    } else {
+      text += s[i];
+      i++;
+      continue;
+    }
+    i += m[0].length;
+  }
+  flush();
+  return out;
+}
+
+export function parseMarkdown(src: string): Block[] {
+  const lines = src.replace(/\r\n?/g, '\n').split('\n');
+  const blocks: Block[] = [];
+  let para: string[] = [];
+  const endPara = () => {
+    if (para.length) blocks.push({ t: 'p', c: parseInline(para.join(' ')) });
+    para = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    let m: RegExpExecArray | null;
+    if ((m = /^\s*(```|~~~)\s*([\w+-]*)\s*$/.exec(line))) {
+      endPara();
+      const fence = m[1]!;
+      const body: string[] = [];
+      for (i++; i < lines.length && !lines[i]!.trim().startsWith(fence); i++) body.push(lines[i]!);
+      blocks.push({ t: 'pre', lang: m[2] ?? '', v: body.join('\n') });
+    } else if ((m = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line))) {
+      endPara();
+      blocks.push({ t: 'h', level: m[1]!.length as 1 | 2 | 3 | 4 | 5 | 6, c: parseInline(m[2]!) });
+    } else if (/^\s*[-*+]\s+/.test(line)) {
+      endPara();
+      const items: Inline[][] = [];
+      for (; i < lines.length && /^\s*[-*+]\s+/.test(lines[i]!); i++) items.push(parseInline(lines[i]!.replace(/^\s*[-*+]\s+/, '')));
+      i--;
+      blocks.push({ t: 'ul', items });
+    } else if ((m = /^\s*(\d{1,9})[.)]\s+/.exec(line))) {
+      endPara();
+      const start = Number(m[1]);
+      const items: Inline[][] = [];
+      for (; i < lines.length && /^\s*\d{1,9}[.)]\s+/.test(lines[i]!); i++) items.push(parseInline(lines[i]!.replace(/^\s*\d{1,9}[.)]\s+/, '')));
+      i--;
+      blocks.push({ t: 'ol', start, items });
+    } else if (!line.trim()) {
+      endPara();
+    } else {
+      para.push(line.trim());
+    }
+  }
+  endPara();
+  return blocks;
+}
