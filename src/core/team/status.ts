@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
+import { pidAlive } from './holder.js';
 import { withLock } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
@@ -79,11 +80,5 @@ export function isLive(state: AgentState): boolean {
   return state === 'idle' || state === 'working' || state === 'spawning' || state === 'error';
 }
 
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+// One liveness probe for locks and statuses.
+export { pidAlive };

@@ -1,18 +1,20 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { TeamStore } from '../../team/index.js';
-import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../launcher.js';
-import { killGroup, resolveEnv } from './env.js';
+import type { LaunchedTeammate, SpawnRequest } from '../launcher.js';
+import { resolveEnv } from './env.js';
+import { TrackedLauncher } from './tracked.js';
 
 /**
  * A detached child in its own process group; stdout and stderr share one O_APPEND fd on output.log, so
  * nothing else truncates or interleaves over it. It survives the lead (shutdown decides its fate).
  */
-export class BackgroundLauncher implements TeammateLauncher {
+export class BackgroundLauncher extends TrackedLauncher {
   readonly kind = 'background';
-  private readonly running = new Map<string, LaunchedTeammate>();
 
-  constructor(private readonly store: TeamStore) {}
+  constructor(private readonly store: TeamStore) {
+    super();
+  }
 
   async launch(req: SpawnRequest): Promise<LaunchedTeammate> {
     const fd = this.store.outputs.openForSpawn(req.agent, req.spawn_id);
@@ -28,17 +30,6 @@ export class BackgroundLauncher implements TeammateLauncher {
     });
     child.unref();
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    const t: LaunchedTeammate = { agent: req.agent, spawn_id: req.spawn_id, pid, exited, kill: (sig) => killGroup(pid, sig) };
-    this.running.set(req.spawn_id, t);
-    void exited.then(() => this.running.delete(req.spawn_id));
-    return t;
-  }
-
-  live(): LaunchedTeammate[] {
-    return [...this.running.values()];
-  }
-
-  async dispose(): Promise<void> {
-    for (const t of this.running.values()) t.kill('SIGTERM');
+    return this.track(req, pid, exited);
   }
 }

@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import type { TeamStore } from '../../team/index.js';
-import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../launcher.js';
-import { killGroup, resolveEnv } from './env.js';
+import type { LaunchedTeammate, SpawnRequest } from '../launcher.js';
+import { resolveEnv } from './env.js';
+import { TrackedLauncher } from './tracked.js';
 
 /** Each teammate in a pseudo-terminal (node-pty), its output appended to output.log through one fd. */
-export class PtyLauncher implements TeammateLauncher {
+export class PtyLauncher extends TrackedLauncher {
   readonly kind = 'host';
-  private readonly running = new Map<string, LaunchedTeammate>();
 
-  constructor(private readonly store: TeamStore) {}
+  constructor(private readonly store: TeamStore) {
+    super();
+  }
 
   async launch(req: SpawnRequest): Promise<LaunchedTeammate> {
     const pty = await import('@lydell/node-pty');
@@ -33,18 +35,10 @@ export class PtyLauncher implements TeammateLauncher {
         resolve({ code: signal ? null : exitCode, signal: signal ? String(signal) : null });
       }),
     );
-    const pid = term.pid;
-    const t: LaunchedTeammate = { agent: req.agent, spawn_id: req.spawn_id, pid, exited, kill: (sig) => killGroup(pid, sig) };
-    this.running.set(req.spawn_id, t);
-    void exited.then(() => this.running.delete(req.spawn_id));
-    return t;
+    return this.track(req, term.pid, exited);
   }
 
-  live(): LaunchedTeammate[] {
-    return [...this.running.values()];
-  }
-
-  async dispose(): Promise<void> {
+  override async dispose(): Promise<void> {
     const all = [...this.running.values()];
     for (const t of all) t.kill('SIGTERM');
     await Promise.race([Promise.all(all.map((t) => t.exited)), new Promise((r) => setTimeout(r, 3000))]);

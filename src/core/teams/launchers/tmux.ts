@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import type { TeamStore } from '../../team/index.js';
-import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../launcher.js';
-import { killGroup, pidExit, resolveEnv } from './env.js';
+import type { LaunchedTeammate, SpawnRequest } from '../launcher.js';
+import { pidExit, resolveEnv } from './env.js';
+import { TrackedLauncher } from './tracked.js';
 
 export const TMUX_SESSION = 'thclaws-team';
 
@@ -24,14 +25,15 @@ function tmux(args: string[]): { ok: boolean; out: string; err: string } {
  * `thclaws-team`. The environment is passed explicitly with `-e` (a tmux server's own env is stale), the
  * command is `exec`'d so the pane pid is the teammate, and the pane is piped to output.log.
  */
-export class TmuxLauncher implements TeammateLauncher {
+export class TmuxLauncher extends TrackedLauncher {
   readonly kind = 'tmux';
-  private readonly running = new Map<string, LaunchedTeammate>();
 
   constructor(
     private readonly store: TeamStore,
     private readonly inside = !!process.env.TMUX,
-  ) {}
+  ) {
+    super();
+  }
 
   async launch(req: SpawnRequest): Promise<LaunchedTeammate> {
     const env = resolveEnv(req);
@@ -58,17 +60,6 @@ export class TmuxLauncher implements TeammateLauncher {
     (await import('node:fs')).closeSync(fd);
     tmux(['pipe-pane', '-t', pane!, `cat >> ${shQuote(this.store.paths.output(req.agent))}`]);
     const exited = pidExit(pid);
-    const t: LaunchedTeammate = { agent: req.agent, spawn_id: req.spawn_id, pid, exited, kill: (sig) => killGroup(pid, sig), where };
-    this.running.set(req.spawn_id, t);
-    void exited.then(() => this.running.delete(req.spawn_id));
-    return t;
-  }
-
-  live(): LaunchedTeammate[] {
-    return [...this.running.values()];
-  }
-
-  async dispose(): Promise<void> {
-    for (const t of this.running.values()) t.kill('SIGTERM');
+    return this.track(req, pid, exited, where);
   }
 }
