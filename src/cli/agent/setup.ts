@@ -175,7 +175,13 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   const permissions = new SessionPermissionChecker(
     mode,
     { decide: async () => 'deny' },
-    { scope: { cwd, projectRoot }, rules: settings.permissions.allow, persist: (rule) => addAllowRule(projectRoot, rule) },
+    {
+      scope: { cwd, projectRoot, ...(info.sandboxRoot ? { worktree: info.sandboxRoot } : {}) },
+      rules: settings.permissions.allow,
+      ask: settings.permissions.ask,
+      deny: settings.permissions.deny,
+      persist: (rule) => addAllowRule(projectRoot, rule),
+    },
   );
   let session: SessionStore;
   let messages;

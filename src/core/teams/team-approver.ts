@@ -65,9 +65,12 @@ export class TeamApprover implements Approver {
   }
 
   async decide(req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> {
-    if (this.ownWrite(req)) return 'allow';
-    const scope = { cwd: this.opts.cwd, projectRoot: this.session.projectRoot };
-    if (this.rules().some((r) => ruleMatches(r, req, scope))) return 'allow';
+    // A call an ask rule covers asks even inside the worktree and past allow rules.
+    if (!req.askRule) {
+      if (this.ownWrite(req)) return 'allow';
+      const scope = { cwd: this.opts.cwd, projectRoot: this.session.projectRoot };
+      if (this.rules().some((r) => ruleMatches(r, req, scope))) return 'allow';
+    }
     const { store } = this.session;
     const epoch = await this.session.refreshEpoch();
     const now = Date.now();
@@ -80,12 +83,14 @@ export class TeamApprover implements Approver {
       input: capInput(req.input),
       cwd: this.opts.cwd,
       epoch,
-      ...(req.scope ? { rule: req.scope } : {}),
+      // Under an ask rule "always" could store nothing that stops the next question: no rule is offered.
+      ...(req.scope && !req.askRule ? { rule: req.scope } : {}),
+      ...(req.askRule ? { ask_rule: req.askRule } : {}),
       since: now,
       deadline: now + this.opts.timeoutMs,
     };
     // PermissionRequest hooks see every request; one that prints {"decision":"allow"|"deny","reason"} answers it.
-    const hook = await sessionHooks(this.session)('PermissionRequest', { agent: this.me, request_id: waiting.request_id, tool_name: req.tool, tool_input: req.input, summary: req.summary, rule: req.scope ?? null }, req.tool);
+    const hook = await sessionHooks(this.session)('PermissionRequest', { agent: this.me, request_id: waiting.request_id, tool_name: req.tool, tool_input: req.input, summary: req.summary, rule: req.scope ?? null, ask_rule: req.askRule ?? null }, req.tool);
     for (const r of hook.results) {
       if (r.code !== 0 || r.timedOut) {
         this.opts.print(`[${this.me}] PermissionRequest hook failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}): ${r.command}`);
@@ -113,7 +118,7 @@ export class TeamApprover implements Approver {
         this.opts.print(`[${this.me}] ${req.tool} denied by ${r.from}${r.feedback ? `: ${r.feedback}` : ''}`);
         return { deny: `denied by ${r.from === 'user' ? 'the person' : r.from}${r.feedback ? `: ${r.feedback}` : ' (no reason given)'}` };
       }
-      if (r.always && req.scope) {
+      if (r.always && req.scope && !req.askRule) {
         this.granted.push(req.scope);
         try {
           addTeammateAllowRule(this.session.projectRoot, req.scope, r.ruleScope === 'team' ? null : this.me);
