@@ -155,6 +155,7 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
       }
       continue;
     }
+    for (const e of extensions) e.onPersonPrompt?.(text);
     turn = new AbortController();
     try {
       const result = await agent.prompt(text, turn.signal, renderer.events());

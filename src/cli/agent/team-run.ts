@@ -106,6 +106,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
   if (session.role === 'lead' && session.teamExists()) handler.start();
   session.onRole(() => handler.start());
   try {
+    session.notePersonPrompt(prompt);
     last = await agent.prompt(prompt, controller.signal, turnEvents());
     turns++;
     if (session.role === 'lead' && session.teamExists()) {

@@ -2,6 +2,7 @@
  * One team session per process: the team dir and project root resolved once and passed everywhere, the
  * process's identity (backed by its agent lease), its role, and the session epoch.
  */
+import { planRequestIn, type PlanRequest } from './plan-request.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -45,6 +46,8 @@ export class TeamSession {
   readonly children = new Map<string, LaunchedTeammate>();
   private readonly roleListeners = new Set<(role: Role) => void>();
   private readonly lostListeners = new Set<() => void>();
+  /** Set when the person's request to the lead asked for plans first: teammates it spawns start in plan mode. */
+  planRequest: PlanRequest | null = null;
 
   constructor(readonly opts: TeamSessionOptions) {
     this.store = new TeamStore(opts.teamDir);
@@ -66,6 +69,13 @@ export class TeamSession {
   inbox(): InboxQueue {
     this.queue ??= new InboxQueue(this.store, this.me);
     return this.queue;
+  }
+
+  /** The person's own prompt to the lead (not a teammate's message): may switch plan-first spawning on or off. */
+  notePersonPrompt(text: string): void {
+    const r = planRequestIn(text);
+    if (r === 'off') this.planRequest = null;
+    else if (r) this.planRequest = r;
   }
 
   teamExists(): boolean {
