@@ -86,6 +86,8 @@ export const SettingsViewSchema = z.object({
   /** Model per role; an absent role uses `model`. */
   roleModels: z.record(z.string().max(64), z.string().min(1).max(200)),
   maxLiveTeammates: z.number().int().min(1).max(64),
+  /** Bash that would ask runs without asking while the OS sandbox is on for that agent. */
+  autoAllowSandboxedBash: z.boolean().optional(),
 });
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
 

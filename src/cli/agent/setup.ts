@@ -180,6 +180,8 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
       rules: settings.permissions.allow,
       ask: settings.permissions.ask,
       deny: settings.permissions.deny,
+      // Asks again the moment the sandbox is found not to run: the probe's answer decides, not the setting alone.
+      ...(settings.autoAllowSandboxedBash ? { sandboxed: async () => (await sandbox.ready()).state === 'os' } : {}),
       persist: (rule) => addAllowRule(projectRoot, rule),
     },
   );

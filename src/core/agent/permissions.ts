@@ -37,6 +37,11 @@ export interface CheckerOptions {
   scope?: RuleScope;
   /** Allow rules from settings. */
   rules?: string[];
+  /**
+   * Setting `autoAllowSandboxedBash`: resolves true when Bash runs in the OS sandbox for this agent; such
+   * commands then need no question (ask and deny rules still hold).
+   */
+  sandboxed?: () => Promise<boolean>;
   /** `permissions.ask` / `permissions.deny` from settings: deny > ask > allow, in every mode. */
   ask?: string[];
   deny?: string[];
@@ -96,6 +101,7 @@ export class SessionPermissionChecker implements PermissionChecker {
     // An ask rule asks even in `auto` mode and past allow rules: the person wrote it to be asked.
     if (!restricted && (this.mode === 'auto' || this.allowedByRule(req))) return { allowed: true };
     if (signal.aborted) return { allowed: false, reason: 'aborted' };
+    if (!restricted && req.tool === 'Bash' && this.opts.sandboxed && (await this.opts.sandboxed())) return { allowed: true };
     const scope = this.scopeOf(req);
     let answer: ApproverAnswer;
     try {

@@ -46,6 +46,11 @@ export const SettingsSchema = z.looseObject({
    * every write outside the teammate's worktree that no rule allows; `auto` accepts everything (opt-in).
    */
   teammatePermissionMode: z.enum(['ask', 'auto']).default('ask'),
+  /**
+   * Bash commands that would ask run without asking while the OS sandbox is actually on for that agent (never
+   * when it is unavailable or off); ask and deny rules still hold. Off by default: the person's choice.
+   */
+  autoAllowSandboxedBash: z.boolean().default(false),
   /** Allow rules for every teammate (`Bash(npm test:*)`); team-scoped "always" answers add here. */
   teammateAllow: z.array(z.string().min(1)).default([]),
   /** Per-teammate choices: `{ "alice": { "permissionMode": "auto", "allow": [...], "planModeRequired": true } }`. */
