@@ -2,14 +2,14 @@
  * One team session per process: the team dir and project root resolved once and passed everywhere, the
  * process's identity (backed by its agent lease), its role, and the session epoch.
  */
-import { planRequestIn, type PlanRequest } from './plan-request.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { type Lease, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, TEAM_POLICY } from '../team/index.js';
 import type { Role } from '../guard/types.js';
-import { bumpEpoch, currentEpoch } from './protocol.js';
+import { bumpEpoch, currentEpoch, ensureEpoch } from './protocol.js';
+import { planRequestIn, type PlanRequest } from './plan-request.js';
 import { InboxQueue } from './inbox-queue.js';
 import type { LaunchedTeammate } from './launcher.js';
 
@@ -131,6 +131,12 @@ export class TeamSession {
       this.role = 'lead';
       for (const cb of this.roleListeners) cb('lead');
     }
+  }
+
+  /** A teammate at start: the lead's epoch, or one it starts when no lead ever took the team. */
+  async ensureEpoch(): Promise<string | null> {
+    this.epoch = this.teamExists() ? await ensureEpoch(this.store, this.me) : await currentEpoch(this.store);
+    return this.epoch;
   }
 
   /** A teammate reads the epoch the lead set (fresh each time: the lead may restart). */

@@ -66,7 +66,7 @@ export class TeammateLoop {
       this.turn?.abort();
       this.resolveExit(3);
     });
-    await this.session.refreshEpoch();
+    await this.session.ensureEpoch();
     // THCLAWS_TEAM_POLL_MS (bench baseline only): no change feed, poll like thClaws / Claude Code do.
     const pollMs = Number(process.env.THCLAWS_TEAM_POLL_MS) || 0;
     const watcher = pollMs ? null : store.watch({ safetyPollMs: this.policy.safetyPollMs });
