@@ -48,7 +48,7 @@ export interface SandboxSetup {
   warn?: (line: string) => void;
 }
 
-export function setupSandbox(s: SandboxSetup): RoleSandbox {
+export function setupSandbox(s: SandboxSetup): RoleSandbox & { warm(): Promise<void> } {
   const warn = s.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   let settings;
   try {
@@ -93,7 +93,17 @@ export function setupSandbox(s: SandboxSetup): RoleSandbox {
   // A person at a REPL (and the dashboard) sees the status soon after start; `-p` runs probe on first Bash.
   // Loading the engine costs ~150 ms of main-thread time: after the prompt is up, not before.
   if (s.interactive && !quick) setTimeout(() => void ready(), 1000).unref();
-  return { ...sandbox, ready, wrap: async (command, signal) => (await ready(), sandbox.wrap(command, signal)) };
+  // The probe and the wrapped line (~200-500 ms cold, the line does not depend on the command), once.
+  let warmed: Promise<void> | undefined;
+  const warm = (): Promise<void> =>
+    (warmed ??= ready()
+      .then(async (st) => {
+        if (st.state === 'os') await sandbox.wrap(':', new AbortController().signal);
+      })
+      .catch(() => {}));
+  // A teammate waits for work first: warm before its first command, so an approved command starts at once.
+  if (s.role === 'teammate' && !s.interactive && !quick) setTimeout(() => void warm(), 0).unref();
+  return { ...sandbox, ready, warm, wrap: async (command, signal) => (await ready(), sandbox.wrap(command, signal)) };
 }
 
 registerSlashCommand('sandbox', {

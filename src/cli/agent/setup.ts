@@ -32,6 +32,8 @@ export interface Runtime {
   /** From a hook; undefined means the CLI picks (REPL question, or deny without a person). */
   approver?: Approver;
   resumed: boolean;
+  /** The OS sandbox around this agent's Bash; `warm` readies its probe and wrapped line ahead of a command. */
+  sandbox: { warm(): Promise<void> };
 }
 
 function resolveCwd(dir: string | undefined): string {
@@ -226,5 +228,5 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     ...(usage ? { usage } : {}),
     ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}),
   });
-  return { agent, info, permissions, mode, resumed: !!opts.resume, ...(approver ? { approver } : {}) };
+  return { agent, info, permissions, mode, resumed: !!opts.resume, sandbox, ...(approver ? { approver } : {}) };
 }

@@ -24,6 +24,8 @@ export interface TeamApproverOptions {
   setWaiting(w: Waiting | null): Promise<void>;
   print(line: string): void;
   timeoutMs: number;
+  /** Awaited before a request is published: what the call needs to start at once when approved (the sandbox). */
+  beforeAsk?(req: PermissionRequest): Promise<void>;
 }
 
 /** A frame's copy of the input stays small; the summary always says what would run. */
@@ -37,6 +39,8 @@ function capInput(input: unknown): unknown {
 export class TeamApprover implements Approver {
   /** "always" answers of this process, in force at once (the settings file keeps them for later runs). */
   private readonly granted: string[] = [];
+  /** The previous request's `waiting: null`, written after its call started. */
+  private clearing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly session: TeamSession,
@@ -72,6 +76,9 @@ export class TeamApprover implements Approver {
       if (this.rules().some((r) => ruleMatches(r, req, scope))) return 'allow';
     }
     const { store } = this.session;
+    await this.clearing;
+    // Before the request exists (its age and deadline count from when the person can see it).
+    await this.opts.beforeAsk?.(req);
     const epoch = await this.session.refreshEpoch();
     const now = Date.now();
     const waiting: Waiting = {
@@ -129,7 +136,9 @@ export class TeamApprover implements Approver {
       } else this.opts.print(`[${this.me}] ${req.tool} allowed by ${r.from}`);
       return 'allow';
     } finally {
-      await this.opts.setWaiting(null).catch(() => {});
+      // After the approved call has started (its spawn is synchronous from here): the status write and its
+      // fsync are not on the path from the answer to the tool. The next request waits for this clear.
+      this.clearing = new Promise<void>((r) => setImmediate(r)).then(() => this.opts.setWaiting(null)).catch(() => {});
     }
   }
 }
