@@ -1,5 +1,5 @@
 /** Builds the agent's OS sandbox for its role, prints the one start-up warning, and adds `/sandbox`. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../../core/agent/settings.js';
@@ -93,12 +93,22 @@ export function setupSandbox(s: SandboxSetup): RoleSandbox & { warm(): Promise<v
   // A person at a REPL (and the dashboard) sees the status soon after start; `-p` runs probe on first Bash.
   // Loading the engine costs ~150 ms of main-thread time: after the prompt is up, not before.
   if (s.interactive && !quick) setTimeout(() => void ready(), 1000).unref();
-  // The probe and the wrapped line (~200-500 ms cold, the line does not depend on the command), once.
+  // The probe and the wrapped line (~200-500 ms cold; the line does not depend on the command), once. The
+  // first sandboxed run makes the mount points of absent protected paths (`.worktrees`), which changes the
+  // line: one no-op run and a second wrap settle it, so no real command pays for it.
   let warmed: Promise<void> | undefined;
   const warm = (): Promise<void> =>
     (warmed ??= ready()
       .then(async (st) => {
-        if (st.state === 'os') await sandbox.wrap(':', new AbortController().signal);
+        if (st.state !== 'os') return;
+        const signal = new AbortController().signal;
+        const line = await sandbox.wrap(':', signal);
+        await new Promise<void>((resolve) => {
+          const c = spawn('/bin/sh', ['-c', line], { cwd: s.cwd, stdio: 'ignore' });
+          c.on('error', () => resolve());
+          c.on('exit', () => resolve());
+        });
+        await sandbox.wrap(':', signal);
       })
       .catch(() => {}));
   // A teammate waits for work first: warm before its first command, so an approved command starts at once.
