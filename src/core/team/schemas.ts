@@ -68,6 +68,8 @@ export const StatusSchema = z.looseObject({
   /** A task id, not a message id (D-26). */
   current_task: taskId.nullish(),
   pid: z.number().int().positive().nullish(),
+  /** The agent process's parent (a launcher's wrapper); lets a launcher recognise the status as its child's. */
+  parent_pid: z.number().int().nonnegative().nullish(),
   host: z.string().nullish(),
   boot_id: z.string().nullish(),
   started_at: millis.nullish(),

@@ -161,9 +161,10 @@ async function verifyBoot(session: TeamSession, name: string, spawnId: string, c
   for (;;) {
     const st = (await store.statuses.read(name)) as (Record<string, unknown> & { status: string; pid?: number | null }) | null;
     const req = child ? null : await store.spawnRequests.read(name);
-    // The status must be this spawn's and written by this spawn's process (its pid), not a concurrent one's.
+    // The status must be this spawn's and written by this spawn's process (its pid, or its parent's when the
+    // launcher wraps it), not a concurrent one's.
     const pid = child?.pid ?? (req?.spawn_id === spawnId ? req.served_pid : null);
-    if (st && st.spawn_id === spawnId && st.status !== 'spawning' && (!pid || st.pid === pid)) {
+    if (st && st.spawn_id === spawnId && st.status !== 'spawning' && (!pid || st.pid === pid || st.parent_pid === pid)) {
       if (st.status === 'stopped') throw new TeamError('conflict', `teammate '${name}' stopped during boot.\noutput.log tail:\n${tail()}`);
       return;
     }

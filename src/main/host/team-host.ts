@@ -6,7 +6,7 @@ import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../cor
 import { serveSpawnRequests, type SpawnServer } from '../../core/teams/serve-spawn-requests.js';
 import type { HostEvent, Member, SettingsView, TaskView } from '../../shared/api.js';
 import { PtyLauncher } from './pty-launcher.js';
-import type { PtyExit } from './pty-process.js';
+import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
 import { packageRoot } from './package-root.js';
 import { OutputTail } from './readonly-tail.js';
 import { RecentWorkspaces } from './recent.js';
