@@ -217,6 +217,9 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     ...(messages ? { messages } : {}),
     ...(usage ? { usage } : {}),
     ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}),
+    onUsage: (u, c) => {
+      for (const h of agentHooks) h.onUsage?.(u, c);
+    },
   });
   return { agent, info, permissions, mode, resumed: !!opts.resume, ...(approver ? { approver } : {}) };
 }

@@ -102,6 +102,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
     },
     tools: () => tools,
     systemAddenda: () => addenda,
+    onUsage: (usage, costUsd) => void active?.recordUsage(usage, costUsd),
   });
 }
 

@@ -40,6 +40,8 @@ export interface AgentConfig {
   thinkingDisplay?: ThinkingDisplay;
   /** Background shells; killed by `dispose()`. */
   shells?: ShellRegistry;
+  /** Every model call's usage and estimated USD (null: no known price), e.g. for a team agent's status. */
+  onUsage?: (usage: Usage, costUsd: number | null) => void;
 }
 
 export interface PromptResult extends LoopResult {
@@ -124,6 +126,7 @@ export class Agent {
           cost = cost === undefined || c === undefined ? undefined : cost + c;
           if (c !== undefined) this.costUsd += c;
           this.session.append({ type: 'usage', at: new Date().toISOString(), model: this.model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
+          this.cfg.onUsage?.(u, c ?? null);
           events.onUsage?.(u);
         },
       },

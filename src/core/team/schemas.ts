@@ -59,6 +59,16 @@ export const TaskSchema = z.looseObject({
 });
 export type Task = z.infer<typeof TaskSchema>;
 
+const tokenCount = z.number().int().nonnegative();
+/** Field names of the Messages API's `usage`. */
+export const UsageTotalsSchema = z.looseObject({
+  input_tokens: tokenCount,
+  output_tokens: tokenCount,
+  cache_creation_input_tokens: tokenCount,
+  cache_read_input_tokens: tokenCount,
+});
+export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
+
 export const AgentStatusValue = z.enum(['spawning', 'idle', 'working', 'error', 'stopped']);
 export type AgentStatusValue = z.infer<typeof AgentStatusValue>;
 
@@ -74,6 +84,10 @@ export const StatusSchema = z.looseObject({
   boot_id: z.string().nullish(),
   started_at: millis.nullish(),
   last_heartbeat: millis,
+  /** Token totals of every model call this agent made (summed across its processes); absent before the first. */
+  usage: UsageTotalsSchema.nullish(),
+  /** Estimated USD of those calls from the model price table; null once a call's model had no known price. */
+  cost_usd: z.number().nonnegative().nullish(),
 });
 export type AgentStatus = z.infer<typeof StatusSchema>;
 
