@@ -23,6 +23,8 @@ export interface TeamSessionOptions {
   agentName?: string;
   role: Role;
   teammateMode: TeammateMode;
+  /** Why `teammateMode` is fixed for this process (the desktop host's lead): a SpawnTeammate call cannot change it. */
+  teammateModeFixedBy?: string;
   /** argv prefix that runs this same thclaws (node + script). */
   selfArgv: string[];
   /** Flags every teammate inherits from the lead (provider, script). */

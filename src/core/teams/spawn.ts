@@ -78,7 +78,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   if (live >= session.opts.maxLiveTeammates) {
     throw new TeamError('conflict', `${live} teammates are already live (limit ${session.opts.maxLiveTeammates}, setting maxLiveTeammates): stop one or reuse it`);
   }
-  const mode = resolveMode(input.teammateMode ?? session.opts.teammateMode);
+  const mode = resolveMode(session.opts.teammateModeFixedBy ? session.opts.teammateMode : (input.teammateMode ?? session.opts.teammateMode));
   const model = input.model?.trim() || member.model || null;
   const planMode = input.planModeRequired === true || (member as Record<string, unknown>).plan_mode_required === true;
   if (input.planModeRequired && !(member as Record<string, unknown>).plan_mode_required) {
