@@ -38,6 +38,8 @@ export type FakeReply =
       toolUses?: FakeToolUse[];
       stopReason?: string;
       usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
+      /** Final counts message_delta reports when they differ from message_start's (server tools add input). */
+      deltaUsage?: { input_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
       /** Pause before each streamed text chunk (streaming and abort tests). */
       chunkDelayMs?: number;
       /** An SSE `error` event after the text (e.g. overloaded mid-stream); the message never completes. */
@@ -152,7 +154,7 @@ export class FakeAnthropic {
         usage: { ...usage, output_tokens: 1, cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 }, service_tier: 'standard' },
       },
     });
-    const finalUsage = { input_tokens: usage.input_tokens, cache_creation_input_tokens: usage.cache_creation_input_tokens, cache_read_input_tokens: usage.cache_read_input_tokens, output_tokens: usage.output_tokens, server_tool_use: null };
+    const finalUsage = { input_tokens: usage.input_tokens, cache_creation_input_tokens: usage.cache_creation_input_tokens, cache_read_input_tokens: usage.cache_read_input_tokens, output_tokens: usage.output_tokens, server_tool_use: null, ...r.deltaUsage };
     let index = 0;
     if (r.blocks) {
       for (const b of r.blocks) {
