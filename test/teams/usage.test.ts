@@ -1,5 +1,4 @@
 /** Tokens and cost: a real teammate process on the real SDK against the fake Messages API sums every call into its status. */
-import fs from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAnthropic } from '../agent/fake-anthropic.js';
 import { ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
@@ -7,6 +6,7 @@ import { estimateCost } from '../../src/core/agent/cost.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
+import { teamStatusText } from '../../src/core/teams/status-view.js';
 import { leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -63,6 +63,7 @@ describe('usage accounting', () => {
     expect(row('lead')).toMatch(/\b25\b.*\?/);
     const json = JSON.parse((await runCli(['team', 'status', '--json'], { cwd: ws.dir, env: scrubbedEnv(ws.home) })).stdout);
     expect(json.members.find((m: { name: string }) => m.name === 'alice')).toMatchObject({ tokens: 10830, usage: st.usage });
-    expect(fs.existsSync(session.store.paths.status('alice'))).toBe(true);
+    // What the lead model reads from TeamStatus.
+    expect(await teamStatusText(session.store)).toContain(`10,830 tokens, $${usd.toFixed(4)})`);
   }, 90_000);
 });
