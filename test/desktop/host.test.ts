@@ -217,11 +217,14 @@ describe('TeamHost against a team made by the CLI', () => {
     await waitFor(() => c.member('alice')?.state === 'dead', 'alice dead after SIGKILL', 20_000);
   });
 
-  it("the host's lead spawns teammates in host mode whatever the workspace says (teammateMode tmux, even a tool call asking for tmux)", async () => {
+  it("the host's lead spawns teammates in host mode whatever the workspace says (teammateMode tmux, even a tool call asking for tmux); its status follows its turns", async () => {
     const ws = makeTeamWorkspace(['dora']);
     fs.writeFileSync(path.join(ws, '.thclaws/settings.json'), JSON.stringify({ provider: 'scripted', teamEnabled: true, teammateMode: 'tmux' }));
     const script = path.join(ws, '.thclaws', 'lead-script.json');
-    fs.writeFileSync(script, JSON.stringify({ rules: [{ match: 'start dora', turns: [{ tool_calls: [{ name: 'SpawnTeammate', input: { name: 'dora', teammateMode: 'tmux' } }] }, { text: 'dora is up' }] }] }));
+    fs.writeFileSync(script, JSON.stringify({ rules: [
+      { match: 'start dora', turns: [{ tool_calls: [{ name: 'SpawnTeammate', input: { name: 'dora', teammateMode: 'tmux' } }] }, { text: 'dora is up' }] },
+      { match: 'think slowly', turns: [{ text: 'one two three four five six seven eight', delay_ms: 400 }] },
+    ] }));
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'host-home-'));
     const host = new TeamHost({
       env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
@@ -244,6 +247,10 @@ describe('TeamHost against a team made by the CLI', () => {
     const req = await host.store.spawnRequests.read('dora');
     expect(req?.served_by).toBeTruthy();
     expect(c.output('lead')).toContain("Teammate 'dora' spawned by the team host");
+    // The lead's own status follows its turns: working while it answers, idle after.
+    await c.req({ type: 'input', agent: 'lead', data: 'think slowly\r' });
+    await waitFor(() => c.member('lead')?.state === 'working', 'the lead working during its turn');
+    await waitFor(() => c.output('lead').includes('seven eight') && c.member('lead')?.state === 'idle', 'the lead idle after its turn');
   }, 90_000);
 
   it("pushes the agents' sandbox status: the probe's answer, or off when the user's settings say so (a project cannot switch it off)", async () => {

@@ -54,6 +54,10 @@ describe('usage accounting', () => {
     expect(lead?.usage).toMatchObject({ input_tokens: 17, output_tokens: 8 });
     expect(lead?.cost_usd).toBeNull();
     expect(lead?.status).toBe('idle');
+    await session.leadTurn(true);
+    expect((await session.store.statuses.read('lead'))?.status).toBe('working');
+    await session.leadTurn(false);
+    expect((await session.store.statuses.read('lead'))).toMatchObject({ status: 'idle', usage: { input_tokens: 17 } });
 
     const r = await runCli(['team', 'status'], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
     expect(r.code).toBe(0);

@@ -34,6 +34,8 @@ export interface AgentHooks {
   approver?: (info: RuntimeInfo) => Approver | undefined;
   /** Each model call's usage and estimated USD (null: unknown price) — a team agent records it in its status. */
   onUsage?: (usage: Usage, costUsd: number | null) => void;
+  /** A turn of the agent starts (true) or ends (false). */
+  onTurn?: (working: boolean) => void;
 }
 
 export interface SlashContext {

@@ -220,6 +220,9 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     onUsage: (u, c) => {
       for (const h of agentHooks) h.onUsage?.(u, c);
     },
+    onTurn: (working) => {
+      for (const h of agentHooks) h.onTurn?.(working);
+    },
   });
   return { agent, info, permissions, mode, resumed: !!opts.resume, ...(approver ? { approver } : {}) };
 }

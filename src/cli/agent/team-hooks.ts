@@ -103,6 +103,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
     tools: () => tools,
     systemAddenda: () => addenda,
     onUsage: (usage, costUsd) => void active?.recordUsage(usage, costUsd),
+    onTurn: (working) => void active?.leadTurn(working),
   });
 }
 

@@ -136,6 +136,14 @@ export class TeamSession {
     this.leadBeat.catch(() => (this.leadBeat = undefined));
   }
 
+  /** The lead's status follows its turns (a teammate's loop reports its own, with the task). */
+  async leadTurn(working: boolean): Promise<void> {
+    if (this.role !== 'lead' || !this.lease || this.lease.lost) return;
+    this.startLeadHeartbeat();
+    const beat = await this.leadBeat?.catch(() => undefined);
+    await beat?.set(working ? 'working' : 'idle').catch(() => undefined);
+  }
+
   /**
    * Adds one model call's tokens and cost to this agent's status (a teammate, or the lead of an existing
    * team; a solo session has no status). Calls are written in order; a failed write loses only that call.
