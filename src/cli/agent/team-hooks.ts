@@ -10,6 +10,7 @@ import { CliError } from '../errors.js';
 import { registerAgentHooks, type RuntimeInfo } from './hooks.js';
 import { outsideWorktrees } from '../../core/teams/roots.js';
 import type { TeamSession, TeamSessionOptions } from '../../core/teams/session.js';
+import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import type { CommandGuard } from '../../core/guard/types.js';
 import type { Tool } from '../../core/agent/types.js';
 
@@ -146,7 +147,7 @@ function preToolUse(session: TeamSession, list: Tool<any>[]): void {
  * spawn request (a live pane), whatever the workspace setting or a SpawnTeammate call asks for.
  */
 function teammateModeFor(setting: TeamSessionOptions['teammateMode']): Pick<TeamSessionOptions, 'teammateMode' | 'teammateModeFixedBy'> {
-  const forced = process.env.THCLAWS_TEAMMATE_MODE;
-  if (forced === 'host' || forced === 'background' || forced === 'tmux' || forced === 'auto') return { teammateMode: forced, teammateModeFixedBy: 'THCLAWS_TEAMMATE_MODE' };
+  const forced = process.env[TEAMMATE_MODE_ENV];
+  if (forced === 'host' || forced === 'background' || forced === 'tmux' || forced === 'auto') return { teammateMode: forced, teammateModeFixedBy: TEAMMATE_MODE_ENV };
   return { teammateMode: setting };
 }

@@ -154,7 +154,7 @@ export class TeamSession {
     const agent = this.lease.agent;
     const totals = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cache_creation_input_tokens: usage.cacheWriteTokens, cache_read_input_tokens: usage.cacheReadTokens };
     this.accounting = this.accounting
-      .then(() => this.leadBeat)
+      .then(() => this.leadBeat?.catch(() => undefined))
       .then(() => this.store.statuses.account(agent, totals, costUsd))
       .catch(() => undefined);
     return this.accounting.then(() => undefined);

@@ -15,7 +15,8 @@ import { OutputScheduler } from './scheduler.js';
 import { ProjectSettingsFile } from './settings-file.js';
 import { TeamDirWatcher } from './team-watch.js';
 import { AgentTerminal, type TerminalView } from './terminal.js';
-import { effectiveMode, HOST_TEAMMATE_MODE_ENV, memberView, sandboxView, taskView, type HostSideInfo } from './views.js';
+import { effectiveMode, memberView, sandboxView, taskView, type HostSideInfo } from './views.js';
+import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import { ApprovalsFeed } from './approvals-feed.js';
 
 export interface TeamHostOptions {
@@ -148,7 +149,7 @@ export class TeamHost {
     // The lead is the one process without a team agent name. Whatever the workspace's teammateMode, every
     // teammate it spawns comes to this host as a spawn request, so it runs in a live pane here.
     if (agent !== LEAD) env.THCLAWS_TEAM_AGENT = agent;
-    else env[HOST_TEAMMATE_MODE_ENV] = 'host';
+    else env[TEAMMATE_MODE_ENV] = 'host';
     return env;
   }
 

@@ -77,9 +77,6 @@ export function taskView(task: Task, byId: Map<string, Task>): TaskView {
   };
 }
 
-/** Set in the lead's environment by the host: the teammate mode it must use, whatever settings or a tool call say. */
-export const HOST_TEAMMATE_MODE_ENV = 'THCLAWS_TEAMMATE_MODE';
-
 export function effectiveMode(setting: SettingsView['teammateMode']): { mode: 'host'; reason: string } {
   return {
     mode: 'host',
