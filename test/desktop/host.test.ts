@@ -246,7 +246,8 @@ describe('TeamHost against a team made by the CLI', () => {
     await waitFor(() => c.output('lead').includes('dora is up'), 'the spawn reported as done', 40_000);
     const req = await host.store.spawnRequests.read('dora');
     expect(req?.served_by).toBeTruthy();
-    expect(c.output('lead')).toContain("Teammate 'dora' spawned by the team host");
+    expect(c.output('lead')).toContain("Teammate 'dora' spawned by the team host and is live (pid ");
+    expect(c.output('lead')).not.toContain('pid ?');
     // The lead's own status follows its turns: working while it answers, idle after.
     await c.req({ type: 'input', agent: 'lead', data: 'think slowly\r' });
     await waitFor(() => c.member('lead')?.state === 'working', 'the lead working during its turn');

@@ -148,7 +148,9 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     if (m) m.is_active = true;
   });
   const where = launched?.where ?? (mode === 'host' ? 'by the team host' : 'as background process');
-  return { agent: name, spawn_id: spawnId, mode, pid: launched?.pid ?? null, cwd, model, worktree, bootMs: Date.now() - started, where };
+  // A host-served teammate's pid is the one its booted process wrote in its status.
+  const pid = launched?.pid ?? (await store.statuses.read(name).catch(() => null))?.pid ?? null;
+  return { agent: name, spawn_id: spawnId, mode, pid, cwd, model, worktree, bootMs: Date.now() - started, where };
 }
 
 /** Live = the status left `spawning` carrying this spawn id; a child that exits first is a boot failure. */
