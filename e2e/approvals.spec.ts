@@ -116,8 +116,6 @@ test('a plan is rendered as Markdown, rejected with feedback, revised, approved;
   await expect(badge()).toHaveText('0');
 });
 
-const doneTask = (id: string) => expect.poll(() => d.cli('team', 'tasks'), { timeout: 30_000 }).toMatch(new RegExp(`(^|\\n)\\s*#?${id}\\s.*completed`));
-
 test('Always: a later request of the same rule does not ask; a different rule still asks', async () => {
   d.cli('team', 'task', 'add', '--subject', 'always', '--owner', 'alice');
   await expect(card('touch always-1.txt')).toBeVisible({ timeout: 30_000 });
