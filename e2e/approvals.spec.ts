@@ -197,3 +197,17 @@ test('a desktop notification is shown for a request that arrives while the windo
   expect(await shown()).toHaveLength(1);
   await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
 });
+
+test('Settings: "Auto-allow sandboxed Bash" is off by default and its switch writes autoAllowSandboxedBash', async () => {
+  await page.getByRole('button', { name: 'settings' }).click();
+  const pill = page.getByRole('button', { name: 'Auto-allow sandboxed Bash' });
+  await expect(pill).toHaveText('Off');
+  await pill.click();
+  await expect(pill).toHaveText('On');
+  const read = () => (JSON.parse(fs.readFileSync(path.join(d.ws, '.thclaws/settings.json'), 'utf8')) as { autoAllowSandboxedBash?: boolean }).autoAllowSandboxedBash;
+  await expect.poll(read).toBe(true);
+  await pill.click();
+  await expect(pill).toHaveText('Off');
+  await expect.poll(read).toBe(false);
+  await page.getByRole('button', { name: 'Close' }).click();
+});

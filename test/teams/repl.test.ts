@@ -72,3 +72,31 @@ it('the person answers a teammate\'s request from the lead REPL: /approvals list
   s.type('/quit\r');
   expect((await s.exited).exitCode).toBe(0);
 }, 60_000);
+
+it('the person types "… plan before coding" in the lead REPL: the teammate its model spawns without the flag starts in plan mode', async () => {
+  const ws = teamWorkspace();
+  cleanups.push(ws.cleanup);
+  const script = writeScript(ws, {
+    rules: [
+      { match: 'plan before coding', turns: [{ text: 'go', tool_calls: [{ name: 'TeamCreate', input: { name: 't', agents: [{ name: 'alice' }] } }, { name: 'SpawnTeammate', input: { name: 'alice' } }] }, { text: 'SPAWNED' }] },
+      { match: 'spawn bob, no plan approval', turns: [{ text: 'go', tool_calls: [{ name: 'SpawnTeammate', input: { name: 'bob' } }] }, { text: 'SPAWNED-BOB' }] },
+    ],
+    fallback: [{ text: 'fallback' }],
+  });
+  const s = new PtySession(['--script', script, '--accept-all'], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
+  cleanups.push(() => s.kill());
+  await s.waitFor('thclaws> ');
+  s.type('build it with alice; plan before coding\r');
+  await s.waitFor('SPAWNED');
+  const store = new TeamStore(path.join(ws.dir, '.thclaws/state/team'));
+  const member = (name: string) => store.config.load().then((c) => c?.members.find((m) => m.name === name) as Record<string, unknown> | undefined);
+  expect((await member('alice'))?.plan_mode_required).toBe(true);
+  expect(s.output).toContain('because the person\'s request said "plan before coding"');
+  await s.waitFor('thclaws> ');
+  // The opposite wording switches it off for the next spawn.
+  s.type('spawn bob, no plan approval\r');
+  await s.waitFor('SPAWNED-BOB');
+  expect((await member('bob'))?.plan_mode_required).toBeUndefined();
+  s.type('/quit\r');
+  expect((await s.exited).exitCode).toBe(0);
+}, 90_000);
