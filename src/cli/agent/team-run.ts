@@ -33,7 +33,7 @@ export async function runTeammateCli(rt: Runtime, session: TeamSession, explicit
   const mode = explicitMode ?? settings.teammates[session.me]?.permissionMode ?? settings.teammatePermissionMode;
   rt.permissions.setMode(mode);
   rt.permissions.setApprover(
-    new TeamApprover(session, { cwd, ...(sandboxRoot ? { worktree: sandboxRoot } : {}), waiters: responses, setWaiting: (w) => loop.setWaiting(w), print, timeoutMs: settings.approvalTimeoutMs,
+    new TeamApprover(session, { cwd, ...(sandboxRoot ? { worktree: sandboxRoot } : {}), waiters: responses, setWaiting: (w, onlyIf) => loop.setWaiting(w, onlyIf), print, timeoutMs: settings.approvalTimeoutMs,
       // A cold sandbox (first command) is readied before the question, not after the person's answer.
       beforeAsk: (req) => (req.tool === 'Bash' ? rt.sandbox.warm() : Promise.resolve()),
     }),

@@ -21,7 +21,8 @@ export interface TeamApproverOptions {
   /** The teammate's own worktree: writes inside it need no question. */
   worktree?: string;
   waiters: ResponseWaiters;
-  setWaiting(w: Waiting | null): Promise<void>;
+  /** `onlyIf`: clear only while that request is still the one shown. */
+  setWaiting(w: Waiting | null, onlyIf?: string): Promise<void>;
   print(line: string): void;
   timeoutMs: number;
   /** Awaited before a request is published: what the call needs to start at once when approved (the sandbox). */
@@ -138,7 +139,7 @@ export class TeamApprover implements Approver {
     } finally {
       // After the approved call has started (its spawn is synchronous from here): the status write and its
       // fsync are not on the path from the answer to the tool. The next request waits for this clear.
-      this.clearing = new Promise<void>((r) => setImmediate(r)).then(() => this.opts.setWaiting(null)).catch(() => {});
+      this.clearing = new Promise<void>((r) => setImmediate(r)).then(() => this.opts.setWaiting(null, waiting.request_id)).catch(() => {});
     }
   }
 }

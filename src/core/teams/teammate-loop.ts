@@ -306,8 +306,15 @@ export class TeammateLoop {
 
   }
 
-  /** Shows (or clears) the approval this teammate waits for in its status. */
-  async setWaiting(w: Waiting | null): Promise<void> {
+  private waitingId: string | null = null;
+
+  /**
+   * Shows (or clears) the approval this teammate waits for in its status. `onlyIf`: clear only while that
+   * request is still the one shown (a deferred clear must never erase a newer request, e.g. a plan).
+   */
+  async setWaiting(w: Waiting | null, onlyIf?: string): Promise<void> {
+    if (!w && onlyIf !== undefined && this.waitingId !== onlyIf) return;
+    this.waitingId = w?.request_id ?? null;
     if (w) this.waitingSince ??= Date.now();
     else if (this.waitingSince) {
       this.waitedMs += Date.now() - this.waitingSince;
