@@ -50,11 +50,18 @@ export async function bumpEpoch(store: TeamStore, epoch: string): Promise<void> 
  * team later starts a new one as always (answers of the lead-less session then become stale).
  */
 export async function ensureEpoch(store: TeamStore, by: string): Promise<string | null> {
+  const current = await currentEpoch(store).catch(() => null);
+  if (current) return current;
   let set: string | null = null;
-  await store.config.update((cfg) => {
-    const c = cfg as Record<string, unknown>;
-    if (typeof c.epoch !== 'string') c.epoch = set = randomUUID();
-  });
+  try {
+    await store.config.update((cfg) => {
+      const c = cfg as Record<string, unknown>;
+      if (typeof c.epoch !== 'string') c.epoch = set = randomUUID();
+    });
+  } catch {
+    // No readable config right now (removed, being rewritten): the loop reports that itself; no epoch yet.
+    return currentEpoch(store).catch(() => null);
+  }
   if (set) store.journal.record({ event: 'note', file: store.paths.config, reason: `no lead has taken the team: ${by} started session epoch ${set}` });
   return currentEpoch(store);
 }

@@ -114,7 +114,8 @@ export class TeammateLoop {
       this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `control frame ${m.type} from ${m.from} ignored: only lead or user may send it` });
       return;
     }
-    if (!frameEpochCurrent(m, await this.session.refreshEpoch())) {
+    // A teammate that started while the config was unreadable has no epoch yet: it starts one now.
+    if (!frameEpochCurrent(m, (await this.session.refreshEpoch()) ?? (await this.session.ensureEpoch()))) {
       this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `stale ${m.type} from an earlier session ignored` });
       return;
     }
