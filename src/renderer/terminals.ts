@@ -2,12 +2,15 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import { FLOW } from '../shared/api';
 import type { HostClient } from './transport';
+import { AckBatcher, FrameBudget } from './write-pacing';
 
-/** Characters handed to xterm and not yet parsed, across all panes: keeps one frame's work bounded. */
-const FRAME_BUDGET = 320 * 1024;
+const knob = (name: string, dflt: number) => Number(new URLSearchParams(location.search).get(name) ?? dflt);
 const WRITE_SLICE = 64 * 1024;
 /** Panes written per frame (see pump). */
-const PANES_PER_FRAME = 2;
+const PANES_PER_FRAME = knob('ppf', 2);
+/** Frame interval the writes are paced to (ms). */
+const TARGET_FRAME_MS = knob('target', 30);
+const SCROLLBACK = knob('sb', 5000);
 
 interface Pane {
   agent: string;
@@ -34,10 +37,16 @@ export class TerminalManager {
   private inflight = 0;
   private frame = 0;
   private rr = 0;
+  /** Characters handed to xterm and not yet parsed, across all panes, may not exceed this. */
+  private readonly budget = new FrameBudget({ targetMs: TARGET_FRAME_MS, min: 16 * 1024, max: 1024 * 1024, start: 256 * 1024 });
+  private lastFrame = 0;
+  private wrote = false;
+  private readonly acks: AckBatcher;
   /** Characters each pane has rendered (or buffered while hidden): the bench and tests read it. */
   private readonly done = new Map<string, number>();
 
   constructor(private readonly client: HostClient) {
+    this.acks = new AckBatcher((agent, chars) => this.client.fire({ type: 'ack', agent, chars }));
     document.addEventListener('visibilitychange', () => {
       if (document.hidden) this.releaseQueues();
       else this.refreshStale();
@@ -50,7 +59,7 @@ export class TerminalManager {
       if (!p.queue.length) continue;
       for (const chunk of p.queue) {
         this.count(p.agent, chunk.length);
-        this.client.fire({ type: 'ack', agent: p.agent, chars: Math.max(1, chunk.length) });
+        this.acks.add(p.agent, chunk.length);
       }
       p.queue = [];
       p.stale = true;
@@ -102,14 +111,14 @@ export class TerminalManager {
       // agent's pty through flow control): keep it in the history and let the host send more at once.
       if (p.term) p.stale = true;
       this.count(agent, data.length);
-      this.client.fire({ type: 'ack', agent, chars: Math.max(1, data.length) });
+      this.acks.add(agent, data.length);
     }
   }
 
   mount(agent: string, el: HTMLElement): void {
     const p = this.pane(agent);
     this.unmount(agent);
-    const term = new Terminal({ convertEol: false, scrollback: 5000, fontSize: 12, disableStdin: p.readonly, theme: { background: '#0f1115' } });
+    const term = new Terminal({ convertEol: false, scrollback: SCROLLBACK, fontSize: 12, disableStdin: p.readonly, theme: { background: '#0f1115' } });
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(el);
@@ -141,13 +150,19 @@ export class TerminalManager {
     if (!p?.term) return;
     for (const chunk of p.queue) {
       this.count(agent, chunk.length);
-      this.client.fire({ type: 'ack', agent, chars: Math.max(1, chunk.length) });
+      this.acks.add(agent, chunk.length);
     }
     p.queue = [];
     p.observer?.disconnect();
     p.term.dispose();
     p.term = null;
     p.fit = null;
+  }
+
+  /** The pane's terminal size, or a default while it has no terminal (attach announces it to the host). */
+  size(agent: string): { cols: number; rows: number } {
+    const t = this.panes.get(agent)?.term;
+    return t ? { cols: t.cols, rows: t.rows } : { cols: 100, rows: 30 };
   }
 
   focus(agent: string): void {
@@ -179,7 +194,7 @@ export class TerminalManager {
   }
 
   private schedule(): void {
-    if (!this.frame) this.frame = requestAnimationFrame(() => this.pump());
+    if (!this.frame) this.frame = requestAnimationFrame((t) => this.pump(t));
   }
 
   /**
@@ -187,13 +202,21 @@ export class TerminalManager {
    * frame's budget goes to at most PANES_PER_FRAME panes in turn (bigger writes, fewer renders) instead of a
    * sliver to every busy pane; across frames every pane gets its turn.
    */
-  private pump(): void {
+  private pump(now: number): void {
     this.frame = 0;
+    // The interval since the last frame tells how long the writes handed out then took to parse and render.
+    this.budget.frame(this.lastFrame ? now - this.lastFrame : 0, this.inflight > 0 || this.wrote);
+    this.wrote = false;
     const panes = [...this.panes.values()].filter((p) => p.term && p.queue.length);
-    if (!panes.length) return;
-    if (this.inflight >= FRAME_BUDGET) return; // xterm is still parsing the last frame's writes
+    if (!panes.length) {
+      this.lastFrame = this.inflight > 0 ? now : 0;
+      return;
+    }
+    this.lastFrame = now;
+    const room = this.budget.chars - this.inflight;
+    if (room <= 0) return; // xterm is still parsing earlier writes; their callbacks schedule the next frame
     const count = Math.min(PANES_PER_FRAME, panes.length);
-    const share = Math.floor((FRAME_BUDGET - this.inflight) / count);
+    const share = Math.max(1, Math.floor(room / count));
     for (let k = 0; k < count; k++) {
       const p = panes[(this.rr + k) % panes.length]!;
       let left = share;
@@ -206,11 +229,12 @@ export class TerminalManager {
         }
         left -= chunk.length;
         this.inflight += chunk.length;
+        this.wrote = true;
         const n = chunk.length;
         p.term!.write(chunk, () => {
           this.inflight -= n;
           this.count(p.agent, n);
-          this.client.fire({ type: 'ack', agent: p.agent, chars: Math.max(1, n) });
+          this.acks.add(p.agent, n);
           this.schedule();
         });
       }

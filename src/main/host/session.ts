@@ -46,7 +46,7 @@ export class HostSession implements TerminalView {
       case 'attach': {
         const t = h.terminal(req.agent);
         t.attach(this);
-        t.resize(req.cols, req.rows);
+        t.resize(this, req.cols, req.rows);
         return { seq: t.seq };
       }
       case 'detach':
@@ -64,7 +64,7 @@ export class HostSession implements TerminalView {
         return undefined;
       }
       case 'resize':
-        h.terminal(req.agent).resize(req.cols, req.rows);
+        h.terminal(req.agent).resize(this, req.cols, req.rows);
         return undefined;
       case 'send_message':
         return { sent: (await h.store.send('user', req.to, req.text)).length };
