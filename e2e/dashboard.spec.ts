@@ -113,12 +113,18 @@ test('keyboard: help overlay, pane focus, maximise (hidden panes keep no termina
   await expect(page.getByRole('dialog', { name: 'keyboard shortcuts' })).toHaveCount(0);
   await page.keyboard.press('Alt+2');
   await expect(page.locator('.pane.focused')).toHaveAttribute('data-agent', 'alice');
+  const written = (n: string) => page.evaluate((a) => (window as unknown as { __thclaws: { terminals: { written(a: string): number } } }).__thclaws.terminals.written(a), n);
+  const leadText = await termText('lead');
+  const leadWritten = await written('lead');
   await page.keyboard.press('Alt+m');
   await expect(page.locator('.pane')).toHaveCount(1);
   await expect(page.locator('.xterm')).toHaveCount(1);
   await expect.poll(() => termText('alice')).toContain('completed #2'); // the maximised pane re-rendered from its buffer
   await page.keyboard.press('Alt+m');
   await expect(page.locator('.pane')).toHaveCount(4);
+  // The lead's pane is rebuilt from its buffer through the frame budget: same text, not counted (or acked) twice.
+  await expect.poll(() => termText('lead')).toBe(leadText);
+  expect(await written('lead')).toBe(leadWritten);
   await page.keyboard.press('Alt+b');
   await expect(page.locator('.board')).toBeVisible();
   await expect(page.locator('.xterm')).toHaveCount(0);

@@ -4,13 +4,20 @@ import { FLOW } from '../shared/api';
 import type { HostClient } from './transport';
 import { AckBatcher, FrameBudget } from './write-pacing';
 
-const knob = (name: string, dflt: number) => Number(new URLSearchParams(location.search).get(name) ?? dflt);
 const WRITE_SLICE = 64 * 1024;
-/** Panes written per frame (see pump). */
-const PANES_PER_FRAME = knob('ppf', 2);
-/** Frame interval the writes are paced to (ms). */
-const TARGET_FRAME_MS = knob('target', 30);
-const SCROLLBACK = knob('sb', 5000);
+/** Most panes written per frame (see pump). */
+const PANES_PER_FRAME = 2;
+/**
+ * Frame interval the writes are paced to (ms): parse + render of one frame's writes, leaving room under the
+ * 50 ms frame-gap goal for the compositor and a busy machine. Below ~20 ms the budget cannot grow at 60 Hz.
+ */
+const TARGET_FRAME_MS = 30;
+/**
+ * Lines xterm keeps per pane (VS Code's default). Measured: with 5000, filling the scrollback cost ~25 % more
+ * parse time in a flood (xterm syncs its scroll area on every new line until the scrollback is full); the
+ * host still replays 1 MiB on attach and output.log keeps everything.
+ */
+const SCROLLBACK = 1000;
 
 interface Pane {
   agent: string;
@@ -19,6 +26,8 @@ interface Pane {
   historyChars: number;
   /** Waiting to be written to the visible terminal. */
   queue: string[];
+  /** Leading characters of the queue already acknowledged and counted (history rewritten into a terminal). */
+  preacked: number;
   term: Terminal | null;
   fit: FitAddon | null;
   observer: ResizeObserver | null;
@@ -57,11 +66,7 @@ export class TerminalManager {
   private releaseQueues(): void {
     for (const p of this.panes.values()) {
       if (!p.queue.length) continue;
-      for (const chunk of p.queue) {
-        this.count(p.agent, chunk.length);
-        this.acks.add(p.agent, chunk.length);
-      }
-      p.queue = [];
+      this.dropQueue(p);
       p.stale = true;
     }
   }
@@ -72,14 +77,14 @@ export class TerminalManager {
       if (!p.stale || !p.term) continue;
       p.stale = false;
       p.term.reset();
-      p.term.write(p.history.join(''));
+      this.requeueHistory(p);
     }
   }
 
   private pane(agent: string): Pane {
     let p = this.panes.get(agent);
     if (!p) {
-      p = { agent, history: [], historyChars: 0, queue: [], term: null, fit: null, observer: null, readonly: true, stale: false };
+      p = { agent, history: [], historyChars: 0, queue: [], preacked: 0, term: null, fit: null, observer: null, readonly: true, stale: false };
       this.panes.set(agent, p);
     }
     return p;
@@ -98,6 +103,7 @@ export class TerminalManager {
       p.history = [];
       p.historyChars = 0;
       p.queue = [];
+      p.preacked = 0;
       p.term?.reset();
     }
     p.history.push(data);
@@ -138,21 +144,40 @@ export class TerminalManager {
     p.observer = new ResizeObserver(doFit);
     p.observer.observe(el);
     doFit();
-    // History already acknowledged: written outside the budget's ack path.
+    this.requeueHistory(p);
+  }
+
+  /**
+   * Puts the history (up to 1 MiB, already acknowledged) in front of the terminal's queue: it is written through
+   * the frame budget like live output, so showing a pane again never parses a megabyte in one task.
+   */
+  private requeueHistory(p: Pane): void {
     const text = p.history.join('');
     p.history = text ? [text] : [];
+    p.queue = text ? [text] : [];
+    p.preacked = text.length;
+    if (text) this.schedule();
+  }
+
+  /** Acknowledges (and counts) what is queued for a terminal that will not show it. */
+  private dropQueue(p: Pane): void {
+    let pre = p.preacked;
+    for (const chunk of p.queue) {
+      const skip = Math.min(pre, chunk.length);
+      pre -= skip;
+      if (chunk.length > skip) {
+        this.count(p.agent, chunk.length - skip);
+        this.acks.add(p.agent, chunk.length - skip);
+      }
+    }
     p.queue = [];
-    if (text) term.write(text);
+    p.preacked = 0;
   }
 
   unmount(agent: string): void {
     const p = this.panes.get(agent);
     if (!p?.term) return;
-    for (const chunk of p.queue) {
-      this.count(agent, chunk.length);
-      this.acks.add(agent, chunk.length);
-    }
-    p.queue = [];
+    this.dropQueue(p);
     p.observer?.disconnect();
     p.term.dispose();
     p.term = null;
@@ -187,6 +212,11 @@ export class TerminalManager {
     this.done.set(agent, (this.done.get(agent) ?? 0) + n);
   }
 
+  /** Characters the next frame may hand to xterm (the bench samples it). */
+  get frameBudget(): number {
+    return this.budget.chars;
+  }
+
   pending(): number {
     let n = this.inflight;
     for (const p of this.panes.values()) for (const q of p.queue) n += q.length;
@@ -215,11 +245,12 @@ export class TerminalManager {
     this.lastFrame = now;
     const room = this.budget.chars - this.inflight;
     if (room <= 0) return; // xterm is still parsing earlier writes; their callbacks schedule the next frame
-    const count = Math.min(PANES_PER_FRAME, panes.length);
-    const share = Math.max(1, Math.floor(room / count));
-    for (let k = 0; k < count; k++) {
-      const p = panes[(this.rr + k) % panes.length]!;
-      let left = share;
+    // Panes in turn, each filled as far as the room allows, so a pane with little queued does not waste the frame.
+    let left = room;
+    let count = 0;
+    while (left > 0 && count < Math.min(PANES_PER_FRAME, panes.length)) {
+      const p = panes[(this.rr + count) % panes.length]!;
+      count++;
       while (left > 0 && p.queue.length) {
         let chunk = p.queue.shift()!;
         const max = Math.min(left, WRITE_SLICE);
@@ -231,10 +262,14 @@ export class TerminalManager {
         this.inflight += chunk.length;
         this.wrote = true;
         const n = chunk.length;
+        const pre = Math.min(p.preacked, n);
+        p.preacked -= pre;
         p.term!.write(chunk, () => {
           this.inflight -= n;
-          this.count(p.agent, n);
-          this.acks.add(p.agent, n);
+          if (n > pre) {
+            this.count(p.agent, n - pre);
+            this.acks.add(p.agent, n - pre);
+          }
           this.schedule();
         });
       }
