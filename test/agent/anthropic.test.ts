@@ -1,29 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runLoop } from '../../src/core/agent/loop.js';
 import { SessionPermissionChecker } from '../../src/core/agent/permissions.js';
 import { AnthropicProvider } from '../../src/core/agent/providers/anthropic.js';
 import type { ChatMessage } from '../../src/core/agent/providers/types.js';
 import { builtinTools } from '../../src/core/agent/tools/index.js';
 import { FakeAnthropic } from './fake-anthropic.js';
-import { tempDir } from './helpers.js';
+import { useFakeApiWorkspace } from './harness.js';
 
 const retry = { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5 };
 
 describe('anthropic provider through the real SDK against a fake Messages API', () => {
   let fake: FakeAnthropic;
   let root: string;
-  let cleanup: () => void;
-
-  beforeEach(async () => {
-    fake = await new FakeAnthropic().start();
-    ({ dir: root, cleanup } = tempDir());
-  });
-  afterEach(async () => {
-    await fake.close();
-    cleanup();
-  });
+  useFakeApiWorkspace({ each: (w) => ({ dir: root, fake } = w) });
 
   const provider = (over: Partial<ConstructorParameters<typeof AnthropicProvider>[0]> = {}) =>
     new AnthropicProvider({ apiKey: 'test-key', baseURL: fake.url, retry, ...over });

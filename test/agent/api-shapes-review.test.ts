@@ -5,13 +5,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runLoop, type LoopOptions } from '../../src/core/agent/loop.js';
 import { SessionPermissionChecker } from '../../src/core/agent/permissions.js';
 import { AnthropicProvider } from '../../src/core/agent/providers/anthropic.js';
 import type { ChatMessage } from '../../src/core/agent/providers/types.js';
-import { builtinTools } from '../../src/core/agent/tools/index.js';
 import { FakeAnthropic } from './fake-anthropic.js';
+import { fakeLoopOptions, useFakeApiWorkspace } from './harness.js';
 import { tempDir } from './helpers.js';
 
 const retry = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 };
@@ -19,30 +19,17 @@ const retry = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 };
 describe('thinking across tool loops and cut-off shapes (real SDK, fake server)', () => {
   let fake: FakeAnthropic;
   let root: string;
-  let cleanup: () => void;
-
-  beforeEach(async () => {
-    fake = await new FakeAnthropic().start();
-    ({ dir: root, cleanup } = tempDir());
-    writeFileSync(path.join(root, 'a.txt'), 'alpha\n');
-  });
-  afterEach(async () => {
-    await fake.close();
-    cleanup();
+  useFakeApiWorkspace({
+    each: (w) => {
+      ({ dir: root, fake } = w);
+      writeFileSync(path.join(root, 'a.txt'), 'alpha\n');
+    },
   });
 
   const run = (prompt: string, over: Partial<LoopOptions> = {}) => {
     const messages: ChatMessage[] = over.messages ?? [];
     const result = runLoop(prompt, {
-      provider: new AnthropicProvider({ apiKey: 'k', baseURL: fake.url, retry }),
-      model: 'claude-sonnet-5-5',
-      system: 'S',
-      tools: builtinTools(),
-      maxIterations: 10,
-      maxTokens: 1000,
-      toolOutputMaxChars: 10_000,
-      context: { cwd: root, projectRoot: root, role: 'solo', permissions: new SessionPermissionChecker('auto', { decide: async () => 'deny' }) },
-      signal: new AbortController().signal,
+      ...fakeLoopOptions(fake, root),
       ...over,
       messages,
     });

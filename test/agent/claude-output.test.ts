@@ -1,28 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ResultMessage, StreamJsonLine } from '../../src/core/agent/output-schema.js';
-import { FakeAnthropic } from './fake-anthropic.js';
-import { ensureBuilt, runCli, scrubbedEnv, tempDir } from './helpers.js';
+import type { FakeAnthropic } from './fake-anthropic.js';
+import { useFakeApiWorkspace } from './harness.js';
+import { runCli, scrubbedEnv } from './helpers.js';
 
 const lines = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l));
 
 describe('thclaws -p output in Claude Code\'s shapes (real process, fake API)', () => {
   let dir: string;
-  let cleanup: () => void;
   let fake: FakeAnthropic;
-
-  beforeAll(async () => {
-    await ensureBuilt();
-  });
-  beforeEach(async () => {
-    ({ dir, cleanup } = tempDir());
-    fake = await new FakeAnthropic().start();
-  });
-  afterEach(async () => {
-    await fake.close();
-    cleanup();
-  });
+  useFakeApiWorkspace({ cli: true, each: (w) => ({ dir, fake } = w) });
 
   const env = () => scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
 

@@ -1,25 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeAnthropic } from './fake-anthropic.js';
-import { REPO, ensureBuilt, runCli, scrubbedEnv, tempDir } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeAnthropic } from './fake-anthropic.js';
+import { useFakeApiWorkspace } from './harness.js';
+import { REPO, runCli, scrubbedEnv } from './helpers.js';
 
 describe('thclaws -p (real process)', () => {
   let dir: string;
-  let cleanup: () => void;
   let fake: FakeAnthropic;
-
-  beforeAll(async () => {
-    await ensureBuilt();
-  });
-  beforeEach(async () => {
-    ({ dir, cleanup } = tempDir());
-    fake = await new FakeAnthropic().start();
-  });
-  afterEach(async () => {
-    await fake.close();
-    cleanup();
-  });
+  useFakeApiWorkspace({ cli: true, each: (w) => ({ dir, fake } = w) });
 
   const withKey = () => scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
   const settings = (obj: unknown) => {

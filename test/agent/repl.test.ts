@@ -1,29 +1,20 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeAnthropic } from './fake-anthropic.js';
-import { ensureBuilt, scrubbedEnv, tempDir } from './helpers.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeAnthropic } from './fake-anthropic.js';
+import { useFakeApiWorkspace } from './harness.js';
+import { scrubbedEnv } from './helpers.js';
 import { PtySession } from './pty.js';
 
 const PROMPT = 'thclaws> ';
 
 describe('REPL in a real pseudo-terminal', () => {
   let dir: string;
-  let cleanup: () => void;
   let fake: FakeAnthropic;
   const sessions: PtySession[] = [];
-
-  beforeAll(async () => {
-    await ensureBuilt();
-  });
-  beforeEach(async () => {
-    ({ dir, cleanup } = tempDir());
-    fake = await new FakeAnthropic().start();
-  });
+  useFakeApiWorkspace({ cli: true, each: (w) => ({ dir, fake } = w) });
   afterEach(async () => {
     for (const s of sessions.splice(0)) s.kill();
-    await fake.close();
-    cleanup();
   });
 
   const start = (args: string[], env: Record<string, string> = {}) => {

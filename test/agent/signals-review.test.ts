@@ -5,9 +5,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeAnthropic } from './fake-anthropic.js';
-import { BIN, ensureBuilt, scrubbedEnv, tempDir } from './helpers.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeAnthropic } from './fake-anthropic.js';
+import { useFakeApiWorkspace } from './harness.js';
+import { BIN, scrubbedEnv } from './helpers.js';
 
 /** Processes with this exact command line (under the OS sandbox `$$` is a pid of another namespace). */
 const running = (secs: string) =>
@@ -29,21 +30,12 @@ async function until(cond: () => boolean, ms = 20_000): Promise<boolean> {
 
 describe('background shells end with the agent on SIGHUP and SIGTERM (real processes)', () => {
   let dir: string;
-  let cleanup: () => void;
   let fake: FakeAnthropic;
   let secs = '';
   let n = 0;
-  beforeAll(async () => {
-    await ensureBuilt();
-  });
-  beforeEach(async () => {
-    ({ dir, cleanup } = tempDir());
-    fake = await new FakeAnthropic().start();
-  });
+  useFakeApiWorkspace({ cli: true, each: (w) => ({ dir, fake } = w) });
   afterEach(async () => {
     for (const pid of running(secs)) process.kill(pid, 'SIGKILL');
-    await fake.close();
-    cleanup();
   });
 
   const cases = [

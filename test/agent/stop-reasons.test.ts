@@ -1,47 +1,26 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runLoop, type LoopOptions } from '../../src/core/agent/loop.js';
-import { SessionPermissionChecker } from '../../src/core/agent/permissions.js';
-import { AnthropicProvider } from '../../src/core/agent/providers/anthropic.js';
 import type { ChatMessage } from '../../src/core/agent/providers/types.js';
 import { SessionStore, readSession } from '../../src/core/agent/sessions.js';
-import { builtinTools } from '../../src/core/agent/tools/index.js';
 import type { Tool } from '../../src/core/agent/types.js';
-import { FakeAnthropic } from './fake-anthropic.js';
-import { tempDir } from './helpers.js';
+import type { FakeAnthropic } from './fake-anthropic.js';
+import { fakeLoopOptions, useFakeApiWorkspace } from './harness.js';
 
-const retry = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 };
 
 describe('today\'s Messages API shapes through the real SDK: thinking, stop reasons, truncation', () => {
   let fake: FakeAnthropic;
   let root: string;
-  let cleanup: () => void;
-
-  beforeEach(async () => {
-    fake = await new FakeAnthropic().start();
-    ({ dir: root, cleanup } = tempDir());
-  });
-  afterEach(async () => {
-    await fake.close();
-    cleanup();
-  });
+  useFakeApiWorkspace({ each: (w) => ({ dir: root, fake } = w) });
 
   const run = (prompt: string, over: Partial<LoopOptions> = {}) => {
     const thinking: string[] = [];
     const messages: ChatMessage[] = over.messages ?? [];
     const result = runLoop(prompt, {
-      provider: new AnthropicProvider({ apiKey: 'k', baseURL: fake.url, retry }),
-      model: 'claude-sonnet-5-5',
-      system: 'S',
-      tools: builtinTools(),
-      maxIterations: 10,
-      maxTokens: 1000,
-      toolOutputMaxChars: 10_000,
+      ...fakeLoopOptions(fake, root),
       thinkingDisplay: 'summarized',
-      context: { cwd: root, projectRoot: root, role: 'solo', permissions: new SessionPermissionChecker('auto', { decide: async () => 'deny' }) },
-      signal: new AbortController().signal,
       ...over,
       events: { onThinking: (d) => thinking.push(d), ...over.events },
       messages,

@@ -1,24 +1,14 @@
 /** `--input-format stream-json` fed bad lines between good ones: each bad line gets one readable error, the good turns all run. */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
-import { FakeAnthropic } from './fake-anthropic.js';
-import { ensureBuilt, runCli, scrubbedEnv, tempDir } from './helpers.js';
+import type { FakeAnthropic } from './fake-anthropic.js';
+import { useFakeApiWorkspace } from './harness.js';
+import { runCli, scrubbedEnv } from './helpers.js';
 
 describe('stream-json input with malformed lines (real process, fake API)', () => {
   let dir: string;
-  let cleanup: () => void;
   let fake: FakeAnthropic;
-  beforeAll(async () => {
-    await ensureBuilt();
-  });
-  beforeEach(async () => {
-    ({ dir, cleanup } = tempDir());
-    fake = await new FakeAnthropic().start();
-  });
-  afterEach(async () => {
-    await fake.close();
-    cleanup();
-  });
+  useFakeApiWorkspace({ cli: true, each: (w) => ({ dir, fake } = w) });
 
   it('names the line and the problem in one line each, runs every good line, exits 2', async () => {
     fake.enqueue({ text: 'first' }, { text: 'second' });

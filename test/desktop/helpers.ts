@@ -2,31 +2,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildSync } from 'esbuild';
+import { bundleForNode } from '../bundle-node.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const THCLAWS = path.join(ROOT, 'bin/thclaws');
-let simBundle: string | null = null;
 
-/** The agent simulator bundled once and run by plain node (fast start, no loader thread). */
-export function agentSimScript(): string {
-  if (simBundle && fs.existsSync(simBundle)) return simBundle;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-sim-'));
-  const out = path.join(dir, 'agent-sim.mjs');
-  buildSync({
-    entryPoints: [path.join(ROOT, 'test/desktop/agent-sim.ts')],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    nodePaths: [path.join(ROOT, 'node_modules')],
-    logLevel: 'error',
-  });
-  simBundle = out;
-  return out;
-}
+/** The agent simulator, bundled once and run by plain node (fast start, no loader thread). */
+export const agentSimScript = (): string => bundleForNode('test/desktop/agent-sim.ts');
 
 /** A git workspace with a team made by the store's CLI, as a person would make it. */
 export function makeTeamWorkspace(members: string[], tasks: string[] = []): string {

@@ -3,35 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { buildSync } from 'esbuild';
+import { afterAll } from 'vitest';
+import { TeamStore } from '../../src/core/team/index.js';
+import { bundleForNode } from '../bundle-node.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-const WORKER_SRC = path.join(ROOT, 'test/team/worker.ts');
-let workerBundle: string | null = null;
 
-/**
- * The worker bundled once per test process and run by plain node: no tsx loader thread in the children
- * (it costs start-up time and background CPU that would pollute the idle-CPU bench).
- */
-function workerScript(): string {
-  if (workerBundle) return workerBundle;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-worker-'));
-  const out = path.join(dir, 'worker.mjs');
-  buildSync({
-    entryPoints: [WORKER_SRC],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    nodePaths: [path.join(ROOT, 'node_modules')],
-    logLevel: 'error',
-  });
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  workerBundle = out;
-  return out;
-}
+/** The worker runs bundled by plain node: no tsx loader thread (its start-up and CPU would pollute the idle-CPU bench). */
+const workerScript = (): string => bundleForNode('test/team/worker.ts');
 
 export function tempDir(prefix = 'thclaws-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -71,6 +50,27 @@ export function startWorker(mode: string, teamDir: string, ...args: string[]): W
       const code = await exited;
       if (code !== 0) throw new Error(`worker ${mode} exited ${code}: ${stderr}`);
       return lines;
+    },
+  };
+}
+
+/**
+ * A test file's team factory: each `newTeam` is a fresh workspace with an initialised store and a team of
+ * `members`; `track` adds other temp dirs. All are removed after the file.
+ */
+export function teamFactory(name: string): { newTeam(members: string[]): Promise<TeamStore>; track(dir: string): string } {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+  const track = (dir: string) => (dirs.push(dir), dir);
+  return {
+    track,
+    async newTeam(members) {
+      const store = TeamStore.forWorkspace(track(tempDir()), {});
+      store.init();
+      await store.config.create({ name, members: members.map((m) => ({ name: m })) });
+      return store;
     },
   };
 }

@@ -7,23 +7,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEAM_POLICY, TeamStore } from '../../src/core/team/index.js';
-import { startWorker, tempDir, type Worker } from './helpers.js';
+import { startWorker, tempDir, type Worker, teamFactory } from './helpers.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-async function newTeam(members: string[]): Promise<TeamStore> {
-  const ws = tempDir();
-  dirs.push(ws);
-  const store = TeamStore.forWorkspace(ws, {});
-  store.init();
-  await store.config.create({ name: 'integrity', members: members.map((name) => ({ name })) });
-  return store;
-}
+const { newTeam, track } = teamFactory('integrity');
 
 type Ack = { ok: true; id?: string; owner?: string; status?: string } | { ok: false; code?: string; error: string };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -52,7 +40,7 @@ describe('stale lock takeover (real processes)', () => {
     const inbox = store.paths.inbox('reader');
     await store.send('user', 'reader', 'first');
     const goDir = tempDir('thclaws-go-');
-    dirs.push(goDir);
+    track(goDir);
     const rounds = 150;
     const procs = writers.map((w) => startWorker('append-rounds', store.dir, w, 'reader', String(rounds), goDir));
     const acked: string[] = [];
@@ -84,7 +72,7 @@ describe('stale lock takeover (real processes)', () => {
     const inbox = store.paths.inbox('reader');
     await store.send('user', 'reader', 'first');
     const goDir = tempDir('thclaws-go-');
-    dirs.push(goDir);
+    track(goDir);
     const rounds = 20;
     const bootId = fs.existsSync('/proc/sys/kernel/random/boot_id') ? fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : '-';
     const procs = writers.map((w) => startWorker('append-rounds', store.dir, w, 'reader', String(rounds), goDir));

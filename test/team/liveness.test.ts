@@ -10,9 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEAM_POLICY, TeamStore } from '../../src/core/team/index.js';
-import { startWorker, tempDir, type Worker } from './helpers.js';
+import { startWorker, tempDir, type Worker, teamFactory } from './helpers.js';
 
-const dirs: string[] = [];
 const procs: Worker[] = [];
 afterAll(() => {
   for (const p of procs) {
@@ -21,17 +20,9 @@ afterAll(() => {
       p.child.kill('SIGKILL');
     }
   }
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-async function newTeam(members: string[]): Promise<TeamStore> {
-  const ws = tempDir();
-  dirs.push(ws);
-  const store = TeamStore.forWorkspace(ws, {});
-  store.init();
-  await store.config.create({ name: 'liveness', members: members.map((name) => ({ name })) });
-  return store;
-}
+const { newTeam, track } = teamFactory('liveness');
 
 function start(mode: string, dir: string, ...args: string[]): Worker {
   const w = startWorker(mode, dir, ...args);
@@ -80,7 +71,7 @@ describe('a stalled agent keeps its acknowledged claim (real processes)', () => 
     const store = await newTeam(['alice']);
     const task = await store.tasks.create({ subject: 'one', description: '' });
     const go = path.join(tempDir('thclaws-go-'), 'go');
-    dirs.push(path.dirname(go));
+    track(path.dirname(go));
     const first = start('lease-claim', store.dir, 'alice', task.id, go);
     expect(await first.nextLine()).toMatchObject({ ok: true, owner: 'alice' });
     // The lease is lost (its lock removed by hand) and a second process becomes alice.

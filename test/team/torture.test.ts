@@ -1,21 +1,9 @@
 import fs from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createInboxConsumer, TEAM_POLICY, TeamStore } from '../../src/core/team/index.js';
-import { startWorker, tempDir } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { createInboxConsumer, TEAM_POLICY } from '../../src/core/team/index.js';
+import { startWorker, teamFactory } from './helpers.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-async function newTeam(members: string[]): Promise<TeamStore> {
-  const ws = tempDir();
-  dirs.push(ws);
-  const store = TeamStore.forWorkspace(ws, {});
-  store.init();
-  await store.config.create({ name: 'torture', members: members.map((name) => ({ name })) });
-  return store;
-}
+const { newTeam } = teamFactory('torture');
 
 describe('multi-process torture (real OS processes)', () => {
   it('8 writers x 250 messages into one inbox while a reader marks read: every message seen exactly once', async () => {
