@@ -52,7 +52,8 @@ function cpuTicks(pid: number): number {
 }
 
 export async function runDashboardBench(): Promise<BenchSection> {
-  const renderer = path.join(REPO, 'out/renderer');
+  // BENCH_RENDERER: another build of the renderer (a baseline) against the same host, in the same conditions.
+  const renderer = process.env.BENCH_RENDERER ?? path.join(REPO, 'out/renderer');
   if (!fs.existsSync(path.join(renderer, 'index.html'))) execFileSync('npm', ['run', 'build:renderer'], { cwd: REPO, stdio: 'inherit' });
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dash-ws-'));
   execFileSync('git', ['init', '-q'], { cwd: ws });
