@@ -47,7 +47,7 @@ export class TerminalManager {
   private frame = 0;
   private rr = 0;
   /** Characters handed to xterm and not yet parsed, across all panes, may not exceed this. */
-  private readonly budget = new FrameBudget({ targetMs: TARGET_FRAME_MS, min: 16 * 1024, max: 1024 * 1024, start: 256 * 1024 });
+  private readonly budget = new FrameBudget({ targetMs: TARGET_FRAME_MS, min: 16 * 1024, max: 1024 * 1024, start: 256 * 1024, bulkChars: 16 * 1024, bulkGapMs: 30 });
   private lastFrame = 0;
   private wrote = false;
   private readonly acks: AckBatcher;
@@ -243,6 +243,10 @@ export class TerminalManager {
       return;
     }
     this.lastFrame = now;
+    if (!this.budget.ready(now)) {
+      this.schedule(); // a bulk write went out less than bulkGapMs ago: let this frame render without new writes
+      return;
+    }
     const room = this.budget.chars - this.inflight;
     if (room <= 0) return; // xterm is still parsing earlier writes; their callbacks schedule the next frame
     // Panes in turn, each filled as far as the room allows, so a pane with little queued does not waste the frame.
@@ -274,6 +278,7 @@ export class TerminalManager {
         });
       }
     }
+    this.budget.wrote(now, room - left);
     this.rr = (this.rr + count) % Math.max(1, panes.length);
     if ([...this.panes.values()].some((p) => p.term && p.queue.length)) this.schedule();
   }

@@ -19,6 +19,16 @@ describe('FrameBudget', () => {
     expect(b.frame(0, true)).toBe(50_000);
     expect(b.frame(25, true)).toBe(50_000); // on time but not early: unchanged
   });
+
+  it('after a bulk write, holds the next write back for the gap; small writes are never held', () => {
+    const b = new FrameBudget({ targetMs: 30, min: 1000, max: 100_000, bulkChars: 16_000, bulkGapMs: 30 });
+    expect(b.ready(1000)).toBe(true);
+    b.wrote(1000, 500); // a keystroke's echo
+    expect(b.ready(1001)).toBe(true);
+    b.wrote(1001, 20_000);
+    expect(b.ready(1017)).toBe(false);
+    expect(b.ready(1031)).toBe(true);
+  });
 });
 
 describe('AckBatcher', () => {

@@ -14,6 +14,13 @@ export interface FrameBudgetOptions {
   min: number;
   max: number;
   start?: number;
+  /**
+   * After a frame that wrote at least `bulkChars`, the next write waits `bulkGapMs`: during a flood the
+   * terminals then re-render every other frame or so (each render relayouts and repaints whole panes), while
+   * small writes such as a keystroke's echo are never held back.
+   */
+  bulkChars?: number;
+  bulkGapMs?: number;
 }
 
 export class FrameBudget {
@@ -23,8 +30,20 @@ export class FrameBudget {
     this.value = opts.start ?? opts.min;
   }
 
+  private bulkAt = -Infinity;
+
   get chars(): number {
     return this.value;
+  }
+
+  /** Records a frame's writes (ms timestamp, characters handed to xterm). */
+  wrote(now: number, chars: number): void {
+    if (chars >= (this.opts.bulkChars ?? Infinity)) this.bulkAt = now;
+  }
+
+  /** Whether a frame at `now` may write (false shortly after a bulk write). */
+  ready(now: number): boolean {
+    return now - this.bulkAt >= (this.opts.bulkGapMs ?? 0);
   }
 
   /**
