@@ -3,6 +3,10 @@
  * - 8 panes each receiving 5 MiB at once: aggregate MB/s until every pane has rendered it, longest frame gap.
  * - a 50 MiB flood from a child that exits right after writing: characters lost in the pane and in output.log.
  * - 8 idle teammates (heartbeating every 2 s): CPU of the host process and of the renderer's main thread.
+ * Environment, for investigating: BENCH_PROFILE=cpu|trace prints where the renderer's main thread spent the
+ * throughput run (raw profile in the temp dir); BENCH_HOST_PROF=DIR runs the host with --cpu-prof into DIR;
+ * BENCH_RENDERER=DIR serves another renderer build (a baseline) against the same host; BENCH_QUICK=1 stops
+ * after the throughput run.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -88,7 +92,7 @@ export async function runDashboardBench(): Promise<BenchSection> {
   const details: Record<string, unknown> = {};
   try {
     const page = await browser.newPage({ viewport: { width: 1800, height: 1100 } });
-    await page.goto(process.env.BENCH_QS ? `${url}&${process.env.BENCH_QS}` : url);
+    await page.goto(url);
     await page.waitForFunction((n) => document.querySelectorAll('.pane .xterm').length >= n, AGENTS.length + 1, { timeout: 30_000 });
     const written = (agents: string[]) => page.evaluate((a) => a.map((x) => (window as unknown as { __thclaws: { terminals: { written(n: string): number } } }).__thclaws.terminals.written(x)), agents);
     // A string, not a function: tsx's name-keeping helper does not exist in the page.
