@@ -3,6 +3,8 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ROOT } from '../test/desktop/helpers.js';
 import { startDashboard, type Dashboard } from './fixture.js';
+import { probeSandbox } from '../src/core/sandbox/runtime.js';
+import { sandboxView } from '../src/main/host/views.js';
 
 let d: Dashboard;
 let page: Page;
@@ -35,6 +37,14 @@ test('panes appear for the lead and every teammate, with live output', async () 
   await expect.poll(() => termText('alice')).toContain('[alice] ready');
   await expect(pane('alice').locator('.pane-readonly')).toContainText('not started by this dashboard');
   await expect(badge('alice')).toHaveText(/idle|working/);
+});
+
+test("the header shows whether the agents' Bash runs in the OS sandbox, as this machine's probe says", async () => {
+  const expected = sandboxView(await probeSandbox());
+  const sb = page.getByTestId('sandbox');
+  await expect(sb).toHaveText(expected.text);
+  await expect(sb).toHaveAttribute('data-state', expected.state);
+  expect(['on', 'off', 'unavailable']).toContain(expected.state);
 });
 
 test('typing into the lead pane reaches its pty and the answer streams back', async () => {
@@ -84,6 +94,7 @@ test('the settings toggle writes settings.json and offers to restart the lead', 
   const settings = JSON.parse(fs.readFileSync(path.join(d.ws, '.thclaws/settings.json'), 'utf8')) as Record<string, unknown>;
   expect(settings).toEqual({ provider: 'scripted', teamEnabled: true });
   await expect(page.locator('.restart-notice')).toContainText('Restart the lead');
+  await expect(page.getByTestId('effective-mode')).toContainText("In effect: host — the dashboard's lead always uses host (setting: auto)");
   await page.getByRole('button', { name: 'Close' }).click();
 });
 
@@ -99,6 +110,10 @@ test('a dead teammate is shown dead and respawned by a click', async () => {
   await pane('carol').locator('input').fill('hello');
   await pane('carol').getByRole('button', { name: 'Send' }).click();
   await expect.poll(() => termText('carol'), { timeout: 30_000 }).toContain('scripted provider');
+  // Her turn's model calls are accounted in her status and pushed: tokens in the pane header, the scripted
+  // provider costs nothing, and the header bar totals the team.
+  await expect(pane('carol').getByTestId('pane-usage')).toHaveText(/^[\d.]+k? tok · \$0\.00$/);
+  await expect(page.getByTestId('total-cost')).toHaveText('total $0.00');
   await pane('bob').locator('input').fill('please review #3');
   await pane('bob').getByRole('button', { name: 'Send' }).click();
   await expect(pane('bob').locator('.pane-queued')).toHaveText('✉ 1');

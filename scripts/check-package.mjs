@@ -1,5 +1,6 @@
 // Packages the app up to the unpacked app.asar with a local stand-in for the Electron distribution (the
-// binary cannot be downloaded here), then checks what the asar holds. Usage: npm run dist:check
+// binary cannot be downloaded here), then checks what the asar holds. Usage: npm run dist:check (builds
+// first); `npm test` runs it as check:package after its own builds. Needs no network (~10-20 s here).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,9 +14,17 @@ fs.writeFileSync(path.join(standIn, 'version'), '41.7.1');
 const out = path.join(root, 'release');
 fs.rmSync(path.join(out, 'linux-unpacked'), { recursive: true, force: true });
 const bin = path.join(root, 'node_modules', '.bin');
-execFileSync(path.join(bin, 'electron-builder'), ['--linux', 'dir', `-c.electronDist=${standIn}`, '-c.npmRebuild=false', '--publish', 'never'], {
-  cwd: root, stdio: 'inherit', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
-});
+try {
+  // Quiet unless it fails: it runs inside `npm test`.
+  execFileSync(path.join(bin, 'electron-builder'), ['--linux', 'dir', `-c.electronDist=${standIn}`, '-c.npmRebuild=false', '--publish', 'never'], {
+    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+  });
+} catch (err) {
+  process.stderr.write(`${err.stdout ?? ''}${err.stderr ?? ''}`);
+  throw err;
+} finally {
+  fs.rmSync(standIn, { recursive: true, force: true });
+}
 const asarFile = path.join(out, 'linux-unpacked', 'resources', 'app.asar');
 if (!fs.existsSync(asarFile)) throw new Error(`no ${asarFile}`);
 // @electron/asar comes with electron-builder.

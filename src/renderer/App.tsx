@@ -3,6 +3,7 @@ import { act } from './context';
 import { installShortcuts } from './keyboard';
 import { useDashboard } from './store';
 import { teamCounts } from './store/team-slice';
+import { formatUsd } from './format';
 import { HelpOverlay } from './components/Help';
 import { SettingsDialog } from './components/Settings';
 import { TaskBoard, TaskEditor } from './components/TaskBoard';
@@ -14,6 +15,17 @@ function ApprovalsBadge() {
   return (
     <span className={`approvals-badge${pending ? ' waiting' : ''}`} data-testid="approvals-badge" title="requests waiting for your approval">
       {pending}
+    </span>
+  );
+}
+
+/** Whether the agents' Bash runs in the OS sandbox, with the reason when it does not; the fix on hover. */
+function SandboxBadge() {
+  const sb = useDashboard((s) => s.sandbox);
+  if (!sb) return null;
+  return (
+    <span className={`sandbox-badge sb-${sb.state}`} data-testid="sandbox" data-state={sb.state} title={sb.fix ? `Fix: ${sb.fix}` : sb.text}>
+      {sb.text}
     </span>
   );
 }
@@ -34,7 +46,11 @@ function HeaderBar() {
       <span className="counts" data-testid="counts">
         <span className="c-working">{c.working} working</span> · <span className="c-idle">{c.idle} idle</span> · <span className="c-dead">{c.dead} dead</span>
       </span>
-      <span className="cost">total ${c.costUsd.toFixed(2)}</span>
+      <span className="cost" data-testid="total-cost" title={c.costUnknown ? 'some model has no known price: the total is at least this' : 'estimated from the model price table'}>
+        total {formatUsd(c.costUsd)}
+        {c.costUnknown ? ' + ?' : ''}
+      </span>
+      <SandboxBadge />
       <ApprovalsBadge />
       <nav className="tabs">
         <button className={tab === 'team' ? 'active' : ''} onClick={() => setTab('team')}>

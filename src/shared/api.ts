@@ -28,8 +28,14 @@ export const MemberSchema = z.object({
   /** True while the process is known to run (fresh heartbeat and live pid, or a pty the host owns). */
   alive: z.boolean(),
   current_task: taskId.nullable(),
+  /** All tokens of its model calls (input, output, cache writes and reads); null before the first call. */
   tokens: z.number().int().nonnegative().nullable(),
+  /** Estimated USD; null with `tokens` set means a model without a known price ("?", never 0). */
   cost_usd: z.number().nonnegative().nullable(),
+  /** The four kinds of `tokens`, as the Messages API names them. */
+  usage: z
+    .object({ input_tokens: z.number().int().nonnegative(), output_tokens: z.number().int().nonnegative(), cache_creation_input_tokens: z.number().int().nonnegative(), cache_read_input_tokens: z.number().int().nonnegative() })
+    .nullish(),
   /** Unread messages waiting in the agent's inbox. */
   queued: z.number().int().nonnegative(),
   terminal: TerminalModeSchema,
@@ -88,6 +94,19 @@ export const SettingsViewSchema = z.object({
   maxLiveTeammates: z.number().int().min(1).max(64),
 });
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
+
+/** Whether the agents' Bash runs in the OS sandbox here: on, off by setting, unavailable (with why and the fix). */
+export const SandboxViewSchema = z.object({
+  state: z.enum(['on', 'off', 'unavailable', 'checking']),
+  /** One line for people, e.g. "sandbox: on (bubblewrap)" or "sandbox: unavailable — socat not installed; guards only". */
+  text: text(2000),
+  /** How to get it (unavailable only). */
+  fix: text(2000).nullable(),
+});
+export type SandboxView = z.infer<typeof SandboxViewSchema>;
+
+/** The teammate mode the host's lead actually runs with, and why it may differ from the setting. */
+export const EffectiveModeSchema = z.object({ mode: z.enum(['auto', 'tmux', 'background', 'host']), reason: text(500) });
 
 export const WorkspaceViewSchema = z.object({
   dir: z.string(),
@@ -162,7 +181,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   /** Scrollback sent on attach; the view resets its terminal before writing it. */
   z.object({ type: z.literal('replay'), agent: agentName, seq: z.number().int().nonnegative(), data: z.string() }),
   z.object({ type: z.literal('exit'), agent: agentName, code: z.number().int().nullable(), signal: z.string().nullable() }),
-  z.object({ type: z.literal('settings'), settings: SettingsViewSchema, restart_needed: z.boolean() }),
+  z.object({ type: z.literal('settings'), settings: SettingsViewSchema, restart_needed: z.boolean(), effective_mode: EffectiveModeSchema.optional() }),
+  z.object({ type: z.literal('sandbox'), sandbox: SandboxViewSchema }),
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), text: text(2000) }),
   /** The approval inbox: every live teammate's pending request, oldest first (sent whole on each change). */
   z.object({ type: z.literal('approvals'), pending: z.number().int().nonnegative(), items: z.array(ApprovalViewSchema).default([]) }),

@@ -56,6 +56,12 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     expect(req.body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' });
   });
 
+  it("takes the final input and cache counts today's message_delta repeats (cumulative), not only message_start's", async () => {
+    fake.enqueue({ text: 'ok', usage: { input_tokens: 100, output_tokens: 9, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, deltaUsage: { input_tokens: 180, cache_read_input_tokens: 40, cache_creation_input_tokens: 12 } });
+    const r = await loop('hi').run;
+    expect(r.usage).toEqual({ inputTokens: 180, outputTokens: 9, cacheReadTokens: 40, cacheWriteTokens: 12 });
+  });
+
   it('runs a multi-turn tool use: write a file, read it back, answer', async () => {
     fake.enqueue(
       { text: 'Writing.', toolUses: [{ name: 'Write', input: { path: 'out/hello.txt', content: 'hi from the model\n' } }] },

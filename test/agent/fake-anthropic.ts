@@ -38,6 +38,8 @@ export type FakeReply =
       toolUses?: FakeToolUse[];
       stopReason?: string;
       usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
+      /** Final counts message_delta reports when they differ from message_start's (server tools add input). */
+      deltaUsage?: { input_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
       /** Pause before each streamed text chunk (streaming and abort tests). */
       chunkDelayMs?: number;
       /** An SSE `error` event after the text (e.g. overloaded mid-stream); the message never completes. */
@@ -143,10 +145,16 @@ export class FakeAnthropic {
       if (!closed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     const usage = { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, ...r.usage };
+    // Today's shapes: message_start carries the input side (with the cache_creation split and service tier)
+    // and a placeholder output count; message_delta carries the cumulative totals.
     send('message_start', {
       type: 'message_start',
-      message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: body?.model ?? 'fake', content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+      message: {
+        id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: body?.model ?? 'fake', content: [], stop_reason: null, stop_sequence: null,
+        usage: { ...usage, output_tokens: 1, cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 }, service_tier: 'standard' },
+      },
     });
+    const finalUsage = { input_tokens: usage.input_tokens, cache_creation_input_tokens: usage.cache_creation_input_tokens, cache_read_input_tokens: usage.cache_read_input_tokens, output_tokens: usage.output_tokens, server_tool_use: null, ...r.deltaUsage };
     let index = 0;
     if (r.blocks) {
       for (const b of r.blocks) {
@@ -167,7 +175,7 @@ export class FakeAnthropic {
         index++;
       }
       const stop = r.stopReason ?? (r.blocks.some((b) => 'toolUse' in b) ? 'tool_use' : 'end_turn');
-      send('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+      send('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: finalUsage });
       send('message_stop', { type: 'message_stop' });
       res.end();
       return;
@@ -209,7 +217,7 @@ export class FakeAnthropic {
       index++;
     }
     const stop = r.stopReason ?? (r.toolUses?.length ? 'tool_use' : 'end_turn');
-    send('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+    send('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: finalUsage });
     send('message_stop', { type: 'message_stop' });
     res.end();
   }

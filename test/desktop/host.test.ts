@@ -8,6 +8,8 @@ import { HostSession } from '../../src/main/host/session.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
 import type { HostEvent, Member } from '../../src/shared/api.js';
+import { probeSandbox } from '../../src/core/sandbox/runtime.js';
+import { sandboxView } from '../../src/main/host/views.js';
 import { agentSimScript, makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 
 class Client {
@@ -214,6 +216,66 @@ describe('TeamHost against a team made by the CLI', () => {
     alice.kill('SIGKILL');
     await waitFor(() => c.member('alice')?.state === 'dead', 'alice dead after SIGKILL', 20_000);
   });
+
+  it("the host's lead spawns teammates in host mode whatever the workspace says (teammateMode tmux, even a tool call asking for tmux); its status follows its turns", async () => {
+    const ws = makeTeamWorkspace(['dora']);
+    fs.writeFileSync(path.join(ws, '.thclaws/settings.json'), JSON.stringify({ provider: 'scripted', teamEnabled: true, teammateMode: 'tmux' }));
+    const script = path.join(ws, '.thclaws', 'lead-script.json');
+    fs.writeFileSync(script, JSON.stringify({ rules: [
+      { match: 'start dora', turns: [{ tool_calls: [{ name: 'SpawnTeammate', input: { name: 'dora', teammateMode: 'tmux' } }] }, { text: 'dora is up' }] },
+      { match: 'think slowly', turns: [{ text: 'one two three four five six seven eight', delay_ms: 400 }] },
+    ] }));
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'host-home-'));
+    const host = new TeamHost({
+      env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+      workspace: ws,
+      leadArgv: [THCLAWS, '--provider', 'scripted', '--script', script, '--cwd', ws, '--accept-all'],
+      recent: new RecentWorkspaces(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'recent-')), 'r.json')),
+    });
+    hosts.push(host);
+    await host.open();
+    const c = new Client(host);
+    await c.req({ type: 'subscribe' });
+    const settings = c.events.find((e) => e.type === 'settings');
+    expect(settings).toMatchObject({ settings: { teammateMode: 'tmux' }, effective_mode: { mode: 'host' } });
+    expect(settings?.type === 'settings' && settings.effective_mode?.reason).toContain('setting: tmux');
+    await c.req({ type: 'attach', agent: 'lead', cols: 120, rows: 30 });
+    await waitFor(() => c.output('lead').length > 0, 'the lead prompt');
+    await c.req({ type: 'input', agent: 'lead', data: 'start dora\r' });
+    await waitFor(() => c.member('dora')?.terminal.kind === 'pty', 'dora in a pty of this host', 40_000);
+    await waitFor(() => c.output('lead').includes('dora is up'), 'the spawn reported as done', 40_000);
+    const req = await host.store.spawnRequests.read('dora');
+    expect(req?.served_by).toBeTruthy();
+    expect(c.output('lead')).toContain("Teammate 'dora' spawned by the team host and is live (pid ");
+    expect(c.output('lead')).not.toContain('pid ?');
+    // The lead's own status follows its turns: working while it answers, idle after.
+    await c.req({ type: 'input', agent: 'lead', data: 'think slowly\r' });
+    await waitFor(() => c.member('lead')?.state === 'working', 'the lead working during its turn');
+    await waitFor(() => c.output('lead').includes('seven eight') && c.member('lead')?.state === 'idle', 'the lead idle after its turn');
+  }, 90_000);
+
+  it("pushes the agents' sandbox status: the probe's answer, or off when the user's settings say so (a project cannot switch it off)", async () => {
+    const ws = makeTeamWorkspace(['erin']);
+    fs.writeFileSync(path.join(ws, '.thclaws/settings.json'), JSON.stringify({ provider: 'scripted', sandbox: 'off' }));
+    const expected = sandboxView(await probeSandbox());
+    const sandboxOf = async (home: string) => {
+      const host = new TeamHost({ env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') }, workspace: ws, startLead: false, recent: new RecentWorkspaces(path.join(home, 'r.json')) });
+      hosts.push(host);
+      await host.open();
+      const c = new Client(host);
+      await c.req({ type: 'subscribe' });
+      const last = () => c.events.filter((e) => e.type === 'sandbox').at(-1);
+      return waitFor(() => (last()?.type === 'sandbox' && last()!.sandbox.state !== 'checking' ? last() : null), 'a sandbox event');
+    };
+    // The project's `sandbox: "off"` is ignored (it would loosen the sandbox): the agents get what the probe says.
+    expect(await sandboxOf(fs.mkdtempSync(path.join(os.tmpdir(), 'host-home-')))).toEqual({ type: 'sandbox', sandbox: expected });
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'host-home-'));
+    fs.mkdirSync(path.join(home, '.config', 'thclaws'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.config', 'thclaws', 'settings.json'), JSON.stringify({ sandbox: 'off' }));
+    const off = await sandboxOf(home);
+    expect(off).toMatchObject({ sandbox: { state: 'off', fix: null } });
+    expect(off.type === 'sandbox' && off.sandbox.text).toMatch(/^sandbox: off \(setting sandbox: "off" in .*thclaws\/settings\.json\)$/);
+  }, 60_000);
 });
 
 describe('one pty shown in two views', () => {

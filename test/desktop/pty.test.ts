@@ -6,7 +6,8 @@ import { TeamStore } from '../../src/core/team/index.js';
 import { OutputScheduler } from '../../src/main/host/scheduler.js';
 import { AgentTerminal } from '../../src/main/host/terminal.js';
 import { PtyLauncher } from '../../src/main/host/pty-launcher.js';
-import { PtyProcess } from '../../src/main/host/pty-process.js';
+import { PtyProcess } from '../../src/core/teams/launchers/pty-process.js';
+import { PtyLauncher as CorePtyLauncher } from '../../src/core/teams/launchers/pty.js';
 
 const MB = 1024 * 1024;
 /** Writes `mb` MiB of 'a' (no newlines: the pty adds no bytes) and exits at once. */
@@ -105,4 +106,26 @@ describe('pty output is complete', () => {
     expect(launcher.live()).toEqual([]);
     sched.dispose();
   });
+
+  it('core launcher (thclaws team host): output.log holds every byte of a child that exits right after a 30 MB write', async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-pty-'));
+    const store = TeamStore.forWorkspace(ws);
+    store.init();
+    const launcher = new CorePtyLauncher(store);
+    try {
+      for (const [i, mb] of [30, 1].entries()) {
+        const run = await launcher.launch({ spawn_id: `c${i}`, agent: 'bob', argv: flood(mb), cwd: ws, env, team_dir: store.dir, requested_at: Date.now() });
+        expect(await run.exited).toEqual({ code: 0, signal: null });
+        const log = fs.readFileSync(store.paths.output('bob'), 'latin1');
+        const at = log.lastIndexOf(`--- thclaws spawn c${i} `);
+        expect(at).toBeGreaterThanOrEqual(0);
+        const body = log.slice(log.indexOf('\n', at) + 1);
+        expect(body.length).toBe(mb * MB); // 0 bytes lost, and nothing of the wrapper's end marker
+        expect(/[^a]/.test(body)).toBe(false);
+      }
+    } finally {
+      await launcher.dispose();
+      fs.rmSync(ws, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -98,4 +98,15 @@ describe('multi-process torture (real OS processes)', () => {
     expect(await taken.nextLine()).toMatchObject({ leased: true });
     taken.child.kill();
   });
+
+  it("8 processes x 40 model calls accounted into one agent's status, between status writes: the sums are exact", async () => {
+    const store = await newTeam(['alice']);
+    await store.statuses.write('alice', { status: 'idle' });
+    const procs = Array.from({ length: 8 }, () => startWorker('account', store.dir, 'alice', '40'));
+    await Promise.all(procs.map((p) => p.done()));
+    const st = await store.statuses.read('alice');
+    expect(st?.usage).toEqual({ input_tokens: 320, output_tokens: 640, cache_creation_input_tokens: 960, cache_read_input_tokens: 1280 });
+    expect(st?.cost_usd).toBeCloseTo(0.32, 6);
+    expect(st?.status).toBe('working');
+  }, 120_000);
 });

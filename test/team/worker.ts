@@ -184,6 +184,17 @@ async function main(): Promise<void> {
       setInterval(() => {}, 1000);
       break;
     }
+    case 'account': {
+      // account <agent> <calls>: adds one call's usage (1/2/3/4 tokens, $0.001) <calls> times, with a heartbeat-style
+      // status write between calls (the merges must never drop a count)
+      const [agent, calls] = args;
+      for (let i = 0; i < Number(calls); i++) {
+        await store.statuses.account(agent!, { input_tokens: 1, output_tokens: 2, cache_creation_input_tokens: 3, cache_read_input_tokens: 4 }, 0.001);
+        if (i % 5 === 0) await store.statuses.write(agent!, { status: 'working', pid: process.pid }, { durable: false });
+      }
+      out({ done: true });
+      break;
+    }
     case 'lock-wait': {
       // lock-wait <file>: says it is about to wait, then reports when (CLOCK_MONOTONIC) it got the lock
       out({ waiting: true });

@@ -47,7 +47,8 @@ describe('serveSpawnRequests', () => {
     for (const name of ['a', 'b', 'c']) {
       const req = await session.store.spawnRequests.read(name);
       expect(req?.served_by).toBe(launched.find((e) => e.agent === name)!.host);
-      expect((await session.store.statuses.read(name))?.pid).toBe(req?.served_pid);
+      // The host runs each teammate under the tail-safe pty wrapper: the served pid is the teammate's parent.
+      expect((await session.store.statuses.read(name))?.parent_pid).toBe(req?.served_pid);
     }
     // A rescan of both hosts launches nothing more.
     for (const h of hosts) await h.server.scan();

@@ -3,6 +3,7 @@
  * prompt addenda, the role guard, the approver, and slash commands. Register before the action runs.
  */
 import type { Agent } from '../../core/agent/agent.js';
+import type { Usage } from '../../core/agent/providers/types.js';
 import type { Approver, Tool } from '../../core/agent/types.js';
 import type { Settings } from '../../core/agent/settings.js';
 import type { CommandGuard, Role } from '../../core/guard/types.js';
@@ -31,6 +32,10 @@ export interface AgentHooks {
   systemAddenda?: (info: RuntimeInfo) => string[];
   /** Replaces the default approver (REPL question / deny) — e.g. a teammate's dashboard round trip. */
   approver?: (info: RuntimeInfo) => Approver | undefined;
+  /** Each model call's usage and estimated USD (null: unknown price) — a team agent records it in its status. */
+  onUsage?: (usage: Usage, costUsd: number | null) => void;
+  /** A turn of the agent starts (true) or ends (false). */
+  onTurn?: (working: boolean) => void;
 }
 
 export interface SlashContext {

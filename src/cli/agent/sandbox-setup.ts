@@ -1,23 +1,14 @@
 /** Builds the agent's OS sandbox for its role, prints the one start-up warning, and adds `/sandbox`. */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../../core/agent/settings.js';
 import type { Role } from '../../core/guard/types.js';
 import { localSettingsPath, projectSettingsPath, userSettingsPath } from '../../core/agent/settings.js';
 import { createRoleSandbox, currentSandboxStatus, describeSandboxStatus, layeredSandboxSettings, quickCheck, sandboxSettings, SandboxSettingsError, setSandboxStatus, type RoleSandbox, type SandboxStatus } from '../../core/sandbox/index.js';
+import { readSettingsLayer as readLayer } from '../../core/sandbox/workspace-status.js';
 import { CliError } from '../errors.js';
 import { registerSlashCommand } from './hooks.js';
-
-/** One settings file as an object (loadSettings has already validated it; a missing file is empty). */
-function readLayer(file: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 function canonical(p: string): string {
   try {

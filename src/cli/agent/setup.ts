@@ -217,6 +217,12 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     ...(messages ? { messages } : {}),
     ...(usage ? { usage } : {}),
     ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}),
+    onUsage: (u, c) => {
+      for (const h of agentHooks) h.onUsage?.(u, c);
+    },
+    onTurn: (working) => {
+      for (const h of agentHooks) h.onTurn?.(working);
+    },
   });
   return { agent, info, permissions, mode, resumed: !!opts.resume, ...(approver ? { approver } : {}) };
 }

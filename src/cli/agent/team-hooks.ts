@@ -9,7 +9,8 @@ import type { AgentCliOptions } from '../agent-command.js';
 import { CliError } from '../errors.js';
 import { registerAgentHooks, type RuntimeInfo } from './hooks.js';
 import { outsideWorktrees } from '../../core/teams/roots.js';
-import type { TeamSession } from '../../core/teams/session.js';
+import type { TeamSession, TeamSessionOptions } from '../../core/teams/session.js';
+import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import type { CommandGuard } from '../../core/guard/types.js';
 import type { Tool } from '../../core/agent/types.js';
 
@@ -66,7 +67,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         cwd: info.cwd,
         ...(info.agentName ? { agentName: info.agentName } : {}),
         role: info.role,
-        teammateMode: info.settings.teammateMode,
+        ...teammateModeFor(info.settings.teammateMode),
         selfArgv: [process.execPath, ...process.execArgv, process.argv[1]!],
         childFlags: childFlags(opts),
         defaultModel: info.settings.model,
@@ -102,6 +103,8 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
     },
     tools: () => tools,
     systemAddenda: () => addenda,
+    onUsage: (usage, costUsd) => void active?.recordUsage(usage, costUsd),
+    onTurn: (working) => void active?.leadTurn(working),
   });
 }
 
@@ -137,4 +140,14 @@ function preToolUse(session: TeamSession, list: Tool<any>[]): void {
       },
     };
   }
+}
+
+/**
+ * The desktop host starts its lead with THCLAWS_TEAMMATE_MODE=host: every teammate must come back to it as a
+ * spawn request (a live pane), whatever the workspace setting or a SpawnTeammate call asks for.
+ */
+function teammateModeFor(setting: TeamSessionOptions['teammateMode']): Pick<TeamSessionOptions, 'teammateMode' | 'teammateModeFixedBy'> {
+  const forced = process.env[TEAMMATE_MODE_ENV];
+  if (forced === 'host' || forced === 'background' || forced === 'tmux' || forced === 'auto') return { teammateMode: forced, teammateModeFixedBy: TEAMMATE_MODE_ENV };
+  return { teammateMode: setting };
 }

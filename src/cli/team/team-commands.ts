@@ -16,13 +16,18 @@ export function registerTeamLifecycle(team: Command): void {
     );
 
   withCommon(team.command('status'))
-    .description('members with their state (incl. dead), current task, heartbeat age; task counts')
+    .description('members with their state (incl. dead), current task, tokens and cost, heartbeat age; task counts')
     .action(
       action(async (opts: CommonOpts) => {
         const view = await openStore(opts).status();
         print(opts, view, () => {
-          const rows = [['MEMBER', 'ROLE', 'STATE', 'TASK', 'QUEUED', 'MODEL', 'HEARTBEAT', 'PID']];
-          for (const m of view.members) rows.push([m.name, m.role || '-', m.waiting_for ? `${m.state}, waiting for approval ${m.waiting_for}` : m.state, m.current_task ?? '-', String(m.queued), m.model ?? '-', age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
+          const rows = [['MEMBER', 'ROLE', 'STATE', 'TASK', 'QUEUED', 'MODEL', 'TOKENS', 'COST', 'HEARTBEAT', 'PID']];
+          for (const m of view.members) {
+            // Cost `?`: some call's model has no known price (never shown as a too-low number).
+            const tokens = m.tokens === null ? '-' : m.tokens.toLocaleString('en-US');
+            const cost = m.tokens === null ? '-' : m.cost_usd === null ? '?' : `$${m.cost_usd.toFixed(4)}`;
+            rows.push([m.name, m.role || '-', m.waiting_for ? `${m.state}, waiting for approval ${m.waiting_for}` : m.state, m.current_task ?? '-', String(m.queued), m.model ?? '-', tokens, cost, age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
+          }
           const t = view.tasks;
           return `team ${view.team}\n${table(rows)}\ntasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`;
         });

@@ -40,6 +40,10 @@ export interface AgentConfig {
   thinkingDisplay?: ThinkingDisplay;
   /** Background shells; killed by `dispose()`. */
   shells?: ShellRegistry;
+  /** Every model call's usage and estimated USD (null: no known price), e.g. for a team agent's status. */
+  onUsage?: (usage: Usage, costUsd: number | null) => void;
+  /** A prompt's turn starts (true) or ends (false): the lead's status says working while it runs. */
+  onTurn?: (working: boolean) => void;
 }
 
 export interface PromptResult extends LoopResult {
@@ -85,6 +89,15 @@ export class Agent {
   }
 
   async prompt(text: string, signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary'> = {}): Promise<PromptResult> {
+    this.cfg.onTurn?.(true);
+    try {
+      return await this.run(text, signal, events, extra);
+    } finally {
+      this.cfg.onTurn?.(false);
+    }
+  }
+
+  private async run(text: string, signal: AbortSignal, events: LoopEvents, extra: Pick<LoopOptions, 'onToolBoundary'>): Promise<PromptResult> {
     const s = this.cfg.settings;
     let cost: number | undefined = 0;
     const maxOutput = modelInfo(this.model)?.maxOutput;
@@ -124,6 +137,7 @@ export class Agent {
           cost = cost === undefined || c === undefined ? undefined : cost + c;
           if (c !== undefined) this.costUsd += c;
           this.session.append({ type: 'usage', at: new Date().toISOString(), model: this.model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
+          this.cfg.onUsage?.(u, c ?? null);
           events.onUsage?.(u);
         },
       },

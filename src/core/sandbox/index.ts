@@ -5,3 +5,4 @@ export { areaOf, ownWorktree, policyFor, type AreaRule, type PolicyInput, type S
 export { probeSandbox, quickCheck, stopSandboxRuntime, INSTALL_FIX } from './runtime.js';
 export { DEFAULT_BUILD_DIRS, DEFAULT_DENY_READ, layeredSandboxSettings, sandboxSettings, SandboxSettingsError, type SandboxSettings } from './settings.js';
 export { currentSandboxStatus, describeSandboxStatus, setSandboxStatus, type SandboxStatus } from './status.js';
+export { readSettingsLayer, workspaceSandboxStatus } from './workspace-status.js';

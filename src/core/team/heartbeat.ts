@@ -18,7 +18,8 @@ export interface Heartbeat {
  * makes a live agent look dead (D-1). The status carries pid and boot id for same-host liveness checks.
  */
 export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalMs: number = TEAM_POLICY.heartbeatMs): Promise<Heartbeat> {
-  const base: StatusUpdate = { pid: process.pid, host: os.hostname(), boot_id: lease.boot_id, started_at: Date.now() };
+  // parent_pid: a launcher that wraps the agent (the tail-safe pty wrapper) knows only its own pid.
+  const base: StatusUpdate = { pid: process.pid, parent_pid: process.ppid, host: os.hostname(), boot_id: lease.boot_id, started_at: Date.now() };
   let current: StatusUpdate = { ...base, status: 'idle', current_task: null };
   await statuses.write(lease.agent, current);
   let writing: Promise<unknown> = Promise.resolve();

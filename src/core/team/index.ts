@@ -1,5 +1,5 @@
 /** Public surface of the team store. */
-export { TeamStore, type MemberView, type TeamStatusView, type SendOptions } from './store.js';
+export { TeamStore, usageOf, type MemberView, type TeamStatusView, type SendOptions } from './store.js';
 export { TeamError, type TeamErrorCode } from './errors.js';
 export { resolveTeamDir, TeamPaths } from './paths.js';
 export { watchTeam, type TeamWatcher } from './watch.js';
@@ -8,7 +8,7 @@ export { deriveState, isLive, pidAlive, type AgentState } from './status.js';
 export { createInboxConsumer, type InboxConsumer } from './consumer.js';
 export type { Lease, LeaseInfo } from './lease.js';
 export { liveLeasePid, readLeaseInfo } from './lease.js';
-export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus } from './schemas.js';
+export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus, UsageTotals } from './schemas.js';
 export { TEAM_POLICY } from './policy.js';
 export { assertMemberName, isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';
 export { startHeartbeat, type Heartbeat } from './heartbeat.js';

@@ -59,6 +59,16 @@ export const TaskSchema = z.looseObject({
 });
 export type Task = z.infer<typeof TaskSchema>;
 
+const tokenCount = z.number().int().nonnegative();
+/** Field names of the Messages API's `usage`. */
+export const UsageTotalsSchema = z.looseObject({
+  input_tokens: tokenCount,
+  output_tokens: tokenCount,
+  cache_creation_input_tokens: tokenCount,
+  cache_read_input_tokens: tokenCount,
+});
+export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
+
 export const AgentStatusValue = z.enum(['spawning', 'idle', 'working', 'error', 'stopped']);
 export type AgentStatusValue = z.infer<typeof AgentStatusValue>;
 
@@ -68,10 +78,16 @@ export const StatusSchema = z.looseObject({
   /** A task id, not a message id (D-26). */
   current_task: taskId.nullish(),
   pid: z.number().int().positive().nullish(),
+  /** The agent process's parent (a launcher's wrapper); lets a launcher recognise the status as its child's. */
+  parent_pid: z.number().int().nonnegative().nullish(),
   host: z.string().nullish(),
   boot_id: z.string().nullish(),
   started_at: millis.nullish(),
   last_heartbeat: millis,
+  /** Token totals of every model call this agent made (summed across its processes); absent before the first. */
+  usage: UsageTotalsSchema.nullish(),
+  /** Estimated USD of those calls from the model price table; null once a call's model had no known price. */
+  cost_usd: z.number().nonnegative().nullish(),
 });
 export type AgentStatus = z.infer<typeof StatusSchema>;
 

@@ -79,3 +79,27 @@ describe('heartbeat', () => {
     await lease.release();
   });
 });
+
+describe('usage accounting', () => {
+  const call = { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 50 };
+  it('a status file written before usage existed stays valid; accounting starts from it and keeps its heartbeat', async () => {
+    fs.mkdirSync(store.paths.agentDir('alice'), { recursive: true });
+    const legacy = { agent: 'alice', status: 'idle', pid: process.pid, host: os.hostname(), last_heartbeat: Date.now() - 1000 };
+    fs.writeFileSync(store.paths.status('alice'), JSON.stringify(legacy));
+    expect(await store.statuses.read('alice')).toMatchObject(legacy);
+    const st = await store.statuses.account('alice', call, 0.5);
+    expect(st).toMatchObject({ ...legacy, usage: call, cost_usd: 0.5 });
+    expect((await store.status()).members.find((m) => m.name === 'alice')).toMatchObject({ tokens: 160, cost_usd: 0.5, usage: call });
+  });
+
+  it('an unknown price makes the total unknown for good, never a too-low number; a respawn keeps the sums', async () => {
+    await store.statuses.write('bob', { status: 'idle' });
+    await store.statuses.account('bob', call, 0.25);
+    await store.statuses.account('bob', call, null);
+    await store.statuses.write('bob', { status: 'spawning', pid: null, current_task: null });
+    const st = await store.statuses.account('bob', call, 0.25);
+    expect(st.usage).toEqual({ input_tokens: 300, output_tokens: 30, cache_creation_input_tokens: 0, cache_read_input_tokens: 150 });
+    expect(st.cost_usd).toBeNull();
+    expect((await store.status()).members.find((m) => m.name === 'bob')).toMatchObject({ tokens: 480, cost_usd: null });
+  });
+});

@@ -6,10 +6,12 @@ import { withLock } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
-import { type AgentStatus, StatusSchema, describeIssues } from './schemas.js';
+import { type AgentStatus, StatusSchema, type UsageTotals, describeIssues } from './schemas.js';
 
 /** What a person sees: the written status, or `dead` / `defined` derived from liveness (D-1, D-12). */
 export type AgentState = AgentStatus['status'] | 'dead' | 'defined';
+
+type UsageField = 'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens';
 
 export type StatusUpdate = Partial<Omit<AgentStatus, 'agent' | 'last_heartbeat'>>;
 
@@ -47,6 +49,31 @@ export class Statuses {
       const base = r.kind === 'ok' ? r.status : { agent, status: 'spawning' as const, host: os.hostname() };
       const next = StatusSchema.parse({ ...base, ...update, agent, last_heartbeat: Date.now() });
       writeFileAtomic(file, JSON.stringify(next, null, 2), { guard, durable: opts.durable ?? true });
+      return next;
+    }, { journal: this.journal });
+  }
+
+  /**
+   * Adds one model call's tokens and cost to the agent's totals, under the status lock so concurrent writers
+   * (heartbeat, a respawned process) never lose a call. `costUsd` null: the model has no known price, and the
+   * total becomes unknown rather than too low.
+   */
+  async account(agent: string, usage: UsageTotals, costUsd: number | null): Promise<AgentStatus> {
+    assertAgentName(agent);
+    const file = this.paths.status(agent);
+    ensureDir(this.paths.agentDir(agent));
+    return withLock(file, (guard) => {
+      const r = this.parse(file);
+      if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
+      const base = r.kind === 'ok' ? r.status : { agent, status: 'spawning' as const, host: os.hostname(), last_heartbeat: Date.now() };
+      const prev = (base as AgentStatus).usage;
+      const sum = (k: UsageField) => (prev?.[k] ?? 0) + usage[k];
+      const totals = { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens'), cache_creation_input_tokens: sum('cache_creation_input_tokens'), cache_read_input_tokens: sum('cache_read_input_tokens') };
+      const before = prev ? (base as AgentStatus).cost_usd : 0;
+      const cost = before === null || before === undefined || costUsd === null ? null : Math.round((before + costUsd) * 1e6) / 1e6;
+      // Accounting is not a sign of life: the heartbeat stays as it was.
+      const next = StatusSchema.parse({ ...base, usage: totals, cost_usd: cost });
+      writeFileAtomic(file, JSON.stringify(next, null, 2), { guard });
       return next;
     }, { journal: this.journal });
   }

@@ -5,7 +5,7 @@ import { Journal } from './journal.js';
 import { acquireLease, type Lease, leaseHeldByLive } from './lease.js';
 import { assertAgentName, assertRecipient, BROADCAST, LEAD, USER } from './names.js';
 import { TeamPaths, resolveTeamDir } from './paths.js';
-import type { AgentStatus, Message, Task, TaskStatus } from './schemas.js';
+import type { AgentStatus, Message, Task, TaskStatus, UsageTotals } from './schemas.js';
 import { type AgentState, deriveState, isLive, Statuses } from './status.js';
 import { archiveTeam } from './archive.js';
 import { OutputLogs } from './output.js';
@@ -28,6 +28,10 @@ export interface MemberView {
   model: string | null;
   /** Request id of the approval a live member waits for ("waiting for approval"), else null. */
   waiting_for: string | null;
+  /** Token totals of its model calls (null before the first), their sum, and their estimated USD (null: unknown price). */
+  usage: UsageTotals | null;
+  tokens: number | null;
+  cost_usd: number | null;
 }
 
 export interface TeamStatusView {
@@ -138,6 +142,7 @@ export class TeamStore {
         queued: this.inboxes.unread(name).length,
         model: (typeof (st as Record<string, unknown> | null)?.model === 'string' ? ((st as Record<string, unknown>).model as string) : null) ?? cfg.members.find((m) => m.name === name)?.model ?? null,
         waiting_for: waitingFor(st, deriveState(st, now)),
+        ...usageOf(st),
       });
     }
     const tasks: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0 };
@@ -193,4 +198,12 @@ export class TeamStore {
 function waitingFor(st: AgentStatus | null, state: AgentState): string | null {
   const w = (st as Record<string, unknown> | null)?.waiting as { request_id?: unknown } | null | undefined;
   return isLive(state) && w && typeof w.request_id === 'string' ? w.request_id : null;
+}
+
+/** Tokens (all four kinds together) and cost as a person reads them; nulls before the first model call. */
+export function usageOf(st: AgentStatus | null): { usage: UsageTotals | null; tokens: number | null; cost_usd: number | null } {
+  const u = st?.usage;
+  if (!u) return { usage: null, tokens: null, cost_usd: null };
+  const usage = { input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens, cache_read_input_tokens: u.cache_read_input_tokens };
+  return { usage, tokens: usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens, cost_usd: st.cost_usd ?? null };
 }

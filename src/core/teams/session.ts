@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { type Lease, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, TEAM_POLICY } from '../team/index.js';
+import { type Heartbeat, type Lease, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, startHeartbeat, TEAM_POLICY } from '../team/index.js';
+import type { Usage } from '../agent/providers/types.js';
 import type { Role } from '../guard/types.js';
 import { bumpEpoch, currentEpoch } from './protocol.js';
 import { InboxQueue } from './inbox-queue.js';
@@ -22,6 +23,8 @@ export interface TeamSessionOptions {
   agentName?: string;
   role: Role;
   teammateMode: TeammateMode;
+  /** Why `teammateMode` is fixed for this process (the desktop host's lead): a SpawnTeammate call cannot change it. */
+  teammateModeFixedBy?: string;
   /** argv prefix that runs this same thclaws (node + script). */
   selfArgv: string[];
   /** Flags every teammate inherits from the lead (provider, script). */
@@ -45,6 +48,8 @@ export class TeamSession {
   readonly children = new Map<string, LaunchedTeammate>();
   private readonly roleListeners = new Set<(role: Role) => void>();
   private readonly lostListeners = new Set<() => void>();
+  private leadBeat: Promise<Heartbeat> | undefined;
+  private accounting: Promise<unknown> = Promise.resolve();
 
   constructor(readonly opts: TeamSessionOptions) {
     this.store = new TeamStore(opts.teamDir);
@@ -121,6 +126,38 @@ export class TeamSession {
       this.role = 'lead';
       for (const cb of this.roleListeners) cb('lead');
     }
+    this.startLeadHeartbeat();
+  }
+
+  /** The lead heartbeats like a teammate once a team exists: its status (live, tokens, cost) is then real. */
+  private startLeadHeartbeat(): void {
+    if (this.leadBeat || !this.lease || this.lease.agent !== LEAD || !this.teamExists()) return;
+    this.leadBeat = startHeartbeat(this.store.statuses, this.lease);
+    this.leadBeat.catch(() => (this.leadBeat = undefined));
+  }
+
+  /** The lead's status follows its turns (a teammate's loop reports its own, with the task). */
+  async leadTurn(working: boolean): Promise<void> {
+    if (this.role !== 'lead' || !this.lease || this.lease.lost) return;
+    this.startLeadHeartbeat();
+    const beat = await this.leadBeat?.catch(() => undefined);
+    await beat?.set(working ? 'working' : 'idle').catch(() => undefined);
+  }
+
+  /**
+   * Adds one model call's tokens and cost to this agent's status (a teammate, or the lead of an existing
+   * team; a solo session has no status). Calls are written in order; a failed write loses only that call.
+   */
+  recordUsage(usage: Usage, costUsd: number | null): Promise<void> {
+    if (!this.lease || this.lease.lost || (this.role === 'lead' && !this.teamExists())) return this.accounting.then(() => undefined);
+    if (this.role === 'lead') this.startLeadHeartbeat();
+    const agent = this.lease.agent;
+    const totals = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cache_creation_input_tokens: usage.cacheWriteTokens, cache_read_input_tokens: usage.cacheReadTokens };
+    this.accounting = this.accounting
+      .then(() => this.leadBeat?.catch(() => undefined))
+      .then(() => this.store.statuses.account(agent, totals, costUsd))
+      .catch(() => undefined);
+    return this.accounting.then(() => undefined);
   }
 
   /** A teammate reads the epoch the lead set (fresh each time: the lead may restart). */
@@ -135,6 +172,10 @@ export class TeamSession {
   }
 
   async close(): Promise<void> {
+    await this.accounting;
+    const beat = await this.leadBeat?.catch(() => undefined);
+    this.leadBeat = undefined;
+    await beat?.stop().catch(() => undefined);
     await this.lease?.release();
     this.lease = undefined;
   }

@@ -78,7 +78,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   if (live >= session.opts.maxLiveTeammates) {
     throw new TeamError('conflict', `${live} teammates are already live (limit ${session.opts.maxLiveTeammates}, setting maxLiveTeammates): stop one or reuse it`);
   }
-  const mode = resolveMode(input.teammateMode ?? session.opts.teammateMode);
+  const mode = resolveMode(session.opts.teammateModeFixedBy ? session.opts.teammateMode : (input.teammateMode ?? session.opts.teammateMode));
   const model = input.model?.trim() || member.model || null;
   const planMode = input.planModeRequired === true || (member as Record<string, unknown>).plan_mode_required === true;
   if (input.planModeRequired && !(member as Record<string, unknown>).plan_mode_required) {
@@ -148,7 +148,9 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     if (m) m.is_active = true;
   });
   const where = launched?.where ?? (mode === 'host' ? 'by the team host' : 'as background process');
-  return { agent: name, spawn_id: spawnId, mode, pid: launched?.pid ?? null, cwd, model, worktree, bootMs: Date.now() - started, where };
+  // A host-served teammate's pid is the one its booted process wrote in its status.
+  const pid = launched?.pid ?? (await store.statuses.read(name).catch(() => null))?.pid ?? null;
+  return { agent: name, spawn_id: spawnId, mode, pid, cwd, model, worktree, bootMs: Date.now() - started, where };
 }
 
 /** Live = the status left `spawning` carrying this spawn id; a child that exits first is a boot failure. */
@@ -161,9 +163,10 @@ async function verifyBoot(session: TeamSession, name: string, spawnId: string, c
   for (;;) {
     const st = (await store.statuses.read(name)) as (Record<string, unknown> & { status: string; pid?: number | null }) | null;
     const req = child ? null : await store.spawnRequests.read(name);
-    // The status must be this spawn's and written by this spawn's process (its pid), not a concurrent one's.
+    // The status must be this spawn's and written by this spawn's process (its pid, or its parent's when the
+    // launcher wraps it), not a concurrent one's.
     const pid = child?.pid ?? (req?.spawn_id === spawnId ? req.served_pid : null);
-    if (st && st.spawn_id === spawnId && st.status !== 'spawning' && (!pid || st.pid === pid)) {
+    if (st && st.spawn_id === spawnId && st.status !== 'spawning' && (!pid || st.pid === pid || st.parent_pid === pid)) {
       if (st.status === 'stopped') throw new TeamError('conflict', `teammate '${name}' stopped during boot.\noutput.log tail:\n${tail()}`);
       return;
     }

@@ -1,4 +1,4 @@
-import { deriveState, type TeamStore } from '../team/index.js';
+import { deriveState, usageOf, type TeamStore } from '../team/index.js';
 import { taskLine } from './tools/task-tools.js';
 
 /** Roster with live state, task, model and queued messages; then the task board. Sorted, never stale-as-live. */
@@ -13,7 +13,9 @@ export async function teamStatusText(store: TeamStore): Promise<string> {
     const queued = store.inboxes.unread(m.name).length;
     const w = (st as Record<string, unknown> | null)?.waiting as { request_id?: string; kind?: string } | null | undefined;
     const waiting = w?.request_id && (state === 'working' || state === 'idle') ? `, waiting for ${w.kind ?? 'permission'} approval ${w.request_id}` : '';
-    lines.push(`  ${m.name} — ${state}${waiting} (task: ${st?.current_task ? `#${st.current_task}` : '-'}${model ? `; model: ${String(model)}` : ''}${queued ? `; ${queued} queued` : ''}${m.role ? `; role: ${m.role}` : ''})`);
+    const u = usageOf(st);
+    const spent = u.tokens === null ? '' : `; ${u.tokens.toLocaleString('en-US')} tokens, ${u.cost_usd === null ? 'cost unknown' : `$${u.cost_usd.toFixed(4)}`}`;
+    lines.push(`  ${m.name} — ${state}${waiting} (task: ${st?.current_task ? `#${st.current_task}` : '-'}${model ? `; model: ${String(model)}` : ''}${queued ? `; ${queued} queued` : ''}${m.role ? `; role: ${m.role}` : ''}${spent})`);
   }
   const tasks = (await store.tasks.list()).sort((a, b) => Number(a.id) - Number(b.id));
   if (tasks.length) {

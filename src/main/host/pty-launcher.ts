@@ -1,7 +1,7 @@
 import type { TeamStore } from '../../core/team/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
 import { resolveEnv } from '../../core/teams/launchers/env.js';
-import { PtyProcess, type PtyExit } from './pty-process.js';
+import { PtyProcess, type PtyExit } from '../../core/teams/launchers/pty-process.js';
 import type { AgentTerminal } from './terminal.js';
 
 export interface PtyLauncherHooks {

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { LEAD, TeamStore, type AgentStatus, type Task, type TeamConfig, type TeamEvent } from '../../core/team/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
 import { serveSpawnRequests, type SpawnServer } from '../../core/teams/serve-spawn-requests.js';
-import type { HostEvent, Member, SettingsView, TaskView } from '../../shared/api.js';
+import type { HostEvent, Member, SandboxView, SettingsView, TaskView } from '../../shared/api.js';
+import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
 import { PtyLauncher } from './pty-launcher.js';
-import type { PtyExit } from './pty-process.js';
+import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
 import { packageRoot } from './package-root.js';
 import { OutputTail } from './readonly-tail.js';
 import { RecentWorkspaces } from './recent.js';
@@ -14,7 +15,8 @@ import { OutputScheduler } from './scheduler.js';
 import { ProjectSettingsFile } from './settings-file.js';
 import { TeamDirWatcher } from './team-watch.js';
 import { AgentTerminal, type TerminalView } from './terminal.js';
-import { memberView, taskView, type HostSideInfo } from './views.js';
+import { effectiveMode, memberView, sandboxView, taskView, type HostSideInfo } from './views.js';
+import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import { ApprovalsFeed } from './approvals-feed.js';
 
 export interface TeamHostOptions {
@@ -58,6 +60,7 @@ export class TeamHost {
   private spawnServer: SpawnServer | null = null;
   private livenessTimer: NodeJS.Timeout | null = null;
   private teamEnabledAtLeadStart: boolean | null = null;
+  private sandbox: SandboxView = { state: 'checking', text: 'sandbox: checking', fix: null };
   private closed = false;
   /** Teammates' pending permission requests and plans (the approval inbox). */
   readonly approvals: ApprovalsFeed;
@@ -84,6 +87,7 @@ export class TeamHost {
     await this.refreshAll();
     this.livenessTimer = setInterval(() => this.recomputeLiveness(), LIVENESS_MS);
     this.livenessTimer.unref();
+    void this.refreshSandbox();
     // Teammates the lead spawns in `host` mode arrive as spawn requests; they run in this host's ptys.
     this.spawnServer = serveSpawnRequests(this.store, this.hostLauncher(), { by: `desktop ${process.pid}` });
     if (this.opts.startLead !== false) await this.startLead();
@@ -118,7 +122,8 @@ export class TeamHost {
     view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list() } });
     view.send({ type: 'roster', team: this.config?.name ?? null, members: [...this.members.values()].map((m) => JSON.parse(m) as Member) });
     view.send({ type: 'tasks', tasks: [...this.tasksSent.values()].map((t) => JSON.parse(t) as TaskView) });
-    view.send({ type: 'settings', settings: this.readSettingsSafe(), restart_needed: this.restartNeeded() });
+    view.send(this.settingsEvent());
+    view.send({ type: 'sandbox', sandbox: this.sandbox });
     view.send(this.approvals.event());
   }
 
@@ -141,8 +146,10 @@ export class TeamHost {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
     Object.assign(env, { THCLAWS_TEAM_DIR: this.store.dir, TERM: 'xterm-256color' }, this.opts.env);
-    // The lead is the one process without a team agent name.
+    // The lead is the one process without a team agent name. Whatever the workspace's teammateMode, every
+    // teammate it spawns comes to this host as a spawn request, so it runs in a live pane here.
     if (agent !== LEAD) env.THCLAWS_TEAM_AGENT = agent;
+    else env[TEAMMATE_MODE_ENV] = 'host';
     return env;
   }
 
@@ -158,7 +165,7 @@ export class TeamHost {
       await running.exited;
     }
     await this.startLead();
-    this.broadcast({ type: 'settings', settings: this.readSettingsSafe(), restart_needed: this.restartNeeded() });
+    this.broadcast(this.settingsEvent());
   }
 
   /** Starts `agent` in a pty this host owns (what `serveSpawnRequests` will call through `launcher`). */
@@ -332,8 +339,23 @@ export class TeamHost {
 
   async patchSettings(patch: Partial<SettingsView>): Promise<SettingsView> {
     const next = await this.settings.patch(patch);
-    this.broadcast({ type: 'settings', settings: next, restart_needed: this.restartNeeded() });
+    this.broadcast(this.settingsEvent(next));
+    void this.refreshSandbox();
     return next;
+  }
+
+  private settingsEvent(settings = this.readSettingsSafe()): HostEvent {
+    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode) };
+  }
+
+  /** The agents' sandbox as they will get it here (settings layers, then the one probe per process). */
+  async refreshSandbox(): Promise<SandboxView> {
+    const next = sandboxView(await workspaceSandboxStatus(this.workspace, { ...process.env, ...this.opts.env }));
+    if (JSON.stringify(next) !== JSON.stringify(this.sandbox) && !this.closed) {
+      this.sandbox = next;
+      this.broadcast({ type: 'sandbox', sandbox: next });
+    }
+    return this.sandbox;
   }
 
   member(name: string): Member | null {

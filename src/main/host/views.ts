@@ -1,6 +1,7 @@
 import os from 'node:os';
-import { deriveState, LEAD, type AgentStatus, type Task, type TeamConfig } from '../../core/team/index.js';
-import type { Member, TaskColumn, TaskView, TerminalMode } from '../../shared/api.js';
+import { deriveState, LEAD, usageOf, type AgentStatus, type Task, type TeamConfig } from '../../core/team/index.js';
+import { describeSandboxStatus, type SandboxStatus } from '../../core/sandbox/status.js';
+import type { Member, SandboxView, SettingsView, TaskColumn, TaskView, TerminalMode } from '../../shared/api.js';
 
 /** What the host knows about an agent besides its files. */
 export interface HostSideInfo {
@@ -10,8 +11,6 @@ export interface HostSideInfo {
   spawnedHere: boolean;
   lastExit: { code: number | null; signal: string | null } | null;
 }
-
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
 
 /** Builds one member's view from its config entry, status file, unread count and the host's own knowledge. */
 export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | null, queued: number, side: HostSideInfo, now = Date.now()): Member {
@@ -27,8 +26,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
   }
   const alive = side.pty !== null || state === 'idle' || state === 'working' || state === 'spawning' || state === 'error';
   const extra = (status ?? {}) as Record<string, unknown>;
-  const usage = (extra.usage ?? {}) as Record<string, unknown>;
-  const tokens = num(extra.tokens) ?? (num(usage.input_tokens) !== null ? (num(usage.input_tokens) ?? 0) + (num(usage.output_tokens) ?? 0) : null);
+  const { usage, tokens, cost_usd } = usageOf(status);
   let terminal: TerminalMode;
   if (side.pty) terminal = { kind: 'pty', pid: side.pty.pid };
   else terminal = { kind: 'readonly', reason: readonlyReason(status, side) };
@@ -39,8 +37,9 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     state,
     alive,
     current_task: status?.current_task ?? null,
-    tokens: tokens === null ? null : Math.round(tokens),
-    cost_usd: num(extra.cost_usd),
+    tokens,
+    cost_usd,
+    usage,
     queued,
     terminal,
     can_respawn: !side.pty && !alive,
@@ -76,4 +75,27 @@ export function taskView(task: Task, byId: Map<string, Task>): TaskView {
     result: task.result ?? null,
     updated_at: task.updated_at,
   };
+}
+
+export function effectiveMode(setting: SettingsView['teammateMode']): { mode: 'host'; reason: string } {
+  return {
+    mode: 'host',
+    reason:
+      setting === 'host'
+        ? 'every teammate the lead spawns runs in a live pane of this dashboard'
+        : `the dashboard's lead always uses host (setting: ${setting}), so every teammate it spawns runs in a live pane here`,
+  };
+}
+
+export function sandboxView(s: SandboxStatus): SandboxView {
+  switch (s.state) {
+    case 'os':
+      return { state: 'on', text: describeSandboxStatus(s), fix: null };
+    case 'off':
+      return { state: 'off', text: `sandbox: off (${s.reason})`, fix: null };
+    case 'guards-only':
+      return { state: 'unavailable', text: `sandbox: unavailable — ${s.reason}; guards only`, fix: s.fix };
+    case 'pending':
+      return { state: 'checking', text: describeSandboxStatus(s), fix: null };
+  }
 }

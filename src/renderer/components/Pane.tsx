@@ -3,6 +3,7 @@ import type { Member } from '../../shared/api';
 import { act, terminals } from '../context';
 import { dashboard, useDashboard } from '../store';
 import { StatusBadge } from './StatusBadge';
+import { formatCost, formatTokens, usageTitle } from '../format';
 
 export function Pane({ member, visible }: { member: Member; visible: boolean }) {
   const host = useRef<HTMLDivElement>(null);
@@ -47,8 +48,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
             waiting for approval
           </button>
         )}
-        <span className="pane-meta" title="tokens / cost">
-          {member.tokens !== null ? `${member.tokens.toLocaleString()} tok` : '– tok'} · {member.cost_usd !== null ? `$${member.cost_usd.toFixed(2)}` : '$–'}
+        <span className="pane-meta" data-testid="pane-usage" title={usageTitle(member)}>
+          {formatTokens(member.tokens)} · {formatCost(member)}
         </span>
         {member.queued > 0 && <span className="pane-queued" title="unread messages">✉ {member.queued}</span>}
         <span className="pane-actions">

@@ -6,6 +6,7 @@ export function SettingsDialog() {
   const open = useDashboard((s) => s.settingsOpen);
   const settings = useDashboard((s) => s.settings);
   const restartNeeded = useDashboard((s) => s.restartNeeded);
+  const effective = useDashboard((s) => s.effectiveMode);
   const setOpen = useDashboard((s) => s.setSettingsOpen);
   const [role, setRole] = useState('');
   const [roleModel, setRoleModel] = useState('');
@@ -40,6 +41,11 @@ export function SettingsDialog() {
             ))}
           </select>
         </label>
+        {effective && (
+          <p className="effective-mode" data-testid="effective-mode">
+            In effect: <strong>{effective.mode}</strong> — {effective.reason}
+          </p>
+        )}
         <label className="setting">
           Live teammates (cap)
           <input type="number" min={1} max={64} value={settings.maxLiveTeammates} onChange={(e) => patch({ maxLiveTeammates: Number(e.target.value) })} />

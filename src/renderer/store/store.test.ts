@@ -20,7 +20,7 @@ describe('dashboard store', () => {
     s.getState().apply({ type: 'member', member: member('alice', 'dead') });
     s.getState().apply({ type: 'member', member: member('bob', 'idle', 1.25) });
     expect(s.getState().members.map((m) => `${m.name}:${m.state}`)).toEqual(['lead:idle', 'alice:dead', 'bob:idle']);
-    expect(teamCounts(s.getState().members)).toEqual({ working: 0, idle: 2, dead: 1, total: 3, costUsd: 1.25 });
+    expect(teamCounts(s.getState().members)).toEqual({ working: 0, idle: 2, dead: 1, total: 3, costUsd: 1.25, costUnknown: false });
   });
 
   it('keeps tasks by id through full lists, deltas and removals, and sorts board columns', () => {

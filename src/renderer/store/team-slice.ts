@@ -56,15 +56,18 @@ export interface TeamCounts {
   dead: number;
   total: number;
   costUsd: number;
+  /** Some member's model has no known price: the total is a lower bound. */
+  costUnknown: boolean;
 }
 
 export function teamCounts(members: Member[]): TeamCounts {
-  const c: TeamCounts = { working: 0, idle: 0, dead: 0, total: members.length, costUsd: 0 };
+  const c: TeamCounts = { working: 0, idle: 0, dead: 0, total: members.length, costUsd: 0, costUnknown: false };
   for (const m of members) {
     if (m.state === 'working') c.working++;
     else if (m.state === 'idle') c.idle++;
     else if (m.state === 'dead') c.dead++;
     c.costUsd += m.cost_usd ?? 0;
+    if (m.tokens !== null && m.cost_usd === null) c.costUnknown = true;
   }
   return c;
 }

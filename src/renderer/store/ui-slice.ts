@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { HostEvent, SettingsView } from '../../shared/api';
+import type { HostEvent, SandboxView, SettingsView } from '../../shared/api';
 import type { DashboardState } from './index';
 
 export type Tab = 'team' | 'board';
@@ -18,6 +18,9 @@ export interface UiSlice {
   settingsOpen: boolean;
   settings: SettingsView | null;
   restartNeeded: boolean;
+  /** The teammate mode the host's lead really uses, and why. */
+  effectiveMode: { mode: string; reason: string } | null;
+  sandbox: SandboxView | null;
   notices: Notice[];
   setTab(tab: Tab): void;
   focus(agent: string | null): void;
@@ -40,6 +43,8 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   settingsOpen: false,
   settings: null,
   restartNeeded: false,
+  effectiveMode: null,
+  sandbox: null,
   notices: [],
   setTab: (tab) => set({ tab }),
   focus: (focused) => set({ focused }),
@@ -58,6 +63,7 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
 });
 
 export function reduceUi(_state: DashboardState, ev: HostEvent): Partial<DashboardState> | null {
-  if (ev.type === 'settings') return { settings: ev.settings, restartNeeded: ev.restart_needed };
+  if (ev.type === 'settings') return { settings: ev.settings, restartNeeded: ev.restart_needed, effectiveMode: ev.effective_mode ?? null };
+  if (ev.type === 'sandbox') return { sandbox: ev.sandbox };
   return null;
 }

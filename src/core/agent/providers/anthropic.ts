@@ -230,7 +230,13 @@ export class AnthropicProvider implements Provider {
         }
         case 'message_delta': {
           if (ev.delta?.stop_reason) stopReason = ev.delta.stop_reason;
-          if (ev.usage?.output_tokens !== undefined) usage.outputTokens = ev.usage.output_tokens;
+          // Today's API repeats the cumulative input and cache counts here (null when unchanged/unknown).
+          const u = ev.usage ?? {};
+          const n = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+          if (n(u.output_tokens)) usage.outputTokens = u.output_tokens;
+          if (n(u.input_tokens)) usage.inputTokens = u.input_tokens;
+          if (n(u.cache_read_input_tokens)) usage.cacheReadTokens = u.cache_read_input_tokens;
+          if (n(u.cache_creation_input_tokens)) usage.cacheWriteTokens = u.cache_creation_input_tokens;
           break;
         }
         case 'error':

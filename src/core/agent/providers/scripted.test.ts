@@ -49,4 +49,15 @@ describe('scripted provider', () => {
     expect(JSON.stringify((await p.complete(req([user('hello')]))).content)).toContain('Hello');
     expect((await p.complete(req([user('list files')]))).content.some((b) => b.type === 'tool_use')).toBe(true);
   });
+
+  it('reports plausible usage: the conversation as input, the reply as output, the system prompt cached after the first call', async () => {
+    const p = new ScriptedProvider(script);
+    const withSystem = (m: ChatMessage[]) => ({ ...req(m), system: 'S'.repeat(4000) });
+    const a = (await p.complete(withSystem([user('list the files please')]))).usage;
+    expect(a.inputTokens).toBeGreaterThan(0);
+    expect(a.outputTokens).toBeGreaterThan(0);
+    expect(a).toMatchObject({ cacheWriteTokens: 1001, cacheReadTokens: 0 });
+    const b = (await p.complete(withSystem([user('what?')]))).usage;
+    expect(b).toMatchObject({ cacheWriteTokens: 0, cacheReadTokens: 1001 });
+  });
 });

@@ -1,10 +1,12 @@
-import fs from 'node:fs';
 import type { TeamStore } from '../../team/index.js';
 import type { LaunchedTeammate, SpawnRequest } from '../launcher.js';
 import { resolveEnv } from './env.js';
 import { TrackedLauncher } from './tracked.js';
 
-/** Each teammate in a pseudo-terminal (node-pty), its output appended to output.log through one fd. */
+/**
+ * Each teammate in a pseudo-terminal (node-pty) through the same tail-safe PtyProcess the desktop host uses,
+ * its output appended to output.log through the store; exit is reported only once the log holds every byte.
+ */
 export class PtyLauncher extends TrackedLauncher {
   readonly kind = 'host';
 
@@ -13,29 +15,21 @@ export class PtyLauncher extends TrackedLauncher {
   }
 
   async launch(req: SpawnRequest): Promise<LaunchedTeammate> {
-    const pty = await import('@lydell/node-pty');
-    const fd = this.store.outputs.openForSpawn(req.agent, req.spawn_id);
-    let term;
+    // Loaded on first use: node-pty is native and most CLI runs never need it.
+    const { PtyProcess } = await import('./pty-process.js');
+    let proc;
     try {
-      term = pty.spawn(req.argv[0]!, req.argv.slice(1), { cwd: req.cwd, env: resolveEnv(req), cols: req.cols ?? 120, rows: req.rows ?? 32, name: 'xterm-256color' });
+      proc = new PtyProcess(req.argv, { cwd: req.cwd, env: resolveEnv(req), cols: req.cols ?? 120, rows: req.rows ?? 32 });
     } catch (err) {
-      fs.closeSync(fd);
       throw new Error(`cannot start ${req.argv[0]}: ${(err as Error).message}`);
     }
-    term.onData((d) => {
-      try {
-        fs.writeSync(fd, d);
-      } catch {
-        // log unwritable: the teammate keeps running
-      }
+    const log = this.store.outputs.append(req.agent, req.spawn_id);
+    proc.onData((d) => log.write(d));
+    const exited = proc.exited.then(async (exit) => {
+      await log.close();
+      return exit;
     });
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      term.onExit(({ exitCode, signal }) => {
-        fs.closeSync(fd);
-        resolve({ code: signal ? null : exitCode, signal: signal ? String(signal) : null });
-      }),
-    );
-    return this.track(req, term.pid, exited);
+    return this.track(req, proc.pid, exited);
   }
 
   override async dispose(): Promise<void> {

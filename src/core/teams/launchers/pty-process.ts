@@ -9,6 +9,7 @@ import pty from '@lydell/node-pty';
  * prints an end marker and waits for the host to answer: everything before the marker has then been read
  * (a pty is ordered), and only then does the slave close. Signals sent to the group reach the child; the
  * wrapper traps them (a handler, not an ignore, so the child keeps default dispositions) and still reports.
+ * The one pty implementation: the desktop host's launcher and `thclaws team host` both run children through it.
  */
 export const END_MARKER = '\x1b]6973;thclaws-pty-end\x07';
 const WRAPPER = `trap : TERM INT HUP; "$@"; rc=$?; printf '${END_MARKER.replace('\x1b', '\\033').replace('\x07', '\\007')}'; IFS= read -r -t 10 _; exit $rc`;
