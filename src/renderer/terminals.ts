@@ -141,7 +141,15 @@ export class TerminalManager {
         // not laid out yet
       }
     };
-    p.observer = new ResizeObserver(doFit);
+    // Fitting reads computed styles (a forced layout): only when the box really changed size.
+    let box = '';
+    p.observer = new ResizeObserver((entries) => {
+      const r = entries[entries.length - 1]?.contentRect;
+      const next = r ? `${r.width}x${r.height}` : '';
+      if (next === box) return;
+      box = next;
+      doFit();
+    });
     p.observer.observe(el);
     doFit();
     this.requeueHistory(p);
