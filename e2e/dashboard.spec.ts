@@ -145,6 +145,14 @@ test('keyboard: help overlay, pane focus, maximise (hidden panes keep no termina
   await expect(page.locator('.xterm')).toHaveCount(0);
   await page.keyboard.press('Alt+t');
   await expect(page.locator('.xterm')).toHaveCount(4);
+  // A window resize refits the terminals (the fit runs only when a pane's box really changed size).
+  const cols = () => page.evaluate(() => (window as unknown as { __thclaws: { terminals: { size(a: string): { cols: number } } } }).__thclaws.terminals.size('lead').cols);
+  const wide = await cols();
+  const viewport = page.viewportSize()!;
+  await page.setViewportSize({ width: Math.round(viewport.width * 0.6), height: viewport.height });
+  await expect.poll(cols).toBeLessThan(wide);
+  await page.setViewportSize(viewport);
+  await expect.poll(cols).toBe(wide);
 });
 
 test('requests without the token are refused', async ({ request }) => {
