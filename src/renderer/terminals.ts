@@ -152,6 +152,8 @@ export class TerminalManager {
     });
     p.observer.observe(el);
     doFit();
+    // Shown again at the size it had: no resize event, so say it (the host counts only shown views' sizes).
+    this.client.fire({ type: 'resize', agent, cols: term.cols, rows: term.rows });
     this.requeueHistory(p);
   }
 
@@ -187,15 +189,16 @@ export class TerminalManager {
     if (!p?.term) return;
     this.dropQueue(p);
     p.observer?.disconnect();
+    this.client.fire({ type: 'unsize', agent });
     p.term.dispose();
     p.term = null;
     p.fit = null;
   }
 
-  /** The pane's terminal size, or a default while it has no terminal (attach announces it to the host). */
-  size(agent: string): { cols: number; rows: number } {
+  /** The pane's terminal size while it is shown, else nothing (a hidden pane does not size the pty). */
+  size(agent: string): { cols: number; rows: number } | Record<string, never> {
     const t = this.panes.get(agent)?.term;
-    return t ? { cols: t.cols, rows: t.rows } : { cols: 100, rows: 30 };
+    return t ? { cols: t.cols, rows: t.rows } : {};
   }
 
   focus(agent: string): void {

@@ -296,12 +296,20 @@ describe('one pty shown in two views', () => {
       return `${m[2]}x${m[1]}`;
     };
     expect(await sizeNow(big, 0)).toBe('160x50');
+    // A view that attaches without showing the pane (another tab of the dashboard) does not size it.
+    const hidden = new Client(host);
+    await hidden.req({ type: 'attach', agent: 'erin' });
     await small.req({ type: 'attach', agent: 'erin', cols: 100, rows: 60 });
     expect(await sizeNow(big, 1)).toBe('100x50');
     // The bigger view resizing (as its fit addon does on every layout change) does not take the pty over.
     await big.req({ type: 'resize', agent: 'erin', cols: 170, rows: 55 });
     expect(await sizeNow(big, 2)).toBe('100x55');
-    await small.req({ type: 'detach', agent: 'erin' });
+    // The small view hides its pane: it keeps the stream but no longer counts; shown again, it counts again.
+    await small.req({ type: 'unsize', agent: 'erin' });
     expect(await sizeNow(big, 3)).toBe('170x55');
+    await small.req({ type: 'resize', agent: 'erin', cols: 90, rows: 20 });
+    expect(await sizeNow(big, 4)).toBe('90x20');
+    await small.req({ type: 'detach', agent: 'erin' });
+    expect(await sizeNow(big, 5)).toBe('170x55');
   });
 });

@@ -128,6 +128,11 @@ describe('AgentTerminal size with several views', () => {
     t.resize(tall, 90, 50);
     t.resize(wide, 210, 20);
     expect(sizes).toEqual(['200x20', '80x20', '90x20']);
+    t.unsize(new View()); // a view that never showed it changes nothing
+    t.unsize(tall); // hidden in its window: no longer counts
+    expect(sizes.at(-1)).toBe('210x20');
+    t.resize(tall, 90, 50); // shown again
+    expect(sizes.at(-1)).toBe('90x20');
     t.detach(tall);
     expect(sizes.at(-1)).toBe('210x20');
     t.resize(new View(), 10, 5); // a view that is not attached does not size the pty

@@ -46,9 +46,12 @@ export class HostSession implements TerminalView {
       case 'attach': {
         const t = h.terminal(req.agent);
         t.attach(this);
-        t.resize(this, req.cols, req.rows);
+        if (req.cols !== undefined && req.rows !== undefined) t.resize(this, req.cols, req.rows);
         return { seq: t.seq };
       }
+      case 'unsize':
+        h.terminal(req.agent).unsize(this);
+        return undefined;
       case 'detach':
         h.terminal(req.agent).detach(this);
         return undefined;

@@ -163,13 +163,19 @@ export class AgentTerminal implements OutputSource {
 
   /**
    * A view's terminal size. Several views (windows, tabs) may show one pty; a pty has one size, so the rule
-   * is tmux's: the smallest attached view wins, per dimension, and the pty grows back when that view detaches.
+   * is tmux's: the smallest view showing it wins, per dimension, and the pty grows back when that view detaches
+   * or stops showing it (a hidden pane, another tab of the dashboard) and no longer counts.
    * Every view then shows the whole screen (the larger ones with a margin), and views never fight over it.
    */
   resize(view: TerminalView, cols: number, rows: number): void {
     if (!this.views.has(view)) return;
     this.sizes.set(view, { cols, rows });
     this.applySize();
+  }
+
+  /** The view no longer shows the terminal; the pty keeps its size until a showing view sets another. */
+  unsize(view: TerminalView): void {
+    if (this.sizes.delete(view)) this.applySize();
   }
 
   /** The size the pty has been given (null before any view reported one). */
