@@ -155,6 +155,23 @@ test('keyboard: help overlay, pane focus, maximise (hidden panes keep no termina
   await expect.poll(cols).toBe(wide);
 });
 
+test('a second window hiding its panes stops sizing their ptys, and sizes them again when it shows them', async ({ browser }) => {
+  const second = await browser.newPage();
+  const sent: string[] = [];
+  second.on('websocket', (ws) => ws.on('framesent', (f) => typeof f.payload === 'string' && sent.push(f.payload)));
+  await second.goto(d.url);
+  await expect(second.locator('.pane[data-agent="lead"] .xterm')).toBeVisible();
+  const about = (type: string) => sent.filter((m) => m.includes(`"type":"${type}"`) && m.includes('"agent":"lead"')).length;
+  await expect.poll(() => about('resize')).toBeGreaterThan(0);
+  await second.locator('.team-name').click();
+  await second.keyboard.press('Alt+b');
+  await expect.poll(() => about('unsize')).toBe(1);
+  const resizes = about('resize');
+  await second.keyboard.press('Alt+t');
+  await expect.poll(() => about('resize')).toBeGreaterThan(resizes);
+  await second.close();
+});
+
 test('requests without the token are refused', async ({ request }) => {
   expect((await request.get(d.base + '/')).status()).toBe(403);
   expect((await request.get(d.base + '/?token=nope')).status()).toBe(403);
