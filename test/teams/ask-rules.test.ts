@@ -68,6 +68,18 @@ describe('ask and deny rules', () => {
     await waitFor(() => toolResults(ws).includes('Bash is refused by the rule Bash(rm:*) in settings permissions.deny'), 'the deny reason in the tool result');
   }, 90_000);
 
+  it('a deny rule holds through sh -c, eval, env, quoting, a here-doc fed to bash and a pipe into sh (real teammate, real shell)', async () => {
+    const hidden = ["sh -c 'touch a.txt'", 'eval touch b.txt', 'env X=1 touch c.txt', '"tou"ch d.txt', 'bash <<EOF\ntouch e.txt\nEOF', "echo 'touch f.txt' | sh"];
+    const { ws, session } = await team(
+      [{ text: 'a', tool_calls: [...hidden.map((command) => ({ name: 'Bash', input: { command } })), { name: 'Bash', input: { command: 'echo ok > g.txt' } }, complete] }, { text: 'end' }],
+      { teammateAllow: ['Bash'], permissions: { deny: ['Bash(touch:*)'] } },
+    );
+    await done(session);
+    expect(exists(ws, 'g.txt')).toBe(true);
+    for (const f of ['a', 'b', 'c', 'd', 'e', 'f']) expect(exists(ws, `${f}.txt`), f).toBe(false);
+    expect(toolResults(ws).split('refused by the rule Bash(touch:*)').length - 1).toBe(hidden.length);
+  }, 90_000);
+
   it('an ask rule on a tool that needs no permission (Read) asks too', async () => {
     const { ws, session } = await team([{ text: 'r', tool_calls: [{ name: 'Read', input: { path: 'README.md' } }, complete] }, { text: 'end' }], { permissions: { ask: ['Read'] } });
     const w = await nextRequest(session);

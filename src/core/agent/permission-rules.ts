@@ -6,6 +6,9 @@
  */
 import path from 'node:path';
 import { canonicalPath, isInside } from '../fs-paths.js';
+import { commandName, resolveCommand } from '../guard/argv.js';
+import { parseScript } from '../guard/parse.js';
+import type { Word } from '../guard/words.js';
 import type { PermissionRequest } from './types.js';
 
 export interface RuleScope {
@@ -125,7 +128,7 @@ function simpleCommands(command: string): string[][] {
 /**
  * Whether an ask or deny rule covers this call. Unlike allow rules these err towards matching: a Bash rule
  * matches when any simple command of the line starts with its words (`Bash(git push:*)` covers
- * `npm test && git   push origin`), so chaining a command does not slip past the question.
+ * `npm test && git   push origin`, `sh -c 'git push'`), so chaining or wrapping a command does not slip past the question.
  */
 export function restrictiveRuleMatches(rule: string, req: PermissionRequest, scope: RuleScope): boolean {
   const m = /^([A-Za-z][\w]*)(?:\((.*)\))?$/s.exec(rule.trim());
@@ -137,9 +140,52 @@ export function restrictiveRuleMatches(rule: string, req: PermissionRequest, sco
   if (command === undefined) return true;
   const prefix = arg.endsWith(':*');
   const want = (prefix ? arg.slice(0, -2) : arg).trim().split(/\s+/).filter(Boolean);
-  return simpleCommands(command).some((words) =>
-    (prefix ? words.length >= want.length : words.length === want.length) && want.every((w, i) => words[i] === w),
-  );
+  return bashRuleCovers(want, prefix, command, 0);
+}
+
+/** Whether the words start with (or, without `:*`, are) the rule's words; a word known only at run time could be any. */
+function wordsFit(want: readonly string[], prefix: boolean, words: readonly Word[]): boolean {
+  if (prefix ? words.length < want.length : words.length !== want.length) return false;
+  return want.every((w, i) => {
+    const word = words[i]!;
+    if (word.dynamic || word.glob) return true;
+    return i === 0 ? word.text === w || commandName(word) === w.toLowerCase() : word.text === w;
+  });
+}
+
+/**
+ * The line parsed as the shell will run it: every simple command (substitutions and subshells too), with
+ * quotes, escapes and line continuations removed, wrappers (`env`, `sudo`, `timeout 5`, `xargs`…) peeled,
+ * and the scripts of `sh -c`, `eval` and a here-doc fed to a shell checked in turn. A command whose name is
+ * known only at run time (`$g push`, a shell reading a pipe) could be the rule's, so it counts.
+ */
+function bashRuleCovers(want: readonly string[], prefix: boolean, command: string, depth: number): boolean {
+  let script;
+  try {
+    script = parseScript(command);
+  } catch {
+    // Not shell syntax the parser knows: fall back to the words between operators.
+    return simpleCommands(command).some((words) =>
+      (prefix ? words.length >= want.length : words.length === want.length) && want.every((w, i) => words[i] === w),
+    );
+  }
+  const inner = (text: string) => depth >= 8 || bashRuleCovers(want, prefix, text, depth + 1);
+  return script.commands.some((sc) => {
+    if (wordsFit(want, prefix, sc.args)) return true;
+    const r = resolveCommand(sc.args);
+    switch (r.kind) {
+      case 'exec':
+        return wordsFit(want, prefix, [{ ...sc.args[0]!, text: r.name, dynamic: false, glob: false }, ...r.args]);
+      case 'script':
+        return r.script.dynamic || inner(r.script.text);
+      case 'stdin-shell':
+        return sc.stdin?.kind === 'text' && !sc.stdin.word.dynamic ? inner(sc.stdin.word.text) : true;
+      case 'dynamic-name':
+        return true;
+      default:
+        return false;
+    }
+  });
 }
 
 /** deny > ask > allow: the first list with a matching rule decides; undefined when no rule matches. */

@@ -77,4 +77,31 @@ describe('ask and deny rules', () => {
     expect(classify(b('rm x'), scope, lists)).toEqual({ kind: 'ask', rule: 'Bash(rm:*)' });
     expect(classify(b('ls'), scope, lists)).toEqual({ kind: 'allow', rule: 'Bash' });
   });
+
+  it('see through shells, eval, wrappers, quoting, escapes, line continuations, here-docs and pipes into a shell', async () => {
+    const { restrictiveRuleMatches } = await import('./permission-rules.js');
+    const m = (c: string) => restrictiveRuleMatches('Bash(git push:*)', b(c), scope);
+    for (const hidden of [
+      "sh -c 'git push origin'",
+      'bash -lc "npm test && git push"',
+      'eval git push',
+      "eval 'git push'",
+      'env FOO=1 git push',
+      'command git push',
+      'nohup git push &',
+      'timeout 5 git push',
+      'sudo -u me git push',
+      'xargs git push < /dev/null',
+      '"git" push',
+      "g'it' p\\ush",
+      '\\git push',
+      '/usr/bin/git push',
+      'git \\\npush',
+      'bash <<EOF\ngit push\nEOF',
+      "echo 'git push' | sh",
+      'g=git; $g push',
+      'git $(echo push)',
+    ]) expect(m(hidden), hidden).toBe(true);
+    for (const other of ['git pushy', 'git status', "echo 'git push'", 'sh -c "git status"', 'eval git log', 'bash ./ci.sh']) expect(m(other), other).toBe(false);
+  });
 });
