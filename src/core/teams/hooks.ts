@@ -55,12 +55,29 @@ function matches(matcher: string | undefined, target: string | undefined): boole
   }
 }
 
+/** After the hook's shell exits, how long output still held open by a process it left behind may drain. */
+const DRAIN_AFTER_EXIT_MS = 200;
+
 function runOne(command: string, input: string, cwd: string, timeoutMs: number): Promise<HookResult> {
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';
     let timedOut = false;
+    let exitCode: number | null = null;
+    let drain: NodeJS.Timeout | undefined;
+    let settled = false;
     const child = spawn('/bin/sh', ['-c', command], { cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // The result is the shell's exit: a background job or a process in its own session that keeps the
+    // output pipes open must not hold the agent (`close` waits for every holder of the pipes).
+    const finish = (r: Omit<HookResult, 'command' | 'stdout' | 'stderr' | 'timedOut'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drain);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({ command, ...r, stdout, stderr, timedOut });
+    };
     const kill = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
@@ -71,19 +88,18 @@ function runOne(command: string, input: string, cwd: string, timeoutMs: number):
     const timer = setTimeout(() => {
       timedOut = true;
       kill();
+      finish({ code: exitCode });
     }, timeoutMs);
     child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString('utf8')).slice(-OUTPUT_MAX)));
     child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString('utf8')).slice(-OUTPUT_MAX)));
     child.stdin.on('error', () => {});
     child.stdin.end(input);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      resolve({ command, code: null, stdout, stderr, timedOut, error: err.message });
+    child.on('error', (err) => finish({ code: null, error: err.message }));
+    child.on('exit', (code) => {
+      exitCode = code;
+      drain = setTimeout(() => finish({ code: exitCode }), DRAIN_AFTER_EXIT_MS);
     });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ command, code, stdout, stderr, timedOut });
-    });
+    child.on('close', (code) => finish({ code: code ?? exitCode }));
   });
 }
 
