@@ -27,4 +27,20 @@ describe('"always" on commands that run their arguments', () => {
     expect(ruleMatches(rule, bash('python3 other.py'), scope)).toBe(false);
     expect(ruleMatches(rule, bash("python3 -c 'print(2)'"), scope)).toBe(false);
   });
+
+  it('a program whose next word is a file or a process gets the exact command: "always" on rm build.log does not allow rm build.log -rf ~', () => {
+    for (const c of ['rm build.log', 'mv a b', 'chmod x run.sh', 'curl example.com', 'kill 1234', 'npm exec rimraf', 'pnpm dlx rimraf']) {
+      expect(ruleFor(bash(c), scope), c).toBe(`Bash(${c})`);
+    }
+    const rule = ruleFor(bash('rm build.log'), scope);
+    expect(ruleMatches(rule, bash('rm build.log'), scope)).toBe(true);
+    expect(ruleMatches(rule, bash('rm build.log -rf /home'), scope)).toBe(false);
+    // Prefix rules keep refusing chained, substituted and look-alike commands.
+    const npmTest = ruleFor(bash('npm test'), scope);
+    expect(npmTest).toBe('Bash(npm test:*)');
+    for (const c of ['npm test; rm -rf ~', 'npm testx', 'npm test && rm -rf ~', 'npm test $(rm -rf ~)', 'npm test `rm -rf ~`', 'npm test\nrm -rf ~', 'npm test | sh', 'npm test > ~/.bashrc', 'npm test <(rm -rf ~)']) {
+      expect(ruleMatches(npmTest, bash(c), scope), c).toBe(false);
+    }
+  });
 });
+

@@ -30,6 +30,18 @@ const RUNS_ITS_ARGUMENTS = new Set([
   'deno', 'bun', 'npx', 'bunx', 'pnpx', 'tsx', 'ts-node', 'lua', 'awk', 'gawk', 'busybox', 'ssh', 'docker', 'podman', 'find',
 ]);
 
+/**
+ * Programs whose next word is an operand (a file, a process, a URL), not a subcommand: "always" for
+ * `rm build.log` must not become `rm build.log:*`, which would allow `rm build.log -rf ~`.
+ */
+const OPERAND_FIRST = new Set([
+  'rm', 'rmdir', 'mv', 'cp', 'ln', 'chmod', 'chown', 'chgrp', 'dd', 'shred', 'truncate', 'tee', 'install', 'rsync', 'scp',
+  'kill', 'pkill', 'killall', 'curl', 'wget', 'sed', 'tar', 'unzip', 'zip', 'patch', 'crontab',
+]);
+
+/** Package runners spelled as a subcommand (`npm exec x`): like npx, they run whatever follows. */
+const RUNNER_SUBCOMMAND = /^(?:npm (?:exec|x)|pnpm (?:dlx|exec)|yarn (?:dlx|exec)|bun x)$/;
+
 function commandOf(req: PermissionRequest): string | undefined {
   const c = (req.input as { command?: unknown } | null)?.command;
   return typeof c === 'string' ? c.trim() : undefined;
@@ -68,6 +80,7 @@ export function ruleFor(req: PermissionRequest, scope: RuleScope): string {
     const words = command.split(/\s+/);
     // `python3:*` or `git:*` (from `git -c x=y log`) would allow every program: those get the exact command.
     if (RUNS_ITS_ARGUMENTS.has(words[0]!) || (words[1] !== undefined && !SUBCOMMAND.test(words[1]))) return `Bash(${command})`;
+    if (OPERAND_FIRST.has(words[0]!) || RUNNER_SUBCOMMAND.test(`${words[0]} ${words[1]}`)) return `Bash(${command})`;
     return `Bash(${words[0]}${words[1] !== undefined ? ` ${words[1]}` : ''}:*)`;
   }
   const abs = pathOf(req, scope);
