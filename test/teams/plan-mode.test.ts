@@ -75,4 +75,33 @@ describe('plan mode', () => {
     expect(again.isError).toBe(true);
     expect(again.content).toMatch(/^no pending approval request/);
   }, 90_000);
+
+  it('with the person as approver (the default), the lead\'s AnswerApproval is refused: a teammate cannot talk the lead\'s model into approving its plan or its command', async () => {
+    const { ws, session } = await team(
+      [
+        { text: 'plan', tool_calls: [{ name: 'SubmitPlan', input: { plan: '## Plan\n\n1. touch by-person.txt' } }] },
+        { text: 'go', tool_calls: [{ name: 'Bash', input: { command: 'touch by-person.txt' } }, complete] },
+        { text: 'end' },
+      ],
+      {},
+      { planModeRequired: true },
+    );
+    const answer = approvalTool(session);
+    const plan = await nextRequest(session);
+    const byLead = await answer.run({ request_id: plan.request_id, allow: true }, {} as never);
+    expect(byLead.isError).toBe(true);
+    expect(byLead.content).toMatch(/the person answers plans here \(settings planApprover is "user"\)/);
+    // Still pending, for the person.
+    expect((await pendingApprovals(session.store)).map((w) => w.request_id)).toEqual([plan.request_id]);
+    expect(cli(ws, 'approve', plan.request_id).code).toBe(0);
+    const perm = await nextRequest(session, new Set([plan.request_id]));
+    const permByLead = await answer.run({ request_id: perm.request_id, allow: true, always: true }, {} as never);
+    expect(permByLead.isError).toBe(true);
+    expect(permByLead.content).toMatch(/settings permissionApprover is "user"/);
+    expect(exists(ws, 'by-person.txt')).toBe(false);
+    expect(cli(ws, 'approve', perm.request_id).code).toBe(0);
+    await done(session);
+    expect(exists(ws, 'by-person.txt')).toBe(true);
+  }, 90_000);
 });
+
