@@ -88,4 +88,21 @@ describe('ask and deny rules', () => {
     await done(session);
     await waitFor(() => toolResults(ws).includes('denied by the person: not that file'), 'the Read refused');
   }, 90_000);
+
+  it('two asked calls of one turn that run concurrently (two Reads under an ask rule) are shown one after the other, both answerable', async () => {
+    const { ws, session } = await team(
+      [{ text: 'r', tool_calls: [{ name: 'Read', input: { path: 'README.md' } }, { name: 'Read', input: { path: 'README.md', offset: 1 } }, complete] }, { text: 'end' }],
+      { permissions: { ask: ['Read'] }, approvalTimeoutMs: 120_000 },
+    );
+    const first = await nextRequest(session);
+    expect(cli(ws, 'approve', first.request_id).code).toBe(0);
+    const second = await nextRequest(session, new Set([first.request_id]));
+    expect(cli(ws, 'deny', second.request_id, '--message', 'once is enough').code).toBe(0);
+    await done(session);
+    const results = toolResults(ws);
+    expect(results).toContain('# test project');
+    expect(results).toContain('denied by the person: once is enough');
+    expect(results).not.toContain('denied (timeout)');
+  }, 90_000);
 });
+

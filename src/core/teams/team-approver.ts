@@ -42,6 +42,8 @@ export class TeamApprover implements Approver {
   private readonly granted: string[] = [];
   /** The previous request's `waiting: null`, written after its call started. */
   private clearing: Promise<void> = Promise.resolve();
+  /** Settles when the question being asked now has its answer. */
+  private asking: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly session: TeamSession,
@@ -69,13 +71,33 @@ export class TeamApprover implements Approver {
     return typeof p === 'string' && isInside(path.resolve(this.opts.cwd, p), this.opts.worktree);
   }
 
-  async decide(req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> {
+  private allowedWithoutAsking(req: PermissionRequest): boolean {
     // A call an ask rule covers asks even inside the worktree and past allow rules.
-    if (!req.askRule) {
-      if (this.ownWrite(req)) return 'allow';
-      const scope = { cwd: this.opts.cwd, projectRoot: this.session.projectRoot };
-      if (this.rules().some((r) => ruleMatches(r, req, scope))) return 'allow';
+    if (req.askRule) return false;
+    if (this.ownWrite(req)) return true;
+    const scope = { cwd: this.opts.cwd, projectRoot: this.session.projectRoot };
+    return this.rules().some((r) => ruleMatches(r, req, scope));
+  }
+
+  async decide(req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> {
+    if (this.allowedWithoutAsking(req)) return 'allow';
+    // One question at a time: the status shows one request, so calls of one turn that run concurrently
+    // (reads under an ask rule) wait their turn instead of hiding each other's request.
+    const previous = this.asking;
+    let release!: () => void;
+    this.asking = new Promise<void>((r) => (release = r));
+    try {
+      await previous;
+      if (signal.aborted) return { deny: 'aborted while waiting for approval' };
+      // An "always" answer to the question before may cover this call.
+      if (this.allowedWithoutAsking(req)) return 'allow';
+      return await this.ask(req, signal);
+    } finally {
+      release();
     }
+  }
+
+  private async ask(req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> {
     const { store } = this.session;
     await this.clearing;
     // Before the request exists (its age and deadline count from when the person can see it).
