@@ -89,7 +89,8 @@ describe('permission forwarding', () => {
   }, 90_000);
 
   it('answers from a peer or of an earlier epoch are dropped and journaled; the right one still works', async () => {
-    const { ws, session } = await team([{ text: 'a', tool_calls: [{ name: 'Bash', input: { command: 'touch guarded.txt' } }, complete] }, { text: 'end' }]);
+    // The lead answers permission requests here (permissionApprover "lead"), so its tool may answer below.
+    const { ws, session } = await team([{ text: 'a', tool_calls: [{ name: 'Bash', input: { command: 'touch guarded.txt' } }, complete] }, { text: 'end' }], {}, {}, { permission: 'lead', plan: 'user' });
     const w: Waiting = await nextRequest(session);
     const answer = { request_id: w.request_id, allow: true, scope: 'once' };
     // A peer forging an approval, and the person's answer stamped with a stale epoch.
