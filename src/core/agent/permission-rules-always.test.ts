@@ -42,5 +42,17 @@ describe('"always" on commands that run their arguments', () => {
       expect(ruleMatches(npmTest, bash(c), scope), c).toBe(false);
     }
   });
+
+  it('"always" on a write outside the project stores that file alone, never the whole tool', () => {
+    const write = (p: string) => ({ tool: 'Write', input: { path: p, content: '' }, summary: '' });
+    const rule = ruleFor(write('/tmp/thclaws-outside/scratch.txt'), scope);
+    expect(rule).toBe('Write(/tmp/thclaws-outside/scratch.txt)');
+    expect(ruleMatches(rule, write('/tmp/thclaws-outside/scratch.txt'), scope)).toBe(true);
+    for (const other of ['/tmp/thclaws-outside/other.txt', '/home/someone/.bashrc', '/p/src/a.ts']) expect(ruleMatches(rule, write(other), scope), other).toBe(false);
+    // Inside the project the rule is the file's directory, and `..` does not climb out of it.
+    const inside = ruleFor(write('src/a/b.ts'), scope);
+    expect(inside).toBe('Write(src/a/)');
+    expect(ruleMatches(inside, write('src/a/../../../etc/passwd'), scope)).toBe(false);
+  });
 });
 

@@ -91,6 +91,8 @@ export function ruleFor(req: PermissionRequest, scope: RuleScope): string {
     const dir = path.relative(root, path.dirname(abs));
     return `${req.tool}(${dir ? `${dir.split(path.sep).join('/')}/` : './'})`;
   }
+  // Outside the project: that file alone (a bare tool name would allow every write anywhere).
+  if (abs) return `${req.tool}(${abs})`;
   return req.tool;
 }
 
