@@ -69,7 +69,8 @@ export class Statuses {
       const prev = (base as AgentStatus).usage;
       const sum = (k: UsageField) => (prev?.[k] ?? 0) + usage[k];
       const totals = { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens'), cache_creation_input_tokens: sum('cache_creation_input_tokens'), cache_read_input_tokens: sum('cache_read_input_tokens') };
-      const before = prev ? (base as AgentStatus).cost_usd : 0;
+      // `usage: null` is a malformed total read as unknown: the cost stays unknown rather than restart too low.
+      const before = prev ? (base as AgentStatus).cost_usd : (base as AgentStatus).usage === null ? null : 0;
       const cost = before === null || before === undefined || costUsd === null ? null : Math.round((before + costUsd) * 1e6) / 1e6;
       // Accounting is not a sign of life: the heartbeat stays as it was.
       const next = StatusSchema.parse({ ...base, usage: totals, cost_usd: cost });
