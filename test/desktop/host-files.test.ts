@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
 import type { HostEvent } from '../../src/shared/api.js';
+import { bundleForNode } from '../bundle-node.js';
 import { makeTeamWorkspace, waitFor } from './helpers.js';
 
 const hosts: TeamHost[] = [];
@@ -109,4 +111,20 @@ describe('TeamHost workspace actions', () => {
     expect(first.launcher.live()).toEqual([]); // the old workspace's ptys were stopped
     await manager.close();
   });
+});
+
+describe('settings.json written by several dashboards at once', () => {
+  it('8 processes patching workspaces that have no settings.json yet: none fails, every file is whole', async () => {
+    const worker = bundleForNode('test/desktop/settings-worker.ts');
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'settings-race-'));
+    const dirs = Array.from({ length: 200 }, (_, i) => fs.mkdirSync(path.join(root, `ws${i}`), { recursive: true })!);
+    const go = path.join(root, 'go');
+    const runs = Array.from({ length: 8 }, (_, i) => new Promise<string>((resolve, reject) => execFile(process.execPath, [worker, String(i), go, ...dirs], (err, stdout) => (err ? reject(err) : resolve(stdout)))));
+    await new Promise((r) => setTimeout(r, 1500)); // a head start for the 8 node processes to load; a miss only weakens the race
+    fs.writeFileSync(go, '');
+    const outs = await Promise.all(runs);
+    expect(outs.join('')).toBe('');
+    for (const d of dirs) expect(typeof JSON.parse(fs.readFileSync(path.join(d, '.thclaws', 'settings.json'), 'utf8')).teamEnabled).toBe('boolean');
+    fs.rmSync(root, { recursive: true, force: true });
+  }, 60_000);
 });
