@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
 import type { HostEvent } from '../../src/shared/api.js';
 import { bundleForNode } from '../bundle-node.js';
-import { makeTeamWorkspace, waitFor } from './helpers.js';
+import { makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 
 const hosts: TeamHost[] = [];
 afterEach(async () => {
@@ -127,4 +127,44 @@ describe('settings.json written by several dashboards at once', () => {
     for (const d of dirs) expect(typeof JSON.parse(fs.readFileSync(path.join(d, '.thclaws', 'settings.json'), 'utf8')).teamEnabled).toBe('boolean');
     fs.rmSync(root, { recursive: true, force: true });
   }, 60_000);
+});
+
+describe('a team directory replaced under the dashboard', () => {
+  it('follows a team dir that is a symlink, and one deleted and created again by the CLI', async () => {
+    const ws = makeTeamWorkspace(['alice']);
+    const teamDir = path.join(ws, '.thclaws', 'state', 'team');
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'team-elsewhere-'));
+    fs.cpSync(teamDir, path.join(elsewhere, 'team'), { recursive: true });
+    fs.rmSync(teamDir, { recursive: true });
+    fs.symlinkSync(path.join(elsewhere, 'team'), teamDir);
+    const { host, events } = await open(ws);
+    const store = new TeamStore(host.store.dir);
+    await store.statuses.write('alice', { status: 'working', pid: process.pid });
+    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'alice' && e.member.state === 'working'), 'alice working through the symlink');
+    // The team deleted and created again with other members, by the CLI, under the watching host.
+    fs.rmSync(path.join(elsewhere, 'team'), { recursive: true });
+    await waitFor(() => !fs.existsSync(path.join(elsewhere, 'team')), 'gone');
+    fs.rmSync(teamDir);
+    execFileSync(THCLAWS, ['team', 'create', 'again', '--members', 'bert', '--dir', ws], { stdio: 'pipe' });
+    await waitFor(() => last(events, 'roster')?.type === 'roster' && (last(events, 'roster') as Extract<HostEvent, { type: 'roster' }>).members.some((m) => m.name === 'bert'), 'the new roster', 30_000);
+    await new TeamStore(teamDir).statuses.write('bert', { status: 'working', pid: process.pid });
+    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'bert' && e.member.state === 'working'), 'bert working in the new team dir', 30_000);
+  }, 90_000);
+});
+describe('a team directory deleted under the dashboard', () => {
+  it('follows a team dir deleted and created again by the CLI (a new team in the same workspace)', async () => {
+    const ws = makeTeamWorkspace(['alice']);
+    const teamDir = path.join(ws, '.thclaws', 'state', 'team');
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'team-elsewhere-'));
+    const { host, events } = await open(ws);
+    const store = new TeamStore(host.store.dir);
+    await store.statuses.write('alice', { status: 'working', pid: process.pid });
+    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'alice' && e.member.state === 'working'), 'alice working through the symlink');
+    // The team deleted and created again with other members, by the CLI, under the watching host.
+    fs.rmSync(teamDir, { recursive: true });
+    execFileSync(THCLAWS, ['team', 'create', 'again', '--members', 'bert', '--dir', ws], { stdio: 'pipe' });
+    await waitFor(() => last(events, 'roster')?.type === 'roster' && (last(events, 'roster') as Extract<HostEvent, { type: 'roster' }>).members.some((m) => m.name === 'bert'), 'the new roster', 30_000);
+    await new TeamStore(teamDir).statuses.write('bert', { status: 'working', pid: process.pid });
+    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'bert' && e.member.state === 'working'), 'bert working in the new team dir', 30_000);
+  }, 90_000);
 });
