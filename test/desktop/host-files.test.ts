@@ -130,41 +130,27 @@ describe('settings.json written by several dashboards at once', () => {
 });
 
 describe('a team directory replaced under the dashboard', () => {
-  it('follows a team dir that is a symlink, and one deleted and created again by the CLI', async () => {
-    const ws = makeTeamWorkspace(['alice']);
-    const teamDir = path.join(ws, '.thclaws', 'state', 'team');
-    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'team-elsewhere-'));
-    fs.cpSync(teamDir, path.join(elsewhere, 'team'), { recursive: true });
-    fs.rmSync(teamDir, { recursive: true });
-    fs.symlinkSync(path.join(elsewhere, 'team'), teamDir);
-    const { host, events } = await open(ws);
-    const store = new TeamStore(host.store.dir);
-    await store.statuses.write('alice', { status: 'working', pid: process.pid });
-    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'alice' && e.member.state === 'working'), 'alice working through the symlink');
-    // The team deleted and created again with other members, by the CLI, under the watching host.
-    fs.rmSync(path.join(elsewhere, 'team'), { recursive: true });
-    await waitFor(() => !fs.existsSync(path.join(elsewhere, 'team')), 'gone');
-    fs.rmSync(teamDir);
-    execFileSync(THCLAWS, ['team', 'create', 'again', '--members', 'bert', '--dir', ws], { stdio: 'pipe' });
-    await waitFor(() => last(events, 'roster')?.type === 'roster' && (last(events, 'roster') as Extract<HostEvent, { type: 'roster' }>).members.some((m) => m.name === 'bert'), 'the new roster', 30_000);
-    await new TeamStore(teamDir).statuses.write('bert', { status: 'working', pid: process.pid });
-    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'bert' && e.member.state === 'working'), 'bert working in the new team dir', 30_000);
-  }, 90_000);
-});
-describe('a team directory deleted under the dashboard', () => {
-  it('follows a team dir deleted and created again by the CLI (a new team in the same workspace)', async () => {
-    const ws = makeTeamWorkspace(['alice']);
-    const teamDir = path.join(ws, '.thclaws', 'state', 'team');
-    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'team-elsewhere-'));
-    const { host, events } = await open(ws);
-    const store = new TeamStore(host.store.dir);
-    await store.statuses.write('alice', { status: 'working', pid: process.pid });
-    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'alice' && e.member.state === 'working'), 'alice working through the symlink');
-    // The team deleted and created again with other members, by the CLI, under the watching host.
-    fs.rmSync(teamDir, { recursive: true });
-    execFileSync(THCLAWS, ['team', 'create', 'again', '--members', 'bert', '--dir', ws], { stdio: 'pipe' });
-    await waitFor(() => last(events, 'roster')?.type === 'roster' && (last(events, 'roster') as Extract<HostEvent, { type: 'roster' }>).members.some((m) => m.name === 'bert'), 'the new roster', 30_000);
-    await new TeamStore(teamDir).statuses.write('bert', { status: 'working', pid: process.pid });
-    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'bert' && e.member.state === 'working'), 'bert working in the new team dir', 30_000);
-  }, 90_000);
+  for (const symlink of [true, false]) {
+    it(`follows a team dir${symlink ? ' that is a symlink' : ''} deleted and created again by the CLI (a new team in the same workspace)`, async () => {
+      const ws = makeTeamWorkspace(['alice']);
+      const teamDir = path.join(ws, '.thclaws', 'state', 'team');
+      const elsewhere = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'team-elsewhere-')), 'team');
+      if (symlink) {
+        fs.cpSync(teamDir, elsewhere, { recursive: true });
+        fs.rmSync(teamDir, { recursive: true });
+        fs.symlinkSync(elsewhere, teamDir);
+      }
+      const { host, events } = await open(ws);
+      await new TeamStore(host.store.dir).statuses.write('alice', { status: 'working', pid: process.pid });
+      await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'alice' && e.member.state === 'working'), 'alice working');
+      // The team deleted and created again with other members, by the CLI, under the watching host.
+      if (symlink) fs.rmSync(elsewhere, { recursive: true });
+      fs.rmSync(teamDir, { recursive: true });
+      execFileSync(THCLAWS, ['team', 'create', 'again', '--members', 'bert', '--dir', ws], { stdio: 'pipe' });
+      const roster = () => last(events, 'roster') as Extract<HostEvent, { type: 'roster' }> | undefined;
+      await waitFor(() => roster()?.members.some((m) => m.name === 'bert'), 'the new roster', 30_000);
+      await new TeamStore(teamDir).statuses.write('bert', { status: 'working', pid: process.pid });
+      await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'bert' && e.member.state === 'working'), 'bert working in the new team dir', 30_000);
+    }, 90_000);
+  }
 });
