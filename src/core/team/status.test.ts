@@ -133,3 +133,16 @@ describe('a malformed usage never costs the status its liveness', () => {
     });
   }
 });
+
+describe('a bad call never wipes the totals', () => {
+  it('a call with a NaN or negative count, or a sum past 2^53, is refused and the earlier totals and cost stay', async () => {
+    const call = { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 50 };
+    await store.statuses.write('alice', { status: 'working', pid: process.pid });
+    await store.statuses.account('alice', call, 0.5);
+    await expect(store.statuses.account('alice', { ...call, output_tokens: Number.NaN }, 0.1)).rejects.toThrow();
+    await expect(store.statuses.account('alice', { ...call, input_tokens: -1 }, 0.1)).rejects.toThrow();
+    await expect(store.statuses.account('alice', { ...call, input_tokens: Number.MAX_SAFE_INTEGER }, 0.1)).rejects.toThrow();
+    await expect(store.statuses.account('alice', call, Number.POSITIVE_INFINITY)).rejects.toThrow();
+    expect(await store.statuses.read('alice')).toMatchObject({ status: 'working', usage: call, cost_usd: 0.5 });
+  });
+});

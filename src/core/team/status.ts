@@ -6,7 +6,7 @@ import { withLock } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
-import { type AgentStatus, StatusSchema, type UsageTotals, describeIssues } from './schemas.js';
+import { type AgentStatus, StatusSchema, type UsageTotals, UsageTotalsSchema, describeIssues } from './schemas.js';
 
 /** What a person sees: the written status, or `dead` / `defined` derived from liveness (D-1, D-12). */
 export type AgentState = AgentStatus['status'] | 'dead' | 'defined';
@@ -60,6 +60,7 @@ export class Statuses {
    */
   async account(agent: string, usage: UsageTotals, costUsd: number | null): Promise<AgentStatus> {
     assertAgentName(agent);
+    UsageTotalsSchema.parse(usage);
     const file = this.paths.status(agent);
     ensureDir(this.paths.agentDir(agent));
     return withLock(file, (guard) => {
@@ -72,6 +73,10 @@ export class Statuses {
       // `usage: null` is a malformed total read as unknown: the cost stays unknown rather than restart too low.
       const before = prev ? (base as AgentStatus).cost_usd : (base as AgentStatus).usage === null ? null : 0;
       const cost = before === null || before === undefined || costUsd === null ? null : Math.round((before + costUsd) * 1e6) / 1e6;
+      // Strict here (reading is lenient): a call with a bad count or a total past 2^53 is refused, never
+      // turned into a wiped total.
+      UsageTotalsSchema.parse(totals);
+      if (cost !== null && !(Number.isFinite(cost) && cost >= 0)) throw new Error(`invalid cost: ${cost}`);
       // Accounting is not a sign of life: the heartbeat stays as it was.
       const next = StatusSchema.parse({ ...base, usage: totals, cost_usd: cost });
       writeFileAtomic(file, JSON.stringify(next, null, 2), { guard });
