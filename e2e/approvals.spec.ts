@@ -29,6 +29,11 @@ const SCRIPT = {
         { text: 'end' },
       ],
     },
+    { match: 'Task #3 —', turns: [{ text: 'a', tool_calls: [{ name: 'Bash', input: { command: 'touch always-1.txt' } }, { name: 'Bash', input: { command: 'touch always-1.txt always-2.txt' } }, { name: 'Bash', input: { command: 'mkdir other-rule' } }, complete('3')] }, { text: 'end' }] },
+    { match: 'Task #4 —', turns: [{ text: 'j', tool_calls: [{ name: 'Bash', input: { command: 'touch key-alice.txt' } }, complete('4')] }, { text: 'end' }] },
+    { match: 'Task #5 —', turns: [{ text: 'k', tool_calls: [{ name: 'Bash', input: { command: 'touch key-bob.txt' } }, complete('5')] }, { text: 'end' }] },
+    { match: 'Task #6 —', turns: [{ text: 'c', tool_calls: [{ name: 'Bash', input: { command: 'touch by-cli.txt' } }, { name: 'Bash', input: { command: 'touch by-click.txt' } }, complete('6')] }, { text: 'end' }] },
+    { match: 'Task #7 —', turns: [{ text: 'n', tool_calls: [{ name: 'Bash', input: { command: 'touch seen-focused.txt' } }, { name: 'Bash', input: { command: 'touch seen-unfocused.txt' } }, complete('7')] }, { text: 'end' }] },
   ],
   fallback: [{ text: 'ok' }],
 };
@@ -48,14 +53,15 @@ function startTeammate(name: string, env: Record<string, string> = {}): void {
 test.beforeAll(async ({ browser }) => {
   // Teams on, so the dashboard's lead takes the team (and its epoch); teammates ask (the default, stated).
   d = await startDashboard(['alice', 'bob'], { teamEnabled: true, teammatePermissionMode: 'ask' });
-  page = await browser.newPage();
+  // A context of our own: the notification test opens a second page in it to take the focus away.
+  page = await (await browser.newContext()).newPage();
   await page.goto(d.url);
   await expect(page.locator('.pane[data-agent="lead"]')).toBeVisible();
 });
 
 test.afterAll(async () => {
   for (const c of teammates) c.kill('SIGKILL');
-  await page?.close();
+  await page?.context().close();
   await d?.stop();
 });
 
@@ -108,4 +114,100 @@ test('a plan is rendered as Markdown, rejected with feedback, revised, approved;
   await page.keyboard.press('a');
   await expect.poll(() => exists('plan-done.txt')).toBe(true);
   await expect(badge()).toHaveText('0');
+});
+
+test('Always: a later request of the same rule does not ask; a different rule still asks', async () => {
+  d.cli('team', 'task', 'add', '--subject', 'always', '--owner', 'alice');
+  await expect(card('touch always-1.txt')).toBeVisible({ timeout: 30_000 });
+  await card('touch always-1.txt').getByRole('button', { name: 'Always (Bash(touch always-1.txt:*))' }).click();
+  // The same rule ran without a card; the next card is the other rule's.
+  await expect(card('mkdir other-rule')).toBeVisible({ timeout: 30_000 });
+  expect(exists('always-2.txt')).toBe(true);
+  await expect(card('touch always-1.txt always-2.txt')).toHaveCount(0);
+  await expect(badge()).toHaveText('1');
+  await card('mkdir other-rule').getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect.poll(() => exists('other-rule')).toBe(true);
+  const local = JSON.parse(fs.readFileSync(path.join(d.ws, '.thclaws', 'settings.local.json'), 'utf8')) as { teammates: Record<string, { allow: string[] }> };
+  expect(local.teammates.alice!.allow).toEqual(['Bash(touch always-1.txt:*)']);
+});
+
+test('keyboard: j/k move the selection between two requests, d denies the selected one, a approves the next', async () => {
+  d.cli('team', 'task', 'add', '--subject', 'keys a', '--owner', 'alice');
+  await expect(card('touch key-alice.txt')).toBeVisible({ timeout: 30_000 });
+  d.cli('team', 'task', 'add', '--subject', 'keys b', '--owner', 'bob');
+  await expect(card('touch key-bob.txt')).toBeVisible({ timeout: 30_000 });
+  await expect(badge()).toHaveText('2');
+  await page.locator('.team-name').click();
+  const selected = page.locator('.approval.selected');
+  await expect(selected).toHaveCount(1);
+  await expect(selected).toContainText('touch key-alice.txt');
+  await page.keyboard.press('j');
+  await expect(selected).toContainText('touch key-bob.txt');
+  await page.keyboard.press('k');
+  await expect(selected).toContainText('touch key-alice.txt');
+  await page.keyboard.press('j');
+  await page.keyboard.press('d');
+  await expect(card('touch key-bob.txt')).toHaveCount(0);
+  await expect(selected).toContainText('touch key-alice.txt');
+  await page.keyboard.press('a');
+  await expect.poll(() => exists('key-alice.txt')).toBe(true);
+  await expect(badge()).toHaveText('0');
+  expect(exists('key-bob.txt')).toBe(false);
+});
+
+test('an answer in the CLI removes the card from the open dashboard; a click empties the CLI list', async () => {
+  d.cli('team', 'task', 'add', '--subject', 'cli', '--owner', 'alice');
+  await expect(card('touch by-cli.txt')).toBeVisible({ timeout: 30_000 });
+  const id = (await card('touch by-cli.txt').getAttribute('data-request'))!;
+  expect(d.cli('team', 'approvals')).toContain(id);
+  d.cli('team', 'approve', id);
+  await expect(page.locator(`.approval[data-request="${id}"]`)).toHaveCount(0);
+  await expect.poll(() => exists('by-cli.txt')).toBe(true);
+  await expect(card('touch by-click.txt')).toBeVisible({ timeout: 30_000 });
+  const second = (await card('touch by-click.txt').getAttribute('data-request'))!;
+  expect(d.cli('team', 'approvals')).toContain(second);
+  await card('touch by-click.txt').getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect.poll(() => d.cli('team', 'approvals')).toContain('(no pending approvals)');
+  await expect.poll(() => exists('by-click.txt')).toBe(true);
+});
+
+test('a desktop notification is shown for a request that arrives while the window is not focused, not while it is', async () => {
+  await page.context().grantPermissions(['notifications'], { origin: new URL(d.url).origin });
+  // Playwright makes every page think it has focus; without that emulation a page behind another has none.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+  await page.bringToFront();
+  const shown = () => page.evaluate(() => (window as unknown as { __approvalNotifications?: string[] }).__approvalNotifications ?? []);
+  d.cli('team', 'task', 'add', '--subject', 'notify', '--owner', 'bob');
+  await expect(card('touch seen-focused.txt')).toBeVisible({ timeout: 30_000 });
+  expect(await page.evaluate(() => document.hasFocus())).toBe(true);
+  await card('touch seen-focused.txt').getByRole('button', { name: 'Approve', exact: true }).click();
+  const other = await page.context().newPage();
+  await other.bringToFront();
+  await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(false);
+  await expect.poll(shown, { timeout: 30_000 }).toHaveLength(1);
+  const [id] = await shown();
+  const pending = d.cli('team', 'approvals');
+  expect(pending).toContain(id);
+  expect(pending).toContain('touch seen-unfocused.txt');
+  await other.close();
+  await page.bringToFront();
+  await card('touch seen-unfocused.txt').getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect.poll(() => exists('seen-unfocused.txt')).toBe(true);
+  expect(await shown()).toHaveLength(1);
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+});
+
+test('Settings: "Auto-allow sandboxed Bash" is off by default and its switch writes autoAllowSandboxedBash', async () => {
+  await page.getByRole('button', { name: 'settings' }).click();
+  const pill = page.getByRole('button', { name: 'Auto-allow sandboxed Bash' });
+  await expect(pill).toHaveText('Off');
+  await pill.click();
+  await expect(pill).toHaveText('On');
+  const read = () => (JSON.parse(fs.readFileSync(path.join(d.ws, '.thclaws/settings.json'), 'utf8')) as { autoAllowSandboxedBash?: boolean }).autoAllowSandboxedBash;
+  await expect.poll(read).toBe(true);
+  await pill.click();
+  await expect(pill).toHaveText('Off');
+  await expect.poll(read).toBe(false);
+  await page.getByRole('button', { name: 'Close' }).click();
 });

@@ -128,17 +128,48 @@ test('keyboard: help overlay, pane focus, maximise (hidden panes keep no termina
   await expect(page.getByRole('dialog', { name: 'keyboard shortcuts' })).toHaveCount(0);
   await page.keyboard.press('Alt+2');
   await expect(page.locator('.pane.focused')).toHaveAttribute('data-agent', 'alice');
+  const written = (n: string) => page.evaluate((a) => (window as unknown as { __thclaws: { terminals: { written(a: string): number } } }).__thclaws.terminals.written(a), n);
+  const leadText = await termText('lead');
+  const leadWritten = await written('lead');
   await page.keyboard.press('Alt+m');
   await expect(page.locator('.pane')).toHaveCount(1);
   await expect(page.locator('.xterm')).toHaveCount(1);
   await expect.poll(() => termText('alice')).toContain('completed #2'); // the maximised pane re-rendered from its buffer
   await page.keyboard.press('Alt+m');
   await expect(page.locator('.pane')).toHaveCount(4);
+  // The lead's pane is rebuilt from its buffer through the frame budget: same text, not counted (or acked) twice.
+  await expect.poll(() => termText('lead')).toBe(leadText);
+  expect(await written('lead')).toBe(leadWritten);
   await page.keyboard.press('Alt+b');
   await expect(page.locator('.board')).toBeVisible();
   await expect(page.locator('.xterm')).toHaveCount(0);
   await page.keyboard.press('Alt+t');
   await expect(page.locator('.xterm')).toHaveCount(4);
+  // A window resize refits the terminals (the fit runs only when a pane's box really changed size).
+  const cols = () => page.evaluate(() => (window as unknown as { __thclaws: { terminals: { size(a: string): { cols: number } } } }).__thclaws.terminals.size('lead').cols);
+  const wide = await cols();
+  const viewport = page.viewportSize()!;
+  await page.setViewportSize({ width: Math.round(viewport.width * 0.6), height: viewport.height });
+  await expect.poll(cols).toBeLessThan(wide);
+  await page.setViewportSize(viewport);
+  await expect.poll(cols).toBe(wide);
+});
+
+test('a second window hiding its panes stops sizing their ptys, and sizes them again when it shows them', async ({ browser }) => {
+  const second = await browser.newPage();
+  const sent: string[] = [];
+  second.on('websocket', (ws) => ws.on('framesent', (f) => typeof f.payload === 'string' && sent.push(f.payload)));
+  await second.goto(d.url);
+  await expect(second.locator('.pane[data-agent="lead"] .xterm')).toBeVisible();
+  const about = (type: string) => sent.filter((m) => m.includes(`"type":"${type}"`) && m.includes('"agent":"lead"')).length;
+  await expect.poll(() => about('resize')).toBeGreaterThan(0);
+  await second.locator('.team-name').click();
+  await second.keyboard.press('Alt+b');
+  await expect.poll(() => about('unsize')).toBe(1);
+  const resizes = about('resize');
+  await second.keyboard.press('Alt+t');
+  await expect.poll(() => about('resize')).toBeGreaterThan(resizes);
+  await second.close();
 });
 
 test('requests without the token are refused', async ({ request }) => {

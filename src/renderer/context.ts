@@ -28,7 +28,7 @@ client.onEvent((ev) => {
       terminals.setReadonly(m.name, m.terminal.kind !== 'pty');
       if (!attached.has(m.name)) {
         attached.add(m.name);
-        client.fire({ type: 'attach', agent: m.name, cols: 100, rows: 30 });
+        client.fire({ type: 'attach', agent: m.name, ...terminals.size(m.name) });
       }
     }
   }

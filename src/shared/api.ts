@@ -92,6 +92,8 @@ export const SettingsViewSchema = z.object({
   /** Model per role; an absent role uses `model`. */
   roleModels: z.record(z.string().max(64), z.string().min(1).max(200)),
   maxLiveTeammates: z.number().int().min(1).max(64),
+  /** Bash that would ask runs without asking while the OS sandbox is on for that agent. */
+  autoAllowSandboxedBash: z.boolean().optional(),
 });
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
 
@@ -126,12 +128,15 @@ export const MAX_MESSAGE_CHARS = 100_000;
 
 export const RequestSchema = z.discriminatedUnion('type', [
   req('subscribe', {}),
-  req('attach', { agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }),
+  /** `cols`/`rows` when the view shows the terminal now; without them its size does not count (yet). */
+  req('attach', { agent: agentName, cols: z.number().int().min(2).max(1000).optional(), rows: z.number().int().min(1).max(500).optional() }),
   req('detach', { agent: agentName }),
   /** Characters of output the view has rendered (from xterm's write callback). */
   req('ack', { agent: agentName, chars: z.number().int().positive().max(1 << 30) }),
   req('input', { agent: agentName, data: text(MAX_INPUT_CHARS) }),
   req('resize', { agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }),
+  /** The view stopped showing the terminal (it still receives output): its size no longer counts. */
+  req('unsize', { agent: agentName }),
   req('send_message', { to: z.union([agentName, z.literal('*')]), text: z.string().min(1).max(MAX_MESSAGE_CHARS) }),
   req('abort_turn', { agent: agentName }),
   req('stop', { agent: agentName }),

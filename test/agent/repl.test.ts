@@ -96,6 +96,44 @@ describe('REPL in a real pseudo-terminal', () => {
     expect((await s.exited).exitCode).toBe(0);
   });
 
+  it('permissions.ask: a call an allow rule covers still asks, every time, without an "always" choice; deny refuses without asking', async () => {
+    mkdirSync(path.join(dir, '.thclaws'), { recursive: true });
+    writeFileSync(
+      path.join(dir, '.thclaws/settings.local.json'),
+      JSON.stringify({ permissions: { allow: ['Bash'], ask: ['Bash(git push:*)'], deny: ['Bash(rm:*)'] } }),
+    );
+    const script = path.join(dir, 'script.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        rules: [
+          { match: 'one', turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'echo free > free.txt' } }, { name: 'Bash', input: { command: 'echo x > pushed.txt; git push origin' } }] }, { text: 'ok one' }] },
+          { match: 'two', turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'rm -f free.txt' } }] }, { text: 'ok two' }] },
+        ],
+      }),
+    );
+    // The allow rule loosens, so the folder is trusted (HOME is the temp dir); ask and deny need no trust.
+    mkdirSync(path.join(dir, '.config/thclaws'), { recursive: true });
+    writeFileSync(path.join(dir, '.config/thclaws/trusted-folders.json'), JSON.stringify({ folders: [dir] }));
+    const s = start(['--script', script]);
+    await s.waitFor(PROMPT);
+    s.type('one\r');
+    await s.waitFor('Allow Bash: run: echo x > pushed.txt; git push origin? (the rule Bash(git push:*) asks each time) [y]es / [n]o: ');
+    expect(existsSync(path.join(dir, 'free.txt'))).toBe(true);
+    s.type('a\r');
+    await s.waitFor('please answer y or n');
+    s.type('n\r');
+    await s.waitFor('ok one');
+    expect(existsSync(path.join(dir, 'pushed.txt'))).toBe(false);
+    await s.waitFor(PROMPT);
+    s.type('two\r');
+    await s.waitFor('Bash is refused by the rule Bash(rm:*) in settings permissions.deny');
+    await s.waitFor('ok two');
+    expect(existsSync(path.join(dir, 'free.txt'))).toBe(true);
+    s.type('\x04');
+    expect((await s.exited).exitCode).toBe(0);
+  });
+
   it('thinking: a dimmed live line that collapses to a summary; /thinking shows it whole', async () => {
     fake.enqueue({ thinking: [{ thinking: 'Considering the question carefully.', signature: 'sig' }], text: 'The answer is 42.' });
     const s = start([], { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });

@@ -305,3 +305,39 @@ describe('TeamHost against a team made by the CLI', () => {
     expect(c.member('gus')?.model).toMatch(/^m+…$/);
   }, 60_000);
 });
+
+describe('one pty shown in two views', () => {
+  it('takes the smallest view\'s size, and grows back when that view detaches', async () => {
+    const ws = makeTeamWorkspace(['erin']);
+    const host = makeHost(ws, false);
+    await host.open();
+    // The child prints its terminal size (as the kernel reports it) for every line typed.
+    await host.spawn('erin', ['bash', '-c', 'echo ready; while read -r l; do echo "size=$(stty size)"; done']);
+    const big = new Client(host);
+    const small = new Client(host);
+    await big.req({ type: 'subscribe' });
+    await big.req({ type: 'attach', agent: 'erin', cols: 160, rows: 50 });
+    await waitFor(() => big.output('erin').includes('ready'), 'erin ready');
+    const sizeNow = async (c: Client, n: number) => {
+      await c.req({ type: 'input', agent: 'erin', data: `q${n}\r` });
+      const m = await waitFor(() => [...c.output('erin').matchAll(/size=(\d+) (\d+)/g)][n], `size report ${n}`);
+      return `${m[2]}x${m[1]}`;
+    };
+    expect(await sizeNow(big, 0)).toBe('160x50');
+    // A view that attaches without showing the pane (another tab of the dashboard) does not size it.
+    const hidden = new Client(host);
+    await hidden.req({ type: 'attach', agent: 'erin' });
+    await small.req({ type: 'attach', agent: 'erin', cols: 100, rows: 60 });
+    expect(await sizeNow(big, 1)).toBe('100x50');
+    // The bigger view resizing (as its fit addon does on every layout change) does not take the pty over.
+    await big.req({ type: 'resize', agent: 'erin', cols: 170, rows: 55 });
+    expect(await sizeNow(big, 2)).toBe('100x55');
+    // The small view hides its pane: it keeps the stream but no longer counts; shown again, it counts again.
+    await small.req({ type: 'unsize', agent: 'erin' });
+    expect(await sizeNow(big, 3)).toBe('170x55');
+    await small.req({ type: 'resize', agent: 'erin', cols: 90, rows: 20 });
+    expect(await sizeNow(big, 4)).toBe('90x20');
+    await small.req({ type: 'detach', agent: 'erin' });
+    expect(await sizeNow(big, 5)).toBe('170x55');
+  });
+});

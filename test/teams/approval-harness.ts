@@ -16,12 +16,12 @@ export async function runCleanups(): Promise<void> {
   for (const c of cleanups.splice(0).reverse()) await c();
 }
 
-export async function team(turns: unknown[], settings: Record<string, unknown> = {}, spawn: Partial<SpawnInput> = {}, approvers?: TeamSessionOptions['approvers']) {
+export async function team(turns: unknown[], settings: Record<string, unknown> = {}, spawn: Partial<SpawnInput> = {}, approvers?: TeamSessionOptions['approvers'], member: Record<string, unknown> = {}) {
   const ws = teamWorkspace({ teammatePermissionMode: 'ask', ...settings });
   const script = { rules: [{ match: 'Task #1 —', turns }], fallback: [{ text: 'ok' }] };
   const session = leadSession(ws, writeScript(ws, script), approvers ? { approvers } : {});
   session.store.init();
-  await session.store.config.create({ name: 't', members: [{ name: 'alice' }] });
+  await session.store.config.create({ name: 't', members: [{ name: 'alice', ...member }] });
   await session.becomeLead();
   const handler = new LeadHandler(session, { watchdogMs: 500 });
   const events: LeadEvent[] = [];

@@ -56,10 +56,14 @@ describe('team hooks', () => {
   }, 90_000);
 
   it('a PermissionRequest hook sees the request and may answer it; a reassigned task reaches its new owner as a task_assignment frame', async () => {
-    const hooks = { PermissionRequest: [cmd('tee "$PWD/request.json" | grep -q hooked && echo \'{"decision":"allow"}\'; exit 0')] };
-    const { ws, session } = await team([{ text: 'a', tool_calls: [{ name: 'Bash', input: { command: 'touch hooked.txt' } }, complete] }, { text: 'end' }], { hooks });
+    const hooks = { PermissionRequest: [cmd('tee "$PWD/request.json" | grep -q hooked && echo \'{"decision":"allow"}\' || echo \'{"decision":"deny","reason":"policy says no"}\'; exit 0')] };
+    const { ws, session } = await team([{ text: 'a', tool_calls: [{ name: 'Bash', input: { command: 'touch refused.txt' } }, { name: 'Bash', input: { command: 'touch hooked.txt' } }, complete] }, { text: 'end' }], { hooks });
     await done(session);
     expect(exists(ws, 'hooked.txt')).toBe(true);
+    // The hook's deny answers without asking anyone, and its reason reaches the teammate.
+    expect(exists(ws, 'refused.txt')).toBe(false);
+    await waitFor(() => toolResults(ws).includes('permission denied: denied by a PermissionRequest hook: policy says no'), 'the hook\'s reason in the tool result');
+    expect(session.store.inboxes.list('lead').filter((m) => m.type === 'permission_request')).toEqual([]);
     expect(JSON.parse(fs.readFileSync(path.join(ws.dir, 'request.json'), 'utf8'))).toMatchObject({ hook_event_name: 'PermissionRequest', agent: 'alice', tool_name: 'Bash', tool_input: { command: 'touch hooked.txt' } });
     // Reassignment by the lead's TeamTaskUpdate.
     const t = await session.store.tasks.create({ subject: 'Later', description: 'x', reservedFor: 'lead' });

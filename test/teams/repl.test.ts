@@ -44,13 +44,15 @@ it('the person answers a teammate\'s request from the lead REPL: /approvals list
   cleanups.push(ws.cleanup);
   const store = new TeamStore(path.join(ws.dir, '.thclaws/state/team'));
   store.init();
-  await store.config.create({ name: 'squad', members: [{ name: 'alice' }] });
+  await store.config.create({ name: 'squad', members: [{ name: 'alice' }, { name: 'bob' }] });
   // alice waits for an answer; a sleeping process stands in for her (its pid, a fresh heartbeat): the lead's
   // shutdown at /quit may kill it, never this test process.
   const stand = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
   cleanups.push(() => stand.kill('SIGKILL'));
   const waiting = { request_id: 'req-1', kind: 'permission', agent: 'alice', tool: 'Bash', summary: 'run: npm test', cwd: ws.dir, epoch: null, rule: 'Bash(npm test:*)', since: Date.now(), deadline: Date.now() + 600_000 };
   await store.statuses.write('alice', { status: 'working', pid: stand.pid!, waiting } as never);
+  // bob waits too (same stand-in pid): his request is denied with a reason.
+  await store.statuses.write('bob', { status: 'working', pid: stand.pid!, waiting: { ...waiting, request_id: 'req-2', agent: 'bob', summary: 'run: rm -rf build' } } as never);
   const script = writeScript(ws, { rules: [{ match: 'x', turns: [{ text: 'x' }] }], fallback: [{ text: 'fallback' }] });
   const s = new PtySession(['--script', script], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
   cleanups.push(() => s.kill());
@@ -61,8 +63,40 @@ it('the person answers a teammate\'s request from the lead REPL: /approvals list
   await s.waitFor('approved permission request of alice; Bash(npm test:*) allowed from now on for alice');
   const answer = store.inboxes.unread('alice').find((m) => m.type === 'permission_response');
   expect(answer).toMatchObject({ from: 'user', request_id: 'req-1', allow: true, scope: 'always-for-this-rule', rule_scope: 'teammate', feedback: 'looks fine' });
+  s.type('/deny req-2 too risky\r');
+  await s.waitFor('denied permission request of bob');
+  const denied = store.inboxes.unread('bob').find((m) => m.type === 'permission_response');
+  expect(denied).toMatchObject({ from: 'user', request_id: 'req-2', allow: false, scope: 'once', feedback: 'too risky' });
   s.type('/deny nope\r');
   await s.waitFor('no pending approval request "nope"');
   s.type('/quit\r');
   expect((await s.exited).exitCode).toBe(0);
 }, 60_000);
+
+it('the person types "… plan before coding" in the lead REPL: the teammate its model spawns without the flag starts in plan mode', async () => {
+  const ws = teamWorkspace();
+  cleanups.push(ws.cleanup);
+  const script = writeScript(ws, {
+    rules: [
+      { match: 'plan before coding', turns: [{ text: 'go', tool_calls: [{ name: 'TeamCreate', input: { name: 't', agents: [{ name: 'alice' }] } }, { name: 'SpawnTeammate', input: { name: 'alice' } }] }, { text: 'SPAWNED' }] },
+      { match: 'spawn bob, no plan approval', turns: [{ text: 'go', tool_calls: [{ name: 'SpawnTeammate', input: { name: 'bob' } }] }, { text: 'SPAWNED-BOB' }] },
+    ],
+    fallback: [{ text: 'fallback' }],
+  });
+  const s = new PtySession(['--script', script, '--accept-all'], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
+  cleanups.push(() => s.kill());
+  await s.waitFor('thclaws> ');
+  s.type('build it with alice; plan before coding\r');
+  await s.waitFor('SPAWNED');
+  const store = new TeamStore(path.join(ws.dir, '.thclaws/state/team'));
+  const member = (name: string) => store.config.load().then((c) => c?.members.find((m) => m.name === name) as Record<string, unknown> | undefined);
+  expect((await member('alice'))?.plan_mode_required).toBe(true);
+  expect(s.output).toContain('because the person\'s request said "plan before coding"');
+  await s.waitFor('thclaws> ');
+  // The opposite wording switches it off for the next spawn.
+  s.type('spawn bob, no plan approval\r');
+  await s.waitFor('SPAWNED-BOB');
+  expect((await member('bob'))?.plan_mode_required).toBeUndefined();
+  s.type('/quit\r');
+  expect((await s.exited).exitCode).toBe(0);
+}, 90_000);

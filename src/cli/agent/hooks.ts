@@ -72,6 +72,8 @@ export interface ReplContext {
 export interface ReplExtension {
   /** Runs when the person leaves the REPL, before it exits. */
   onExit?(): Promise<void>;
+  /** Sees each prompt the person typed (not injected turns) before it runs. */
+  onPersonPrompt?(text: string): void;
 }
 
 export const replExtensions: Array<(ctx: ReplContext) => ReplExtension | undefined> = [];

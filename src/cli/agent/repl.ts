@@ -80,13 +80,15 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
     new CallbackApprover(async (req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> => {
       renderer.newline();
       for (;;) {
-        const ans = await ask(`Allow ${req.tool}: ${req.summary}? [y]es / [n]o / [a]lways allow ${req.scope ?? req.tool}: `, signal);
+        // An ask rule asks every time: no "always" is offered for it.
+        const choices = req.askRule ? `(the rule ${req.askRule} asks each time) [y]es / [n]o` : `[y]es / [n]o / [a]lways allow ${req.scope ?? req.tool}`;
+        const ans = await ask(`Allow ${req.tool}: ${req.summary}? ${choices}: `, signal);
         if (ans === null) return 'deny';
         const a = ans.trim().toLowerCase();
         if (a === 'y' || a === 'yes') return 'allow';
-        if (a === 'a' || a === 'always') return 'always';
+        if (!req.askRule && (a === 'a' || a === 'always')) return 'always';
         if (a === 'n' || a === 'no') return 'deny';
-        output.write('please answer y, n or a\n');
+        output.write(req.askRule ? 'please answer y or n\n' : 'please answer y, n or a\n');
       }
     });
   rt.permissions.setApprover(approver);
@@ -153,6 +155,7 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
       }
       continue;
     }
+    for (const e of extensions) e.onPersonPrompt?.(text);
     turn = new AbortController();
     try {
       const result = await agent.prompt(text, turn.signal, renderer.events());

@@ -1,5 +1,5 @@
 /** Builds the agent's OS sandbox for its role, prints the one start-up warning, and adds `/sandbox`. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../../core/agent/settings.js';
@@ -39,7 +39,7 @@ export interface SandboxSetup {
   warn?: (line: string) => void;
 }
 
-export function setupSandbox(s: SandboxSetup): RoleSandbox {
+export function setupSandbox(s: SandboxSetup): RoleSandbox & { warm(): Promise<void> } {
   const warn = s.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   let settings;
   try {
@@ -84,7 +84,27 @@ export function setupSandbox(s: SandboxSetup): RoleSandbox {
   // A person at a REPL (and the dashboard) sees the status soon after start; `-p` runs probe on first Bash.
   // Loading the engine costs ~150 ms of main-thread time: after the prompt is up, not before.
   if (s.interactive && !quick) setTimeout(() => void ready(), 1000).unref();
-  return { ...sandbox, ready, wrap: async (command, signal) => (await ready(), sandbox.wrap(command, signal)) };
+  // The probe and the wrapped line (~200-500 ms cold; the line does not depend on the command), once. The
+  // first sandboxed run makes the mount points of absent protected paths (`.worktrees`), which changes the
+  // line: one no-op run and a second wrap settle it, so no real command pays for it.
+  let warmed: Promise<void> | undefined;
+  const warm = (): Promise<void> =>
+    (warmed ??= ready()
+      .then(async (st) => {
+        if (st.state !== 'os') return;
+        const signal = new AbortController().signal;
+        const line = await sandbox.wrap(':', signal);
+        await new Promise<void>((resolve) => {
+          const c = spawn('/bin/sh', ['-c', line], { cwd: s.cwd, stdio: 'ignore' });
+          c.on('error', () => resolve());
+          c.on('exit', () => resolve());
+        });
+        await sandbox.wrap(':', signal);
+      })
+      .catch(() => {}));
+  // A teammate waits for work first: warm before its first command, so an approved command starts at once.
+  if (s.role === 'teammate' && !s.interactive && !quick) setTimeout(() => void warm(), 0).unref();
+  return { ...sandbox, ready, warm, wrap: async (command, signal) => (await ready(), sandbox.wrap(command, signal)) };
 }
 
 registerSlashCommand('sandbox', {

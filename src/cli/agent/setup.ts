@@ -32,6 +32,8 @@ export interface Runtime {
   /** From a hook; undefined means the CLI picks (REPL question, or deny without a person). */
   approver?: Approver;
   resumed: boolean;
+  /** The OS sandbox around this agent's Bash; `warm` readies its probe and wrapped line ahead of a command. */
+  sandbox: { warm(): Promise<void> };
 }
 
 function resolveCwd(dir: string | undefined): string {
@@ -175,7 +177,15 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   const permissions = new SessionPermissionChecker(
     mode,
     { decide: async () => 'deny' },
-    { scope: { cwd, projectRoot }, rules: settings.permissions.allow, persist: (rule) => addAllowRule(projectRoot, rule) },
+    {
+      scope: { cwd, projectRoot, ...(info.sandboxRoot ? { worktree: info.sandboxRoot } : {}) },
+      rules: settings.permissions.allow,
+      ask: settings.permissions.ask,
+      deny: settings.permissions.deny,
+      // Asks again the moment the sandbox is found not to run: the probe's answer decides, not the setting alone.
+      ...(settings.autoAllowSandboxedBash ? { sandboxed: async () => (await sandbox.ready()).state === 'os' } : {}),
+      persist: (rule) => addAllowRule(projectRoot, rule),
+    },
   );
   let session: SessionStore;
   let messages;
@@ -224,5 +234,5 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
       for (const h of agentHooks) h.onTurn?.(working);
     },
   });
-  return { agent, info, permissions, mode, resumed: !!opts.resume, ...(approver ? { approver } : {}) };
+  return { agent, info, permissions, mode, resumed: !!opts.resume, sandbox, ...(approver ? { approver } : {}) };
 }

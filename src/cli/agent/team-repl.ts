@@ -64,6 +64,7 @@ function attach(session: TeamSession, ctx: ReplContext) {
   void start();
   session.onRole(() => void start());
   return {
+    onPersonPrompt: (text: string) => session.notePersonPrompt(text),
     onExit: async () => {
       if (!handler) return session.close();
       const { shutdownTeam } = await import('../../core/teams/shutdown.js');

@@ -33,7 +33,10 @@ export async function runTeammateCli(rt: Runtime, session: TeamSession, explicit
   const mode = explicitMode ?? settings.teammates[session.me]?.permissionMode ?? settings.teammatePermissionMode;
   rt.permissions.setMode(mode);
   rt.permissions.setApprover(
-    new TeamApprover(session, { cwd, ...(sandboxRoot ? { worktree: sandboxRoot } : {}), waiters: responses, setWaiting: (w) => loop.setWaiting(w), print, timeoutMs: settings.approvalTimeoutMs }),
+    new TeamApprover(session, { cwd, ...(sandboxRoot ? { worktree: sandboxRoot } : {}), waiters: responses, setWaiting: (w, onlyIf) => loop.setWaiting(w, onlyIf), print, timeoutMs: settings.approvalTimeoutMs,
+      // A cold sandbox (first command) is readied before the question, not after the person's answer.
+      beforeAsk: (req) => (req.tool === 'Bash' ? rt.sandbox.warm() : Promise.resolve()),
+    }),
   );
   const member = (await session.store.config.load())?.members.find((m) => m.name === session.me) as Record<string, unknown> | undefined;
   const planMode = process.env.THCLAWS_PLAN_MODE === '1' || settings.planModeRequired || settings.teammates[session.me]?.planModeRequired === true || member?.plan_mode_required === true;
@@ -106,6 +109,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
   if (session.role === 'lead' && session.teamExists()) handler.start();
   session.onRole(() => handler.start());
   try {
+    session.notePersonPrompt(prompt);
     last = await agent.prompt(prompt, controller.signal, turnEvents());
     turns++;
     if (session.role === 'lead' && session.teamExists()) {

@@ -11,6 +11,8 @@ import type { PermissionRequest } from './types.js';
 export interface RuleScope {
   cwd: string;
   projectRoot: string;
+  /** A teammate's worktree: ask and deny path rules hold relative to it as well as to the project root. */
+  worktree?: string;
 }
 
 const SHELL_OPERATORS = /[;&|`<>\n]|\$\(/;
@@ -93,4 +95,59 @@ export function ruleMatches(rule: string, req: PermissionRequest, scope: RuleSco
   if (!abs) return false;
   const dir = path.resolve(realRoot(scope), arg.replace(/\/\*\*$/, '/'));
   return arg.endsWith('/') || arg.endsWith('/**') ? isInside(abs, dir) : abs === dir;
+}
+
+/** Where a rule puts a call: refused outright, asked whatever allows it, or allowed without asking. */
+export interface RuleLists {
+  allow?: readonly string[];
+  ask?: readonly string[];
+  deny?: readonly string[];
+}
+
+export type RuleVerdict = { kind: 'deny' | 'ask' | 'allow'; rule: string };
+
+/** Leading `NAME=value` words are environment for the command, not the command. */
+const ASSIGNMENT = /^[A-Za-z_]\w*=\S*$/;
+
+/** The simple commands of a line, each as its words: `a && FOO=1 git push; b $(c)` → [a], [git, push], [b], [c]. */
+function simpleCommands(command: string): string[][] {
+  return command
+    .split(/[;&|\n()`]|\$\(/)
+    .map((seg) => seg.trim().split(/\s+/).filter(Boolean))
+    .map((words) => {
+      let i = 0;
+      while (i < words.length - 1 && ASSIGNMENT.test(words[i]!)) i++;
+      return words.slice(i);
+    })
+    .filter((w) => w.length > 0);
+}
+
+/**
+ * Whether an ask or deny rule covers this call. Unlike allow rules these err towards matching: a Bash rule
+ * matches when any simple command of the line starts with its words (`Bash(git push:*)` covers
+ * `npm test && git   push origin`), so chaining a command does not slip past the question.
+ */
+export function restrictiveRuleMatches(rule: string, req: PermissionRequest, scope: RuleScope): boolean {
+  const m = /^([A-Za-z][\w]*)(?:\((.*)\))?$/s.exec(rule.trim());
+  if (!m || m[1] !== req.tool) return false;
+  const arg = m[2];
+  if (arg === undefined || arg === '*') return true;
+  if (req.tool !== 'Bash') return [scope.projectRoot, ...(scope.worktree ? [scope.worktree] : [])].some((projectRoot) => ruleMatches(rule, req, { ...scope, projectRoot }));
+  const command = commandOf(req);
+  if (command === undefined) return true;
+  const prefix = arg.endsWith(':*');
+  const want = (prefix ? arg.slice(0, -2) : arg).trim().split(/\s+/).filter(Boolean);
+  return simpleCommands(command).some((words) =>
+    (prefix ? words.length >= want.length : words.length === want.length) && want.every((w, i) => words[i] === w),
+  );
+}
+
+/** deny > ask > allow: the first list with a matching rule decides; undefined when no rule matches. */
+export function classify(req: PermissionRequest, scope: RuleScope, lists: RuleLists): RuleVerdict | undefined {
+  for (const kind of ['deny', 'ask'] as const) {
+    const rule = lists[kind]?.find((r) => restrictiveRuleMatches(r, req, scope));
+    if (rule) return { kind, rule };
+  }
+  const rule = lists.allow?.find((r) => ruleMatches(r, req, scope));
+  return rule ? { kind: 'allow', rule } : undefined;
 }

@@ -57,3 +57,24 @@ describe('permission checker', () => {
     expect(await broken.check(req('Edit'), signal)).toEqual({ allowed: false, reason: 'approval failed: inbox unreachable' });
   });
 });
+
+describe('ask and deny rules', () => {
+  const scope = { cwd: '/p', projectRoot: '/p' };
+  const b = (command: string) => ({ tool: 'Bash', input: { command }, summary: command });
+  it('match any simple command of the line, past env assignments and extra spaces; deny wins over ask over allow', async () => {
+    const { classify, restrictiveRuleMatches } = await import('./permission-rules.js');
+    const m = (c: string) => restrictiveRuleMatches('Bash(git push:*)', b(c), scope);
+    expect(m('git push')).toBe(true);
+    expect(m('npm test && GIT_X=1 git   push origin')).toBe(true);
+    expect(m('echo $(git push)')).toBe(true);
+    expect(m('git pushy')).toBe(false);
+    expect(m('git status')).toBe(false);
+    expect(restrictiveRuleMatches('Bash(make)', b('make; ls'), scope)).toBe(true);
+    expect(restrictiveRuleMatches('Bash(make)', b('make all'), scope)).toBe(false);
+    expect(restrictiveRuleMatches('WebFetch', { tool: 'WebFetch', input: { url: 'x' }, summary: '' }, scope)).toBe(true);
+    const lists = { allow: ['Bash'], ask: ['Bash(rm:*)'], deny: ['Bash(rm -rf:*)'] };
+    expect(classify(b('rm -rf x'), scope, lists)).toEqual({ kind: 'deny', rule: 'Bash(rm -rf:*)' });
+    expect(classify(b('rm x'), scope, lists)).toEqual({ kind: 'ask', rule: 'Bash(rm:*)' });
+    expect(classify(b('ls'), scope, lists)).toEqual({ kind: 'allow', rule: 'Bash' });
+  });
+});

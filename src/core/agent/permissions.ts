@@ -1,10 +1,11 @@
 /**
  * Permission check with pluggable approvers. `ask` mode asks the approver once per call unless an allow
  * rule matches (settings `permissions.allow`, or an earlier `always` answer, scoped: `Bash(npm test:*)`,
- * `Write(src/)`); `auto` (and --accept-all) never asks. Role guards are not here: tools call them whatever
- * the mode.
+ * `Write(src/)`); `auto` (and --accept-all) never asks. Settings `permissions.deny` refuses and
+ * `permissions.ask` asks whatever the mode and the allow rules say (deny > ask > allow). Role guards are not
+ * here: tools call them whatever the mode.
  */
-import { ruleFor, ruleMatches, type RuleScope } from './permission-rules.js';
+import { classify, ruleFor, ruleMatches, type RuleScope } from './permission-rules.js';
 import type { Approver, ApproverAnswer, PermissionChecker, PermissionDecision, PermissionRequest } from './types.js';
 
 export type PermissionMode = 'ask' | 'auto';
@@ -36,6 +37,14 @@ export interface CheckerOptions {
   scope?: RuleScope;
   /** Allow rules from settings. */
   rules?: string[];
+  /**
+   * Setting `autoAllowSandboxedBash`: resolves true when Bash runs in the OS sandbox for this agent; such
+   * commands then need no question (ask and deny rules still hold).
+   */
+  sandboxed?: () => Promise<boolean>;
+  /** `permissions.ask` / `permissions.deny` from settings: deny > ask > allow, in every mode. */
+  ask?: string[];
+  deny?: string[];
   /** Persists a new rule (the "always" answer) so later sessions keep it. */
   persist?: (rule: string) => void;
 }
@@ -74,16 +83,33 @@ export class SessionPermissionChecker implements PermissionChecker {
     return this.rules.some((r) => ruleMatches(r, req, scope));
   }
 
+  private restriction(req: PermissionRequest) {
+    const scope = this.opts.scope ?? { cwd: process.cwd(), projectRoot: process.cwd() };
+    const v = classify(req, scope, { ask: this.opts.ask ?? [], deny: this.opts.deny ?? [] });
+    return v?.kind === 'allow' ? undefined : v;
+  }
+
+  restricts(req: PermissionRequest): boolean {
+    return this.restriction(req) !== undefined;
+  }
+
   async check(req: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
-    if (this.mode === 'auto' || this.allowedByRule(req)) return { allowed: true };
+    const restricted = this.restriction(req);
+    if (restricted?.kind === 'deny') {
+      return { allowed: false, reason: `${req.tool} is refused by the rule ${restricted.rule} in settings permissions.deny; do it another way or ask the person to change the rule` };
+    }
+    // An ask rule asks even in `auto` mode and past allow rules: the person wrote it to be asked.
+    if (!restricted && (this.mode === 'auto' || this.allowedByRule(req))) return { allowed: true };
     if (signal.aborted) return { allowed: false, reason: 'aborted' };
+    if (!restricted && req.tool === 'Bash' && this.opts.sandboxed && (await this.opts.sandboxed())) return { allowed: true };
     const scope = this.scopeOf(req);
     let answer: ApproverAnswer;
     try {
-      answer = await this.approver.decide({ ...req, scope }, signal);
+      answer = await this.approver.decide({ ...req, scope, ...(restricted ? { askRule: restricted.rule } : {}) }, signal);
     } catch (err) {
       return { allowed: false, reason: signal.aborted ? 'aborted' : `approval failed: ${(err as Error).message}` };
     }
+    if (answer === 'always' && restricted) return { allowed: true };
     if (answer === 'always') {
       if (!this.rules.includes(scope)) {
         this.rules.push(scope);

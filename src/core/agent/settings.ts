@@ -46,6 +46,11 @@ export const SettingsSchema = z.looseObject({
    * every write outside the teammate's worktree that no rule allows; `auto` accepts everything (opt-in).
    */
   teammatePermissionMode: z.enum(['ask', 'auto']).default('ask'),
+  /**
+   * Bash commands that would ask run without asking while the OS sandbox is actually on for that agent (never
+   * when it is unavailable or off); ask and deny rules still hold. Off by default: the person's choice.
+   */
+  autoAllowSandboxedBash: z.boolean().default(false),
   /** Allow rules for every teammate (`Bash(npm test:*)`); team-scoped "always" answers add here. */
   teammateAllow: z.array(z.string().min(1)).default([]),
   /** Per-teammate choices: `{ "alice": { "permissionMode": "auto", "allow": [...], "planModeRequired": true } }`. */
@@ -83,8 +88,15 @@ export const SettingsSchema = z.looseObject({
   /** Grep skips files above this size: they are data, not source. */
   grepMaxFileBytes: z.number().int().min(1).default(2_000_000),
   retry: RetrySchema.default({ maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000 }),
-  /** Calls allowed without asking: `Bash(npm test:*)`, `Write(src/)`, `Edit`. "always" answers add to the local file. */
-  permissions: z.looseObject({ allow: z.array(z.string().min(1)).default([]) }).default({ allow: [] }),
+  /**
+   * Rules for every agent, lead and teammates: `allow` runs without asking (`Bash(npm test:*)`, `Write(src/)`;
+   * "always" answers add to the local file); `ask` asks even when an allow rule, the teammate's own worktree
+   * or `auto` mode would let it run (`Bash(git push:*)`, `Write(src/**)`, `WebFetch`); `deny` refuses.
+   * deny > ask > allow. Ask and deny only tighten, so they hold in untrusted folders too.
+   */
+  permissions: z
+    .looseObject({ allow: z.array(z.string().min(1)).default([]), ask: z.array(z.string().min(1)).default([]), deny: z.array(z.string().min(1)).default([]) })
+    .default({ allow: [], ask: [], deny: [] }),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -145,7 +157,7 @@ export interface LoadOptions {
 
 /**
  * Loads user, project, then local project settings (later wins, shallow merge; `retry` merges one level
- * deeper, `permissions.allow` lists add up). In an untrusted folder, project keys that loosen permissions
+ * deeper, `permissions.allow|ask|deny` lists add up). In an untrusted folder, project keys that loosen permissions
  * are ignored and reported.
  */
 export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = process.env, opts: LoadOptions = {}): LoadedSettings {
@@ -156,6 +168,8 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
   const ignored: string[] = [];
   let trusted = opts.trusted;
   const allow: string[] = [];
+  const ask: string[] = [];
+  const deny: string[] = [];
   const teammateAllow: string[] = [];
   const teammates: Record<string, Record<string, unknown>> = {};
   for (const file of files) {
@@ -169,7 +183,10 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
         raw = withoutLoosening(raw);
       }
     }
-    allow.push(...(((raw.permissions as { allow?: string[] } | undefined)?.allow) ?? []));
+    const perms = raw.permissions as { allow?: string[]; ask?: string[]; deny?: string[] } | undefined;
+    allow.push(...(perms?.allow ?? []));
+    ask.push(...(perms?.ask ?? []));
+    deny.push(...(perms?.deny ?? []));
     // Teammate rules add up across layers like `permissions.allow`; per-teammate entries merge by name.
     teammateAllow.push(...((raw.teammateAllow as string[] | undefined) ?? []));
     for (const [name, t] of Object.entries((raw.teammates as Record<string, Record<string, unknown>> | undefined) ?? {})) {
@@ -182,7 +199,8 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
     if (raw.retry !== undefined || merged.retry !== undefined) merged.retry = retry;
     sources.push(file);
   }
-  if (allow.length) merged.permissions = { ...(merged.permissions as object | undefined), allow: [...new Set(allow)] };
+  // Every layer's rules count: a later layer cannot drop an earlier layer's ask or deny rule.
+  if (allow.length || ask.length || deny.length) merged.permissions = { ...(merged.permissions as object | undefined), allow: [...new Set(allow)], ask: [...new Set(ask)], deny: [...new Set(deny)] };
   if (teammateAllow.length) merged.teammateAllow = [...new Set(teammateAllow)];
   if (Object.keys(teammates).length) merged.teammates = teammates;
   const res = SettingsSchema.safeParse(merged);

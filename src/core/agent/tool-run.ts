@@ -50,8 +50,9 @@ export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: T
   try {
     const refused = await tool.preflight?.(input, ctx);
     if (refused) return refused;
-    if (tool.needsPermission) {
-      const decision = await ctx.permissions.check({ tool: tool.name, input, summary, agentName: ctx.agentName }, ctx.signal);
+    const req = { tool: tool.name, input, summary, agentName: ctx.agentName };
+    if (tool.needsPermission || ctx.permissions.restricts?.(req)) {
+      const decision = await ctx.permissions.check(req, ctx.signal);
       if (!decision.allowed) return { content: `permission denied: ${decision.reason}`, isError: true };
     }
     return await tool.run(input, ctx);

@@ -46,6 +46,7 @@ export function looseningKeys(raw: Record<string, unknown>): string[] {
   const allow = (raw.permissions as { allow?: unknown } | undefined)?.allow;
   if (Array.isArray(allow) && allow.length) keys.push('permissions.allow');
   if (raw.teammatePermissionMode === 'auto') keys.push('teammatePermissionMode');
+  if (raw.autoAllowSandboxedBash === true) keys.push('autoAllowSandboxedBash');
   // Hooks run shell commands: a cloned repository must not bring its own.
   if (raw.hooks && typeof raw.hooks === 'object' && Object.keys(raw.hooks).length) keys.push('hooks');
   if (Array.isArray(raw.teammateAllow) && raw.teammateAllow.length) keys.push('teammateAllow');
@@ -70,6 +71,7 @@ export function withoutLoosening(raw: Record<string, unknown>): Record<string, u
     out.permissions = rest;
   }
   if (out.teammatePermissionMode === 'auto') delete out.teammatePermissionMode;
+  delete out.autoAllowSandboxedBash;
   delete out.teammateAllow;
   delete out.hooks;
   const tm = teammatesOf(out);

@@ -74,6 +74,8 @@ export interface PermissionRequest {
   agentName?: string;
   /** What an `always` answer would allow from now on, e.g. `Bash(npm test:*)` or `Write(src/)`. */
   scope?: string;
+  /** The `permissions.ask` rule that makes this call ask: no allow rule, worktree or "always" answer skips it. */
+  askRule?: string;
 }
 
 /** `{ deny }` refuses with the approver's reason (a person's feedback, a timeout) for the model to read. */
@@ -91,4 +93,6 @@ export type PermissionDecision = { allowed: true } | { allowed: false; reason: s
 
 export interface PermissionChecker {
   check(req: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
+  /** Whether an ask or deny rule covers a call of a tool that otherwise needs no permission (Read, WebFetch). */
+  restricts?(req: PermissionRequest): boolean;
 }

@@ -22,6 +22,8 @@ export interface Waiting {
   epoch: string | null;
   /** The rule an "always" answer stores (`Bash(npm test:*)`). */
   rule?: string;
+  /** The settings `permissions.ask` rule that made this call ask. */
+  ask_rule?: string;
   /** The plan's Markdown and its attempt number (plans only). */
   plan?: string;
   attempt?: number;

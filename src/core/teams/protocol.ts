@@ -3,6 +3,7 @@
  * sender is the writing process's own identity, and every frame carries the team's session epoch so a
  * frame from an earlier session is ignored.
  */
+import { randomUUID } from 'node:crypto';
 import type { Message, TeamStore } from '../team/index.js';
 import { LEAD, USER } from '../team/index.js';
 
@@ -41,6 +42,28 @@ export async function bumpEpoch(store: TeamStore, epoch: string): Promise<void> 
   await store.config.update((cfg) => {
     (cfg as Record<string, unknown>).epoch = epoch;
   });
+}
+
+/**
+ * The team's epoch, starting one when no lead ever took the team (a teammate started by hand): the first
+ * process that needs one sets it under the config lock, so every process agrees; a lead that takes the
+ * team later starts a new one as always (answers of the lead-less session then become stale).
+ */
+export async function ensureEpoch(store: TeamStore, by: string): Promise<string | null> {
+  const current = await currentEpoch(store).catch(() => null);
+  if (current) return current;
+  let set: string | null = null;
+  try {
+    await store.config.update((cfg) => {
+      const c = cfg as Record<string, unknown>;
+      if (typeof c.epoch !== 'string') c.epoch = set = randomUUID();
+    });
+  } catch {
+    // No readable config right now (removed, being rewritten): the loop reports that itself; no epoch yet.
+    return currentEpoch(store).catch(() => null);
+  }
+  if (set) store.journal.record({ event: 'note', file: store.paths.config, reason: `no lead has taken the team: ${by} started session epoch ${set}` });
+  return currentEpoch(store);
 }
 
 /** Writes a frame as `sender` (the caller's lease-backed identity), stamped with the current epoch. */

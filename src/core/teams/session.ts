@@ -9,7 +9,8 @@ import os from 'node:os';
 import { type Heartbeat, type Lease, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, startHeartbeat, TEAM_POLICY } from '../team/index.js';
 import type { Usage } from '../agent/providers/types.js';
 import type { Role } from '../guard/types.js';
-import { bumpEpoch, currentEpoch } from './protocol.js';
+import { bumpEpoch, currentEpoch, ensureEpoch } from './protocol.js';
+import { planRequestIn, type PlanRequest } from './plan-request.js';
 import { InboxQueue } from './inbox-queue.js';
 import type { LaunchedTeammate } from './launcher.js';
 
@@ -48,6 +49,8 @@ export class TeamSession {
   readonly children = new Map<string, LaunchedTeammate>();
   private readonly roleListeners = new Set<(role: Role) => void>();
   private readonly lostListeners = new Set<() => void>();
+  /** Set when the person's request to the lead asked for plans first: teammates it spawns start in plan mode. */
+  planRequest: PlanRequest | null = null;
   private leadBeat: Promise<Heartbeat> | undefined;
   private accounting: Promise<unknown> = Promise.resolve();
 
@@ -71,6 +74,13 @@ export class TeamSession {
   inbox(): InboxQueue {
     this.queue ??= new InboxQueue(this.store, this.me);
     return this.queue;
+  }
+
+  /** The person's own prompt to the lead (not a teammate's message): may switch plan-first spawning on or off. */
+  notePersonPrompt(text: string): void {
+    const r = planRequestIn(text);
+    if (r === 'off') this.planRequest = null;
+    else if (r) this.planRequest = r;
   }
 
   teamExists(): boolean {
@@ -158,6 +168,12 @@ export class TeamSession {
       .then(() => this.store.statuses.account(agent, totals, costUsd))
       .catch(() => undefined);
     return this.accounting.then(() => undefined);
+  }
+
+  /** A teammate at start: the lead's epoch, or one it starts when no lead ever took the team. */
+  async ensureEpoch(): Promise<string | null> {
+    this.epoch = this.teamExists() ? await ensureEpoch(this.store, this.me) : await currentEpoch(this.store);
+    return this.epoch;
   }
 
   /** A teammate reads the epoch the lead set (fresh each time: the lead may restart). */

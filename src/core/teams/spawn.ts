@@ -22,6 +22,8 @@ export interface SpawnInput {
   teammateMode?: TeammateMode;
   /** Start in plan mode (THCLAWS_PLAN_MODE=1); kept on the member so a respawn plans again. */
   planModeRequired?: boolean;
+  /** Why plan mode was set, when the runtime set it (journaled, and said in the spawn result). */
+  planModeReason?: string;
 }
 
 export interface SpawnOutcome {
@@ -81,6 +83,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   const mode = resolveMode(session.opts.teammateModeFixedBy ? session.opts.teammateMode : (input.teammateMode ?? session.opts.teammateMode));
   const model = input.model?.trim() || member.model || null;
   const planMode = input.planModeRequired === true || (member as Record<string, unknown>).plan_mode_required === true;
+  if (planMode && input.planModeReason) store.journal.record({ event: 'note', file: store.paths.config, reason: `${name} starts in plan mode: ${input.planModeReason}` });
   if (input.planModeRequired && !(member as Record<string, unknown>).plan_mode_required) {
     await store.config.update((c) => {
       const m = c.members.find((x) => x.name === name);

@@ -21,9 +21,12 @@ export interface TeamApproverOptions {
   /** The teammate's own worktree: writes inside it need no question. */
   worktree?: string;
   waiters: ResponseWaiters;
-  setWaiting(w: Waiting | null): Promise<void>;
+  /** `onlyIf`: clear only while that request is still the one shown. */
+  setWaiting(w: Waiting | null, onlyIf?: string): Promise<void>;
   print(line: string): void;
   timeoutMs: number;
+  /** Awaited before a request is published: what the call needs to start at once when approved (the sandbox). */
+  beforeAsk?(req: PermissionRequest): Promise<void>;
 }
 
 /** A frame's copy of the input stays small; the summary always says what would run. */
@@ -37,6 +40,8 @@ function capInput(input: unknown): unknown {
 export class TeamApprover implements Approver {
   /** "always" answers of this process, in force at once (the settings file keeps them for later runs). */
   private readonly granted: string[] = [];
+  /** The previous request's `waiting: null`, written after its call started. */
+  private clearing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly session: TeamSession,
@@ -65,10 +70,16 @@ export class TeamApprover implements Approver {
   }
 
   async decide(req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> {
-    if (this.ownWrite(req)) return 'allow';
-    const scope = { cwd: this.opts.cwd, projectRoot: this.session.projectRoot };
-    if (this.rules().some((r) => ruleMatches(r, req, scope))) return 'allow';
+    // A call an ask rule covers asks even inside the worktree and past allow rules.
+    if (!req.askRule) {
+      if (this.ownWrite(req)) return 'allow';
+      const scope = { cwd: this.opts.cwd, projectRoot: this.session.projectRoot };
+      if (this.rules().some((r) => ruleMatches(r, req, scope))) return 'allow';
+    }
     const { store } = this.session;
+    await this.clearing;
+    // Before the request exists (its age and deadline count from when the person can see it).
+    await this.opts.beforeAsk?.(req);
     const epoch = await this.session.refreshEpoch();
     const now = Date.now();
     const waiting: Waiting = {
@@ -80,12 +91,14 @@ export class TeamApprover implements Approver {
       input: capInput(req.input),
       cwd: this.opts.cwd,
       epoch,
-      ...(req.scope ? { rule: req.scope } : {}),
+      // Under an ask rule "always" could store nothing that stops the next question: no rule is offered.
+      ...(req.scope && !req.askRule ? { rule: req.scope } : {}),
+      ...(req.askRule ? { ask_rule: req.askRule } : {}),
       since: now,
       deadline: now + this.opts.timeoutMs,
     };
     // PermissionRequest hooks see every request; one that prints {"decision":"allow"|"deny","reason"} answers it.
-    const hook = await sessionHooks(this.session)('PermissionRequest', { agent: this.me, request_id: waiting.request_id, tool_name: req.tool, tool_input: req.input, summary: req.summary, rule: req.scope ?? null }, req.tool);
+    const hook = await sessionHooks(this.session)('PermissionRequest', { agent: this.me, request_id: waiting.request_id, tool_name: req.tool, tool_input: req.input, summary: req.summary, rule: req.scope ?? null, ask_rule: req.askRule ?? null }, req.tool);
     for (const r of hook.results) {
       if (r.code !== 0 || r.timedOut) {
         this.opts.print(`[${this.me}] PermissionRequest hook failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}): ${r.command}`);
@@ -113,7 +126,7 @@ export class TeamApprover implements Approver {
         this.opts.print(`[${this.me}] ${req.tool} denied by ${r.from}${r.feedback ? `: ${r.feedback}` : ''}`);
         return { deny: `denied by ${r.from === 'user' ? 'the person' : r.from}${r.feedback ? `: ${r.feedback}` : ' (no reason given)'}` };
       }
-      if (r.always && req.scope) {
+      if (r.always && req.scope && !req.askRule) {
         this.granted.push(req.scope);
         try {
           addTeammateAllowRule(this.session.projectRoot, req.scope, r.ruleScope === 'team' ? null : this.me);
@@ -124,7 +137,9 @@ export class TeamApprover implements Approver {
       } else this.opts.print(`[${this.me}] ${req.tool} allowed by ${r.from}`);
       return 'allow';
     } finally {
-      await this.opts.setWaiting(null).catch(() => {});
+      // After the approved call has started (its spawn is synchronous from here): the status write and its
+      // fsync are not on the path from the answer to the tool. The next request waits for this clear.
+      this.clearing = new Promise<void>((r) => setImmediate(r)).then(() => this.opts.setWaiting(null, waiting.request_id)).catch(() => {});
     }
   }
 }

@@ -66,7 +66,7 @@ export class TeammateLoop {
       this.turn?.abort();
       this.resolveExit(3);
     });
-    await this.session.refreshEpoch();
+    await this.session.ensureEpoch();
     // THCLAWS_TEAM_POLL_MS (bench baseline only): no change feed, poll like thClaws / Claude Code do.
     const pollMs = Number(process.env.THCLAWS_TEAM_POLL_MS) || 0;
     const watcher = pollMs ? null : store.watch({ safetyPollMs: this.policy.safetyPollMs });
@@ -97,28 +97,40 @@ export class TeammateLoop {
     const q = this.session.inbox();
     const frames = q.take((m) => isControl(m));
     for (const m of frames) {
-      await q.ack([m.id]);
-      if (!mayControl(m.from)) {
-        this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `control frame ${m.type} from ${m.from} ignored: only lead or user may send it` });
-        continue;
+      // An answer is handed to its waiting tool call before the ack (the waiter takes each id once, so a
+      // re-read is a duplicate); other control frames are acked first, so they act at most once.
+      const answer = m.type === 'permission_response' || m.type === 'plan_approval_response';
+      if (!answer) await q.ack([m.id]);
+      try {
+        await this.controlFrame(m);
+      } finally {
+        if (answer) await q.ack([m.id]);
       }
-      if (!frameEpochCurrent(m, await this.session.refreshEpoch())) {
-        this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `stale ${m.type} from an earlier session ignored` });
-        continue;
+    }
+  }
+
+  private async controlFrame(m: Message): Promise<void> {
+    if (!mayControl(m.from)) {
+      this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `control frame ${m.type} from ${m.from} ignored: only lead or user may send it` });
+      return;
+    }
+    // A teammate that started while the config was unreadable has no epoch yet: it starts one now.
+    if (!frameEpochCurrent(m, (await this.session.refreshEpoch()) ?? (await this.session.ensureEpoch()))) {
+      this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `stale ${m.type} from an earlier session ignored` });
+      return;
+    }
+    if (m.type === 'permission_response' || m.type === 'plan_approval_response') {
+      if (!this.opts.responses?.deliver(m)) {
+        this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `${m.type} from ${m.from} for ${String((m as Record<string, unknown>).request_id)} ignored: no such pending request (late or duplicate)` });
       }
-      if (m.type === 'permission_response' || m.type === 'plan_approval_response') {
-        if (!this.opts.responses?.deliver(m)) {
-          this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `${m.type} from ${m.from} for ${String((m as Record<string, unknown>).request_id)} ignored: no such pending request (late or duplicate)` });
-        }
-      } else if (m.type === 'abort_turn') {
-        if (this.turn && !this.turn.signal.aborted) {
-          this.abortedBy = m.from;
-          this.opts.print(`[${this.me}] turn aborted by ${m.from}`);
-          this.turn.abort();
-        }
-      } else if (m.type === 'shutdown_request') {
-        await this.onShutdown(m);
+    } else if (m.type === 'abort_turn') {
+      if (this.turn && !this.turn.signal.aborted) {
+        this.abortedBy = m.from;
+        this.opts.print(`[${this.me}] turn aborted by ${m.from}`);
+        this.turn.abort();
       }
+    } else if (m.type === 'shutdown_request') {
+      await this.onShutdown(m);
     }
   }
 
@@ -295,8 +307,15 @@ export class TeammateLoop {
 
   }
 
-  /** Shows (or clears) the approval this teammate waits for in its status. */
-  async setWaiting(w: Waiting | null): Promise<void> {
+  private waitingId: string | null = null;
+
+  /**
+   * Shows (or clears) the approval this teammate waits for in its status. `onlyIf`: clear only while that
+   * request is still the one shown (a deferred clear must never erase a newer request, e.g. a plan).
+   */
+  async setWaiting(w: Waiting | null, onlyIf?: string): Promise<void> {
+    if (!w && onlyIf !== undefined && this.waitingId !== onlyIf) return;
+    this.waitingId = w?.request_id ?? null;
     if (w) this.waitingSince ??= Date.now();
     else if (this.waitingSince) {
       this.waitedMs += Date.now() - this.waitingSince;

@@ -111,6 +111,40 @@ describe('AgentTerminal', () => {
   });
 });
 
+describe('AgentTerminal size with several views', () => {
+  it('gives the pty the smallest attached view, per dimension, and grows back when that view leaves', () => {
+    const sched = new OutputScheduler();
+    const t = new AgentTerminal('d', sched);
+    const sizes: string[] = [];
+    t.setInput({ mode: { kind: 'pty', pid: 1 }, pause: () => {}, resume: () => {}, resize: (c, r) => sizes.push(`${c}x${r}`) });
+    const wide = new View();
+    const tall = new View();
+    t.attach(wide);
+    t.resize(wide, 200, 20);
+    t.attach(tall);
+    t.resize(tall, 80, 50);
+    expect(t.size).toEqual({ cols: 80, rows: 20 });
+    t.resize(wide, 200, 20); // the larger view re-announcing its size changes nothing
+    t.resize(tall, 90, 50);
+    t.resize(wide, 210, 20);
+    expect(sizes).toEqual(['200x20', '80x20', '90x20']);
+    t.unsize(new View()); // a view that never showed it changes nothing
+    t.unsize(tall); // hidden in its window: no longer counts
+    expect(sizes.at(-1)).toBe('210x20');
+    t.resize(tall, 90, 50); // shown again
+    expect(sizes.at(-1)).toBe('90x20');
+    t.detach(tall);
+    expect(sizes.at(-1)).toBe('210x20');
+    t.resize(new View(), 10, 5); // a view that is not attached does not size the pty
+    expect(t.size).toEqual({ cols: 210, rows: 20 });
+    // A respawned process starts at the views' size.
+    const again: string[] = [];
+    t.setInput({ mode: { kind: 'pty', pid: 2 }, pause: () => {}, resume: () => {}, resize: (c, r) => again.push(`${c}x${r}`) });
+    expect(again).toEqual(['210x20']);
+    sched.dispose();
+  });
+});
+
 describe('OutputScheduler', () => {
   it('shares one budget fairly: a flooding source cannot starve a quiet one', async () => {
     const drained: string[] = [];

@@ -46,9 +46,12 @@ export class HostSession implements TerminalView {
       case 'attach': {
         const t = h.terminal(req.agent);
         t.attach(this);
-        t.resize(req.cols, req.rows);
+        if (req.cols !== undefined && req.rows !== undefined) t.resize(this, req.cols, req.rows);
         return { seq: t.seq };
       }
+      case 'unsize':
+        h.terminal(req.agent).unsize(this);
+        return undefined;
       case 'detach':
         h.terminal(req.agent).detach(this);
         return undefined;
@@ -64,7 +67,7 @@ export class HostSession implements TerminalView {
         return undefined;
       }
       case 'resize':
-        h.terminal(req.agent).resize(req.cols, req.rows);
+        h.terminal(req.agent).resize(this, req.cols, req.rows);
         return undefined;
       case 'send_message':
         return { sent: (await h.store.send('user', req.to, req.text)).length };

@@ -57,5 +57,5 @@ function toView(raw: Record<string, unknown>): SettingsView {
   const roleModels: Record<string, string> = {};
   for (const [k, v] of Object.entries(roles)) if (typeof v === 'string' && v) roleModels[k] = v;
   const cap = typeof raw.maxLiveTeammates === 'number' && Number.isInteger(raw.maxLiveTeammates) && raw.maxLiveTeammates >= 1 ? Math.min(64, raw.maxLiveTeammates) : DEFAULT_CAP;
-  return { teamEnabled: base.teamEnabled, teammateMode: base.teammateMode, model: base.model, roleModels, maxLiveTeammates: cap };
+  return { teamEnabled: base.teamEnabled, teammateMode: base.teammateMode, model: base.model, roleModels, maxLiveTeammates: cap, autoAllowSandboxedBash: base.autoAllowSandboxedBash };
 }

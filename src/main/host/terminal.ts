@@ -30,6 +30,9 @@ export class AgentTerminal implements OutputSource {
   /** `seq` of the first pending character. */
   private pendingSeq = 0;
   private readonly views = new Set<TerminalView>();
+  /** The size each attached view last asked for; the pty gets the smallest (see applySize). */
+  private readonly sizes = new Map<TerminalView, { cols: number; rows: number }>();
+  private applied: { cols: number; rows: number } | null = null;
   private readonly gate: FlowGate<TerminalView>;
   private input: TerminalInput | null = null;
 
@@ -59,6 +62,9 @@ export class AgentTerminal implements OutputSource {
   setInput(input: TerminalInput | null): void {
     this.input = input;
     if (input && this.gate.isPaused) input.pause();
+    // A new process (respawn) starts at the views' size, not at the spawn default.
+    this.applied = null;
+    this.applySize();
   }
 
   /** New output from the source. */
@@ -138,9 +144,11 @@ export class AgentTerminal implements OutputSource {
   }
 
   detach(view: TerminalView): void {
+    this.sizes.delete(view);
     if (!this.views.delete(view)) return;
     if (!this.views.size) this.dropPending();
     this.gate.detach(view, this.pendingChars);
+    this.applySize();
   }
 
   ack(view: TerminalView, chars: number): void {
@@ -153,7 +161,38 @@ export class AgentTerminal implements OutputSource {
     return true;
   }
 
-  resize(cols: number, rows: number): void {
+  /**
+   * A view's terminal size. Several views (windows, tabs) may show one pty; a pty has one size, so the rule
+   * is tmux's: the smallest view showing it wins, per dimension, and the pty grows back when that view detaches
+   * or stops showing it (a hidden pane, another tab of the dashboard) and no longer counts.
+   * Every view then shows the whole screen (the larger ones with a margin), and views never fight over it.
+   */
+  resize(view: TerminalView, cols: number, rows: number): void {
+    if (!this.views.has(view)) return;
+    this.sizes.set(view, { cols, rows });
+    this.applySize();
+  }
+
+  /** The view no longer shows the terminal; the pty keeps its size until a showing view sets another. */
+  unsize(view: TerminalView): void {
+    if (this.sizes.delete(view)) this.applySize();
+  }
+
+  /** The size the pty has been given (null before any view reported one). */
+  get size(): { cols: number; rows: number } | null {
+    return this.applied;
+  }
+
+  private applySize(): void {
+    if (!this.sizes.size) return;
+    let cols = Infinity;
+    let rows = Infinity;
+    for (const s of this.sizes.values()) {
+      cols = Math.min(cols, s.cols);
+      rows = Math.min(rows, s.rows);
+    }
+    if (this.applied && this.applied.cols === cols && this.applied.rows === rows) return;
+    this.applied = { cols, rows };
     this.input?.resize?.(cols, rows);
   }
 

@@ -64,7 +64,12 @@ function useNotifications(items: ApprovalView[]): void {
       if (seen.current.has(a.request_id)) continue;
       seen.current.add(a.request_id);
       if (typeof Notification === 'undefined' || document.hasFocus() || Notification.permission !== 'granted') continue;
-      new Notification(`${a.agent} waits for approval`, { body: a.kind === 'plan' ? `plan, attempt ${a.attempt ?? 1}` : (a.detail ?? a.summary), tag: a.request_id });
+      const n = new Notification(`${a.agent} waits for approval`, { body: a.kind === 'plan' ? `plan, attempt ${a.attempt ?? 1}` : (a.detail ?? a.summary), tag: a.request_id });
+      // The request ids the browser actually showed a notification for (read by the e2e test; no stub).
+      n.addEventListener('show', () => {
+        const w = window as unknown as { __approvalNotifications?: string[] };
+        w.__approvalNotifications = [...(w.__approvalNotifications ?? []), a.request_id];
+      });
     }
   }, [items]);
 }

@@ -66,6 +66,19 @@ export function SettingsDialog() {
           <input placeholder="model" value={roleModel} onChange={(e) => setRoleModel(e.target.value)} />
           <button onClick={() => role && roleModel && patch({ roleModels: { ...settings.roleModels, [role]: roleModel } })}>Set</button>
         </div>
+        <div className="setting">
+          <span title="Bash commands that would ask the person run without asking, but only while the OS sandbox is actually on for that teammate; ask and deny rules still hold. Needs a trusted folder.">
+            Auto-allow sandboxed Bash
+          </span>
+          <button
+            className={`pill ${settings.autoAllowSandboxedBash ? 'on' : 'off'}`}
+            aria-pressed={!!settings.autoAllowSandboxedBash}
+            aria-label="Auto-allow sandboxed Bash"
+            onClick={() => patch({ autoAllowSandboxedBash: !settings.autoAllowSandboxedBash })}
+          >
+            {settings.autoAllowSandboxedBash ? 'On' : 'Off'}
+          </button>
+        </div>
         <div className="modal-actions">
           <button onClick={() => setOpen(false)}>Close</button>
         </div>

@@ -90,10 +90,17 @@ export function teamTools(session: TeamSession) {
           ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
           ...(input.model !== undefined ? { model: input.model } : {}),
           ...(input.teammateMode !== undefined ? { teammateMode: input.teammateMode } : {}),
-          ...(input.plan_mode_required ? { planModeRequired: true } : {}),
+          // The person's request asked for plans first: the runtime sets plan mode whatever the model passed.
+          ...(input.plan_mode_required || s.planRequest ? { planModeRequired: true } : {}),
+          ...(s.planRequest ? { planModeReason: `the person's request said "${s.planRequest.phrase}"` } : {}),
         });
         const where = o.mode === 'tmux' ? `in ${o.where}` : o.where;
-        return `Teammate '${o.agent}' spawned ${where} and is live (pid ${o.pid ?? '?'}, ${o.model ? `model ${o.model}, ` : ''}${o.worktree ? `worktree ${o.cwd}` : `cwd ${o.cwd}`}, boot ${o.bootMs} ms).`;
+        const plan = s.planRequest
+          ? ` It starts in plan mode because the person's request said "${s.planRequest.phrase}": it may only read until its plan (SubmitPlan) is approved.`
+          : input.plan_mode_required
+            ? ' It starts in plan mode: it may only read until its plan (SubmitPlan) is approved.'
+            : '';
+        return `Teammate '${o.agent}' spawned ${where} and is live (pid ${o.pid ?? '?'}, ${o.model ? `model ${o.model}, ` : ''}${o.worktree ? `worktree ${o.cwd}` : `cwd ${o.cwd}`}, boot ${o.bootMs} ms).${plan}`;
       },
     },
     session,
