@@ -40,16 +40,20 @@ export class Statuses {
    * periodic beat that changes nothing but the timestamp need not survive a power cut (the next one follows).
    */
   async write(agent: string, update: StatusUpdate, opts: { durable?: boolean } = {}): Promise<AgentStatus> {
+    return this.modify(agent, (base) => StatusSchema.parse({ ...base, ...update, agent, last_heartbeat: Date.now() }), opts.durable ?? true);
+  }
+
+  /** Read-modify-write under the status lock; a corrupt file is quarantined and `next` starts from spawning. */
+  private modify(agent: string, next: (base: Partial<AgentStatus> & Pick<AgentStatus, 'agent' | 'status'>) => AgentStatus, durable = true): Promise<AgentStatus> {
     assertAgentName(agent);
     const file = this.paths.status(agent);
     ensureDir(this.paths.agentDir(agent));
     return withLock(file, (guard) => {
       const r = this.parse(file);
       if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
-      const base = r.kind === 'ok' ? r.status : { agent, status: 'spawning' as const, host: os.hostname() };
-      const next = StatusSchema.parse({ ...base, ...update, agent, last_heartbeat: Date.now() });
-      writeFileAtomic(file, JSON.stringify(next, null, 2), { guard, durable: opts.durable ?? true });
-      return next;
+      const status = next(r.kind === 'ok' ? r.status : { agent, status: 'spawning', host: os.hostname() });
+      writeFileAtomic(file, JSON.stringify(status, null, 2), { guard, durable });
+      return status;
     }, { journal: this.journal });
   }
 
@@ -59,14 +63,9 @@ export class Statuses {
    * total becomes unknown rather than too low.
    */
   async account(agent: string, usage: UsageTotals, costUsd: number | null): Promise<AgentStatus> {
-    assertAgentName(agent);
     UsageTotalsSchema.parse(usage);
-    const file = this.paths.status(agent);
-    ensureDir(this.paths.agentDir(agent));
-    return withLock(file, (guard) => {
-      const r = this.parse(file);
-      if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
-      const base = r.kind === 'ok' ? r.status : { agent, status: 'spawning' as const, host: os.hostname(), last_heartbeat: Date.now() };
+    return this.modify(agent, (read) => {
+      const base = read.last_heartbeat === undefined ? { ...read, last_heartbeat: Date.now() } : read;
       const prev = (base as AgentStatus).usage;
       const sum = (k: UsageField) => (prev?.[k] ?? 0) + usage[k];
       const totals = { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens'), cache_creation_input_tokens: sum('cache_creation_input_tokens'), cache_read_input_tokens: sum('cache_read_input_tokens') };
@@ -78,10 +77,8 @@ export class Statuses {
       UsageTotalsSchema.parse(totals);
       if (cost !== null && !(Number.isFinite(cost) && cost >= 0)) throw new Error(`invalid cost: ${cost}`);
       // Accounting is not a sign of life: the heartbeat stays as it was.
-      const next = StatusSchema.parse({ ...base, usage: totals, cost_usd: cost });
-      writeFileAtomic(file, JSON.stringify(next, null, 2), { guard });
-      return next;
-    }, { journal: this.journal });
+      return StatusSchema.parse({ ...base, usage: totals, cost_usd: cost });
+    });
   }
 
   heartbeat(agent: string): Promise<AgentStatus> {
