@@ -13,6 +13,9 @@ describe('token and cost display', () => {
     expect(formatTokens(950)).toBe('950 tok');
     expect(formatTokens(10_830)).toBe('11k tok');
     expect(formatTokens(2_500_000)).toBe('2.5M tok');
+    // Rounding never crosses into a unit's overflow ("10.0k", "1000k").
+    expect(formatTokens(9_960)).toBe('10k tok');
+    expect(formatTokens(999_600)).toBe('1.0M tok');
     expect(formatCost(m(null, null))).toBe('$–');
     expect(formatCost(m(25, null))).toBe('$?');
     expect(formatCost(m(25, 0.0123))).toBe('$0.01');

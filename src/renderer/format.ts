@@ -4,7 +4,8 @@ import type { Member } from '../shared/api';
 export function formatTokens(n: number | null): string {
   if (n === null) return '– tok';
   if (n < 1000) return `${n} tok`;
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k tok`;
+  // Thresholds where the rounded figure would read "10.0k" or "1000k".
+  if (n < 999_500) return `${(n / 1000).toFixed(n < 9_950 ? 1 : 0)}k tok`;
   return `${(n / 1_000_000).toFixed(1)}M tok`;
 }
 

@@ -165,4 +165,18 @@ describe('thclaws -p (real process)', () => {
     const ws = path.join(dir, 'ws');
     expect(user.message.content[0].content).toBe(`alice|${path.join(ws, 'team')}|${ws}\n[exit code 0]`);
   });
+
+  it("the desktop host's forced teammate mode stays with the lead: its Bash (a person's own thclaws run there) never inherits it", async () => {
+    writeFileSync(
+      path.join(dir, 's.json'),
+      JSON.stringify({ rules: [{ turns: [{ tool_calls: [{ name: 'Bash', input: { command: 'echo "mode=${THCLAWS_TEAMMATE_MODE-unset}"' } }] }, { text: 'ok' }] }] }),
+    );
+    const r = await runCli(['-p', 'x', '--script', path.join(dir, 's.json'), '--accept-all', '--output-format', 'stream-json'], {
+      cwd: dir,
+      env: scrubbedEnv(dir, { THCLAWS_TEAMMATE_MODE: 'host' }),
+    });
+    expect(r.code).toBe(0);
+    const user = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === 'user');
+    expect(user.message.content[0].content).toBe('mode=unset\n[exit code 0]');
+  });
 });

@@ -1,3 +1,4 @@
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +8,8 @@ import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
 import type { HostEvent } from '../../src/shared/api.js';
-import { makeTeamWorkspace, waitFor } from './helpers.js';
+import { bundleForNode } from '../bundle-node.js';
+import { makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 
 const hosts: TeamHost[] = [];
 afterEach(async () => {
@@ -109,4 +111,46 @@ describe('TeamHost workspace actions', () => {
     expect(first.launcher.live()).toEqual([]); // the old workspace's ptys were stopped
     await manager.close();
   });
+});
+
+describe('settings.json written by several dashboards at once', () => {
+  it('8 processes patching workspaces that have no settings.json yet: none fails, every file is whole', async () => {
+    const worker = bundleForNode('test/desktop/settings-worker.ts');
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'settings-race-'));
+    const dirs = Array.from({ length: 200 }, (_, i) => fs.mkdirSync(path.join(root, `ws${i}`), { recursive: true })!);
+    const go = path.join(root, 'go');
+    const runs = Array.from({ length: 8 }, (_, i) => new Promise<string>((resolve, reject) => execFile(process.execPath, [worker, String(i), go, ...dirs], (err, stdout) => (err ? reject(err) : resolve(stdout)))));
+    await new Promise((r) => setTimeout(r, 1500)); // a head start for the 8 node processes to load; a miss only weakens the race
+    fs.writeFileSync(go, '');
+    const outs = await Promise.all(runs);
+    expect(outs.join('')).toBe('');
+    for (const d of dirs) expect(typeof JSON.parse(fs.readFileSync(path.join(d, '.thclaws', 'settings.json'), 'utf8')).teamEnabled).toBe('boolean');
+    fs.rmSync(root, { recursive: true, force: true });
+  }, 60_000);
+});
+
+describe('a team directory replaced under the dashboard', () => {
+  for (const symlink of [true, false]) {
+    it(`follows a team dir${symlink ? ' that is a symlink' : ''} deleted and created again by the CLI (a new team in the same workspace)`, async () => {
+      const ws = makeTeamWorkspace(['alice']);
+      const teamDir = path.join(ws, '.thclaws', 'state', 'team');
+      const elsewhere = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'team-elsewhere-')), 'team');
+      if (symlink) {
+        fs.cpSync(teamDir, elsewhere, { recursive: true });
+        fs.rmSync(teamDir, { recursive: true });
+        fs.symlinkSync(elsewhere, teamDir);
+      }
+      const { host, events } = await open(ws);
+      await new TeamStore(host.store.dir).statuses.write('alice', { status: 'working', pid: process.pid });
+      await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'alice' && e.member.state === 'working'), 'alice working');
+      // The team deleted and created again with other members, by the CLI, under the watching host.
+      if (symlink) fs.rmSync(elsewhere, { recursive: true });
+      fs.rmSync(teamDir, { recursive: true });
+      execFileSync(THCLAWS, ['team', 'create', 'again', '--members', 'bert', '--dir', ws], { stdio: 'pipe' });
+      const roster = () => last(events, 'roster') as Extract<HostEvent, { type: 'roster' }> | undefined;
+      await waitFor(() => roster()?.members.some((m) => m.name === 'bert'), 'the new roster', 30_000);
+      await new TeamStore(teamDir).statuses.write('bert', { status: 'working', pid: process.pid });
+      await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'bert' && e.member.state === 'working'), 'bert working in the new team dir', 30_000);
+    }, 90_000);
+  }
 });

@@ -7,7 +7,7 @@ import { TeamStore } from '../../src/core/team/index.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent, Member } from '../../src/shared/api.js';
+import { parseEvent, type HostEvent, type Member } from '../../src/shared/api.js';
 import { probeSandbox } from '../../src/core/sandbox/runtime.js';
 import { sandboxView } from '../../src/main/host/views.js';
 import { agentSimScript, makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
@@ -275,6 +275,34 @@ describe('TeamHost against a team made by the CLI', () => {
     const off = await sandboxOf(home);
     expect(off).toMatchObject({ sandbox: { state: 'off', fix: null } });
     expect(off.type === 'sandbox' && off.sandbox.text).toMatch(/^sandbox: off \(setting sandbox: "off" in .*thclaws\/settings\.json\)$/);
+  }, 60_000);
+
+  it('an oversized role, model or token total from the files never makes a view drop the roster (every event passes the contract)', async () => {
+    const ws = makeTeamWorkspace(['fay', 'gus']);
+    const store = TeamStore.forWorkspace(ws, {});
+    await store.config.update((c) => {
+      c.members.find((m) => m.name === 'fay')!.role = 'r'.repeat(5000);
+    });
+    fs.mkdirSync(store.paths.agentDir('gus'), { recursive: true });
+    const big = 4e15; // each a safe integer; their sum is not
+    fs.writeFileSync(
+      store.paths.status('gus'),
+      JSON.stringify({ agent: 'gus', status: 'working', pid: process.pid, host: os.hostname(), last_heartbeat: Date.now(), model: 'm'.repeat(5000), spawner: 's'.repeat(5000), waiting: { request_id: 'w'.repeat(500) }, usage: { input_tokens: big, output_tokens: big, cache_creation_input_tokens: big, cache_read_input_tokens: big }, cost_usd: 1 }),
+    );
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'host-home-'));
+    const host = new TeamHost({ env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') }, workspace: ws, startLead: false, recent: new RecentWorkspaces(path.join(home, 'r.json')) });
+    hosts.push(host);
+    await host.open();
+    const c = new Client(host);
+    await c.req({ type: 'subscribe' });
+    await waitFor(() => c.events.some((e) => e.type === 'roster'), 'a roster');
+    // What the renderer does with each event: parse it, and drop it whole when it fails.
+    const roster = c.events.filter((e) => e.type === 'roster' || e.type === 'member').map((e) => parseEvent(JSON.parse(JSON.stringify(e))));
+    expect(roster.filter((r) => !r.ok)).toEqual([]);
+    const parsed = roster.at(-1);
+    expect(parsed?.ok && parsed.event.type === 'roster' && parsed.event.members.map((m) => [m.name, m.state])).toEqual([['lead', 'defined'], ['fay', 'defined'], ['gus', 'working']]);
+    expect(c.member('gus')).toMatchObject({ tokens: Number.MAX_SAFE_INTEGER, waiting_for: null });
+    expect(c.member('gus')?.model).toMatch(/^m+…$/);
   }, 60_000);
 });
 

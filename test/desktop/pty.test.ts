@@ -129,3 +129,28 @@ describe('pty output is complete', () => {
     }
   }, 120_000);
 });
+
+describe('the end marker cannot be forged by what a child prints', () => {
+  it("a child printing the wrapper's end sequence (a file it cats, a model's text) keeps its output flowing, its input and its stop", async () => {
+    // Markers as an earlier wrapper printed them, and with a guessed nonce.
+    const END_MARKER = '\x1b]6973;thclaws-pty-end\x07\x1b]6973;thclaws-pty-end;0123456789abcdef0123456789abcdef\x07';
+    // Prints the marker, then echoes one line of input and waits; only a real exit may end the pane.
+    const child = [process.execPath, '-e', `process.stdout.write('nonce:'+(process.env.THCLAWS_PTY_END??'none')+' ');process.stdout.write(${JSON.stringify('before' + END_MARKER + 'after\n')});process.stdin.once('data',(d)=>process.stdout.write('typed:'+d));setInterval(()=>{},1000)`];
+    const p = new PtyProcess(child, { cwd: os.tmpdir(), env });
+    let out = '';
+    p.onData((d) => (out += d));
+    const until = async (what: string) => {
+      const deadline = Date.now() + 20_000;
+      while (!out.includes(what)) {
+        if (Date.now() > deadline) throw new Error(`no ${JSON.stringify(what)} in ${JSON.stringify(out)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    await until('after');
+    expect(out).toContain('nonce:none ');
+    p.write('hello\r');
+    await until('typed:hello');
+    p.kill('SIGTERM');
+    expect(await p.exited).toEqual({ code: null, signal: 'SIGTERM' });
+  }, 40_000);
+});

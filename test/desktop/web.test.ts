@@ -38,9 +38,9 @@ function get(p: string, headers: Record<string, string> = {}): Promise<{ status:
   });
 }
 
-function open(query: string, origin?: string): Promise<{ ws: WebSocket; events: HostEvent[] } | { refused: number }> {
+function open(query: string, origin?: string, headers?: Record<string, string>): Promise<{ ws: WebSocket; events: HostEvent[] } | { refused: number }> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws${query}`, origin ? { origin } : {});
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws${query}`, { ...(origin ? { origin } : {}), ...(headers ? { headers } : {}) });
     const events: HostEvent[] = [];
     ws.on('message', (d) => events.push(JSON.parse(d.toString()) as HostEvent));
     ws.on('open', () => resolve({ ws, events }));
@@ -76,6 +76,14 @@ describe('web transport', () => {
   it('refuses a WebSocket without the token or from a foreign Origin', async () => {
     expect(await open('')).toEqual({ refused: 403 });
     expect(await open(`?token=${TOKEN}`, 'http://evil.example')).toEqual({ refused: 403 });
+  });
+
+  it('the page cookie (a browser sends it to every server on 127.0.0.1, any port) is not the token and opens no WebSocket', async () => {
+    const cookie = String((await get(`/?token=${TOKEN}`)).headers['set-cookie']).split(';')[0]!;
+    expect(cookie).not.toContain(TOKEN);
+    expect((await get('/assets/a.js', { cookie })).status).toBe(200);
+    expect(await open('', undefined, { cookie })).toEqual({ refused: 403 });
+    expect(await open('', base, { cookie })).toEqual({ refused: 403 });
   });
 
   it('validates every message: bad ones get an error reply and the host keeps serving', async () => {

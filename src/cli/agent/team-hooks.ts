@@ -35,6 +35,9 @@ function childFlags(opts: AgentCliOptions): string[] {
 }
 
 export function registerTeamHooks(opts: AgentCliOptions): void {
+  // Read once and removed: it binds this process only, never a thclaws a person or the model runs in its Bash.
+  const forcedMode = process.env[TEAMMATE_MODE_ENV];
+  delete process.env[TEAMMATE_MODE_ENV];
   let guard: CommandGuard | undefined;
   let tools: Tool<any>[] = [];
   let addenda: string[] = [];
@@ -67,7 +70,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         cwd: info.cwd,
         ...(info.agentName ? { agentName: info.agentName } : {}),
         role: info.role,
-        ...teammateModeFor(info.settings.teammateMode),
+        ...teammateModeFor(info.settings.teammateMode, forcedMode),
         selfArgv: [process.execPath, ...process.execArgv, process.argv[1]!],
         childFlags: childFlags(opts),
         defaultModel: info.settings.model,
@@ -146,8 +149,7 @@ function preToolUse(session: TeamSession, list: Tool<any>[]): void {
  * The desktop host starts its lead with THCLAWS_TEAMMATE_MODE=host: every teammate must come back to it as a
  * spawn request (a live pane), whatever the workspace setting or a SpawnTeammate call asks for.
  */
-function teammateModeFor(setting: TeamSessionOptions['teammateMode']): Pick<TeamSessionOptions, 'teammateMode' | 'teammateModeFixedBy'> {
-  const forced = process.env[TEAMMATE_MODE_ENV];
+function teammateModeFor(setting: TeamSessionOptions['teammateMode'], forced: string | undefined): Pick<TeamSessionOptions, 'teammateMode' | 'teammateModeFixedBy'> {
   if (forced === 'host' || forced === 'background' || forced === 'tmux' || forced === 'auto') return { teammateMode: forced, teammateModeFixedBy: TEAMMATE_MODE_ENV };
   return { teammateMode: setting };
 }

@@ -84,10 +84,14 @@ export const StatusSchema = z.looseObject({
   boot_id: z.string().nullish(),
   started_at: millis.nullish(),
   last_heartbeat: millis,
-  /** Token totals of every model call this agent made (summed across its processes); absent before the first. */
-  usage: UsageTotalsSchema.nullish(),
+  /**
+   * Token totals of every model call this agent made (summed across its processes); absent before the first.
+   * Malformed (another version's shape, negative, a string): null, never a quarantined status — the liveness
+   * beside it is what a person needs. Null then means the earlier totals are unknown.
+   */
+  usage: UsageTotalsSchema.nullish().catch(null),
   /** Estimated USD of those calls from the model price table; null once a call's model had no known price. */
-  cost_usd: z.number().nonnegative().nullish(),
+  cost_usd: z.number().nonnegative().nullish().catch(null),
 });
 export type AgentStatus = z.infer<typeof StatusSchema>;
 

@@ -103,3 +103,46 @@ describe('usage accounting', () => {
     expect((await store.status()).members.find((m) => m.name === 'bob')).toMatchObject({ tokens: 480, cost_usd: null });
   });
 });
+
+describe('a malformed usage never costs the status its liveness', () => {
+  const call = { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 50 };
+  // What another (future or broken) writer may leave in `usage` / `cost_usd`; `1e400` is Infinity to JSON.parse.
+  const bad: Array<[string, string]> = [
+    ['negative', '{"input_tokens":-5,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}'],
+    ['a string', '{"input_tokens":"12","output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}'],
+    ['a field missing', '{"input_tokens":12,"output_tokens":1}'],
+    ['Infinity', '{"input_tokens":1e400,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}'],
+    ['another shape', '"12 tokens"'],
+  ];
+  for (const [what, usage] of bad) {
+    it(`usage ${what}: the status still reads (live, its pid and task), nothing is quarantined, the cost becomes unknown`, async () => {
+      fs.mkdirSync(store.paths.agentDir('alice'), { recursive: true });
+      const file = store.paths.status('alice');
+      const body = `{"agent":"alice","status":"working","pid":${process.pid},"host":${JSON.stringify(os.hostname())},"current_task":"3","last_heartbeat":${Date.now()},"usage":${usage},"cost_usd":"NaN"}`;
+      fs.writeFileSync(file, body);
+      const st = await store.statuses.read('alice');
+      expect(st).toMatchObject({ status: 'working', pid: process.pid, current_task: '3' });
+      expect(st?.usage ?? null).toBeNull();
+      expect(fs.readFileSync(file, 'utf8')).toBe(body);
+      expect(fs.readdirSync(path.dirname(file)).filter((f) => f !== 'status.json' && !f.endsWith('.lock'))).toEqual([]);
+      expect((await store.status()).members.find((m) => m.name === 'alice')).toMatchObject({ state: 'working', current_task: '3', tokens: null, cost_usd: null });
+      // The next beat and the next call keep everything else; the earlier totals are lost, so the cost is unknown, never too low.
+      expect(await store.statuses.heartbeat('alice')).toMatchObject({ status: 'working', pid: process.pid, current_task: '3' });
+      const after = await store.statuses.account('alice', call, 0.5);
+      expect(after).toMatchObject({ status: 'working', pid: process.pid, current_task: '3', usage: call, cost_usd: null });
+    });
+  }
+});
+
+describe('a bad call never wipes the totals', () => {
+  it('a call with a NaN or negative count, or a sum past 2^53, is refused and the earlier totals and cost stay', async () => {
+    const call = { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 50 };
+    await store.statuses.write('alice', { status: 'working', pid: process.pid });
+    await store.statuses.account('alice', call, 0.5);
+    await expect(store.statuses.account('alice', { ...call, output_tokens: Number.NaN }, 0.1)).rejects.toThrow();
+    await expect(store.statuses.account('alice', { ...call, input_tokens: -1 }, 0.1)).rejects.toThrow();
+    await expect(store.statuses.account('alice', { ...call, input_tokens: Number.MAX_SAFE_INTEGER }, 0.1)).rejects.toThrow();
+    await expect(store.statuses.account('alice', call, Number.POSITIVE_INFINITY)).rejects.toThrow();
+    expect(await store.statuses.read('alice')).toMatchObject({ status: 'working', usage: call, cost_usd: 0.5 });
+  });
+});

@@ -6,7 +6,7 @@ import { withLock } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
-import { type AgentStatus, StatusSchema, type UsageTotals, describeIssues } from './schemas.js';
+import { type AgentStatus, StatusSchema, type UsageTotals, UsageTotalsSchema, describeIssues } from './schemas.js';
 
 /** What a person sees: the written status, or `dead` / `defined` derived from liveness (D-1, D-12). */
 export type AgentState = AgentStatus['status'] | 'dead' | 'defined';
@@ -40,16 +40,20 @@ export class Statuses {
    * periodic beat that changes nothing but the timestamp need not survive a power cut (the next one follows).
    */
   async write(agent: string, update: StatusUpdate, opts: { durable?: boolean } = {}): Promise<AgentStatus> {
+    return this.modify(agent, (base) => StatusSchema.parse({ ...base, ...update, agent, last_heartbeat: Date.now() }), opts.durable ?? true);
+  }
+
+  /** Read-modify-write under the status lock; a corrupt file is quarantined and `next` starts from spawning. */
+  private modify(agent: string, next: (base: Partial<AgentStatus> & Pick<AgentStatus, 'agent' | 'status'>) => AgentStatus, durable = true): Promise<AgentStatus> {
     assertAgentName(agent);
     const file = this.paths.status(agent);
     ensureDir(this.paths.agentDir(agent));
     return withLock(file, (guard) => {
       const r = this.parse(file);
       if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
-      const base = r.kind === 'ok' ? r.status : { agent, status: 'spawning' as const, host: os.hostname() };
-      const next = StatusSchema.parse({ ...base, ...update, agent, last_heartbeat: Date.now() });
-      writeFileAtomic(file, JSON.stringify(next, null, 2), { guard, durable: opts.durable ?? true });
-      return next;
+      const status = next(r.kind === 'ok' ? r.status : { agent, status: 'spawning', host: os.hostname() });
+      writeFileAtomic(file, JSON.stringify(status, null, 2), { guard, durable });
+      return status;
     }, { journal: this.journal });
   }
 
@@ -59,23 +63,22 @@ export class Statuses {
    * total becomes unknown rather than too low.
    */
   async account(agent: string, usage: UsageTotals, costUsd: number | null): Promise<AgentStatus> {
-    assertAgentName(agent);
-    const file = this.paths.status(agent);
-    ensureDir(this.paths.agentDir(agent));
-    return withLock(file, (guard) => {
-      const r = this.parse(file);
-      if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
-      const base = r.kind === 'ok' ? r.status : { agent, status: 'spawning' as const, host: os.hostname(), last_heartbeat: Date.now() };
+    UsageTotalsSchema.parse(usage);
+    return this.modify(agent, (read) => {
+      const base = read.last_heartbeat === undefined ? { ...read, last_heartbeat: Date.now() } : read;
       const prev = (base as AgentStatus).usage;
       const sum = (k: UsageField) => (prev?.[k] ?? 0) + usage[k];
       const totals = { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens'), cache_creation_input_tokens: sum('cache_creation_input_tokens'), cache_read_input_tokens: sum('cache_read_input_tokens') };
-      const before = prev ? (base as AgentStatus).cost_usd : 0;
+      // `usage: null` is a malformed total read as unknown: the cost stays unknown rather than restart too low.
+      const before = prev ? (base as AgentStatus).cost_usd : (base as AgentStatus).usage === null ? null : 0;
       const cost = before === null || before === undefined || costUsd === null ? null : Math.round((before + costUsd) * 1e6) / 1e6;
+      // Strict here (reading is lenient): a call with a bad count or a total past 2^53 is refused, never
+      // turned into a wiped total.
+      UsageTotalsSchema.parse(totals);
+      if (cost !== null && !(Number.isFinite(cost) && cost >= 0)) throw new Error(`invalid cost: ${cost}`);
       // Accounting is not a sign of life: the heartbeat stays as it was.
-      const next = StatusSchema.parse({ ...base, usage: totals, cost_usd: cost });
-      writeFileAtomic(file, JSON.stringify(next, null, 2), { guard });
-      return next;
-    }, { journal: this.journal });
+      return StatusSchema.parse({ ...base, usage: totals, cost_usd: cost });
+    });
   }
 
   heartbeat(agent: string): Promise<AgentStatus> {

@@ -21,8 +21,8 @@ export class ProjectSettingsFile {
 
   async patch(patch: Partial<SettingsView>): Promise<SettingsView> {
     const clean = SettingsViewSchema.partial().parse(patch);
+    // The lock is a file of its own: settings.json need not exist (creating it first raced other writers).
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    if (!fs.existsSync(this.file)) fs.writeFileSync(this.file, '{}\n', { flag: 'wx' });
     return withLock(this.file, () => {
       const raw = { ...this.readRaw(), ...clean };
       const check = SettingsSchema.partial().safeParse(raw);

@@ -1,6 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
 import type { TeamEvent } from '../../core/team/index.js';
 import { classifyTeamPath } from '../../core/team/index.js';
+
+// Temp files, lock directories and quarantined copies are never state.
+const NOT_STATE = /(^|[\\/])\.tmp([\\/]|$)|\.lock([\\/]|$)|\.corrupt-/;
+
+const REARM_CHECK_MS = 1000;
+
+/**
+ * Device, inode and birth time of the directory (through a symlink), null when absent. The birth time tells a
+ * re-created dir that got its predecessor's inode back (ext4 does that at once) from the same dir.
+ */
+function dirIdentity(dir: string): string | null {
+  const st = fs.statSync(dir, { throwIfNoEntry: false });
+  return st?.isDirectory() ? `${st.dev}:${st.ino}:${st.birthtimeMs}` : null;
+}
 
 /**
  * The host's view of the team directory: chokidar (robust to re-created directories), classified into the
@@ -8,6 +24,8 @@ import { classifyTeamPath } from '../../core/team/index.js';
  */
 export class TeamDirWatcher {
   private readonly watcher: FSWatcher;
+  private dirId: string | null;
+  private readonly recheck: NodeJS.Timeout;
   private readonly pending = new Map<string, TeamEvent>();
   private scheduled = false;
   readonly ready: Promise<void>;
@@ -19,12 +37,47 @@ export class TeamDirWatcher {
     this.watcher = chokidar.watch(teamDir, {
       ignoreInitial: true,
       depth: 3,
-      // Temp files, lock directories and quarantined copies are never state.
-      ignored: (p) => /(^|[\\/])\.tmp([\\/]|$)|\.lock([\\/]|$)|\.corrupt-/.test(p),
+      ignored: (p) => NOT_STATE.test(p),
     });
-    this.ready = new Promise((resolve) => this.watcher.once('ready', () => resolve()));
-    this.watcher.on('all', (_event, file) => this.onPath(file));
+    this.watcher.on('all', (event, file) => {
+      // The root itself gone: whatever dir appears there next is a new one.
+      if (event === 'unlinkDir' && path.resolve(file) === path.resolve(teamDir)) this.dirId = null;
+      this.onPath(file);
+    });
     this.watcher.on('error', () => {}); // chokidar re-attaches; a transient error must not crash the host
+    // chokidar does not follow its own root through a delete and re-create (a team deleted and created again,
+    // a symlink re-pointed), and a parent watcher misses a quick re-create: one stat a second notices the new
+    // directory, which is then watched afresh and read whole.
+    this.dirId = dirIdentity(teamDir);
+    this.recheck = setInterval(() => {
+      const id = dirIdentity(teamDir);
+      if (id === this.dirId) return;
+      this.dirId = id;
+      if (id !== null) void this.rearm();
+    }, REARM_CHECK_MS);
+    this.recheck.unref();
+    this.ready = new Promise((resolve) => this.watcher.once('ready', () => resolve()));
+  }
+
+  private async rearm(): Promise<void> {
+    await this.watcher.unwatch(this.teamDir);
+    this.watcher.add(this.teamDir);
+    // What was written before the new watch began: every file now there, as events (consumers re-read).
+    const walk = (dir: string, depth: number) => {
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries) {
+        const p = path.join(dir, e.name);
+        if (NOT_STATE.test(p)) continue;
+        if (e.isDirectory() && depth < 3) walk(p, depth + 1);
+        else this.onPath(p);
+      }
+    };
+    walk(this.teamDir, 0);
   }
 
   private onPath(file: string): void {
@@ -42,6 +95,7 @@ export class TeamDirWatcher {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.recheck);
     await this.watcher.close();
   }
 }

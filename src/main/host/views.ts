@@ -32,22 +32,35 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
   else terminal = { kind: 'readonly', reason: readonlyReason(status, side) };
   return {
     name,
-    role: name === LEAD ? 'lead' : (entry?.role ?? ''),
-    model: (typeof extra.model === 'string' ? extra.model : null) ?? entry?.model ?? null,
+    role: name === LEAD ? 'lead' : clip(entry?.role ?? '', 200),
+    model: clipOrNull((typeof extra.model === 'string' ? extra.model : null) ?? entry?.model ?? null, 200),
     state,
     alive,
     current_task: status?.current_task ?? null,
-    tokens,
+    tokens: tokens === null ? null : Math.min(tokens, Number.MAX_SAFE_INTEGER),
     cost_usd,
     usage,
     queued,
     terminal,
     can_respawn: !side.pty && !alive,
-    waiting_for: alive && typeof (extra.waiting as { request_id?: unknown } | null | undefined)?.request_id === 'string' ? ((extra.waiting as { request_id: string }).request_id) : null,
+    waiting_for: alive && typeof (extra.waiting as { request_id?: unknown } | null | undefined)?.request_id === 'string' && (extra.waiting as { request_id: string }).request_id.length <= 100 ? ((extra.waiting as { request_id: string }).request_id) : null,
   };
 }
 
+// The files hold any length; the contract's bounds hold for every member, or a view drops the whole roster.
+function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+function clipOrNull(s: string | null, max: number): string | null {
+  return s === null ? null : clip(s, max);
+}
+
 function readonlyReason(status: AgentStatus | null, side: HostSideInfo): string {
+  return clip(readonlyWhy(status, side), 300);
+}
+
+function readonlyWhy(status: AgentStatus | null, side: HostSideInfo): string {
   if (side.lastExit) return side.lastExit.signal ? `exited (${side.lastExit.signal})` : `exited with code ${side.lastExit.code}`;
   if (!status) return 'not running: no process has started it yet';
   if (status.host && status.host !== os.hostname()) return `runs on host ${status.host}; output from output.log`;

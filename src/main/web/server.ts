@@ -23,34 +23,35 @@ export interface DashboardServer {
   close(): Promise<void>;
 }
 
-const COOKIE = 'thclaws_token';
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 /**
- * The dashboard over HTTP + WebSocket. Every request needs the token (in the URL, or the cookie set by the
- * first authenticated page load); a foreign Origin or Host is refused (no cross-site or DNS-rebinding use).
+ * The dashboard over HTTP + WebSocket. The WebSocket needs the token in its URL; a page load needs it in the
+ * URL too, and sets a cookie that lets that page fetch its own static assets. A browser sends cookies for
+ * 127.0.0.1 to every port, so the cookie holds a second secret good only for those files, never the token.
+ * A foreign Origin or Host is refused (no cross-site or DNS-rebinding use).
  */
 export async function startDashboardServer(opts: DashboardServerOptions): Promise<DashboardServer> {
   const token = opts.token ?? randomBytes(32).toString('base64url');
+  const assetKey = randomBytes(32).toString('base64url');
   const bind = opts.host ?? '127.0.0.1';
   let port = 0;
   const allowedHosts = () => new Set([`${bind}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
 
-  const tokenOf = (req: http.IncomingMessage): string | null => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const q = url.searchParams.get('token');
-    if (q) return q;
-    const cookie = (req.headers.cookie ?? '').split(';').map((c) => c.trim()).find((c) => c.startsWith(`${COOKIE}=`));
-    return cookie ? cookie.slice(COOKIE.length + 1) : null;
+  const cookieName = () => `thclaws_assets_${port}`;
+  const queryToken = (req: http.IncomingMessage): string | null => new URL(req.url ?? '/', 'http://x').searchParams.get('token');
+  const assetCookie = (req: http.IncomingMessage): string | null => {
+    const c = (req.headers.cookie ?? '').split(';').map((x) => x.trim()).find((x) => x.startsWith(`${cookieName()}=`));
+    return c ? c.slice(cookieName().length + 1) : null;
   };
-  const validToken = (t: string | null) => {
+  const same = (t: string | null, secret: string) => {
     if (!t) return false;
     const a = Buffer.from(t);
-    const b = Buffer.from(token);
+    const b = Buffer.from(secret);
     return a.length === b.length && timingSafeEqual(a, b);
   };
   /** null when allowed, else the reason. */
-  const refuse = (req: http.IncomingMessage): string | null => {
+  const refuse = (req: http.IncomingMessage, assetsToo: boolean): string | null => {
     if (!allowedHosts().has(req.headers.host ?? '')) return 'unknown Host';
     const origin = req.headers.origin;
     if (origin !== undefined) {
@@ -62,12 +63,12 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
       }
       if (!allowedHosts().has(host)) return 'foreign Origin';
     }
-    if (!validToken(tokenOf(req))) return 'missing or wrong token';
+    if (!same(queryToken(req), token) && !(assetsToo && same(assetCookie(req), assetKey))) return 'missing or wrong token';
     return null;
   };
 
   const server = http.createServer((req, res) => {
-    const why = refuse(req);
+    const why = refuse(req, true);
     if (why) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end(`forbidden: ${why}\n`);
       return;
@@ -78,14 +79,14 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
     }
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.searchParams.has('token')) {
-      res.setHeader('set-cookie', `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+      res.setHeader('set-cookie', `${cookieName()}=${assetKey}; HttpOnly; SameSite=Strict; Path=/`);
     }
     serveStatic(opts.rendererDir, url.pathname, res);
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (req, socket, head) => {
-    const why = refuse(req);
+    const why = refuse(req, false);
     if (why || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') {
       socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nforbidden: ${why ?? 'not found'}\n`);
       return;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pty from '@lydell/node-pty';
 
@@ -11,8 +12,13 @@ import pty from '@lydell/node-pty';
  * wrapper traps them (a handler, not an ignore, so the child keeps default dispositions) and still reports.
  * The one pty implementation: the desktop host's launcher and `thclaws team host` both run children through it.
  */
-export const END_MARKER = '\x1b]6973;thclaws-pty-end\x07';
-const WRAPPER = `trap : TERM INT HUP; "$@"; rc=$?; printf '${END_MARKER.replace('\x1b', '\\033').replace('\x07', '\\007')}'; IFS= read -r -t 10 _; exit $rc`;
+const MARKER_HEAD = '\x1b]6973;thclaws-pty-end;';
+/**
+ * The end marker carries a random nonce the wrapper gets in its environment and unsets before running the
+ * child: a child printing a marker (a file it cats, a model's text) cannot end its own pane.
+ */
+const NONCE_ENV = 'THCLAWS_PTY_END';
+const WRAPPER = `n=$${NONCE_ENV}; unset ${NONCE_ENV}; trap : TERM INT HUP; "$@"; rc=$?; printf '\\033]6973;thclaws-pty-end;%s\\007' "$n"; IFS= read -r -t 10 _; exit $rc`;
 
 export interface PtyExit {
   code: number | null;
@@ -34,15 +40,18 @@ export class PtyProcess {
   private held = '';
   private ended = false;
   private paused = false;
+  private readonly endMarker: string;
 
   constructor(argv: string[], opts: PtyOptions) {
     if (argv.length === 0) throw new Error('empty argv');
+    const nonce = randomBytes(16).toString('hex');
+    this.endMarker = `${MARKER_HEAD}${nonce}\x07`;
     this.term = pty.spawn('bash', ['-c', WRAPPER, 'thclaws-pty', ...argv], {
       name: 'xterm-256color',
       cols: opts.cols ?? 120,
       rows: opts.rows ?? 32,
       cwd: opts.cwd,
-      env: opts.env,
+      env: { ...opts.env, [NONCE_ENV]: nonce },
     });
     this.pid = this.term.pid;
     let resolveExit!: (e: PtyExit) => void;
@@ -103,7 +112,7 @@ export class PtyProcess {
     if (this.ended) return;
     const text = this.held + data;
     this.held = '';
-    const at = text.indexOf(END_MARKER);
+    const at = text.indexOf(this.endMarker);
     if (at >= 0) {
       if (at > 0) this.dataListener(text.slice(0, at));
       this.ended = true; // everything after the marker is the wrapper's own echo
@@ -111,7 +120,7 @@ export class PtyProcess {
       return;
     }
     // Hold back a possible marker prefix split across reads.
-    const keep = partialSuffix(text, END_MARKER);
+    const keep = partialSuffix(text, this.endMarker);
     if (keep > 0) this.held = text.slice(text.length - keep);
     const out = keep > 0 ? text.slice(0, text.length - keep) : text;
     if (out) this.dataListener(out);
