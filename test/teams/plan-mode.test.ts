@@ -103,5 +103,33 @@ describe('plan mode', () => {
     await done(session);
     expect(exists(ws, 'by-person.txt')).toBe(true);
   }, 90_000);
+
+  it('an approval of the rejected first attempt, sent after the second was submitted, unlocks nothing (refused by the CLI, a forged frame journaled as late)', async () => {
+    const { sendFrame } = await import('../../src/core/teams/protocol.js');
+    const { ws, session } = await team(
+      [
+        { text: 'plan', tool_calls: [{ name: 'SubmitPlan', input: { plan: '# v1' } }] },
+        { text: 'revised', tool_calls: [{ name: 'SubmitPlan', input: { plan: '# v2' } }] },
+        { text: 'go', tool_calls: [{ name: 'Bash', input: { command: 'touch after-plan.txt' } }, complete] },
+        { text: 'end' },
+      ],
+      { teammateAllow: ['Bash'] },
+      { planModeRequired: true },
+    );
+    const first = await nextRequest(session);
+    expect(cli(ws, 'deny', first.request_id, '--message', 'smaller').code).toBe(0);
+    const second = await nextRequest(session, new Set([first.request_id]));
+    const late = cli(ws, 'approve', first.request_id);
+    expect(late.code).toBe(2);
+    expect(late.err).toMatch(/^thclaws: no pending approval request/);
+    await sendFrame(session.store, 'user', 'alice', 'plan_approval_response', { request_id: first.request_id, allow: true, scope: 'once' });
+    const log = () => (fs.existsSync(session.store.paths.log) ? fs.readFileSync(session.store.paths.log, 'utf8') : '');
+    await waitFor(() => log().includes(`plan_approval_response from user for ${first.request_id} ignored`), 'the old attempt\'s approval journaled');
+    expect((await pendingApprovals(session.store)).map((w) => w.request_id)).toEqual([second.request_id]);
+    expect(exists(ws, 'after-plan.txt')).toBe(false);
+    expect(cli(ws, 'approve', second.request_id).code).toBe(0);
+    await done(session);
+    expect(exists(ws, 'after-plan.txt')).toBe(true);
+  }, 90_000);
 });
 
