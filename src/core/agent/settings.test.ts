@@ -48,6 +48,9 @@ describe('settings', () => {
     expect(() => loadSettings(project, env())).toThrow(`invalid settings file ${file}: key "teammateMode"`);
     write(file, { retry: { maxRetries: -1 } });
     expect(() => loadSettings(project, env())).toThrow(/key "retry\.maxRetries"/);
+    // Past a timer's range Node fires at once: every request would be denied as timed out immediately.
+    write(file, { approvalTimeoutMs: 3_000_000_000 });
+    expect(() => loadSettings(project, env())).toThrow(/key "approvalTimeoutMs"/);
   });
 
   it('reports invalid JSON and non-objects', () => {

@@ -40,7 +40,8 @@ export const SettingsSchema = z.looseObject({
   /** Who answers a teammate's permission request: the person, or the lead agent through AnswerApproval. */
   permissionApprover: z.enum(['lead', 'user']).default('user'),
   /** A teammate's unanswered request is denied after this long (and the teammate is told so). */
-  approvalTimeoutMs: z.number().int().min(1000).default(600_000),
+  /** At most a timer's range (~24.8 days): past it Node fires at once. */
+  approvalTimeoutMs: z.number().int().min(1000).max(2_147_483_647).default(600_000),
   /**
    * Teammates' permission mode, never inherited from the lead's own: `ask` forwards every Bash command and
    * every write outside the teammate's worktree that no rule allows; `auto` accepts everything (opt-in).

@@ -98,7 +98,8 @@ export class ResponseWaiters {
         this.pending.delete(requestId);
         resolve(v);
       };
-      const timer = setTimeout(() => done('timeout'), timeoutMs);
+      // A delay past a timer's range would fire at once.
+      const timer = setTimeout(() => done('timeout'), Math.min(timeoutMs, 2_147_483_647));
       const onAbort = () => done('aborted');
       if (signal.aborted) return done('aborted');
       signal.addEventListener('abort', onAbort, { once: true });
