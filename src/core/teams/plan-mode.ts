@@ -60,7 +60,7 @@ export class PlanMode {
     return {
       name: 'SubmitPlan',
       description: `Submit your implementation plan (Markdown) for approval by ${this.opts.approver === 'lead' ? 'the lead' : 'the person'}; waits for the answer. Write, Edit, Bash and TeamTaskComplete work only after approval; a rejection tells you what to change — revise and submit again.`,
-      inputSchema: z.object({ plan: z.string().min(1).max(50_000) }).strict(),
+      inputSchema: z.object({ plan: z.string().max(50_000).refine((p) => p.trim().length > 0, 'the plan is empty: write what you will change and how') }).strict(),
       needsPermission: false,
       run: (input, ctx) => this.submit(input.plan, ctx.signal),
     };
