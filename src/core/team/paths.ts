@@ -48,6 +48,10 @@ export class TeamPaths {
   output(agent: string): string {
     return path.join(this.agentDir(agent), 'output.log');
   }
+  /** The first answer given to each of the agent's approval requests (so a losing answer is told it lost). */
+  answers(agent: string): string {
+    return path.join(this.agentDir(agent), 'answers.json');
+  }
   lease(agent: string): string {
     return path.join(this.agentDir(agent), 'lease');
   }

@@ -5,6 +5,8 @@
  * app all answer through `answerApproval`.
  */
 import { deriveState, isLive, LEAD, TeamError, USER, type Message, type TeamStore } from '../team/index.js';
+import { parseJson, readTextFile, writeFileAtomic } from '../team/fsio.js';
+import { withLock } from '../team/lock.js';
 import { field, sendFrame } from './protocol.js';
 
 export type ApprovalKind = 'permission' | 'plan';
@@ -59,19 +61,52 @@ export async function pendingApprovals(store: TeamStore, now = Date.now()): Prom
 }
 
 /** Answers a pending request as `from` (`user` or `lead`). Unknown or already answered ids are refused. */
+/** How many first answers per teammate are remembered (a teammate has at most one request pending at a time). */
+const ANSWERS_KEPT = 200;
+
+interface FirstAnswer {
+  from: string;
+  allow: boolean;
+  at: number;
+}
+
+function readAnswers(file: string): Record<string, FirstAnswer> {
+  const r = readTextFile(file);
+  if (r.kind !== 'ok') return {};
+  const p = parseJson(r.text);
+  return p.ok && p.value && typeof p.value === 'object' ? (p.value as Record<string, FirstAnswer>) : {};
+}
+
+/**
+ * Sends the answer, once per request id: under the teammate's answers lock the first answer is recorded, and a
+ * later one (a racing CLI, dashboard click or lead tool) is refused with who answered first instead of
+ * reporting a success the teammate then drops as a duplicate.
+ */
 export async function answerApproval(store: TeamStore, from: string, requestId: string, answer: Answer): Promise<{ waiting: Waiting; message: Message }> {
   if (from !== USER && from !== LEAD) throw new TeamError('invalid', `only lead or user may answer an approval, not "${from}"`);
-  const waiting = (await pendingApprovals(store)).find((w) => w.request_id === requestId);
-  if (!waiting) throw new TeamError('not_found', `no pending approval request "${requestId}" (answered already, timed out, or its teammate is not running); see thclaws team approvals`);
-  const type = waiting.kind === 'plan' ? 'plan_approval_response' : 'permission_response';
-  const message = await sendFrame(store, from, waiting.agent, type, {
-    request_id: requestId,
-    allow: answer.allow,
-    scope: answer.always && answer.allow ? 'always-for-this-rule' : 'once',
-    rule_scope: answer.ruleScope ?? 'teammate',
-    ...(answer.feedback ? { feedback: answer.feedback } : {}),
+  const notPending = () => new TeamError('not_found', `no pending approval request "${requestId}" (answered already, timed out, or its teammate is not running); see thclaws team approvals`);
+  const first = (await pendingApprovals(store)).find((w) => w.request_id === requestId);
+  if (!first) throw notPending();
+  const file = store.paths.answers(first.agent);
+  return withLock(file, async (guard) => {
+    const answers = readAnswers(file);
+    const prior = answers[requestId];
+    if (prior) throw new TeamError('conflict', `approval request "${requestId}" was already ${prior.allow ? 'approved' : 'denied'} by ${prior.from === USER ? 'the person' : prior.from}`);
+    // Re-read under the lock: it may have timed out or been withdrawn while this waited.
+    const waiting = (await pendingApprovals(store)).find((w) => w.request_id === requestId);
+    if (!waiting) throw notPending();
+    const type = waiting.kind === 'plan' ? 'plan_approval_response' : 'permission_response';
+    const message = await sendFrame(store, from, waiting.agent, type, {
+      request_id: requestId,
+      allow: answer.allow,
+      scope: answer.always && answer.allow ? 'always-for-this-rule' : 'once',
+      rule_scope: answer.ruleScope ?? 'teammate',
+      ...(answer.feedback ? { feedback: answer.feedback } : {}),
+    });
+    const kept = Object.entries(answers).slice(-(ANSWERS_KEPT - 1));
+    writeFileAtomic(file, JSON.stringify(Object.fromEntries([...kept, [requestId, { from, allow: answer.allow, at: Date.now() }]])), { guard });
+    return { waiting, message };
   });
-  return { waiting, message };
 }
 
 export interface Response {
