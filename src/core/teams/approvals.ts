@@ -47,8 +47,15 @@ function isWaiting(v: unknown): v is Waiting {
   return !!w && typeof w === 'object' && typeof w.request_id === 'string' && (w.kind === 'permission' || w.kind === 'plan');
 }
 
-/** Every live teammate's pending request, oldest first. A dead or stopped teammate's request is never listed. */
+/**
+ * Every live teammate's pending request, oldest first. A dead or stopped teammate's request is never listed,
+ * nor one past its deadline (the teammate denies it as timed out; an answer could no longer count).
+ */
 export async function pendingApprovals(store: TeamStore, now = Date.now()): Promise<Waiting[]> {
+  return (await waitingRequests(store, now)).filter((w) => now <= w.deadline);
+}
+
+async function waitingRequests(store: TeamStore, now: number): Promise<Waiting[]> {
   const cfg = await store.config.load().catch(() => null);
   const out: Waiting[] = [];
   for (const m of cfg?.members ?? []) {
@@ -85,7 +92,13 @@ function readAnswers(file: string): Record<string, FirstAnswer> {
 export async function answerApproval(store: TeamStore, from: string, requestId: string, answer: Answer): Promise<{ waiting: Waiting; message: Message }> {
   if (from !== USER && from !== LEAD) throw new TeamError('invalid', `only lead or user may answer an approval, not "${from}"`);
   const notPending = () => new TeamError('not_found', `no pending approval request "${requestId}" (answered already, timed out, or its teammate is not running); see thclaws team approvals`);
-  const first = (await pendingApprovals(store)).find((w) => w.request_id === requestId);
+  const find = async () => {
+    const now = Date.now();
+    const w = (await waitingRequests(store, now)).find((x) => x.request_id === requestId);
+    if (w && now > w.deadline) throw new TeamError('not_found', `approval request "${requestId}" of ${w.agent} timed out at ${new Date(w.deadline).toLocaleTimeString()}; it was denied and ${w.agent} was told so`);
+    return w;
+  };
+  const first = await find();
   if (!first) throw notPending();
   const file = store.paths.answers(first.agent);
   return withLock(file, async (guard) => {
@@ -93,7 +106,7 @@ export async function answerApproval(store: TeamStore, from: string, requestId: 
     const prior = answers[requestId];
     if (prior) throw new TeamError('conflict', `approval request "${requestId}" was already ${prior.allow ? 'approved' : 'denied'} by ${prior.from === USER ? 'the person' : prior.from}`);
     // Re-read under the lock: it may have timed out or been withdrawn while this waited.
-    const waiting = (await pendingApprovals(store)).find((w) => w.request_id === requestId);
+    const waiting = await find();
     if (!waiting) throw notPending();
     const type = waiting.kind === 'plan' ? 'plan_approval_response' : 'permission_response';
     const message = await sendFrame(store, from, waiting.agent, type, {

@@ -32,6 +32,15 @@ export interface TeamApproverOptions {
 /** A frame's copy of the input stays small; the summary always says what would run. */
 const INPUT_MAX_CHARS = 20_000;
 
+/** The summary repeats the command: a long one is cut so the request frame stays within a message's limits. */
+const SUMMARY_MAX_CHARS = 900;
+/** A rule longer than this is neither shown nor offered for "always" (the frame has to stay small). */
+const RULE_MAX_CHARS = 2_000;
+
+function capSummary(summary: string): string {
+  return summary.length <= SUMMARY_MAX_CHARS ? summary : `${summary.slice(0, SUMMARY_MAX_CHARS)}… (${summary.length - SUMMARY_MAX_CHARS} more characters)`;
+}
+
 function capInput(input: unknown): unknown {
   const json = JSON.stringify(input) ?? 'null';
   return json.length <= INPUT_MAX_CHARS ? input : { truncated: true, preview: json.slice(0, INPUT_MAX_CHARS) };
@@ -109,12 +118,13 @@ export class TeamApprover implements Approver {
       kind: 'permission',
       agent: this.me,
       tool: req.tool,
-      summary: req.summary,
+      summary: capSummary(req.summary),
       input: capInput(req.input),
       cwd: this.opts.cwd,
       epoch,
       // Under an ask rule "always" could store nothing that stops the next question: no rule is offered.
-      ...(req.scope && !req.askRule ? { rule: req.scope } : {}),
+      // Nor for a rule too long to show and store (a command whose first words are huge).
+      ...(req.scope && !req.askRule && req.scope.length <= RULE_MAX_CHARS ? { rule: req.scope } : {}),
       ...(req.askRule ? { ask_rule: req.askRule } : {}),
       since: now,
       deadline: now + this.opts.timeoutMs,
@@ -135,7 +145,7 @@ export class TeamApprover implements Approver {
       const answered = this.opts.waiters.wait(waiting.request_id, this.opts.timeoutMs, signal);
       const { since: _s, deadline: _d, ...fields } = waiting;
       await sendFrame(store, this.me, LEAD, 'permission_request', fields as Record<string, unknown>, epoch);
-      this.opts.print(`[${this.me}] waiting for approval ${waiting.request_id}: ${req.summary}`);
+      this.opts.print(`[${this.me}] waiting for approval ${waiting.request_id}: ${waiting.summary}`);
       const r = await answered;
       if (r === 'aborted') return { deny: 'aborted while waiting for approval' };
       if (r === 'timeout') {
@@ -148,7 +158,7 @@ export class TeamApprover implements Approver {
         this.opts.print(`[${this.me}] ${req.tool} denied by ${r.from}${r.feedback ? `: ${r.feedback}` : ''}`);
         return { deny: `denied by ${r.from === 'user' ? 'the person' : r.from}${r.feedback ? `: ${r.feedback}` : ' (no reason given)'}` };
       }
-      if (r.always && req.scope && !req.askRule) {
+      if (r.always && req.scope && waiting.rule) {
         this.granted.push(req.scope);
         try {
           addTeammateAllowRule(this.session.projectRoot, req.scope, r.ruleScope === 'team' ? null : this.me);
