@@ -30,7 +30,8 @@ test.beforeAll(async ({ browser }) => {
   store = new TeamStore(d.teamDir);
   page = await (await browser.newContext()).newPage();
   await page.goto(d.url);
-  await expect(page.locator('.pane[data-agent="lead"]')).toBeVisible();
+  // 500 members make the first snapshot slow on a loaded machine: generous.
+  await expect(page.locator('.pane[data-agent="lead"]')).toBeVisible({ timeout: 90_000 });
   const epoch = ((await store.config.load()) as { epoch?: string }).epoch ?? null;
   const now = Date.now();
   for (const [i, n] of names.entries()) {
