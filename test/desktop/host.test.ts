@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/core/team/index.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
-import { TeamHost } from '../../src/main/host/team-host.js';
+import { TeamHost, type TeamHostOptions } from '../../src/main/host/team-host.js';
 import { parseEvent, type HostEvent, type Member } from '../../src/shared/api.js';
 import { probeSandbox } from '../../src/core/sandbox/runtime.js';
 import { sandboxView } from '../../src/main/host/views.js';
@@ -67,7 +67,7 @@ function startForeign(ws: string, name: string): ChildProcess {
   return c;
 }
 
-function makeHost(ws: string, startLead = true): TeamHost {
+function makeHost(ws: string, startLead = true, extra: Partial<TeamHostOptions> = {}): TeamHost {
   // Children get a private HOME: no user settings of this machine leak into the lead or teammates.
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'host-home-'));
   const h = new TeamHost({
@@ -77,6 +77,7 @@ function makeHost(ws: string, startLead = true): TeamHost {
     teammateArgv: (name) => [process.execPath, agentSimScript(), name],
     startLead,
     recent: new RecentWorkspaces(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'recent-')), 'r.json')),
+    ...extra,
   });
   hosts.push(h);
   return h;
@@ -136,7 +137,8 @@ describe('TeamHost against a team made by the CLI', () => {
 
   it('tasks, messages, abort and settings act on disk; invalid input is refused without harm', async () => {
     const ws = makeTeamWorkspace(['alice']);
-    const host = makeHost(ws, false);
+    // No periodic whole re-read: the queued count must follow the inbox's own change event.
+    const host = makeHost(ws, false, { rereadEveryTicks: Number.MAX_SAFE_INTEGER });
     await host.open();
     const c = new Client(host);
     await c.req({ type: 'subscribe' });

@@ -32,12 +32,12 @@ export interface TeamHostOptions {
   recent?: RecentWorkspaces;
   /** Shared output budget per 5 ms tick, in characters. */
   budgetPerTick?: number;
+  /** Liveness ticks between whole re-reads of inbox counts and approvals (default 5; tests raise it). */
+  rereadEveryTicks?: number;
 }
 
 export const thclawsBin = (): string => path.join(packageRoot(), 'bin', 'thclaws');
 const LIVENESS_MS = 2000;
-/** Every this many liveness ticks, inbox counts and the approval inbox are re-read whole (a missed event's safety net). */
-const FULL_REREAD_TICKS = 5;
 
 /**
  * The desktop app's engine, plain Node: owns the ptys of the lead and the teammates it spawns, tails the rest,
@@ -325,7 +325,7 @@ export class TeamHost {
 
   /** Liveness changes without any file event (a heartbeat going stale, a pid dying): re-derive from cache. */
   private recomputeLiveness(): void {
-    const full = ++this.ticks % FULL_REREAD_TICKS === 0;
+    const full = ++this.ticks % (this.opts.rereadEveryTicks ?? 5) === 0; // a missed event's safety net
     let changed = false;
     for (const name of this.names()) {
       if (full) this.readQueued(name);
