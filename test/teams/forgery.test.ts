@@ -6,19 +6,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt } from '../agent/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../agent/helpers.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { pidAlive } from '../../src/core/team/index.js';
-import { leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
-beforeAll(ensureBuilt, 120_000);
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe('forged senders from a teammate Bash', () => {
   it.each([

@@ -2,7 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, tempDir } from '../agent/helpers.js';
+import { afterEach, beforeAll } from 'vitest';
+import { BIN, ensureBuilt, tempDir } from '../agent/helpers.js';
 import { trustFolder } from '../../src/core/agent/trust.js';
 import { TeamSession, type TeamSessionOptions } from '../../src/core/teams/session.js';
 import { deriveState, pidAlive } from '../../src/core/team/index.js';
@@ -100,4 +101,17 @@ export function killAll(dir: string): true {
 
 export async function stateOf(session: TeamSession, name: string) {
   return deriveState(await session.store.statuses.read(name));
+}
+
+/**
+ * The file's clean-ups: the CLI is built once before its tests, and what a test pushes here runs after it,
+ * newest first (a lead closes before its workspace is removed).
+ */
+export function cleanupsAfterEach(): Array<() => Promise<void> | void> {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  beforeAll(ensureBuilt, 120_000);
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return cleanups;
 }

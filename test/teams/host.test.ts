@@ -1,20 +1,15 @@
 /** Host mode: spawn requests are served exactly once per spawn id, even with two hosts watching one team. */
 import fs from 'node:fs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../agent/helpers.js';
+import { describe, expect, it } from 'vitest';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { PtyLauncher } from '../../src/core/teams/launchers/pty.js';
 import { serveSpawnRequests, type SpawnServeEvent } from '../../src/core/teams/serve-spawn-requests.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { TeamStore } from '../../src/core/team/index.js';
-import { leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
-beforeAll(ensureBuilt, 120_000);
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe('serveSpawnRequests', () => {
   it('two hosts, three spawns: each launched exactly once, by one host, and each boots', async () => {

@@ -1,18 +1,13 @@
 /** The teammate loop as a real process: urgent messages at tool boundaries, queued ones after; retries then parking. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../agent/helpers.js';
+import { describe, expect, it } from 'vitest';
 import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
-import { leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
-beforeAll(ensureBuilt, 120_000);
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 async function team(script: unknown, members: string[]) {
   const ws = teamWorkspace();

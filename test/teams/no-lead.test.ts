@@ -6,19 +6,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, scrubbedEnv } from '../agent/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, scrubbedEnv } from '../agent/helpers.js';
 import { TeamStore } from '../../src/core/team/index.js';
 import { pendingApprovals } from '../../src/core/teams/approvals.js';
 import { currentEpoch, sendFrame } from '../../src/core/teams/protocol.js';
 import { cli, exists } from './approval-harness.js';
-import { leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
-beforeAll(ensureBuilt, 120_000);
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe('a teammate without a lead', () => {
   it('starts the epoch itself and gets the person\'s answers; after a lead takes the team, answers of the old epoch are stale', async () => {

@@ -5,21 +5,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, scrubbedEnv } from '../agent/helpers.js';
 import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { sendFrame } from '../../src/core/teams/protocol.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import type { TeamSession } from '../../src/core/teams/session.js';
 import { pidAlive } from '../../src/core/team/index.js';
-import { leadSession, stateOf, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
+import { cleanupsAfterEach, leadSession, stateOf, teamWorkspace, type Ws, waitFor, writeScript } from './helpers.js';
 
-beforeAll(ensureBuilt, 120_000);
-let cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const slowWords = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
 

@@ -1,18 +1,13 @@
 /** SpawnTeammate's failure paths leave no ghost; the live cap; names checked before anything is written. */
 import fs from 'node:fs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../agent/helpers.js';
+import { describe, expect, it } from 'vitest';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import type { TeamSessionOptions } from '../../src/core/teams/session.js';
-import { leadSession, stateOf, teamWorkspace, writeScript } from './helpers.js';
+import { cleanupsAfterEach, leadSession, stateOf, teamWorkspace, writeScript } from './helpers.js';
 
-beforeAll(ensureBuilt, 120_000);
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 async function lead(members: Array<{ name: string; prompt?: string }>, opts: Partial<TeamSessionOptions> = {}) {
   const ws = teamWorkspace();

@@ -1,19 +1,15 @@
 /** Tokens and cost: a real teammate process on the real SDK against the fake Messages API sums every call into its status. */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeAnthropic } from '../agent/fake-anthropic.js';
-import { ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
+import { runCli, scrubbedEnv } from '../agent/helpers.js';
 import { estimateCost } from '../../src/core/agent/cost.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { teamStatusText } from '../../src/core/teams/status-view.js';
-import { leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
-beforeAll(ensureBuilt, 120_000);
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe('usage accounting', () => {
   it("a teammate's status.json gets the token sums and the cost of every model call; the lead's too; `team status` shows them", async () => {
