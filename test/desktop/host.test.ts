@@ -135,6 +135,25 @@ describe('TeamHost against a team made by the CLI', () => {
     await waitFor(() => c.member('bob')?.state === 'stopped', 'bob stopped');
   });
 
+  it('a status write that changes only a pending request (not what the pane shows) still updates the approval inbox', async () => {
+    const ws = makeTeamWorkspace(['alice']);
+    // No periodic whole re-read: the approval inbox must follow the status event itself.
+    const host = makeHost(ws, false, { rereadEveryTicks: Number.MAX_SAFE_INTEGER });
+    await host.open();
+    const c = new Client(host);
+    await c.req({ type: 'subscribe' });
+    const store = new TeamStore(host.store.dir);
+    const waiting = (summary: string) => ({ request_id: 'r1', kind: 'permission', agent: 'alice', tool: 'Bash', summary, cwd: ws, epoch: null, since: Date.now(), deadline: Date.now() + 600_000 });
+    const live = { status: 'working' as const, pid: process.pid, host: os.hostname() };
+    const approvals = () => [...c.events].reverse().find((e) => e.type === 'approvals') as Extract<HostEvent, { type: 'approvals' }> | undefined;
+    await store.statuses.write('alice', { ...live, waiting: waiting('run ls') } as never);
+    await waitFor(() => approvals()?.items[0]?.summary === 'run ls', 'the request in the approval inbox');
+    await waitFor(() => c.member('alice')?.waiting_for === 'r1', 'the pane shows the request');
+    // Same request id, same state: the pane's member view is unchanged, only the request's details are.
+    await store.statuses.write('alice', { ...live, waiting: waiting('run ls -la') } as never);
+    await waitFor(() => approvals()?.items[0]?.summary === 'run ls -la', 'the changed request in the approval inbox');
+  });
+
   it('tasks, messages, abort and settings act on disk; invalid input is refused without harm', async () => {
     const ws = makeTeamWorkspace(['alice']);
     // No periodic whole re-read: the queued count must follow the inbox's own change event.
