@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/core/team/index.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
-import { TeamHost } from '../../src/main/host/team-host.js';
+import { TeamHost, type TeamHostOptions } from '../../src/main/host/team-host.js';
 import { parseEvent, type HostEvent, type Member } from '../../src/shared/api.js';
 import { probeSandbox } from '../../src/core/sandbox/runtime.js';
 import { sandboxView } from '../../src/main/host/views.js';
@@ -67,7 +67,7 @@ function startForeign(ws: string, name: string): ChildProcess {
   return c;
 }
 
-function makeHost(ws: string, startLead = true): TeamHost {
+function makeHost(ws: string, startLead = true, extra: Partial<TeamHostOptions> = {}): TeamHost {
   // Children get a private HOME: no user settings of this machine leak into the lead or teammates.
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'host-home-'));
   const h = new TeamHost({
@@ -77,6 +77,7 @@ function makeHost(ws: string, startLead = true): TeamHost {
     teammateArgv: (name) => [process.execPath, agentSimScript(), name],
     startLead,
     recent: new RecentWorkspaces(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'recent-')), 'r.json')),
+    ...extra,
   });
   hosts.push(h);
   return h;
@@ -134,9 +135,29 @@ describe('TeamHost against a team made by the CLI', () => {
     await waitFor(() => c.member('bob')?.state === 'stopped', 'bob stopped');
   });
 
+  it('a status write that changes only a pending request (not what the pane shows) still updates the approval inbox', async () => {
+    const ws = makeTeamWorkspace(['alice']);
+    // No periodic whole re-read: the approval inbox must follow the status event itself.
+    const host = makeHost(ws, false, { rereadEveryTicks: Number.MAX_SAFE_INTEGER });
+    await host.open();
+    const c = new Client(host);
+    await c.req({ type: 'subscribe' });
+    const store = new TeamStore(host.store.dir);
+    const waiting = (summary: string) => ({ request_id: 'r1', kind: 'permission', agent: 'alice', tool: 'Bash', summary, cwd: ws, epoch: null, since: Date.now(), deadline: Date.now() + 600_000 });
+    const live = { status: 'working' as const, pid: process.pid, host: os.hostname() };
+    const approvals = () => [...c.events].reverse().find((e) => e.type === 'approvals') as Extract<HostEvent, { type: 'approvals' }> | undefined;
+    await store.statuses.write('alice', { ...live, waiting: waiting('run ls') } as never);
+    await waitFor(() => approvals()?.items[0]?.summary === 'run ls', 'the request in the approval inbox');
+    await waitFor(() => c.member('alice')?.waiting_for === 'r1', 'the pane shows the request');
+    // Same request id, same state: the pane's member view is unchanged, only the request's details are.
+    await store.statuses.write('alice', { ...live, waiting: waiting('run ls -la') } as never);
+    await waitFor(() => approvals()?.items[0]?.summary === 'run ls -la', 'the changed request in the approval inbox');
+  });
+
   it('tasks, messages, abort and settings act on disk; invalid input is refused without harm', async () => {
     const ws = makeTeamWorkspace(['alice']);
-    const host = makeHost(ws, false);
+    // No periodic whole re-read: the queued count must follow the inbox's own change event.
+    const host = makeHost(ws, false, { rereadEveryTicks: Number.MAX_SAFE_INTEGER });
     await host.open();
     const c = new Client(host);
     await c.req({ type: 'subscribe' });

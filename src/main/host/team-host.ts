@@ -32,6 +32,8 @@ export interface TeamHostOptions {
   recent?: RecentWorkspaces;
   /** Shared output budget per 5 ms tick, in characters. */
   budgetPerTick?: number;
+  /** Liveness ticks between whole re-reads of inbox counts and approvals (default 5; tests raise it). */
+  rereadEveryTicks?: number;
 }
 
 export const thclawsBin = (): string => path.join(packageRoot(), 'bin', 'thclaws');
@@ -52,6 +54,9 @@ export class TeamHost {
   private readonly side = new Map<string, HostSideInfo>();
   private readonly spawns = new Map<string, SpawnRequest>();
   private readonly statuses = new Map<string, AgentStatus | null>();
+  /** Unread counts, re-read on the agent's inbox events (a heartbeat must not re-parse every inbox). */
+  private readonly queued = new Map<string, number>();
+  private ticks = 0;
   private readonly views = new Set<TerminalView>();
   private members = new Map<string, string>();
   private tasksSent = new Map<string, string>();
@@ -227,13 +232,24 @@ export class TeamHost {
       let tasks = false;
       // A teammate's `waiting` lives in its status, and its request frame lands in the lead's inbox right
       // after: either event refreshes the approval inbox (one of them may be coalesced away by the watcher).
-      if (events.some((ev) => ev.kind === 'status' || (ev.kind === 'inbox' && ev.agent === LEAD))) void this.approvals.refresh();
+      // A status event that changed neither `waiting` nor what a view shows (a heartbeat) leaves it alone:
+      // re-reading every teammate's status on every heartbeat was most of the idle host's work.
+      let approvals = events.some((ev) => ev.kind === 'inbox' && ev.agent === LEAD);
       for (const ev of events) {
-        if (ev.kind === 'config') await this.refreshRoster();
-        else if (ev.kind === 'status' || ev.kind === 'inbox') await this.refreshMember(ev.agent, ev.kind === 'status');
-        else if (ev.kind === 'task') tasks = true;
+        if (ev.kind === 'config') {
+          await this.refreshRoster();
+          approvals = true;
+        } else if (ev.kind === 'status') {
+          const before = JSON.stringify(waitingOf(this.statuses.get(ev.agent)));
+          const shown = await this.refreshMember(ev.agent);
+          if (shown || JSON.stringify(waitingOf(this.statuses.get(ev.agent))) !== before) approvals = true;
+        } else if (ev.kind === 'inbox') {
+          this.readQueued(ev.agent);
+          await this.refreshMember(ev.agent, false);
+        } else if (ev.kind === 'task') tasks = true;
         else if (ev.kind === 'output') this.tails.get(ev.agent)?.pull();
       }
+      if (approvals) void this.approvals.refresh();
       if (tasks) await this.refreshTasks();
     } catch (err) {
       this.broadcast({ type: 'notice', level: 'warn', text: `could not read the team state: ${(err as Error).message}` });
@@ -256,6 +272,7 @@ export class TeamHost {
     const next = new Map<string, string>();
     for (const name of this.names()) {
       await this.readStatus(name);
+      this.readQueued(name);
       next.set(name, JSON.stringify(this.buildMember(name, cfg)));
       this.ensureTail(name);
     }
@@ -267,10 +284,14 @@ export class TeamHost {
     this.statuses.set(name, await this.store.statuses.read(name).catch(() => null));
   }
 
+  private readQueued(name: string): void {
+    this.queued.set(name, this.store.inboxes.unread(name).length);
+  }
+
   private buildMember(name: string, cfg: TeamConfig): Member {
     const side = this.side.get(name) ?? { pty: null, spawnedHere: false, lastExit: null };
-    const queued = this.store.inboxes.unread(name).length;
-    return memberView(name, cfg, this.statuses.get(name) ?? null, queued, side);
+    if (!this.queued.has(name)) this.readQueued(name);
+    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side);
   }
 
   /** A terminal for every member: a read-only tail unless this host runs it. */
@@ -284,26 +305,33 @@ export class TeamHost {
     else this.tails.set(name, new OutputTail(this.store, this.terminal(name), why, this.spawns.has(name)));
   }
 
-  async refreshMember(name: string, statusChanged = true): Promise<void> {
-    if (!this.names().includes(name)) return;
+  /** Re-reads (unless told not to) and pushes one member; true when what a view shows changed. */
+  async refreshMember(name: string, statusChanged = true): Promise<boolean> {
+    if (!this.names().includes(name)) return false;
     if (statusChanged) await this.readStatus(name);
-    this.pushMember(name);
+    return this.pushMember(name);
   }
 
-  private pushMember(name: string): void {
+  private pushMember(name: string): boolean {
     const cfg = this.config ?? ({ name: '', created_at: 0, lead: LEAD, members: [] } as TeamConfig);
     const m = this.buildMember(name, cfg);
     const json = JSON.stringify(m);
-    if (this.members.get(name) === json) return;
+    if (this.members.get(name) === json) return false;
     this.members.set(name, json);
     if (!this.launcher.get(name)) this.ensureTail(name);
     this.broadcast({ type: 'member', member: m });
+    return true;
   }
 
   /** Liveness changes without any file event (a heartbeat going stale, a pid dying): re-derive from cache. */
   private recomputeLiveness(): void {
-    for (const name of this.names()) this.pushMember(name);
-    void this.approvals.refresh(); // a teammate that died while waiting leaves the inbox
+    const full = ++this.ticks % (this.opts.rereadEveryTicks ?? 5) === 0; // a missed event's safety net
+    let changed = false;
+    for (const name of this.names()) {
+      if (full) this.readQueued(name);
+      if (this.pushMember(name)) changed = true;
+    }
+    if (changed || full) void this.approvals.refresh(); // a teammate that died while waiting leaves the inbox
     // Safety net, like the store's own feed: a change event can be coalesced away (chokidar compares mtimes);
     // a tail's pull is one fstat when nothing was appended.
     for (const tail of this.tails.values()) tail.pull();
@@ -373,3 +401,6 @@ export class TeamHost {
   }
 }
 
+function waitingOf(status: AgentStatus | null | undefined): unknown {
+  return (status as Record<string, unknown> | null | undefined)?.waiting ?? null;
+}

@@ -4,8 +4,8 @@ import chokidar, { type FSWatcher } from 'chokidar';
 import type { TeamEvent } from '../../core/team/index.js';
 import { classifyTeamPath } from '../../core/team/index.js';
 
-// Temp files, lock directories and quarantined copies are never state.
-const NOT_STATE = /(^|[\\/])\.tmp([\\/]|$)|\.lock([\\/]|$)|\.corrupt-/;
+// Temp files, locks (and their break markers) and quarantined copies are never state.
+const NOT_STATE = /(^|[\\/])\.tmp([\\/]|$)|\.lock(\.break)?([\\/]|$)|\.corrupt-/;
 
 const REARM_CHECK_MS = 1000;
 
