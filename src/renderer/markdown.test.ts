@@ -18,3 +18,17 @@ describe('plan Markdown', () => {
     expect(parseInline('[docs](https://example.com/a)')).toEqual([{ t: 'a', href: 'https://example.com/a', c: [{ t: 'text', v: 'docs' }] }]);
   });
 });
+
+describe('unclosed markers', () => {
+  type Node = { t: string; v?: string; href?: string; c?: Node[] };
+  const flat = (ns: Node[]): string => ns.map((n) => n.v ?? (n.c ? flat(n.c) : '')).join('');
+  it('keep every character as text, and a link after them still becomes a link', () => {
+    const junk = '['.repeat(5000) + '*'.repeat(3) + '_`';
+    const [p] = parseMarkdown(`${junk}[docs](https://example.com/x) end`) as Array<{ t: string; c: Node[] }>;
+    expect(p!.t).toBe('p');
+    // One '[' opens the link (the farthest within the span bound); every other character stays text.
+    expect(flat(p!.c)).toBe(`${junk.slice(1)}[docs end`);
+    const links = JSON.stringify(p!.c).match(/"href":"([^"]+)"/g);
+    expect(links).toEqual(['"href":"https://example.com/x"']);
+  });
+});

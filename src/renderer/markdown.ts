@@ -20,6 +20,8 @@ export type Block =
 
 const SAFE_HREF = /^https?:\/\/[^\s<>"']+$/i;
 
+const MARKERS = new Set(['`', '*', '_', '[']);
+
 export function parseInline(s: string): Inline[] {
   const out: Inline[] = [];
   let text = '';
@@ -27,19 +29,28 @@ export function parseInline(s: string): Inline[] {
     if (text) out.push({ t: 'text', v: text });
     text = '';
   };
+  let nextClose = -1; // where the next ']' is: one search for the whole text, not one per '['
   for (let i = 0; i < s.length; ) {
+    // Only a marker can start a span; each pattern's span is bounded, so a plan full of unclosed markers
+    // parses in linear time (an unbounded one scanned to the end of the text from every marker).
+    if (s[i] === '[' && nextClose < i) nextClose = s.indexOf(']', i) === -1 ? Infinity : s.indexOf(']', i);
+    if (!MARKERS.has(s[i]!) || (s[i] === '[' && nextClose - i > 2001)) {
+      text += s[i];
+      i++;
+      continue;
+    }
     const rest = s.slice(i);
     let m: RegExpExecArray | null;
-    if ((m = /^`([^`]+)`/.exec(rest))) {
+    if ((m = /^`([^`]{1,2000})`/.exec(rest))) {
       flush();
       out.push({ t: 'code', v: m[1]! });
-    } else if ((m = /^\*\*(.+?)\*\*/.exec(rest)) || (m = /^__(.+?)__/.exec(rest))) {
+    } else if ((m = /^\*\*(.{1,2000}?)\*\*/.exec(rest)) || (m = /^__(.{1,2000}?)__/.exec(rest))) {
       flush();
       out.push({ t: 'b', c: parseInline(m[1]!) });
-    } else if ((m = /^\*([^*\s][^*]*?)\*/.exec(rest)) || (m = /^_([^_\s][^_]*?)_(?![A-Za-z0-9])/.exec(rest))) {
+    } else if ((m = /^\*([^*\s][^*]{0,2000}?)\*/.exec(rest)) || (m = /^_([^_\s][^_]{0,2000}?)_(?![A-Za-z0-9])/.exec(rest))) {
       flush();
       out.push({ t: 'i', c: parseInline(m[1]!) });
-    } else if ((m = /^\[([^\]]+)\]\(([^)\s]+)\)/.exec(rest))) {
+    } else if ((m = /^\[([^\]]{1,2000})\]\(([^)\s]{1,2000})\)/.exec(rest))) {
       flush();
       if (SAFE_HREF.test(m[2]!)) out.push({ t: 'a', href: m[2]!, c: parseInline(m[1]!) });
       else out.push({ t: 'text', v: m[0] });

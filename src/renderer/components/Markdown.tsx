@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { parseMarkdown, type Inline } from '../markdown';
 
 /** A plan as React elements built from the safe Markdown subset: no HTML string ever reaches the DOM. */
@@ -24,9 +24,11 @@ function inline(nodes: Inline[]): ReactNode[] {
 }
 
 export function Markdown({ text }: { text: string }) {
+  // Cards re-render every second (their age): parse a plan once per text, not once per tick.
+  const blocks = useMemo(() => parseMarkdown(text), [text]);
   return (
     <div className="markdown">
-      {parseMarkdown(text).map((b, i) => {
+      {blocks.map((b, i) => {
         switch (b.t) {
           case 'h': {
             const H = `h${Math.min(6, b.level + 2)}` as 'h3';
