@@ -10,6 +10,7 @@ import { BIN, ensureBuilt } from '../agent/helpers.js';
 import { pendingApprovals } from '../../src/core/teams/approvals.js';
 import { approvalTool } from '../../src/core/teams/tools/approval-tools.js';
 import { complete, done, exists, nextRequest, runCleanups, team, toolResults } from './approval-harness.js';
+import { waitFor } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
 afterEach(runCleanups);
@@ -47,7 +48,8 @@ describe('racing approvers', () => {
     expect(log()).not.toContain(`for ${w.request_id} ignored`);
     const ran = exists(ws, 'raced.txt') ? fs.readFileSync(`${ws.dir}/raced.txt`, 'utf8') : '';
     expect(['', 'ran\n']).toContain(ran);
-    // The result the model saw matches what happened.
+    // The result the model saw matches what happened (the session file is written after the turn).
+    await waitFor(() => toolResults(ws).includes('Task #1 completed.'), 'the turn in the session file');
     expect(toolResults(ws).includes('permission denied: denied by the person')).toBe(ran === '');
     expect(await pendingApprovals(session.store)).toEqual([]);
   }, 120_000);

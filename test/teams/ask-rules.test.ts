@@ -77,7 +77,10 @@ describe('ask and deny rules', () => {
     await done(session);
     expect(exists(ws, 'g.txt')).toBe(true);
     for (const f of ['a', 'b', 'c', 'd', 'e', 'f']) expect(exists(ws, `${f}.txt`), f).toBe(false);
-    expect(toolResults(ws).split('refused by the rule Bash(touch:*)').length - 1).toBe(hidden.length);
+    // The session file is written after the turn that completed the task: wait for it, as the test above does.
+    const refusals = () => toolResults(ws).split('refused by the rule Bash(touch:*)').length - 1;
+    await waitFor(() => refusals() >= hidden.length, 'the six refusals in the tool results');
+    expect(refusals()).toBe(hidden.length);
   }, 90_000);
 
   it('an ask rule on a tool that needs no permission (Read) asks too', async () => {
@@ -99,6 +102,7 @@ describe('ask and deny rules', () => {
     const second = await nextRequest(session, new Set([first.request_id]));
     expect(cli(ws, 'deny', second.request_id, '--message', 'once is enough').code).toBe(0);
     await done(session);
+    await waitFor(() => toolResults(ws).includes('once is enough'), 'the turn in the session file');
     const results = toolResults(ws);
     expect(results).toContain('# test project');
     expect(results).toContain('denied by the person: once is enough');
