@@ -83,6 +83,15 @@ function makeHost(ws: string, startLead = true, extra: Partial<TeamHostOptions> 
   return h;
 }
 
+/** An opened host with one subscribed client, and a store on its team dir to write as the agents do. */
+async function subscribedHost(ws: string, startLead = true, extra: Partial<TeamHostOptions> = {}): Promise<{ host: TeamHost; c: Client; store: TeamStore }> {
+  const host = makeHost(ws, startLead, extra);
+  await host.open();
+  const c = new Client(host);
+  await c.req({ type: 'subscribe' });
+  return { host, c, store: new TeamStore(host.store.dir) };
+}
+
 describe('TeamHost against a team made by the CLI', () => {
   it('runs the lead in a pty, tails a foreign teammate, spawns/respawns its own, pushes deltas', async () => {
     const ws = makeTeamWorkspace(['alice', 'bob'], ['write the parser']);
@@ -138,11 +147,7 @@ describe('TeamHost against a team made by the CLI', () => {
   it('a status write that changes only a pending request (not what the pane shows) still updates the approval inbox', async () => {
     const ws = makeTeamWorkspace(['alice']);
     // No periodic whole re-read: the approval inbox must follow the status event itself.
-    const host = makeHost(ws, false, { rereadEveryTicks: Number.MAX_SAFE_INTEGER });
-    await host.open();
-    const c = new Client(host);
-    await c.req({ type: 'subscribe' });
-    const store = new TeamStore(host.store.dir);
+    const { c, store } = await subscribedHost(ws, false, { rereadEveryTicks: Number.MAX_SAFE_INTEGER });
     const waiting = (summary: string) => ({ request_id: 'r1', kind: 'permission', agent: 'alice', tool: 'Bash', summary, cwd: ws, epoch: null, since: Date.now(), deadline: Date.now() + 600_000 });
     const live = { status: 'working' as const, pid: process.pid, host: os.hostname() };
     const approvals = () => [...c.events].reverse().find((e) => e.type === 'approvals') as Extract<HostEvent, { type: 'approvals' }> | undefined;
@@ -157,11 +162,7 @@ describe('TeamHost against a team made by the CLI', () => {
   it('tasks, messages, abort and settings act on disk; invalid input is refused without harm', async () => {
     const ws = makeTeamWorkspace(['alice']);
     // No periodic whole re-read: the queued count must follow the inbox's own change event.
-    const host = makeHost(ws, false, { rereadEveryTicks: Number.MAX_SAFE_INTEGER });
-    await host.open();
-    const c = new Client(host);
-    await c.req({ type: 'subscribe' });
-    const store = new TeamStore(host.store.dir);
+    const { c, store } = await subscribedHost(ws, false, { rereadEveryTicks: Number.MAX_SAFE_INTEGER });
 
     const created = await c.req({ type: 'task_create', subject: 'from the UI', reserved_for: 'alice' });
     expect(created).toMatchObject({ ok: true, result: '1' });
