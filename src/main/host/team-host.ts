@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { LEAD, TeamStore, type AgentStatus, type Task, type TeamConfig, type TeamEvent } from '../../core/team/index.js';
+import { LEAD, TeamStore, type AgentStatus, type TeamConfig, type TeamEvent } from '../../core/team/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
 import { serveSpawnRequests, type SpawnServer } from '../../core/teams/serve-spawn-requests.js';
-import type { HostEvent, Member, SandboxView, SettingsView, TaskView } from '../../shared/api.js';
+import type { HostEvent, Member, SandboxView, SettingsView } from '../../shared/api.js';
 import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
 import { PtyLauncher } from './pty-launcher.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
@@ -15,9 +15,10 @@ import { OutputScheduler } from './scheduler.js';
 import { ProjectSettingsFile } from './settings-file.js';
 import { TeamDirWatcher } from './team-watch.js';
 import { AgentTerminal, type TerminalView } from './terminal.js';
-import { effectiveMode, memberView, sandboxView, taskView, type HostSideInfo } from './views.js';
+import { effectiveMode, memberView, sandboxView, type HostSideInfo } from './views.js';
 import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import { ApprovalsFeed } from './approvals-feed.js';
+import { TaskFeed } from './task-feed.js';
 
 export interface TeamHostOptions {
   workspace: string;
@@ -59,7 +60,6 @@ export class TeamHost {
   private ticks = 0;
   private readonly views = new Set<TerminalView>();
   private members = new Map<string, string>();
-  private tasksSent = new Map<string, string>();
   private config: TeamConfig | null = null;
   private watcher: TeamDirWatcher | null = null;
   private spawnServer: SpawnServer | null = null;
@@ -69,6 +69,7 @@ export class TeamHost {
   private closed = false;
   /** Teammates' pending permission requests and plans (the approval inbox). */
   readonly approvals: ApprovalsFeed;
+  private readonly tasks: TaskFeed;
 
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
@@ -76,6 +77,7 @@ export class TeamHost {
     this.settings = new ProjectSettingsFile(this.workspace);
     this.scheduler = new OutputScheduler(opts.budgetPerTick);
     this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev));
+    this.tasks = new TaskFeed(this.store, (ev) => this.broadcast(ev));
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -126,7 +128,7 @@ export class TeamHost {
   snapshot(view: TerminalView): void {
     view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list() } });
     view.send({ type: 'roster', team: this.config?.name ?? null, members: [...this.members.values()].map((m) => JSON.parse(m) as Member) });
-    view.send({ type: 'tasks', tasks: [...this.tasksSent.values()].map((t) => JSON.parse(t) as TaskView) });
+    view.send({ type: 'tasks', tasks: this.tasks.current() });
     view.send(this.settingsEvent());
     view.send({ type: 'sandbox', sandbox: this.sandbox });
     view.send(this.approvals.event());
@@ -337,18 +339,8 @@ export class TeamHost {
     for (const tail of this.tails.values()) tail.pull();
   }
 
-  async refreshTasks(): Promise<void> {
-    const tasks = await this.store.tasks.list();
-    const byId = new Map<string, Task>(tasks.map((t) => [t.id, t]));
-    const next = new Map<string, string>();
-    for (const t of tasks) {
-      const v = taskView(t, byId);
-      const json = JSON.stringify(v);
-      next.set(t.id, json);
-      if (this.tasksSent.get(t.id) !== json) this.broadcast({ type: 'task', task: v });
-    }
-    for (const id of this.tasksSent.keys()) if (!next.has(id)) this.broadcast({ type: 'task_removed', id });
-    this.tasksSent = next;
+  refreshTasks(): Promise<void> {
+    return this.tasks.refresh();
   }
 
   // ----- settings ---------------------------------------------------------------------------------------
