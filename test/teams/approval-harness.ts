@@ -5,10 +5,9 @@ import path from 'node:path';
 import { BIN } from '../agent/helpers.js';
 import { pendingApprovals } from '../../src/core/teams/approvals.js';
 import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
-import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate, type SpawnInput } from '../../src/core/teams/spawn.js';
 import type { TeamSession, TeamSessionOptions } from '../../src/core/teams/session.js';
-import { leadSession, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
+import { leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
 
 export const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -33,12 +32,7 @@ export async function team(turns: unknown[], settings: Record<string, unknown> =
     if (b.prompt) prompts.push(b.prompt);
   });
   handler.start();
-  cleanups.push(async () => {
-    handler.stop();
-    await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => {});
-    await session.close();
-    ws.cleanup();
-  });
+  cleanups.push(() => stopLeadAndTeam(session, handler, ws));
   await session.store.tasks.create({ subject: 'Work', description: 'x', reservedFor: 'alice' });
   await spawnTeammate(session, { name: 'alice', ...spawn });
   return { ws, session, events, prompts };

@@ -9,11 +9,10 @@ import { ensureBuilt } from '../agent/helpers.js';
 import { pendingApprovals, type Waiting } from '../../src/core/teams/approvals.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { sendFrame } from '../../src/core/teams/protocol.js';
-import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { approvalTool } from '../../src/core/teams/tools/approval-tools.js';
 import { cleanups, cli, cliEnv, complete, done, exists, nextRequest, runCleanups, team, toolResults } from './approval-harness.js';
-import { leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
 afterEach(runCleanups);
@@ -131,12 +130,7 @@ describe('permission forwarding', () => {
     await session.becomeLead();
     const handler = new LeadHandler(session);
     handler.start();
-    cleanups.push(async () => {
-      handler.stop();
-      await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => {});
-      await session.close();
-      ws.cleanup();
-    });
+    cleanups.push(() => stopLeadAndTeam(session, handler, ws));
     await session.store.tasks.create({ subject: 'Work', description: 'x', reservedFor: 'alice' });
     await spawnTeammate(session, { name: 'alice' });
     await done(session);

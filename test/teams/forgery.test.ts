@@ -9,10 +9,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../agent/helpers.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
-import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { pidAlive } from '../../src/core/team/index.js';
-import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();
 
@@ -49,12 +48,7 @@ describe('forged senders from a teammate Bash', () => {
     await session.becomeLead();
     const handler = new LeadHandler(session, { watchdogMs: 500 });
     handler.start();
-    cleanups.push(async () => {
-      handler.stop();
-      await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => {});
-      await session.close();
-      ws.cleanup();
-    });
+    cleanups.push(() => stopLeadAndTeam(session, handler, ws));
     await session.store.tasks.create({ subject: 'Forge', description: 'x', reservedFor: 'mallory' });
     // alice's own task, in progress under her name while mallory tries to complete it as her.
     await session.store.tasks.create({ subject: 'Real work', description: 'x', reservedFor: 'alice' });

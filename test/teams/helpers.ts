@@ -5,7 +5,9 @@ import path from 'node:path';
 import { afterEach, beforeAll } from 'vitest';
 import { BIN, ensureBuilt, tempDir } from '../agent/helpers.js';
 import { trustFolder } from '../../src/core/agent/trust.js';
+import type { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { TeamSession, type TeamSessionOptions } from '../../src/core/teams/session.js';
+import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { deriveState, pidAlive } from '../../src/core/team/index.js';
 
 export interface Ws {
@@ -114,4 +116,12 @@ export function cleanupsAfterEach(): Array<() => Promise<void> | void> {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
   return cleanups;
+}
+
+/** A test's end: the lead handler stopped, the team shut down (forced, errors ignored), the workspace removed. */
+export async function stopLeadAndTeam(session: TeamSession, handler: LeadHandler, ws: { cleanup(): void }): Promise<void> {
+  handler.stop();
+  await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => {});
+  await session.close();
+  ws.cleanup();
 }

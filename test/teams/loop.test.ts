@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
-import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
-import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();
 
@@ -20,12 +19,7 @@ async function team(script: unknown, members: string[]) {
   handler.onEvent((e) => events.push(e));
   handler.onWake(() => void handler.drain());
   handler.start();
-  cleanups.push(async () => {
-    handler.stop();
-    await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => {});
-    await session.close();
-    ws.cleanup();
-  });
+  cleanups.push(() => stopLeadAndTeam(session, handler, ws));
   return { ws, session, events };
 }
 

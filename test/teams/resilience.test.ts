@@ -13,7 +13,7 @@ import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import type { TeamSession } from '../../src/core/teams/session.js';
 import { pidAlive } from '../../src/core/team/index.js';
-import { cleanupsAfterEach, leadSession, stateOf, teamWorkspace, type Ws, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, leadSession, stateOf, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();
 
@@ -38,12 +38,7 @@ async function team(ws: Ws, script: unknown, members: Array<{ name: string; isol
   handler.onEvent((e) => events.push(e));
   handler.onWake(() => void handler.drain());
   handler.start();
-  cleanups.push(async () => {
-    handler.stop();
-    await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => {});
-    await session.close();
-    ws.cleanup();
-  });
+  cleanups.push(() => stopLeadAndTeam(session, handler, ws));
   return { session, handler, events };
 }
 
