@@ -9,6 +9,12 @@ export interface AgentCliOptions {
   script?: string;
   acceptAll?: boolean;
   permissionMode?: 'ask' | 'auto';
+  /** The Agent SDK's `--max-turns` (same budget as --max-iterations; the result says error_max_turns). */
+  maxTurns?: number;
+  /** `stdio`: permission questions go to the SDK host as can_use_tool control requests. */
+  permissionPromptTool?: 'stdio';
+  appendSystemPrompt?: string;
+  systemPrompt?: string;
   maxIterations?: number;
   cwd?: string;
   resume?: string;
@@ -21,6 +27,13 @@ export interface AgentCliOptions {
   inputFormat?: 'text' | 'stream-json';
   /** -p with teams: give up after this many seconds. */
   timeout?: number;
+}
+
+/** The Agent SDK's permission modes mapped to ours; the ones not enforced here are refused, not ignored. */
+function sdkPermissionMode(value: string): 'ask' | 'auto' {
+  if (value === 'ask' || value === 'default') return 'ask';
+  if (value === 'auto' || value === 'bypassPermissions') return 'auto';
+  throw new CliError(`--permission-mode ${value} is not supported by thclaws (use default or bypassPermissions)`);
 }
 
 function positiveInt(value: string): number {
@@ -45,7 +58,17 @@ export function registerAgentCommand(program: Command): void {
     .addOption(new Option('--provider <name>', 'model provider (default: settings "provider")').choices(['anthropic', 'scripted']))
     .option('--script <file>', 'JSON script for the scripted provider (docs/scripted-provider.md)')
     .option('--accept-all', 'never ask before Write, Edit or Bash (role guards still apply)')
-    .addOption(new Option('--permission-mode <mode>', 'ask: ask before Write/Edit/Bash; auto: do not ask').choices(['ask', 'auto']))
+    .addOption(
+      new Option('--permission-mode <mode>', 'ask (= default): ask before Write/Edit/Bash; auto (= bypassPermissions): do not ask')
+        .choices(['ask', 'auto', 'default', 'bypassPermissions', 'acceptEdits', 'plan'])
+        .argParser(sdkPermissionMode),
+    )
+    .option('--max-turns <n>', 'the Agent SDK\'s name for --max-iterations', positiveInt)
+    .addOption(new Option('--permission-prompt-tool <tool>', 'stdio: ask the Agent SDK host (canUseTool) over the control protocol').choices(['stdio']))
+    .option('--append-system-prompt <text>', 'added after the built-in system prompt')
+    // The Agent SDK's acknowledgement that bypassPermissions may be used; our auto mode needs none.
+    .addOption(new Option('--allow-dangerously-skip-permissions', 'accepted for the Agent SDK').hideHelp())
+    .option('--system-prompt <text>', 'replaces the built-in system prompt')
     .option('--max-iterations <n>', 'model calls per prompt before stopping', positiveInt)
     .option('--cwd <dir>', 'working directory (default: the current one)')
     .option('--resume <session-id>', 'continue a saved session (.thclaws/sessions/<id>.jsonl)')

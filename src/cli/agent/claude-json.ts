@@ -4,7 +4,59 @@ import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
 import type { StreamJsonLine, ResultMessage } from '../../core/agent/output-schema.js';
 import type { ChatMessage, Usage } from '../../core/agent/providers/types.js';
+import { estimateCost } from '../../core/agent/cost.js';
+import { modelInfo } from '../../core/agent/models.js';
+import { VERSION } from '../version.js';
 import type { Runtime } from './setup.js';
+
+/** Per-model totals of this process's session, as the Agent SDK's `modelUsage` (cumulative across turns). */
+const modelUsageOf = new WeakMap<Runtime, Map<string, { u: Usage; cost: number }>>();
+
+function addModelUsage(rt: Runtime, model: string, u: Usage): void {
+  let m = modelUsageOf.get(rt);
+  if (!m) modelUsageOf.set(rt, (m = new Map()));
+  const e = m.get(model) ?? { u: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, cost: 0 };
+  e.u.inputTokens += u.inputTokens;
+  e.u.outputTokens += u.outputTokens;
+  e.u.cacheReadTokens += u.cacheReadTokens;
+  e.u.cacheWriteTokens += u.cacheWriteTokens;
+  e.cost += (rt.agent.provider.name === 'scripted' ? 0 : estimateCost(model, u)) ?? 0;
+  m.set(model, e);
+}
+
+function modelUsageJson(rt: Runtime) {
+  const out: ResultMessage['modelUsage'] = {};
+  for (const [model, { u, cost }] of modelUsageOf.get(rt) ?? []) {
+    const info = modelInfo(model);
+    out[model] = {
+      inputTokens: u.inputTokens,
+      outputTokens: u.outputTokens,
+      cacheReadInputTokens: u.cacheReadTokens,
+      cacheCreationInputTokens: u.cacheWriteTokens,
+      webSearchRequests: 0,
+      costUSD: cost,
+      contextWindow: info?.contextWindow ?? 0,
+      maxOutputTokens: info?.maxOutput ?? 0,
+    };
+  }
+  return out;
+}
+
+/** Our loop's stop → the Agent SDK's `terminal_reason`. */
+function terminalReason(r: PromptResult): string {
+  switch (r.stop) {
+    case 'end_turn':
+      return 'completed';
+    case 'max_iterations':
+      return 'max_turns';
+    case 'aborted':
+      return 'aborted_streaming';
+    case 'context_exceeded':
+      return 'prompt_too_long';
+    default:
+      return 'model_error';
+  }
+}
 
 export function usageJson(u: Usage) {
   return {
@@ -49,6 +101,11 @@ export class ClaudeJsonTurn {
       model: agent.model,
       permissionMode: rt.mode === 'auto' ? 'bypassPermissions' : 'default',
       slash_commands: [],
+      claude_code_version: VERSION,
+      output_style: 'default',
+      skills: [],
+      plugins: [],
+      agents: [],
       apiKeySource: agent.provider.name === 'scripted' ? 'none' : process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN',
       session_id: agent.session.id,
       uuid: randomUUID(),
@@ -67,6 +124,7 @@ export class ClaudeJsonTurn {
       },
       onResponse: ({ message, stopReason, usage }) => {
         this.apiMs += Date.now() - this.requestStart;
+        addModelUsage(this.rt, this.rt.agent.model, usage);
         this.emit({
           type: 'assistant',
           message: {
@@ -111,6 +169,8 @@ export class ClaudeJsonTurn {
       total_cost_usd: r.costUsd ?? 0,
       usage: usageJson(r.usage),
       permission_denials: this.denials,
+      modelUsage: modelUsageJson(this.rt),
+      terminal_reason: terminalReason(r),
       ...(r.stop !== 'end_turn' && error ? { errors: [error] } : {}),
       uuid: randomUUID(),
     };

@@ -2,26 +2,14 @@
  * `thclaws -p`: one prompt to completion (or, with `--input-format stream-json`, one turn per user message
  * on stdin); text, json or stream-json on stdout in the shapes of Claude Code's `claude -p`.
  */
-import readline from 'node:readline';
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
-import { z } from 'zod';
-import { StreamJsonInput, type StreamJsonLine } from '../../core/agent/output-schema.js';
-import { CliError } from '../errors.js';
+import type { StreamJsonLine } from '../../core/agent/output-schema.js';
 import { ClaudeJsonTurn } from './claude-json.js';
 import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
 
 export { usageJson } from './claude-json.js';
-
-/** One line naming what is wrong with a stdin line: the JSON error, or the first schema issue and its key. */
-function inputProblem(err: unknown): string {
-  if (err instanceof z.ZodError) {
-    const issue = err.issues[0]!;
-    return `"${issue.path.join('.') || '(line)'}": ${issue.message}; expected {"type":"user","message":{"role":"user","content":"…"}}`;
-  }
-  return (err as Error).message.split('\n')[0]!;
-}
 
 export interface PrintOptions {
   format: 'text' | 'json' | 'stream-json';
@@ -37,9 +25,18 @@ export function exitCodeOf(r: PromptResult): number {
 const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
 
 /** Runs one prompt with the output of `opts.format`; returns the result. */
-async function runTurn(rt: Runtime, prompt: string, opts: PrintOptions, signal: AbortSignal, all: StreamJsonLine[]): Promise<PromptResult> {
+export async function runTurn(
+  rt: Runtime,
+  prompt: string,
+  opts: PrintOptions,
+  signal: AbortSignal,
+  all: StreamJsonLine[],
+  /** As Claude Code with streamed input: a system/init line opens every turn. */
+  turnOpts: { initEachTurn?: boolean } = {},
+): Promise<PromptResult> {
   const { agent } = rt;
   const emit = (m: StreamJsonLine) => (opts.format === 'stream-json' ? write(m) : all.push(m));
+  if (turnOpts.initEachTurn) emit(ClaudeJsonTurn.init(rt));
   const turn = new ClaudeJsonTurn(rt, emit);
   let events: LoopEvents;
   if (opts.format === 'text') {
@@ -80,32 +77,4 @@ export async function runPrint(rt: Runtime, prompt: string, opts: PrintOptions):
   if (opts.format === 'stream-json') write(all[0]);
   const result = await withSignals((signal) => runTurn(rt, prompt, opts, signal, all));
   return exitCodeOf(result);
-}
-
-/** `--input-format stream-json`: each stdin line is a user message; a turn per message, a result per turn. */
-export async function runStreamInput(rt: Runtime, opts: PrintOptions): Promise<number> {
-  if (opts.format !== 'stream-json') throw new CliError('--input-format stream-json needs --output-format stream-json');
-  write(ClaudeJsonTurn.init(rt));
-  let worst = 0;
-  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-  let lineNo = 0;
-  for await (const line of rl) {
-    lineNo++;
-    if (!line.trim()) continue;
-    let msg;
-    try {
-      msg = StreamJsonInput.parse(JSON.parse(line));
-    } catch (err) {
-      process.stderr.write(`thclaws: stdin line ${lineNo}: not a stream-json user message: ${inputProblem(err)}\n`);
-      worst = Math.max(worst, 2);
-      continue;
-    }
-    const c = msg.message.content;
-    const prompt = typeof c === 'string' ? c : c.map((b) => b.text).join('\n');
-    const result = await withSignals((signal) => runTurn(rt, prompt, opts, signal, []));
-    const code = exitCodeOf(result);
-    if (code === 130) return code;
-    worst = Math.max(worst, code);
-  }
-  return worst;
 }

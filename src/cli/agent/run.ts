@@ -3,7 +3,7 @@ import readline from 'node:readline';
 import type { AgentCliOptions } from '../agent-command.js';
 import { CliError } from '../errors.js';
 import { DenyApprover } from '../../core/agent/permissions.js';
-import { runPrint, runStreamInput } from './print.js';
+import { runPrint } from './print.js';
 import { runRepl } from './repl.js';
 import { setupRuntime } from './setup.js';
 import { activeTeamSession, registerTeamHooks } from './team-hooks.js';
@@ -47,10 +47,12 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
       if (typeof opts.print === 'string') throw new CliError('--input-format stream-json reads its prompts from stdin; give -p no value');
       const rt = await setupRuntime(opts, false);
       rt.permissions.setApprover(rt.approver ?? new DenyApprover());
-      return runStreamInput(rt, printOpts);
+      const { runStreamSession } = await import('./stream-session.js');
+      return runStreamSession(rt, { ...printOpts, permissionPromptStdio: opts.permissionPromptTool === 'stdio' });
     }
     const prompt = opts.print === true ? await readStdin() : (opts.print as string);
     if (!prompt.trim()) throw new CliError('-p needs a prompt (as its value or on stdin)');
+    if (opts.permissionPromptTool) throw new CliError('--permission-prompt-tool stdio needs --input-format stream-json (the SDK answers on stdin)');
     const rt = await setupRuntime(opts, false);
     // Nobody answers questions in -p: without --accept-all, guarded tools are refused with a reason.
     rt.permissions.setApprover(rt.approver ?? new DenyApprover());

@@ -226,7 +226,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     sandbox,
     ...(messages ? { messages } : {}),
     ...(usage ? { usage } : {}),
-    ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}),
+    ...(opts.maxIterations || opts.maxTurns ? { maxIterations: (opts.maxTurns ?? opts.maxIterations)! } : {}),
     onUsage: (u, c) => {
       for (const h of agentHooks) h.onUsage?.(u, c);
     },
@@ -234,5 +234,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
       for (const h of agentHooks) h.onTurn?.(working);
     },
   });
+  if (opts.systemPrompt !== undefined) agent.replaceSystemPrompt(opts.systemPrompt);
+  if (opts.appendSystemPrompt) agent.appendSystemPrompt(opts.appendSystemPrompt);
   return { agent, info, permissions, mode, resumed: !!opts.resume, sandbox, ...(approver ? { approver } : {}) };
 }

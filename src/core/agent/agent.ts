@@ -60,9 +60,14 @@ export class Agent {
   costUsd = 0;
 
   readonly effort?: Effort;
+  /** The model the session started with (`set_model` with no model goes back to it). */
+  readonly defaultModel: string;
+  private system: string;
 
   constructor(private readonly cfg: AgentConfig) {
     this.effort = cfg.effort ?? cfg.settings.effort;
+    this.defaultModel = cfg.model;
+    this.system = cfg.system;
     this.messages = cfg.messages ?? [];
     this.model = cfg.model;
     this.session = cfg.session;
@@ -75,6 +80,16 @@ export class Agent {
 
   get tools(): Tool<any>[] {
     return this.cfg.tools;
+  }
+
+  /** The Agent SDK's `systemPrompt` string: replaces ours from the next model call on. */
+  replaceSystemPrompt(text: string): void {
+    this.system = text;
+  }
+
+  /** `--append-system-prompt` / the SDK's preset `append`: added after ours. */
+  appendSystemPrompt(text: string): void {
+    this.system = `${this.system}\n\n${text}`;
   }
 
   /** Forget the conversation and continue in a new transcript. */
@@ -105,7 +120,7 @@ export class Agent {
       ...extra,
       provider: this.cfg.provider,
       model: this.model,
-      system: this.cfg.system,
+      system: this.system,
       tools: this.cfg.tools,
       messages: this.messages,
       maxIterations: this.cfg.maxIterations ?? s.maxIterations,

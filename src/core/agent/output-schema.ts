@@ -32,6 +32,11 @@ export const SystemInitMessage = z.object({
   permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']),
   slash_commands: z.array(z.string()),
   apiKeySource: z.string(),
+  claude_code_version: z.string(),
+  output_style: z.string(),
+  skills: z.array(z.string()),
+  plugins: z.array(z.object({ name: z.string(), path: z.string() })),
+  agents: z.array(z.string()),
   ...common,
 });
 
@@ -84,6 +89,22 @@ export const ResultMessage = z.object({
   total_cost_usd: z.number().min(0),
   usage: UsageJson,
   permission_denials: z.array(z.object({ tool_name: z.string(), tool_use_id: z.string(), tool_input: z.unknown() })),
+  /** Per model, cumulative across the session's turns (the Agent SDK requires it). */
+  modelUsage: z.record(
+    z.string(),
+    z.object({
+      inputTokens: z.number().int().min(0),
+      outputTokens: z.number().int().min(0),
+      cacheReadInputTokens: z.number().int().min(0),
+      cacheCreationInputTokens: z.number().int().min(0),
+      webSearchRequests: z.number().int().min(0),
+      costUSD: z.number().min(0),
+      contextWindow: z.number().int().min(0),
+      maxOutputTokens: z.number().int().min(0),
+    }),
+  ),
+  /** Why the turn ended, in the Agent SDK's words: completed, max_turns, aborted_streaming, prompt_too_long, model_error. */
+  terminal_reason: z.string(),
   /** Present when is_error: what went wrong, one line each. */
   errors: z.array(z.string()).optional(),
   uuid: z.string().uuid(),

@@ -1,4 +1,5 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/agent/helpers.js';
 import { SessionStore, newSessionId } from './sessions.js';
@@ -9,10 +10,13 @@ describe('sessions', () => {
   beforeEach(() => ({ dir: root, cleanup } = tempDir()));
   afterEach(() => cleanup());
 
-  it('ids sort by time and are unique', () => {
-    const a = newSessionId(new Date('2026-01-02T03:04:05Z'));
-    expect(a).toMatch(/^20260102-030405-[0-9a-f]{6}$/);
+  it('ids are UUIDs (as the Agent SDK expects) and unique; an old time-stamped id still resumes', () => {
+    expect(newSessionId()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(newSessionId()).not.toBe(newSessionId());
+    const old = '20260102-030405-abcdef';
+    mkdirSync(path.join(root, '.thclaws/sessions'), { recursive: true });
+    writeFileSync(path.join(root, '.thclaws/sessions', `${old}.jsonl`), `${JSON.stringify({ type: 'meta', id: old, createdAt: '', model: 'm', provider: 'scripted', cwd: root })}\n`);
+    expect(SessionStore.resume(root, old).store.id).toBe(old);
   });
 
   it('round-trips messages and usage through JSONL', () => {

@@ -3,7 +3,7 @@
  * Line 1 is a `meta` record; then one `message` record per conversation message and a `usage` record
  * per model call. Appends are synchronous so a crash loses at most the line being written.
  */
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage, Usage } from './providers/types.js';
@@ -24,10 +24,9 @@ export function sessionsDir(projectRoot: string): string {
   return path.join(projectRoot, '.thclaws', 'sessions');
 }
 
-/** Sortable by time, unique enough for concurrent teammates: `20261129-194500-a1b2c3`. */
-export function newSessionId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${stamp}-${randomBytes(3).toString('hex')}`;
+/** A UUID, as Claude Code and its Agent SDK expect; older time-stamped ids (`20261129-194500-a1b2c3`) still resume. */
+export function newSessionId(): string {
+  return randomUUID();
 }
 
 export class SessionStore {

@@ -50,10 +50,18 @@ export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: T
   try {
     const refused = await tool.preflight?.(input, ctx);
     if (refused) return refused;
-    const req = { tool: tool.name, input, summary, agentName: ctx.agentName };
+    const req = { tool: tool.name, input, summary, agentName: ctx.agentName, toolUseId: call.id };
     if (tool.needsPermission || ctx.permissions.restricts?.(req)) {
       const decision = await ctx.permissions.check(req, ctx.signal);
       if (!decision.allowed) return { content: `permission denied: ${decision.reason}`, isError: true };
+      // An approver's changed input passes the same schema and guards as the model's own.
+      if (decision.input !== undefined) {
+        const changed = tool.inputSchema.safeParse(decision.input);
+        if (!changed.success) return { content: `invalid input from the approver for ${tool.name}: ${describeIssues(changed.error as z.ZodError)}`, isError: true };
+        const refusedChanged = await tool.preflight?.(changed.data, ctx);
+        if (refusedChanged) return refusedChanged;
+        return await tool.run(changed.data, ctx);
+      }
     }
     return await tool.run(input, ctx);
   } catch (err) {

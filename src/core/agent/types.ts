@@ -76,10 +76,12 @@ export interface PermissionRequest {
   scope?: string;
   /** The `permissions.ask` rule that makes this call ask: no allow rule, worktree or "always" answer skips it. */
   askRule?: string;
+  /** The model's tool_use id, for approvers that show or answer per call (the Agent SDK's canUseTool). */
+  toolUseId?: string;
 }
 
 /** `{ deny }` refuses with the approver's reason (a person's feedback, a timeout) for the model to read. */
-export type ApproverAnswer = 'allow' | 'deny' | 'always' | { deny: string };
+export type ApproverAnswer = 'allow' | 'deny' | 'always' | { deny: string } | { allow: unknown };
 
 /**
  * Who answers a permission request: the REPL asks the person; in a team a teammate's approver writes
@@ -89,7 +91,8 @@ export interface Approver {
   decide(req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer>;
 }
 
-export type PermissionDecision = { allowed: true } | { allowed: false; reason: string };
+/** `input`: the approver allowed a changed input (the tool validates and preflights it again). */
+export type PermissionDecision = { allowed: true; input?: unknown } | { allowed: false; reason: string };
 
 export interface PermissionChecker {
   check(req: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;

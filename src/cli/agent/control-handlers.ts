@@ -1,0 +1,85 @@
+/**
+ * Answers to the SDK's control requests. Each returns one `control_response` line; an unknown subtype or a
+ * request we cannot honour gets an error response naming it (never silence, never an exit).
+ */
+import { knownModels, modelInfo, resolveModelAlias } from '../../core/agent/models.js';
+import { errorResponse, InitializeRequest, successResponse, type ControlRequestLine, type OutgoingRequests } from './control-protocol.js';
+import { installPreToolUse, SUPPORTED_SDK_HOOKS } from './sdk-hooks.js';
+import type { Runtime } from './setup.js';
+
+export interface SessionControl {
+  rt: Runtime;
+  out: OutgoingRequests;
+  /** Aborts the running turn (no-op between turns). */
+  interrupt(): void;
+  /** Set when the running turn was ended by an `interrupt` request rather than a signal. */
+  interrupted?: boolean;
+}
+
+/** SDK permission modes → ours. `acceptEdits` and `plan` are refused until they are enforced here. */
+export function mapPermissionMode(mode: string): 'ask' | 'auto' | { refused: string } {
+  if (mode === 'default') return 'ask';
+  if (mode === 'bypassPermissions') return 'auto';
+  if (mode === 'ask' || mode === 'auto') return mode;
+  return { refused: `permission mode "${mode}" is not supported by thclaws (supported: default, bypassPermissions)` };
+}
+
+function initializeResponse(c: SessionControl, raw: unknown): Record<string, unknown> | string {
+  const parsed = InitializeRequest.safeParse(raw);
+  if (!parsed.success) return `initialize: ${parsed.error.issues[0]?.message ?? 'invalid request'}`;
+  const req = parsed.data;
+  const hooks = Object.entries(req.hooks ?? {}).filter(([, m]) => m.length);
+  const unsupported = hooks.map(([event]) => event).filter((e) => !(SUPPORTED_SDK_HOOKS as readonly string[]).includes(e));
+  if (unsupported.length) {
+    const msg = `initialize: SDK hook callbacks for ${unsupported.join(', ')} are not supported by thclaws (supported: ${SUPPORTED_SDK_HOOKS.join(', ')}); they would never fire`;
+    process.stderr.write(`thclaws: ${msg}\n`);
+    return msg;
+  }
+  for (const [, matchers] of hooks) installPreToolUse(c.rt, c.out, matchers);
+  // A custom prompt replaces ours; none (the SDK's `[""]`) keeps ours, which carries the tools' rules.
+  const custom = [req.systemPrompt ?? []].flat().join('\n').trim();
+  if (custom) c.rt.agent.replaceSystemPrompt(custom);
+  if (req.appendSystemPrompt) c.rt.agent.appendSystemPrompt(req.appendSystemPrompt);
+  return {
+    commands: [],
+    agents: [],
+    output_style: 'default',
+    available_output_styles: ['default'],
+    models: knownModels().map((id) => ({ value: id, displayName: id, description: `context ${modelInfo(id)?.contextWindow ?? '?'} tokens` })),
+    account: {},
+    pid: process.pid,
+    ...(hooks.length ? { hooks_applied: true } : {}),
+  };
+}
+
+export async function handleControlRequest(c: SessionControl, line: ControlRequestLine): Promise<unknown> {
+  const id = line.request_id;
+  const req = line.request as Record<string, unknown> & { subtype: string };
+  switch (req.subtype) {
+    case 'initialize': {
+      const r = initializeResponse(c, req);
+      return typeof r === 'string' ? errorResponse(id, r) : successResponse(id, r);
+    }
+    case 'interrupt':
+      c.interrupted = true;
+      c.interrupt();
+      return successResponse(id);
+    case 'set_permission_mode': {
+      const mode = mapPermissionMode(String(req.mode ?? ''));
+      if (typeof mode === 'object') return errorResponse(id, mode.refused);
+      c.rt.permissions.setMode(mode);
+      c.rt.mode = mode;
+      return successResponse(id);
+    }
+    case 'set_model': {
+      const wanted = typeof req.model === 'string' && req.model ? resolveModelAlias(req.model) : undefined;
+      if (wanted && !modelInfo(wanted)) return errorResponse(id, `unknown model "${req.model}"; known: ${knownModels().join(', ')}`);
+      c.rt.agent.model = wanted ?? c.rt.agent.defaultModel;
+      return successResponse(id);
+    }
+    case 'mcp_status':
+      return successResponse(id, { mcpServers: [] });
+    default:
+      return errorResponse(id, `unsupported control request "${req.subtype}"`);
+  }
+}

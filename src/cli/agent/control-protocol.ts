@@ -1,0 +1,100 @@
+/**
+ * The stream-json control protocol as the Claude Agent SDK speaks it on stdin/stdout: the SDK sends
+ * `control_request` lines (initialize, interrupt, set_permission_mode, set_model, mcp_status, …) and expects
+ * one `control_response` with the same `request_id` each; we send `control_request`s too (`can_use_tool`)
+ * and read the SDK's `control_response`. Every line is validated here, at the boundary.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+export const ControlRequestLine = z
+  .object({
+    type: z.literal('control_request'),
+    request_id: z.string().min(1).max(200),
+    request: z.object({ subtype: z.string().min(1).max(100) }).loose(),
+  })
+  .loose();
+
+export const ControlResponseLine = z
+  .object({
+    type: z.literal('control_response'),
+    response: z.discriminatedUnion('subtype', [
+      z.object({ subtype: z.literal('success'), request_id: z.string(), response: z.record(z.string(), z.unknown()).optional() }).loose(),
+      z.object({ subtype: z.literal('error'), request_id: z.string(), error: z.string() }).loose(),
+    ]),
+  })
+  .loose();
+
+export const ControlCancelLine = z.object({ type: z.literal('control_cancel_request'), request_id: z.string() }).loose();
+
+/** `initialize`'s fields we act on; the rest is accepted and ignored (each listed in docs/agent.md). */
+export const InitializeRequest = z
+  .object({
+    subtype: z.literal('initialize'),
+    appendSystemPrompt: z.string().max(1_000_000).optional(),
+    /** The SDK sends a string array (`[""]` when the caller set none). */
+    systemPrompt: z.union([z.string().max(1_000_000), z.array(z.string().max(1_000_000)).max(100)]).optional(),
+    hooks: z.record(z.string(), z.array(z.object({ matcher: z.string().optional(), hookCallbackIds: z.array(z.string()) }).loose())).optional(),
+  })
+  .loose();
+
+export type ControlRequestLine = z.infer<typeof ControlRequestLine>;
+export type ControlResponseLine = z.infer<typeof ControlResponseLine>;
+
+export type Writer = (obj: unknown) => void;
+
+export function successResponse(requestId: string, response: Record<string, unknown> = {}) {
+  return { type: 'control_response', response: { subtype: 'success', request_id: requestId, response } };
+}
+
+export function errorResponse(requestId: string, error: string) {
+  return { type: 'control_response', response: { subtype: 'error', request_id: requestId, error } };
+}
+
+/** Our own requests to the SDK (can_use_tool, hook_callback): one pending promise per request id. */
+export class OutgoingRequests {
+  private readonly pending = new Map<string, { resolve(v: Record<string, unknown>): void; reject(e: Error): void }>();
+
+  constructor(private readonly write: Writer) {}
+
+  send(request: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const requestId = `thclaws_${randomBytes(8).toString('hex')}`;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.pending.delete(requestId);
+        this.write({ type: 'control_cancel_request', request_id: requestId });
+        reject(new Error('aborted'));
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(requestId, {
+        resolve: (v) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      });
+      this.write({ type: 'control_request', request_id: requestId, request });
+    });
+  }
+
+  /** A `control_response` from the SDK; false when it answers nothing we asked. */
+  settle(line: ControlResponseLine): boolean {
+    const r = line.response;
+    const waiter = this.pending.get(r.request_id);
+    if (!waiter) return false;
+    this.pending.delete(r.request_id);
+    if (r.subtype === 'success') waiter.resolve((r as { response?: Record<string, unknown> }).response ?? {});
+    else waiter.reject(new Error((r as { error: string }).error));
+    return true;
+  }
+
+  /** stdin closed: nobody will answer. */
+  failAll(reason: string): void {
+    for (const [, w] of this.pending) w.reject(new Error(reason));
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * `-p --input-format stream-json --output-format stream-json`: a session driven over stdin as the Claude
+ * Agent SDK drives Claude Code. stdin is read all the time, turns or no turns: user messages queue up and run
+ * one turn each; `control_request`s are answered at once (an `interrupt` ends the running turn with its
+ * result and the session goes on); `control_response`s settle our own requests (`can_use_tool`). No control
+ * line ends the process; it ends when stdin closes and the queued turns are done.
+ */
+import readline from 'node:readline';
+import { z } from 'zod';
+import type { PromptResult } from '../../core/agent/agent.js';
+import { StreamJsonInput } from '../../core/agent/output-schema.js';
+import { ControlCancelLine, ControlRequestLine, ControlResponseLine, OutgoingRequests } from './control-protocol.js';
+import { handleControlRequest, type SessionControl } from './control-handlers.js';
+import { exitCodeOf, runTurn, type PrintOptions } from './print.js';
+import { SdkApprover } from './sdk-approver.js';
+import type { Runtime } from './setup.js';
+
+export interface StreamSessionOptions extends PrintOptions {
+  /** `--permission-prompt-tool stdio`: permission questions go to the SDK's canUseTool. */
+  permissionPromptStdio?: boolean;
+}
+
+function inputProblem(err: unknown): string {
+  if (err instanceof z.ZodError) {
+    const issue = err.issues[0]!;
+    return `"${issue.path.join('.') || '(line)'}": ${issue.message}; expected {"type":"user","message":{"role":"user","content":"…"}}`;
+  }
+  return (err as Error).message.split('\n')[0]!;
+}
+
+const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+
+export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions): Promise<number> {
+  const out = new OutgoingRequests(write);
+  if (opts.permissionPromptStdio) rt.permissions.setApprover(new SdkApprover(out));
+  const queue: string[] = [];
+  let wake: (() => void) | undefined;
+  let closed = false;
+  let worst = 0;
+  let current: AbortController | undefined;
+  const control: SessionControl = { rt, out, interrupt: () => current?.abort() };
+
+  const complain = (lineNo: number, what: string) => {
+    process.stderr.write(`thclaws: stdin line ${lineNo}: ${what}\n`);
+    worst = Math.max(worst, 2);
+  };
+
+  const reader = (async () => {
+    const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+    let lineNo = 0;
+    for await (const line of rl) {
+      lineNo++;
+      if (!line.trim()) continue;
+      let obj: unknown;
+      try {
+        obj = JSON.parse(line);
+      } catch (err) {
+        complain(lineNo, `not a stream-json user message: ${inputProblem(err)}`);
+        continue;
+      }
+      const type = (obj as { type?: unknown } | null)?.type;
+      if (type === 'control_request') {
+        const req = ControlRequestLine.safeParse(obj);
+        if (!req.success) complain(lineNo, `malformed control_request: ${inputProblem(req.error)}`);
+        else void handleControlRequest(control, req.data).then(write);
+        continue;
+      }
+      if (type === 'control_response') {
+        const res = ControlResponseLine.safeParse(obj);
+        if (!res.success || !out.settle(res.data)) complain(lineNo, 'control_response answers no request of ours');
+        continue;
+      }
+      if (type === 'control_cancel_request' && ControlCancelLine.safeParse(obj).success) continue;
+      const msg = StreamJsonInput.safeParse(obj);
+      if (!msg.success) {
+        complain(lineNo, `not a stream-json user message: ${inputProblem(msg.error)}`);
+        continue;
+      }
+      const c = msg.data.message.content;
+      queue.push(typeof c === 'string' ? c : c.map((b) => b.text).join('\n'));
+      wake?.();
+    }
+    closed = true;
+    out.failAll('stdin closed');
+    wake?.();
+  })();
+
+  const next = async (): Promise<string | undefined> => {
+    while (!queue.length && !closed) await new Promise<void>((r) => (wake = r));
+    return queue.shift();
+  };
+
+  for (let prompt = await next(); prompt !== undefined; prompt = await next()) {
+    current = new AbortController();
+    const onSignal = () => current?.abort();
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    let result: PromptResult;
+    try {
+      result = await runTurn(rt, prompt, opts, current.signal, [], { initEachTurn: true });
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    const interruptedByControl = result.stop === 'aborted' && control.interrupted;
+    control.interrupted = false;
+    current = undefined;
+    // A failed turn is told in its result line (is_error, subtype) and the session goes on, as with Claude
+    // Code: the SDK reads a non-zero exit as a crash. Only a signal ends the session here.
+    if (!interruptedByControl && exitCodeOf(result) === 130) return 130;
+  }
+  await reader;
+  return worst;
+}

@@ -1,0 +1,224 @@
+/**
+ * The official Claude Agent SDK drives `thclaws` as it drives Claude Code (`pathToClaudeCodeExecutable`),
+ * against the fake Messages API: its control protocol, permission callback, interrupts and flags.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { query, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { describe, expect, it } from 'vitest';
+import { ResultMessage, StreamJsonLine } from '../../src/core/agent/output-schema.js';
+import type { FakeAnthropic } from './fake-anthropic.js';
+import { useFakeApiWorkspace } from './harness.js';
+import { BIN, scrubbedEnv } from './helpers.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API)', () => {
+  let dir: string;
+  let fake: FakeAnthropic;
+  useFakeApiWorkspace({ cli: true, each: (w) => ({ dir, fake } = w) });
+
+  const options = (extra: Options = {}): Options => ({
+    pathToClaudeCodeExecutable: BIN,
+    cwd: dir,
+    env: scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url }) as Record<string, string>,
+    stderr: (s) => (stderr += s),
+    ...extra,
+  });
+  let stderr = '';
+
+  async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
+    const out: SDKMessage[] = [];
+    for await (const m of q) out.push(m);
+    return out;
+  }
+
+  /** Every line we print must also pass our own runtime schema of Claude Code's shapes. */
+  function checkShapes(msgs: SDKMessage[]): void {
+    for (const m of msgs) if (m.type !== 'stream_event') StreamJsonLine.parse(m);
+  }
+
+  it('a one-shot query ends without throwing; init and result carry the fields the SDK requires; the session id is a UUID', async () => {
+    stderr = '';
+    fake.enqueue({ text: 'hello from the fake' });
+    const msgs = await collect(query({ prompt: 'hi', options: options() }));
+    checkShapes(msgs);
+    const init = msgs.find((m) => m.type === 'system' && m.subtype === 'init');
+    expect(init).toMatchObject({ output_style: 'default', skills: [], plugins: [] });
+    const result = ResultMessage.parse(msgs.at(-1));
+    expect(result).toMatchObject({ subtype: 'success', result: 'hello from the fake', terminal_reason: 'completed' });
+    expect(result.session_id).toMatch(UUID);
+    expect(Object.keys(result.modelUsage)).toEqual(['claude-sonnet-5-5']);
+    expect(stderr).toBe('');
+  });
+
+  it('streaming input: two user messages, two turns, one session', async () => {
+    fake.enqueue({ text: 'first' }, { text: 'second' });
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      yield { type: 'user', message: { role: 'user', content: 'one' }, parent_tool_use_id: null, session_id: '' };
+      yield { type: 'user', message: { role: 'user', content: 'two' }, parent_tool_use_id: null, session_id: '' };
+    }
+    const msgs = await collect(query({ prompt: input(), options: options() }));
+    checkShapes(msgs);
+    const results = msgs.filter((m) => m.type === 'result');
+    expect(results.map((r) => (r as { result: string }).result)).toEqual(['first', 'second']);
+    expect(new Set(results.map((r) => r.session_id)).size).toBe(1);
+    // The second request carries the first turn: one conversation.
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain('first');
+  });
+
+  it('canUseTool: allow with updatedInput runs the changed input (validated again); deny refuses with the message', async () => {
+    fake.enqueue(
+      { toolUses: [{ name: 'Write', input: { path: 'asked.txt', content: 'model' } }] },
+      { toolUses: [{ name: 'Write', input: { path: 'denied.txt', content: 'model' } }] },
+      { text: 'done' },
+    );
+    const asked: string[] = [];
+    const msgs = await collect(
+      query({
+        prompt: 'write',
+        options: options({
+          canUseTool: async (tool, input) => {
+            asked.push(`${tool}:${(input as { path: string }).path}`);
+            if ((input as { path: string }).path === 'asked.txt') return { behavior: 'allow', updatedInput: { path: 'changed.txt', content: 'host' } };
+            return { behavior: 'deny', message: 'not that file' };
+          },
+        }),
+      }),
+    );
+    checkShapes(msgs);
+    expect(asked).toEqual(['Write:asked.txt', 'Write:denied.txt']);
+    expect(readFileSync(path.join(dir, 'changed.txt'), 'utf8')).toBe('host');
+    expect(existsSync(path.join(dir, 'asked.txt'))).toBe(false);
+    expect(existsSync(path.join(dir, 'denied.txt'))).toBe(false);
+    const denial = JSON.stringify(fake.requests[2]!.body.messages.at(-1));
+    expect(denial).toContain('not that file');
+    expect(ResultMessage.parse(msgs.at(-1)).permission_denials.map((d) => d.tool_name)).toEqual(['Write']);
+  });
+
+  it('canUseTool: an updatedInput that fails the tool schema is refused, not run', async () => {
+    fake.enqueue({ toolUses: [{ name: 'Write', input: { path: 'a.txt', content: 'x' } }] }, { text: 'ok' });
+    await collect(query({ prompt: 'w', options: options({ canUseTool: async () => ({ behavior: 'allow', updatedInput: { path: 42 } }) }) }));
+    expect(existsSync(path.join(dir, 'a.txt'))).toBe(false);
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain('invalid input from the approver');
+  });
+
+  it('interrupt() ends the running turn with its result; the next message is answered in the same session', async () => {
+    fake.enqueue({ text: 'a very slow answer that is interrupted', chunkDelayMs: 400 }, { text: 'after the interrupt' });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      yield { type: 'user', message: { role: 'user', content: 'slow' }, parent_tool_use_id: null, session_id: '' };
+      await gate;
+      yield { type: 'user', message: { role: 'user', content: 'again' }, parent_tool_use_id: null, session_id: '' };
+    }
+    const q = query({ prompt: input(), options: options({ includePartialMessages: false }) });
+    const msgs: SDKMessage[] = [];
+    // Interrupt once the request has reached the fake (the turn is running).
+    const poll = setInterval(() => {
+      if (fake.requests.length === 1) {
+        clearInterval(poll);
+        void q.interrupt().then(release);
+      }
+    }, 20);
+    for await (const m of q) msgs.push(m);
+    clearInterval(poll);
+    const results = msgs.filter((m) => m.type === 'result') as { result: string; terminal_reason?: string; session_id: string }[];
+    expect(results).toHaveLength(2);
+    expect(results[0]!.terminal_reason).toBe('aborted_streaming');
+    expect(results[1]!.result).toBe('after the interrupt');
+    expect(results[0]!.session_id).toBe(results[1]!.session_id);
+  });
+
+  it('maxTurns stops the loop with error_max_turns', async () => {
+    fake.enqueue(
+      { toolUses: [{ name: 'Read', input: { path: 'x' } }] },
+      { toolUses: [{ name: 'Read', input: { path: 'y' } }] },
+      { text: 'never reached' },
+    );
+    const msgs = await collect(query({ prompt: 'loop', options: options({ maxTurns: 1 }) }));
+    const result = ResultMessage.parse(msgs.filter((m) => m.type === 'result').at(-1));
+    expect(result).toMatchObject({ subtype: 'error_max_turns', terminal_reason: 'max_turns' });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('an appended system prompt reaches the model request', async () => {
+    fake.enqueue({ text: 'ok' });
+    await collect(query({ prompt: 'hi', options: options({ systemPrompt: { type: 'preset', preset: 'claude_code', append: 'ALWAYS ANSWER IN HAIKU' } }) }));
+    expect(JSON.stringify(fake.requests[0]!.body.system)).toContain('ALWAYS ANSWER IN HAIKU');
+  });
+
+  it('a custom system prompt replaces ours; none keeps ours', async () => {
+    fake.enqueue({ text: 'a' }, { text: 'b' });
+    await collect(query({ prompt: 'hi', options: options({ systemPrompt: 'YOU ARE A TEST PROMPT' }) }));
+    await collect(query({ prompt: 'hi', options: options() }));
+    expect(JSON.stringify(fake.requests[0]!.body.system)).toContain('YOU ARE A TEST PROMPT');
+    expect(JSON.stringify(fake.requests[0]!.body.system)).not.toContain('thclaws');
+    expect(JSON.stringify(fake.requests[1]!.body.system)).toContain('thclaws');
+  });
+
+  it('setModel and setPermissionMode are answered; an unknown model and an unsupported mode are refused by name', async () => {
+    fake.enqueue({ text: 'one' }, { text: 'two' });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      yield { type: 'user', message: { role: 'user', content: 'one' }, parent_tool_use_id: null, session_id: '' };
+      await gate;
+      yield { type: 'user', message: { role: 'user', content: 'two' }, parent_tool_use_id: null, session_id: '' };
+    }
+    const q = query({ prompt: input(), options: options() });
+    const errors: string[] = [];
+    for await (const m of q) {
+      if (m.type !== 'result' || (m as { result?: string }).result !== 'one') continue;
+      await q.setModel('opus');
+      await q.setPermissionMode('bypassPermissions');
+      await q.setModel('no-such-model').catch((e: Error) => errors.push(e.message));
+      await q.setPermissionMode('plan').catch((e: Error) => errors.push(e.message));
+      release();
+    }
+    expect(fake.requests[1]!.body.model).not.toBe(fake.requests[0]!.body.model);
+    expect(errors[0]).toMatch(/unknown model "no-such-model"/);
+    expect(errors[1]).toMatch(/permission mode "plan" is not supported/);
+  });
+
+  it('a PreToolUse hook callback runs in the host and blocks the tool; another tool is not matched', async () => {
+    fake.enqueue(
+      { toolUses: [{ name: 'Write', input: { path: 'blocked.txt', content: 'x' } }] },
+      { toolUses: [{ name: 'Read', input: { path: 'nothing.txt' } }] },
+      { text: 'done' },
+    );
+    const seen: string[] = [];
+    await collect(
+      query({
+        prompt: 'w',
+        options: options({
+          permissionMode: 'bypassPermissions',
+          allowDangerouslySkipPermissions: true,
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'Write|Edit',
+                hooks: [
+                  async (input) => {
+                    seen.push((input as { tool_name: string }).tool_name);
+                    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no writes today' } };
+                  },
+                ],
+              },
+            ],
+          },
+        }),
+      }),
+    );
+    expect(seen).toEqual(['Write']);
+    expect(existsSync(path.join(dir, 'blocked.txt'))).toBe(false);
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain('blocked by a PreToolUse hook: no writes today');
+  });
+
+  it('hook events thclaws cannot fire are refused by name on stderr, never silently ignored', async () => {
+    stderr = '';
+    fake.enqueue({ text: 'ok' });
+    await collect(query({ prompt: 'hi', options: options({ hooks: { PostToolUse: [{ hooks: [async () => ({})] }] } }) })).catch(() => []);
+    expect(stderr).toMatch(/SDK hook callbacks for PostToolUse are not supported by thclaws/);
+  });
+});
