@@ -69,8 +69,8 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
 
   it('canUseTool: allow with updatedInput runs the changed input (validated again); deny refuses with the message', async () => {
     fake.enqueue(
-      { toolUses: [{ name: 'Write', input: { path: 'asked.txt', content: 'model' } }] },
-      { toolUses: [{ name: 'Write', input: { path: 'denied.txt', content: 'model' } }] },
+      { toolUses: [{ name: 'Write', input: { file_path: 'asked.txt', content: 'model' } }] },
+      { toolUses: [{ name: 'Write', input: { file_path: 'denied.txt', content: 'model' } }] },
       { text: 'done' },
     );
     const asked: string[] = [];
@@ -79,8 +79,8 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
         prompt: 'write',
         options: options({
           canUseTool: async (tool, input) => {
-            asked.push(`${tool}:${(input as { path: string }).path}`);
-            if ((input as { path: string }).path === 'asked.txt') return { behavior: 'allow', updatedInput: { path: 'changed.txt', content: 'host' } };
+            asked.push(`${tool}:${(input as { file_path: string }).file_path}`);
+            if ((input as { file_path: string }).file_path === 'asked.txt') return { behavior: 'allow', updatedInput: { file_path: 'changed.txt', content: 'host' } };
             return { behavior: 'deny', message: 'not that file' };
           },
         }),
@@ -98,7 +98,7 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
 
   it('canUseTool: an updatedInput that fails the tool schema is refused, not run', async () => {
     fake.enqueue({ toolUses: [{ name: 'Write', input: { path: 'a.txt', content: 'x' } }] }, { text: 'ok' });
-    await collect(query({ prompt: 'w', options: options({ canUseTool: async () => ({ behavior: 'allow', updatedInput: { path: 42 } }) }) }));
+    await collect(query({ prompt: 'w', options: options({ canUseTool: async () => ({ behavior: 'allow', updatedInput: { file_path: 42 } }) }) }));
     expect(existsSync(path.join(dir, 'a.txt'))).toBe(false);
     expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain('invalid input from the approver');
   });
@@ -183,7 +183,7 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
 
   it('a PreToolUse hook callback runs in the host and blocks the tool; another tool is not matched', async () => {
     fake.enqueue(
-      { toolUses: [{ name: 'Write', input: { path: 'blocked.txt', content: 'x' } }] },
+      { toolUses: [{ name: 'Write', input: { file_path: 'blocked.txt', content: 'x' } }] },
       { toolUses: [{ name: 'Read', input: { path: 'nothing.txt' } }] },
       { text: 'done' },
     );

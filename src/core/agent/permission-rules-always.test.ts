@@ -54,5 +54,14 @@ describe('"always" on commands that run their arguments', () => {
     expect(inside).toBe('Write(src/a/)');
     expect(ruleMatches(inside, write('src/a/../../../etc/passwd'), scope)).toBe(false);
   });
-});
 
+  it('Claude Code\'s file_path is the path rules decide on (and the old path field still is): never a bare Write', () => {
+    for (const key of ['file_path', 'path']) {
+      const write = (p: string) => ({ tool: 'Write', input: { [key]: p, content: '' }, summary: '' });
+      expect(ruleFor(write('src/a/b.ts'), scope), key).toBe('Write(src/a/)');
+      expect(ruleFor(write('/tmp/thclaws-outside/x.txt'), scope), key).toBe('Write(/tmp/thclaws-outside/x.txt)');
+      expect(ruleMatches('Write(src/a/)', write('src/a/c.ts'), scope), key).toBe(true);
+      expect(ruleMatches('Write(src/a/)', write('/etc/passwd'), scope), key).toBe(false);
+    }
+  });
+});

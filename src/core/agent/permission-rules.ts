@@ -4,6 +4,7 @@
  * name (every call). A command with shell operators never matches a prefix rule: `npm test; rm -rf x`
  * is not `npm test`.
  */
+import { filePathOf } from './tool-input.js';
 import path from 'node:path';
 import { canonicalPath, isInside } from '../fs-paths.js';
 import { commandName, resolveCommand } from '../guard/argv.js';
@@ -57,8 +58,7 @@ function landing(abs: string): string | undefined {
 }
 
 function rawPathOf(req: PermissionRequest): string | undefined {
-  const p = (req.input as { path?: unknown } | null)?.path;
-  return typeof p === 'string' ? p : undefined;
+  return filePathOf(req.input);
 }
 
 /** Path rules decide on the real target: a link under `src/` pointing at `.git/hooks/` is not under `src/`. */

@@ -35,11 +35,26 @@ function describeIssues(err: z.ZodError): string {
     .join('; ');
 }
 
+/** A call written with a tool's old field names, renamed to the current ones (never over a current one). */
+export function withCurrentFields(tool: Tool<any>, input: unknown): unknown {
+  if (!tool.legacyFields || !input || typeof input !== 'object' || Array.isArray(input)) return input;
+  let out: Record<string, unknown> | undefined;
+  for (const [old, now] of Object.entries(tool.legacyFields)) {
+    const src = out ?? (input as Record<string, unknown>);
+    if (Object.hasOwn(src, old) && !Object.hasOwn(src, now)) {
+      out ??= { ...(input as Record<string, unknown>) };
+      out[now] = out[old];
+      delete out[old];
+    }
+  }
+  return out ?? input;
+}
+
 /** Runs one tool call; never throws (a failure is a tool error the model reads). */
 export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: ToolContext, events?: LoopEvents): Promise<ToolResult> {
   const tool = tools.find((t) => t.name === call.name);
   if (!tool) return { content: `unknown tool "${call.name}"; available: ${tools.map((t) => t.name).join(', ')}`, isError: true };
-  const parsed = tool.inputSchema.safeParse(call.input);
+  const parsed = tool.inputSchema.safeParse(withCurrentFields(tool, call.input));
   if (!parsed.success) {
     events?.onToolCall?.({ id: call.id, name: call.name, input: call.input, summary: '(invalid input)' });
     return { content: `invalid input for ${tool.name}: ${describeIssues(parsed.error as z.ZodError)}`, isError: true };
@@ -56,7 +71,7 @@ export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: T
       if (!decision.allowed) return { content: `permission denied: ${decision.reason}`, isError: true };
       // An approver's changed input passes the same schema and guards as the model's own.
       if (decision.input !== undefined) {
-        const changed = tool.inputSchema.safeParse(decision.input);
+        const changed = tool.inputSchema.safeParse(withCurrentFields(tool, decision.input));
         if (!changed.success) return { content: `invalid input from the approver for ${tool.name}: ${describeIssues(changed.error as z.ZodError)}`, isError: true };
         const refusedChanged = await tool.preflight?.(changed.data, ctx);
         if (refusedChanged) return refusedChanged;

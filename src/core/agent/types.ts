@@ -64,6 +64,11 @@ export interface Tool<I = unknown> {
   preflight?(input: I, ctx: ToolContext): Promise<ToolResult | undefined>;
   /** One line for the permission question and the transcript. */
   summarize?(input: I, ctx: ToolContext): string;
+  /**
+   * Field names this tool took before it used Claude Code's (old → new), still accepted in a call, so
+   * scripts and sessions written with the old names keep working; the model sees only the new names.
+   */
+  legacyFields?: Readonly<Record<string, string>>;
 }
 
 export interface PermissionRequest {

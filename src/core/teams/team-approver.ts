@@ -4,6 +4,7 @@
  * counts) run; anything else becomes a `permission_request` to the lead's inbox and waits for the answer
  * of the person or the lead. No answer within the timeout denies, and says so.
  */
+import { filePathOf } from '../agent/tool-input.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { isInside } from '../fs-paths.js';
@@ -76,7 +77,7 @@ export class TeamApprover implements Approver {
 
   private ownWrite(req: PermissionRequest): boolean {
     if ((req.tool !== 'Write' && req.tool !== 'Edit') || !this.opts.worktree) return false;
-    const p = (req.input as { path?: unknown } | null)?.path;
+    const p = filePathOf(req.input);
     return typeof p === 'string' && isInside(path.resolve(this.opts.cwd, p), this.opts.worktree);
   }
 

@@ -1,12 +1,12 @@
+import { filePathOf } from '../../core/agent/tool-input.js';
 import { answerApproval, pendingApprovals, type Waiting } from '../../core/teams/approvals.js';
 import { USER, type TeamStore } from '../../core/team/index.js';
 import type { ApprovalView, HostEvent } from '../../shared/api.js';
 
 function detail(w: Waiting): string | null {
-  const input = w.input as { command?: unknown; path?: unknown } | null | undefined;
+  const input = w.input as { command?: unknown } | null | undefined;
   if (typeof input?.command === 'string') return input.command;
-  if (typeof input?.path === 'string') return input.path;
-  return null;
+  return filePathOf(input) ?? null;
 }
 
 export function approvalView(w: Waiting): ApprovalView {

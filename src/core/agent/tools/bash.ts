@@ -13,6 +13,7 @@ const Input = z
   .object({
     command: z.string().min(1).describe('Shell command, run with sh -c in the working directory'),
     timeout: z.number().int().min(1).optional().describe('Timeout in milliseconds (default 120000, max 600000)'),
+    description: z.string().max(1000).optional().describe('What the command does, in a few words (shown to the person)'),
     run_in_background: z
       .boolean()
       .optional()
@@ -191,22 +192,24 @@ export const bashTool: Tool<z.infer<typeof Input>> = {
   },
 };
 
-const IdInput = z.object({ id: z.string().min(1).describe('Shell id returned by Bash run_in_background') }).strict();
+const OutputInput = z.object({ bash_id: z.string().min(1).describe('Shell id returned by Bash run_in_background') }).strict();
+const KillInput = z.object({ shell_id: z.string().min(1).describe('Shell id returned by Bash run_in_background') }).strict();
 
 function unknownShell(id: string, ctx: ToolContext): ToolResult {
   const ids = shellsOf(ctx).ids();
   return toolError(`no background shell "${id}"${ids.length ? `; running or finished: ${ids.join(', ')}` : '; none was started'}`);
 }
 
-export const bashOutputTool: Tool<z.infer<typeof IdInput>> = {
+export const bashOutputTool: Tool<z.infer<typeof OutputInput>> = {
   name: 'BashOutput',
   description: 'New output of a background shell since the last read, and whether it is still running.',
-  inputSchema: IdInput,
+  inputSchema: OutputInput,
   needsPermission: false,
-  summarize: (input) => `output of ${input.id}`,
+  legacyFields: { id: 'bash_id' },
+  summarize: (input) => `output of ${input.bash_id}`,
   async run(input, ctx) {
-    const r = shellsOf(ctx).read(input.id);
-    if (!r) return unknownShell(input.id, ctx);
+    const r = shellsOf(ctx).read(input.bash_id);
+    if (!r) return unknownShell(input.bash_id, ctx);
     const { shell } = r;
     const status = shell.status === 'running' ? 'running' : shell.status === 'killed' ? 'killed' : `exited with code ${shell.exitCode}`;
     const dropped = r.dropped ? `[${r.dropped} older characters dropped]\n` : '';
@@ -214,16 +217,17 @@ export const bashOutputTool: Tool<z.infer<typeof IdInput>> = {
   },
 };
 
-export const killShellTool: Tool<z.infer<typeof IdInput>> = {
+export const killShellTool: Tool<z.infer<typeof KillInput>> = {
   name: 'KillShell',
   description: 'Stop a background shell started with Bash run_in_background (its whole process group).',
-  inputSchema: IdInput,
+  inputSchema: KillInput,
   needsPermission: false,
-  summarize: (input) => `kill ${input.id}`,
+  legacyFields: { id: 'shell_id' },
+  summarize: (input) => `kill ${input.shell_id}`,
   async run(input, ctx) {
-    const before = shellsOf(ctx).get(input.id)?.status;
-    const shell = shellsOf(ctx).kill(input.id);
-    if (!shell) return unknownShell(input.id, ctx);
+    const before = shellsOf(ctx).get(input.shell_id)?.status;
+    const shell = shellsOf(ctx).kill(input.shell_id);
+    if (!shell) return unknownShell(input.shell_id, ctx);
     if (before !== 'killed' && shell.status === 'killed') return { content: `killed ${shell.id}` };
     return { content: `${shell.id} had already ${before === 'killed' ? 'been killed' : 'exited'}` };
   },

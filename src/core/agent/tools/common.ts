@@ -60,8 +60,8 @@ export function resolveWritable(ctx: ToolContext, p: string): { path: string } |
 const checkedLanding = new WeakMap<object, string>();
 
 /** Preflight of Write/Edit: sandbox and role guard, remembering where the write would land. */
-export function preflightWritable(ctx: ToolContext, input: { path: string }): ToolResult | undefined {
-  const r = resolveWritable(ctx, input.path);
+export function preflightWritable(ctx: ToolContext, input: { file_path: string }): ToolResult | undefined {
+  const r = resolveWritable(ctx, input.file_path);
   if ('error' in r) return r.error;
   checkedLanding.set(input, r.path);
   return undefined;
@@ -71,12 +71,12 @@ export function preflightWritable(ctx: ToolContext, input: { path: string }): To
  * At run time, after a person may have been asked for minutes: sandbox and guard again, and the same target
  * as the one checked and approved — a symlink on the way may have been swapped meanwhile.
  */
-export function runWritable(ctx: ToolContext, input: { path: string }): { path: string } | { error: ToolResult } {
-  const r = resolveWritable(ctx, input.path);
+export function runWritable(ctx: ToolContext, input: { file_path: string }): { path: string } | { error: ToolResult } {
+  const r = resolveWritable(ctx, input.file_path);
   if ('error' in r) return r;
   const checked = checkedLanding.get(input);
   if (checked !== undefined && checked !== r.path) {
-    return { error: toolError(`${input.path} now resolves to ${r.path}, not the ${checked} that was checked; nothing written — a symlink on the way changed, check it and try again`) };
+    return { error: toolError(`${input.file_path} now resolves to ${r.path}, not the ${checked} that was checked; nothing written — a symlink on the way changed, check it and try again`) };
   }
   return r;
 }

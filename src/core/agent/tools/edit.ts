@@ -5,7 +5,7 @@ import { fsErrorText, notRegularFile, preflightWritable, runWritable, toolError 
 
 const Input = z
   .object({
-    path: z.string().min(1).describe('File to edit'),
+    file_path: z.string().min(1).describe('File to edit'),
     old_string: z.string().min(1).describe('Exact text to replace; must be unique unless replace_all'),
     new_string: z.string().describe('Replacement text'),
     replace_all: z.boolean().optional().describe('Replace every occurrence'),
@@ -24,7 +24,8 @@ export const editTool: Tool<z.infer<typeof Input>> = {
     'Replace exact text in a file. old_string must match exactly once (include surrounding lines to make it unique), or set replace_all.',
   inputSchema: Input,
   needsPermission: true,
-  summarize: (input) => `edit ${input.path}${input.replace_all ? ' (all occurrences)' : ''}`,
+  legacyFields: { path: 'file_path' },
+  summarize: (input) => `edit ${input.file_path}${input.replace_all ? ' (all occurrences)' : ''}`,
   async preflight(input, ctx) {
     return preflightWritable(ctx, input);
   },
@@ -32,19 +33,19 @@ export const editTool: Tool<z.infer<typeof Input>> = {
     // The path may have changed while a person was asked: sandbox, guard and target are checked again.
     const r = runWritable(ctx, input);
     if ('error' in r) return r.error;
-    const special = await notRegularFile(r.path, input.path);
+    const special = await notRegularFile(r.path, input.file_path);
     if (special) return special;
     if (input.old_string === input.new_string) return toolError('old_string and new_string are identical; nothing to do');
     let text: string;
     try {
       text = await readFile(r.path, 'utf8');
     } catch (err) {
-      return toolError(fsErrorText(err, input.path));
+      return toolError(fsErrorText(err, input.file_path));
     }
     const n = countOccurrences(text, input.old_string);
-    if (n === 0) return toolError(`old_string not found in ${input.path}; Read the file and copy the text exactly`);
+    if (n === 0) return toolError(`old_string not found in ${input.file_path}; Read the file and copy the text exactly`);
     if (n > 1 && !input.replace_all) {
-      return toolError(`old_string occurs ${n} times in ${input.path}; add surrounding context to make it unique, or set replace_all`);
+      return toolError(`old_string occurs ${n} times in ${input.file_path}; add surrounding context to make it unique, or set replace_all`);
     }
     const updated = input.replace_all
       ? text.split(input.old_string).join(input.new_string)
@@ -52,8 +53,8 @@ export const editTool: Tool<z.infer<typeof Input>> = {
     try {
       await writeFile(r.path, updated);
     } catch (err) {
-      return toolError(fsErrorText(err, input.path));
+      return toolError(fsErrorText(err, input.file_path));
     }
-    return { content: `edited ${input.path}: ${input.replace_all ? n : 1} replacement(s)` };
+    return { content: `edited ${input.file_path}: ${input.replace_all ? n : 1} replacement(s)` };
   },
 };

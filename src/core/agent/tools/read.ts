@@ -13,7 +13,7 @@ import { fsErrorText, limitsOf, looksBinary, notRegularFile, resolvePath, toolEr
 
 const Input = z
   .object({
-    path: z.string().min(1).describe('File path, relative to the working directory or absolute'),
+    file_path: z.string().min(1).describe('File path, relative to the working directory or absolute'),
     offset: z.number().int().min(1).optional().describe('First line to read, 1-based'),
     limit: z.number().int().min(1).optional().describe('Number of lines to read'),
   })
@@ -47,9 +47,10 @@ export const readTool: Tool<z.infer<typeof Input>> = {
     'Read a text file. Returns numbered lines (cat -n style). Long files come in pages: the last line says which lines were shown and the offset to continue from.',
   inputSchema: Input,
   needsPermission: false,
+  legacyFields: { path: 'file_path' },
   readOnly: true,
   async run(input, ctx) {
-    const r = resolvePath(ctx, input.path, 'read');
+    const r = resolvePath(ctx, input.file_path, 'read');
     if ('error' in r) return r.error;
     const limits = limitsOf(ctx);
     const count = input.limit ?? limits.readDefaultLines;
@@ -58,10 +59,10 @@ export const readTool: Tool<z.infer<typeof Input>> = {
     try {
       st = await stat(r.path);
     } catch (err) {
-      return toolError(fsErrorText(err, input.path));
+      return toolError(fsErrorText(err, input.file_path));
     }
-    if (st.isDirectory()) return toolError(`${input.path} is a directory; use Glob to list it`);
-    const special = await notRegularFile(r.path, input.path);
+    if (st.isDirectory()) return toolError(`${input.file_path} is a directory; use Glob to list it`);
+    const special = await notRegularFile(r.path, input.file_path);
     if (special) return special;
 
     let head: Buffer;
@@ -76,7 +77,7 @@ export const readTool: Tool<z.infer<typeof Input>> = {
         await fh.close();
       }
     } catch (err) {
-      return toolError(fsErrorText(err, input.path));
+      return toolError(fsErrorText(err, input.file_path));
     }
     if (looksBinary(head)) return toolError(describeBinary(head, st.size));
     if (st.size <= WHOLE_READ_BYTES) {

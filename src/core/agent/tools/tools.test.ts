@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/agent/helpers.js';
 import type { CommandGuard } from '../../guard/types.js';
-import { runToolCall } from '../tool-run.js';
+import { runToolCall, toolSpec } from '../tool-run.js';
 import { SessionPermissionChecker } from '../permissions.js';
 import type { ToolContext } from '../types.js';
 import { builtinTools } from './index.js';
@@ -32,10 +32,31 @@ describe('built-in tools', () => {
   });
   afterEach(() => cleanup());
 
+  it("takes Claude Code's field names (the model sees only those) and still runs calls written with the old ones", async () => {
+    const props = (name: string) => Object.keys((toolSpec(tools.find((t) => t.name === name)!).input_schema as { properties: object }).properties);
+    expect(props('Read')).toEqual(['file_path', 'offset', 'limit']);
+    expect(props('Write')).toEqual(['file_path', 'content']);
+    expect(props('Edit')).toEqual(['file_path', 'old_string', 'new_string', 'replace_all']);
+    expect(props('BashOutput')).toEqual(['bash_id']);
+    expect(props('KillShell')).toEqual(['shell_id']);
+    expect(props('Bash')).toContain('description');
+    expect((await call('Write', { file_path: 'new.txt', content: 'cc' })).isError).toBeFalsy();
+    expect((await call('Write', { path: 'old.txt', content: 'legacy' })).isError).toBeFalsy();
+    expect(readFileSync(path.join(root, 'new.txt'), 'utf8')).toBe('cc');
+    expect(readFileSync(path.join(root, 'old.txt'), 'utf8')).toBe('legacy');
+    expect((await call('Read', { path: 'a.txt' })).content).toMatch(/two/);
+    expect((await call('Edit', { file_path: 'a.txt', old_string: 'two', new_string: '2' })).isError).toBeFalsy();
+    // Both names at once is ambiguous: refused, nothing written.
+    const both = await call('Write', { file_path: 'b1.txt', path: 'b2.txt', content: 'x' });
+    expect(both.content).toMatch(/invalid input for Write/);
+    expect(existsSync(path.join(root, 'b1.txt')) || existsSync(path.join(root, 'b2.txt'))).toBe(false);
+    expect((await call('BashOutput', { id: 'shell_9' })).content).toMatch(/no background shell "shell_9"/);
+  });
+
   it('rejects bad input with a readable tool error, never a throw', async () => {
     const r = await call('Read', { path: 42 });
     expect(r.isError).toBe(true);
-    expect(r.content).toMatch(/invalid input for Read: "path"/);
+    expect(r.content).toMatch(/invalid input for Read: "file_path"/);
     const extra = await call('Write', { path: 'x', content: 'y', mode: 'force' });
     expect(extra.content).toMatch(/invalid input for Write/);
     expect((await call('Nope', {})).content).toMatch(/unknown tool "Nope"/);

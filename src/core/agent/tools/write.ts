@@ -6,7 +6,7 @@ import { fsErrorText, notRegularFile, preflightWritable, runWritable, toolError 
 
 const Input = z
   .object({
-    path: z.string().min(1).describe('File path, relative to the working directory or absolute'),
+    file_path: z.string().min(1).describe('File path, relative to the working directory or absolute'),
     content: z.string().describe('The whole new content of the file'),
   })
   .strict();
@@ -16,7 +16,8 @@ export const writeTool: Tool<z.infer<typeof Input>> = {
   description: 'Create or overwrite a file with the given content. Parent directories are created.',
   inputSchema: Input,
   needsPermission: true,
-  summarize: (input) => `write ${input.path} (${Buffer.byteLength(input.content)} bytes)`,
+  legacyFields: { path: 'file_path' },
+  summarize: (input) => `write ${input.file_path} (${Buffer.byteLength(input.content)} bytes)`,
   async preflight(input, ctx) {
     return preflightWritable(ctx, input);
   },
@@ -24,14 +25,14 @@ export const writeTool: Tool<z.infer<typeof Input>> = {
     // The path may have changed while a person was asked: sandbox, guard and target are checked again.
     const r = runWritable(ctx, input);
     if ('error' in r) return r.error;
-    const special = await notRegularFile(r.path, input.path);
+    const special = await notRegularFile(r.path, input.file_path);
     if (special) return special;
     try {
       await mkdir(path.dirname(r.path), { recursive: true });
       await writeFile(r.path, input.content);
     } catch (err) {
-      return toolError(fsErrorText(err, input.path));
+      return toolError(fsErrorText(err, input.file_path));
     }
-    return { content: `wrote ${Buffer.byteLength(input.content)} bytes to ${input.path}` };
+    return { content: `wrote ${Buffer.byteLength(input.content)} bytes to ${input.file_path}` };
   },
 };
