@@ -14,6 +14,12 @@ export interface AgentCliOptions {
   /** `stdio`: permission questions go to the SDK host as can_use_tool control requests. */
   permissionPromptTool?: 'stdio';
   appendSystemPrompt?: string;
+  /** Allow rules for this run (`Bash(npm test:*)`, `Write(src/)`, a tool name), as the Agent SDK's allowedTools. */
+  allowedTools?: string[];
+  /** Deny rules for this run; a bare tool name also hides that tool from the model. */
+  disallowedTools?: string[];
+  /** Resume the newest session of this project. */
+  continue?: boolean;
   systemPrompt?: string;
   maxIterations?: number;
   cwd?: string;
@@ -34,6 +40,23 @@ function sdkPermissionMode(value: string): 'ask' | 'auto' {
   if (value === 'ask' || value === 'default') return 'ask';
   if (value === 'auto' || value === 'bypassPermissions') return 'auto';
   throw new CliError(`--permission-mode ${value} is not supported by thclaws (use default or bypassPermissions)`);
+}
+
+/** `a,b` or `a b`: the Agent SDK joins with commas; a comma inside a rule's parentheses stays. */
+export function ruleList(value: string, previous: string[] = []): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of value) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (ch === ',' || ch === ' ')) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return [...previous, ...out];
 }
 
 function positiveInt(value: string): number {
@@ -66,6 +89,9 @@ export function registerAgentCommand(program: Command): void {
     .option('--max-turns <n>', 'the Agent SDK\'s name for --max-iterations', positiveInt)
     .addOption(new Option('--permission-prompt-tool <tool>', 'stdio: ask the Agent SDK host (canUseTool) over the control protocol').choices(['stdio']))
     .option('--append-system-prompt <text>', 'added after the built-in system prompt')
+    .option('--allowedTools <rules>', 'allow rules for this run, comma-separated (Bash(npm test:*), Write(src/), Read)', ruleList)
+    .option('--disallowedTools <rules>', 'deny rules for this run; a bare tool name also hides the tool', ruleList)
+    .option('-c, --continue', 'resume the newest session of this project')
     // The Agent SDK's acknowledgement that bypassPermissions may be used; our auto mode needs none.
     .addOption(new Option('--allow-dangerously-skip-permissions', 'accepted for the Agent SDK').hideHelp())
     .option('--system-prompt <text>', 'replaces the built-in system prompt')

@@ -221,4 +221,23 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
     await collect(query({ prompt: 'hi', options: options({ hooks: { PostToolUse: [{ hooks: [async () => ({})] }] } }) })).catch(() => []);
     expect(stderr).toMatch(/SDK hook callbacks for PostToolUse are not supported by thclaws/);
   });
+
+  it('allowedTools run unasked, disallowedTools are refused (a bare name hides the tool); continue resumes the newest session', async () => {
+    fake.enqueue(
+      { toolUses: [{ name: 'Write', input: { file_path: 'allowed.txt', content: 'a' } }] },
+      { toolUses: [{ name: 'Bash', input: { command: 'echo hi > bash.txt' } }] },
+      { text: 'first done' },
+    );
+    const first = await collect(query({ prompt: 'go', options: options({ allowedTools: ['Write'], disallowedTools: ['Bash(echo:*)', 'Glob'] }) }));
+    expect(readFileSync(path.join(dir, 'allowed.txt'), 'utf8')).toBe('a');
+    expect(existsSync(path.join(dir, 'bash.txt'))).toBe(false);
+    expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toMatch(/refused by the rule Bash\(echo:\*\)/);
+    const offered = (fake.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
+    expect(offered).not.toContain('Glob');
+    expect(offered).toContain('Read');
+    fake.enqueue({ text: 'second' });
+    const second = await collect(query({ prompt: 'again', options: options({ continue: true }) }));
+    expect(second.at(-1)!.session_id).toBe(first.at(-1)!.session_id);
+    expect(JSON.stringify(fake.requests[3]!.body.messages)).toContain('first done');
+  });
 });

@@ -171,7 +171,8 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   const allowed = def?.tools ? new Set(def.tools) : undefined;
   // Background shells come with Bash: a definition that allows Bash allows reading and stopping them.
   if (allowed?.has('Bash')) for (const t of ['BashOutput', 'KillShell']) allowed.add(t);
-  const activeTools = allowed ? tools.filter((t) => allowed.has(t.name)) : tools;
+  const hidden = new Set((opts.disallowedTools ?? []).filter((r) => !r.includes('(')));
+  const activeTools = (allowed ? tools.filter((t) => allowed.has(t.name)) : tools).filter((t) => !hidden.has(t.name));
   for (const h of agentHooks) h.wrapTools?.(activeTools, info);
 
   const permissions = new SessionPermissionChecker(
@@ -179,20 +180,22 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     { decide: async () => 'deny' },
     {
       scope: { cwd, projectRoot, ...(info.sandboxRoot ? { worktree: info.sandboxRoot } : {}) },
-      rules: settings.permissions.allow,
+      rules: [...settings.permissions.allow, ...(opts.allowedTools ?? [])],
       ask: settings.permissions.ask,
-      deny: settings.permissions.deny,
+      deny: [...settings.permissions.deny, ...(opts.disallowedTools ?? [])],
       // Asks again the moment the sandbox is found not to run: the probe's answer decides, not the setting alone.
       ...(settings.autoAllowSandboxedBash ? { sandboxed: async () => (await sandbox.ready()).state === 'os' } : {}),
       persist: (rule) => addAllowRule(projectRoot, rule),
     },
   );
+  const resume = opts.resume ?? (opts.continue ? SessionStore.newest(projectRoot) : undefined);
+  if (opts.continue && !resume) throw new CliError(`--continue: no saved session in ${projectRoot}/.thclaws/sessions`);
   let session: SessionStore;
   let messages;
   let usage;
   try {
-    if (opts.resume) {
-      ({ store: session, messages, usage } = SessionStore.resume(projectRoot, opts.resume));
+    if (resume) {
+      ({ store: session, messages, usage } = SessionStore.resume(projectRoot, resume));
     } else {
       session = SessionStore.create(projectRoot, { model, provider: provider.name, cwd, ...(agentName ? { agentName } : {}) });
     }
@@ -236,5 +239,5 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   });
   if (opts.systemPrompt !== undefined) agent.replaceSystemPrompt(opts.systemPrompt);
   if (opts.appendSystemPrompt) agent.appendSystemPrompt(opts.appendSystemPrompt);
-  return { agent, info, permissions, mode, resumed: !!opts.resume, sandbox, ...(approver ? { approver } : {}) };
+  return { agent, info, permissions, mode, resumed: !!resume, sandbox, ...(approver ? { approver } : {}) };
 }

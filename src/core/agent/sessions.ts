@@ -4,7 +4,7 @@
  * per model call. Appends are synchronous so a crash loses at most the line being written.
  */
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
@@ -45,6 +45,20 @@ export class SessionStore {
     const store = new SessionStore(newSessionId(), dir);
     store.append({ type: 'meta', id: store.id, createdAt: new Date().toISOString(), ...meta });
     return store;
+  }
+
+  /** The id of the most recently written session of the project (`--continue`), if any. */
+  static newest(projectRoot: string): string | undefined {
+    const dir = sessionsDir(projectRoot);
+    if (!existsSync(dir)) return undefined;
+    let best: { id: string; at: number } | undefined;
+    for (const f of readdirSync(dir)) {
+      const id = f.endsWith('.jsonl') ? f.slice(0, -6) : '';
+      if (!ID_RE.test(id)) continue;
+      const at = statSync(path.join(dir, f)).mtimeMs;
+      if (!best || at > best.at) best = { id, at };
+    }
+    return best?.id;
   }
 
   /** Opens an existing session for appending and returns its messages and usage so far. */
