@@ -28,6 +28,17 @@ describe('sandbox mount points', () => {
     const carol: ChildProcess = spawn(process.execPath, [BIN, '-p', 'go', '--team-agent', 'carol', '--script', script, '--accept-all'], { cwd: ws.dir, env: scrubbedEnv(ws.home), stdio: 'ignore', detached: true });
     const closed = new Promise((r) => carol.once('close', r));
     cleanups.push(() => void (carol.exitCode === null && carol.signalCode === null && process.kill(-carol.pid!, 'SIGKILL')));
+    // The Bash tool's shell has a process group of its own and outlives carol: found by its working directory
+    // (this test's own workspace), killed by pid.
+    cleanups.push(() => {
+      for (const pid of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+        try {
+          if (fs.readlinkSync(`/proc/${pid}/cwd`) === ws.dir) process.kill(Number(pid), 'SIGKILL');
+        } catch {
+          // gone, or not ours to read
+        }
+      }
+    });
     await waitFor(() => fs.existsSync(path.join(ws.dir, 'started-marker')), "carol's sandboxed command", 30_000);
     const wt = path.join(ws.dir, '.worktrees');
     // While it runs: nothing the sandbox made for itself is a file in the project tree.
