@@ -46,10 +46,12 @@ describe('thclaws -p (real process)', () => {
     const outside = path.join(dir, '..', `escape-${path.basename(dir)}.txt`);
     fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: `echo pwned > ${outside}` } }] }, { text: 'tried' });
     const r = await runCli(['-p', 'go'], { cwd: dir, env: withKey() });
-    expect(r.code).toBe(0);
+    // Its one tool call was refused: the run did nothing, says so, and exits 1.
+    expect(r.code).toBe(1);
     expect(existsSync(outside)).toBe(false);
     expect(r.stderr).toBe(
-      `thclaws: ${dir} is not a trusted folder: ignoring project settings that loosen permissions (${path.join(dir, '.thclaws/settings.json')}: permissionMode, ${path.join(dir, '.thclaws/settings.json')}: permissions.allow); trust it by answering the question in the REPL, or pass --accept-all\n`,
+      `thclaws: ${dir} is not a trusted folder: ignoring project settings that loosen permissions (${path.join(dir, '.thclaws/settings.json')}: permissionMode, ${path.join(dir, '.thclaws/settings.json')}: permissions.allow); trust it by answering the question in the REPL, or pass --accept-all\n` +
+        'thclaws: every tool call failed (1 of 1); the last: Bash: permission denied: no one to approve in this mode; run with --accept-all or --permission-mode auto\n',
     );
     expect(fake.requests[1]!.body.messages.at(-1).content[0].content).toMatch(/^permission denied/);
     // Trusted (by the person, in the user's config): the same settings apply.
@@ -89,8 +91,10 @@ describe('thclaws -p (real process)', () => {
   it('in ask mode without a person, guarded tools are refused and nothing runs', async () => {
     fake.enqueue({ toolUses: [{ name: 'Write', input: { path: 'x.txt', content: 'x' } }] }, { text: 'could not write' });
     const r = await runCli(['-p', 'write x'], { cwd: dir, env: withKey() });
-    expect(r.code).toBe(0);
+    // Every tool call failed: the answer is printed, the run says it did nothing and exits 1.
+    expect(r.code).toBe(1);
     expect(r.stdout).toBe('could not write\n');
+    expect(r.stderr).toMatch(/^thclaws: every tool call failed \(1 of 1\); the last: Write: permission denied/m);
     expect(existsSync(path.join(dir, 'x.txt'))).toBe(false);
     const toolResult = fake.requests[1]!.body.messages.at(-1).content[0];
     expect(toolResult.content).toMatch(/^permission denied: no one to approve/);

@@ -16,15 +16,49 @@ export interface PrintOptions {
   verbose?: boolean;
 }
 
-/** 0 = done, 1 = failed (provider error, truncation, refusal, iteration budget), 130 = interrupted. */
-export function exitCodeOf(r: PromptResult): number {
-  if (r.stop === 'end_turn') return 0;
+/**
+ * 0 = done, 1 = failed (provider error, truncation, refusal, iteration budget, or a turn whose every tool
+ * call failed), 130 = interrupted.
+ */
+export function exitCodeOf(r: PromptResult, tools?: ToolTally): number {
+  if (r.stop === 'end_turn') return tools && allToolsFailed(tools) ? 1 : 0;
   return r.stop === 'aborted' ? 130 : 1;
+}
+
+/** The turn's tool calls: how many, how many failed, and the last failure (one line). */
+export interface ToolTally {
+  calls: number;
+  failed: number;
+  last?: string;
+}
+
+/** A turn that called tools and had every one refused or fail achieved nothing, whatever its final text says. */
+function allToolsFailed(t: ToolTally): boolean {
+  return t.calls > 0 && t.failed === t.calls;
+}
+
+function allFailedLine(t: ToolTally): string {
+  return `every tool call failed (${t.failed} of ${t.calls}); the last: ${t.last ?? '?'}`;
+}
+
+function countTools(events: LoopEvents, tally: ToolTally): LoopEvents {
+  const inner = events.onToolResult;
+  return {
+    ...events,
+    onToolResult: (r) => {
+      tally.calls++;
+      if (r.isError) {
+        tally.failed++;
+        tally.last = `${r.name}: ${r.content.split('\n')[0]!.slice(0, 300)}`;
+      }
+      inner?.(r);
+    },
+  };
 }
 
 const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
 
-/** Runs one prompt with the output of `opts.format`; returns the result. */
+/** Runs one prompt with the output of `opts.format`; returns the result and the exit code it stands for. */
 export async function runTurn(
   rt: Runtime,
   prompt: string,
@@ -33,7 +67,7 @@ export async function runTurn(
   all: StreamJsonLine[],
   /** As Claude Code with streamed input: a system/init line opens every turn. */
   turnOpts: { initEachTurn?: boolean } = {},
-): Promise<PromptResult> {
+): Promise<{ result: PromptResult; code: number }> {
   const { agent } = rt;
   const emit = (m: StreamJsonLine) => (opts.format === 'stream-json' ? write(m) : all.push(m));
   if (turnOpts.initEachTurn) emit(ClaudeJsonTurn.init(rt));
@@ -47,15 +81,21 @@ export async function runTurn(
   } else {
     events = turn.events();
   }
-  const result = await agent.prompt(prompt, signal, events);
+  const tools: ToolTally = { calls: 0, failed: 0 };
+  const result = await agent.prompt(prompt, signal, countTools(events, tools));
   const summary = turn.result(result);
+  if (result.stop === 'end_turn' && allToolsFailed(tools)) {
+    summary.is_error = true;
+    summary.subtype = 'error_during_execution';
+    summary.errors = [allFailedLine(tools)];
+  }
   if (opts.format === 'stream-json') write(summary);
   else if (opts.format === 'json') write(opts.verbose ? [...all, summary] : summary);
   else {
     if (result.text) process.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     if (summary.errors) process.stderr.write(`thclaws: ${summary.errors[0]}\n`);
   }
-  return result;
+  return { result, code: exitCodeOf(result, tools) };
 }
 
 function withSignals<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -75,6 +115,5 @@ function withSignals<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
 export async function runPrint(rt: Runtime, prompt: string, opts: PrintOptions): Promise<number> {
   const all: StreamJsonLine[] = [ClaudeJsonTurn.init(rt)];
   if (opts.format === 'stream-json') write(all[0]);
-  const result = await withSignals((signal) => runTurn(rt, prompt, opts, signal, all));
-  return exitCodeOf(result);
+  return withSignals(async (signal) => (await runTurn(rt, prompt, opts, signal, all)).code);
 }

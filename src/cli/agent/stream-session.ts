@@ -97,7 +97,7 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
     process.on('SIGTERM', onSignal);
     let result: PromptResult;
     try {
-      result = await runTurn(rt, prompt, opts, current.signal, [], { initEachTurn: true });
+      ({ result } = await runTurn(rt, prompt, opts, current.signal, [], { initEachTurn: true }));
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

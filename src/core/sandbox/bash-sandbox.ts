@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statS
 import path from 'node:path';
 import type { BashSandbox } from '../agent/types.js';
 import { explainRefusal } from './explain.js';
+import { ensureDenyDir } from './mount-points.js';
 import { otherWorktreeAdmins, ownWorktreeAdmin, policyFor, WORKTREE_POINTERS, type PolicyInput, type SandboxPolicy } from './policy.js';
 import { probeSandbox, wrapCommand } from './runtime.js';
 import type { SandboxSettings } from './settings.js';
@@ -134,6 +135,7 @@ export function createRoleSandbox(input: PolicyInput, settings: SandboxSettings,
           for (const f of pointers) policy.areas.push({ path: f, writable: false, rule: 'where git finds your repository is read-only', why: 'git run outside the sandbox (TeamMerge, git worktree remove) follows this file', instead: 'Leave .git, commondir and gitdir as they are; use git commands in your worktree.' });
         }
       }
+      for (const d of policy.denyWriteDirs) ensureDenyDir(d);
       // A deny under a directory that does not exist yet would make the engine block the directory itself (a
       // solo project without `.git` could not `git init`): it applies once its parent exists (the key follows).
       const denyWrite = [...policy.denyWrite.filter((p) => existsSync(path.dirname(p))), ...neighbours, ...pointers, ...branches];

@@ -36,6 +36,12 @@ export interface SandboxPolicy {
   role: Role;
   allowWrite: string[];
   denyWrite: string[];
+  /**
+   * The entries of denyWrite that are directories: made before a wrap when absent, so the engine binds them
+   * read-only in place instead of putting a mount point (an empty file) in the project tree, which a killed
+   * process would leave behind.
+   */
+  denyWriteDirs: string[];
   denyRead: string[];
   /** Absent: network open. */
   allowedDomains?: string[];
@@ -157,6 +163,7 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
     allowWrite: [...new Set(allowWrite)],
     // Hooks and config of the shared repository run outside the sandbox (the lead's git, TeamMerge): never writable.
     denyWrite: [state, path.join(gitDir, 'hooks'), path.join(gitDir, 'config'), ...(input.role === 'teammate' && !own ? [worktrees] : [])],
+    denyWriteDirs: [state, path.join(gitDir, 'hooks'), ...(input.role === 'teammate' && !own ? [worktrees] : [])],
     denyRead: settings.sandboxDenyRead.map((p) => path.resolve(expandHome(p, home))),
     ...(settings.sandboxAllowedDomains ? { allowedDomains: settings.sandboxAllowedDomains } : {}),
     areas,

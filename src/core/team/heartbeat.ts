@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { selfProcess } from './holder.js';
 import type { Lease } from './lease.js';
 import { TEAM_POLICY } from './policy.js';
 import type { AgentStatusValue } from './schemas.js';
@@ -19,7 +20,8 @@ export interface Heartbeat {
  */
 export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalMs: number = TEAM_POLICY.heartbeatMs): Promise<Heartbeat> {
   // parent_pid: a launcher that wraps the agent (the tail-safe pty wrapper) knows only its own pid.
-  const base: StatusUpdate = { pid: process.pid, parent_pid: process.ppid, host: os.hostname(), boot_id: lease.boot_id, started_at: Date.now() };
+  // pid_start: whoever later signals this pid checks it is still this process. The spawn is over: no spawner.
+  const base: StatusUpdate = { pid: process.pid, pid_start: selfProcess().start, parent_pid: process.ppid, host: os.hostname(), boot_id: lease.boot_id, started_at: Date.now(), spawner: null };
   let current: StatusUpdate = { ...base, status: 'idle', current_task: null };
   await statuses.write(lease.agent, current);
   let writing: Promise<unknown> = Promise.resolve();

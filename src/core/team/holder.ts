@@ -39,8 +39,11 @@ function readOr(file: string, fallback: string): string {
   }
 }
 
-/** Field 22 of /proc/<pid>/stat (after the parenthesised command name, which may hold spaces). */
-function processStart(pid: number): string {
+/**
+ * Field 22 of /proc/<pid>/stat (after the parenthesised command name, which may hold spaces): the process's
+ * start time in clock ticks since boot; '' where unknown (no /proc, or the pid is gone).
+ */
+export function processStart(pid: number): string {
   const stat = readOr(`/proc/${pid}/stat`, '');
   const close = stat.lastIndexOf(')');
   if (close < 0) return '';
@@ -107,6 +110,28 @@ export function holderDead(h: Holder): boolean {
     if (now && now !== h.start) return true;
   }
   return false;
+}
+
+/**
+ * A process named in a status (an agent, or the lead spawning it): the fields of a holder without its token.
+ * `start` tells the process from a later one given the same pid.
+ */
+export type ProcessId = Omit<Holder, 'token'>;
+
+/** This process as a ProcessId. */
+export function selfProcess(): ProcessId {
+  return { host: HOST, pid: process.pid, boot: BOOT, start: SELF_START, ns: PID_NS };
+}
+
+/**
+ * Whether `pid` on this machine is still the process that started at `start`. An empty `start` (another
+ * platform, an older status) degrades to a liveness probe. Only meaningful for a pid on this host.
+ */
+export function pidIsSame(pid: number, start: string | null | undefined): boolean {
+  if (!pidAlive(pid)) return false;
+  if (!start) return true;
+  const now = processStart(pid);
+  return !now || now === start;
 }
 
 export function describeHolder(h: Holder | null): string {

@@ -72,12 +72,30 @@ export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 export const AgentStatusValue = z.enum(['spawning', 'idle', 'working', 'error', 'stopped']);
 export type AgentStatusValue = z.infer<typeof AgentStatusValue>;
 
+/** A process named in a status: enough to tell, on its host, whether that very process still lives. */
+export const ProcessIdSchema = z.looseObject({
+  host: z.string(),
+  pid: z.number().int().positive(),
+  /** Linux boot id; '' where unknown. */
+  boot: z.string().default(''),
+  /** Process start time in clock ticks since boot; '' where unknown (then pid reuse is not detected). */
+  start: z.string().default(''),
+  ns: z.string().optional(),
+});
+
 export const StatusSchema = z.looseObject({
   agent: agentName,
   status: AgentStatusValue,
   /** A task id, not a message id (D-26). */
   current_task: taskId.nullish(),
   pid: z.number().int().positive().nullish(),
+  /** Start time (clock ticks since boot) of `pid`: a later process given the same pid is not this agent. */
+  pid_start: z.string().nullish(),
+  /**
+   * Who is spawning the agent, while `status` is `spawning` and no pid is known: a spawn whose spawner died
+   * (a lead killed mid-spawn) is void at once instead of blocking the name until a timeout.
+   */
+  spawner: ProcessIdSchema.nullish().catch(null),
   /** The agent process's parent (a launcher's wrapper); lets a launcher recognise the status as its child's. */
   parent_pid: z.number().int().nonnegative().nullish(),
   host: z.string().nullish(),

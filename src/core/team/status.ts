@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
-import { pidAlive } from './holder.js';
+import { holderDead, pidAlive, pidIsSame, sameMachine } from './holder.js';
 import { withLock } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
@@ -97,13 +97,25 @@ export class Statuses {
   }
 }
 
-/** Liveness = a fresh heartbeat and, on this host, a live pid. `stopped` stays stopped; silence is `dead`. */
+/**
+ * Liveness = a fresh heartbeat and, on this host, the very process that wrote it (its pid alive with the same
+ * start time). A spawn with no pid yet lives while its spawner does. `stopped` stays stopped; silence is `dead`.
+ */
 export function deriveState(status: AgentStatus | null, now = Date.now(), staleAfterMs: number = TEAM_POLICY.staleAfterMs): AgentState {
   if (!status) return 'defined';
   if (status.status === 'stopped') return 'stopped';
   if (now - status.last_heartbeat > staleAfterMs) return 'dead';
-  if (status.pid && status.host === os.hostname() && !pidAlive(status.pid)) return 'dead';
+  if (status.pid && status.host === os.hostname() && !pidIsSame(status.pid, status.pid_start)) return 'dead';
+  if (status.status === 'spawning' && !status.pid && spawnerDead(status)) return 'dead';
   return status.status;
+}
+
+/** The spawner named in a `spawning` status is certainly dead (checked on its own machine only). */
+export function spawnerDead(status: AgentStatus): boolean {
+  const s = status.spawner;
+  if (!s) return false;
+  const h = { ...s, token: '', ns: s.ns ?? '' };
+  return sameMachine(h) && holderDead(h);
 }
 
 export function isLive(state: AgentState): boolean {

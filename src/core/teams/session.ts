@@ -107,6 +107,12 @@ export class TeamSession {
     return lease;
   }
 
+  /** Gives the lease back (a TeamCreate refused after taking it); the session acts as no agent. */
+  async releaseLease(): Promise<void> {
+    await this.lease?.release();
+    this.lease = undefined;
+  }
+
   /**
    * A lease whose holder is dead on this host (a SIGKILLed teammate being respawned) frees itself once
    * stale; wait for that instead of refusing. A live holder is refused at once.

@@ -4,7 +4,7 @@
  * rejects and keeps running unless `force` (the person confirmed, or a headless run is over).
  */
 import os from 'node:os';
-import { deriveState, isLive, liveLeasePid, pidAlive } from '../team/index.js';
+import { type AgentStatus, deriveState, isLive, liveLeasePid, pidAlive, pidIsSame } from '../team/index.js';
 import type { LeadHandler } from './lead-handler.js';
 import { killGroup } from './launchers/env.js';
 import { sendFrame } from './protocol.js';
@@ -68,14 +68,20 @@ export async function shutdownTeam(session: TeamSession, handler: LeadHandler, o
   for (const name of toKill) {
     const st = await store.statuses.read(name);
     const leasePid = stopped.get(name);
-    const pid = leasePid ?? st?.pid ?? session.children.get(name)?.pid;
-    if (pid && (leasePid !== undefined || (st?.host ?? os.hostname()) === os.hostname())) {
+    // Only the teammate's own process is signalled: a status pid now naming another process (the teammate
+    // died and the pid was reused) is left alone. The lease holder was checked the same way by liveLeasePid.
+    const pid = leasePid ?? ownPid(st);
+    const stranger = leasePid === undefined && !!st?.pid && pid === null && isLocal(st);
+    if (pid) {
       killGroup(pid, 'SIGTERM');
       // A stopped process handles SIGTERM only once continued.
       if (leasePid !== undefined) killGroup(pid, 'SIGCONT');
       if (!(await waitGone(session, name, 1500, leasePid))) killGroup(pid, 'SIGKILL');
+    } else if (!st?.pid) {
+      // Never booted (no pid written): the launcher's own child, which it signals only while it runs.
+      session.children.get(name)?.kill('SIGTERM');
     }
-    await store.statuses.write(name, { status: 'stopped', current_task: null });
+    await store.statuses.write(name, { status: 'stopped', current_task: null, ...(stranger ? { pid: null, pid_start: null } : {}) });
     res.killed.push(name);
   }
   // Their in-progress tasks go back to pending, reservations kept.
@@ -83,15 +89,24 @@ export async function shutdownTeam(session: TeamSession, handler: LeadHandler, o
   return res;
 }
 
+function isLocal(st: AgentStatus): boolean {
+  return (st.host ?? os.hostname()) === os.hostname();
+}
+
+/** The status's pid when it is on this host and still the very process that wrote it (same start time). */
+function ownPid(st: AgentStatus | null): number | null {
+  return st?.pid && isLocal(st) && pidIsSame(st.pid, st.pid_start) ? st.pid : null;
+}
+
 async function stillRunning(session: TeamSession, name: string): Promise<boolean> {
   const st = await session.store.statuses.read(name);
-  return !!st?.pid && st.status !== 'stopped' && pidAlive(st.pid);
+  return st?.status !== 'stopped' && ownPid(st) !== null;
 }
 
 async function waitGone(session: TeamSession, name: string, ms: number, knownPid?: number): Promise<boolean> {
   const end = Date.now() + ms;
   for (;;) {
-    const pid = knownPid ?? (await session.store.statuses.read(name))?.pid;
+    const pid = knownPid ?? ownPid(await session.store.statuses.read(name));
     if (!pid || !pidAlive(pid)) return true;
     if (Date.now() > end) return false;
     await new Promise((r) => setTimeout(r, 50));

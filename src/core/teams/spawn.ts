@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { assertMemberName, deriveState, isLive, LEAD, TeamError } from '../team/index.js';
+import { assertMemberName, deriveState, isLive, LEAD, leaseHeldByLive, selfProcess, TeamError } from '../team/index.js';
 import { assertInside } from './paths.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from './launcher.js';
 import { BackgroundLauncher } from './launchers/background.js';
@@ -73,8 +73,10 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   const state = deriveState(prior);
   if (isLive(state) && state !== 'spawning') throw new TeamError('conflict', `teammate '${name}' is already running (${state}); one process per name`);
   if (state === 'spawning' && prior && Date.now() - prior.last_heartbeat < TEAMS_POLICY.bootTimeoutMs + 2000) {
-    throw new TeamError('conflict', `a spawn of '${name}' is already in progress`);
+    throw new TeamError('conflict', `a spawn of '${name}' is already in progress${prior.spawner ? ` (by pid ${prior.spawner.pid} on ${prior.spawner.host})` : ''}`);
   }
+  // A void spawn (its spawner died) may still have started its child: that process holds the name's lease.
+  if (leaseHeldByLive(store.paths, name)) throw new TeamError('conflict', `teammate '${name}' is already running (a live process holds its lease); one process per name`);
   let live = 0;
   for (const m of cfg.members) if (m.name !== name && isLive(deriveState(await store.statuses.read(m.name)))) live++;
   if (live >= session.opts.maxLiveTeammates) {
@@ -114,7 +116,8 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   };
   const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, argv, cwd, env, inherit_env: INHERITED_ENV, team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };
 
-  await store.statuses.write(name, { status: 'spawning', spawn_id: spawnId, model, pid: null, current_task: null } as never);
+  // The spawner is named so that, should this process die before the child boots, the spawn is void at once.
+  await store.statuses.write(name, { status: 'spawning', spawn_id: spawnId, model, pid: null, pid_start: null, current_task: null, spawner: selfProcess() } as never);
   const [initial] = prompt ? await store.send(LEAD, name, prompt, { summary: `initial prompt for ${name}`, extra: { spawn_id: spawnId, initial: true } }) : [];
 
   const started = Date.now();

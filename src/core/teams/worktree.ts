@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensureDenyDir } from '../sandbox/mount-points.js';
 import { TeamError } from '../team/index.js';
 import { git, gitOut } from './git.js';
 
@@ -60,13 +61,25 @@ export function ensureWorktree(root: string, name: string): string {
   const existing = known.get(canonical(dir));
   if (existing === undefined || !fs.existsSync(dir)) {
     git(root, ['worktree', 'prune']);
+    // `.worktrees` first (a stale sandbox mount point there, an empty file, is replaced): nothing is made
+    // before it is sure to be a directory.
+    const parent = path.dirname(dir);
+    ensureDenyDir(parent);
+    if (!fs.statSync(parent, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new TeamError('conflict', `refusing to spawn ${name}: ${parent} is not a directory (a file is in the way): move it aside`);
+    }
+    let made = false;
     if (!git(root, ['rev-parse', '--verify', '-q', `refs/heads/${branch}`]).ok) {
       const b = git(root, ['branch', branch, 'HEAD']);
       if (!b.ok) throw new TeamError('conflict', `cannot create branch ${branch}: ${b.stderr.trim()}`);
+      made = true;
     }
-    fs.mkdirSync(path.dirname(dir), { recursive: true });
     const r = git(root, ['worktree', 'add', '-q', dir, branch]);
-    if (!r.ok) throw new TeamError('conflict', `refusing to spawn ${name}: cannot create worktree ${dir} on ${branch}: ${r.stderr.trim()}`);
+    if (!r.ok) {
+      // A failed spawn leaves no branch of its own making behind.
+      if (made) git(root, ['branch', '-D', '-q', branch]);
+      throw new TeamError('conflict', `refusing to spawn ${name}: cannot create worktree ${dir} on ${branch}: ${r.stderr.trim()}`);
+    }
   } else if (existing !== `refs/heads/${branch}`) {
     throw new TeamError('conflict', `refusing to spawn ${name}: ${dir} is a worktree on ${existing ?? 'a detached HEAD'}, not ${branch}`);
   }

@@ -8,8 +8,10 @@ import pty from '@lydell/node-pty';
  * node-pty can report exit before the last KBs were read, and the kernel may discard what is still queued
  * when the slave side closes. So the child runs under a tiny bash wrapper that, after the child exits,
  * prints an end marker and waits for the host to answer: everything before the marker has then been read
- * (a pty is ordered), and only then does the slave close. Signals sent to the group reach the child; the
- * wrapper traps them (a handler, not an ignore, so the child keeps default dispositions) and still reports.
+ * (a pty is ordered), and only then does the slave close. The wait has no timeout: a pane paused by flow
+ * control for minutes still gets its tail once resumed, and a host that goes away closes the master, which
+ * ends the wait. Signals sent to the group reach the child; the wrapper traps them (a handler, not an ignore,
+ * so the child keeps default dispositions) and still reports.
  * The one pty implementation: the desktop host's launcher and `thclaws team host` both run children through it.
  */
 const MARKER_HEAD = '\x1b]6973;thclaws-pty-end;';
@@ -18,7 +20,7 @@ const MARKER_HEAD = '\x1b]6973;thclaws-pty-end;';
  * child: a child printing a marker (a file it cats, a model's text) cannot end its own pane.
  */
 const NONCE_ENV = 'THCLAWS_PTY_END';
-const WRAPPER = `n=$${NONCE_ENV}; unset ${NONCE_ENV}; trap : TERM INT HUP; "$@"; rc=$?; printf '\\033]6973;thclaws-pty-end;%s\\007' "$n"; IFS= read -r -t 10 _; exit $rc`;
+const WRAPPER = `n=$${NONCE_ENV}; unset ${NONCE_ENV}; trap : TERM INT HUP; "$@"; rc=$?; printf '\\033]6973;thclaws-pty-end;%s\\007' "$n"; IFS= read -r _; exit $rc`;
 
 export interface PtyExit {
   code: number | null;

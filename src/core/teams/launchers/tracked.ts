@@ -12,9 +12,15 @@ export abstract class TrackedLauncher implements TeammateLauncher {
   abstract launch(req: SpawnRequest): Promise<LaunchedTeammate>;
 
   protected track(req: SpawnRequest, pid: number, exited: LaunchedTeammate['exited'], where?: string): LaunchedTeammate {
-    const t: LaunchedTeammate = { agent: req.agent, spawn_id: req.spawn_id, pid, exited, kill: (sig) => killGroup(pid, sig), ...(where ? { where } : {}) };
+    let gone = false;
+    // Once the child has exited its pid may name another process: it is never signalled again.
+    const kill = (sig?: NodeJS.Signals) => void (gone || killGroup(pid, sig));
+    const t: LaunchedTeammate = { agent: req.agent, spawn_id: req.spawn_id, pid, exited, kill, ...(where ? { where } : {}) };
     this.running.set(req.spawn_id, t);
-    void exited.then(() => this.running.delete(req.spawn_id));
+    void exited.then(() => {
+      gone = true;
+      this.running.delete(req.spawn_id);
+    });
     return t;
   }
 

@@ -9,6 +9,7 @@ export function approvalTool(session: TeamSession) {
   return teamTool(
     {
       name: 'AnswerApproval',
+      leadOnly: true,
       description:
         "Answer a teammate's pending permission request or plan by its request_id (only when settings permissionApprover / planApprover name the lead): allow (approve) or deny (reject). Give feedback when denying so the teammate knows what to change; always=true (permissions only) lets the same rule run without asking again.",
       inputSchema: z

@@ -8,6 +8,11 @@ export function teamTool<I>(def: {
   description: string;
   inputSchema: z.ZodType<I>;
   needsPermission?: boolean;
+  /**
+   * Acts as the team's lead (writes the board, spawns, merges, speaks as `lead`): refused in a session that
+   * is not the lead, e.g. a person's second session whose TeamCreate was refused while another lead lives.
+   */
+  leadOnly?: boolean;
   run(input: I, session: TeamSession, ctx: ToolContext): Promise<string | ToolResult>;
 }, session: TeamSession): Tool<I> {
   return {
@@ -17,6 +22,9 @@ export function teamTool<I>(def: {
     needsPermission: def.needsPermission ?? false,
     async run(input, ctx) {
       if (session.lease?.lost) return err(`this process no longer holds the "${session.lease.agent}" lease (another process took over): team tools are disabled`);
+      if (def.leadOnly && session.role !== 'lead') {
+        return err(`${def.name}: only the team's lead may do this, and this session is not the lead (${session.teamExists() ? 'another session leads the team' : 'create a team with TeamCreate first'})`);
+      }
       const r = await def.run(input, session, ctx);
       return typeof r === 'string' ? { content: r } : r;
     },

@@ -8,10 +8,11 @@ import { teamTools } from './team-tools.js';
 
 /**
  * The team tools for a role. Teammates never get TeamCreate, SpawnTeammate, TeamMerge or TeamTaskUpdate;
- * the lead (or a session that may become it) never gets TeamTaskClaim/TeamTaskComplete.
+ * the lead (or a session that may become it) never gets TeamTaskClaim/TeamTaskComplete, and a session that is
+ * not (yet) the lead is refused the tools that act as the lead.
  */
 export function teamToolsFor(session: TeamSession): Tool<any>[] {
   const { create, spawn, status } = teamTools(session);
-  if (session.role === 'teammate') return [...messageTools(session), status, ...taskTools(session, 'teammate')];
-  return [create, spawn, ...messageTools(session), status, ...taskTools(session, 'lead'), mergeTool(session), approvalTool(session)];
+  if (session.role === 'teammate') return [...messageTools(session, 'teammate'), status, ...taskTools(session, 'teammate')];
+  return [create, spawn, ...messageTools(session, 'lead'), status, ...taskTools(session, 'lead'), mergeTool(session), approvalTool(session)];
 }

@@ -10,6 +10,7 @@ export function mergeTool(session: TeamSession) {
       description:
         'Merge teammates\' team/<name> branches into `into` (default: the current branch). dry_run lists commits and predicts conflicts without touching the tree; leave_conflicted leaves a conflicted merge in progress for you to resolve (abort: true backs out of it); cleanup removes merged worktrees of stopped teammates.',
       needsPermission: true,
+      leadOnly: true,
       inputSchema: z
         .object({
           into: z.string().optional(),

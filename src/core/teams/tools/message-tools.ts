@@ -23,11 +23,13 @@ async function livenessGate(store: TeamStore, to: string): Promise<string | null
   return null;
 }
 
-export function messageTools(session: TeamSession) {
+/** `role` lead: the tools speak and read as `lead`, so only the lead's session may use them. */
+export function messageTools(session: TeamSession, role: 'lead' | 'teammate') {
   return [
     teamTool(
       {
         name: 'SendMessage',
+        leadOnly: role === 'lead',
         description:
           'Send a message to a teammate, the lead, the person ("user") or everyone ("*"). A busy recipient gets it after its current turn; set urgent to deliver it at its next tool call.',
         inputSchema: SendInput,
@@ -45,6 +47,7 @@ export function messageTools(session: TeamSession) {
     teamTool(
       {
         name: 'CheckInbox',
+        leadOnly: role === 'lead',
         description: 'Read your new messages (the team loop usually delivers them to you already).',
         inputSchema: z.object({}).strict(),
         async run(_input, s) {

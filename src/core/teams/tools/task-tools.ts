@@ -23,6 +23,7 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
     {
       name: 'TeamTaskCreate',
       description: 'Add a task to the team queue. Set owner to reserve it for one teammate; blocked_by lists task ids that must complete first.',
+      leadOnly: role === 'lead',
       inputSchema: z
         .object({
           subject: z.string().min(1),
@@ -90,6 +91,7 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
   const update = teamTool(
     {
       name: 'TeamTaskUpdate',
+      leadOnly: true,
       description:
         'Correct a task (lead only): edit subject/description, reassign (owner: a teammate; an in-progress task goes back to pending for them), change blocked_by, or cancel it with a reason (a cancelled task does not unblock its dependents).',
       inputSchema: z

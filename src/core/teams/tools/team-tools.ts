@@ -50,9 +50,18 @@ export function teamTools(session: TeamSession) {
         });
         const existing = await s.store.config.load();
         if (existing && !input.replace) throw new TeamError('conflict', `a team "${existing.name}" already exists; pass replace: true to replace it`);
-        if (existing) await resetTeam(s);
-        s.store.init();
-        await s.store.config.create({ name: input.name, description: input.description ?? null, members });
+        // The lead's lease before any side effect: while another lead lives, nothing of its team is moved.
+        const heldBefore = !!s.lease;
+        await s.holdLease(LEAD);
+        try {
+          if (existing) await resetTeam(s);
+          s.store.init();
+          await s.store.config.create({ name: input.name, description: input.description ?? null, members });
+        } catch (e) {
+          // Refused (live members, say): a session that was not the lead does not stay holding its lease.
+          if (!heldBefore) await s.releaseLease();
+          throw e;
+        }
         await s.becomeLead();
         const wt = members.filter((m) => m.isolation === 'worktree').map((m) => m.name);
         return [
@@ -72,6 +81,7 @@ export function teamTools(session: TeamSession) {
       description:
         'Start a teammate process (a team member by name). prompt is appended to its stored prompt; model overrides its model; teammateMode auto|tmux|background|host; plan_mode_required: the teammate may only read until its plan (SubmitPlan) is approved — use it when asked for plan approval.',
       needsPermission: true,
+      leadOnly: true,
       inputSchema: z
         .object({
           name: z.string(),
@@ -83,7 +93,6 @@ export function teamTools(session: TeamSession) {
         })
         .strict(),
       async run(input, s) {
-        if (s.role !== 'lead') throw new TeamError('invalid', 'only the lead spawns teammates (create a team with TeamCreate first)');
         const o = await spawnTeammate(s, {
           name: input.name,
           ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
