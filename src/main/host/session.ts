@@ -109,7 +109,24 @@ export class HostSession implements TerminalView {
         await h.approvals.answer(req);
         return undefined;
       case 'open_workspace':
-        throw new Error('open_workspace is handled by the transport');
+      case 'demo_start':
+        throw new Error(`${req.type} is handled by the transport`);
+      case 'key_set': {
+        const setup = h.setup.setKey(req.key);
+        // The lead was waiting only for the key: it starts now.
+        if (!setup.needs_key && h.member(LEAD)?.state === 'not_configured') await h.startLead();
+        return { last4: setup.key?.last4 ?? null };
+      }
+      case 'team_create':
+        return h.membership.createTeam(req.name, req.description);
+      case 'member_add':
+        return h.membership.add(req.name, req.spec);
+      case 'member_edit':
+        return h.membership.edit(req.name, req.spec);
+      case 'member_remove':
+        return h.membership.remove(req.name);
+      case 'member_start':
+        return h.membership.start(req.name);
     }
   }
 

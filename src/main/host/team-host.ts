@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { LEAD, TeamStore, type AgentStatus, type TeamConfig, type TeamEvent } from '../../core/team/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
@@ -15,10 +14,12 @@ import { OutputScheduler } from './scheduler.js';
 import { ProjectSettingsFile } from './settings-file.js';
 import { TeamDirWatcher } from './team-watch.js';
 import { AgentTerminal, type TerminalView } from './terminal.js';
-import { effectiveMode, memberView, sandboxView, type HostSideInfo } from './views.js';
+import { effectiveMode, memberView, sandboxView, waitingOf, type HostSideInfo } from './views.js';
 import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import { ApprovalsFeed } from './approvals-feed.js';
 import { TaskFeed } from './task-feed.js';
+import { LeadSetup, type KeyCipher } from './lead-setup.js';
+import { Membership } from './membership.js';
 
 export interface TeamHostOptions {
   workspace: string;
@@ -35,6 +36,8 @@ export interface TeamHostOptions {
   budgetPerTick?: number;
   /** Liveness ticks between whole re-reads of inbox counts and approvals (default 5; tests raise it). */
   rereadEveryTicks?: number;
+  leadPrompt?: string; // typed into the lead's REPL once it is ready (the live demo)
+  keyCipher?: KeyCipher | null; // encrypts the stored model key at rest (Electron's safeStorage)
 }
 
 export const thclawsBin = (): string => path.join(packageRoot(), 'bin', 'thclaws');
@@ -70,6 +73,8 @@ export class TeamHost {
   /** Teammates' pending permission requests and plans (the approval inbox). */
   readonly approvals: ApprovalsFeed;
   private readonly tasks: TaskFeed;
+  readonly setup: LeadSetup; // whether the lead can start (a key, or the scripted provider)
+  readonly membership: Membership; // the team from the GUI
 
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
@@ -78,6 +83,8 @@ export class TeamHost {
     this.scheduler = new OutputScheduler(opts.budgetPerTick);
     this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev));
     this.tasks = new TaskFeed(this.store, (ev) => this.broadcast(ev));
+    this.setup = new LeadSetup(this.workspace, { ...process.env, ...opts.env }, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
+    this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates });
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -86,8 +93,7 @@ export class TeamHost {
 
   /** Reads the team on disk (reattaching after a restart), starts the watcher and, unless told not to, the lead. */
   async open(): Promise<void> {
-    fs.mkdirSync(this.store.dir, { recursive: true });
-    this.store.init();
+    // Nothing is written into the folder on open: the team dir appears when someone starts something.
     (this.opts.recent ?? new RecentWorkspaces()).add(this.workspace);
     this.watcher = new TeamDirWatcher(this.store.dir, (events) => void this.onEvents(events));
     await this.watcher.ready;
@@ -105,7 +111,8 @@ export class TeamHost {
     return {
       kind: 'desktop',
       launch: async (req): Promise<LaunchedTeammate> => {
-        await this.launchRequest(req);
+        // The host's extra environment reaches every child, served ones too (under the request's own values).
+        await this.launchRequest({ ...req, env: { ...this.opts.env, ...req.env } });
         return this.launcher.get(req.agent)!;
       },
       live: () => this.launcher.live(),
@@ -132,6 +139,8 @@ export class TeamHost {
     view.send(this.settingsEvent());
     view.send({ type: 'sandbox', sandbox: this.sandbox });
     view.send(this.approvals.event());
+    view.send({ type: 'setup', setup: this.setup.view() });
+    void this.membership.specs().then((specs) => view.send({ type: 'member_specs', specs }));
   }
 
   private broadcast(ev: HostEvent): void {
@@ -140,10 +149,7 @@ export class TeamHost {
 
   terminal(agent: string): AgentTerminal {
     let t = this.terminals.get(agent);
-    if (!t) {
-      t = new AgentTerminal(agent, this.scheduler);
-      this.terminals.set(agent, t);
-    }
+    if (!t) this.terminals.set(agent, (t = new AgentTerminal(agent, this.scheduler)));
     return t;
   }
 
@@ -156,11 +162,13 @@ export class TeamHost {
     // The lead is the one process without a team agent name. Whatever the workspace's teammateMode, every
     // teammate it spawns comes to this host as a spawn request, so it runs in a live pane here.
     if (agent !== LEAD) env.THCLAWS_TEAM_AGENT = agent;
-    else env[TEAMMATE_MODE_ENV] = 'host';
+    else Object.assign(env, { [TEAMMATE_MODE_ENV]: 'host' }, this.setup.envForLead());
     return env;
   }
 
   async startLead(): Promise<void> {
+    // Without a key the lead is "not configured" (the welcome says what to do), never a dead agent.
+    if (this.setup.blocksLead(this.side)) return void (await this.refreshMember(LEAD));
     this.teamEnabledAtLeadStart = this.readSettingsSafe().teamEnabled;
     await this.spawn(LEAD, this.opts.leadArgv ?? [thclawsBin()]);
   }
@@ -279,6 +287,7 @@ export class TeamHost {
       this.ensureTail(name);
     }
     this.members = next;
+    void this.membership.specs().then((specs) => this.broadcast({ type: 'member_specs', specs }));
     this.broadcast({ type: 'roster', team: this.config?.name ?? null, members: [...next.values()].map((m) => JSON.parse(m) as Member) });
   }
 
@@ -393,6 +402,3 @@ export class TeamHost {
   }
 }
 
-function waitingOf(status: AgentStatus | null | undefined): unknown {
-  return (status as Record<string, unknown> | null | undefined)?.waiting ?? null;
-}

@@ -20,7 +20,7 @@ describe('dashboard store', () => {
     s.getState().apply({ type: 'member', member: member('alice', 'dead') });
     s.getState().apply({ type: 'member', member: member('bob', 'idle', 1.25) });
     expect(s.getState().members.map((m) => `${m.name}:${m.state}`)).toEqual(['lead:idle', 'alice:dead', 'bob:idle']);
-    expect(teamCounts(s.getState().members)).toEqual({ working: 0, idle: 2, dead: 1, total: 3, costUsd: 1.25, costUnknown: false });
+    expect(teamCounts(s.getState().members)).toEqual({ working: 0, idle: 2, dead: 1, byState: { idle: 2, dead: 1 }, total: 3, costUsd: 1.25, costUnknown: false });
   });
 
   it('keeps tasks by id through full lists, deltas and removals, and sorts board columns', () => {
@@ -40,7 +40,7 @@ describe('dashboard store', () => {
     s.getState().apply({ type: 'settings', settings: { teamEnabled: true, teammateMode: 'host', model: 'm', roleModels: {}, maxLiveTeammates: 4 }, restart_needed: true });
     expect(s.getState().restartNeeded).toBe(true);
     for (let i = 0; i < 9; i++) s.getState().apply({ type: 'notice', level: 'warn', text: `n${i}` });
-    expect(s.getState().notices.map((n) => n.text)).toEqual(['n4', 'n5', 'n6', 'n7', 'n8']);
+    expect(s.getState().notices.map((n) => n.text)).toEqual(['N4.', 'N5.', 'N6.', 'N7.', 'N8.']);
   });
 
   it('cycles focus through panes and keeps a maximised view on the focused pane', () => {

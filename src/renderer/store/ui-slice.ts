@@ -34,6 +34,15 @@ export interface UiSlice {
 }
 
 let noticeId = 0;
+const NOTICE_MS = { info: 5000, warn: 8000 } as const;
+
+/** A notice reads as a sentence: a capital first letter and a full stop, protocol prefixes dropped. */
+export function asSentence(text: string): string {
+  const t = text.replace(/^invalid request: /, 'The dashboard sent a request the host refused: ').trim();
+  if (!t) return t;
+  const s = t[0]!.toUpperCase() + t.slice(1);
+  return /[.!?…)]$/.test(s) ? s : `${s}.`;
+}
 
 export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set, get) => ({
   tab: 'team',
@@ -51,7 +60,12 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   toggleMaximise: (agent) => set((s) => ({ maximised: s.maximised === agent ? null : agent, focused: agent })),
   setHelpOpen: (helpOpen) => set({ helpOpen }),
   setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
-  notify: (level, text) => set((s) => ({ notices: [...s.notices.slice(-4), { id: ++noticeId, level, text }] })),
+  notify: (level, text) => {
+    const id = ++noticeId;
+    set((s) => ({ notices: [...s.notices.slice(-4), { id, level, text: asSentence(text) }] }));
+    // Information closes on its own; an error stays until the person closes it.
+    if (level !== 'error') setTimeout(() => get().dismiss(id), NOTICE_MS[level]);
+  },
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
   cycleFocus: (delta) => {
     const names = get().members.map((m) => m.name);
