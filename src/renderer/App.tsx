@@ -10,6 +10,8 @@ import { TaskBoard, TaskEditor } from './components/TaskBoard';
 import { TeamTab } from './components/TeamTab';
 import { ApprovalInbox } from './components/Approvals';
 import { StateCounts } from './components/StateCounts';
+import { Welcome } from './components/Welcome';
+import { TeamManager } from './components/TeamManager';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -110,7 +112,17 @@ export function App() {
     <div className="app">
       <HeaderBar />
       <ApprovalInbox />
-      <main>{tab === 'team' ? <TeamTab /> : <TaskBoard />}</main>
+      <main>
+        <Welcome />
+        {tab === 'team' ? (
+          <>
+            <TeamManager />
+            <TeamTab />
+          </>
+        ) : (
+          <TaskBoard />
+        )}
+      </main>
       {editing && <TaskEditor key={editing} />}
       <SettingsDialog />
       <HelpOverlay />

@@ -136,6 +136,15 @@ export const MemberSpecSchema = z.object({
   permission_mode: z.enum(['ask', 'auto']).default('ask'),
 });
 export type MemberSpec = z.infer<typeof MemberSpecSchema>;
+/** An edit: only the fields given change (no defaults, unlike `MemberSpecSchema`). */
+export const MemberSpecPatchSchema = z.object({
+  role: text(200).optional(),
+  prompt: text(20_000).optional(),
+  model: z.string().max(200).nullable().optional(),
+  isolation: z.enum(['worktree', 'shared']).optional(),
+  plan_mode: z.boolean().optional(),
+  permission_mode: z.enum(['ask', 'auto']).optional(),
+});
 
 export const WorkspaceViewSchema = z.object({
   dir: z.string(),
@@ -188,7 +197,7 @@ export const RequestSchema = z.discriminatedUnion('type', [
   // The team from the GUI: the store's membership rules and the runtime's own spawn.
   req('team_create', { name: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_ .-]{0,63}$/, 'a team name: letters, digits, space, . _ -'), description: text(2000).default('') }),
   req('member_add', { name: agentName, spec: MemberSpecSchema }),
-  req('member_edit', { name: agentName, spec: MemberSpecSchema.partial() }),
+  req('member_edit', { name: agentName, spec: MemberSpecPatchSchema }),
   req('member_remove', { name: agentName }),
   req('member_start', { name: agentName }),
   /** The person's answer to a pending approval: allow (Approve / Always) or deny (Deny / Reject + feedback). */

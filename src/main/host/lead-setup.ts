@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ApiKeyError, ApiKeyStore, lastFour, type KeyCipher } from '../../core/agent/api-key.js';
 import { loadSettings } from '../../core/agent/settings.js';
 import type { HostEvent, SetupView } from '../../shared/api.js';
@@ -33,8 +34,13 @@ export class LeadSetup {
     }
   }
 
+  /** The lead is thclaws itself (not a stand-in command a test or an embedder gave): only then can it lack a key. */
+  private runsThclaws(): boolean {
+    return !this.leadArgv || this.leadArgv.some((a) => path.basename(a) === 'thclaws');
+  }
+
   view(): SetupView {
-    const scripted = this.scripted();
+    const scripted = this.scripted() || !this.runsThclaws();
     if (this.env.ANTHROPIC_API_KEY) return { needs_key: false, scripted, key: { source: 'env', last4: lastFour(this.env.ANTHROPIC_API_KEY) }, problem: null };
     if (this.env.ANTHROPIC_AUTH_TOKEN) return { needs_key: false, scripted, key: { source: 'env', last4: lastFour(this.env.ANTHROPIC_AUTH_TOKEN) }, problem: null };
     try {

@@ -117,16 +117,22 @@ export class HostSession implements TerminalView {
         if (!setup.needs_key && h.member(LEAD)?.state === 'not_configured') await h.startLead();
         return { last4: setup.key?.last4 ?? null };
       }
+      // Each answers with what it changed, so a view can tell success from a refusal without a second look.
       case 'team_create':
-        return h.membership.createTeam(req.name, req.description);
+        await h.membership.createTeam(req.name, req.description);
+        return { team: req.name };
       case 'member_add':
-        return h.membership.add(req.name, req.spec);
+        await h.membership.add(req.name, req.spec);
+        return { added: req.name };
       case 'member_edit':
-        return h.membership.edit(req.name, req.spec);
+        await h.membership.edit(req.name, req.spec);
+        return { edited: req.name };
       case 'member_remove':
-        return h.membership.remove(req.name);
+        await h.membership.remove(req.name);
+        return { removed: req.name };
       case 'member_start':
-        return h.membership.start(req.name);
+        await h.membership.start(req.name);
+        return { started: req.name };
     }
   }
 

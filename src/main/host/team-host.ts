@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { LEAD, TeamStore, type AgentStatus, type TeamConfig, type TeamEvent } from '../../core/team/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
-import { serveSpawnRequests, type SpawnServer } from '../../core/teams/serve-spawn-requests.js';
 import type { HostEvent, Member, SandboxView, SettingsView } from '../../shared/api.js';
 import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
 import { PtyLauncher } from './pty-launcher.js';
@@ -20,6 +19,7 @@ import { ApprovalsFeed } from './approvals-feed.js';
 import { TaskFeed } from './task-feed.js';
 import { LeadSetup, type KeyCipher } from './lead-setup.js';
 import { Membership } from './membership.js';
+import { LazySpawnServer } from './lazy-spawn-server.js';
 
 export interface TeamHostOptions {
   workspace: string;
@@ -65,7 +65,7 @@ export class TeamHost {
   private members = new Map<string, string>();
   private config: TeamConfig | null = null;
   private watcher: TeamDirWatcher | null = null;
-  private spawnServer: SpawnServer | null = null;
+  private readonly spawnServer: LazySpawnServer;
   private livenessTimer: NodeJS.Timeout | null = null;
   private teamEnabledAtLeadStart: boolean | null = null;
   private sandbox: SandboxView = { state: 'checking', text: 'sandbox: checking', fix: null };
@@ -83,6 +83,7 @@ export class TeamHost {
     this.scheduler = new OutputScheduler(opts.budgetPerTick);
     this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev));
     this.tasks = new TaskFeed(this.store, (ev) => this.broadcast(ev));
+    this.spawnServer = new LazySpawnServer(this.store, () => this.hostLauncher(), `desktop ${process.pid}`);
     this.setup = new LeadSetup(this.workspace, { ...process.env, ...opts.env }, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
     this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates });
     this.launcher = new PtyLauncher(this.store, {
@@ -93,7 +94,6 @@ export class TeamHost {
 
   /** Reads the team on disk (reattaching after a restart), starts the watcher and, unless told not to, the lead. */
   async open(): Promise<void> {
-    // Nothing is written into the folder on open: the team dir appears when someone starts something.
     (this.opts.recent ?? new RecentWorkspaces()).add(this.workspace);
     this.watcher = new TeamDirWatcher(this.store.dir, (events) => void this.onEvents(events));
     await this.watcher.ready;
@@ -101,17 +101,15 @@ export class TeamHost {
     this.livenessTimer = setInterval(() => this.recomputeLiveness(), LIVENESS_MS);
     this.livenessTimer.unref();
     void this.refreshSandbox();
-    // Teammates the lead spawns in `host` mode arrive as spawn requests; they run in this host's ptys.
-    this.spawnServer = serveSpawnRequests(this.store, this.hostLauncher(), { by: `desktop ${process.pid}` });
+    this.spawnServer.poke(); // the lead's host-mode spawn requests, served once a team dir exists (open writes nothing)
     if (this.opts.startLead !== false) await this.startLead();
   }
 
-  /** The TeammateLauncher the teams runtime drives: launches through this host so panes and state follow. */
+  /** The TeammateLauncher the teams runtime drives: launches through this host (its extra env under the request's) so panes and state follow. */
   hostLauncher(): TeammateLauncher {
     return {
       kind: 'desktop',
       launch: async (req): Promise<LaunchedTeammate> => {
-        // The host's extra environment reaches every child, served ones too (under the request's own values).
         await this.launchRequest({ ...req, env: { ...this.opts.env, ...req.env } });
         return this.launcher.get(req.agent)!;
       },
@@ -238,6 +236,7 @@ export class TeamHost {
 
   private async onEvents(events: TeamEvent[]): Promise<void> {
     if (this.closed) return;
+    this.spawnServer.poke();
     try {
       let tasks = false;
       // A teammate's `waiting` lives in its status, and its request frame lands in the lead's inbox right
@@ -338,6 +337,7 @@ export class TeamHost {
   private recomputeLiveness(): void {
     const full = ++this.ticks % (this.opts.rereadEveryTicks ?? 5) === 0; // a missed event's safety net
     let changed = false;
+    this.spawnServer.poke();
     for (const name of this.names()) {
       if (full) this.readQueued(name);
       if (this.pushMember(name)) changed = true;
@@ -395,7 +395,7 @@ export class TeamHost {
   async close(): Promise<void> {
     this.closed = true;
     if (this.livenessTimer) clearInterval(this.livenessTimer);
-    this.spawnServer?.close();
+    this.spawnServer.close();
     await this.watcher?.close();
     await this.launcher.dispose();
     this.scheduler.dispose();

@@ -3,6 +3,7 @@ import type { Member } from '../../shared/api';
 import { act, terminals } from '../context';
 import { dashboard, useDashboard } from '../store';
 import { StatusBadge } from './StatusBadge';
+import { MemberActions } from './TeamManager';
 import { formatCost, formatTokens, usageTitle } from '../format';
 
 export function Pane({ member, visible }: { member: Member; visible: boolean }) {
@@ -65,6 +66,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
               Respawn
             </button>
           )}
+          <MemberActions member={member} onEdit={(n) => dashboard.getState().setEditingMember(n)} />
           <button onClick={() => toggleMaximise(member.name)} title="maximise (m)">{maximised ? 'Restore' : 'Max'}</button>
         </span>
       </header>
