@@ -33,10 +33,12 @@ describe('ApiKeyStore', () => {
     expect(resolveApiKey({ ...env(), ANTHROPIC_API_KEY: 'from-env' }, store)).toEqual({ key: 'from-env', source: 'env' });
   });
 
-  it('a umask that would widen it does not: the file is 0600 whatever the umask', () => {
+  it('the file is 0600 whatever the umask, even over a leftover temp file that others could read', () => {
     const old = process.umask(0o000);
     try {
       const store = new ApiKeyStore({ env: env() });
+      fs.mkdirSync(path.dirname(store.file), { recursive: true });
+      fs.writeFileSync(`${store.file}.${process.pid}.tmp`, 'old', { mode: 0o644 });
       store.write(KEY);
       expect(fs.statSync(store.file).mode & 0o777).toBe(0o600);
     } finally {
