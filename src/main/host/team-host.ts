@@ -20,6 +20,7 @@ import { TaskFeed } from './task-feed.js';
 import { LeadSetup, type KeyCipher } from './lead-setup.js';
 import { Membership } from './membership.js';
 import { LazySpawnServer } from './lazy-spawn-server.js';
+import { LeadQuestions } from './lead-questions.js';
 
 export interface TeamHostOptions {
   workspace: string;
@@ -75,13 +76,19 @@ export class TeamHost {
   private readonly tasks: TaskFeed;
   readonly setup: LeadSetup; // whether the lead can start (a key, or the scripted provider)
   readonly membership: Membership; // the team from the GUI
+  private readonly leadQuestions: LeadQuestions; // the lead REPL's own questions, as approval cards
 
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
     this.store = TeamStore.forWorkspace(this.workspace);
     this.settings = new ProjectSettingsFile(this.workspace);
     this.scheduler = new OutputScheduler(opts.budgetPerTick);
-    this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev));
+    this.leadQuestions = new LeadQuestions(() => {
+      this.side.set(LEAD, { ...(this.side.get(LEAD) ?? { pty: null, spawnedHere: true, lastExit: null }), waitingFor: this.leadQuestions.waitingFor });
+      this.pushMember(LEAD);
+      void this.approvals.refresh();
+    });
+    this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev), this.leadQuestions, (d) => this.terminal(LEAD).write(d));
     this.tasks = new TaskFeed(this.store, (ev) => this.broadcast(ev));
     this.spawnServer = new LazySpawnServer(this.store, () => this.hostLauncher(), `desktop ${process.pid}`);
     this.setup = new LeadSetup(this.workspace, { ...process.env, ...opts.env }, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
@@ -160,7 +167,7 @@ export class TeamHost {
     // The lead is the one process without a team agent name. Whatever the workspace's teammateMode, every
     // teammate it spawns comes to this host as a spawn request, so it runs in a live pane here.
     if (agent !== LEAD) env.THCLAWS_TEAM_AGENT = agent;
-    else Object.assign(env, { [TEAMMATE_MODE_ENV]: 'host' }, this.setup.envForLead());
+    else Object.assign(env, { [TEAMMATE_MODE_ENV]: 'host' }, this.setup.envForLead(), this.leadQuestions.env());
     return env;
   }
 
@@ -396,6 +403,7 @@ export class TeamHost {
     this.closed = true;
     if (this.livenessTimer) clearInterval(this.livenessTimer);
     this.spawnServer.close();
+    this.leadQuestions.close();
     await this.watcher?.close();
     await this.launcher.dispose();
     this.scheduler.dispose();

@@ -12,6 +12,8 @@ export interface HostSideInfo {
   lastExit: { code: number | null; signal: string | null } | null;
   /** The lead could not start for want of a model key. */
   notConfigured?: boolean;
+  /** The lead REPL's pending question (its approval card's request id). */
+  waitingFor?: string | null;
 }
 
 /** Builds one member's view from its config entry, status file, unread count and the host's own knowledge. */
@@ -46,7 +48,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     queued,
     terminal,
     can_respawn: !side.pty && !alive && state !== 'not_configured',
-    waiting_for: alive && typeof (extra.waiting as { request_id?: unknown } | null | undefined)?.request_id === 'string' && (extra.waiting as { request_id: string }).request_id.length <= 100 ? ((extra.waiting as { request_id: string }).request_id) : null,
+    waiting_for: side.waitingFor ?? (alive && typeof (extra.waiting as { request_id?: unknown } | null | undefined)?.request_id === 'string' && (extra.waiting as { request_id: string }).request_id.length <= 100 ? ((extra.waiting as { request_id: string }).request_id) : null),
   };
 }
 
