@@ -3,7 +3,6 @@
 // team at work with backend's request and frontend's plan waiting (approvals), then after the clicks the
 // finished board (board) and the team (team). Writes docs/screenshots/<name>.png and <name>-phone.png.
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
