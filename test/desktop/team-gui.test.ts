@@ -55,6 +55,34 @@ describe('first run without a key', () => {
     expect(fs.readdirSync(ws)).toEqual([]);
   });
 
+  it('"Try the demo team here" opens a throw-away demo workspace in this dashboard; the folder stays untouched; closing removes the demo', async () => {
+    const { HostManager } = await import('../../src/main/host/connection.js');
+    const ws = freshFolder();
+    const { host, env } = await open(ws);
+    const manager = new HostManager(host, (o) => {
+      const h = new TeamHost(o);
+      hosts.push(h);
+      return h;
+    });
+    const events: HostEvent[] = [];
+    const conn = manager.connect((e) => events.push(e));
+    await conn.handle({ id: 1, type: 'subscribe' });
+    await conn.handle({ id: 2, type: 'demo_start' });
+    const reply = events.find((e) => e.type === 'reply' && e.id === 2) as Extract<HostEvent, { type: 'reply' }>;
+    expect(reply).toMatchObject({ ok: true });
+    const demo = reply.result as string;
+    expect(demo).not.toBe(ws);
+    expect(manager.host.workspace).toBe(demo);
+    // The demo runs on the scripted provider: its lead starts without a key, and the demo prompt is typed in.
+    await waitFor(() => events.some((e) => e.type === 'setup' && !e.setup.needs_key && e.setup.scripted), 'the demo set up without a key');
+    await waitFor(() => manager.host.terminal('lead').seq > 0 && manager.host.member('lead')?.terminal.kind === 'pty', 'the demo lead running');
+    expect(fs.readdirSync(ws)).toEqual([]);
+    // The person's own config dir got no trust entry for the demo (the demo trusts itself in its own).
+    expect(fs.existsSync(path.join(env.XDG_CONFIG_HOME, 'thclaws', 'trusted-folders.json'))).toBe(false);
+    await manager.close();
+    expect(fs.existsSync(demo)).toBe(false);
+  }, 60_000);
+
   it('a key of the wrong shape is refused with one sentence; a good one is stored in the config dir only, never sent back, and the lead starts', async () => {
     const ws = freshFolder();
     const { events, call, env } = await open(ws, true);

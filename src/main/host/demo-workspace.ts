@@ -44,6 +44,7 @@ export function prepareDemoWorkspace(): DemoWorkspace {
     configHome,
     hostOptions: {
       workspace,
+      startLead: true,
       leadArgv: [thclawsBin(), '--script', script],
       leadPrompt: PROMPT,
       // No key reaches the demo's agents: it runs on the scripted provider whatever the person has set.
