@@ -44,11 +44,11 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await page?.context().close();
   if (demo && demo.exitCode === null) {
-    try {
-      process.kill(-demo.pid!, 'SIGKILL');
-    } catch {
-      // gone
-    }
+    // Ctrl-C first, so the dashboard stops its agents and removes the demo workspace; SIGKILL only if it hangs.
+    const exited = new Promise((r) => demo.once('exit', r));
+    process.kill(-demo.pid!, 'SIGINT');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (demo.exitCode === null) process.kill(-demo.pid!, 'SIGKILL');
   }
 });
 
