@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ApprovalView } from '../../shared/api.js';
+import type { HostSideInfo } from './views.js';
 
 const PREFIX = 'lead-question-';
 
@@ -28,7 +29,11 @@ export class LeadQuestions {
   private current: Question | null = null;
   private readonly watcher: fs.FSWatcher;
 
-  constructor(private readonly changed: () => void) {
+  /** `side`: the host's per-agent info, where the lead's pending question is kept for its badge. */
+  constructor(
+    private readonly side: Map<string, HostSideInfo>,
+    private readonly changed: () => void,
+  ) {
     this.watcher = fs.watch(this.dir, () => this.poll());
     this.watcher.on('error', () => {});
   }
@@ -48,6 +53,7 @@ export class LeadQuestions {
     }
     if ((next?.id ?? null) === (this.current?.id ?? null)) return;
     this.current = next;
+    this.side.set('lead', { ...(this.side.get('lead') ?? { pty: null, spawnedHere: true, lastExit: null }), waitingFor: this.waitingFor });
     this.changed();
   }
 

@@ -83,11 +83,7 @@ export class TeamHost {
     this.store = TeamStore.forWorkspace(this.workspace);
     this.settings = new ProjectSettingsFile(this.workspace);
     this.scheduler = new OutputScheduler(opts.budgetPerTick);
-    this.leadQuestions = new LeadQuestions(() => {
-      this.side.set(LEAD, { ...(this.side.get(LEAD) ?? { pty: null, spawnedHere: true, lastExit: null }), waitingFor: this.leadQuestions.waitingFor });
-      this.pushMember(LEAD);
-      void this.approvals.refresh();
-    });
+    this.leadQuestions = new LeadQuestions(this.side, () => (this.pushMember(LEAD), void this.approvals.refresh()));
     this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev), this.leadQuestions, (d) => this.terminal(LEAD).write(d));
     this.tasks = new TaskFeed(this.store, (ev) => this.broadcast(ev));
     this.spawnServer = new LazySpawnServer(this.store, () => this.hostLauncher(), `desktop ${process.pid}`);
