@@ -113,7 +113,7 @@ test('a hostile plan and hostile commands render as text: no script, no dialog, 
   // A 1 MB command is refused by the role guard before anyone is asked: no card for it, ever.
   await expect.poll(() => d.cli('team', 'tasks'), { timeout: 30_000 }).toMatch(/1\s+completed/);
   await expect(page.locator('.approval', { hasText: 'echo BBBB' })).toHaveCount(0);
-  await expect(page.getByTestId('approvals-badge')).toHaveText('0');
+  await expect(page.getByTestId('approvals-badge')).toHaveText('approvals: 0');
 
   expect(await pwned()).toBeNull();
   expect(dialogs).toEqual([]);

@@ -55,7 +55,7 @@ const badge = () => page.getByTestId('approvals-badge');
 
 test('500 pending: the badge counts them, the inbox scrolls, j/k select, approving one removes exactly that one', async () => {
   test.setTimeout(180_000);
-  await expect(badge()).toHaveText(String(N), { timeout: 60_000 });
+  await expect(badge()).toHaveText(`approvals: ${N}`, { timeout: 60_000 });
   await expect(page.locator('.approval')).toHaveCount(N);
   // j walks down the list and the selected card is scrolled into view; k walks back.
   await page.locator('.team-name').click();
@@ -75,7 +75,7 @@ test('500 pending: the badge counts them, the inbox scrolls, j/k select, approvi
     .poll(async () => (await store.inboxes.read(target)).some((m) => (m as { request_id?: string }).request_id === ids.get(target)), { timeout: 30_000 })
     .toBe(true);
   await store.statuses.write(target, { waiting: null } as never, { durable: false });
-  await expect(badge()).toHaveText(String(N - 1));
+  await expect(badge()).toHaveText(`approvals: ${N - 1}`);
   await expect(page.locator('.approval')).toHaveCount(N - 1);
   await expect(last).toHaveCount(0);
   // Every other teammate got nothing.

@@ -75,7 +75,7 @@ test('a permission request appears; Approve runs the tool, Deny does not; the ba
   await expect(card('touch approved.txt')).toBeVisible({ timeout: 30_000 });
   await expect(card('touch approved.txt').locator('.approval-agent')).toHaveText('alice');
   await expect(card('touch approved.txt')).toContainText(`in ${d.ws}`);
-  await expect(badge()).toHaveText('1');
+  await expect(badge()).toHaveText('approvals: 1');
   await expect(page.locator('.pane[data-agent="alice"] .pane-waiting')).toBeVisible();
   expect(exists('approved.txt')).toBe(false);
   await card('touch approved.txt').getByRole('button', { name: 'Approve', exact: true }).click();
@@ -83,7 +83,7 @@ test('a permission request appears; Approve runs the tool, Deny does not; the ba
   await expect(card('touch denied.txt')).toBeVisible();
   await card('touch denied.txt').locator('.approval-feedback').fill('not this one');
   await card('touch denied.txt').getByRole('button', { name: 'Deny', exact: true }).click();
-  await expect(badge()).toHaveText('0');
+  await expect(badge()).toHaveText('approvals: 0');
   await expect.poll(() => d.cli('team', 'tasks'), { timeout: 30_000 }).toMatch(/1\s+completed/);
   expect(exists('denied.txt')).toBe(false);
   // The CLI sees the same (nothing pending), and the teammate was told why.
@@ -106,25 +106,25 @@ test('a plan is rendered as Markdown, rejected with feedback, revised, approved;
   // HTML in a plan is shown as text, never run.
   await expect(v2).toContainText('<script>window.pwned = 1</script>');
   expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
-  await page.screenshot({ path: path.join(ROOT, 'docs/screenshots/approvals.png') });
+  await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/approvals.png') });
   await v2.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(card('touch plan-done.txt')).toBeVisible();
   await expect(card('touch plan-done.txt')).toHaveClass(/selected/);
   await page.locator('.team-name').click();
   await page.keyboard.press('a');
   await expect.poll(() => exists('plan-done.txt')).toBe(true);
-  await expect(badge()).toHaveText('0');
+  await expect(badge()).toHaveText('approvals: 0');
 });
 
 test('Always: a later request of the same rule does not ask; a different rule still asks', async () => {
   d.cli('team', 'task', 'add', '--subject', 'always', '--owner', 'alice');
   await expect(card('touch always-1.txt')).toBeVisible({ timeout: 30_000 });
-  await card('touch always-1.txt').getByRole('button', { name: 'Always (Bash(touch always-1.txt:*))' }).click();
+  await card('touch always-1.txt').getByRole('button', { name: 'Always allow Bash(touch always-1.txt:*) for alice' }).click();
   // The same rule ran without a card; the next card is the other rule's.
   await expect(card('mkdir other-rule')).toBeVisible({ timeout: 30_000 });
   expect(exists('always-2.txt')).toBe(true);
   await expect(card('touch always-1.txt always-2.txt')).toHaveCount(0);
-  await expect(badge()).toHaveText('1');
+  await expect(badge()).toHaveText('approvals: 1');
   await card('mkdir other-rule').getByRole('button', { name: 'Approve', exact: true }).click();
   await expect.poll(() => exists('other-rule')).toBe(true);
   const local = JSON.parse(fs.readFileSync(path.join(d.ws, '.thclaws', 'settings.local.json'), 'utf8')) as { teammates: Record<string, { allow: string[] }> };
@@ -136,7 +136,7 @@ test('keyboard: j/k move the selection between two requests, d denies the select
   await expect(card('touch key-alice.txt')).toBeVisible({ timeout: 30_000 });
   d.cli('team', 'task', 'add', '--subject', 'keys b', '--owner', 'bob');
   await expect(card('touch key-bob.txt')).toBeVisible({ timeout: 30_000 });
-  await expect(badge()).toHaveText('2');
+  await expect(badge()).toHaveText('approvals: 2');
   await page.locator('.team-name').click();
   const selected = page.locator('.approval.selected');
   await expect(selected).toHaveCount(1);
@@ -151,7 +151,7 @@ test('keyboard: j/k move the selection between two requests, d denies the select
   await expect(selected).toContainText('touch key-alice.txt');
   await page.keyboard.press('a');
   await expect.poll(() => exists('key-alice.txt')).toBe(true);
-  await expect(badge()).toHaveText('0');
+  await expect(badge()).toHaveText('approvals: 0');
   expect(exists('key-bob.txt')).toBe(false);
 });
 

@@ -81,7 +81,7 @@ test('a task created in the UI appears on disk and is claimed', async () => {
   d.cli('team', 'task', 'add', '--subject', 'release', '--blocked-by', '3');
   await expect(page.locator('[data-task="4"].blocked')).toBeVisible();
   await expect(page.locator('[data-task="4"] .task-deps a')).toHaveAttribute('href', '#task-3');
-  await page.screenshot({ path: path.join(ROOT, 'docs/screenshots/board.png') });
+  await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/board.png') });
   await page.getByRole('button', { name: 'Team' }).click();
 });
 
@@ -117,7 +117,7 @@ test('a dead teammate is shown dead and respawned by a click', async () => {
   await pane('bob').locator('input').fill('please review #3');
   await pane('bob').getByRole('button', { name: 'Send' }).click();
   await expect(pane('bob').locator('.pane-queued')).toHaveText('✉ 1');
-  await page.screenshot({ path: path.join(ROOT, 'docs/screenshots/team.png') });
+  await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/team.png') });
 });
 
 test('keyboard: help overlay, pane focus, maximise (hidden panes keep no terminal), tab switching', async () => {

@@ -2,14 +2,23 @@
 // The lead (`thclaws -p`) creates backend + frontend (each in its own git worktree) and qa, posts tasks with
 // dependencies, spawns the three teammates as real processes; they claim, write files, commit and complete;
 // the lead dry-runs and merges. Prints a timeline and the merged tree. `--live` runs the same team prompt on
-// a real model (needs ANTHROPIC_API_KEY); `--keep` keeps the workspace; `--dashboard` then opens the finished
-// team in `thclaws dashboard` until Ctrl-C.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+// a real model (needs ANTHROPIC_API_KEY); `--keep` keeps the workspace. `--dashboard` runs the same team live
+// *in* `thclaws dashboard` (scripts/demo-dashboard.mjs): the lead in its pane, the teammates in theirs, one
+// permission request and one plan for the person to click, until Ctrl-C.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+
+if (process.argv.includes('--dashboard')) {
+  await import('./demo-dashboard.mjs');
+  await new Promise(() => {}); // the dashboard runs until Ctrl-C; demo-dashboard.mjs exits with it
+}
+// The demo team (prompt and scripted turns) is one TypeScript module, shared with the dashboard's live demo.
+const { PROMPT, teamScript } = await tsImport('../src/main/host/demo-team.ts', import.meta.url);
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bin = path.join(root, 'bin', 'thclaws');
@@ -19,71 +28,7 @@ const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-demo-'
 const started = Date.now();
 const t = (ms = Date.now()) => `+${((ms - started) / 1000).toFixed(2).padStart(5)}s`;
 
-const PROMPT =
-  'Build a tiny web app with a team. Create team "demo": backend (role API, isolation worktree), frontend (role UI, isolation worktree), qa (role review). ' +
-  'Tasks: 1 "Build the API" for backend (api/server.js exporting a /health handler), 2 "Build the UI" for frontend (ui/index.html calling /health), ' +
-  '3 "Review" for qa, blocked by 1 and 2. Spawn all three. When qa has reviewed, dry-run TeamMerge, then merge.';
-
-const sh = (dir, file, body, msg) => `mkdir -p ${dir} && printf '%s\\n' '${body}' > ${dir}/${file} && git add -A && git commit -qm '${msg}'`;
-const SCRIPT = {
-  rules: [
-    {
-      match: 'Build a tiny web app with a team',
-      turns: [
-        {
-          text: 'I will set up the team.',
-          tool_calls: [
-            {
-              name: 'TeamCreate',
-              input: {
-                name: 'demo',
-                description: 'a tiny web app',
-                agents: [
-                  { name: 'backend', role: 'API', prompt: 'You own the API in your worktree.', isolation: 'worktree' },
-                  { name: 'frontend', role: 'UI', prompt: 'You own the UI in your worktree.', isolation: 'worktree' },
-                  { name: 'qa', role: 'review', prompt: 'You review finished work.' },
-                ],
-              },
-            },
-          ],
-        },
-        {
-          text: 'Posting the tasks.',
-          tool_calls: [
-            { name: 'TeamTaskCreate', input: { subject: 'Build the API', description: 'api/server.js with a /health handler', owner: 'backend' } },
-            { name: 'TeamTaskCreate', input: { subject: 'Build the UI', description: 'ui/index.html that calls /health', owner: 'frontend' } },
-            { name: 'TeamTaskCreate', input: { subject: 'Review', description: 'review api/ and ui/', owner: 'qa', blocked_by: ['1', '2'] } },
-          ],
-        },
-        { text: 'Starting the teammates.', tool_calls: ['backend', 'frontend', 'qa'].map((name) => ({ name: 'SpawnTeammate', input: { name } })) },
-        { text: 'The team is at work; I will merge when qa has reviewed.' },
-      ],
-    },
-    {
-      match: 'Task #1 —',
-      turns: [
-        { text: 'Writing the API.', tool_calls: [{ name: 'Bash', input: { command: sh('api', 'server.js', "export const health = () => ({ ok: true });", 'api: /health handler') } }, { name: 'TeamTaskComplete', input: { task_id: '1', summary: 'api/server.js: /health handler, committed on team/backend' } }] },
-        { text: 'API done.' },
-      ],
-    },
-    {
-      match: 'Task #2 —',
-      turns: [
-        { text: 'Writing the UI.', tool_calls: [{ name: 'Bash', input: { command: sh('ui', 'index.html', '<script>fetch("/health")</script>', 'ui: page calling /health') } }, { name: 'TeamTaskComplete', input: { task_id: '2', summary: 'ui/index.html calls /health, committed on team/frontend' } }] },
-        { text: 'UI done.' },
-      ],
-    },
-    {
-      match: 'Task #3 —',
-      turns: [
-        { text: 'Reviewing both branches.', tool_calls: [{ name: 'Bash', input: { command: 'git log --oneline --all -- api ui' } }, { name: 'TeamTaskComplete', input: { task_id: '3', summary: 'reviewed: API and UI agree on /health' } }] },
-        { text: 'Review done.' },
-      ],
-    },
-    { match: '/task #3/', turns: [{ text: 'qa is done: dry run first, then merge.', tool_calls: [{ name: 'TeamMerge', input: { dry_run: true } }, { name: 'TeamMerge', input: {} }] }, { text: 'Merged: the API and the UI are on main.' }] },
-  ],
-  fallback: [{ text: 'Noted.' }],
-};
+const SCRIPT = teamScript(false);
 
 function git(...args) {
   return execFileSync('git', args, { cwd: ws, encoding: 'utf8' });
@@ -184,20 +129,9 @@ function describeInput(name, input) {
 let code = 1;
 try {
   code = await main();
-  if (process.argv.includes('--dashboard')) openDashboard();
 } finally {
   if (keep) console.log(`(kept ${ws})`);
   else fs.rmSync(ws, { recursive: true, force: true });
   fs.rmSync(`${ws}-config`, { recursive: true, force: true });
 }
 process.exit(code);
-
-/** `npm run demo -- --dashboard`: the demo team in the dashboard (lead on the scripted provider) until Ctrl-C. */
-function openDashboard() {
-  if (!fs.existsSync(path.join(root, 'out', 'renderer', 'index.html'))) execFileSync('npm', ['run', 'build:renderer'], { cwd: root, stdio: 'inherit' });
-  const settings = path.join(ws, '.thclaws', 'settings.json');
-  fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), provider: 'scripted' }, null, 2));
-  process.on('SIGINT', () => {}); // Ctrl-C stops the dashboard; this process then cleans up
-  console.log('\n$ thclaws dashboard --dir <workspace>   (Ctrl-C to stop)');
-  spawnSync(process.execPath, [bin, 'dashboard', '--dir', ws], { stdio: 'inherit', env: { ...process.env, ANTHROPIC_API_KEY: '' } });
-}

@@ -9,6 +9,9 @@ interface DashboardOptions {
   dir: string;
   lead: boolean;
   leadScript?: string;
+  leadPrompt?: string;
+  demo?: boolean;
+  keep?: boolean;
 }
 
 /** `thclaws dashboard`: the team dashboard in a browser, served from this machine. */
@@ -21,22 +24,33 @@ export function registerDashboardCommand(program: Command): void {
     .option('--dir <workspace>', 'workspace to open', process.cwd())
     .option('--no-lead', 'do not start the lead agent')
     .option('--lead-script <file>', 'run the lead on the scripted provider with this script')
+    .option('--lead-prompt <text>', 'type this first prompt into the lead once it is ready (the live demo)')
+    .option('--demo', 'the live demo: a throw-away workspace where the scripted demo team works in the dashboard (no key needed)')
+    .option('--keep', 'with --demo: keep the demo workspace')
     .action(async (opts: DashboardOptions) => {
       const port = opts.port === undefined ? 0 : Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid --port ${JSON.stringify(opts.port)}`);
-      const dir = path.resolve(opts.dir);
-      if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
       // Loaded on demand: the rest of the CLI never pays for node-pty, ws and chokidar.
       const { runDashboard } = await import('../main/web/run.js');
-      const server = await runDashboard({ workspace: dir, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript }).catch((err: Error) => {
+      const demo = opts.demo ? (await import('../main/host/demo-workspace.js')).prepareDemoWorkspace() : null;
+      const dir = demo ? demo.workspace : path.resolve(opts.dir);
+      if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
+      const run = demo
+        ? { workspace: dir, port, host: opts.host, extra: demo.hostOptions }
+        : { workspace: dir, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt };
+      const server = await runDashboard(run).catch((err: Error) => {
+        if (demo && !opts.keep) demo.remove();
         throw new CliError(err.message.split('\n')[0]!);
       });
       process.stdout.write(`thclaws dashboard for ${dir}\n${server.url}\n`);
+      if (demo) process.stdout.write('The demo team works in the dashboard (scripted provider, no key): approve backend\'s request and frontend\'s plan when they appear. Ctrl-C to stop.\n');
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
       await server.close();
+      if (demo && !opts.keep) demo.remove();
+      else if (demo) process.stdout.write(`kept the demo workspace ${dir}\n`);
     });
 }

@@ -9,12 +9,15 @@ import { SettingsDialog } from './components/Settings';
 import { TaskBoard, TaskEditor } from './components/TaskBoard';
 import { TeamTab } from './components/TeamTab';
 import { ApprovalInbox } from './components/Approvals';
+import { StateCounts } from './components/StateCounts';
+import { Welcome } from './components/Welcome';
+import { TeamManager } from './components/TeamManager';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
   return (
     <span className={`approvals-badge${pending ? ' waiting' : ''}`} data-testid="approvals-badge" title="requests waiting for your approval">
-      {pending}
+      approvals: {pending}
     </span>
   );
 }
@@ -44,7 +47,7 @@ function HeaderBar() {
     <header className="topbar">
       <strong className="team-name">{team ?? 'no team'}</strong>
       <span className="counts" data-testid="counts">
-        <span className="c-working">{c.working} working</span> · <span className="c-idle">{c.idle} idle</span> · <span className="c-dead">{c.dead} dead</span>
+        <StateCounts counts={c} />
       </span>
       <span className="cost" data-testid="total-cost" title={c.costUnknown ? 'some model has no known price: the total is at least this' : 'estimated from the model price table'}>
         total {formatUsd(c.costUsd)}
@@ -90,8 +93,11 @@ function Notices() {
   return (
     <div className="notices">
       {notices.map((n) => (
-        <div key={n.id} className={`notice ${n.level}`} onClick={() => dismiss(n.id)}>
-          {n.text}
+        <div key={n.id} className={`notice ${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
+          <span className="notice-text">{n.text}</span>
+          <button className="notice-close" aria-label="close this notice" title="close" onClick={() => dismiss(n.id)}>
+            ×
+          </button>
         </div>
       ))}
     </div>
@@ -106,7 +112,17 @@ export function App() {
     <div className="app">
       <HeaderBar />
       <ApprovalInbox />
-      <main>{tab === 'team' ? <TeamTab /> : <TaskBoard />}</main>
+      <main>
+        <Welcome />
+        {tab === 'team' ? (
+          <>
+            <TeamManager />
+            <TeamTab />
+          </>
+        ) : (
+          <TaskBoard />
+        )}
+      </main>
       {editing && <TaskEditor key={editing} />}
       <SettingsDialog />
       <HelpOverlay />

@@ -1,6 +1,7 @@
 /// <reference types="vite/client" />
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
+import './live.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './context';

@@ -9,7 +9,8 @@ const agentName = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/, 'invalid
 const taskId = z.string().regex(/^[1-9][0-9]*$/, 'invalid task id');
 const text = (max: number) => z.string().max(max);
 
-export const AGENT_STATES = ['spawning', 'idle', 'working', 'error', 'stopped', 'dead', 'defined'] as const;
+/** `not_configured`: the lead cannot start for want of a model key (the welcome says what to do). */
+export const AGENT_STATES = ['spawning', 'idle', 'working', 'error', 'stopped', 'dead', 'defined', 'not_configured'] as const;
 export const AgentStateSchema = z.enum(AGENT_STATES);
 export type AgentStateName = z.infer<typeof AgentStateSchema>;
 
@@ -110,6 +111,41 @@ export type SandboxView = z.infer<typeof SandboxViewSchema>;
 /** The teammate mode the host's lead actually runs with, and why it may differ from the setting. */
 export const EffectiveModeSchema = z.object({ mode: z.enum(['auto', 'tmux', 'background', 'host']), reason: text(500) });
 
+/** Whether the lead can start: a model key (its source and last 4 characters only) or the scripted provider. */
+export const SetupViewSchema = z.object({
+  /** No key and not scripted: the lead is "not configured" and the welcome offers the demo or a key. */
+  needs_key: z.boolean(),
+  scripted: z.boolean(),
+  key: z.object({ source: z.enum(['env', 'file']), last4: z.string().max(4) }).nullable(),
+  /** A stored key that cannot be used (a file others can read), as one sentence saying what to do. */
+  problem: text(1000).nullable(),
+});
+export type SetupView = z.infer<typeof SetupViewSchema>;
+
+/** A member as the person defines it in the team manager. */
+export const MemberSpecSchema = z.object({
+  role: text(200).default(''),
+  /** Instructions the teammate starts with. */
+  prompt: text(20_000).default(''),
+  model: z.string().max(200).nullable().default(null),
+  /** `worktree`: its own git worktree and branch; `shared`: the project folder. */
+  isolation: z.enum(['worktree', 'shared']).default('shared'),
+  /** May only read until its plan is approved. */
+  plan_mode: z.boolean().default(false),
+  /** `ask`: Write/Edit/Bash outside its rules wait for the person; `auto`: no prompts (trusted folders only). */
+  permission_mode: z.enum(['ask', 'auto']).default('ask'),
+});
+export type MemberSpec = z.infer<typeof MemberSpecSchema>;
+/** An edit: only the fields given change (no defaults, unlike `MemberSpecSchema`). */
+export const MemberSpecPatchSchema = z.object({
+  role: text(200).optional(),
+  prompt: text(20_000).optional(),
+  model: z.string().max(200).nullable().optional(),
+  isolation: z.enum(['worktree', 'shared']).optional(),
+  plan_mode: z.boolean().optional(),
+  permission_mode: z.enum(['ask', 'auto']).optional(),
+});
+
 export const WorkspaceViewSchema = z.object({
   dir: z.string(),
   team: z.string().nullable(),
@@ -154,6 +190,16 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('settings_get', {}),
   req('settings_set', { patch: SettingsViewSchema.partial() }),
   req('open_workspace', { dir: z.string().min(1).max(4096) }),
+  /** Stores the person's model key in their config directory (never the workspace); the reply has its last 4. */
+  req('key_set', { key: z.string().min(1).max(500) }),
+  /** Opens a throw-away workspace running the scripted demo team in this dashboard (no key needed). */
+  req('demo_start', {}),
+  // The team from the GUI: the store's membership rules and the runtime's own spawn.
+  req('team_create', { name: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_ .-]{0,63}$/, 'a team name: letters, digits, space, . _ -'), description: text(2000).default('') }),
+  req('member_add', { name: agentName, spec: MemberSpecSchema }),
+  req('member_edit', { name: agentName, spec: MemberSpecPatchSchema }),
+  req('member_remove', { name: agentName }),
+  req('member_start', { name: agentName }),
   /** The person's answer to a pending approval: allow (Approve / Always) or deny (Deny / Reject + feedback). */
   req('approval_answer', {
     request_id: z.string().min(1).max(100),
@@ -188,6 +234,9 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('exit'), agent: agentName, code: z.number().int().nullable(), signal: z.string().nullable() }),
   z.object({ type: z.literal('settings'), settings: SettingsViewSchema, restart_needed: z.boolean(), effective_mode: EffectiveModeSchema.optional() }),
   z.object({ type: z.literal('sandbox'), sandbox: SandboxViewSchema }),
+  z.object({ type: z.literal('setup'), setup: SetupViewSchema }),
+  /** Each member's definition as the team manager edits it (config plus the person's settings for it). */
+  z.object({ type: z.literal('member_specs'), specs: z.record(agentName, MemberSpecSchema) }),
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), text: text(2000) }),
   /** The approval inbox: every live teammate's pending request, oldest first (sent whole on each change). */
   z.object({ type: z.literal('approvals'), pending: z.number().int().nonnegative(), items: z.array(ApprovalViewSchema).default([]) }),

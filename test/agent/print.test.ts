@@ -20,7 +20,7 @@ describe('thclaws -p (real process)', () => {
     const r = await runCli(['-p', 'hi'], { cwd: dir, env: scrubbedEnv(dir) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('thclaws: no API key: set ANTHROPIC_API_KEY, or run with --provider scripted --script <file>\n');
+    expect(r.stderr).toBe('thclaws: no API key: set ANTHROPIC_API_KEY, add one in the dashboard (thclaws dashboard), or run with --provider scripted --script <file>\n');
   });
 
   it('--version prints the package version and exits 0 without a key', async () => {

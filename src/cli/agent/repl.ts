@@ -9,6 +9,7 @@ import { VERSION } from '../version.js';
 import { replExtensions, slashCommands, type ReplExtension } from './hooks.js';
 import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
+import { announceQuestion } from './question-file.js';
 import { registerBuiltinSlashCommands } from './slash.js';
 
 export const PROMPT = 'thclaws> ';
@@ -79,18 +80,28 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
     rt.approver ??
     new CallbackApprover(async (req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> => {
       renderer.newline();
-      for (;;) {
-        // An ask rule asks every time: no "always" is offered for it.
-        const choices = req.askRule ? `(the rule ${req.askRule} asks each time) [y]es / [n]o` : `[y]es / [n]o / [a]lways allow ${req.scope ?? req.tool}`;
-        const ans = await ask(`Allow ${req.tool}: ${req.summary}? ${choices}: `, signal);
-        if (ans === null) return 'deny';
-        const a = ans.trim().toLowerCase();
-        if (a === 'y' || a === 'yes') return 'allow';
-        if (!req.askRule && (a === 'a' || a === 'always')) return 'always';
-        if (a === 'n' || a === 'no') return 'deny';
-        output.write(req.askRule ? 'please answer y or n\n' : 'please answer y, n or a\n');
+      const input = req.input as { command?: unknown; path?: unknown } | null;
+      const detail = typeof input?.command === 'string' ? input.command : typeof input?.path === 'string' ? input.path : null;
+      const withdraw = announceQuestion({ kind: 'permission', tool: req.tool, summary: req.summary, detail, rule: req.askRule ? null : (req.scope ?? req.tool) });
+      try {
+        return await askPermission(req, signal);
+      } finally {
+        withdraw();
       }
     });
+  async function askPermission(req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> {
+    for (;;) {
+      // An ask rule asks every time: no "always" is offered for it.
+      const choices = req.askRule ? `(the rule ${req.askRule} asks each time) [y]es / [n]o` : `[y]es / [n]o / [a]lways allow ${req.scope ?? req.tool}`;
+      const ans = await ask(`Allow ${req.tool}: ${req.summary}? ${choices}: `, signal);
+      if (ans === null) return 'deny';
+      const a = ans.trim().toLowerCase();
+      if (a === 'y' || a === 'yes') return 'allow';
+      if (!req.askRule && (a === 'a' || a === 'always')) return 'always';
+      if (a === 'n' || a === 'no') return 'deny';
+      output.write(req.askRule ? 'please answer y or n\n' : 'please answer y, n or a\n');
+    }
+  }
   rt.permissions.setApprover(approver);
 
   // Turns injected by extensions (teammate messages for the lead) run when the REPL is idle.

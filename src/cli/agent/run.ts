@@ -4,6 +4,7 @@ import type { AgentCliOptions } from '../agent-command.js';
 import { CliError } from '../errors.js';
 import { DenyApprover } from '../../core/agent/permissions.js';
 import { runPrint } from './print.js';
+import { announceQuestion } from './question-file.js';
 import { runRepl } from './repl.js';
 import { setupRuntime } from './setup.js';
 import { activeTeamSession, registerTeamHooks } from './team-hooks.js';
@@ -11,6 +12,7 @@ import { activeTeamSession, registerTeamHooks } from './team-hooks.js';
 /** One question before the REPL starts; the answer is stored in the user's config by the caller. */
 async function askTrust(projectRoot: string, ignored: string[]): Promise<boolean> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  const withdraw = announceQuestion({ kind: 'trust', tool: 'folder trust', summary: `Trust the files in ${projectRoot}? Its settings loosen permissions: ${ignored.join(', ')}`, detail: projectRoot, rule: null });
   try {
     const keys = ignored.map((i) => `  ${i}`).join('\n');
     const answer = await new Promise<string>((resolve) => {
@@ -19,6 +21,7 @@ async function askTrust(projectRoot: string, ignored: string[]): Promise<boolean
     });
     return /^y(es)?$/i.test(answer.trim());
   } finally {
+    withdraw();
     rl.close();
   }
 }

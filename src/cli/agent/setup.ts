@@ -5,6 +5,7 @@ import { Agent } from '../../core/agent/agent.js';
 import { agentsDir, loadAgentDefs, type AgentDef } from '../../core/agent/agent-defs.js';
 import { resolveModelAlias } from '../../core/agent/models.js';
 import { SessionPermissionChecker, type PermissionMode } from '../../core/agent/permissions.js';
+import { ApiKeyError, ApiKeyStore } from '../../core/agent/api-key.js';
 import { AnthropicProvider } from '../../core/agent/providers/anthropic.js';
 import { DEFAULT_SCRIPT, ScriptedProvider, loadScriptFile } from '../../core/agent/providers/scripted.js';
 import type { Provider } from '../../core/agent/providers/types.js';
@@ -22,7 +23,7 @@ import { CliError } from '../errors.js';
 import { agentHooks, type RuntimeInfo } from './hooks.js';
 import { setupSandbox } from './sandbox-setup.js';
 
-export const NO_KEY_MESSAGE = 'no API key: set ANTHROPIC_API_KEY, or run with --provider scripted --script <file>';
+export const NO_KEY_MESSAGE = 'no API key: set ANTHROPIC_API_KEY, add one in the dashboard (thclaws dashboard), or run with --provider scripted --script <file>';
 
 export interface Runtime {
   agent: Agent;
@@ -57,8 +58,15 @@ function applyTeamFlags(opts: AgentCliOptions, cwd: string): { agentName?: strin
 function makeProvider(opts: AgentCliOptions, name: 'anthropic' | 'scripted', retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number }): Provider {
   if (name === 'scripted') return new ScriptedProvider(opts.script ? loadScriptFile(opts.script) : DEFAULT_SCRIPT);
   if (opts.script) throw new CliError('--script needs --provider scripted');
-  const apiKey = process.env.ANTHROPIC_API_KEY || undefined;
   const authToken = process.env.ANTHROPIC_AUTH_TOKEN || undefined;
+  let apiKey: string | undefined;
+  try {
+    // The environment first, then the key the person stored in their config directory (the dashboard's "Add an API key").
+    apiKey = process.env.ANTHROPIC_API_KEY || (authToken ? undefined : (new ApiKeyStore().read() ?? undefined));
+  } catch (err) {
+    if (err instanceof ApiKeyError) throw new CliError(err.message, 2);
+    throw err;
+  }
   if (!apiKey && !authToken) throw new CliError(NO_KEY_MESSAGE, 2);
   return new AnthropicProvider({
     ...(apiKey ? { apiKey } : { authToken }),

@@ -60,7 +60,8 @@ export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: T
     return { content: `invalid input for ${tool.name}: ${describeIssues(parsed.error as z.ZodError)}`, isError: true };
   }
   const input = parsed.data;
-  const summary = tool.summarize?.(input, ctx) ?? `${tool.name} ${JSON.stringify(input).slice(0, 200)}`;
+  // The tool name is shown beside the summary (the "● Tool" line, "Allow Tool: …"): the summary never repeats it.
+  const summary = tool.summarize?.(input, ctx) ?? JSON.stringify(input).slice(0, 200);
   events?.onToolCall?.({ id: call.id, name: tool.name, input, summary });
   try {
     const refused = await tool.preflight?.(input, ctx);

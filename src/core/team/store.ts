@@ -7,7 +7,7 @@ import { assertAgentName, assertRecipient, BROADCAST, LEAD, USER } from './names
 import { TeamPaths, resolveTeamDir } from './paths.js';
 import type { AgentStatus, Message, Task, TaskStatus, UsageTotals } from './schemas.js';
 import { type AgentState, deriveState, isLive, Statuses } from './status.js';
-import { archiveTeam } from './archive.js';
+import { archiveMember, archiveTeam, removedMemberNames } from './archive.js';
 import { OutputLogs } from './output.js';
 import { SpawnRequests } from './spawn-requests.js';
 import { TaskFiles } from './task-files.js';
@@ -187,6 +187,16 @@ export class TeamStore {
   /** Moves the current team's state aside (replace: true); returns where it went. */
   archiveTeam(): string {
     return archiveTeam(this.paths, this.journal);
+  }
+
+  /** Moves a removed member's inbox and history aside (kept, never deleted); the caller removed it from the config. */
+  archiveMember(name: string): string {
+    return archiveMember(this.paths, this.journal, name);
+  }
+
+  /** Names of members removed earlier, whose history is kept: not reusable. */
+  removedMemberNames(): Set<string> {
+    return removedMemberNames(this.paths);
   }
 
   watch(opts?: WatchOptions): TeamWatcher {

@@ -128,6 +128,11 @@ export class LeadHandler {
               : `${m.from} asks permission for ${field<string>(m, 'tool') ?? '?'}: ${summary} (cwd ${field<string>(m, 'cwd') ?? '?'})`;
           fed.push({ ...m, text: `${body}\n\nAnswer with AnswerApproval {request_id: "${requestId}", allow, feedback?}.` });
         }
+      } else if (m.type === 'team_changed') {
+        // The person changed the team from the dashboard: the lead hears of it before it next plans.
+        const summary = field<string>(m, 'summary') ?? 'the team changed';
+        this.emit({ kind: 'message', from: m.from, text: summary });
+        fed.push({ ...m, text: `[team change] ${summary}` });
       } else if (m.type === 'shutdown_approved' || m.type === 'shutdown_rejected') {
         this.emit({ kind: 'shutdown_reply', from: m.from, approved: m.type === 'shutdown_approved', reason: field<string>(m, 'reason') ?? null });
       } else {

@@ -9,7 +9,7 @@ import { LEAD, USER } from '../team/index.js';
 
 /** Frames only `lead`/`user` may send, of the current epoch: control, and the answers to a teammate's requests. */
 export const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response'] as const;
-export const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment'] as const;
+export const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment', 'team_changed'] as const;
 export type FrameType = (typeof CONTROL_TYPES)[number] | (typeof REPLY_TYPES)[number];
 
 export type IdleReason = 'available' | 'interrupted' | 'failed' | 'blocked';

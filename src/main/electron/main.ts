@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, ipcMain, type IpcMainEvent } from 'electron';
+import { app, ipcMain, safeStorage, type IpcMainEvent } from 'electron';
+import type { KeyCipher } from '../../core/agent/api-key.js';
 import { HostManager, type Connection } from '../host/connection.js';
 import { RecentWorkspaces } from '../host/recent.js';
 import { TeamHost } from '../host/team-host.js';
@@ -33,7 +34,9 @@ app.on('web-contents-created', (_e, contents) => {
 
 void app.whenReady().then(async () => {
   lockDownSession();
-  const host = new TeamHost({ workspace: pickWorkspace(process.argv) });
+  // The stored model key is encrypted by the OS keychain where Electron has one; else a 0600 file, as the CLI writes.
+  const keyCipher: KeyCipher | null = safeStorage.isEncryptionAvailable() ? { name: 'electron-safeStorage', encrypt: (s) => safeStorage.encryptString(s), decrypt: (b) => safeStorage.decryptString(b) } : null;
+  const host = new TeamHost({ workspace: pickWorkspace(process.argv), keyCipher });
   await host.open();
   const manager = new HostManager(host, (o) => new TeamHost(o));
   const win = createWindow(outDir);

@@ -2,6 +2,7 @@ import { filePathOf } from '../../core/agent/tool-input.js';
 import { answerApproval, pendingApprovals, type Waiting } from '../../core/teams/approvals.js';
 import { USER, type TeamStore } from '../../core/team/index.js';
 import type { ApprovalView, HostEvent } from '../../shared/api.js';
+import type { LeadQuestions } from './lead-questions.js';
 
 function detail(w: Waiting): string | null {
   const input = w.input as { command?: unknown } | null | undefined;
@@ -38,6 +39,9 @@ export class ApprovalsFeed {
   constructor(
     private readonly store: TeamStore,
     private readonly broadcast: (ev: HostEvent) => void,
+    /** The lead REPL's own questions, first in the inbox; answered by typing into its terminal. */
+    private readonly lead: LeadQuestions | null = null,
+    private readonly typeToLead: (data: string) => boolean = () => false,
   ) {}
 
   event(): HostEvent {
@@ -46,7 +50,7 @@ export class ApprovalsFeed {
 
   refresh(): Promise<void> {
     this.running = this.running.then(async () => {
-      const items = (await pendingApprovals(this.store).catch(() => [])).map(approvalView);
+      const items = [...(this.lead?.items() ?? []), ...(await pendingApprovals(this.store).catch(() => [])).map(approvalView)];
       const key = JSON.stringify(items);
       if (key === this.key) return;
       this.key = key;
@@ -57,6 +61,7 @@ export class ApprovalsFeed {
   }
 
   async answer(a: { request_id: string; allow: boolean; always: boolean; team: boolean; feedback?: string | undefined }): Promise<void> {
+    if (this.lead?.answer(a.request_id, a.allow, a.always, this.typeToLead)) return;
     await answerApproval(this.store, USER, a.request_id, {
       allow: a.allow,
       ...(a.allow && a.always ? { always: true, ruleScope: a.team ? 'team' : 'teammate' } : {}),

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseRequest, type HostEvent } from '../../shared/api.js';
+import { LEAD } from '../../core/team/index.js';
+import { prepareDemoWorkspace, type DemoWorkspace } from './demo-workspace.js';
+import { typeWhenReady } from './lead-prompt.js';
 import { HostSession } from './session.js';
 import type { TeamHost, TeamHostOptions } from './team-host.js';
 
@@ -11,11 +14,17 @@ import type { TeamHost, TeamHostOptions } from './team-host.js';
 export class HostManager {
   private connections = new Set<Connection>();
   private switching: Promise<void> = Promise.resolve();
+  /** The options of the workspace first opened: another folder opens with these, never with a demo's. */
+  private readonly base: TeamHostOptions;
+  private readonly demos: DemoWorkspace[] = [];
 
   constructor(
     private current: TeamHost,
     private readonly make: (opts: TeamHostOptions) => TeamHost,
-  ) {}
+  ) {
+    const { leadPrompt: _typed, ...base } = current.opts;
+    this.base = base;
+  }
 
   get host(): TeamHost {
     return this.current;
@@ -33,12 +42,25 @@ export class HostManager {
 
   async open(dir: string): Promise<void> {
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`not a directory: ${dir}`);
-    const next = this.make({ ...this.current.opts, workspace: path.resolve(dir) });
+    await this.switchTo({ ...this.base, workspace: path.resolve(dir) });
+  }
+
+  /** "Try the demo team here": a throw-away workspace running the scripted demo team, in this dashboard. */
+  async openDemo(): Promise<string> {
+    const demo = prepareDemoWorkspace();
+    this.demos.push(demo);
+    await this.switchTo({ ...this.base, ...demo.hostOptions, env: { ...this.base.env, ...demo.hostOptions.env } });
+    return demo.workspace;
+  }
+
+  private async switchTo(opts: TeamHostOptions): Promise<void> {
+    const next = this.make(opts);
     this.switching = this.switching.then(async () => {
       await this.current.close();
       await next.open();
       this.current = next;
       for (const c of this.connections) c.rebind();
+      if (opts.leadPrompt && opts.startLead !== false) void typeWhenReady(next.terminal(LEAD), opts.leadPrompt);
     });
     await this.switching;
   }
@@ -46,6 +68,7 @@ export class HostManager {
   async close(): Promise<void> {
     for (const c of this.connections) c.close();
     await this.current.close();
+    for (const d of this.demos.splice(0)) d.remove();
   }
 }
 
@@ -62,11 +85,12 @@ export class Connection {
 
   async handle(raw: unknown): Promise<void> {
     const parsed = parseRequest(raw);
-    if (parsed.ok && parsed.request.type === 'open_workspace') {
-      const id = parsed.request.id;
+    if (parsed.ok && (parsed.request.type === 'open_workspace' || parsed.request.type === 'demo_start')) {
+      const req = parsed.request;
+      const id = req.id;
       try {
-        await this.manager.open(parsed.request.dir);
-        this.out({ type: 'reply', id, ok: true });
+        const result = req.type === 'open_workspace' ? await this.manager.open(req.dir) : await this.manager.openDemo();
+        this.out({ type: 'reply', id, ok: true, ...(result === undefined ? {} : { result }) });
       } catch (err) {
         this.out({ type: 'reply', id, ok: false, error: (err as Error).message.split('\n')[0]! });
       }

@@ -109,7 +109,30 @@ export class HostSession implements TerminalView {
         await h.approvals.answer(req);
         return undefined;
       case 'open_workspace':
-        throw new Error('open_workspace is handled by the transport');
+      case 'demo_start':
+        throw new Error(`${req.type} is handled by the transport`);
+      case 'key_set': {
+        const setup = h.setup.setKey(req.key);
+        // The lead was waiting only for the key: it starts now.
+        if (!setup.needs_key && h.member(LEAD)?.state === 'not_configured') await h.startLead();
+        return { last4: setup.key?.last4 ?? null };
+      }
+      // Each answers with what it changed, so a view can tell success from a refusal without a second look.
+      case 'team_create':
+        await h.membership.createTeam(req.name, req.description);
+        return { team: req.name };
+      case 'member_add':
+        await h.membership.add(req.name, req.spec);
+        return { added: req.name };
+      case 'member_edit':
+        await h.membership.edit(req.name, req.spec);
+        return { edited: req.name };
+      case 'member_remove':
+        await h.membership.remove(req.name);
+        return { removed: req.name };
+      case 'member_start':
+        await h.membership.start(req.name);
+        return { started: req.name };
     }
   }
 

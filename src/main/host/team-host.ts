@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { LEAD, TeamStore, type AgentStatus, type TeamConfig, type TeamEvent } from '../../core/team/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
-import { serveSpawnRequests, type SpawnServer } from '../../core/teams/serve-spawn-requests.js';
 import type { HostEvent, Member, SandboxView, SettingsView } from '../../shared/api.js';
 import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
 import { PtyLauncher } from './pty-launcher.js';
@@ -15,10 +13,14 @@ import { OutputScheduler } from './scheduler.js';
 import { ProjectSettingsFile } from './settings-file.js';
 import { TeamDirWatcher } from './team-watch.js';
 import { AgentTerminal, type TerminalView } from './terminal.js';
-import { effectiveMode, memberView, sandboxView, type HostSideInfo } from './views.js';
+import { effectiveMode, memberView, sandboxView, waitingOf, type HostSideInfo } from './views.js';
 import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import { ApprovalsFeed } from './approvals-feed.js';
 import { TaskFeed } from './task-feed.js';
+import { LeadSetup, type KeyCipher } from './lead-setup.js';
+import { Membership } from './membership.js';
+import { LazySpawnServer } from './lazy-spawn-server.js';
+import { LeadQuestions } from './lead-questions.js';
 
 export interface TeamHostOptions {
   workspace: string;
@@ -35,6 +37,8 @@ export interface TeamHostOptions {
   budgetPerTick?: number;
   /** Liveness ticks between whole re-reads of inbox counts and approvals (default 5; tests raise it). */
   rereadEveryTicks?: number;
+  leadPrompt?: string; // typed into the lead's REPL once it is ready (the live demo)
+  keyCipher?: KeyCipher | null; // encrypts the stored model key at rest (Electron's safeStorage)
 }
 
 export const thclawsBin = (): string => path.join(packageRoot(), 'bin', 'thclaws');
@@ -62,7 +66,7 @@ export class TeamHost {
   private members = new Map<string, string>();
   private config: TeamConfig | null = null;
   private watcher: TeamDirWatcher | null = null;
-  private spawnServer: SpawnServer | null = null;
+  private readonly spawnServer: LazySpawnServer;
   private livenessTimer: NodeJS.Timeout | null = null;
   private teamEnabledAtLeadStart: boolean | null = null;
   private sandbox: SandboxView = { state: 'checking', text: 'sandbox: checking', fix: null };
@@ -70,14 +74,21 @@ export class TeamHost {
   /** Teammates' pending permission requests and plans (the approval inbox). */
   readonly approvals: ApprovalsFeed;
   private readonly tasks: TaskFeed;
+  readonly setup: LeadSetup; // whether the lead can start (a key, or the scripted provider)
+  readonly membership: Membership; // the team from the GUI
+  private readonly leadQuestions: LeadQuestions; // the lead REPL's own questions, as approval cards
 
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
     this.store = TeamStore.forWorkspace(this.workspace);
     this.settings = new ProjectSettingsFile(this.workspace);
     this.scheduler = new OutputScheduler(opts.budgetPerTick);
-    this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev));
+    this.leadQuestions = new LeadQuestions(this.side, () => (this.pushMember(LEAD), void this.approvals.refresh()));
+    this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev), this.leadQuestions, (d) => this.terminal(LEAD).write(d));
     this.tasks = new TaskFeed(this.store, (ev) => this.broadcast(ev));
+    this.spawnServer = new LazySpawnServer(this.store, () => this.hostLauncher(), `desktop ${process.pid}`);
+    this.setup = new LeadSetup(this.workspace, { ...process.env, ...opts.env }, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
+    this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates });
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -86,8 +97,6 @@ export class TeamHost {
 
   /** Reads the team on disk (reattaching after a restart), starts the watcher and, unless told not to, the lead. */
   async open(): Promise<void> {
-    fs.mkdirSync(this.store.dir, { recursive: true });
-    this.store.init();
     (this.opts.recent ?? new RecentWorkspaces()).add(this.workspace);
     this.watcher = new TeamDirWatcher(this.store.dir, (events) => void this.onEvents(events));
     await this.watcher.ready;
@@ -95,17 +104,16 @@ export class TeamHost {
     this.livenessTimer = setInterval(() => this.recomputeLiveness(), LIVENESS_MS);
     this.livenessTimer.unref();
     void this.refreshSandbox();
-    // Teammates the lead spawns in `host` mode arrive as spawn requests; they run in this host's ptys.
-    this.spawnServer = serveSpawnRequests(this.store, this.hostLauncher(), { by: `desktop ${process.pid}` });
+    this.spawnServer.poke(); // the lead's host-mode spawn requests, served once a team dir exists (open writes nothing)
     if (this.opts.startLead !== false) await this.startLead();
   }
 
-  /** The TeammateLauncher the teams runtime drives: launches through this host so panes and state follow. */
+  /** The TeammateLauncher the teams runtime drives: launches through this host (its extra env under the request's) so panes and state follow. */
   hostLauncher(): TeammateLauncher {
     return {
       kind: 'desktop',
       launch: async (req): Promise<LaunchedTeammate> => {
-        await this.launchRequest(req);
+        await this.launchRequest({ ...req, env: { ...this.opts.env, ...req.env } });
         return this.launcher.get(req.agent)!;
       },
       live: () => this.launcher.live(),
@@ -132,6 +140,8 @@ export class TeamHost {
     view.send(this.settingsEvent());
     view.send({ type: 'sandbox', sandbox: this.sandbox });
     view.send(this.approvals.event());
+    view.send({ type: 'setup', setup: this.setup.view() });
+    void this.membership.specs().then((specs) => view.send({ type: 'member_specs', specs }));
   }
 
   private broadcast(ev: HostEvent): void {
@@ -140,10 +150,7 @@ export class TeamHost {
 
   terminal(agent: string): AgentTerminal {
     let t = this.terminals.get(agent);
-    if (!t) {
-      t = new AgentTerminal(agent, this.scheduler);
-      this.terminals.set(agent, t);
-    }
+    if (!t) this.terminals.set(agent, (t = new AgentTerminal(agent, this.scheduler)));
     return t;
   }
 
@@ -156,11 +163,13 @@ export class TeamHost {
     // The lead is the one process without a team agent name. Whatever the workspace's teammateMode, every
     // teammate it spawns comes to this host as a spawn request, so it runs in a live pane here.
     if (agent !== LEAD) env.THCLAWS_TEAM_AGENT = agent;
-    else env[TEAMMATE_MODE_ENV] = 'host';
+    else Object.assign(env, { [TEAMMATE_MODE_ENV]: 'host' }, this.setup.envForLead(), this.leadQuestions.env());
     return env;
   }
 
   async startLead(): Promise<void> {
+    // Without a key the lead is "not configured" (the welcome says what to do), never a dead agent.
+    if (this.setup.blocksLead(this.side)) return void (await this.refreshMember(LEAD));
     this.teamEnabledAtLeadStart = this.readSettingsSafe().teamEnabled;
     await this.spawn(LEAD, this.opts.leadArgv ?? [thclawsBin()]);
   }
@@ -230,6 +239,7 @@ export class TeamHost {
 
   private async onEvents(events: TeamEvent[]): Promise<void> {
     if (this.closed) return;
+    this.spawnServer.poke();
     try {
       let tasks = false;
       // A teammate's `waiting` lives in its status, and its request frame lands in the lead's inbox right
@@ -279,6 +289,7 @@ export class TeamHost {
       this.ensureTail(name);
     }
     this.members = next;
+    void this.membership.specs().then((specs) => this.broadcast({ type: 'member_specs', specs }));
     this.broadcast({ type: 'roster', team: this.config?.name ?? null, members: [...next.values()].map((m) => JSON.parse(m) as Member) });
   }
 
@@ -329,6 +340,7 @@ export class TeamHost {
   private recomputeLiveness(): void {
     const full = ++this.ticks % (this.opts.rereadEveryTicks ?? 5) === 0; // a missed event's safety net
     let changed = false;
+    this.spawnServer.poke();
     for (const name of this.names()) {
       if (full) this.readQueued(name);
       if (this.pushMember(name)) changed = true;
@@ -386,13 +398,11 @@ export class TeamHost {
   async close(): Promise<void> {
     this.closed = true;
     if (this.livenessTimer) clearInterval(this.livenessTimer);
-    this.spawnServer?.close();
+    this.spawnServer.close();
+    this.leadQuestions.close();
     await this.watcher?.close();
     await this.launcher.dispose();
     this.scheduler.dispose();
   }
 }
 
-function waitingOf(status: AgentStatus | null | undefined): unknown {
-  return (status as Record<string, unknown> | null | undefined)?.waiting ?? null;
-}

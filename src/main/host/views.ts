@@ -10,6 +10,10 @@ export interface HostSideInfo {
   /** This host started it once (so it knows how to start it again). */
   spawnedHere: boolean;
   lastExit: { code: number | null; signal: string | null } | null;
+  /** The lead could not start for want of a model key. */
+  notConfigured?: boolean;
+  /** The lead REPL's pending question (its approval card's request id). */
+  waitingFor?: string | null;
 }
 
 /** Builds one member's view from its config entry, status file, unread count and the host's own knowledge. */
@@ -24,6 +28,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
   } else if (side.spawnedHere && state === 'defined' && side.lastExit) {
     state = 'dead';
   }
+  if (side.notConfigured && !side.pty) state = 'not_configured';
   const alive = side.pty !== null || state === 'idle' || state === 'working' || state === 'spawning' || state === 'error';
   const extra = (status ?? {}) as Record<string, unknown>;
   const { usage, tokens, cost_usd } = usageOf(status);
@@ -42,8 +47,8 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     usage,
     queued,
     terminal,
-    can_respawn: !side.pty && !alive,
-    waiting_for: alive && typeof (extra.waiting as { request_id?: unknown } | null | undefined)?.request_id === 'string' && (extra.waiting as { request_id: string }).request_id.length <= 100 ? ((extra.waiting as { request_id: string }).request_id) : null,
+    can_respawn: !side.pty && !alive && state !== 'not_configured',
+    waiting_for: side.waitingFor ?? (alive && typeof (extra.waiting as { request_id?: unknown } | null | undefined)?.request_id === 'string' && (extra.waiting as { request_id: string }).request_id.length <= 100 ? ((extra.waiting as { request_id: string }).request_id) : null),
   };
 }
 
@@ -61,6 +66,7 @@ function readonlyReason(status: AgentStatus | null, side: HostSideInfo): string 
 }
 
 function readonlyWhy(status: AgentStatus | null, side: HostSideInfo): string {
+  if (side.notConfigured) return 'not configured: add an API key, or try the demo team (no key)';
   if (side.lastExit) return side.lastExit.signal ? `exited (${side.lastExit.signal})` : `exited with code ${side.lastExit.code}`;
   if (!status) return 'not running: no process has started it yet';
   if (status.host && status.host !== os.hostname()) return `runs on host ${status.host}; output from output.log`;
@@ -111,4 +117,9 @@ export function sandboxView(s: SandboxStatus): SandboxView {
     case 'pending':
       return { state: 'checking', text: describeSandboxStatus(s), fix: null };
   }
+}
+
+/** What a teammate waits for (its status's `waiting`), or null. */
+export function waitingOf(status: AgentStatus | null | undefined): unknown {
+  return (status as Record<string, unknown> | null | undefined)?.waiting ?? null;
 }

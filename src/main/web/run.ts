@@ -3,6 +3,8 @@ import path from 'node:path';
 import { HostManager } from '../host/connection.js';
 import { packageRoot } from '../host/package-root.js';
 import { TeamHost, thclawsBin, type TeamHostOptions } from '../host/team-host.js';
+import { LEAD } from '../../core/team/index.js';
+import { typeWhenReady } from '../host/lead-prompt.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 
 export interface RunDashboardOptions {
@@ -11,6 +13,8 @@ export interface RunDashboardOptions {
   host?: string;
   startLead?: boolean;
   leadScript?: string;
+  /** Typed into the lead's REPL once it shows its prompt (the live demo). */
+  leadPrompt?: string;
   token?: string;
   /** Built renderer; default `<package>/out/renderer`. */
   rendererDir?: string;
@@ -22,9 +26,10 @@ export async function runDashboard(opts: RunDashboardOptions): Promise<Dashboard
   const rendererDir = opts.rendererDir ?? path.join(packageRoot(), 'out', 'renderer');
   if (!fs.existsSync(path.join(rendererDir, 'index.html'))) throw new Error(`the dashboard is not built (${rendererDir}/index.html missing): run npm run build:renderer`);
   const leadArgv = opts.leadScript ? [thclawsBin(), '--script', path.resolve(opts.leadScript)] : undefined;
-  const hostOpts: TeamHostOptions = { workspace: opts.workspace, startLead: opts.startLead, leadArgv, ...opts.extra };
+  const hostOpts: TeamHostOptions = { workspace: opts.workspace, startLead: opts.startLead, leadArgv, ...(opts.leadPrompt ? { leadPrompt: opts.leadPrompt } : {}), ...opts.extra };
   const host = new TeamHost(hostOpts);
   await host.open();
+  if (hostOpts.leadPrompt && opts.startLead !== false) void typeWhenReady(host.terminal(LEAD), hostOpts.leadPrompt);
   const manager = new HostManager(host, (o) => new TeamHost(o));
   const server = await startDashboardServer({ manager, rendererDir, port: opts.port, host: opts.host, token: opts.token }).catch(async (err: unknown) => {
     await manager.close();

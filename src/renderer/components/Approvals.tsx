@@ -44,8 +44,8 @@ function Card({ a, selected, now }: { a: ApprovalView; selected: boolean; now: n
           Approve
         </button>
         {!plan && a.rule && (
-          <button className="always" title={`allow ${a.rule} for ${a.agent} from now on`} onClick={() => void answer(a, true, { always: true })}>
-            Always ({a.rule})
+          <button className="always" title={`Always allow ${a.rule} for ${a.agent} from now on`} aria-label={`Always allow ${a.rule} for ${a.agent}`} onClick={() => void answer(a, true, { always: true })}>
+            Always
           </button>
         )}
         <button className="deny" onClick={() => void answer(a, false, { feedback })}>

@@ -3,6 +3,7 @@ import type { Member } from '../../shared/api';
 import { act, terminals } from '../context';
 import { dashboard, useDashboard } from '../store';
 import { StatusBadge } from './StatusBadge';
+import { MemberActions } from './TeamManager';
 import { formatCost, formatTokens, usageTitle } from '../format';
 
 export function Pane({ member, visible }: { member: Member; visible: boolean }) {
@@ -41,7 +42,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         <span className="pane-name">{member.name}</span>
         <span className="pane-role">{member.role || 'teammate'}</span>
         {member.model && <span className="pane-model">{member.model}</span>}
-        <StatusBadge state={member.state} />
+        <StatusBadge state={member.state} waiting={!!member.waiting_for} />
         {member.current_task && <span className="pane-task">task #{member.current_task}</span>}
         {member.waiting_for && (
           <button className="pane-waiting" title="show the request in the approval inbox" onClick={() => dashboard.getState().selectApproval(member.waiting_for)}>
@@ -53,12 +54,19 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         </span>
         {member.queued > 0 && <span className="pane-queued" title="unread messages">✉ {member.queued}</span>}
         <span className="pane-actions">
-          <button onClick={() => void act({ type: 'abort_turn', agent: member.name })} title="abort the current turn">Abort</button>
-          {member.can_respawn ? (
-            <button className="respawn" onClick={() => void act({ type: 'respawn', agent: member.name })}>Respawn</button>
-          ) : (
-            !isLead && member.alive && <button onClick={() => void act({ type: 'stop', agent: member.name })}>Stop</button>
+          {/* Only what applies now: Abort while a turn runs, Stop while live, Respawn when dead or stopped. */}
+          {member.state === 'working' && (
+            <button onClick={() => void act({ type: 'abort_turn', agent: member.name })} title="abort the current turn">
+              Abort
+            </button>
           )}
+          {!isLead && member.alive && <button onClick={() => void act({ type: 'stop', agent: member.name })}>Stop</button>}
+          {member.can_respawn && (member.state === 'dead' || member.state === 'stopped' || (isLead && member.state !== 'not_configured')) && (
+            <button className="respawn" onClick={() => void act({ type: 'respawn', agent: member.name })}>
+              Respawn
+            </button>
+          )}
+          <MemberActions member={member} onEdit={(n) => dashboard.getState().setEditingMember(n)} />
           <button onClick={() => toggleMaximise(member.name)} title="maximise (m)">{maximised ? 'Restore' : 'Max'}</button>
         </span>
       </header>

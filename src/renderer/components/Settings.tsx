@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { act } from '../context';
 import { useDashboard } from '../store';
+import { KeySetting } from './Welcome';
 
 export function SettingsDialog() {
   const open = useDashboard((s) => s.settingsOpen);
@@ -16,6 +17,8 @@ export function SettingsDialog() {
     <div className="modal" role="dialog" aria-label="settings">
       <div>
         <h3>Settings</h3>
+        <h4>Model</h4>
+        <KeySetting />
         <h4>Workspace</h4>
         <div className="setting">
           <span>Agent Teams</span>

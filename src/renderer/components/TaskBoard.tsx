@@ -13,6 +13,12 @@ function TaskCard({ task }: { task: TaskView }) {
       <div className="task-title">
         <span className="task-id">#{task.id}</span> {task.subject}
       </div>
+      {task.description && <p className="task-desc">{task.description}</p>}
+      {task.status === 'completed' && task.result && (
+        <p className="task-result" title="completion summary">
+          <span className="task-result-label">done:</span> {task.result}
+        </p>
+      )}
       <div className="task-meta">
         {task.owner && <span>owner: {task.owner}</span>}
         {task.reserved_for && <span>reserved: {task.reserved_for}</span>}

@@ -7,7 +7,7 @@ export function TeamTab() {
   const teammates = members.filter((m) => m.name !== 'lead');
   return (
     <div className="team-tab">
-      {teammates.length === 0 && <div className="empty">No team agents running — ask the agent to create a team</div>}
+      {teammates.length === 0 && <div className="empty">No teammates yet: create a team and add members above, or ask the lead to build one.</div>}
       <div className={`grid${maximised ? ' has-max' : ''}`} style={{ ['--cols' as string]: String(Math.min(3, Math.max(1, Math.ceil(Math.sqrt(members.length))))) }}>
         {members.map((m) => (
           <Pane key={m.name} member={m} visible={!maximised || maximised === m.name} />

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Member, TaskView } from '../../shared/api';
 import { createDashboardStore } from './index';
 import { boardColumns } from './tasks-slice';
 import { teamCounts } from './team-slice';
+import { asSentence } from './ui-slice';
 
 const member = (name: string, state: Member['state'], cost: number | null = null): Member => ({
   name, role: name === 'lead' ? 'lead' : 'dev', model: null, state, alive: state !== 'dead', current_task: null, tokens: null, cost_usd: cost, queued: 0,
@@ -20,7 +21,7 @@ describe('dashboard store', () => {
     s.getState().apply({ type: 'member', member: member('alice', 'dead') });
     s.getState().apply({ type: 'member', member: member('bob', 'idle', 1.25) });
     expect(s.getState().members.map((m) => `${m.name}:${m.state}`)).toEqual(['lead:idle', 'alice:dead', 'bob:idle']);
-    expect(teamCounts(s.getState().members)).toEqual({ working: 0, idle: 2, dead: 1, total: 3, costUsd: 1.25, costUnknown: false });
+    expect(teamCounts(s.getState().members)).toEqual({ working: 0, idle: 2, dead: 1, byState: { idle: 2, dead: 1 }, total: 3, costUsd: 1.25, costUnknown: false });
   });
 
   it('keeps tasks by id through full lists, deltas and removals, and sorts board columns', () => {
@@ -40,7 +41,7 @@ describe('dashboard store', () => {
     s.getState().apply({ type: 'settings', settings: { teamEnabled: true, teammateMode: 'host', model: 'm', roleModels: {}, maxLiveTeammates: 4 }, restart_needed: true });
     expect(s.getState().restartNeeded).toBe(true);
     for (let i = 0; i < 9; i++) s.getState().apply({ type: 'notice', level: 'warn', text: `n${i}` });
-    expect(s.getState().notices.map((n) => n.text)).toEqual(['n4', 'n5', 'n6', 'n7', 'n8']);
+    expect(s.getState().notices.map((n) => n.text)).toEqual(['N4.', 'N5.', 'N6.', 'N7.', 'N8.']);
   });
 
   it('cycles focus through panes and keeps a maximised view on the focused pane', () => {
@@ -53,5 +54,22 @@ describe('dashboard store', () => {
     expect([s.getState().focused, s.getState().maximised]).toEqual(['lead', 'lead']);
     s.getState().toggleMaximise('lead');
     expect(s.getState().maximised).toBeNull();
+  });
+
+  it('notices close on their own unless they are errors, and read as sentences', () => {
+    vi.useFakeTimers();
+    try {
+      const s = createDashboardStore();
+      s.getState().apply({ type: 'roster', team: 'demo', members: [member('lead', 'idle'), member('alice', 'idle')] });
+      s.getState().notify('info', 'alice exited with code 0');
+      s.getState().notify('warn', 'could not read the team state: EACCES');
+      s.getState().notify('error', 'task 3 is already completed');
+      expect(s.getState().notices.map((n) => n.text)).toEqual(['alice exited with code 0.', 'Could not read the team state: EACCES.', 'Task 3 is already completed.']);
+      vi.advanceTimersByTime(60_000);
+      expect(s.getState().notices.map((n) => n.level)).toEqual(['error']);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(asSentence('invalid request: to: invalid agent name')).toBe('The dashboard sent a request the host refused: to: invalid agent name.');
   });
 });

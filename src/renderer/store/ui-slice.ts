@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { HostEvent, SandboxView, SettingsView } from '../../shared/api';
+import type { HostEvent, MemberSpec, SandboxView, SettingsView, SetupView } from '../../shared/api';
 import type { DashboardState } from './index';
 
 export type Tab = 'team' | 'board';
@@ -22,6 +22,13 @@ export interface UiSlice {
   effectiveMode: { mode: string; reason: string } | null;
   sandbox: SandboxView | null;
   notices: Notice[];
+  /** Whether the lead can start (a key or the scripted provider); the welcome shows when it cannot. */
+  setup: SetupView | null;
+  /** Each teammate's definition, for the team manager's edit form. */
+  memberSpecs: Record<string, MemberSpec>;
+  /** The member dialog: a name being edited, 'new' while adding, else null. */
+  editingMember: string | null;
+  setEditingMember(name: string | null): void;
   setTab(tab: Tab): void;
   focus(agent: string | null): void;
   toggleMaximise(agent: string): void;
@@ -34,9 +41,26 @@ export interface UiSlice {
 }
 
 let noticeId = 0;
+const NOTICE_MS = { info: 5000, warn: 8000 } as const;
+
+/**
+ * A notice reads as a sentence: a capital first letter (unless it starts with an agent's name, which keeps
+ * its spelling) and a full stop; protocol prefixes are said in words.
+ */
+export function asSentence(text: string, names: string[] = []): string {
+  const t = text.replace(/^invalid request: /, 'The dashboard sent a request the host refused: ').trim();
+  if (!t) return t;
+  const first = /^[A-Za-z0-9_-]+/.exec(t)?.[0] ?? '';
+  const s = names.includes(first) ? t : t[0]!.toUpperCase() + t.slice(1);
+  return /[.!?…)]$/.test(s) ? s : `${s}.`;
+}
 
 export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set, get) => ({
   tab: 'team',
+  setup: null,
+  memberSpecs: {},
+  editingMember: null,
+  setEditingMember: (editingMember) => set({ editingMember }),
   focused: null,
   maximised: null,
   helpOpen: false,
@@ -51,7 +75,13 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   toggleMaximise: (agent) => set((s) => ({ maximised: s.maximised === agent ? null : agent, focused: agent })),
   setHelpOpen: (helpOpen) => set({ helpOpen }),
   setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
-  notify: (level, text) => set((s) => ({ notices: [...s.notices.slice(-4), { id: ++noticeId, level, text }] })),
+  notify: (level, text) => {
+    const id = ++noticeId;
+    const names = get().members.map((m) => m.name);
+    set((s) => ({ notices: [...s.notices.slice(-4), { id, level, text: asSentence(text, names) }] }));
+    // Information closes on its own; an error stays until the person closes it.
+    if (level !== 'error') setTimeout(() => get().dismiss(id), NOTICE_MS[level]);
+  },
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
   cycleFocus: (delta) => {
     const names = get().members.map((m) => m.name);
@@ -65,5 +95,7 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
 export function reduceUi(_state: DashboardState, ev: HostEvent): Partial<DashboardState> | null {
   if (ev.type === 'settings') return { settings: ev.settings, restartNeeded: ev.restart_needed, effectiveMode: ev.effective_mode ?? null };
   if (ev.type === 'sandbox') return { sandbox: ev.sandbox };
+  if (ev.type === 'setup') return { setup: ev.setup };
+  if (ev.type === 'member_specs') return { memberSpecs: ev.specs };
   return null;
 }

@@ -1,0 +1,72 @@
+// `npm run screenshots`: regenerates the README's pictures from the live demo, on purpose (tests never write
+// into docs/). Starts `thclaws dashboard --demo`, and in Debian Chromium at 1440×900 and 390×844 takes: the
+// team at work with backend's request and frontend's plan waiting (approvals), then after the clicks the
+// finished board (board) and the team (team). Writes docs/screenshots/<name>.png and <name>-phone.png.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const outDir = path.join(root, 'docs', 'screenshots');
+const SIZES = [
+  { suffix: '', viewport: { width: 1440, height: 900 } },
+  { suffix: '-phone', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+];
+
+const demo = spawn(process.execPath, [path.join(root, 'bin', 'thclaws'), 'dashboard', '--demo', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const url = await new Promise((resolve, reject) => {
+  let out = '';
+  const timer = setTimeout(() => reject(new Error(`the demo printed no URL: ${out}`)), 60_000);
+  demo.stdout.on('data', (d) => {
+    out += d.toString();
+    const m = /http:\/\/\S+token=\S+/.exec(out);
+    if (m) {
+      clearTimeout(timer);
+      resolve(m[0]);
+    }
+  });
+  demo.once('exit', (code) => reject(new Error(`the demo exited with ${code}`)));
+});
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+try {
+  const pages = [];
+  for (const s of SIZES) {
+    const ctx = await browser.newContext({ viewport: s.viewport, isMobile: !!s.isMobile, hasTouch: !!s.hasTouch });
+    const page = await ctx.newPage();
+    await page.goto(url);
+    pages.push({ page, suffix: s.suffix });
+  }
+  const [desk] = pages;
+  const shot = async (name) => {
+    for (const { page, suffix } of pages) await page.screenshot({ path: path.join(outDir, `${name}${suffix}.png`) });
+  };
+  const plan = desk.page.locator('.approval[data-kind="plan"]');
+  const bash = desk.page.locator('.approval[data-kind="permission"]');
+  await plan.waitFor({ timeout: 90_000 });
+  await bash.waitFor({ timeout: 90_000 });
+  await desk.page.waitForTimeout(1500); // let the panes' last lines land
+  await shot('approvals');
+  await plan.getByRole('button', { name: 'Approve', exact: true }).click();
+  await bash.getByRole('button', { name: 'Approve', exact: true }).click();
+  const lead = () => desk.page.evaluate(() => window.__thclaws.terminals.text('lead'));
+  for (const end = Date.now() + 120_000; !(await lead()).includes('Merged: the API and the UI are on main.'); ) {
+    if (Date.now() > end) throw new Error('the demo team did not finish');
+    await desk.page.waitForTimeout(250);
+  }
+  await desk.page.waitForTimeout(1000);
+  await shot('team');
+  for (const { page } of pages) {
+    const tab = page.getByRole('button', { name: 'Tasks' });
+    if (await tab.isVisible()) await tab.click();
+  }
+  await desk.page.waitForTimeout(500);
+  await shot('board');
+  console.log(`wrote ${['approvals', 'team', 'board'].flatMap((n) => SIZES.map((s) => `${n}${s.suffix}.png`)).join(', ')} to docs/screenshots/`);
+} finally {
+  await browser.close();
+  const exited = new Promise((r) => demo.once('exit', r));
+  demo.kill('SIGINT');
+  await exited;
+}

@@ -1,0 +1,154 @@
+import { useState } from 'react';
+import type { Member, MemberSpec } from '../../shared/api';
+import { act } from '../context';
+import { useDashboard } from '../store';
+
+const EMPTY: MemberSpec = { role: '', prompt: '', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask' };
+
+/** Create a team (name, description). */
+function CreateTeamDialog({ onClose }: { onClose: () => void }) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  return (
+    <div className="modal" role="dialog" aria-modal="true" aria-label="create a team">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act({ type: 'team_create', name, description }).then((r) => r !== undefined && onClose());
+        }}
+      >
+        <h3>Create a team</h3>
+        <label>
+          Name <input name="team-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus required />
+        </label>
+        <label>
+          Description <textarea name="team-description" value={description} onChange={(e) => setDescription(e.target.value)} />
+        </label>
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit">Create</button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+/** Add a member, or edit one (its name is fixed once added). */
+export function MemberDialog({ name: editing, onClose }: { name: string | null; onClose: () => void }) {
+  const current = useDashboard((s) => (editing ? s.memberSpecs[editing] : undefined));
+  const [name, setName] = useState(editing ?? '');
+  const [spec, setSpec] = useState<MemberSpec>(current ?? EMPTY);
+  const set = <K extends keyof MemberSpec>(k: K, v: MemberSpec[K]) => setSpec((s) => ({ ...s, [k]: v }));
+  const submit = async () => {
+    const body = { ...spec, model: spec.model?.trim() || null };
+    const r = editing ? await act({ type: 'member_edit', name: editing, spec: body }) : await act({ type: 'member_add', name, spec: body });
+    if (r !== undefined) onClose();
+  };
+  return (
+    <div className="modal" role="dialog" aria-modal="true" aria-label={editing ? `edit ${editing}` : 'add a member'}>
+      <form
+        className="member-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <h3>{editing ? `Edit ${editing}` : 'Add a member'}</h3>
+        {!editing && (
+          <label>
+            Name <input name="member-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus required pattern="[A-Za-z0-9_][A-Za-z0-9_\-]{0,63}" title="letters, digits, _ and -" />
+          </label>
+        )}
+        <label>
+          Role <input name="member-role" value={spec.role} onChange={(e) => set('role', e.target.value)} autoFocus={!!editing} />
+        </label>
+        <label>
+          Model <input name="member-model" value={spec.model ?? ''} placeholder="the team's default" onChange={(e) => set('model', e.target.value)} />
+        </label>
+        <label>
+          Isolation
+          <select name="member-isolation" value={spec.isolation} onChange={(e) => set('isolation', e.target.value as MemberSpec['isolation'])}>
+            <option value="shared">shared: works in the project folder</option>
+            <option value="worktree">worktree: its own git worktree and branch</option>
+          </select>
+        </label>
+        <label>
+          Permission mode
+          <select name="member-permission" value={spec.permission_mode} onChange={(e) => set('permission_mode', e.target.value as MemberSpec['permission_mode'])}>
+            <option value="ask">ask: Write/Edit/Bash wait for your approval</option>
+            <option value="auto">auto: no prompts (trusted folders only)</option>
+          </select>
+        </label>
+        <label className="checkbox">
+          <input type="checkbox" name="member-plan" checked={spec.plan_mode} onChange={(e) => set('plan_mode', e.target.checked)} /> Plan first (only reads until you approve its plan)
+        </label>
+        <label>
+          Instructions <textarea name="member-prompt" value={spec.prompt} onChange={(e) => set('prompt', e.target.value)} rows={3} />
+        </label>
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit">{editing ? 'Save' : 'Add'}</button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+/** Start, Edit and Remove for one teammate, offered only when they apply (a live member is stopped first). */
+export function MemberActions({ member, onEdit }: { member: Member; onEdit: (name: string) => void }) {
+  const team = useDashboard((s) => s.team);
+  if (!team || member.name === 'lead') return null;
+  return (
+    <>
+      {member.state === 'defined' && (
+        <button onClick={() => void act({ type: 'member_start', name: member.name })} title="start this teammate (the team's cap and rules apply)">
+          Start
+        </button>
+      )}
+      {!member.alive && <button onClick={() => onEdit(member.name)}>Edit</button>}
+      <button
+        className="remove"
+        title={member.alive ? 'stop it first' : 'remove from the team (its inbox and history are kept)'}
+        onClick={() => void act({ type: 'member_remove', name: member.name })}
+      >
+        Remove
+      </button>
+    </>
+  );
+}
+
+/** The team bar: create a team, add a member, message everyone. */
+export function TeamManager() {
+  const team = useDashboard((s) => s.team);
+  const editing = useDashboard((s) => s.editingMember);
+  const setEditing = useDashboard((s) => s.setEditingMember);
+  const [creating, setCreating] = useState(false);
+  const [text, setText] = useState('');
+  return (
+    <div className="team-manager" role="toolbar" aria-label="team">
+      {!team ? (
+        <button onClick={() => setCreating(true)}>Create a team</button>
+      ) : (
+        <>
+          <button onClick={() => setEditing('new')}>Add member</button>
+          <form
+            className="message-all"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (text.trim()) void act({ type: 'send_message', to: '*', text }).then((r) => r !== undefined && setText(''));
+            }}
+          >
+            <input value={text} onChange={(e) => setText(e.target.value)} placeholder="message all (the lead and every teammate)" aria-label="message all" />
+            <button type="submit">Send to all</button>
+          </form>
+        </>
+      )}
+      {creating && <CreateTeamDialog onClose={() => setCreating(false)} />}
+      {editing && <MemberDialog key={editing} name={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+    </div>
+  );
+}
