@@ -154,6 +154,18 @@ describe('teammates under abuse', () => {
     expect([t.status, t.owner]).toEqual(['in_progress', 'holder']);
   }, 90_000);
 
+  it('shutdown: a teammate in the middle of a message turn (no task of its own) rejects it', async () => {
+    const ws = teamWorkspace();
+    const talkScript = { rules: [{ match: 'talk slowly', turns: [{ text: slowWords(400), delay_ms: 50 }, { text: 'end' }] }], fallback: [{ text: 'ok' }] };
+    const { session, handler } = await team(ws, talkScript, [{ name: 'talker' }]);
+    const t = await spawnTeammate(session, { name: 'talker', prompt: 'talk slowly' });
+    await waitFor(() => fs.readFileSync(session.store.paths.output('talker'), 'utf8').includes('w5 '), 'talker to be streaming');
+    expect(await session.store.tasks.list()).toEqual([]);
+    const res = await shutdownTeam(session, handler, { graceMs: 8000 });
+    expect(res.rejected.map((r) => r.name)).toEqual(['talker']);
+    expect(pidAlive(t.pid!)).toBe(true);
+  }, 90_000);
+
   it('abort_turn stops a streaming turn; the task goes back with its reservation and the lead hears why', async () => {
     const ws = teamWorkspace();
     const { session, events } = await team(ws, slowScript, [{ name: 'alice' }]);

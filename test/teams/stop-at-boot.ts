@@ -6,6 +6,7 @@ import { TeamStore } from '../../src/core/team/index.js';
 
 const env = process.env;
 const store = new TeamStore(env.THCLAWS_TEAM_DIR!);
-await store.statuses.write(env.THCLAWS_TEAM_AGENT!, { status: 'stopped', spawn_id: env.THCLAWS_SPAWN_ID, pid: process.pid, last_error: 'gave up at boot' } as never);
+// Printed first (stdout is output.log, written synchronously): the spawner quotes it once it sees the status.
 process.stdout.write(`boot: gave up (pid ${process.pid})\n`);
+await store.statuses.write(env.THCLAWS_TEAM_AGENT!, { status: 'stopped', spawn_id: env.THCLAWS_SPAWN_ID, pid: process.pid, last_error: 'gave up at boot' } as never);
 setInterval(() => {}, 1000);
