@@ -54,7 +54,8 @@ describe('guard corpus', () => {
 
   // The bench (bench/guard.ts) reports p50/p99; here only the best case is asserted, since parallel
   // test files share two cores and the wall-clock tail measures the machine, not the guard.
-  it('decides a 1,000-character command in under 5 ms', () => {
+  // Skipped under mutation testing: instrumented code is slower by design, so the bound would measure Stryker.
+  it.skipIf(process.env.STRYKER_MUTATION_RUN === '1')('decides a 1,000-character command in under 5 ms', () => {
     const cmd = `${Array.from({ length: 25 }, (_, i) => `git log --oneline -n ${i} | grep -v "x${i}"`).join(' && ')}`.slice(0, 1000);
     checkCommand('lead', cmd, leadCtx);
     const times: number[] = [];

@@ -1,0 +1,44 @@
+/**
+ * What `npm run mutate` mutates, and the pure tests that judge each file's mutants.
+ * A test listed here must run in a worker thread: no real child processes, no process.chdir(),
+ * no servers (Stryker's vitest runner runs every test file in threads and re-runs them per mutant).
+ * Add a group per area; `npm run mutate -- --mutate 'src/x.ts:10-40'` narrows any run to one range.
+ */
+export const TARGETS = [
+  {
+    area: 'guard',
+    mutate: [
+      'src/core/guard/argv.ts',
+      'src/core/guard/check.ts',
+      'src/core/guard/dynamic.ts',
+      'src/core/guard/fs-rules.ts',
+      'src/core/guard/git-argv.ts',
+      'src/core/guard/git-refs.ts',
+      'src/core/guard/git-rules.ts',
+      'src/core/guard/interp.ts',
+      'src/core/guard/paths.ts',
+      'src/core/guard/programs.ts',
+      'src/core/guard/words.ts',
+      'src/core/guard/write-guard.ts',
+    ],
+    tests: ['test/guard/corpus.test.ts', 'test/guard/*.pure.test.ts'],
+  },
+  {
+    area: 'sandbox policy',
+    mutate: ['src/core/sandbox/policy.ts'],
+    tests: ['src/core/sandbox/policy.test.ts'],
+  },
+  {
+    area: 'permission rules',
+    mutate: ['src/core/agent/permission-rules.ts'],
+    tests: ['src/core/agent/permissions.test.ts', 'src/core/agent/permission-rules-*.test.ts'],
+  },
+  {
+    area: 'path classifier',
+    mutate: ['src/core/fs-paths.ts', 'src/core/team/classify.ts'],
+    tests: ['src/core/fs-paths.test.ts', 'src/core/team/classify.test.ts'],
+  },
+];
+
+export const MUTATE = TARGETS.flatMap((t) => t.mutate);
+export const TESTS = [...new Set(TARGETS.flatMap((t) => t.tests))];
