@@ -38,6 +38,21 @@ export const TARGETS = [
     mutate: ['src/core/fs-paths.ts', 'src/core/team/classify.ts'],
     tests: ['src/core/fs-paths.test.ts', 'src/core/team/classify.test.ts'],
   },
+  {
+    area: 'task graph, limits and names',
+    mutate: ['src/core/team/task-graph.ts', 'src/core/team/limits.ts', 'src/core/team/names.ts'],
+    tests: ['src/core/team/task-graph.test.ts', 'src/core/team/names.test.ts'],
+  },
+  {
+    area: 'host flow control and scheduler',
+    mutate: ['src/main/host/flow.ts', 'src/main/host/scheduler.ts'],
+    tests: ['src/main/host/flow.test.ts'],
+  },
+  {
+    area: 'renderer write pacing',
+    mutate: ['src/renderer/write-pacing.ts'],
+    tests: ['src/renderer/write-pacing.test.ts'],
+  },
 ];
 
 export const MUTATE = TARGETS.flatMap((t) => t.mutate);

@@ -168,6 +168,20 @@ describe('AgentTerminal', () => {
     sched.dispose();
   });
 
+  it('a new input (a respawn) attached while the views are behind starts paused', () => {
+    const sched = new OutputScheduler();
+    const t = new AgentTerminal('r', sched);
+    const first: string[] = [];
+    t.setInput({ mode: { kind: 'pty', pid: 1 }, pause: () => first.push('pause'), resume: () => first.push('resume') });
+    t.attach(new View());
+    t.push('z'.repeat(600 * 1024));
+    expect(first).toEqual(['pause']);
+    const second: string[] = [];
+    t.setInput({ mode: { kind: 'pty', pid: 2 }, pause: () => second.push('pause'), resume: () => second.push('resume') });
+    expect(second).toEqual(['pause']);
+    sched.dispose();
+  });
+
   it('never sends an output event larger than the chunk limit', async () => {
     const sched = new OutputScheduler();
     const t = new AgentTerminal('c', sched);
