@@ -39,7 +39,7 @@ export const TARGETS = [
     tests: ['src/core/fs-paths.test.ts', 'src/core/team/classify.test.ts'],
   },
   {
-    area: 'task graph, limits and names',
+    area: 'task graph and names',
     mutate: ['src/core/team/task-graph.ts', 'src/core/team/limits.ts', 'src/core/team/names.ts'],
     tests: ['src/core/team/task-graph.test.ts', 'src/core/team/names.test.ts'],
   },
@@ -55,5 +55,13 @@ export const TARGETS = [
   },
 ];
 
-export const MUTATE = TARGETS.flatMap((t) => t.mutate);
-export const TESTS = [...new Set(TARGETS.flatMap((t) => t.tests))];
+/**
+ * STRYKER_AREA="<area>,<area>" narrows both lists to those groups. A static mutant (module-level code, such
+ * as limits.ts's patterns) re-runs every listed test, so running a group with only its own tests keeps it quick.
+ */
+const areas = process.env.STRYKER_AREA?.split(',').map((a) => a.trim());
+const picked = areas ? TARGETS.filter((t) => areas.includes(t.area)) : TARGETS;
+if (areas && picked.length !== areas.length) throw new Error(`STRYKER_AREA: unknown area in ${process.env.STRYKER_AREA}; known: ${TARGETS.map((t) => t.area).join(', ')}`);
+
+export const MUTATE = picked.flatMap((t) => t.mutate);
+export const TESTS = [...new Set(picked.flatMap((t) => t.tests))];

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { setLockWaitReporter } from '../../src/core/team/lock.js';
 import { startWorker, teamFactory, type Worker } from './helpers.js';
 
 const { newTeam } = teamFactory('exactly-once');
@@ -152,4 +153,25 @@ describe('exactly once under a holder stopped inside its lock (real processes)',
     // The second process waited for the stopped holder: the lock, not luck, kept them apart.
     expect(secondWaited).toBe(true);
   });
+
+  it("a failed spawn's clean-up does not mark stopped the teammate of a concurrent spawn that booted meanwhile", async () => {
+    const store = await newTeam(['solo']);
+    await store.statuses.write('solo', { status: 'spawning', spawn_id: 'loser', pid: null } as never);
+    // The winner's teammate writes its first status and stops inside the status lock, before the rename.
+    const boot = JSON.stringify({ status: 'idle', spawn_id: 'winner', pid: process.pid });
+    const winner = startWorker('status-once', store.dir, 'solo', boot, store.paths.status('solo'));
+    expect(await winner.nextLine()).toMatchObject({ stalled: true });
+    // The losing spawn cleans up: it may mark only a status that is still its own.
+    const waits: string[] = [];
+    setLockWaitReporter((lockPath) => waits.push(lockPath));
+    const cleanup = store.statuses.writeIfSpawn('solo', 'loser', { status: 'stopped', pid: null, last_error: 'lost the race' } as never);
+    // Resumed only once the clean-up waits for the lock (it reports that after lockReportAfterMs).
+    await until(() => waits.includes(`${store.paths.status('solo')}.lock`), () => false);
+    winner.child.kill('SIGCONT');
+    expect(await winner.nextLine()).toEqual({ ok: true, status: 'idle' });
+    await winner.done();
+    expect(await cleanup).toBe(false);
+    expect((await store.statuses.read('solo'))?.status).toBe('idle');
+  });
 });
+

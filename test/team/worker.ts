@@ -205,6 +205,13 @@ async function main(): Promise<void> {
       out(await settle(async () => ({ tokens: (await store.statuses.account(agent!, usage, 0.001)).usage?.input_tokens })));
       break;
     }
+    case 'status-once': {
+      // status-once <agent> <json> [stallAt]: one status write (a booting teammate's first status)
+      const [agent, json, stallAt] = args;
+      if (stallAt) stopBeforeRenameOnto(stallAt);
+      out(await settle(async () => ({ status: (await store.statuses.write(agent!, JSON.parse(json!))).status })));
+      break;
+    }
     case 'add-member-once': {
       // add-member-once <name> [stallAt]: adds one member to the team config
       const [name, stallAt] = args;
