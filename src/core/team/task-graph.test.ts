@@ -15,8 +15,10 @@ function graph(g: Record<string, string[]>) {
 
 describe('findCycle', () => {
   it('null for a graph without cycles, diamonds included (a node reached twice is not a cycle)', () => {
-    const { edges } = graph({ a: ['b', 'c'], b: ['d'], c: ['d'], d: [] });
+    const { edges, calls } = graph({ a: ['b', 'c'], b: ['d'], c: ['d'], d: [] });
     expect(findCycle(edges, ['a'])).toBeNull();
+    // d, reached again through c, is finished: it is not walked a second time.
+    expect(calls.filter((id) => id === 'd')).toHaveLength(1);
     expect(findCycle(edges, [])).toBeNull();
   });
 

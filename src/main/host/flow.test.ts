@@ -309,6 +309,19 @@ describe('OutputScheduler with a fake clock', () => {
     sched.dispose();
   });
 
+  it('never asks a source with nothing queued', () => {
+    vi.useFakeTimers();
+    const log: Array<[string, number]> = [];
+    const sched = new OutputScheduler(100, 5, 1000);
+    const empty = source('empty', 0, log);
+    const full = source('full', 1000, log);
+    sched.wake(empty);
+    sched.wake(full);
+    vi.advanceTimersByTime(5);
+    expect(log).toEqual([['full', 100]]);
+    sched.dispose();
+  });
+
   it('caps each request at the chunk limit', () => {
     vi.useFakeTimers();
     const log: Array<[string, number]> = [];
