@@ -80,6 +80,30 @@ describe('sandbox policy per role', () => {
     expect(p.privateTmpParent).toBe('/tmp');
   });
 
+  it('no cache or extra-write directory that holds the workspace becomes writable (it would re-open the workspace)', () => {
+    // A workspace under ~/.cache: the default cache list names ~/.cache itself.
+    const cached = '/home/u/.cache/proj';
+    for (const role of ['lead', 'teammate'] as const) {
+      const cwd = role === 'lead' ? cached : path.join(cached, '.worktrees/alice');
+      const p = policyFor({ role, workspaceRoot: cached, cwd, home, tmpDirs: ['/tmp'] }, defaults);
+      expect(p.allowWrite).not.toContain(path.join(home, '.cache'));
+      expect(p.allowWrite.filter((w) => cached.startsWith(`${w}/`))).toEqual([]);
+      expect(areaOf(p, path.join(cached, 'src/a.ts')).writable).toBe(false);
+      // The other caches stay writable.
+      expect(p.allowWrite).toContain(path.join(home, '.npm'));
+    }
+    // A user's extra-write setting of the home directory (or the root) holding the workspace.
+    const ws2 = '/home/u/proj';
+    const extra = sandboxSettings({ sandboxExtraWrite: ['~', '/', '~/other'] });
+    const p = policyFor({ role: 'lead', workspaceRoot: ws2, cwd: ws2, home, tmpDirs: ['/tmp'] }, extra);
+    expect(p.allowWrite).not.toContain(home);
+    expect(p.allowWrite).not.toContain('/');
+    expect(p.allowWrite).toContain(path.join(home, 'other'));
+    expect(areaOf(p, path.join(ws2, 'src/a.ts')).writable).toBe(false);
+    // Solo has no role wall to keep: its whole project is writable anyway.
+    expect(policyFor({ role: 'solo', workspaceRoot: ws2, cwd: ws2, home, tmpDirs: ['/tmp'] }, extra).allowWrite).toContain(home);
+  });
+
   it('network: open unless an allowlist is set', () => {
     const p = policyFor({ ...base, role: 'solo', cwd: ws }, sandboxSettings({ sandboxAllowedDomains: ['registry.npmjs.org'] }));
     expect(p.allowedDomains).toEqual(['registry.npmjs.org']);
