@@ -256,3 +256,32 @@ describe('policy inputs and their defaults', () => {
     expect(areaOf(p, path.join(home, '.cache/x')).rule).toBe('cache directory');
   });
 });
+
+describe('edge cases the mutation run found untested', () => {
+  it('the first scratch directory holding the workspace is the private scratch parent', () => {
+    const p = policyFor({ role: 'lead', workspaceRoot: '/tmp/a/ws', cwd: '/tmp/a/ws', home, tmpDirs: ['/tmp', '/tmp/a', '/var/tmp'] }, defaults);
+    expect(p.privateTmpParent).toBe('/tmp');
+    expect(p.allowWrite).toContain('/var/tmp');
+    expect(p.allowWrite).not.toContain('/tmp/a');
+    expect(areaOf(p, '/tmp/a/x').rule).toBe('shared scratch directory');
+  });
+
+  it(".git file spellings: no space after the colon, surrounding blanks, other lines before it", () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice'), agentName: 'alice' }, defaults);
+    const admin = path.join(ws, '.git/worktrees/alice1');
+    expect(ownWorktreeAdmin(p, `gitdir:${admin}`)).toBe(admin);
+    expect(ownWorktreeAdmin(p, `gitdir: ${admin}   \n`)).toBe(admin);
+    expect(ownWorktreeAdmin(p, `# note\ngitdir: ${admin}\n`)).toBe(admin);
+    expect(ownWorktreeAdmin(p, `xgitdir: ${admin}\n`)).toBeNull();
+    expect(ownWorktreeAdmin(p, 'no pointer here')).toBeNull();
+    expect(ownWorktreeAdmin(p, null)).toBeNull();
+    // A relative pointer is taken from the worktree, and the canonical form decides.
+    expect(ownWorktreeAdmin(p, 'gitdir: ../../.git/worktrees/alice1')).toBe(admin);
+    expect(ownWorktreeAdmin(p, 'gitdir: /link/alice1', () => admin)).toBe(admin);
+    expect(otherWorktreeAdmins(p, ['alice1', 'bob'], 'gitdir: /link/alice1', () => admin)).toEqual([path.join(ws, '.git/worktrees/bob')]);
+    expect(otherWorktreeAdmins(p, ['bob'], 'no pointer')).toEqual([]);
+    const noOwn = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, 'pkg') }, defaults);
+    expect(ownWorktreeAdmin(noOwn, `gitdir: ${admin}`)).toBeNull();
+    expect(otherWorktreeAdmins(noOwn, ['bob'], `gitdir: ${admin}`)).toEqual([]);
+  });
+});
