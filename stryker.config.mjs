@@ -10,6 +10,9 @@ export default {
   vitest: { configFile: 'stryker/vitest.config.mts' },
   mutate: MUTATE,
   coverageAnalysis: 'perTest',
+  // Shared, loaded cores: a mutant counts as timed out only well past the dry run's time.
+  timeoutMS: 15000,
+  timeoutFactor: 2,
   // TypeScript 7 has no JS compiler API: a tsconfig Stryker cannot find skips its tsconfig preprocessor
   // (vitest transpiles with esbuild, so the mutants need no type check).
   tsconfigFile: 'stryker/no-tsconfig.json',
