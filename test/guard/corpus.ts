@@ -38,7 +38,7 @@ A('git everyday writes',
   'git merge team/alice', 'git merge --no-ff team/bob -m "merge bob"', 'git add -A', 'git commit -m "merge: resolve"',
   'git commit --amend --no-edit', 'git push', 'git push origin team/alice', 'git clean -n', 'git clean --dry-run -d',
   'git restore --staged src/a.ts', 'git reset HEAD~1', 'git reset --soft HEAD~2', 'git rm notes.txt', 'git rm --cached -r build',
-  'git checkout .github/x', 'git checkout --theirs -- src/a.ts', 'git stash', 'git branch -D feature-x', 'git fetch origin main');
+  'git checkout --theirs -- src/a.ts', 'git stash', 'git branch -D feature-x', 'git fetch origin main');
 A('files and search',
   'ls', 'ls -la src', 'cat package.json', 'head -50 src/a.ts', 'tail -n 20 /tmp/log', 'wc -l src/*.ts', 'grep -r TODO src',
   'grep -rn "foo" . --include=*.ts', 'grep -rf pats $DIR', 'rg foo', 'find . -name "*.ts"', 'find src -type f -newer x',
@@ -212,7 +212,7 @@ B('review: ANSI-C quoting, process substitution, here-strings, find/xargs spelli
   "env -S 'rm -rf ../bob'", 'busybox rm -rf ../bob', "perl -MFile::Path -e 'rmtree(\"../bob\")' && rm -rf ../bob", "python3 -c \"import os;os.system('rm -rf ../bob')\"",
   'command -p rm -rf ../bob', 'builtin exec rm -rf ../bob', 'exec -a x rm -rf ../bob');
 L('review: lead authoring, more spellings', 'cp /dev/null src/x.ts', 'dd of=src/x.ts if=/dev/zero', 'truncate -s0 src/x.ts', ': > src/x.ts', 'exec 3> src/x.ts',
-  'echo x > /tmp/../ws/src/a.ts', 'cat /tmp/x >> src/a.ts', 'cp -r /tmp/x src', 'rsync -a --delete /tmp/empty/ src/', 'mv -t src /tmp/a', 'sed -i\'\' s/a/b/ src/a.ts',
+  'cat /tmp/x >> src/a.ts', 'cp -r /tmp/x src', 'rsync -a --delete /tmp/empty/ src/', 'mv -t src /tmp/a', 'sed -i\'\' s/a/b/ src/a.ts',
   'sed -si s/a/b/ src/a.ts', 'find . -name "*.ts" -exec mv {} /tmp \\;', "find . -exec sh -c 'rm -rf \"$1\"' _ {} \\;", 'git ls-files | xargs git rm -r');
 B('review: teammate rewriting main through the lead\'s worktree', 'git -C /ws reset --hard HEAD~3', 'git -C ../.. reset --hard HEAD~1', 'cd /ws && git reset --hard HEAD~1',
   'git --git-dir=/ws/.git --work-tree=/ws reset --hard HEAD~2', 'git -C ../.. clean -ffdx');
@@ -230,7 +230,7 @@ A('kind: compressors and archivers that keep their input', 'gzip -c src/a.ts > /
   'zcat /tmp/a.gz', 'xz -dc /tmp/a.xz | head', 'zstd src/a.ts -o /tmp/a.zst', 'lz4 src/a.ts /tmp/a.lz4', 'tar -czf /tmp/src.tgz src test', 'zip -r /tmp/a.zip src',
   '7z a /tmp/a.7z src', 'gzip /tmp/x/log.txt', 'cat src/a.ts | gzip > /tmp/a.gz');
 L('kind: containers with the workspace mounted writable', 'docker run --rm -v $PWD:/w alpine rm -rf /w/src', 'podman run -v .:/w alpine sh -c "rm -rf /w/src"',
-  'docker run --volume=/ws/src:/s alpine true', 'docker run -v$(pwd):/w node npm ci', 'nerdctl run -v ./src:/s alpine true');
+  'docker run -v$(pwd):/w node npm ci', 'nerdctl run -v ./src:/s alpine true');
 B('kind: containers with the whole workspace (teammates\' worktrees included) mounted writable', 'docker run --rm -v /ws:/w alpine true',
   'docker container run --mount type=bind,source=/ws,target=/w alpine true', 'docker create -v /:/host alpine');
 A('kind: containers without the workspace, or read-only', 'docker run --rm alpine echo hi', 'docker run --rm -v /ws:/w:ro alpine cat /w/a.txt', 'docker run -v /tmp/out:/out alpine true',
@@ -288,7 +288,7 @@ T('teammate: a branch that only a fetch in the same command would make resolve',
 L('teammate: own history after a fetch (the lead never hard-resets)', 'git fetch && git reset --hard HEAD~1');
 A('teammate: reading after a fetch', 'git fetch origin && git log origin/main..HEAD', 'git fetch && git status');
 T('teammate: branch creation by checkout/switch DWIM', 'git checkout team/carol', 'git switch team/carol', 'git checkout --guess team/carol');
-A('teammate: checkout of paths that are no refs', 'git checkout nonexistent-file.txt', 'git checkout src/a.ts', 'git checkout --no-guess team/carol');
+L('teammate: checkout of paths that are no refs (a path checkout discards the lead\'s changes)', 'git checkout nonexistent-file.txt', 'git checkout src/a.ts', 'git checkout --no-guess team/carol');
 L('kind: commands in git -c config values (lead)', "git -c core.fsmonitor='rm -rf src' status", "git -c core.pager='rm -rf src' log", "git -c diff.external='rm -rf src #' diff HEAD~1",
   "git -c core.sshCommand='rm -rf src #' fetch origin", "git -c credential.helper='!rm -rf src' fetch", "git -c core.editor='rm -rf src #' commit --amend",
   "git -c filter.x.smudge='rm -rf src' checkout -- a.txt", "git -c sequence.editor='rm -rf src #' rebase -i HEAD~1");
@@ -298,5 +298,34 @@ B('kind: git -c config that points at what the guard cannot read', 'git -c core.
 B('kind: a harmless -c does not hide the git call', 'git -c core.pager=cat reset --hard team/bob', 'git -c color.ui=never push --force origin main');
 A('kind: everyday git -c', 'git -c color.ui=never log -1', 'git -c user.name=x -c user.email=y@z commit -m x', 'git -c core.fsmonitor=false status',
   'git -c core.pager=cat log -1', 'git -c credential.helper=store fetch', "git -c diff.external='' diff");
+
+// ---- kinds still allowed before (held-back corpus) -----------------------------------------------
+L('kind: the lead discarding working-tree changes by checking out or restoring paths', 'git checkout .github/x', 'git checkout ./src', 'git checkout src/',
+  'git checkout src/a.ts package.json', 'git checkout --pathspec-from-file=/tmp/list', 'git checkout -q src/a.ts',
+  'git restore --staged --worktree src/a.ts', 'git restore -SW .', 'git restore --worktree --staged -- src', 'git restore --source=HEAD --staged --worktree src',
+  'git checkout-index -f -a', 'git checkout-index --force --all', 'git checkout-index -f -- src/a.ts', 'git read-tree -u --reset HEAD', 'git read-tree -m -u HEAD~1');
+A('kind: git checkout of branches and index reads (lead and teammate)', 'git checkout-index -a --prefix=/tmp/export/', 'git read-tree --empty --index-output=/tmp/idx');
+L('kind: interpreters deleting through a glob (lead)', "perl -e 'unlink glob \"src/*.ts\"'", "perl -e 'unlink <src/*>'", "perl -e 'unlink $_ for glob q(src/*)'",
+  "python3 -c \"import glob,os; list(map(os.remove, glob.glob('src/*.ts')))\"", "ruby -e 'Dir[\"src/*\"].each { |f| File.unlink f }'",
+  "php -r 'array_map(\"unlink\", glob(\"src/*\"));'", "node -e \"const fs=require('fs'); fs.readdirSync('src').forEach((f) => fs.unlinkSync('src/' + f))\"",
+  "python3 -c \"import glob,os; [os.remove(f) for f in glob.glob('src/*')]\"");
+B('kind: interpreters deleting through a glob in another worktree', "perl -e 'unlink glob \"../bob/*\"'", "perl -e 'unlink glob \"/ws/.worktrees/bob/src/*\"'",
+  "python3 -c \"import glob,os; [os.remove(f) for f in glob.glob('../bob/*')]\"", "ruby -e 'File.delete(*Dir.glob(\"../bob/*\"))'",
+  "node -e \"const fs=require('fs'); for (const f of fs.readdirSync('../bob')) fs.unlinkSync('../bob/' + f)\"", "php -r 'array_map(\"unlink\", glob(\"../bob/*\"));'");
+A('kind: interpreters deleting scratch through a glob', "perl -e 'unlink glob \"/tmp/x/*\"'", "python3 -c \"import glob,os; [os.remove(f) for f in glob.glob('/tmp/x/*')]\"",
+  "perl -e 'print for glob \"src/*\"'");
+T('kind: a teammate\'s redirect that leaves its worktree through ../', 'echo x > ../../src/a.ts', 'printf x >> ../../package.json', 'cat /tmp/x > ../../README.md',
+  'echo x | tee ../../notes.md', 'cp /tmp/a ../../src/', 'cd .. && echo x > ../src/a.ts', 'sed -i s/a/b/ ../../src/a.ts', 'touch ../../new.txt');
+L('kind: a teammate writing below its own worktree through ..', 'echo x > src/../notes.md');
+A('kind: a teammate writing into its own worktree by its path', 'echo x > ../alice/notes.md');
+B('kind: writes into the lead\'s checkout by absolute path (teammate) or container mount', 'echo x > /tmp/../ws/src/a.ts', 'docker run --volume=/ws/src:/s alpine true');
+B('the lead\'s path checkout through -C (a teammate may not run it there either)', 'git -C /ws checkout src/a.ts');
+L('lead rm -r: every target must be scratch', 'rm -rf /tmp/x src', 'rm -r /tmp/a /tmp/b ./build', 'rm -rf src /tmp/x');
+
+L('lead rm -r: no target, or a target that some possible cwd puts outside scratch', 'rm -rf', 'cd /tmp/a && rm -rf build');
+L('lead writes: a directory holding the workspace, a relative path after a dynamic cd, a dynamic path', 'tar -xzf /tmp/a.tgz -C /',
+  'cd "$D" && echo x > out.txt', 'echo x > "$OUT/log.txt"');
+A('writes by absolute path after a dynamic cd', 'cd "$D" && echo x > /tmp/out.txt');
+B('teammate: dynamic paths that name shared areas', 'echo x > "$D/.thclaws/state/x"', 'cp /tmp/a "$D/.git/hooks/pre-commit"', 'echo x > $W/.worktrees/bob/a');
 
 export const CORPUS: readonly CorpusEntry[] = entries;

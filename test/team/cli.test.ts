@@ -2,12 +2,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../agent/helpers.js';
 import { ROOT, tempDir } from './helpers.js';
 
 const BIN = path.join(ROOT, 'bin/thclaws');
 let ws: string;
 
-/** Runs the real `thclaws` process (the bundle `npm test` builds first). */
+/** Runs the real `thclaws` process (the bundle, rebuilt first when src/ is newer). */
 function thclaws(...args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: ws } });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -20,10 +21,11 @@ const json = (...args: string[]) => {
   return JSON.parse(r.out);
 };
 
-beforeAll(() => {
-  expect(fs.existsSync(path.join(ROOT, 'dist/cli.mjs')), 'run `npm run build:cli` first').toBe(true);
+beforeAll(async () => {
+  // Run alone (one file at a time), a stale bundle would test yesterday's code.
+  await ensureBuilt();
   ws = tempDir('thclaws-cli-');
-});
+}, 120_000);
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }));
 
 describe('thclaws team (real process)', () => {

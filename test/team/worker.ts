@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { TeamStore } from '../../src/core/team/index.js';
 import { withLock } from '../../src/core/team/lock.js';
+import { answerApproval } from '../../src/core/teams/approvals.js';
 
 const [mode, dir, ...args] = process.argv.slice(2);
 const store = new TeamStore(dir!);
@@ -157,6 +158,65 @@ async function main(): Promise<void> {
       const r = await settle(async () => ({ owner: (await store.tasks.claim(id!, agent!)).owner }));
       out(r);
       if (r.ok && complete) out(await settle(async () => ({ status: (await store.tasks.complete(id!, agent!)).status })));
+      break;
+    }
+    // The one-shot operations below each take [stallAt] last: the process stops itself (SIGSTOP) just
+    // before its first rename onto that path, i.e. inside the operation's lock, after it read the file.
+    case 'answer-once': {
+      // answer-once <from> <requestId> <allow|deny> [stallAt]: answers a pending approval once
+      const [from, id, verdict, stallAt] = args;
+      if (stallAt) stopBeforeRenameOnto(stallAt);
+      out(await settle(async () => ({ to: (await answerApproval(store, from!, id!, { allow: verdict === 'allow' })).message.to })));
+      break;
+    }
+    case 'complete-once': {
+      // complete-once <agent> <taskId> [stallAt]: completes the task as the agent (no lease of its own)
+      const [agent, id, stallAt] = args;
+      if (stallAt) stopBeforeRenameOnto(stallAt);
+      out(await settle(async () => ({ status: (await store.tasks.complete(id!, agent!, `done by pid ${process.pid}`)).status })));
+      break;
+    }
+    case 'create-once': {
+      // create-once <subject> [stallAt]: creates one task and reports its id
+      const [subject, stallAt] = args;
+      if (stallAt) stopBeforeRenameOnto(stallAt);
+      out(await settle(async () => ({ id: (await store.tasks.create({ subject: subject!, description: '' })).id })));
+      break;
+    }
+    case 'mark-read-once': {
+      // mark-read-once <agent> <messageId> [stallAt]: consumes one message; reports how many it marked read
+      const [agent, id, stallAt] = args;
+      if (stallAt) stopBeforeRenameOnto(stallAt);
+      out(await settle(async () => ({ marked: await store.inboxes.markRead(agent!, [id!]) })));
+      break;
+    }
+    case 'serve-once': {
+      // serve-once <agent> <spawnId> [stallAt]: claims a spawn request for this host; reports whether it got it
+      const [agent, spawnId, stallAt] = args;
+      if (stallAt) stopBeforeRenameOnto(stallAt);
+      out(await settle(async () => ({ served: await store.spawnRequests.claim(agent!, spawnId!, `host pid ${process.pid}`) })));
+      break;
+    }
+    case 'account-once': {
+      // account-once <agent> [stallAt]: adds one call's usage (1 input token, $0.001)
+      const [agent, stallAt] = args;
+      if (stallAt) stopBeforeRenameOnto(stallAt);
+      const usage = { input_tokens: 1, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+      out(await settle(async () => ({ tokens: (await store.statuses.account(agent!, usage, 0.001)).usage?.input_tokens })));
+      break;
+    }
+    case 'status-once': {
+      // status-once <agent> <json> [stallAt]: one status write (a booting teammate's first status)
+      const [agent, json, stallAt] = args;
+      if (stallAt) stopBeforeRenameOnto(stallAt);
+      out(await settle(async () => ({ status: (await store.statuses.write(agent!, JSON.parse(json!))).status })));
+      break;
+    }
+    case 'add-member-once': {
+      // add-member-once <name> [stallAt]: adds one member to the team config
+      const [name, stallAt] = args;
+      if (stallAt) stopBeforeRenameOnto(stallAt);
+      out(await settle(async () => ({ members: (await store.config.addMember({ name: name!, role: '', prompt: '' })).members.length })));
       break;
     }
     case 'append-rounds': {

@@ -7,6 +7,8 @@ import { serveSpawnRequests, type SpawnServeEvent } from '../../src/core/teams/s
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { TeamStore } from '../../src/core/team/index.js';
+import { setLockWaitReporter } from '../../src/core/team/lock.js';
+import { startWorker } from '../team/helpers.js';
 import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();
@@ -82,4 +84,35 @@ describe('serveSpawnRequests', () => {
     expect(wins.filter(Boolean)).toHaveLength(1);
     expect(await store.spawnRequests.claim('a', 'other-id', 'late')).toBe(false);
   });
+
+  it('a host that read a request another host is claiming right now does not launch it (the other host stopped inside its claim)', async () => {
+    const ws = teamWorkspace();
+    const dir = `${ws.dir}/.thclaws/state/team`;
+    const store = new TeamStore(dir);
+    store.init();
+    await store.config.create({ name: 't', members: [{ name: 'a' }] });
+    await store.spawnRequests.write({ spawn_id: 's1', agent: 'a', argv: ['sleep', '30'], cwd: ws.dir, env: {}, team_dir: dir, requested_at: Date.now() });
+    // The other host: a real process that stops itself inside the claim, after reading the request unserved.
+    const other = startWorker('serve-once', dir, 'a', 's1', store.spawnRequests.file('a'));
+    expect(await other.nextLine()).toMatchObject({ stalled: true });
+    const waits: string[] = [];
+    setLockWaitReporter((lockPath) => waits.push(lockPath));
+    const launcher = new PtyLauncher(store);
+    const events: SpawnServeEvent[] = [];
+    const server = serveSpawnRequests(store, launcher, { by: 'this-host', onEvent: (e) => events.push(e) });
+    cleanups.push(async () => {
+      server.close();
+      await launcher.dispose();
+      ws.cleanup();
+    });
+    // This host read the request unserved and now waits in its own claim for the stopped one.
+    await waitFor(() => waits.includes(`${store.spawnRequests.file('a')}.lock`), 'this host to wait for the other host\'s claim');
+    other.child.kill('SIGCONT');
+    expect(await other.nextLine()).toEqual({ ok: true, served: true });
+    await other.done();
+    await server.scan();
+    expect(events).toEqual([]);
+    expect((await store.spawnRequests.read('a'))?.served_by).toBe(`host pid ${other.child.pid}`);
+  }, 60_000);
 });
+

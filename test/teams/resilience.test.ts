@@ -132,6 +132,40 @@ describe('teammates under abuse', () => {
     expect(await stateOf(session, 'idle1')).toBe('stopped');
   }, 90_000);
 
+  it('shutdown: an idle teammate that still owns an in-progress task rejects it and keeps the task', async () => {
+    const ws = teamWorkspace();
+    // The initial prompt's turn claims task 1 and ends without completing it: the teammate is idle, no turn
+    // runs, its inbox is empty, and only the task it owns says it has unfinished work.
+    const holdScript = { rules: [{ match: 'hold task 1', turns: [{ text: 'claiming', tool_calls: [{ name: 'TeamTaskClaim', input: { task_id: '1' } }] }, { text: 'claimed; finishing later' }] }], fallback: [{ text: 'ok' }] };
+    const { session, handler } = await team(ws, holdScript, [{ name: 'holder' }]);
+    await session.store.tasks.create({ subject: 'Held work', description: 'x' });
+    // The initial prompt is in the inbox before the process starts, and messages come before the queue.
+    const h = await spawnTeammate(session, { name: 'holder', prompt: 'hold task 1' });
+    await waitFor(async () => (await session.store.tasks.get('1')).owner === 'holder', 'holder to claim task 1');
+    // Idle is set as the turn ends and the prompt is acknowledged just after: wait for both.
+    await waitFor(async () => (await stateOf(session, 'holder')) === 'idle' && !session.store.inboxes.unread('holder').length, 'holder idle with its prompt consumed');
+    const res = await shutdownTeam(session, handler, { graceMs: 8000 });
+    expect(res.approved).toEqual([]);
+    expect(res.rejected.map((r) => r.name)).toEqual(['holder']);
+    const answer = session.store.inboxes.list('lead').find((m) => m.from === 'holder' && m.type === 'shutdown_rejected');
+    expect((answer as Record<string, unknown> | undefined)?.reason).toBe('still have unfinished work');
+    expect(pidAlive(h.pid!)).toBe(true);
+    const t = await session.store.tasks.get('1');
+    expect([t.status, t.owner]).toEqual(['in_progress', 'holder']);
+  }, 90_000);
+
+  it('shutdown: a teammate in the middle of a message turn (no task of its own) rejects it', async () => {
+    const ws = teamWorkspace();
+    const talkScript = { rules: [{ match: 'talk slowly', turns: [{ text: slowWords(400), delay_ms: 50 }, { text: 'end' }] }], fallback: [{ text: 'ok' }] };
+    const { session, handler } = await team(ws, talkScript, [{ name: 'talker' }]);
+    const t = await spawnTeammate(session, { name: 'talker', prompt: 'talk slowly' });
+    await waitFor(() => fs.readFileSync(session.store.paths.output('talker'), 'utf8').includes('w5 '), 'talker to be streaming');
+    expect(await session.store.tasks.list()).toEqual([]);
+    const res = await shutdownTeam(session, handler, { graceMs: 8000 });
+    expect(res.rejected.map((r) => r.name)).toEqual(['talker']);
+    expect(pidAlive(t.pid!)).toBe(true);
+  }, 90_000);
+
   it('abort_turn stops a streaming turn; the task goes back with its reservation and the lead hears why', async () => {
     const ws = teamWorkspace();
     const { session, events } = await team(ws, slowScript, [{ name: 'alice' }]);

@@ -5,7 +5,9 @@ import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import type { TeamSessionOptions } from '../../src/core/teams/session.js';
-import { cleanupsAfterEach, leadSession, stateOf, teamWorkspace, writeScript } from './helpers.js';
+import { pidAlive } from '../../src/core/team/index.js';
+import { bundleForNode } from '../bundle-node.js';
+import { cleanupsAfterEach, leadSession, stateOf, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();
 
@@ -37,6 +39,19 @@ describe('SpawnTeammate', () => {
     expect(await stateOf(session, 'alice')).toBe('stopped');
     // The initial prompt of the failed spawn is never delivered to a later one.
     expect(session.store.inboxes.unread('alice')).toEqual([]);
+  }, 30_000);
+
+  it('a child that writes `stopped` with its own spawn id and pid during boot (and lives on): the spawn fails and the child is killed', async () => {
+    const session = await lead([{ name: 'quitter' }], { selfArgv: [process.execPath, bundleForNode('test/teams/stop-at-boot.ts')] });
+    const err = await spawnTeammate(session, { name: 'quitter' }).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/^teammate 'quitter' stopped during boot\.\noutput\.log tail:\n/);
+    const pid = Number(/boot: gave up \(pid (\d+)\)/.exec((err as Error).message)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    expect(await stateOf(session, 'quitter')).toBe('stopped');
+    // The child that stopped itself is not left running as a ghost.
+    await waitFor(() => !pidAlive(pid), 'the stopped child to be killed', 10_000);
+    expect((await session.store.config.require()).members.find((m) => m.name === 'quitter')?.is_active).not.toBe(true);
   }, 30_000);
 
   it('host mode with no host: a clear error after the boot window, the request withdrawn', async () => {

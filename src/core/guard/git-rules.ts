@@ -7,6 +7,7 @@ import { checkResetTarget, ownBranch } from './git-refs.js';
 
 const SPECS: Record<string, { shortValue?: string; longValue?: string[] }> = {
   checkout: { shortValue: 'bB', longValue: ['orphan', 'conflict', 'pathspec-from-file'] },
+  'checkout-index': { longValue: ['prefix', 'stage'] },
   switch: { shortValue: 'cC', longValue: ['create', 'force-create', 'orphan', 'conflict'] },
   restore: { shortValue: 's', longValue: ['source', 'pathspec-from-file'] },
   push: { shortValue: 'o', longValue: ['push-option', 'receive-pack', 'exec', 'repo'] },
@@ -140,8 +141,17 @@ export function leadGitRule(call: GitCall, env: Env): Finding | null {
       if (!sides && p.sawDashDash && p.afterDashDash.length > 0) return lead('discard uncommitted work (git checkout -- <path>)');
       if (!sides && p.positionals.some((w) => /^(\.\/?|:\/?|\*|:\(top\)\S*)$/.test(w.text) || (w.glob && !w.dynamic))) return lead('discard uncommitted work (git checkout of a whole-tree pathspec)');
       if (!sides && p.positionals.length >= 2) return lead(`overwrite working-tree files with another commit's (git checkout ${p.positionals[0]?.text} <path>)`);
+      if (!sides && hasLong(p, 'pathspec-from-file')) return lead('discard uncommitted work (git checkout --pathspec-from-file)');
+      if (!sides && checksOutPath(call, p, env)) return lead(`discard uncommitted work (git checkout ${p.positionals[0]?.text}, a path, not a branch)`);
       break;
     }
+    case 'checkout-index':
+      // -f overwrites modified files with the index's copy; --prefix writes the copies elsewhere instead.
+      if ((hasShort(p, 'f') || hasLongAbbrev(p, 'force')) && !hasLong(p, 'prefix')) return lead('discard uncommitted work (git checkout-index --force)');
+      break;
+    case 'read-tree':
+      if (hasShort(p, 'u') && (hasShort(p, 'm') || hasLong(p, 'reset'))) return lead('discard uncommitted work (git read-tree -u rewrites the working tree)');
+      break;
     case 'restore': {
       const staged = hasShort(p, 'S') || hasLongAbbrev(p, 'staged');
       const worktree = hasShort(p, 'W') || hasLongAbbrev(p, 'worktree');
@@ -264,6 +274,24 @@ export function teammateGitRule(call: GitCall, env: Env): Finding | null {
     }
   }
   return null;
+}
+
+/**
+ * `git checkout <name>` without `--`: git switches when the name is a commit (or a remote branch it would
+ * guess a new branch from, or one a fetch earlier in the input may bring) and otherwise restores the path
+ * from the index, discarding its changes. Without a git probe, only names that can only be paths count.
+ */
+function checksOutPath(call: GitCall, p: ParsedOpts, env: Env): boolean {
+  const first = p.positionals[0];
+  if (p.positionals.length !== 1 || p.sawDashDash || !first || first.dynamic) return false;
+  const t = first.text;
+  if (t === '-' || t.startsWith('@{-')) return false;
+  const git = env.ctx.git;
+  if (!git) return t.startsWith('./') || t.endsWith('/');
+  const dir = call.dirs?.[0] ?? env.ctx.cwd;
+  if (git.resolve(`${t}^{commit}`, dir) !== null) return false;
+  if (!hasLong(p, 'no-guess') && (git.remoteBranches?.(t, dir) ?? []).length > 0) return false;
+  return !env.fetchFirst;
 }
 
 /** Teammate checkout/switch: file restores are fine, moving the worktree off its branch is not. */

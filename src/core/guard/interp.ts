@@ -1,7 +1,7 @@
 /** Interpreter one-liners (`python -c`, `node -e`, `perl -e`, …): tree deletion, file writes, and shell calls inside them. */
 import { dynamicRule } from './dynamic.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
-import { inTmp, resolvePath } from './paths.js';
+import { describeZone, inTmp, resolvePath, teammateZone } from './paths.js';
 import { literalWord, type Word } from './words.js';
 
 /** Re-enters the shell checker for a command string found in code. */
@@ -9,6 +9,8 @@ export type ScriptChecker = (script: string, env: Env) => Finding | null;
 
 const TREE_DELETE = /rmtree|rm_rf|\brm_r\b|remove_tree|rmSync|rmdirSync|\brimraf\b|\bfs\.rm\b|fs\.promises\.rm\b|fsPromises\.rm\b|removedirs|FileUtils\.rm|\brmdir\s*\(/i;
 const WRITES = /writeFileSync|appendFileSync|\bwriteFile\s*\(|\.write_text\s*\(|\.write_bytes\s*\(|\bopen\s*\([^)]*,\s*['"][wax]b?\+?['"]|copyFileSync|renameSync|unlinkSync|\bunlink\s*\(|os\.(remove|unlink|rename|replace)\s*\(|shutil\.(copy\w*|move)\s*\(|File\.(write|open|delete)\s*\(|IO\.write|file_put_contents|\bcreateWriteStream\b/;
+/** Deleting calls named without parentheses or passed as a function: `unlink glob "src/*"`, `map(os.remove, …)`, `File.unlink f`. */
+const DELETE_CALL = /\bunlink\b|\bos\.(remove|unlink|rmdir)\b|\bFile\.(unlink|delete)\b|\bFileUtils\.(rm|remove)\w*/;
 const SHELL_OUT = /os\.system|os\.popen|subprocess|child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bexec\s*\(|\bspawn\s*\(|\bsystem\s*\(|\bpopen\b|Popen|check_call|check_output|shell_exec|passthru|proc_open|Open3|`|\bqx\b/;
 
 export function interpreterKind(name: string): string | null {
@@ -102,7 +104,7 @@ export function foldStrings(code: string): string {
 }
 
 /** Literals used as names (`getattr(m, 'rmtree')`, `fs['rmSync']`, `__import__('shutil')`) count as code, other literals are data. */
-const NAME_POSITION = /(?:getattr\s*\(\s*[\w.]+\s*,|__import__\s*\(|import_module\s*\(|require\s*\(|\[|\bsend\s*\(|public_send\s*\(|\bmethod\s*\(|Reflect\.get\s*\(\s*[\w.]+\s*,)\s*$/;
+const NAME_POSITION = /(?:array_map\s*\(|array_walk\s*\(|array_filter\s*\(|call_user_func(?:_array)?\s*\(|getattr\s*\(\s*[\w.]+\s*,|__import__\s*\(|import_module\s*\(|require\s*\(|\[|\bsend\s*\(|public_send\s*\(|\bmethod\s*\(|Reflect\.get\s*\(\s*[\w.]+\s*,)\s*$/;
 function codeView(code: string): string {
   let out = '';
   let last = 0;
@@ -125,16 +127,33 @@ const DYNAMIC_DISPATCH = /getattr\s*\(\s*[\w.]+\s*,\s*[^'"\s)]|\b(fs|os|shutil|p
 const DANGER_MODULE = /require\s*\(\s*['"](node:)?(fs|fs\/promises|child_process)['"]|\bimport\s+(os|shutil|subprocess|pathlib)\b|from\s+(os|shutil|subprocess)\s+import|FileUtils/;
 const COMPUTED_CALL = /\w\s*\[\s*[^'"\s\]][^;]*?\]\s*\(/;
 
+/** Path-like string literals in code (`src/a.ts`, `../bob/*`), resolved where the command runs. */
+function literalPaths(code: string, env: Env): string[] | null {
+  const paths = literals(code).filter((s) => /[/.]/.test(s) && !/\s/.test(s));
+  if (paths.length === 0) return null;
+  return paths.flatMap((s) => resolvePath(literalWord(s), env.cwds, env.zones.home) ?? []);
+}
+
 export function checkCode(raw: string, env: Env, checkScript: ScriptChecker): Finding | null {
   const code = foldStrings(raw);
+  const view = codeView(code);
+  if (env.role === 'teammate') {
+    // A teammate may write its own files from code; any path it names in another worktree or team state is refused.
+    const tree = TREE_DELETE.test(view);
+    if (tree || DELETE_CALL.test(view) || WRITES.test(code)) {
+      for (const p of literalPaths(code, env) ?? []) {
+        const zone = teammateZone(p, env.zones, tree);
+        if (zone) return { why: `write or delete from interpreter code: ${describeZone(zone, p)}`, advice: ADVICE.teammateOthers };
+      }
+    }
+  }
   if (env.role === 'lead') {
-    const view = codeView(code);
     if (TREE_DELETE.test(view)) return { why: 'delete a directory tree from an interpreter one-liner', advice: ADVICE.lead };
     if (DECODES.test(code) && (SHELL_OUT.test(view) || RUNS_CODE.test(view))) return { why: 'run commands or code decoded at run time from an interpreter one-liner — it cannot be verified', advice: ADVICE.dynamic };
     if (DYNAMIC_DISPATCH.test(view) || (DANGER_MODULE.test(code) && COMPUTED_CALL.test(view))) return { why: 'call a file or process function chosen at run time from an interpreter one-liner — it cannot be verified', advice: ADVICE.dynamic };
-    if (WRITES.test(code)) {
-      const paths = literals(code).filter((s) => /[/.]/.test(s) && !/\s/.test(s));
-      const scratch = paths.length > 0 && paths.every((s) => (resolvePath(literalWord(s), env.cwds, env.zones.home) ?? []).every((p) => inTmp(p, env.zones)));
+    if (WRITES.test(code) || DELETE_CALL.test(view)) {
+      const paths = literalPaths(code, env);
+      const scratch = paths !== null && paths.every((p) => inTmp(p, env.zones));
       if (!scratch) return { why: 'write or delete files from an interpreter one-liner (the lead does not author files)', advice: ADVICE.leadWrite };
     }
   }

@@ -10,6 +10,8 @@ export interface Zones {
   worktrees: string[];
   /** This agent's own worktree (teammates), if known. */
   own: string | null;
+  /** The agent runs inside its own worktree: the rest of the lead's checkout is not its to write. */
+  confined: boolean;
   thclaws: string[];
   gitDirs: string[];
   tmp: string[];
@@ -34,6 +36,7 @@ export function zonesFor(ctx: GuardContext): Zones {
     roots,
     worktrees,
     own,
+    confined: own !== null && within(path.resolve(ctx.cwd), own),
     thclaws: roots.map((r) => path.join(r, '.thclaws')),
     gitDirs: roots.map((r) => path.join(r, '.git')),
     tmp: [...(ctx.tmpDirs ?? ['/tmp', '/var/tmp', os.tmpdir()])].map((d) => path.resolve(d)),
@@ -70,7 +73,7 @@ export function inTmp(p: string, z: Zones): boolean {
   return !inWorkspace(p, z) && z.tmp.some((t) => within(p, t) && p !== t);
 }
 
-export type TeammateZone = 'other-worktree' | 'worktrees-dir' | 'team-state' | 'shared-git';
+export type TeammateZone = 'other-worktree' | 'worktrees-dir' | 'team-state' | 'shared-git' | 'lead-checkout';
 
 /** Zones a teammate may not write to; `recursive` also flags directories that contain them. */
 export function teammateZone(p: string, z: Zones, recursive: boolean): TeammateZone | null {
@@ -84,6 +87,7 @@ export function teammateZone(p: string, z: Zones, recursive: boolean): TeammateZ
   }
   if (z.thclaws.some((d) => within(p, d))) return 'team-state';
   if (z.gitDirs.some((d) => within(p, d))) return 'shared-git';
+  if (z.confined && z.roots.some((r) => within(p, r))) return 'lead-checkout';
   return null;
 }
 
@@ -97,5 +101,7 @@ export function describeZone(zone: TeammateZone, p: string): string {
       return `write team state under .thclaws/ (${p})`;
     case 'shared-git':
       return `write inside the shared .git directory (${p})`;
+    case 'lead-checkout':
+      return `write into the lead's checkout (${p}), outside your own worktree`;
   }
 }

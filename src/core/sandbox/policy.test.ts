@@ -80,6 +80,30 @@ describe('sandbox policy per role', () => {
     expect(p.privateTmpParent).toBe('/tmp');
   });
 
+  it('no cache or extra-write directory that holds the workspace becomes writable (it would re-open the workspace)', () => {
+    // A workspace under ~/.cache: the default cache list names ~/.cache itself.
+    const cached = '/home/u/.cache/proj';
+    for (const role of ['lead', 'teammate'] as const) {
+      const cwd = role === 'lead' ? cached : path.join(cached, '.worktrees/alice');
+      const p = policyFor({ role, workspaceRoot: cached, cwd, home, tmpDirs: ['/tmp'] }, defaults);
+      expect(p.allowWrite).not.toContain(path.join(home, '.cache'));
+      expect(p.allowWrite.filter((w) => cached.startsWith(`${w}/`))).toEqual([]);
+      expect(areaOf(p, path.join(cached, 'src/a.ts')).writable).toBe(false);
+      // The other caches stay writable.
+      expect(p.allowWrite).toContain(path.join(home, '.npm'));
+    }
+    // A user's extra-write setting of the home directory (or the root) holding the workspace.
+    const ws2 = '/home/u/proj';
+    const extra = sandboxSettings({ sandboxExtraWrite: ['~', '/', '~/other'] });
+    const p = policyFor({ role: 'lead', workspaceRoot: ws2, cwd: ws2, home, tmpDirs: ['/tmp'] }, extra);
+    expect(p.allowWrite).not.toContain(home);
+    expect(p.allowWrite).not.toContain('/');
+    expect(p.allowWrite).toContain(path.join(home, 'other'));
+    expect(areaOf(p, path.join(ws2, 'src/a.ts')).writable).toBe(false);
+    // Solo has no role wall to keep: its whole project is writable anyway.
+    expect(policyFor({ role: 'solo', workspaceRoot: ws2, cwd: ws2, home, tmpDirs: ['/tmp'] }, extra).allowWrite).toContain(home);
+  });
+
   it('network: open unless an allowlist is set', () => {
     const p = policyFor({ ...base, role: 'solo', cwd: ws }, sandboxSettings({ sandboxAllowedDomains: ['registry.npmjs.org'] }));
     expect(p.allowedDomains).toEqual(['registry.npmjs.org']);
@@ -155,5 +179,109 @@ describe("a teammate's neighbours' worktree metadata", () => {
     expect(otherWorktreeAdmins(p, ['alice1', 'bob', 'carol'], own)).toEqual([path.join(ws, '.git/worktrees/bob'), path.join(ws, '.git/worktrees/carol')]);
     expect(otherWorktreeAdmins(p, ['alice1', 'bob'], null)).toEqual([]);
     expect(otherWorktreeAdmins(policyFor({ ...base, role: 'lead', cwd: ws }, defaults), ['bob'], own)).toEqual([]);
+  });
+});
+
+describe('every area explains itself', () => {
+  const roles = [
+    { role: 'lead' as const, cwd: ws },
+    { role: 'teammate' as const, cwd: path.join(ws, '.worktrees/alice'), agentName: 'alice' },
+    { role: 'teammate' as const, cwd: path.join(ws, 'pkg'), agentName: 'dave' },
+    { role: 'solo' as const, cwd: ws },
+  ];
+  it('a refused area names its rule, why and what to do instead; a writable one only its rule', () => {
+    for (const r of roles) {
+      const p = policyFor({ ...base, ...r, workspaceRoot: '/tmp/ws' }, sandboxSettings({ sandboxExtraWrite: ['~/x'] }));
+      for (const a of p.areas) {
+        expect(a.rule.length, `${r.role} ${a.path}`).toBeGreaterThan(5);
+        if (a.writable) expect([a.why, a.instead], `${r.role} ${a.path}`).toEqual(['', '']);
+        else {
+          expect(a.why.length, `${r.role} ${a.path}`).toBeGreaterThan(10);
+          expect(a.instead.length, `${r.role} ${a.path}`).toBeGreaterThan(10);
+        }
+      }
+    }
+  });
+
+  it("the outermost area names the role; a teammate's advice names its worktree", () => {
+    const why = (role: 'lead' | 'teammate' | 'solo') => policyFor({ ...base, role, cwd: role === 'teammate' ? path.join(ws, '.worktrees/alice') : ws }, defaults).areas[0]?.why;
+    expect(why('lead')).toBe("the team lead's Bash only writes where its role allows");
+    expect(why('teammate')).toBe("the teammate's Bash only writes where its role allows");
+    expect(why('solo')).toBe("the agent's Bash only writes where its role allows");
+    const t = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice') }, defaults);
+    expect(areaOf(t, path.join(ws, 'src')).instead).toBe(`Work in your worktree ${path.join(ws, '.worktrees/alice')}; the lead integrates your branch with TeamMerge.`);
+    const l = policyFor({ ...base, role: 'lead', cwd: ws }, sandboxSettings({ sandboxBuildDirs: ['dist'] }));
+    expect(areaOf(l, path.join(ws, 'src')).instead).toMatch(/Writable for you: \.git\/objects\/, \.git\/refs\/, \.git\/logs\/, dist\/; scratch files may go to \$TMPDIR or \/tmp\.$/);
+  });
+});
+
+describe('policy inputs and their defaults', () => {
+  it('scratch defaults to /tmp, /var/tmp and the OS temp dir; home to the OS home', async () => {
+    const os = await import('node:os');
+    const p = policyFor({ role: 'lead', workspaceRoot: ws, cwd: ws }, defaults);
+    for (const t of ['/tmp', '/var/tmp', path.resolve(os.tmpdir())]) expect(p.allowWrite).toContain(t);
+    expect(p.allowWrite).toContain(path.join(os.homedir(), '.npm'));
+    expect(p.denyRead).toContain(path.join(os.homedir(), '.ssh'));
+  });
+
+  it('a git common dir elsewhere moves the git areas with it', () => {
+    const p = policyFor({ ...base, role: 'lead', cwd: ws, gitCommonDir: '/repos/proj.git' }, defaults);
+    expect(p.gitDir).toBe('/repos/proj.git');
+    expect(p.allowWrite).toContain('/repos/proj.git/objects');
+    expect(p.denyWrite).toEqual([path.join(ws, '.thclaws'), '/repos/proj.git/hooks', '/repos/proj.git/config']);
+    expect(areaOf(p, '/repos/proj.git/HEAD').writable).toBe(false);
+    expect(areaOf(p, '/repos/proj.git/refs/heads/x').writable).toBe(true);
+  });
+
+  it("a teammate's own worktree is the first segment below .worktrees/ of where it runs, none outside", () => {
+    const t = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice/a/b') }, defaults);
+    expect(t.ownWorktree).toBe(path.join(ws, '.worktrees/alice'));
+    expect(policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees') }, defaults).ownWorktree).toBeUndefined();
+    expect(policyFor({ ...base, role: 'teammate', cwd: '/elsewhere' }, defaults).ownWorktree).toBeUndefined();
+    expect(policyFor({ ...base, role: 'lead', cwd: path.join(ws, '.worktrees/alice') }, defaults).ownWorktree).toBeUndefined();
+    // Its neighbours' admin directories stay read-only; its own worktree metadata is found per wrap.
+    expect(areaOf(t, path.join(ws, '.git/worktrees/bob/HEAD')).writable).toBe(false);
+    expect(t.allowWrite).not.toContain(ws);
+  });
+
+  it('the most specific area decides, whatever the order', () => {
+    const p = policyFor({ ...base, role: 'lead', cwd: ws }, defaults);
+    expect(areaOf(p, '/etc/passwd').rule).toBe('outside the writable areas');
+    expect(areaOf(p, path.join(ws, '.thclaws/state/x')).rule).toBe('.thclaws/ is read-only from Bash');
+    expect(areaOf(p, path.join(ws, '.git/hooks/pre-commit')).rule).toBe('git hooks are read-only');
+    expect(areaOf(p, path.join(ws, '.git/config')).rule).toBe('the shared git config is read-only');
+    expect(areaOf(p, path.join(ws, '.git/objects/ab')).writable).toBe(true);
+    expect(areaOf(p, path.join(ws, 'node_modules/x')).rule).toBe('declared build directory');
+    expect(areaOf(p, '/tmp/x').rule).toBe('scratch directory');
+    expect(areaOf(p, path.join(home, '.cache/x')).rule).toBe('cache directory');
+  });
+});
+
+describe('edge cases the mutation run found untested', () => {
+  it('the first scratch directory holding the workspace is the private scratch parent', () => {
+    const p = policyFor({ role: 'lead', workspaceRoot: '/tmp/a/ws', cwd: '/tmp/a/ws', home, tmpDirs: ['/tmp', '/tmp/a', '/var/tmp'] }, defaults);
+    expect(p.privateTmpParent).toBe('/tmp');
+    expect(p.allowWrite).toContain('/var/tmp');
+    expect(p.allowWrite).not.toContain('/tmp/a');
+    expect(areaOf(p, '/tmp/a/x').rule).toBe('shared scratch directory');
+  });
+
+  it(".git file spellings: no space after the colon, surrounding blanks, other lines before it", () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice'), agentName: 'alice' }, defaults);
+    const admin = path.join(ws, '.git/worktrees/alice1');
+    expect(ownWorktreeAdmin(p, `gitdir:${admin}`)).toBe(admin);
+    expect(ownWorktreeAdmin(p, `gitdir: ${admin}   \n`)).toBe(admin);
+    expect(ownWorktreeAdmin(p, `# note\ngitdir: ${admin}\n`)).toBe(admin);
+    expect(ownWorktreeAdmin(p, `xgitdir: ${admin}\n`)).toBeNull();
+    expect(ownWorktreeAdmin(p, 'no pointer here')).toBeNull();
+    expect(ownWorktreeAdmin(p, null)).toBeNull();
+    // A relative pointer is taken from the worktree, and the canonical form decides.
+    expect(ownWorktreeAdmin(p, 'gitdir: ../../.git/worktrees/alice1')).toBe(admin);
+    expect(ownWorktreeAdmin(p, 'gitdir: /link/alice1', () => admin)).toBe(admin);
+    expect(otherWorktreeAdmins(p, ['alice1', 'bob'], 'gitdir: /link/alice1', () => admin)).toEqual([path.join(ws, '.git/worktrees/bob')]);
+    expect(otherWorktreeAdmins(p, ['bob'], 'no pointer')).toEqual([]);
+    const noOwn = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, 'pkg') }, defaults);
+    expect(ownWorktreeAdmin(noOwn, `gitdir: ${admin}`)).toBeNull();
+    expect(otherWorktreeAdmins(noOwn, ['bob'], `gitdir: ${admin}`)).toEqual([]);
   });
 });

@@ -43,6 +43,25 @@ export class Statuses {
     return this.modify(agent, (base) => StatusSchema.parse({ ...base, ...update, agent, last_heartbeat: Date.now() }), opts.durable ?? true);
   }
 
+  /**
+   * Writes `update` only while the status still belongs to `spawnId` (or there is none), deciding under the
+   * status lock: a failed spawn's clean-up never marks stopped the live teammate of a concurrent spawn that
+   * booted in between. Returns whether it wrote.
+   */
+  async writeIfSpawn(agent: string, spawnId: string, update: StatusUpdate): Promise<boolean> {
+    assertAgentName(agent);
+    const file = this.paths.status(agent);
+    ensureDir(this.paths.agentDir(agent));
+    return withLock(file, (guard) => {
+      const r = this.parse(file);
+      if (r.kind === 'ok' && (r.status as { spawn_id?: unknown }).spawn_id !== spawnId) return false;
+      if (r.kind === 'corrupt') this.journal.quarantine(file, r.reason);
+      const base = r.kind === 'ok' ? r.status : { agent, status: 'spawning' as const, host: os.hostname() };
+      writeFileAtomic(file, JSON.stringify(StatusSchema.parse({ ...base, ...update, agent, last_heartbeat: Date.now() }), null, 2), { guard });
+      return true;
+    }, { journal: this.journal });
+  }
+
   /** Read-modify-write under the status lock; a corrupt file is quarantined and `next` starts from spawning. */
   private modify(agent: string, next: (base: Partial<AgentStatus> & Pick<AgentStatus, 'agent' | 'status'>) => AgentStatus, durable = true): Promise<AgentStatus> {
     assertAgentName(agent);

@@ -143,9 +143,9 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
       await store.spawnRequests.remove(name, spawnId);
     }
     if (initial) await store.inboxes.markRead(name, [initial.id]);
-    // Only this spawn's own status is marked failed: a concurrent, successful spawn keeps its state.
-    const now = (await store.statuses.read(name)) as (Record<string, unknown> & { status: string }) | null;
-    if (!now || now.spawn_id === spawnId) await store.statuses.write(name, { status: 'stopped', pid: null, last_error: (err as Error).message } as never);
+    // Only this spawn's own status is marked failed, decided under the status lock: a concurrent spawn whose
+    // teammate booted meanwhile keeps its state.
+    await store.statuses.writeIfSpawn(name, spawnId, { status: 'stopped', pid: null, last_error: (err as Error).message } as never);
     throw err;
   }
   if (launched) session.children.set(name, launched);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostEvent } from '../../shared/api.js';
 import { FlowGate } from './flow.js';
 import { OutputScheduler, type OutputSource } from './scheduler.js';
@@ -40,6 +40,77 @@ describe('FlowGate', () => {
     g.ack('v', 1_000_000, 0);
     expect(g.outstanding('v')).toBe(0);
     expect(g.isPaused).toBe(false);
+  });
+});
+
+describe('FlowGate edges', () => {
+  const gate = () => {
+    const log: string[] = [];
+    const g = new FlowGate<string>(() => log.push('pause'), () => log.push('resume'), 100, 20);
+    return { g, log };
+  };
+
+  it('pauses only above the high mark and resumes only below the low one (the marks themselves change nothing)', () => {
+    const { g, log } = gate();
+    g.attach('v');
+    g.sent('v', 100);
+    expect(g.isPaused).toBe(false);
+    g.sent('v', 1);
+    expect(log).toEqual(['pause']);
+    g.sent('v', 50); // already paused: no second pause
+    g.ack('v', 131); // exactly at the low mark
+    expect([g.outstanding('v'), g.isPaused]).toEqual([20, true]);
+    g.ack('v', 1);
+    expect(log).toEqual(['pause', 'resume']);
+    g.ack('v', 5); // already running: no second resume
+    expect(log).toEqual(['pause', 'resume']);
+  });
+
+  it('adds what the host still queues to the slowest view', () => {
+    const { g, log } = gate();
+    g.attach('v');
+    g.sent('v', 60, 41);
+    expect(log).toEqual(['pause']);
+    g.ack('v', 60, 19);
+    expect(log).toEqual(['pause', 'resume']);
+    g.sent('v', 90, 0);
+    g.ack('v', 0, 11); // an ack with a longer host queue can pause as well
+    expect(log).toEqual(['pause', 'resume', 'pause']);
+  });
+
+  it('attaching again keeps what the view owes; a new view starts at zero', () => {
+    const { g } = gate();
+    g.attach('v');
+    g.sent('v', 70);
+    g.attach('v');
+    expect(g.outstanding('v')).toBe(70);
+    g.attach('w');
+    expect(g.outstanding('w')).toBe(0);
+  });
+
+  it('ignores sends and acks for views it does not know', () => {
+    const { g, log } = gate();
+    g.sent('ghost', 1000);
+    g.ack('ghost', 5);
+    expect(g.outstanding('ghost')).toBeUndefined();
+    expect([g.isPaused, log]).toEqual([false, []]);
+    g.attach('v');
+    g.sent('v', 150);
+    g.ack('ghost', 1000);
+    expect(g.isPaused).toBe(true);
+  });
+
+  it('the only slow view detaching resumes the source at once', () => {
+    const { g, log } = gate();
+    g.attach('v');
+    g.sent('v', 500);
+    g.detach('v');
+    expect(log).toEqual(['pause', 'resume']);
+    expect(g.outstanding('v')).toBeUndefined();
+    g.attach('w');
+    g.sent('w', 500);
+    g.detach('w', 150); // the host's own queue still holds it back
+    expect(g.isPaused).toBe(true);
   });
 });
 
@@ -94,6 +165,20 @@ describe('AgentTerminal', () => {
     expect(sent).toBe(20 * 64 * 1024);
     t.ack(v, sent);
     expect(calls).toEqual(['pause', 'resume']);
+    sched.dispose();
+  });
+
+  it('a new input (a respawn) attached while the views are behind starts paused', () => {
+    const sched = new OutputScheduler();
+    const t = new AgentTerminal('r', sched);
+    const first: string[] = [];
+    t.setInput({ mode: { kind: 'pty', pid: 1 }, pause: () => first.push('pause'), resume: () => first.push('resume') });
+    t.attach(new View());
+    t.push('z'.repeat(600 * 1024));
+    expect(first).toEqual(['pause']);
+    const second: string[] = [];
+    t.setInput({ mode: { kind: 'pty', pid: 2 }, pause: () => second.push('pause'), resume: () => second.push('resume') });
+    expect(second).toEqual(['pause']);
     sched.dispose();
   });
 
@@ -175,3 +260,133 @@ describe('OutputScheduler', () => {
     sched.dispose();
   });
 });
+
+describe('OutputScheduler with a fake clock', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A source holding `total` characters that records each drain request. */
+  const source = (name: string, total: number, log: Array<[string, number]>) => {
+    const s = {
+      left: total,
+      get queued() {
+        return s.left;
+      },
+      drain(max: number) {
+        log.push([name, max]);
+        const n = Math.min(max, s.left);
+        s.left -= n;
+        return n;
+      },
+    };
+    return s;
+  };
+
+  it('one batch per window however often it is woken, never more than the budget per window', () => {
+    vi.useFakeTimers();
+    const log: Array<[string, number]> = [];
+    const sched = new OutputScheduler(100, 5, 1000);
+    const a = source('a', 1000, log);
+    for (let i = 0; i < 5; i++) sched.wake(a);
+    vi.advanceTimersByTime(4);
+    expect(log).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(a.left).toBe(900);
+    vi.advanceTimersByTime(5);
+    expect(a.left).toBe(800);
+    sched.dispose();
+  });
+
+  it('splits the budget evenly, asks for no more than it has left and never for nothing', () => {
+    vi.useFakeTimers();
+    const log: Array<[string, number]> = [];
+    const sched = new OutputScheduler(100, 5, 1000);
+    const srcs = ['a', 'b', 'c'].map((n) => source(n, 1000, log));
+    for (const s of srcs) sched.wake(s);
+    vi.advanceTimersByTime(5);
+    expect(srcs.map((s) => 1000 - s.left).reduce((x, y) => x + y)).toBe(100);
+    expect(log.slice(0, 3).map(([, m]) => m)).toEqual([33, 33, 33]);
+    expect(log.every(([, m]) => m > 0)).toBe(true);
+    sched.dispose();
+  });
+
+  it('never asks a source with nothing queued', () => {
+    vi.useFakeTimers();
+    const log: Array<[string, number]> = [];
+    const sched = new OutputScheduler(100, 5, 1000);
+    const empty = source('empty', 0, log);
+    const full = source('full', 1000, log);
+    sched.wake(empty);
+    sched.wake(full);
+    vi.advanceTimersByTime(5);
+    expect(log).toEqual([['full', 100]]);
+    sched.dispose();
+  });
+
+  it('caps each request at the chunk limit', () => {
+    vi.useFakeTimers();
+    const log: Array<[string, number]> = [];
+    const sched = new OutputScheduler(1000, 5, 64);
+    sched.wake(source('a', 10_000, log));
+    vi.advanceTimersByTime(5);
+    expect(Math.max(...log.map(([, m]) => m))).toBe(64);
+    expect(log.reduce((n, [, m]) => n + m, 0)).toBe(1000);
+    sched.dispose();
+  });
+
+  it('takes turns who goes first when the budget is too small for everyone', () => {
+    vi.useFakeTimers();
+    const log: Array<[string, number]> = [];
+    const sched = new OutputScheduler(1, 5, 1000);
+    sched.wake(source('a', 10, log));
+    sched.wake(source('b', 10, log));
+    for (let i = 0; i < 4; i++) vi.advanceTimersByTime(5);
+    expect(log.map(([n]) => n)).toEqual(['b', 'a', 'b', 'a']);
+    sched.dispose();
+  });
+
+  it('keeps going over several windows until the output is sent, then stops its timer; wakes again later', () => {
+    vi.useFakeTimers();
+    const log: Array<[string, number]> = [];
+    const sched = new OutputScheduler(100, 5, 1000);
+    const a = source('a', 250, log);
+    sched.wake(a);
+    vi.advanceTimersByTime(15);
+    expect(a.left).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    a.left = 10;
+    sched.wake(a);
+    vi.advanceTimersByTime(5);
+    expect(a.left).toBe(0);
+    sched.dispose();
+  });
+
+  it('a source that cannot send does not spin the window; a forgotten one is not asked', () => {
+    vi.useFakeTimers();
+    const log: Array<[string, number]> = [];
+    const sched = new OutputScheduler(100, 5, 1000);
+    const stuck = { queued: 10, drain: (max: number) => (log.push(['stuck', max]), 0) };
+    sched.wake(stuck);
+    vi.advanceTimersByTime(5);
+    expect(log).toEqual([['stuck', 100]]);
+    const b = source('b', 10, log);
+    sched.wake(b);
+    sched.forget(b);
+    sched.forget(stuck);
+    vi.advanceTimersByTime(20);
+    expect(log).toEqual([['stuck', 100]]);
+    expect(vi.getTimerCount()).toBe(0);
+    sched.dispose();
+  });
+
+  it('dispose stops it', () => {
+    vi.useFakeTimers();
+    const log: Array<[string, number]> = [];
+    const sched = new OutputScheduler(100, 5, 1000);
+    sched.wake(source('a', 10, log));
+    sched.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(20);
+    expect(log).toEqual([]);
+  });
+});
+
