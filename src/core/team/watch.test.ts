@@ -53,7 +53,9 @@ describe('change feed', () => {
     await got;
     // Files that are not team state, then a sentinel change: events arrive in order, so anything they caused
     // would be seen by the time the sentinel's event is.
-    fs.symlinkSync('x', path.join(store.paths.tasksDir, '5.json.lock'));
+    fs.symlinkSync('x', path.join(store.paths.tasksDir, '5.json.lock')); // an older version's lock
+    fs.mkdirSync(path.join(store.paths.tasksDir, '.locks'), { recursive: true });
+    fs.symlinkSync('x', path.join(store.paths.tasksDir, '.locks', '7.json.lock'));
     fs.writeFileSync(path.join(store.paths.inboxesDir, 'bob.json.corrupt-1-2'), '');
     fs.writeFileSync(path.join(store.paths.tasksDir, '6.json.tmp'), '');
     fs.writeFileSync(store.paths.hwm, '9');

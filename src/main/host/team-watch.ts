@@ -4,8 +4,9 @@ import chokidar, { type FSWatcher } from 'chokidar';
 import type { TeamEvent } from '../../core/team/index.js';
 import { classifyTeamPath } from '../../core/team/index.js';
 
-// Temp files, locks (and their break markers) and quarantined copies are never state.
-const NOT_STATE = /(^|[\\/])\.tmp([\\/]|$)|\.lock(\.break)?([\\/]|$)|\.corrupt-/;
+// Temp files, locks (in `.locks/`, or beside the file from an older version; their break markers too) and
+// quarantined copies are never state. Ignoring `.tmp/` and `.locks/` keeps chokidar from watching them at all.
+const NOT_STATE = /(^|[\\/])\.(tmp|locks)([\\/]|$)|\.lock(\.break)?([\\/]|$)|\.corrupt-/;
 
 const REARM_CHECK_MS = 1000;
 
