@@ -26,7 +26,7 @@ export function registerDashboardCommand(program: Command): void {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid --port ${JSON.stringify(opts.port)}`);
       const dir = path.resolve(opts.dir);
       if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
-      // Loaded on demand: the rest of the CLI never pays for node-pty, ws and chokidar.
+      // Loaded on demand: the rest of the CLI never pays for node-pty and ws.
       const { runDashboard } = await import('../main/web/run.js');
       const server = await runDashboard({ workspace: dir, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript }).catch((err: Error) => {
         throw new CliError(err.message.split('\n')[0]!);
