@@ -39,6 +39,33 @@ function record(w: TeamWatcher) {
 }
 
 describe('change feed', () => {
+  it('`only` a teammate\'s kinds: no event from any agent\'s heartbeat or output, on fs events or on the poll', async () => {
+    const watchedDirs: string[] = [];
+    const realWatch = fs.watch;
+    fs.watch = ((dir: fs.PathLike, ...rest: unknown[]) => (watchedDirs.push(String(dir)), (realWatch as (...a: unknown[]) => fs.FSWatcher)(dir, ...rest))) as typeof fs.watch;
+    try {
+      for (const fsEvents of [true, false]) {
+        watcher = store.watch({ safetyPollMs: fsEvents ? 0 : 50, fsEvents, only: ['inbox', 'task', 'config'] });
+        const { seen, next } = record(watcher);
+        await store.statuses.write('alice', { status: 'idle' });
+        fs.mkdirSync(store.paths.agentDir('bob'), { recursive: true });
+        fs.appendFileSync(store.paths.output('bob'), 'x');
+        fs.mkdirSync(store.paths.agentDir('carol'), { recursive: true });
+        // Events arrive in order: once the sentinel's is here, anything the agents' files caused would be too.
+        const got = next('inbox:bob');
+        await store.send('alice', 'bob', 'sentinel');
+        await got;
+        expect(seen).toEqual(['inbox:bob']);
+        watcher.close();
+      }
+    } finally {
+      fs.watch = realWatch;
+    }
+    // Not even watched: no directory event reaches the process at each heartbeat.
+    expect(watchedDirs.length).toBeGreaterThan(0);
+    expect(watchedDirs.filter((d) => d.startsWith(store.paths.agentsDir))).toEqual([]);
+  });
+
   it('emits typed events for config, inbox, task and status changes, and nothing for locks, temps or _hwm', async () => {
     watcher = store.watch({ safetyPollMs: 0 });
     const { seen, next } = record(watcher);
