@@ -2,6 +2,7 @@
  * Agent Teams runtime, end to end through real processes: spawn → live per mode; a message → the
  * recipient's next model request (real teammate process, real SDK, our fake Messages server) with the
  * change feed beside 500 ms and 1000 ms polling; CPU of 8 idle teammates over 30 s; RSS per idle teammate.
+ * BENCH_ONLY_IDLE=1 runs only the idle rows (BENCH_IDLE_MS sets their length).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -184,7 +185,9 @@ function rssMb(pid: number): number {
 
 async function idleBench(): Promise<{ cpuPct: number; cpuMs: number; rss: number[] }> {
   const names = Array.from({ length: IDLE }, (_, i) => `idle${i}`);
-  const ws = await workspace(names, ['--provider', 'scripted'], process.env.BENCH_IDLE_POLL ? { THCLAWS_TEAM_POLL_MS: process.env.BENCH_IDLE_POLL } : {});
+  // BENCH_TEAMMATE_NODE_OPTIONS (e.g. `--import <a profiler preload>`): for finding what an idle teammate does.
+  const env = { ...(process.env.BENCH_IDLE_POLL ? { THCLAWS_TEAM_POLL_MS: process.env.BENCH_IDLE_POLL } : {}), ...(process.env.BENCH_TEAMMATE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_TEAMMATE_NODE_OPTIONS } : {}) };
+  const ws = await workspace(names, ['--provider', 'scripted'], env);
   try {
     const pids: number[] = [];
     for (const name of names) pids.push((await spawnTeammate(ws.session, { name, teammateMode: 'background' })).pid!);

@@ -30,7 +30,7 @@ export function registerDashboardCommand(program: Command): void {
     .action(async (opts: DashboardOptions) => {
       const port = opts.port === undefined ? 0 : Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid --port ${JSON.stringify(opts.port)}`);
-      // Loaded on demand: the rest of the CLI never pays for node-pty, ws and chokidar.
+      // Loaded on demand: the rest of the CLI never pays for node-pty and ws.
       const { runDashboard } = await import('../main/web/run.js');
       const demo = opts.demo ? (await import('../main/host/demo-workspace.js')).prepareDemoWorkspace() : null;
       const dir = demo ? demo.workspace : path.resolve(opts.dir);

@@ -9,7 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEAM_POLICY, TeamStore } from '../../src/core/team/index.js';
+import { lockPathFor } from '../../src/core/team/lock-layout.js';
 import { startWorker, tempDir, type Worker, teamFactory } from './helpers.js';
+
+/** Where the store locks `file` (`.locks/` beside it), its directory made so a test can plant a lock there. */
+const lockOf = (file: string): string => {
+  const p = lockPathFor(file);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  return p;
+};
 
 const { newTeam, track } = teamFactory('integrity');
 
@@ -22,7 +30,7 @@ const STALL_MS = TEAM_POLICY.lockStaleMs + 1500;
 
 /** A lock left behind with no readable holder and an old mtime: what a crashed older version leaves. */
 function plantAbandonedLock(file: string): void {
-  const lock = `${file}.lock`;
+  const lock = lockOf(file);
   fs.mkdirSync(lock);
   const old = new Date(Date.now() - 60_000);
   fs.utimesSync(lock, old, old);
@@ -62,7 +70,7 @@ describe('stale lock takeover (real processes)', () => {
     expect(acked.length).toBeGreaterThan(rounds * 8 * 0.9); // the takeover works, not just refuses
     expect(refused).toBe(0);
     // Every takeover is journalled, exactly once per planted lock.
-    const recovered = store.journal.read().filter((e) => e.event === 'lock_recovered' && e.file === 'inboxes/reader.json.lock');
+    const recovered = store.journal.read().filter((e) => e.event === 'lock_recovered' && e.file === 'inboxes/.locks/reader.json.lock');
     expect(recovered).toHaveLength(rounds);
   });
 
@@ -81,7 +89,7 @@ describe('stale lock takeover (real processes)', () => {
     for (let r = 0; r < rounds; r++) {
       const pid = deadPid();
       dead.push(pid);
-      fs.symlinkSync(['thclaws1', encodeURIComponent(os.hostname()), pid, bootId, '-', `t${r}`].join(' '), `${inbox}.lock`);
+      fs.symlinkSync(['thclaws1', encodeURIComponent(os.hostname()), pid, bootId, '-', `t${r}`].join(' '), lockOf(inbox));
       fs.writeFileSync(path.join(goDir, String(r)), '');
       for (const res of (await Promise.all(procs.map((p) => p.nextLine()))) as Ack[]) if (res.ok) acked.push(res.id!);
     }
@@ -193,7 +201,7 @@ describe('a holder killed (SIGKILL)', () => {
     const next = startWorker('lease', store.dir, 'alice');
     expect(await next.nextLine()).toMatchObject({ leased: true });
     // Someone removes the lease lock under the living holder: it must learn it is no longer the agent.
-    fs.rmSync(`${store.paths.lease('alice')}.lock`);
+    fs.rmSync(lockOf(store.paths.lease('alice')));
     expect(await next.nextLine()).toMatchObject({ lost: true });
     expect(next.stderr()).toContain('lease of agent "alice" lost');
     next.child.kill();

@@ -10,7 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEAM_POLICY, TeamStore } from '../../src/core/team/index.js';
+import { lockPathFor } from '../../src/core/team/lock-layout.js';
 import { startWorker, tempDir, type Worker, teamFactory } from './helpers.js';
+
+/** Where the store locks `file` (`.locks/` beside it), its directory made so a test can plant a lock there. */
+const lockOf = (file: string): string => {
+  const p = lockPathFor(file);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  return p;
+};
 
 const procs: Worker[] = [];
 afterAll(() => {
@@ -75,7 +83,7 @@ describe('a stalled agent keeps its acknowledged claim (real processes)', () => 
     const first = start('lease-claim', store.dir, 'alice', task.id, go);
     expect(await first.nextLine()).toMatchObject({ ok: true, owner: 'alice' });
     // The lease is lost (its lock removed by hand) and a second process becomes alice.
-    fs.unlinkSync(`${store.paths.lease('alice')}.lock`);
+    fs.unlinkSync(lockOf(store.paths.lease('alice')));
     const second = start('lease', store.dir, 'alice');
     expect(await second.nextLine()).toMatchObject({ leased: true });
     fs.writeFileSync(go, '');
@@ -94,7 +102,7 @@ describe('a stalled agent keeps its acknowledged claim (real processes)', () => 
 describe('foreign locks with a clock that jumped', () => {
   it('an abandoned lock whose mtime lies in the future is taken once it stays unrefreshed for the stale bound', async () => {
     const store = await newTeam(['alice']);
-    const lock = `${store.paths.inbox('alice')}.lock`;
+    const lock = lockOf(store.paths.inbox('alice'));
     fs.mkdirSync(lock); // a legacy directory lock: no holder to ask, only its mtime
     const future = new Date(Date.now() + 3_600_000);
     fs.utimesSync(lock, future, future);
@@ -102,7 +110,7 @@ describe('foreign locks with a clock that jumped', () => {
     const r = (await w.nextLine()) as Ack & { id?: string };
     expect(r).toMatchObject({ ok: true });
     expect(store.inboxes.list('alice').map((m) => m.id)).toContain(r.ok ? (r as { id: string }).id : '');
-    expect(store.journal.read().some((e) => e.event === 'lock_recovered' && e.file === 'inboxes/alice.json.lock')).toBe(true);
+    expect(store.journal.read().some((e) => e.event === 'lock_recovered' && e.file === 'inboxes/.locks/alice.json.lock')).toBe(true);
   }, 30_000);
 });
 
@@ -113,7 +121,7 @@ describe('pid reuse', () => {
     try {
       const boot = fs.existsSync('/proc/sys/kernel/random/boot_id') ? fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : '-';
       // Start time 1 tick after boot: the pid's first owner, long gone; the pid now names `other`.
-      fs.symlinkSync(['thclaws1', encodeURIComponent(os.hostname()), other.pid, boot, '1', 'old'].join(' '), `${store.paths.inbox('alice')}.lock`);
+      fs.symlinkSync(['thclaws1', encodeURIComponent(os.hostname()), other.pid, boot, '1', 'old'].join(' '), lockOf(store.paths.inbox('alice')));
       const w = start('send-once', store.dir, 'user', 'alice');
       expect(await w.nextLine()).toMatchObject({ ok: true });
       expect(store.journal.read().filter((e) => e.event === 'lock_recovered')).toMatchObject([{ holder_pid: other.pid, reason: expect.stringContaining('dead') }]);
@@ -169,7 +177,7 @@ describe('a writer killed (SIGKILL) between its temp write and its rename', () =
 describe("8 processes racing for a dead agent's lease", () => {
   it('exactly one wins each round; the dead holder is journalled once per round', async () => {
     const store = await newTeam(['alice']);
-    const lockFile = `${store.paths.lease('alice')}.lock`;
+    const lockFile = lockOf(store.paths.lease('alice'));
     const boot = fs.existsSync('/proc/sys/kernel/random/boot_id') ? fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : '-';
     const rounds = 10;
     for (let r = 0; r < rounds; r++) {
@@ -189,6 +197,6 @@ describe("8 processes racing for a dead agent's lease", () => {
       for (const w of racers) w.child.kill('SIGKILL');
       await Promise.all(racers.map(exited));
     }
-    expect(store.journal.read().filter((e) => e.event === 'lock_recovered' && e.file === 'agents/alice/lease.lock')).toHaveLength(rounds);
+    expect(store.journal.read().filter((e) => e.event === 'lock_recovered' && e.file === 'agents/alice/.locks/lease.lock')).toHaveLength(rounds);
   }, 180_000);
 });

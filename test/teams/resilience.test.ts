@@ -205,7 +205,7 @@ describe('teammates under abuse', () => {
     const ws = teamWorkspace();
     const { session } = await team(ws, slowScript, [{ name: 'alice' }]);
     const a = await spawnTeammate(session, { name: 'alice' });
-    fs.rmSync(path.join(session.store.paths.agentDir('alice'), 'lease.lock'), { recursive: true, force: true });
+    fs.rmSync(path.join(session.store.paths.agentDir('alice'), '.locks', 'lease.lock'), { recursive: true, force: true });
     await waitFor(() => !pidAlive(a.pid!), 'alice to exit after losing its lease', 20_000);
     expect(fs.readFileSync(session.store.paths.output('alice'), 'utf8')).toMatch(/lost the agent lease/);
   }, 60_000);

@@ -5,6 +5,7 @@ import type { LeadEvent } from '../../core/teams/lead-handler.js';
 import type { TeamSession } from '../../core/teams/session.js';
 import { randomUUID } from 'node:crypto';
 import { ClaudeJsonTurn, usageJson } from './claude-json.js';
+import { waitForWake } from './wake-wait.js';
 import { painter, TurnRenderer } from './render.js';
 import type { Runtime } from './setup.js';
 
@@ -144,14 +145,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
           await handler.ack(final.ids);
           continue;
         }
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, 1000);
-          wake = () => {
-            clearTimeout(t);
-            resolve();
-          };
-          controller.signal.addEventListener('abort', () => resolve(), { once: true });
-        });
+        await waitForWake(controller.signal, 1000, (w) => (wake = w));
         wake = undefined;
       }
     }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
-import { describeHolder, sameMachine } from './holder.js';
+import { describeHolder, type Holder, sameMachine } from './holder.js';
 import type { Journal } from './journal.js';
 import { type HeldLock, liveHolder, tryHoldLock, watchHeld } from './lock.js';
+import { legacyLeaseLocks, legacyLockPathFor, lockPathFor, markLegacyLayout, usesLegacyLayout } from './lock-layout.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TeamError } from './errors.js';
@@ -28,18 +29,36 @@ export interface Lease extends LeaseInfo {
 }
 
 /**
- * One process per agent name (D-2): the lease is `agents/<agent>/lease.lock`, held for the process lifetime.
- * On the same host it is taken over only once its holder is dead, so a stopped holder keeps it. The holder
- * checks it every lockUpdateMs; losing it (removed by hand, the team dir deleted, taken over from another
- * host after a long stall) is loud: journalled, printed, and reported to every onLost listener.
+ * One process per agent name (D-2): the lease is `agents/<agent>/.locks/lease.lock`, held for the process
+ * lifetime. On the same host it is taken over only once its holder is dead, so a stopped holder keeps it. The
+ * holder checks it every lockUpdateMs; losing it (removed by hand, the team dir deleted, taken over from
+ * another host after a long stall) is loud: journalled, printed, and reported to every onLost listener.
+ * An older version's live lease (`agents/<agent>/lease.lock`) is honoured too, and where such a version runs
+ * (lock-layout.ts) the lease is held in both places so that version sees this one.
  */
 export async function acquireLease(paths: TeamPaths, agent: string, journal?: Journal, opts: { temporary?: boolean } = {}): Promise<Lease> {
   assertAgentName(agent);
   const target = paths.lease(agent);
   ensureDir(paths.agentDir(agent));
-  const r = tryHoldLock(`${target}.lock`, journal);
-  if (!('lock' in r)) throw new TeamError('conflict', `agent "${agent}" is already running (${describeHolder(r.holder)})`);
+  const conflict = (holder: Holder | null) => new TeamError('conflict', `agent "${agent}" is already running (${describeHolder(holder)})`);
+  const r = tryHoldLock(lockPathFor(target), journal);
+  if (!('lock' in r)) throw conflict(r.holder);
   const lock: HeldLock = r.lock;
+  const locks = [lock];
+  if (usesLegacyLayout(target)) {
+    const old = tryHoldLock(legacyLockPathFor(target), journal);
+    if (!('lock' in old)) {
+      lock.release();
+      throw conflict(old.holder);
+    }
+    locks.push(old.lock);
+  } else {
+    const old = liveHolder(legacyLockPathFor(target));
+    if (old) {
+      lock.release();
+      throw conflict(old.holder);
+    }
+  }
   const info: LeaseInfo = { agent, pid: process.pid, host: os.hostname(), boot_id: randomUUID(), acquired_at: Date.now() };
   // A description for people and older readers; the lock itself names the holder.
   if (!opts.temporary) writeFileAtomic(`${target}.json`, JSON.stringify(info, null, 2), false);
@@ -55,7 +74,7 @@ export async function acquireLease(paths: TeamPaths, agent: string, journal?: Jo
     for (const cb of listeners.splice(0)) cb(lost);
     return lost;
   };
-  if (!opts.temporary) watchHeld(lock, () => void markLost());
+  if (!opts.temporary) for (const l of locks) watchHeld(l, () => void markLost());
 
   return {
     ...info,
@@ -68,13 +87,13 @@ export async function acquireLease(paths: TeamPaths, agent: string, journal?: Jo
     },
     assertHeld() {
       if (released) throw new TeamError('lease_lost', `lease of agent "${agent}" was released`);
-      if (lost || !lock.stillHeld()) throw new TeamError('lease_lost', markLost());
+      if (lost || !locks.every((l) => l.stillHeld())) throw new TeamError('lease_lost', markLost());
     },
     async release() {
       if (released) return;
       released = true;
       listeners.length = 0;
-      lock.release();
+      for (const l of locks.reverse()) l.release();
     },
   };
 }
@@ -91,7 +110,21 @@ export function readLeaseInfo(paths: TeamPaths, agent: string): LeaseInfo | null
  * still lives: the tasks it was acknowledged stay its own until it dies or lets go.
  */
 export function leaseHeldByLive(paths: TeamPaths, agent: string): boolean {
-  return liveHolder(`${paths.lease(agent)}.lock`) !== null;
+  return liveLeaseHolder(paths, agent) !== null;
+}
+
+/** The live holder of an agent's lease in either layout (an older version holds it beside the file). */
+function liveLeaseHolder(paths: TeamPaths, agent: string): { holder: Holder | null } | null {
+  const target = paths.lease(agent);
+  return liveHolder(lockPathFor(target)) ?? liveHolder(legacyLockPathFor(target));
+}
+
+/**
+ * Marks the team dir as shared with a running older version (lock-layout.ts) when any agent's lease is held
+ * live in the old place, beside the file: one readdir and one readlink per agent, once per store.
+ */
+export function detectLegacyLeases(paths: TeamPaths): void {
+  if (legacyLeaseLocks(paths.agentsDir).some((l) => liveHolder(l) !== null)) markLegacyLayout(paths.root);
 }
 
 /**
@@ -99,6 +132,6 @@ export function leaseHeldByLive(paths: TeamPaths, agent: string): boolean {
  * Ctrl-Z) still counts: its heartbeat goes stale but it is not dead, and it resumes as that agent.
  */
 export function liveLeasePid(paths: TeamPaths, agent: string): number | null {
-  const h = liveHolder(`${paths.lease(agent)}.lock`)?.holder;
+  const h = liveLeaseHolder(paths, agent)?.holder;
   return h && sameMachine(h) ? h.pid : null;
 }

@@ -6,6 +6,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from './fsio.js';
 import { TEAM_POLICY, TeamStore } from './index.js';
 import { withLock } from './lock.js';
+import { lockPathFor } from './lock-layout.js';
+
+/** Where the store locks `file` (`.locks/` beside it), its directory made so a test can plant a lock there. */
+const lockOf = (file: string): string => {
+  const p = lockPathFor(file);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  return p;
+};
 
 let ws: string;
 let store: TeamStore;
@@ -26,33 +34,33 @@ describe('lock', () => {
     fs.writeFileSync(file, 'old');
     await expect(
       withLock(file, (guard) => {
-        fs.unlinkSync(`${file}.lock`); // taken over meanwhile (e.g. from another host after a long stall)
-        fs.symlinkSync(holderLine('elsewhere', 4242, 'theirs'), `${file}.lock`);
+        fs.unlinkSync(lockOf(file)); // taken over meanwhile (e.g. from another host after a long stall)
+        fs.symlinkSync(holderLine('elsewhere', 4242, 'theirs'), lockOf(file));
         writeFileAtomic(file, 'new', { guard });
       }),
     ).rejects.toMatchObject({ code: 'lock_lost', message: expect.stringContaining('pid 4242 on elsewhere') });
     expect(fs.readFileSync(file, 'utf8')).toBe('old');
     expect(tmpLeft(store.dir)).toEqual([]);
-    expect(fs.readlinkSync(`${file}.lock`)).toBe(holderLine('elsewhere', 4242, 'theirs')); // release left it alone
+    expect(fs.readlinkSync(lockOf(file))).toBe(holderLine('elsewhere', 4242, 'theirs')); // release left it alone
   });
 
   it('a lock from another host is stale only once not refreshed for lockStaleMs; the takeover is journalled', async () => {
     const file = path.join(store.dir, 'y.json');
-    fs.symlinkSync(holderLine('otherhost', 77, 'tok'), `${file}.lock`);
+    fs.symlinkSync(holderLine('otherhost', 77, 'tok'), lockOf(file));
     await expect(withLock(file, () => 'mine', { wait: false })).rejects.toMatchObject({ code: 'locked' });
     const old = new Date(Date.now() - TEAM_POLICY.lockStaleMs - 1000);
-    fs.lutimesSync(`${file}.lock`, old, old);
+    fs.lutimesSync(lockOf(file), old, old);
     expect(await withLock(file, () => 'mine', { wait: false, journal: store.journal })).toBe('mine');
-    expect(store.journal.read().filter((e) => e.event === 'lock_recovered')).toMatchObject([{ holder_pid: 77, holder_host: 'otherhost', file: 'y.json.lock' }]);
+    expect(store.journal.read().filter((e) => e.event === 'lock_recovered')).toMatchObject([{ holder_pid: 77, holder_host: 'otherhost', file: '.locks/y.json.lock' }]);
   });
 
   it('a breaker killed inside its takeover leaves nothing that blocks the next one', async () => {
     const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
     const file = path.join(store.dir, 'b.json');
-    fs.symlinkSync(holderLine(os.hostname(), dead, 'held'), `${file}.lock`);
-    fs.symlinkSync(holderLine(os.hostname(), dead, 'breaking'), `${file}.lock.break`);
+    fs.symlinkSync(holderLine(os.hostname(), dead, 'held'), lockOf(file));
+    fs.symlinkSync(holderLine(os.hostname(), dead, 'breaking'), `${lockOf(file)}.break`);
     expect(await withLock(file, () => 'mine', { journal: store.journal })).toBe('mine');
-    expect(fs.readdirSync(store.dir).filter((n) => n.startsWith('b.json'))).toEqual([]);
+    expect(fs.readdirSync(path.join(store.dir, '.locks')).filter((n) => n.startsWith('b.json'))).toEqual([]);
     expect(store.journal.read().filter((e) => e.event === 'lock_recovered')).toMatchObject([{ holder_pid: dead }]);
   });
 
@@ -60,9 +68,9 @@ describe('lock', () => {
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     try {
       const file = path.join(store.dir, 'z.json');
-      fs.symlinkSync(holderLine(os.hostname(), child.pid!, 'tok'), `${file}.lock`);
+      fs.symlinkSync(holderLine(os.hostname(), child.pid!, 'tok'), lockOf(file));
       const old = new Date(Date.now() - 3_600_000);
-      fs.lutimesSync(`${file}.lock`, old, old);
+      fs.lutimesSync(lockOf(file), old, old);
       await expect(withLock(file, () => 'mine', { wait: false })).rejects.toMatchObject({ code: 'locked', message: expect.stringContaining(`pid ${child.pid}`) });
     } finally {
       child.kill('SIGKILL');
@@ -75,10 +83,10 @@ describe('lock holders in another pid namespace (containers sharing a host name 
     const file = path.join(store.dir, 'n.json');
     const deadHere = 999_999; // no such pid in this namespace
     const line = (ns: string) => `${holderLine(os.hostname(), deadHere, 'tok')} ${encodeURIComponent(ns)}`;
-    fs.symlinkSync(line('pid:[1]'), `${file}.lock`);
+    fs.symlinkSync(line('pid:[1]'), lockOf(file));
     await expect(withLock(file, () => 'mine', { wait: false })).rejects.toMatchObject({ code: 'locked' });
-    fs.unlinkSync(`${file}.lock`);
-    fs.symlinkSync(line(fs.readlinkSync('/proc/self/ns/pid')), `${file}.lock`); // our namespace: that pid is dead
+    fs.unlinkSync(lockOf(file));
+    fs.symlinkSync(line(fs.readlinkSync('/proc/self/ns/pid')), lockOf(file)); // our namespace: that pid is dead
     expect(await withLock(file, () => 'mine', { wait: false })).toBe('mine');
   });
 });
@@ -100,7 +108,7 @@ describe('lease', () => {
     const reasons: string[] = [];
     lease.onLost((r) => reasons.push(r));
     expect(lease.lost).toBe(false);
-    fs.unlinkSync(`${store.paths.lease('alice')}.lock`);
+    fs.unlinkSync(lockOf(store.paths.lease('alice')));
     expect(() => lease.assertHeld()).toThrow(expect.objectContaining({ code: 'lease_lost' }));
     expect(lease.lost).toBe(true);
     await expect(store.tasks.claim(t.id, 'alice')).rejects.toMatchObject({ code: 'lease_lost' });
@@ -115,11 +123,11 @@ describe('lease', () => {
     const t = await store.tasks.create({ subject: 's', description: '' });
     const lease = await store.acquireLease('alice');
     // Lose the lease right when the claim takes the task's lock (after the gate's own lease check).
-    const taskLock = `${store.paths.task(t.id)}.lock`;
+    const taskLock = lockOf(store.paths.task(t.id));
     const realSymlink = fs.symlinkSync;
     fs.symlinkSync = ((target: string, p: fs.PathLike) => {
       realSymlink(target, p);
-      if (String(p) === taskLock) fs.unlinkSync(`${store.paths.lease('alice')}.lock`);
+      if (String(p) === taskLock) fs.unlinkSync(lockOf(store.paths.lease('alice')));
     }) as typeof fs.symlinkSync;
     try {
       await expect(store.tasks.claim(t.id, 'alice')).rejects.toMatchObject({ code: 'lease_lost' });

@@ -3,10 +3,11 @@ import { TeamError } from './errors.js';
 import { fsyncDir } from './fsio.js';
 import { decodeHolder, describeHolder, encodeHolder, type Holder, holderDead, newHolder, sameMachine } from './holder.js';
 import type { Journal } from './journal.js';
+import { legacyLockPathFor, lockPathFor, lockedFileOf, makeLockDir, usesLegacyLayout } from './lock-layout.js';
 import { TEAM_POLICY } from './policy.js';
 
 /**
- * Locks `<file>.lock`: a symlink whose target names the holder (host, pid, boot id, start time, token), so
+ * Locks `<dir>/.locks/<file>.lock` (lock-layout.ts): a symlink whose target names the holder (host, pid, boot id, start time, token), so
  * one syscall creates it exclusively with its content and one reads it. (On Windows, where symlinks need a
  * privilege, an exclusively created file holding the same line.)
  *
@@ -40,18 +41,37 @@ export interface LockOptions {
 
 const WINDOWS = process.platform === 'win32';
 
-/** Runs `fn` holding `<target>.lock`. `fn` should pass the guard to its final write (writeFileAtomic). */
+/**
+ * Runs `fn` holding the lock of `target`. `fn` should pass the guard to its final write (writeFileAtomic).
+ * Where an older version's process was live (lock-layout.ts) the lock beside the file is taken as well,
+ * always second, so two processes of this version never wait on each other in opposite orders.
+ */
 export async function withLock<T>(target: string, fn: (guard: LockGuard) => Promise<T> | T, opts: LockOptions | boolean = {}): Promise<T> {
   const o = typeof opts === 'boolean' ? { wait: opts } : opts;
-  const lock = await acquire(`${target}.lock`, o.wait ?? true, o.journal);
+  const lock = await acquire(lockPathFor(target), o.wait ?? true, o.journal);
+  let legacy: HeldLock | null = null;
   let result: T;
   try {
-    result = await fn(lock);
+    if (usesLegacyLayout(target)) legacy = await acquire(legacyLockPathFor(target), o.wait ?? true, o.journal);
+    result = await fn(legacy ? bothHeld(lock, legacy) : lock);
   } finally {
+    legacy?.release();
     lock.release();
   }
   lock.syncDeferred();
   return result;
+}
+
+/** One guard over a lock in each layout: a write commits only while both are still this process's. */
+function bothHeld(lock: HeldLock, legacy: HeldLock): LockGuard {
+  return {
+    lockPath: lock.lockPath,
+    assertHeld() {
+      lock.assertHeld();
+      legacy.assertHeld();
+    },
+    deferDirSync: (dir) => lock.deferDirSync(dir),
+  };
 }
 
 /** A lock held until released; leases use it for the process lifetime. */
@@ -67,16 +87,20 @@ export class HeldLock implements LockGuard {
     this.raw = encodeHolder(holder);
   }
 
-  /** Creates the lock entry; false when it exists. */
+  /** Creates the lock entry; false when it exists. Makes a missing `.locks/` (never the file's own dir). */
   tryCreate(): boolean {
-    try {
-      if (WINDOWS) fs.writeFileSync(this.lockPath, this.raw, { flag: 'wx' });
-      else fs.symlinkSync(this.raw, this.lockPath);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') return false;
-      if (code === 'ENOENT' || code === 'ENOTDIR') throw new TeamError('not_found', `cannot lock ${this.lockPath}: its directory does not exist`);
-      throw err;
+    for (let made = false; ; made = true) {
+      try {
+        if (WINDOWS) fs.writeFileSync(this.lockPath, this.raw, { flag: 'wx' });
+        else fs.symlinkSync(this.raw, this.lockPath);
+        break;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') return false;
+        if (code === 'ENOENT' && !made && makeLockDir(this.lockPath)) continue;
+        if (code === 'ENOENT' || code === 'ENOTDIR') throw new TeamError('not_found', `cannot lock ${lockedFileOf(this.lockPath)}: its directory does not exist`);
+        throw err;
+      }
     }
     refresher.add(this);
     return true;
@@ -324,7 +348,7 @@ async function acquire(lockPath: string, wait: boolean, journal: Journal | undef
   const observed = new Observed();
   for (let attempt = 0; ; attempt++) {
     if (lock.tryCreate()) return lock;
-    if (!wait && attempt >= 8) throw new TeamError('locked', `${lockPath.slice(0, -5)} is locked`);
+    if (!wait && attempt >= 8) throw new TeamError('locked', `${lockedFileOf(lockPath)} is locked`);
     const now = Date.now();
     if (now - lastCheck >= TEAM_POLICY.lockCheckMs || !wait) {
       lastCheck = now;
@@ -333,18 +357,18 @@ async function acquire(lockPath: string, wait: boolean, journal: Journal | undef
       if (isStale(e, observed.sinceFor(e))) {
         if (breakStale(lockPath, e, journal) && attempt < 8) continue;
       } else {
-        if (!wait) throw new TeamError('locked', `${lockPath.slice(0, -5)} is locked by ${describeHolder(e.holder)}`);
+        if (!wait) throw new TeamError('locked', `${lockedFileOf(lockPath)} is locked by ${describeHolder(e.holder)}`);
         if (!reported && now - started > TEAM_POLICY.lockReportAfterMs) {
           reported = true;
           reportWaiting(lockPath, e.holder);
         }
         if (now - started > TEAM_POLICY.lockWaitMs) {
-          throw new TeamError('locked', `timed out after ${TEAM_POLICY.lockWaitMs / 1000} s waiting for the lock on ${lockPath.slice(0, -5)} (held by ${describeHolder(e.holder)})`);
+          throw new TeamError('locked', `timed out after ${TEAM_POLICY.lockWaitMs / 1000} s waiting for the lock on ${lockedFileOf(lockPath)} (held by ${describeHolder(e.holder)})`);
         }
       }
     }
     if (wait && now - started > TEAM_POLICY.lockWaitMs + TEAM_POLICY.lockCheckMs) {
-      throw new TeamError('locked', `timed out after ${TEAM_POLICY.lockWaitMs / 1000} s waiting for the lock on ${lockPath.slice(0, -5)}`);
+      throw new TeamError('locked', `timed out after ${TEAM_POLICY.lockWaitMs / 1000} s waiting for the lock on ${lockedFileOf(lockPath)}`);
     }
     await sleep(delay * (0.5 + Math.random()));
     delay = Math.min(delay * 1.5, TEAM_POLICY.lockMaxBackoffMs);

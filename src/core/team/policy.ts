@@ -30,8 +30,13 @@ export const TEAM_POLICY = {
   maxMessageChars: LIMITS.messageChars,
   maxSubjectChars: LIMITS.subjectChars,
   maxDescriptionChars: LIMITS.descriptionChars,
-  /** Teammates heartbeat every 2 s from a timer independent of the turn (D-1); dead ≫ that period. */
-  heartbeatMs: 2000,
+  /**
+   * Teammates heartbeat from a timer independent of the turn (D-1); dead ≫ that period (three beats). Each
+   * beat is a locked status write that every watcher of the team sees, so an idle team's cost is mostly its
+   * beats: 5 s, not 2 s. On this host a dead agent is told at once by its pid (and start time), not by the
+   * beat; the beat is what other hosts and people go by.
+   */
+  heartbeatMs: 5000,
   staleAfterMs: 15_000,
   /** The change feed's safety net if a file event is ever missed; level-triggered so a slow poll is enough. */
   safetyPollMs: 5000,

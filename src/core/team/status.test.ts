@@ -4,6 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEAM_POLICY, TeamStore, deriveState } from './index.js';
+import { lockPathFor } from './lock-layout.js';
+
+/** Where the store locks `file` (`.locks/` beside it), its directory made so a test can plant a lock there. */
+const lockOf = (file: string): string => {
+  const p = lockPathFor(file);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  return p;
+};
 
 let ws: string;
 let store: TeamStore;
@@ -67,7 +75,7 @@ describe('heartbeat', () => {
     const { startHeartbeat } = await import('./index.js');
     const lease = await store.acquireLease('alice');
     const hb = await startHeartbeat(store.statuses, lease, 20);
-    fs.unlinkSync(`${store.paths.lease('alice')}.lock`);
+    fs.unlinkSync(lockOf(store.paths.lease('alice')));
     expect(() => lease.assertHeld()).toThrow(); // the loss is noticed (the lease also checks every second)
     await new Promise((r) => setTimeout(r, 50)); // a beat already under way may still land
     const after = (await store.statuses.read('alice'))!.last_heartbeat;
@@ -124,7 +132,7 @@ describe('a malformed usage never costs the status its liveness', () => {
       expect(st).toMatchObject({ status: 'working', pid: process.pid, current_task: '3' });
       expect(st?.usage ?? null).toBeNull();
       expect(fs.readFileSync(file, 'utf8')).toBe(body);
-      expect(fs.readdirSync(path.dirname(file)).filter((f) => f !== 'status.json' && !f.endsWith('.lock'))).toEqual([]);
+      expect(fs.readdirSync(path.dirname(file)).filter((f) => f !== 'status.json' && f !== '.locks')).toEqual([]);
       expect((await store.status()).members.find((m) => m.name === 'alice')).toMatchObject({ state: 'working', current_task: '3', tokens: null, cost_usd: null });
       // The next beat and the next call keep everything else; the earlier totals are lost, so the cost is unknown, never too low.
       expect(await store.statuses.heartbeat('alice')).toMatchObject({ status: 'working', pid: process.pid, current_task: '3' });

@@ -2,7 +2,7 @@ import { TeamConfigFile, knownNames } from './config.js';
 import { ensureDir } from './fsio.js';
 import { Inboxes, type NewMessage } from './inbox.js';
 import { Journal } from './journal.js';
-import { acquireLease, type Lease, leaseHeldByLive } from './lease.js';
+import { acquireLease, detectLegacyLeases, type Lease, leaseHeldByLive } from './lease.js';
 import { assertAgentName, assertRecipient, BROADCAST, LEAD, USER } from './names.js';
 import { TeamPaths, resolveTeamDir } from './paths.js';
 import type { AgentStatus, Message, Task, TaskStatus, UsageTotals } from './schemas.js';
@@ -63,6 +63,8 @@ export class TeamStore {
 
   constructor(readonly dir: string) {
     this.paths = new TeamPaths(dir);
+    // A team still run by an older version (locks beside the files) is locked in both layouts.
+    detectLegacyLeases(this.paths);
     this.journal = new Journal(this.paths.log, dir);
     this.config = new TeamConfigFile(this.paths, this.journal);
     this.inboxes = new Inboxes(this.paths, this.journal);

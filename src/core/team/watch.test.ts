@@ -39,6 +39,33 @@ function record(w: TeamWatcher) {
 }
 
 describe('change feed', () => {
+  it('`only` a teammate\'s kinds: no event from any agent\'s heartbeat or output, on fs events or on the poll', async () => {
+    const watchedDirs: string[] = [];
+    const realWatch = fs.watch;
+    fs.watch = ((dir: fs.PathLike, ...rest: unknown[]) => (watchedDirs.push(String(dir)), (realWatch as (...a: unknown[]) => fs.FSWatcher)(dir, ...rest))) as typeof fs.watch;
+    try {
+      for (const fsEvents of [true, false]) {
+        watcher = store.watch({ safetyPollMs: fsEvents ? 0 : 50, fsEvents, only: ['inbox', 'task', 'config'] });
+        const { seen, next } = record(watcher);
+        await store.statuses.write('alice', { status: 'idle' });
+        fs.mkdirSync(store.paths.agentDir('bob'), { recursive: true });
+        fs.appendFileSync(store.paths.output('bob'), 'x');
+        fs.mkdirSync(store.paths.agentDir('carol'), { recursive: true });
+        // Events arrive in order: once the sentinel's is here, anything the agents' files caused would be too.
+        const got = next('inbox:bob');
+        await store.send('alice', 'bob', 'sentinel');
+        await got;
+        expect(seen).toEqual(['inbox:bob']);
+        watcher.close();
+      }
+    } finally {
+      fs.watch = realWatch;
+    }
+    // Not even watched: no directory event reaches the process at each heartbeat.
+    expect(watchedDirs.length).toBeGreaterThan(0);
+    expect(watchedDirs.filter((d) => d.startsWith(store.paths.agentsDir))).toEqual([]);
+  });
+
   it('emits typed events for config, inbox, task and status changes, and nothing for locks, temps or _hwm', async () => {
     watcher = store.watch({ safetyPollMs: 0 });
     const { seen, next } = record(watcher);
@@ -53,7 +80,9 @@ describe('change feed', () => {
     await got;
     // Files that are not team state, then a sentinel change: events arrive in order, so anything they caused
     // would be seen by the time the sentinel's event is.
-    fs.symlinkSync('x', path.join(store.paths.tasksDir, '5.json.lock'));
+    fs.symlinkSync('x', path.join(store.paths.tasksDir, '5.json.lock')); // an older version's lock
+    fs.mkdirSync(path.join(store.paths.tasksDir, '.locks'), { recursive: true });
+    fs.symlinkSync('x', path.join(store.paths.tasksDir, '.locks', '7.json.lock'));
     fs.writeFileSync(path.join(store.paths.inboxesDir, 'bob.json.corrupt-1-2'), '');
     fs.writeFileSync(path.join(store.paths.tasksDir, '6.json.tmp'), '');
     fs.writeFileSync(store.paths.hwm, '9');

@@ -18,6 +18,11 @@ export interface WatchOptions {
   safetyPollMs?: number;
   /** false: no fs.watch, the poll alone (filesystems whose change events never arrive, e.g. some network mounts). */
   fsEvents?: boolean;
+  /**
+   * Only these kinds of event. Without `status`, `output` and `spawn` the agents' directories are neither
+   * watched nor polled: an idle teammate is not woken by every other agent's heartbeat.
+   */
+  only?: ReadonlyArray<TeamEvent['kind']>;
 }
 
 type WatchKind = TeamDirKind | 'parent';
@@ -39,6 +44,8 @@ export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher
   const parentDir = path.dirname(paths.root);
   const rootName = path.basename(paths.root);
   const useEvents = opts.fsEvents ?? true;
+  const only = opts.only ? new Set(opts.only) : null;
+  const agentDirs = !only || only.has('status') || only.has('output') || only.has('spawn');
   const listeners = new Set<(e: TeamEvent) => void>();
   /** id = inode + birth time: a directory made again often gets the inode number of the removed one. */
   const watched = new Map<string, { w: fs.FSWatcher; id: string }>();
@@ -47,6 +54,7 @@ export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher
   let closed = false;
 
   const emit = (e: TeamEvent) => {
+    if (only && !only.has(e.kind)) return;
     pending.set(e.key, e);
     if (flushScheduled) return;
     flushScheduled = true;
@@ -68,7 +76,8 @@ export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher
     if (dir === paths.root) return 'root';
     const rel = path.relative(paths.root, dir);
     const sub = SUBDIRS.get(rel);
-    if (sub) return sub;
+    if (sub) return sub === 'agents' && !agentDirs ? null : sub;
+    if (!agentDirs) return null;
     const agent = path.relative(paths.agentsDir, dir);
     return isAgentName(agent) && path.join(paths.agentsDir, agent) === dir ? { agent } : null;
   };
@@ -138,13 +147,13 @@ export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher
   attach(parentDir, false);
 
   // Safety net: re-attach what moved and compare a stat snapshot of every kind of team file.
-  let snapshot = takeSnapshot(paths);
+  let snapshot = takeSnapshot(paths, agentDirs);
   const pollMs = opts.safetyPollMs ?? TEAM_POLICY.safetyPollMs;
   const timer =
     pollMs > 0
       ? setInterval(() => {
           if (useEvents) attach(parentDir, true);
-          const next = takeSnapshot(paths);
+          const next = takeSnapshot(paths, agentDirs);
           for (const [key, sig] of next) if (snapshot.get(key)?.sig !== sig.sig) emit(sig.event);
           for (const [key, sig] of snapshot) if (!next.has(key)) emit(sig.event);
           snapshot = next;
@@ -175,8 +184,8 @@ function safeReaddir(dir: string): string[] {
   }
 }
 
-/** One stat per team file: config, team.log, inboxes, tasks, and each agent's dir, status and output. */
-function takeSnapshot(paths: TeamPaths): Map<string, { sig: string; event: TeamEvent }> {
+/** One stat per team file: config, team.log, inboxes, tasks, and (`agents`) each agent's dir, status and output. */
+function takeSnapshot(paths: TeamPaths, agents: boolean): Map<string, { sig: string; event: TeamEvent }> {
   const out = new Map<string, { sig: string; event: TeamEvent }>();
   const add = (file: string, event: TeamEvent | null) => {
     if (!event) return;
@@ -190,7 +199,7 @@ function takeSnapshot(paths: TeamPaths): Map<string, { sig: string; event: TeamE
   for (const n of ['config.json', 'team.log']) add(path.join(paths.root, n), classifyEntry('root', n));
   for (const n of safeReaddir(paths.inboxesDir)) add(path.join(paths.inboxesDir, n), classifyEntry('inboxes', n));
   for (const n of safeReaddir(paths.tasksDir)) add(path.join(paths.tasksDir, n), classifyEntry('tasks', n));
-  for (const a of safeReaddir(paths.agentsDir)) {
+  for (const a of agents ? safeReaddir(paths.agentsDir) : []) {
     if (!isAgentName(a)) continue;
     const dir = path.join(paths.agentsDir, a);
     add(dir, classifyEntry('agents', a));

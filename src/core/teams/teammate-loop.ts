@@ -13,6 +13,9 @@ import type { TeamSession } from './session.js';
 import type { ResponseWaiters, Waiting } from './approvals.js';
 import { sessionHooks } from './hooks.js';
 
+/** The loop's own kick comes this many feed polls apart (the feed's poll already catches a missed event). */
+const LAST_RESORT_POLLS = 6;
+
 export interface TeammateLoopOptions {
   spawnId?: string;
   model: string;
@@ -69,12 +72,14 @@ export class TeammateLoop {
     await this.session.ensureEpoch();
     // THCLAWS_TEAM_POLL_MS (bench baseline only): no change feed, poll like thClaws / Claude Code do.
     const pollMs = Number(process.env.THCLAWS_TEAM_POLL_MS) || 0;
-    const watcher = pollMs ? null : store.watch({ safetyPollMs: this.policy.safetyPollMs });
+    // What wakes a teammate: its inbox, the board, the roster; never another agent's heartbeat.
+    const watcher = pollMs ? null : store.watch({ safetyPollMs: this.policy.safetyPollMs, only: ['inbox', 'task', 'config'] });
     watcher?.onChange((e) => {
       if ((e.kind === 'inbox' && e.agent === this.me) || e.kind === 'task' || e.kind === 'config') this.kick();
     });
-    // The safety net also keeps the process alive: every other timer and watcher is unref'd.
-    const net = setInterval(() => this.kick(), pollMs || this.policy.safetyPollMs);
+    // The feed's own poll is the net under a missed event; this rarer kick is the last resort, and it keeps
+    // the process alive (every other timer and watcher is unref'd).
+    const net = setInterval(() => this.kick(), pollMs || this.policy.safetyPollMs * LAST_RESORT_POLLS);
     this.opts.print(`[${this.me}] waiting for messages...`);
     const main = this.loop();
     const code = await this.done;

@@ -346,7 +346,7 @@ export class TeamHost {
       if (this.pushMember(name)) changed = true;
     }
     if (changed || full) void this.approvals.refresh(); // a teammate that died while waiting leaves the inbox
-    // Safety net, like the store's own feed: a change event can be coalesced away (chokidar compares mtimes);
+    // Safety net, like the store's own feed: a change event can be coalesced away (or missed on some mounts);
     // a tail's pull is one fstat when nothing was appended.
     for (const tail of this.tails.values()) tail.pull();
   }
