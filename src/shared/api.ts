@@ -4,6 +4,7 @@
  * host import the inferred types, so a field added here is checked on both sides.
  */
 import { z } from 'zod';
+import { patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
 
 const agentName = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/, 'invalid agent name');
 const taskId = z.string().regex(/^[1-9][0-9]*$/, 'invalid task id');
@@ -85,16 +86,12 @@ export const TaskViewSchema = z.object({
 });
 export type TaskView = z.infer<typeof TaskViewSchema>;
 
-export const SettingsViewSchema = z.object({
-  teamEnabled: z.boolean(),
-  teammateMode: z.enum(['auto', 'tmux', 'background', 'host']),
-  model: z.string().min(1).max(200),
-  /** Model per role; an absent role uses `model`. */
-  roleModels: z.record(z.string().max(64), z.string().min(1).max(200)),
-  maxLiveTeammates: z.number().int().min(1).max(64),
-  /** Bash that would ask runs without asking while the OS sandbox is on for that agent. */
-  autoAllowSandboxedBash: z.boolean().optional(),
-});
+/** The settings a view shows and edits: keys, bounds and defaults are the runtime's own (settings-schema.ts). */
+export const SettingsViewSchema = z.object(
+  SettingsSchema.pick({ teamEnabled: true, teammateMode: true, model: true, roleModels: true, maxLiveTeammates: true, autoAllowSandboxedBash: true }).shape,
+);
+/** A change from a view: only the keys it names (no defaults filled in). */
+export const SettingsPatchSchema = patchSchemaOf(SettingsViewSchema);
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
 
 /** Whether the agents' Bash runs in the OS sandbox here: on, off by setting, unavailable (with why and the fix). */
@@ -108,7 +105,7 @@ export const SandboxViewSchema = z.object({
 export type SandboxView = z.infer<typeof SandboxViewSchema>;
 
 /** The teammate mode the host's lead actually runs with, and why it may differ from the setting. */
-export const EffectiveModeSchema = z.object({ mode: z.enum(['auto', 'tmux', 'background', 'host']), reason: text(500) });
+export const EffectiveModeSchema = z.object({ mode: z.enum(TEAMMATE_MODES), reason: text(500) });
 
 export const WorkspaceViewSchema = z.object({
   dir: z.string(),
@@ -152,7 +149,7 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('task_reassign', { task: taskId, reserved_for: agentName.nullable() }),
   req('task_cancel', { task: taskId }),
   req('settings_get', {}),
-  req('settings_set', { patch: SettingsViewSchema.partial() }),
+  req('settings_set', { patch: SettingsPatchSchema }),
   req('open_workspace', { dir: z.string().min(1).max(4096) }),
   /** The person's answer to a pending approval: allow (Approve / Always) or deny (Deny / Reject + feedback). */
   req('approval_answer', {

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { deriveState, LEAD, usageOf, type AgentStatus, type Task, type TeamConfig } from '../../core/team/index.js';
+import { roleModelFor } from '../../core/agent/settings-schema.js';
 import { describeSandboxStatus, type SandboxStatus } from '../../core/sandbox/status.js';
 import type { Member, SandboxView, SettingsView, TaskColumn, TaskView, TerminalMode } from '../../shared/api.js';
 
@@ -13,7 +14,11 @@ export interface HostSideInfo {
 }
 
 /** Builds one member's view from its config entry, status file, unread count and the host's own knowledge. */
-export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | null, queued: number, side: HostSideInfo, now = Date.now()): Member {
+/**
+ * `models`: the settings' default and role models. The model shown is the running process's own (its status),
+ * else the one a spawn would pick: the member's, its role's, the default.
+ */
+export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | null, queued: number, side: HostSideInfo, models: Pick<SettingsView, 'model' | 'roleModels'>, now = Date.now()): Member {
   const entry = cfg.members.find((m) => m.name === name);
   let state: Member['state'] = deriveState(status, now);
   if (side.pty) {
@@ -33,7 +38,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
   return {
     name,
     role: name === LEAD ? 'lead' : clip(entry?.role ?? '', 200),
-    model: clipOrNull((typeof extra.model === 'string' ? extra.model : null) ?? entry?.model ?? null, 200),
+    model: clipOrNull((typeof extra.model === 'string' ? extra.model : null) ?? entry?.model ?? roleModelFor(models.roleModels, entry?.role) ?? models.model, 200),
     state,
     alive,
     current_task: status?.current_task ?? null,
