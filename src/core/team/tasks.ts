@@ -273,7 +273,7 @@ export class Tasks {
           task.status = 'pending';
           task.owner = null;
         }
-        delete (task as Record<string, unknown>).parked;
+        delete task.parked;
       }
       if (deps) task.blocked_by = deps;
       if (patch.cancel) {
@@ -281,7 +281,7 @@ export class Tasks {
         task.status = 'completed';
         task.completed_at = Date.now();
         task.result = `cancelled${patch.reason ? `: ${patch.reason}` : ''}`;
-        (task as Record<string, unknown>).cancelled = true;
+        task.cancelled = true;
       }
       if (patch.extra) Object.assign(task, patch.extra);
       task.updated_at = Date.now();
@@ -330,7 +330,7 @@ export class Tasks {
       const status = r.kind === 'ok' ? r.task.status : r.kind;
       if (status !== 'completed') return `task ${task.id} blocked by task ${dep} (status: ${status})`;
       // A cancelled blocker is closed, not done: its dependents wait until the lead changes their blockers.
-      if (r.kind === 'ok' && (r.task as Record<string, unknown>).cancelled === true) {
+      if (r.kind === 'ok' && r.task.cancelled === true) {
         return `task ${task.id} blocked by task ${dep} (${r.task.result ?? 'cancelled'}); the lead must change its blockers or cancel it`;
       }
     }

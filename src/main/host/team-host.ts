@@ -393,5 +393,5 @@ export class TeamHost {
 }
 
 function waitingOf(status: AgentStatus | null | undefined): unknown {
-  return (status as Record<string, unknown> | null | undefined)?.waiting ?? null;
+  return status?.waiting ?? null;
 }

@@ -30,7 +30,6 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     state = 'dead';
   }
   const alive = side.pty !== null || state === 'idle' || state === 'working' || state === 'spawning' || state === 'error';
-  const extra = (status ?? {}) as Record<string, unknown>;
   const { usage, tokens, cost_usd } = usageOf(status);
   let terminal: TerminalMode;
   if (side.pty) terminal = { kind: 'pty', pid: side.pty.pid };
@@ -38,7 +37,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
   return {
     name,
     role: name === LEAD ? 'lead' : clip(entry?.role ?? '', 200),
-    model: clipOrNull((typeof extra.model === 'string' ? extra.model : null) ?? entry?.model ?? roleModelFor(models.roleModels, entry?.role) ?? models.model, 200),
+    model: clipOrNull(status?.model ?? entry?.model ?? roleModelFor(models.roleModels, entry?.role) ?? models.model, 200),
     state,
     alive,
     current_task: status?.current_task ?? null,
@@ -48,7 +47,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     queued,
     terminal,
     can_respawn: !side.pty && !alive,
-    waiting_for: alive && typeof (extra.waiting as { request_id?: unknown } | null | undefined)?.request_id === 'string' && (extra.waiting as { request_id: string }).request_id.length <= 100 ? ((extra.waiting as { request_id: string }).request_id) : null,
+    waiting_for: alive ? (status?.waiting?.request_id ?? null) : null,
   };
 }
 
@@ -69,17 +68,17 @@ function readonlyWhy(status: AgentStatus | null, side: HostSideInfo): string {
   if (side.lastExit) return side.lastExit.signal ? `exited (${side.lastExit.signal})` : `exited with code ${side.lastExit.code}`;
   if (!status) return 'not running: no process has started it yet';
   if (status.host && status.host !== os.hostname()) return `runs on host ${status.host}; output from output.log`;
-  const spawner = (status as Record<string, unknown>).spawner;
+  const spawner = status.spawner;
   if (typeof spawner === 'string') return `started by ${spawner}, not by this dashboard; output from output.log`;
   return 'not started by this dashboard; output from output.log';
 }
 
 export function taskView(task: Task, byId: Map<string, Task>): TaskView {
-  const extra = task as Record<string, unknown>;
   let column: TaskColumn = task.status;
-  if (extra.cancelled === true) column = 'cancelled';
-  else if (extra.failed === true || extra.state === 'failed') column = 'failed';
-  else if (extra.parked === true || extra.state === 'parked') column = 'parked';
+  // `parked` holds the runtime's reason (a string); `failed`/`state` come from other writers of the format.
+  if (task.cancelled === true) column = 'cancelled';
+  else if (task.failed === true || task.state === 'failed') column = 'failed';
+  else if (task.parked || task.state === 'parked') column = 'parked';
   return {
     id: task.id,
     subject: task.subject,
