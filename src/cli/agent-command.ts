@@ -1,27 +1,8 @@
 import { Option, type Command } from 'commander';
 import { CliError } from './errors.js';
+import type { AgentCliOptions } from './agent/options.js';
 
-export interface AgentCliOptions {
-  print?: string | true;
-  outputFormat: 'text' | 'json' | 'stream-json';
-  model?: string;
-  provider?: 'anthropic' | 'scripted';
-  script?: string;
-  acceptAll?: boolean;
-  permissionMode?: 'ask' | 'auto';
-  maxIterations?: number;
-  cwd?: string;
-  resume?: string;
-  teamAgent?: string;
-  teamDir?: string;
-  cli?: boolean;
-  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
-  thinkingDisplay?: 'summarized' | 'omitted';
-  verbose?: boolean;
-  inputFormat?: 'text' | 'stream-json';
-  /** -p with teams: give up after this many seconds. */
-  timeout?: number;
-}
+export type { AgentCliOptions } from './agent/options.js';
 
 function positiveInt(value: string): number {
   const n = Number(value);

@@ -1,16 +1,19 @@
 /**
  * The one API contract between the TeamHost and every view (Electron IPC and the web transport).
+ * No Node imports here or in what it imports: the renderer and the preload bundle it. Names, states, modes and
+ * settings come from their one definition in src/core (Node-free modules).
  * Every message that crosses a transport is parsed with these schemas at the boundary; the renderer and the
  * host import the inferred types, so a field added here is checked on both sides.
  */
 import { z } from 'zod';
 import { patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
+import { AGENT_NAME_PATTERN, TASK_ID_PATTERN } from '../core/team/limits.js';
+import { AGENT_STATES } from '../core/team/schemas.js';
 
-const agentName = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/, 'invalid agent name');
-const taskId = z.string().regex(/^[1-9][0-9]*$/, 'invalid task id');
+const agentName = z.string().regex(AGENT_NAME_PATTERN, 'invalid agent name');
+const taskId = z.string().regex(TASK_ID_PATTERN, 'invalid task id');
 const text = (max: number) => z.string().max(max);
 
-export const AGENT_STATES = ['spawning', 'idle', 'working', 'error', 'stopped', 'dead', 'defined'] as const;
 export const AgentStateSchema = z.enum(AGENT_STATES);
 export type AgentStateName = z.infer<typeof AgentStateSchema>;
 
@@ -208,6 +211,9 @@ export function parseEvent(raw: unknown): { ok: true; event: HostEvent } | { ok:
   const issue = res.error.issues[0];
   return { ok: false, error: `invalid event: ${issue?.path.join('.') || '(message)'}: ${issue?.message ?? 'invalid'}` };
 }
+
+/** The Electron IPC channels, for main and the preload bridge: requests view → host, events host → view. */
+export const IPC_CHANNELS = { request: 'thclaws:request', event: 'thclaws:event' } as const;
 
 /** Flow-control constants shared by host and views (characters). */
 export const FLOW = {

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentCliOptions } from '../agent-command.js';
+import type { AgentCliOptions } from './options.js';
 import { CliError } from '../errors.js';
 import { registerAgentHooks, type RuntimeInfo } from './hooks.js';
 import { outsideWorktrees } from '../../core/teams/roots.js';

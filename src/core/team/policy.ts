@@ -24,13 +24,13 @@ export const TEAM_POLICY = {
   lockMaxBackoffMs: 10,
   /** claimNext trusts its task cache (plus cheap probes) between full directory scans this far apart. */
   taskHintRescanMs: 1000,
-  /** Read messages kept in the live inbox; older read ones go to `<agent>.archive.jsonl` (D-25). */
+  /** Read messages kept in the live inbox; older read ones go to `<agent>.archive.jsonl`. */
   inboxKeepRead: 50,
   /** Size limits live in limits.ts (one module for every limit); these names stay for callers. */
   maxMessageChars: LIMITS.messageChars,
   maxSubjectChars: LIMITS.subjectChars,
   maxDescriptionChars: LIMITS.descriptionChars,
-  /** Teammates heartbeat every 2 s from a timer independent of the turn (D-1); dead ≫ that period. */
+  /** Teammates heartbeat every 2 s from a timer independent of the turn (a long turn never looks dead); dead ≫ that period. */
   heartbeatMs: 2000,
   staleAfterMs: 15_000,
   /** The change feed's safety net if a file event is ever missed; level-triggered so a slow poll is enough. */

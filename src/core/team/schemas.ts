@@ -52,7 +52,7 @@ export const TaskSchema = z.looseObject({
   subject: z.string().max(LIMITS.subjectChars),
   description: z.string().max(LIMITS.descriptionChars),
   status: TaskStatusSchema,
-  /** Set at create and kept forever, separate from the claimer (D-13). */
+  /** Set at create and kept forever, separate from the claimer. */
   reserved_for: agentName.nullish(),
   owner: agentName.nullish(),
   blocked_by: z.array(taskId).default([]),
@@ -79,7 +79,12 @@ export const UsageTotalsSchema = z.looseObject({
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
-export const AgentStatusValue = z.enum(['spawning', 'idle', 'working', 'error', 'stopped']);
+/** The states an agent writes into its status. */
+export const AGENT_STATUS_VALUES = ['spawning', 'idle', 'working', 'error', 'stopped'] as const;
+export const AgentStatusValue = z.enum(AGENT_STATUS_VALUES);
+/** What a person sees: a written state, or `dead` / `defined` derived from liveness (status.ts). */
+export const AGENT_STATES = [...AGENT_STATUS_VALUES, 'dead', 'defined'] as const;
+export type AgentState = (typeof AGENT_STATES)[number];
 export type AgentStatusValue = z.infer<typeof AgentStatusValue>;
 
 /** What a teammate waits for (a permission or its plan), in its status while it waits and in its request frame. */
@@ -108,7 +113,7 @@ export type Waiting = z.infer<typeof WaitingSchema>;
 export const StatusSchema = z.looseObject({
   agent: agentName,
   status: AgentStatusValue,
-  /** A task id, not a message id (D-26). */
+  /** A task id, not a message id. */
   current_task: taskId.nullish(),
   pid: z.number().int().positive().nullish(),
   /** The agent process's parent (a launcher's wrapper); lets a launcher recognise the status as its child's. */

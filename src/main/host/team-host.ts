@@ -6,7 +6,7 @@ import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../cor
 import { serveSpawnRequests, type SpawnServer } from '../../core/teams/serve-spawn-requests.js';
 import type { HostEvent, Member, SandboxView, SettingsView } from '../../shared/api.js';
 import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
-import { PtyLauncher } from './pty-launcher.js';
+import { PtyLauncher } from '../../core/teams/launchers/pty.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
 import { packageRoot } from './package-root.js';
 import { OutputTail } from './readonly-tail.js';
