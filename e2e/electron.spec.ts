@@ -4,11 +4,18 @@ import path from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
 import { makeTeamWorkspace, ROOT } from '../test/desktop/helpers.js';
 
-/** The Electron binary, when this machine has one (it cannot be downloaded here). */
+/**
+ * The Electron binary, when this machine has one. Found without `require('electron')`, which in Electron 45
+ * downloads a missing binary on first use, and a test must never download (nor fail for want of the network).
+ */
 function electronBinary(): string | null {
   try {
-    const p = createRequire(import.meta.url)('electron') as unknown;
-    return typeof p === 'string' && fs.existsSync(p) ? p : null;
+    const dir = path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+    const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
+    const pathFile = path.join(dir, 'path.txt');
+    const rel = fs.existsSync(pathFile) ? fs.readFileSync(pathFile, 'utf8').trim() : null;
+    const p = override ? path.join(override, rel || 'electron') : rel ? path.join(dir, 'dist', rel) : null;
+    return p && fs.existsSync(p) ? p : null;
   } catch {
     return null;
   }

@@ -5,12 +5,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const standIn = fs.mkdtempSync(path.join(os.tmpdir(), 'electron-dist-'));
 fs.writeFileSync(path.join(standIn, 'electron'), '#!/bin/sh\necho stand-in electron\n', { mode: 0o755 });
-fs.writeFileSync(path.join(standIn, 'version'), '41.7.1');
+// The stand-in carries the installed Electron's version, so the package is checked for the Electron we ship.
+const require = createRequire(import.meta.url);
+fs.writeFileSync(path.join(standIn, 'version'), require('electron/package.json').version);
 const out = path.join(root, 'release');
 fs.rmSync(path.join(out, 'linux-unpacked'), { recursive: true, force: true });
 const bin = path.join(root, 'node_modules', '.bin');

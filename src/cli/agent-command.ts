@@ -1,39 +1,8 @@
 import { Option, type Command } from 'commander';
 import { CliError } from './errors.js';
+import type { AgentCliOptions } from './agent/options.js';
 
-export interface AgentCliOptions {
-  print?: string | true;
-  outputFormat: 'text' | 'json' | 'stream-json';
-  model?: string;
-  provider?: 'anthropic' | 'scripted';
-  script?: string;
-  acceptAll?: boolean;
-  permissionMode?: 'ask' | 'auto';
-  /** The Agent SDK's `--max-turns` (same budget as --max-iterations; the result says error_max_turns). */
-  maxTurns?: number;
-  /** `stdio`: permission questions go to the SDK host as can_use_tool control requests. */
-  permissionPromptTool?: 'stdio';
-  appendSystemPrompt?: string;
-  /** Allow rules for this run (`Bash(npm test:*)`, `Write(src/)`, a tool name), as the Agent SDK's allowedTools. */
-  allowedTools?: string[];
-  /** Deny rules for this run; a bare tool name also hides that tool from the model. */
-  disallowedTools?: string[];
-  /** Resume the newest session of this project. */
-  continue?: boolean;
-  systemPrompt?: string;
-  maxIterations?: number;
-  cwd?: string;
-  resume?: string;
-  teamAgent?: string;
-  teamDir?: string;
-  cli?: boolean;
-  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
-  thinkingDisplay?: 'summarized' | 'omitted';
-  verbose?: boolean;
-  inputFormat?: 'text' | 'stream-json';
-  /** -p with teams: give up after this many seconds. */
-  timeout?: number;
-}
+export type { AgentCliOptions } from './agent/options.js';
 
 /** The Agent SDK's permission modes mapped to ours; the ones not enforced here are refused, not ignored. */
 function sdkPermissionMode(value: string): 'ask' | 'auto' {

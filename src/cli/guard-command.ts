@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { createCommandGuard } from '../core/guard/index.js';
+import { gitOut } from '../core/git.js';
 import { CliError } from './errors.js';
 
 interface GuardOptions {
@@ -13,11 +13,7 @@ interface GuardOptions {
 }
 
 function gitLine(args: string[], cwd: string): string | undefined {
-  try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
+  return gitOut(cwd, args, { timeoutMs: 5_000 }) || undefined;
 }
 
 /** `<ws>/.worktrees/<name>/…` → ws and name; otherwise the repository top level. */

@@ -3,10 +3,9 @@
  * against the API contract here and again in main; nothing else of Electron or Node is exposed.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { parseEvent, parseRequest } from '../shared/api.js';
+import { IPC_CHANNELS, parseEvent, parseRequest } from '../shared/api.js';
 
-export const REQUEST_CHANNEL = 'thclaws:request';
-export const EVENT_CHANNEL = 'thclaws:event';
+const { request: REQUEST_CHANNEL, event: EVENT_CHANNEL } = IPC_CHANNELS;
 
 contextBridge.exposeInMainWorld('thclaws', {
   send(message: unknown): void {

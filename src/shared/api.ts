@@ -1,17 +1,22 @@
 /**
  * The one API contract between the TeamHost and every view (Electron IPC and the web transport).
+ * No Node imports here or in what it imports: the renderer and the preload bundle it. Names, states, modes and
+ * settings come from their one definition in src/core (Node-free modules).
  * Every message that crosses a transport is parsed with these schemas at the boundary; the renderer and the
  * host import the inferred types, so a field added here is checked on both sides.
  */
 import { z } from 'zod';
+import { patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
+import { AGENT_NAME_PATTERN, TASK_ID_PATTERN } from '../core/team/limits.js';
+import { AGENT_STATES } from '../core/team/schemas.js';
 
-const agentName = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/, 'invalid agent name');
-const taskId = z.string().regex(/^[1-9][0-9]*$/, 'invalid task id');
+const agentName = z.string().regex(AGENT_NAME_PATTERN, 'invalid agent name');
+const taskId = z.string().regex(TASK_ID_PATTERN, 'invalid task id');
 const text = (max: number) => z.string().max(max);
 
-/** `not_configured`: the lead cannot start for want of a model key (the welcome says what to do). */
-export const AGENT_STATES = ['spawning', 'idle', 'working', 'error', 'stopped', 'dead', 'defined', 'not_configured'] as const;
-export const AgentStateSchema = z.enum(AGENT_STATES);
+/** The store's states, and `not_configured`: the lead cannot start for want of a model key (the welcome says what to do). */
+export const VIEW_STATES = [...AGENT_STATES, 'not_configured'] as const;
+export const AgentStateSchema = z.enum(VIEW_STATES);
 export type AgentStateName = z.infer<typeof AgentStateSchema>;
 
 /** How the host shows an agent's terminal: a pty it owns (typing works) or a read-only tail of output.log. */
@@ -86,16 +91,12 @@ export const TaskViewSchema = z.object({
 });
 export type TaskView = z.infer<typeof TaskViewSchema>;
 
-export const SettingsViewSchema = z.object({
-  teamEnabled: z.boolean(),
-  teammateMode: z.enum(['auto', 'tmux', 'background', 'host']),
-  model: z.string().min(1).max(200),
-  /** Model per role; an absent role uses `model`. */
-  roleModels: z.record(z.string().max(64), z.string().min(1).max(200)),
-  maxLiveTeammates: z.number().int().min(1).max(64),
-  /** Bash that would ask runs without asking while the OS sandbox is on for that agent. */
-  autoAllowSandboxedBash: z.boolean().optional(),
-});
+/** The settings a view shows and edits: keys, bounds and defaults are the runtime's own (settings-schema.ts). */
+export const SettingsViewSchema = z.object(
+  SettingsSchema.pick({ teamEnabled: true, teammateMode: true, model: true, roleModels: true, maxLiveTeammates: true, autoAllowSandboxedBash: true }).shape,
+);
+/** A change from a view: only the keys it names (no defaults filled in). */
+export const SettingsPatchSchema = patchSchemaOf(SettingsViewSchema);
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
 
 /** Whether the agents' Bash runs in the OS sandbox here: on, off by setting, unavailable (with why and the fix). */
@@ -109,7 +110,7 @@ export const SandboxViewSchema = z.object({
 export type SandboxView = z.infer<typeof SandboxViewSchema>;
 
 /** The teammate mode the host's lead actually runs with, and why it may differ from the setting. */
-export const EffectiveModeSchema = z.object({ mode: z.enum(['auto', 'tmux', 'background', 'host']), reason: text(500) });
+export const EffectiveModeSchema = z.object({ mode: z.enum(TEAMMATE_MODES), reason: text(500) });
 
 /** Whether the lead can start: a model key (its source and last 4 characters only) or the scripted provider. */
 export const SetupViewSchema = z.object({
@@ -188,7 +189,7 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('task_reassign', { task: taskId, reserved_for: agentName.nullable() }),
   req('task_cancel', { task: taskId }),
   req('settings_get', {}),
-  req('settings_set', { patch: SettingsViewSchema.partial() }),
+  req('settings_set', { patch: SettingsPatchSchema }),
   req('open_workspace', { dir: z.string().min(1).max(4096) }),
   /** Stores the person's model key in their config directory (never the workspace); the reply has its last 4. */
   req('key_set', { key: z.string().min(1).max(500) }),
@@ -260,6 +261,9 @@ export function parseEvent(raw: unknown): { ok: true; event: HostEvent } | { ok:
   const issue = res.error.issues[0];
   return { ok: false, error: `invalid event: ${issue?.path.join('.') || '(message)'}: ${issue?.message ?? 'invalid'}` };
 }
+
+/** The Electron IPC channels, for main and the preload bridge: requests view → host, events host → view. */
+export const IPC_CHANNELS = { request: 'thclaws:request', event: 'thclaws:event' } as const;
 
 /** Flow-control constants shared by host and views (characters). */
 export const FLOW = {

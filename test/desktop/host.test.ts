@@ -10,6 +10,8 @@ import { TeamHost, type TeamHostOptions } from '../../src/main/host/team-host.js
 import { FLOW, parseEvent, type HostEvent, type Member } from '../../src/shared/api.js';
 import { probeSandbox } from '../../src/core/sandbox/runtime.js';
 import { sandboxView } from '../../src/main/host/views.js';
+import { loadSettings } from '../../src/core/agent/settings.js';
+import { DEFAULT_MODEL } from '../../src/core/agent/models.js';
 import { agentSimScript, makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 
 class Client {
@@ -193,6 +195,30 @@ describe('TeamHost against a team made by the CLI', () => {
     await c.session.handle('not even an object');
     expect(c.events.at(-1)).toMatchObject({ type: 'reply', id: -1, ok: false });
     expect((await c.req({ type: 'settings_get' })).ok).toBe(true);
+  });
+
+  it("shows the runtime's settings: its defaults when the file says nothing, and each member's model as a spawn would pick it (its own, its role's, the default)", async () => {
+    const ws = makeTeamWorkspace(['rev', 'dev', 'own']);
+    const store = new TeamStore(path.join(ws, '.thclaws/state/team'));
+    await store.config.update((cfg) => {
+      for (const m of cfg.members) m.role = m.name === 'rev' ? 'Reviewer ' : 'developer';
+      cfg.members.find((m) => m.name === 'own')!.model = 'claude-opus-4-5';
+    });
+    const { c } = await subscribedHost(ws, false);
+    const shown = () => c.events.filter((e) => e.type === 'settings').at(-1) as Extract<HostEvent, { type: 'settings' }>;
+    // No settings file: the view shows what the runtime enforces (the lead's session reads the same schema).
+    const runtime = loadSettings(ws, { HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'home-')) }, { trusted: true }).settings;
+    expect(shown().settings).toMatchObject({ maxLiveTeammates: runtime.maxLiveTeammates, model: runtime.model, teammateMode: runtime.teammateMode, roleModels: {} });
+    expect(shown().settings.maxLiveTeammates).toBe(8);
+    expect(shown().settings.model).toBe(DEFAULT_MODEL);
+    expect(c.member('rev')?.model).toBe(DEFAULT_MODEL);
+
+    const set = await c.req({ type: 'settings_set', patch: { roleModels: { reviewer: 'claude-haiku-4-5' } } });
+    expect(set.ok, set.error).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(ws, '.thclaws/settings.json'), 'utf8'))).toEqual({ roleModels: { reviewer: 'claude-haiku-4-5' } });
+    await waitFor(() => c.member('rev')?.model === 'claude-haiku-4-5', "the reviewer's role model in its pane header");
+    expect(c.member('dev')?.model).toBe(DEFAULT_MODEL);
+    expect(c.member('own')?.model).toBe('claude-opus-4-5');
   });
 
   it('serves the runtime\'s spawn requests: a teammate the lead asks for runs in a pty of this host', async () => {

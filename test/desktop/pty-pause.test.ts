@@ -7,7 +7,7 @@ import { TeamStore } from '../../src/core/team/index.js';
 import { PtyProcess } from '../../src/core/teams/launchers/pty-process.js';
 import { OutputScheduler } from '../../src/main/host/scheduler.js';
 import { AgentTerminal } from '../../src/main/host/terminal.js';
-import { PtyLauncher } from '../../src/main/host/pty-launcher.js';
+import { PtyLauncher } from '../../src/core/teams/launchers/pty.js';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() };
 const PAUSE_MS = 12_000;

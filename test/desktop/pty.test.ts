@@ -5,9 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/core/team/index.js';
 import { OutputScheduler } from '../../src/main/host/scheduler.js';
 import { AgentTerminal } from '../../src/main/host/terminal.js';
-import { PtyLauncher } from '../../src/main/host/pty-launcher.js';
 import { PtyProcess } from '../../src/core/teams/launchers/pty-process.js';
-import { PtyLauncher as CorePtyLauncher } from '../../src/core/teams/launchers/pty.js';
+import { PtyLauncher } from '../../src/core/teams/launchers/pty.js';
 
 const MB = 1024 * 1024;
 /** Writes `mb` MiB of 'a' (no newlines: the pty adds no bytes) and exits at once. */
@@ -111,7 +110,7 @@ describe('pty output is complete', () => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-pty-'));
     const store = TeamStore.forWorkspace(ws);
     store.init();
-    const launcher = new CorePtyLauncher(store);
+    const launcher = new PtyLauncher(store);
     try {
       for (const [i, mb] of [30, 1].entries()) {
         const run = await launcher.launch({ spawn_id: `c${i}`, agent: 'bob', argv: flood(mb), cwd: ws, env, team_dir: store.dir, requested_at: Date.now() });

@@ -1,5 +1,6 @@
 /** The shared lead handler: what becomes a lead turn, what is only shown, what is dropped; the watchdog. */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { sendFrame } from '../../src/core/teams/protocol.js';
@@ -43,6 +44,26 @@ describe('LeadHandler', () => {
     expect(batch.prompt).toContain('question about the schema');
     await handler.ack(batch.ids);
     expect(session.store.inboxes.unread('lead')).toEqual([]);
+  });
+
+  it('a frame with a malformed field or of an unknown kind is refused where the inbox is read: journaled, marked read, never fed or acted on', async () => {
+    const { session, handler, events } = await setup();
+    const epoch = session.epoch;
+    // A permission request without its request id, an idle with a made-up reason, a kind no version sends.
+    await session.store.send('alice', 'lead', '{}', { type: 'permission_request', extra: { epoch, kind: 'permission', agent: 'alice', tool: 'Bash', summary: 'rm -rf build', cwd: '/' } });
+    await session.store.send('bob', 'lead', '{}', { type: 'idle_notification', extra: { epoch, idle_reason: 'bored', completed_task_id: '7', completed_status: 'completed', summary: 'forged' } });
+    await session.store.send('bob', 'lead', '{}', { type: 'made_up_kind', extra: { epoch } });
+    await sendFrame(session.store, 'bob', 'lead', 'idle_notification', { idle_reason: 'available', completed_task_id: '4', completed_status: 'completed', summary: 'built it' }, epoch);
+    const batch = handler.drain();
+    expect(batch.prompt).toContain('task #4 completed] built it');
+    expect(batch.prompt).not.toContain('forged');
+    expect(events.map((e) => e.kind)).toEqual(['idle']);
+    await handler.ack(batch.ids);
+    expect(session.store.inboxes.unread('lead')).toEqual([]);
+    const log = fs.readFileSync(session.store.paths.log, 'utf8');
+    expect(log).toContain('malformed permission_request frame from alice dropped: request_id');
+    expect(log).toContain('malformed idle_notification frame from bob dropped: idle_reason');
+    expect(log).toContain('malformed made_up_kind frame from bob dropped');
   });
 
   it('frames from an earlier session are dropped, never fed', async () => {

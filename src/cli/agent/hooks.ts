@@ -22,9 +22,9 @@ export interface RuntimeInfo {
 export interface AgentHooks {
   /** Runs once after the role hooks and before the other hooks: may load modules and set up state asynchronously. */
   prepare?: (info: RuntimeInfo) => Promise<void>;
-  /** May change the role computed from the flags (teams issue: `lead` when teamEnabled and no team agent). */
+  /** May change the role computed from the flags (the team hooks: `lead` when teamEnabled and no team agent). */
   role?: (info: RuntimeInfo) => Role | undefined;
-  /** Called once the role is known; may return a guard (teams issue: createCommandGuard). */
+  /** Called once the role is known; may return a guard (the team hooks: createCommandGuard). */
   guard?: (info: RuntimeInfo) => CommandGuard | undefined;
   tools?: (info: RuntimeInfo) => Tool<any>[];
   /** May replace entries of the final tool list in place (team hooks wrap preflight for PreToolUse). */

@@ -1,6 +1,6 @@
 /** Entry of the root command: -p or the REPL. */
 import readline from 'node:readline';
-import type { AgentCliOptions } from '../agent-command.js';
+import type { AgentCliOptions } from './options.js';
 import { CliError } from '../errors.js';
 import { DenyApprover } from '../../core/agent/permissions.js';
 import { runPrint } from './print.js';

@@ -1,9 +1,10 @@
 /** Builds the agent's OS sandbox for its role, prints the one start-up warning, and adds `/sandbox`. */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../../core/agent/settings.js';
 import type { Role } from '../../core/guard/types.js';
+import { gitOut } from '../../core/git.js';
 import { localSettingsPath, projectSettingsPath, userSettingsPath } from '../../core/agent/settings.js';
 import { createRoleSandbox, currentSandboxStatus, describeSandboxStatus, layeredSandboxSettings, quickCheck, sandboxSettings, SandboxSettingsError, setSandboxStatus, type RoleSandbox, type SandboxStatus } from '../../core/sandbox/index.js';
 import { readSettingsLayer as readLayer } from '../../core/sandbox/workspace-status.js';
@@ -20,12 +21,8 @@ function canonical(p: string): string {
 
 /** The repository's shared git directory (a worktree's `.git` is a file pointing into it). */
 function gitCommonDir(cwd: string): string | undefined {
-  try {
-    const out = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
-    return out ? canonical(out) : undefined;
-  } catch {
-    return undefined;
-  }
+  const out = gitOut(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir'], { timeoutMs: 5000 });
+  return out ? canonical(out) : undefined;
 }
 
 export interface SandboxSetup {

@@ -18,7 +18,7 @@ import { builtinTools } from '../../core/agent/tools/index.js';
 import { ShellRegistry } from '../../core/agent/tools/shells.js';
 import type { Approver } from '../../core/agent/types.js';
 import type { CommandGuard, Role } from '../../core/guard/types.js';
-import type { AgentCliOptions } from '../agent-command.js';
+import type { AgentCliOptions } from './options.js';
 import { CliError } from '../errors.js';
 import { agentHooks, type RuntimeInfo } from './hooks.js';
 import { setupSandbox } from './sandbox-setup.js';
@@ -51,7 +51,7 @@ function applyTeamFlags(opts: AgentCliOptions, cwd: string): { agentName?: strin
   if (opts.teamDir) process.env.THCLAWS_TEAM_DIR = path.resolve(cwd, opts.teamDir);
   else if (opts.teamAgent && !process.env.THCLAWS_TEAM_DIR) process.env.THCLAWS_TEAM_DIR = path.join(cwd, '.thclaws', 'state', 'team');
   const agentName = opts.teamAgent ?? process.env.THCLAWS_TEAM_AGENT;
-  // The teams issue decides `lead` (teamEnabled && no THCLAWS_TEAM_AGENT) through its hooks.
+  // The team hooks decide `lead` (teamEnabled && no THCLAWS_TEAM_AGENT).
   return { ...(agentName ? { agentName } : {}), role: agentName === 'lead' ? 'lead' : agentName ? 'teammate' : 'solo' };
 }
 

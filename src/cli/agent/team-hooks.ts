@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentCliOptions } from '../agent-command.js';
+import type { AgentCliOptions } from './options.js';
 import { CliError } from '../errors.js';
 import { registerAgentHooks, type RuntimeInfo } from './hooks.js';
 import { outsideWorktrees } from '../../core/teams/roots.js';
@@ -63,7 +63,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         const issue = hooksParsed.error.issues[0]!;
         throw new CliError(`invalid settings: key "hooks.${issue.path.join('.')}": ${issue.message}`, 2);
       }
-      const settings = info.settings as typeof info.settings & { maxLiveTeammates?: number };
+      const settings = info.settings;
       const session = new TeamSession({
         projectRoot,
         teamDir: teamDirOf(projectRoot),
@@ -74,7 +74,8 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         selfArgv: [process.execPath, ...process.execArgv, process.argv[1]!],
         childFlags: childFlags(opts),
         defaultModel: info.settings.model,
-        maxLiveTeammates: typeof settings.maxLiveTeammates === 'number' ? settings.maxLiveTeammates : 8,
+        maxLiveTeammates: settings.maxLiveTeammates,
+        roleModels: settings.roleModels,
         approvers: { permission: settings.permissionApprover, plan: settings.planApprover },
         hooks: hooksParsed.data,
       });

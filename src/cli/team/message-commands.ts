@@ -49,7 +49,7 @@ export function registerMessageCommands(team: Command): void {
         const known = knownNames(await store.config.require());
         if (!known.includes(agent) || agent === USER) throw new CliError(`unknown teammate "${agent}"; known: ${known.join(', ')}`);
         const { sendFrame } = await import('../../core/teams/protocol.js');
-        const m = await sendFrame(store, USER, agent, 'abort_turn');
+        const m = await sendFrame(store, USER, agent, 'abort_turn', {});
         print(opts, m, () => `abort_turn sent to ${agent}`);
       }),
     );

@@ -1,6 +1,6 @@
 /**
  * Agent definitions: `.thclaws/agents/*.md`, YAML front-matter (name, description, model, tools, isolation)
- * and a body of instructions. SpawnTeammate (teams issue) uses them to give a teammate its role.
+ * and a body of instructions. SpawnTeammate uses them to give a teammate its role.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

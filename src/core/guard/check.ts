@@ -1,7 +1,7 @@
 /**
  * checkCommand: parse the whole input, then run the role rules on every simple command in it (and on
  * scripts nested in `sh -c`, `eval`, heredocs, pipes into a shell, interpreter code). Pure: git
- * questions go through ctx.git. The caller runs nothing unless this allows it (D-3).
+ * questions go through ctx.git. The caller runs nothing unless this allows it, and checks the whole command before any part of it runs.
  */
 import path from 'node:path';
 import { parseOpts, resolveCommand } from './argv.js';

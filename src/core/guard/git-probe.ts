@@ -1,14 +1,9 @@
 /** The real GitProbe: short read-only git calls (rev-parse, merge-base, reflog, diff --diff-filter=U). */
-import { execFileSync } from 'node:child_process';
+import { gitOut } from '../git.js';
 import type { GitProbe } from './types.js';
 
-function git(args: string[], cwd: string): string | null {
-  try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).trim();
-  } catch {
-    return null;
-  }
-}
+/** A probe is short: a hung git (a lock, a network filesystem) must not hang the guard. */
+const git = (args: string[], cwd: string): string | null => gitOut(cwd, args, { timeoutMs: 5_000 });
 
 /** Refs come from model-written commands: never let one be read as an option. */
 const safe = (ref: string): boolean => ref !== '' && !ref.startsWith('-') && !ref.includes('\0');
@@ -27,7 +22,7 @@ export function createGitProbe(): GitProbe {
 
 /**
  * Files git lists as unmerged, root-relative; empty when no merge is in progress. Bound to the index,
- * not to MERGE_HEAD or conflict markers, so `touch .git/MERGE_HEAD` opens nothing (D-15).
+ * not to MERGE_HEAD or conflict markers, so `touch .git/MERGE_HEAD` opens nothing.
  */
 export function unmergedFiles(root: string): string[] {
   if (git(['rev-parse', '--verify', '--quiet', 'MERGE_HEAD'], root) === null) return [];

@@ -1,6 +1,6 @@
 /**
  * The teammate hard-reset rule: a reset target must be on the teammate's own history. Refs are resolved
- * with the injected GitProbe; without one a lexical fallback (reference §7.3) applies.
+ * with the injected GitProbe; without one a lexical fallback (branch names only, no repository) applies.
  */
 import { ADVICE, type Env, type Finding } from './finding.js';
 import type { GitCall } from './git-argv.js';

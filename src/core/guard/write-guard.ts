@@ -9,7 +9,7 @@ export function checkWrite(role: Role, absPath: string, ctx: GuardContext): Guar
   if (role === 'solo') return { allowed: true };
   const p = path.resolve(absPath);
   if (role === 'lead') {
-    // Only files git itself lists as unmerged, and only while a merge is in progress (D-15).
+    // Only files git itself lists as unmerged, and only while a merge is in progress.
     const unmerged = ctx.mergeInProgress ? (ctx.unmergedFiles ?? []).map((f) => path.resolve(ctx.workspaceRoot, f)) : [];
     if (unmerged.includes(p)) return { allowed: true };
     const why = ctx.mergeInProgress

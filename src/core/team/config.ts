@@ -12,7 +12,7 @@ export interface NewTeam {
   members?: Array<Partial<Member> & { name: string }>;
 }
 
-/** `config.json`: locked read-modify-write and atomic save (D-17). */
+/** `config.json`: locked read-modify-write and atomic save. */
 export class TeamConfigFile {
   constructor(
     private readonly paths: TeamPaths,
@@ -37,7 +37,7 @@ export class TeamConfigFile {
     return cfg;
   }
 
-  /** Creates the team; refuses to replace an existing one silently (D-17). */
+  /** Creates the team; refuses to replace an existing one silently. */
   async create(team: NewTeam): Promise<TeamConfig> {
     const members = validateMembers(team.members ?? []);
     ensureDir(this.paths.root);

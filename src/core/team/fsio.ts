@@ -161,7 +161,7 @@ function syncDirOf(file: string, guard: Guard | undefined): void {
 
 /**
  * Like writeFileAtomic but fails (false) instead of replacing: link(2) is atomic and exclusive, so a garbled
- * id counter can never overwrite an existing task (D-8).
+ * id counter can never overwrite an existing task.
  */
 export function createFileExclusive(file: string, data: string, guard?: Guard): boolean {
   const tmp = writeTemp(file, data, true);

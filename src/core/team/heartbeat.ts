@@ -16,7 +16,7 @@ export interface Heartbeat {
 
 /**
  * Heartbeats from a timer independent of the agent's turn, so a long tool call or a streaming reply never
- * makes a live agent look dead (D-1). The status carries pid and boot id for same-host liveness checks.
+ * makes a live agent look dead. The status carries pid and boot id for same-host liveness checks.
  */
 export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalMs: number = TEAM_POLICY.heartbeatMs): Promise<Heartbeat> {
   // parent_pid: a launcher that wraps the agent (the tail-safe pty wrapper) knows only its own pid.

@@ -23,7 +23,7 @@ type Parsed =
   | { state: 'missing' | 'ok'; messages: Message[]; invalid: Array<{ raw: unknown; reason: string }> }
   | { state: 'corrupt'; reason: string };
 
-/** thClaws wrote `content` and unix seconds; accept both instead of rejecting the whole file (D-7). */
+/** thClaws wrote `content` and unix seconds; accept both instead of rejecting the whole file. */
 function normalizeLegacy(raw: unknown): unknown {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
   const m = { ...(raw as Record<string, unknown>) };
@@ -152,7 +152,7 @@ export class Inboxes {
     }, { journal: this.journal });
   }
 
-  /** Keeps append cost flat: read messages beyond the limit move to the archive, oldest first (D-25). */
+  /** Keeps append cost flat: read messages beyond the limit move to the archive, oldest first. */
   private compact(agent: string, messages: Message[]): boolean {
     let readCount = 0;
     for (const m of messages) if (m.read) readCount++;

@@ -29,7 +29,7 @@ export interface Lease extends LeaseInfo {
 }
 
 /**
- * One process per agent name (D-2): the lease is `agents/<agent>/.locks/lease.lock`, held for the process
+ * One process per agent name: the lease is `agents/<agent>/.locks/lease.lock`, held for the process
  * lifetime. On the same host it is taken over only once its holder is dead, so a stopped holder keeps it. The
  * holder checks it every lockUpdateMs; losing it (removed by hand, the team dir deleted, taken over from
  * another host after a long stall) is loud: journalled, printed, and reported to every onLost listener.

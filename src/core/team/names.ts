@@ -1,7 +1,7 @@
 import { TeamError } from './errors.js';
 import { AGENT_NAME_PATTERN as AGENT_NAME, LIMITS, TASK_ID_PATTERN as TASK_ID } from './limits.js';
 
-/** Validation happens before any filesystem call: nothing from input becomes a path unchecked (D-16). */
+/** Validation happens before any filesystem call: nothing from input becomes a path unchecked. */
 
 export const LEAD = 'lead';
 export const USER = 'user';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { assertAgentName, assertTaskId } from './names.js';
 
-/** Default team dir of a workspace; THCLAWS_TEAM_DIR overrides it (reference §2.1). */
+/** Default team dir of a workspace; THCLAWS_TEAM_DIR overrides it. */
 export function resolveTeamDir(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.THCLAWS_TEAM_DIR;
   if (fromEnv) return path.resolve(workspace, fromEnv);

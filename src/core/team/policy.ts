@@ -24,14 +24,14 @@ export const TEAM_POLICY = {
   lockMaxBackoffMs: 10,
   /** claimNext trusts its task cache (plus cheap probes) between full directory scans this far apart. */
   taskHintRescanMs: 1000,
-  /** Read messages kept in the live inbox; older read ones go to `<agent>.archive.jsonl` (D-25). */
+  /** Read messages kept in the live inbox; older read ones go to `<agent>.archive.jsonl`. */
   inboxKeepRead: 50,
   /** Size limits live in limits.ts (one module for every limit); these names stay for callers. */
   maxMessageChars: LIMITS.messageChars,
   maxSubjectChars: LIMITS.subjectChars,
   maxDescriptionChars: LIMITS.descriptionChars,
   /**
-   * Teammates heartbeat from a timer independent of the turn (D-1); dead ≫ that period (three beats). Each
+   * Teammates heartbeat from a timer independent of the turn (a long turn never looks dead); dead ≫ that period (three beats). Each
    * beat is a locked status write that every watcher of the team sees, so an idle team's cost is mostly its
    * beats: 5 s, not 2 s. On this host a dead agent is told at once by its pid (and start time), not by the
    * beat; the beat is what other hosts and people go by.

@@ -13,6 +13,8 @@ export const MemberSchema = z.looseObject({
   model: z.string().nullish(),
   isolation: z.enum(['worktree', 'none']).nullish(),
   is_active: z.boolean().default(false),
+  /** Starts in plan mode on every spawn (set by a spawn that asked for it). */
+  plan_mode_required: z.boolean().optional(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 
@@ -22,6 +24,8 @@ export const ConfigSchema = z.looseObject({
   created_at: millis,
   lead: z.string().default('lead'),
   members: z.array(MemberSchema).default([]),
+  /** The session epoch: set by each lead that takes the team; frames of another epoch are stale. */
+  epoch: z.string().nullish(),
 });
 export type TeamConfig = z.infer<typeof ConfigSchema>;
 
@@ -35,6 +39,8 @@ export const MessageSchema = z.looseObject({
   read: z.boolean().default(false),
   /** Protocol frames (shutdown_request, permission_request, …); absent for plain text. */
   type: z.string().max(LIMITS.messageTypeChars).optional(),
+  /** Delivered at the recipient's next tool call instead of after its turn. */
+  urgent: z.boolean().optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 
@@ -46,7 +52,7 @@ export const TaskSchema = z.looseObject({
   subject: z.string().max(LIMITS.subjectChars),
   description: z.string().max(LIMITS.descriptionChars),
   status: TaskStatusSchema,
-  /** Set at create and kept forever, separate from the claimer (D-13). */
+  /** Set at create and kept forever, separate from the claimer. */
   reserved_for: agentName.nullish(),
   owner: agentName.nullish(),
   blocked_by: z.array(taskId).default([]),
@@ -56,6 +62,10 @@ export const TaskSchema = z.looseObject({
   created_at: millis,
   updated_at: millis,
   completed_at: millis.nullish(),
+  /** Why the runtime parked the task for the lead (its turns kept failing). */
+  parked: z.union([z.string(), z.boolean()]).nullish(),
+  /** Closed by the lead without being done (`result` says why). */
+  cancelled: z.boolean().optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;
 
@@ -69,7 +79,12 @@ export const UsageTotalsSchema = z.looseObject({
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
-export const AgentStatusValue = z.enum(['spawning', 'idle', 'working', 'error', 'stopped']);
+/** The states an agent writes into its status. */
+export const AGENT_STATUS_VALUES = ['spawning', 'idle', 'working', 'error', 'stopped'] as const;
+export const AgentStatusValue = z.enum(AGENT_STATUS_VALUES);
+/** What a person sees: a written state, or `dead` / `defined` derived from liveness (status.ts). */
+export const AGENT_STATES = [...AGENT_STATUS_VALUES, 'dead', 'defined'] as const;
+export type AgentState = (typeof AGENT_STATES)[number];
 export type AgentStatusValue = z.infer<typeof AgentStatusValue>;
 
 /** A process named in a status: enough to tell, on its host, whether that very process still lives. */
@@ -82,11 +97,33 @@ export const ProcessIdSchema = z.looseObject({
   start: z.string().default(''),
   ns: z.string().optional(),
 });
+/** What a teammate waits for (a permission or its plan), in its status while it waits and in its request frame. */
+export const WaitingSchema = z.looseObject({
+  request_id: z.string().min(1).max(LIMITS.messageIdChars),
+  kind: z.enum(['permission', 'plan']),
+  agent: agentName,
+  /** Tool name, or `SubmitPlan`. */
+  tool: z.string(),
+  summary: z.string(),
+  input: z.unknown().optional(),
+  cwd: z.string(),
+  epoch: z.string().nullable(),
+  /** The rule an "always" answer stores (`Bash(npm test:*)`). */
+  rule: z.string().optional(),
+  /** The settings `permissions.ask` rule that made this call ask. */
+  ask_rule: z.string().optional(),
+  /** The plan's Markdown and its attempt number (plans only). */
+  plan: z.string().optional(),
+  attempt: z.number().int().positive().optional(),
+  since: millis,
+  deadline: millis,
+});
+export type Waiting = z.infer<typeof WaitingSchema>;
 
 export const StatusSchema = z.looseObject({
   agent: agentName,
   status: AgentStatusValue,
-  /** A task id, not a message id (D-26). */
+  /** A task id, not a message id. */
   current_task: taskId.nullish(),
   pid: z.number().int().positive().nullish(),
   /** Start time (clock ticks since boot) of `pid`: a later process given the same pid is not this agent. */
@@ -102,6 +139,12 @@ export const StatusSchema = z.looseObject({
   boot_id: z.string().nullish(),
   started_at: millis.nullish(),
   last_heartbeat: millis,
+  /** The spawn this process answers (boot verification matches it). */
+  spawn_id: z.string().max(LIMITS.messageIdChars).nullish(),
+  /** The model the agent runs on. */
+  model: z.string().nullish(),
+  /** The request the agent waits for; malformed: null (the liveness beside it matters more). */
+  waiting: WaitingSchema.nullish().catch(null),
   /**
    * Token totals of every model call this agent made (summed across its processes); absent before the first.
    * Malformed (another version's shape, negative, a string): null, never a quarantined status — the liveness

@@ -5,6 +5,7 @@ import { withLock } from './lock.js';
 import { assertAgentName, isAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { describeIssues } from './schemas.js';
+import { AGENT_NAME_PATTERN } from './limits.js';
 import fs from 'node:fs';
 import { TeamError } from './errors.js';
 
@@ -15,7 +16,7 @@ import { TeamError } from './errors.js';
  */
 export const SpawnRequestSchema = z.looseObject({
   spawn_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/),
-  agent: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/),
+  agent: z.string().regex(AGENT_NAME_PATTERN),
   argv: z.array(z.string().max(10_000)).min(1).max(200),
   cwd: z.string().min(1),
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()),

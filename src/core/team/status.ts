@@ -6,10 +6,10 @@ import { withLock } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { TEAM_POLICY } from './policy.js';
-import { type AgentStatus, StatusSchema, type UsageTotals, UsageTotalsSchema, describeIssues } from './schemas.js';
+import { type AgentState, type AgentStatus, StatusSchema, type UsageTotals, UsageTotalsSchema, describeIssues } from './schemas.js';
 
-/** What a person sees: the written status, or `dead` / `defined` derived from liveness (D-1, D-12). */
-export type AgentState = AgentStatus['status'] | 'dead' | 'defined';
+/** What a person sees: the written status, or `dead` / `defined` derived from liveness (a stale heartbeat or a gone pid is `dead`, never shown as live). */
+export type { AgentState };
 
 type UsageField = 'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens';
 

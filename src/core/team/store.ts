@@ -142,7 +142,7 @@ export class TeamStore {
         heartbeat_age_ms: st ? Math.max(0, now - st.last_heartbeat) : null,
         pid: st?.pid ?? null,
         queued: this.inboxes.unread(name).length,
-        model: (typeof (st as Record<string, unknown> | null)?.model === 'string' ? ((st as Record<string, unknown>).model as string) : null) ?? cfg.members.find((m) => m.name === name)?.model ?? null,
+        model: st?.model ?? cfg.members.find((m) => m.name === name)?.model ?? null,
         waiting_for: waitingFor(st, deriveState(st, now)),
         ...usageOf(st),
       });
@@ -208,8 +208,7 @@ export class TeamStore {
 
 /** A live member's pending approval request id; a dead member's leftover request is not live. */
 function waitingFor(st: AgentStatus | null, state: AgentState): string | null {
-  const w = (st as Record<string, unknown> | null)?.waiting as { request_id?: unknown } | null | undefined;
-  return isLive(state) && w && typeof w.request_id === 'string' ? w.request_id : null;
+  return isLive(state) && st?.waiting ? st.waiting.request_id : null;
 }
 
 /** Tokens (all four kinds together) and cost as a person reads them; nulls before the first model call. */

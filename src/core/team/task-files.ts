@@ -154,7 +154,7 @@ export class TaskFiles {
   }
 
   /**
-   * Highest id any file in tasks/ claims, parseable or quarantined: an id is never reused (D-8). Ids are
+   * Highest id any file in tasks/ claims, parseable or quarantined: an id is never reused. Ids are
    * issued in sequence, so one lying more than LIMITS.hwmMaxAhead beyond the others was never issued here (a
    * stray `999999999999999.json`, or its quarantined copy, would otherwise make every next id too long, for
    * ever): it is journalled and skipped, like a garbled `_hwm`. Exclusive creation still never overwrites it.
@@ -202,7 +202,7 @@ export class TaskFiles {
   }
 
   /**
-   * The id high-water mark; a missing or garbled `_hwm` reads as 0 and is journalled, never trusted (D-8). So
+   * The id high-water mark; a missing or garbled `_hwm` reads as 0 and is journalled, never trusted. So
    * does one more than LIMITS.hwmMaxAhead beyond `highestOnDisk`: ids continue from the highest task.
    */
   readHwm(highestOnDisk: number): number {

@@ -25,12 +25,15 @@ export interface TaskPatch {
 export interface NewTask {
   subject: string;
   description: string;
-  /** Reservation: only this agent may claim it, before and after any release (D-13). */
+  /** Reservation: only this agent may claim it, before and after any release. */
   reservedFor?: string | null;
   blockedBy?: string[];
 }
 
-/** The task queue rules of reference §4.3, with the fixes of D-8, D-13, D-16, D-18. */
+/**
+ * The task queue: ids never reused, a reservation kept across releases, names validated before any path is
+ * built, only the owner completes, and a missing blocker never counts as done.
+ */
 export class Tasks {
   constructor(
     private readonly paths: TeamPaths,
@@ -119,7 +122,7 @@ export class Tasks {
     return task;
   }
 
-  /** Claim rules of §4.3, revalidated under the task's lock; one in-progress task per agent (claim gate). */
+  /** Claim rules (pending, unblocked, unowned, reserved for the claimer or nobody), revalidated under the task's lock; one in-progress task per agent (claim gate). */
   async claim(id: string, agent: string): Promise<Task> {
     assertTaskId(id);
     return this.underGate(agent, async (noteClaim, lease) => {
@@ -199,7 +202,7 @@ export class Tasks {
     }
   }
 
-  /** Only the owner of an in-progress task completes it (D-18). */
+  /** Only the owner of an in-progress task completes it. */
   async complete(id: string, agent: string, result?: string): Promise<Task> {
     assertTaskId(id);
     assertAgentName(agent);
@@ -243,7 +246,7 @@ export class Tasks {
   }
 
   /**
-   * The lead's corrections (D-18): edit, reassign (the reservation; an in-progress task of another owner
+   * The lead's corrections: edit, reassign (the reservation; an in-progress task of another owner
    * goes back to pending), change blockers (validated, no cycles), cancel (closed with a reason).
    */
   async update(id: string, patch: TaskPatch): Promise<Task> {
@@ -273,7 +276,7 @@ export class Tasks {
           task.status = 'pending';
           task.owner = null;
         }
-        delete (task as Record<string, unknown>).parked;
+        delete task.parked;
       }
       if (deps) task.blocked_by = deps;
       if (patch.cancel) {
@@ -281,7 +284,7 @@ export class Tasks {
         task.status = 'completed';
         task.completed_at = Date.now();
         task.result = `cancelled${patch.reason ? `: ${patch.reason}` : ''}`;
-        (task as Record<string, unknown>).cancelled = true;
+        task.cancelled = true;
       }
       if (patch.extra) Object.assign(task, patch.extra);
       task.updated_at = Date.now();
@@ -326,11 +329,11 @@ export class Tasks {
     if (task.reserved_for && task.reserved_for !== agent) return `task ${task.id} is reserved for ${task.reserved_for}`;
     for (const dep of task.blocked_by) {
       const r = this.files.read(dep);
-      // A missing or unreadable blocker is not "satisfied" (D-18): the task waits for a person to fix it.
+      // A missing or unreadable blocker is not "satisfied": the task waits for a person to fix it.
       const status = r.kind === 'ok' ? r.task.status : r.kind;
       if (status !== 'completed') return `task ${task.id} blocked by task ${dep} (status: ${status})`;
       // A cancelled blocker is closed, not done: its dependents wait until the lead changes their blockers.
-      if (r.kind === 'ok' && (r.task as Record<string, unknown>).cancelled === true) {
+      if (r.kind === 'ok' && r.task.cancelled === true) {
         return `task ${task.id} blocked by task ${dep} (${r.task.result ?? 'cancelled'}); the lead must change its blockers or cancel it`;
       }
     }

@@ -7,31 +7,13 @@
 import { deriveState, isLive, LEAD, TeamError, USER, type Message, type TeamStore } from '../team/index.js';
 import { parseJson, readTextFile, writeFileAtomic } from '../team/fsio.js';
 import { withLock } from '../team/lock.js';
-import { field, sendFrame } from './protocol.js';
+import { sendFrame, type FrameOf } from './protocol.js';
+import type { Waiting } from '../team/schemas.js';
 
 export type ApprovalKind = 'permission' | 'plan';
 
-/** What a teammate waits for, written into its status while it waits. */
-export interface Waiting {
-  request_id: string;
-  kind: ApprovalKind;
-  agent: string;
-  /** Tool name, or `SubmitPlan`. */
-  tool: string;
-  summary: string;
-  input?: unknown;
-  cwd: string;
-  epoch: string | null;
-  /** The rule an "always" answer stores (`Bash(npm test:*)`). */
-  rule?: string;
-  /** The settings `permissions.ask` rule that made this call ask. */
-  ask_rule?: string;
-  /** The plan's Markdown and its attempt number (plans only). */
-  plan?: string;
-  attempt?: number;
-  since: number;
-  deadline: number;
-}
+/** What a teammate waits for, written into its status while it waits (the store's schema). */
+export type { Waiting };
 
 export interface Answer {
   allow: boolean;
@@ -40,11 +22,6 @@ export interface Answer {
   /** `team`: the rule applies to every teammate; default: this teammate only. */
   ruleScope?: 'teammate' | 'team';
   feedback?: string;
-}
-
-function isWaiting(v: unknown): v is Waiting {
-  const w = v as Waiting | null | undefined;
-  return !!w && typeof w === 'object' && typeof w.request_id === 'string' && (w.kind === 'permission' || w.kind === 'plan');
 }
 
 /**
@@ -60,8 +37,8 @@ async function waitingRequests(store: TeamStore, now: number): Promise<Waiting[]
   const out: Waiting[] = [];
   for (const m of cfg?.members ?? []) {
     const st = await store.statuses.read(m.name).catch(() => null);
-    const w = (st as Record<string, unknown> | null)?.waiting;
-    if (!isWaiting(w) || !isLive(deriveState(st, now))) continue;
+    const w = st?.waiting;
+    if (!w || !isLive(deriveState(st, now))) continue;
     out.push(w);
   }
   return out.sort((a, b) => a.since - b.since);
@@ -156,17 +133,10 @@ export class ResponseWaiters {
   }
 
   /** true when the frame answered a request this process waits for. */
-  deliver(m: Message): boolean {
-    const id = field<string>(m, 'request_id');
-    const resolve = typeof id === 'string' ? this.pending.get(id) : undefined;
+  deliver(m: FrameOf<'permission_response' | 'plan_approval_response'>): boolean {
+    const resolve = this.pending.get(m.request_id);
     if (!resolve) return false;
-    resolve({
-      allow: field<boolean>(m, 'allow') === true,
-      always: field<string>(m, 'scope') === 'always-for-this-rule',
-      ruleScope: field<string>(m, 'rule_scope') === 'team' ? 'team' : 'teammate',
-      feedback: field<string>(m, 'feedback') ?? null,
-      from: m.from,
-    });
+    resolve({ allow: m.allow, always: m.scope === 'always-for-this-rule', ruleScope: m.rule_scope, feedback: m.feedback ?? null, from: m.from });
     return true;
   }
 }

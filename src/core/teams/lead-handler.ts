@@ -4,7 +4,7 @@
  * watchdog reports a teammate that is really dead (pid gone or silent past the stale limit), never a slow one.
  */
 import { deriveState, isLive, type Message } from '../team/index.js';
-import { field, frameEpochCurrent, frameMessage } from './protocol.js';
+import { frameEpochCurrent, frameMessage } from './protocol.js';
 import { TEAMS_POLICY } from './policy.js';
 import type { TeamSession } from './session.js';
 
@@ -108,33 +108,29 @@ export class LeadHandler {
         continue;
       }
       if (m.type === 'idle_notification') {
-        const task = field<string | null>(m, 'completed_task_id') ?? null;
-        const status = field<string | null>(m, 'completed_status') ?? null;
-        const summary = field<string | null>(m, 'summary') ?? null;
+        const { completed_task_id: task, completed_status: status, summary } = m;
         // Content-free idles are shown, never fed as turns (they caused lead/teammate ping-pong).
         const feed = task !== null || status !== null;
-        this.emit({ kind: 'idle', from: m.from, reason: field<string>(m, 'idle_reason') ?? null, task, summary, fed: feed });
-        if (feed) fed.push({ ...m, text: `[${m.from} is idle: ${field<string>(m, 'idle_reason') ?? '?'}${task ? `, task #${task} ${status ?? ''}` : ''}] ${summary ?? ''}`.trim() });
+        this.emit({ kind: 'idle', from: m.from, reason: m.idle_reason, task, summary, fed: feed });
+        if (feed) fed.push({ ...m, text: `[${m.from} is idle: ${m.idle_reason}${task ? `, task #${task} ${status ?? ''}` : ''}] ${summary ?? ''}`.trim() });
       } else if (m.type === 'permission_request' || m.type === 'plan_approval_request') {
         const approval = m.type === 'plan_approval_request' ? 'plan' : 'permission';
         const byLead = this.session.opts.approvers?.[approval] === 'lead';
-        const requestId = field<string>(m, 'request_id') ?? '?';
-        const summary = field<string>(m, 'summary') ?? '';
-        this.emit({ kind: 'approval', from: m.from, request_id: requestId, approval, tool: field<string>(m, 'tool') ?? '?', summary, fed: byLead });
+        this.emit({ kind: 'approval', from: m.from, request_id: m.request_id, approval, tool: m.tool, summary: m.summary, fed: byLead });
         if (byLead) {
           const body =
-            approval === 'plan'
-              ? `${m.from} submitted a plan (attempt ${field<number>(m, 'attempt') ?? 1}) for approval:\n\n${field<string>(m, 'plan') ?? ''}`
-              : `${m.from} asks permission for ${field<string>(m, 'tool') ?? '?'}: ${summary} (cwd ${field<string>(m, 'cwd') ?? '?'})`;
-          fed.push({ ...m, text: `${body}\n\nAnswer with AnswerApproval {request_id: "${requestId}", allow, feedback?}.` });
+            m.type === 'plan_approval_request'
+              ? `${m.from} submitted a plan (attempt ${m.attempt}) for approval:\n\n${m.plan}`
+              : `${m.from} asks permission for ${m.tool}: ${m.summary} (cwd ${m.cwd})`;
+          fed.push({ ...m, text: `${body}\n\nAnswer with AnswerApproval {request_id: "${m.request_id}", allow, feedback?}.` });
         }
       } else if (m.type === 'team_changed') {
         // The person changed the team from the dashboard: the lead hears of it before it next plans.
-        const summary = field<string>(m, 'summary') ?? 'the team changed';
+        const summary = m.summary || 'the team changed';
         this.emit({ kind: 'message', from: m.from, text: summary });
         fed.push({ ...m, text: `[team change] ${summary}` });
       } else if (m.type === 'shutdown_approved' || m.type === 'shutdown_rejected') {
-        this.emit({ kind: 'shutdown_reply', from: m.from, approved: m.type === 'shutdown_approved', reason: field<string>(m, 'reason') ?? null });
+        this.emit({ kind: 'shutdown_reply', from: m.from, approved: m.type === 'shutdown_approved', reason: m.type === 'shutdown_rejected' ? (m.reason ?? null) : null });
       } else {
         this.emit({ kind: 'dropped', from: m.from, type: m.type, why: 'not a frame the lead acts on' });
       }

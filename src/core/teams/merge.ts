@@ -4,7 +4,7 @@
  * `git merge-tree --write-tree` and touches neither the index nor the tree.
  */
 import { deriveState, isLive, TeamError } from '../team/index.js';
-import { git, gitOut } from './git.js';
+import { git, gitOut } from '../git.js';
 import type { TeamSession } from './session.js';
 import { ensureRepo } from './worktree.js';
 

@@ -1,6 +1,6 @@
 /** Teams runtime constants, each with the reason for its value. */
 export const TEAMS_POLICY = {
-  /** Live teammates per team: nested or runaway spawns burn a person's limits (Claude Code #76970). */
+  /** Live teammates per team (the `maxLiveTeammates` default): nested or runaway spawns burn a person's limits. */
   maxLiveTeammates: 8,
   /** Boot verification: the child's status must leave `spawning` with this spawn id within this time. */
   bootTimeoutMs: 8000,

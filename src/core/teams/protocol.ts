@@ -1,24 +1,81 @@
 /**
  * Protocol frames: typed inbox messages (`type` set by the store, never parsed out of model text). The
  * sender is the writing process's own identity, and every frame carries the team's session epoch so a
- * frame from an earlier session is ignored.
+ * frame from an earlier session is ignored. Every frame kind is one member of `FrameSchema`; the inbox
+ * queue parses each message once (`toInbound`), so the loops read typed fields.
  */
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { Message, TeamStore } from '../team/index.js';
 import { LEAD, USER } from '../team/index.js';
+import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from '../team/limits.js';
+import { MessageSchema, WaitingSchema } from '../team/schemas.js';
 
 /** Frames only `lead`/`user` may send, of the current epoch: control, and the answers to a teammate's requests. */
 export const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response'] as const;
 export const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment', 'team_changed'] as const;
 export type FrameType = (typeof CONTROL_TYPES)[number] | (typeof REPLY_TYPES)[number];
 
-export type IdleReason = 'available' | 'interrupted' | 'failed' | 'blocked';
+const IDLE_REASONS = ['available', 'interrupted', 'failed', 'blocked'] as const;
+export type IdleReason = (typeof IDLE_REASONS)[number];
+const taskId = z.string().regex(TASK_ID_PATTERN);
+const requestId = z.string().min(1).max(LIMITS.messageIdChars);
 
-export interface IdleFields {
-  idle_reason: IdleReason;
-  completed_task_id: string | null;
-  completed_status: 'completed' | 'failed' | 'blocked' | null;
-  summary: string | null;
+/** A frame is a stored message (unknown fields kept) with its kind's fields and the epoch it was sent in. */
+const frame = <T extends FrameType, S extends z.ZodRawShape>(type: T, shape: S) => MessageSchema.extend({ type: z.literal(type), epoch: z.string().nullish(), ...shape });
+
+/** The person's or the lead's answer to one request id. */
+const answer = {
+  request_id: requestId,
+  allow: z.boolean(),
+  /** `always-for-this-rule`: store the request's rule so later calls of it run without asking. */
+  scope: z.enum(['once', 'always-for-this-rule']).default('once'),
+  rule_scope: z.enum(['teammate', 'team']).default('teammate'),
+  feedback: z.string().max(LIMITS.messageChars).optional(),
+};
+/** A request carries what its teammate's status `waiting` holds, without the timing. */
+const request = WaitingSchema.omit({ since: true, deadline: true, epoch: true }).shape;
+
+export const FrameSchema = z.discriminatedUnion('type', [
+  frame('shutdown_request', { reason: z.string().nullish() }),
+  frame('abort_turn', {}),
+  frame('permission_response', answer),
+  frame('plan_approval_response', answer),
+  frame('shutdown_approved', {}),
+  frame('shutdown_rejected', { reason: z.string().nullish() }),
+  frame('idle_notification', {
+    idle_reason: z.enum(IDLE_REASONS),
+    completed_task_id: taskId.nullable().default(null),
+    completed_status: z.enum(['completed', 'failed', 'blocked']).nullable().default(null),
+    summary: z.string().nullable().default(null),
+  }),
+  frame('permission_request', { ...request, kind: z.literal('permission') }),
+  frame('plan_approval_request', { ...request, kind: z.literal('plan'), plan: z.string(), attempt: z.number().int().positive() }),
+  frame('task_assignment', { task_id: taskId, subject: z.string().optional(), previous_owner: z.string().regex(AGENT_NAME_PATTERN).nullish() }),
+  /** The person changed the team from the dashboard (a member added, edited, removed, started or stopped). */
+  frame('team_changed', { summary: z.string().max(LIMITS.messageChars) }),
+]);
+export type Frame = z.infer<typeof FrameSchema>;
+export type FrameOf<T extends FrameType> = Extract<Frame, { type: T }>;
+/** What a frame's sender supplies: its kind's own fields (the store adds id, from, text, timestamps; sendFrame the epoch). */
+export type FrameFields<T extends FrameType> = Omit<z.input<Extract<(typeof FrameSchema)['options'][number], { shape: { type: z.ZodLiteral<T> } }>>, keyof z.input<typeof MessageSchema> | 'epoch'>;
+
+/** A plain message (no `type`): text for the model. */
+export type PlainMessage = Message & { type?: undefined };
+/** A message as the inbox queue hands it out: plain text, or a frame with typed fields. */
+export type Inbound = PlainMessage | Frame;
+export type ControlFrame = FrameOf<(typeof CONTROL_TYPES)[number]>;
+
+export type IdleFields = FrameFields<'idle_notification'>;
+
+/** Parses one stored message at the inbox boundary: a frame of an unknown kind or with bad fields is refused. */
+export function toInbound(m: Message): { ok: true; message: Inbound } | { ok: false; reason: string } {
+  if (m.type === undefined) return { ok: true, message: m as PlainMessage };
+  const res = FrameSchema.safeParse(m);
+  if (res.success) return { ok: true, message: res.data };
+  const issue = res.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  return { ok: false, reason: `malformed ${m.type} frame from ${m.from} dropped: ${where}${issue?.message ?? 'invalid'}` };
 }
 
 /** Whoever may send a control frame: the lead and the person. A teammate's control frame is dropped. */
@@ -26,21 +83,19 @@ export function mayControl(from: string): boolean {
   return from === LEAD || from === USER;
 }
 
-export function isControl(m: Message): boolean {
+export function isControl(m: Inbound): m is ControlFrame {
   return (CONTROL_TYPES as readonly string[]).includes(m.type ?? '');
 }
 
 /** The epoch of the current team session (set by the lead when it takes the team). */
 export async function currentEpoch(store: TeamStore): Promise<string | null> {
-  const cfg = await store.config.load();
-  const e = (cfg as Record<string, unknown> | null)?.epoch;
-  return typeof e === 'string' ? e : null;
+  return (await store.config.load())?.epoch ?? null;
 }
 
 /** Starts a new session epoch: every control frame and reply of earlier sessions becomes stale. */
 export async function bumpEpoch(store: TeamStore, epoch: string): Promise<void> {
   await store.config.update((cfg) => {
-    (cfg as Record<string, unknown>).epoch = epoch;
+    cfg.epoch = epoch;
   });
 }
 
@@ -55,8 +110,7 @@ export async function ensureEpoch(store: TeamStore, by: string): Promise<string 
   let set: string | null = null;
   try {
     await store.config.update((cfg) => {
-      const c = cfg as Record<string, unknown>;
-      if (typeof c.epoch !== 'string') c.epoch = set = randomUUID();
+      if (typeof cfg.epoch !== 'string') cfg.epoch = set = randomUUID();
     });
   } catch {
     // No readable config right now (removed, being rewritten): the loop reports that itself; no epoch yet.
@@ -67,27 +121,23 @@ export async function ensureEpoch(store: TeamStore, by: string): Promise<string 
 }
 
 /** Writes a frame as `sender` (the caller's lease-backed identity), stamped with the current epoch. */
-export async function sendFrame(store: TeamStore, sender: string, to: string, type: FrameType, fields: Record<string, unknown> = {}, epoch?: string | null): Promise<Message> {
+export async function sendFrame<T extends FrameType>(store: TeamStore, sender: string, to: string, type: T, fields: FrameFields<T>, epoch?: string | null): Promise<Message> {
   const ep = epoch ?? (await currentEpoch(store));
   const text = JSON.stringify({ type, from: sender, ...fields });
-  // A frame's own `summary` field (idle notifications) doubles as the message summary.
-  const summary = typeof fields.summary === 'string' ? fields.summary : type.replace(/_/g, ' ');
+  // A frame's own `summary` field (idle notifications, requests) doubles as the message summary.
+  const own = (fields as { summary?: unknown }).summary;
+  const summary = typeof own === 'string' ? own : type.replace(/_/g, ' ');
   const [m] = await store.send(sender, to, text, { type, summary, extra: { ...fields, epoch: ep } });
   return m!;
 }
 
 /** Whether a frame belongs to the current session. */
-export function frameEpochCurrent(m: Message, epoch: string | null): boolean {
-  const e = (m as Record<string, unknown>).epoch;
-  return epoch !== null && e === epoch;
-}
-
-export function field<T = unknown>(m: Message, name: string): T | undefined {
-  return (m as Record<string, unknown>)[name] as T | undefined;
+export function frameEpochCurrent(m: Frame, epoch: string | null): boolean {
+  return epoch !== null && m.epoch === epoch;
 }
 
 /** How a message is framed as (part of) a turn prompt. */
-export function frameMessage(m: Message): string {
+export function frameMessage(m: Pick<Message, 'from' | 'summary' | 'text'>): string {
   const attrs = [`from="${m.from}"`, ...(m.summary ? [`summary="${m.summary.replace(/"/g, "'")}"`] : [])].join(' ');
   return `<teammate_message ${attrs}>\n${m.text}\n</teammate_message>`;
 }

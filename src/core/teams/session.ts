@@ -13,8 +13,9 @@ import { bumpEpoch, currentEpoch, ensureEpoch } from './protocol.js';
 import { planRequestIn, type PlanRequest } from './plan-request.js';
 import { InboxQueue } from './inbox-queue.js';
 import type { LaunchedTeammate } from './launcher.js';
+import type { TeammateMode } from '../agent/settings-schema.js';
 
-export type TeammateMode = 'auto' | 'tmux' | 'background' | 'host';
+export type { TeammateMode } from '../agent/settings-schema.js';
 
 export interface TeamSessionOptions {
   projectRoot: string;
@@ -32,6 +33,8 @@ export interface TeamSessionOptions {
   childFlags: string[];
   defaultModel: string;
   maxLiveTeammates: number;
+  /** Model per member role (settings `roleModels`): used when neither the spawn nor the member names one. */
+  roleModels?: Readonly<Record<string, string>>;
   /** Who answers teammates' requests (settings permissionApprover / planApprover); default the person. */
   approvers?: { permission: 'lead' | 'user'; plan: 'lead' | 'user' };
   /** Team hooks from settings (TaskCreated, TaskCompleted, TeammateIdle, PreToolUse, PermissionRequest). */

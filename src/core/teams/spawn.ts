@@ -11,6 +11,7 @@ import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from './launche
 import { BackgroundLauncher } from './launchers/background.js';
 import { TmuxLauncher, tmuxAvailable } from './launchers/tmux.js';
 import { TEAMS_POLICY } from './policy.js';
+import { roleModelFor } from '../agent/settings-schema.js';
 import type { TeammateMode, TeamSession } from './session.js';
 import { ensureWorktree } from './worktree.js';
 
@@ -83,13 +84,14 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     throw new TeamError('conflict', `${live} teammates are already live (limit ${session.opts.maxLiveTeammates}, setting maxLiveTeammates): stop one or reuse it`);
   }
   const mode = resolveMode(session.opts.teammateModeFixedBy ? session.opts.teammateMode : (input.teammateMode ?? session.opts.teammateMode));
-  const model = input.model?.trim() || member.model || null;
-  const planMode = input.planModeRequired === true || (member as Record<string, unknown>).plan_mode_required === true;
+  // The model named for this spawn or this member, else the role's (settings roleModels), else the child's default.
+  const model = input.model?.trim() || member.model || roleModelFor(session.opts.roleModels ?? {}, member.role) || null;
+  const planMode = input.planModeRequired === true || member.plan_mode_required === true;
   if (planMode && input.planModeReason) store.journal.record({ event: 'note', file: store.paths.config, reason: `${name} starts in plan mode: ${input.planModeReason}` });
-  if (input.planModeRequired && !(member as Record<string, unknown>).plan_mode_required) {
+  if (input.planModeRequired && !member.plan_mode_required) {
     await store.config.update((c) => {
       const m = c.members.find((x) => x.name === name);
-      if (m) (m as Record<string, unknown>).plan_mode_required = true;
+      if (m) m.plan_mode_required = true;
     });
   }
   const worktree = member.isolation === 'worktree';

@@ -9,13 +9,13 @@ export async function teamStatusText(store: TeamStore): Promise<string> {
   for (const m of [...cfg.members].sort((a, b) => a.name.localeCompare(b.name))) {
     const st = await store.statuses.read(m.name);
     const state = deriveState(st, now);
-    const model = (st as Record<string, unknown> | null)?.model ?? m.model;
+    const model = st?.model ?? m.model;
     const queued = store.inboxes.unread(m.name).length;
-    const w = (st as Record<string, unknown> | null)?.waiting as { request_id?: string; kind?: string } | null | undefined;
-    const waiting = w?.request_id && (state === 'working' || state === 'idle') ? `, waiting for ${w.kind ?? 'permission'} approval ${w.request_id}` : '';
+    const w = st?.waiting;
+    const waiting = w?.request_id && (state === 'working' || state === 'idle') ? `, waiting for ${w.kind} approval ${w.request_id}` : '';
     const u = usageOf(st);
     const spent = u.tokens === null ? '' : `; ${u.tokens.toLocaleString('en-US')} tokens, ${u.cost_usd === null ? 'cost unknown' : `$${u.cost_usd.toFixed(4)}`}`;
-    lines.push(`  ${m.name} — ${state}${waiting} (task: ${st?.current_task ? `#${st.current_task}` : '-'}${model ? `; model: ${String(model)}` : ''}${queued ? `; ${queued} queued` : ''}${m.role ? `; role: ${m.role}` : ''}${spent})`);
+    lines.push(`  ${m.name} — ${state}${waiting} (task: ${st?.current_task ? `#${st.current_task}` : '-'}${model ? `; model: ${model}` : ''}${queued ? `; ${queued} queued` : ''}${m.role ? `; role: ${m.role}` : ''}${spent})`);
   }
   const tasks = (await store.tasks.list()).sort((a, b) => Number(a.id) - Number(b.id));
   if (tasks.length) {

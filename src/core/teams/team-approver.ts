@@ -145,7 +145,7 @@ export class TeamApprover implements Approver {
     try {
       const answered = this.opts.waiters.wait(waiting.request_id, this.opts.timeoutMs, signal);
       const { since: _s, deadline: _d, ...fields } = waiting;
-      await sendFrame(store, this.me, LEAD, 'permission_request', fields as Record<string, unknown>, epoch);
+      await sendFrame(store, this.me, LEAD, 'permission_request', { ...fields, kind: 'permission' }, epoch);
       this.opts.print(`[${this.me}] waiting for approval ${waiting.request_id}: ${waiting.summary}`);
       const r = await answered;
       if (r === 'aborted') return { deny: 'aborted while waiting for approval' };

@@ -7,7 +7,7 @@
 import type { Agent, PromptResult } from '../agent/agent.js';
 import type { LoopEvents } from '../agent/loop.js';
 import { LEAD, type Message, type Task, startHeartbeat, type Heartbeat } from '../team/index.js';
-import { frameEpochCurrent, frameMessage, isControl, mayControl, sendFrame, type IdleFields } from './protocol.js';
+import { frameEpochCurrent, frameMessage, isControl, mayControl, sendFrame, type ControlFrame, type FrameOf, type IdleFields } from './protocol.js';
 import { TEAMS_POLICY } from './policy.js';
 import type { TeamSession } from './session.js';
 import type { ResponseWaiters, Waiting } from './approvals.js';
@@ -114,7 +114,7 @@ export class TeammateLoop {
     }
   }
 
-  private async controlFrame(m: Message): Promise<void> {
+  private async controlFrame(m: ControlFrame): Promise<void> {
     if (!mayControl(m.from)) {
       this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `control frame ${m.type} from ${m.from} ignored: only lead or user may send it` });
       return;
@@ -126,7 +126,7 @@ export class TeammateLoop {
     }
     if (m.type === 'permission_response' || m.type === 'plan_approval_response') {
       if (!this.opts.responses?.deliver(m)) {
-        this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `${m.type} from ${m.from} for ${String((m as Record<string, unknown>).request_id)} ignored: no such pending request (late or duplicate)` });
+        this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `${m.type} from ${m.from} for ${m.request_id} ignored: no such pending request (late or duplicate)` });
       }
     } else if (m.type === 'abort_turn') {
       if (this.turn && !this.turn.signal.aborted) {
@@ -139,7 +139,7 @@ export class TeammateLoop {
     }
   }
 
-  private async onShutdown(m: Message): Promise<void> {
+  private async onShutdown(m: ControlFrame): Promise<void> {
     const busy = !!this.turn || this.session.inbox().peek().length > 0 || (await this.ownsWork());
     if (busy) {
       this.opts.print(`[${this.me}] shutdown rejected — still have unfinished work`);
@@ -190,9 +190,9 @@ export class TeammateLoop {
     await this.pumpControl();
     if (exited()) return;
     // A task_assignment only says "look at the queue": it wakes the loop, the claim below picks the task.
-    const assigned = this.session.inbox().take((m) => m.type === 'task_assignment');
+    const assigned = this.session.inbox().take((m): m is FrameOf<'task_assignment'> => m.type === 'task_assignment');
     if (assigned.length) {
-      for (const m of assigned) this.opts.print(`[${this.me}] task #${String((m as Record<string, unknown>).task_id)} assigned by ${m.from}`);
+      for (const m of assigned) this.opts.print(`[${this.me}] task #${m.task_id} assigned by ${m.from}`);
       await this.session.inbox().ack(assigned.map((m) => m.id));
     }
     const messages = this.session.inbox().take((m) => !isControl(m));
@@ -284,7 +284,7 @@ export class TeammateLoop {
     try {
       return await this.agent.prompt(prompt, this.turn.signal, this.opts.events ?? {}, {
         onToolBoundary: async () => {
-          const urgent = this.session.inbox().take((m) => !isControl(m) && ((m as Record<string, unknown>).urgent === true || m.from === 'user'));
+          const urgent = this.session.inbox().take((m) => !isControl(m) && (m.urgent === true || m.from === 'user'));
           if (!urgent.length) return undefined;
           urgentIds.push(...urgent.map((m) => m.id));
           for (const m of urgent) this.opts.print(`[${this.me}] urgent message from '${m.from}' delivered mid-turn`);

@@ -10,11 +10,9 @@ import type { KeyCipher } from '../../core/agent/api-key.js';
 import { HostManager, type Connection } from '../host/connection.js';
 import { RecentWorkspaces } from '../host/recent.js';
 import { TeamHost } from '../host/team-host.js';
-import type { HostEvent } from '../../shared/api.js';
+import { IPC_CHANNELS, type HostEvent } from '../../shared/api.js';
 import { createWindow, lockDownSession } from './window.js';
 
-const REQUEST_CHANNEL = 'thclaws:request';
-const EVENT_CHANNEL = 'thclaws:event';
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The workspace: `--dir <path>` or the first plain argument, else the last one opened, else the cwd. */
@@ -41,10 +39,10 @@ void app.whenReady().then(async () => {
   const manager = new HostManager(host, (o) => new TeamHost(o));
   const win = createWindow(outDir);
   const send = (e: HostEvent) => {
-    if (!win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, e);
+    if (!win.isDestroyed()) win.webContents.send(IPC_CHANNELS.event, e);
   };
   const conn: Connection = manager.connect(send);
-  ipcMain.on(REQUEST_CHANNEL, (e: IpcMainEvent, message: unknown) => {
+  ipcMain.on(IPC_CHANNELS.request, (e: IpcMainEvent, message: unknown) => {
     // Only our own page may talk to the host.
     if (e.sender !== win.webContents || !e.senderFrame?.url.startsWith('file://')) return;
     void conn.handle(message);

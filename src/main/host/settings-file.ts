@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SettingsSchema } from '../../core/agent/settings.js';
+import { defaultSettings, SettingsSchema, type Settings } from '../../core/agent/settings-schema.js';
 import { withLock } from '../../core/team/lock.js';
 import { writeFileAtomic } from '../../core/team/fsio.js';
-import { SettingsViewSchema, type SettingsView } from '../../shared/api.js';
-
-const DEFAULT_CAP = 4;
+import { SettingsPatchSchema, SettingsViewSchema, type SettingsView } from '../../shared/api.js';
 
 /** The dashboard's part of `.thclaws/settings.json`: read, and patched under the file's lock, unknown keys kept. */
 export class ProjectSettingsFile {
@@ -19,8 +17,17 @@ export class ProjectSettingsFile {
     return toView(this.readRaw());
   }
 
-  async patch(patch: Partial<SettingsView>): Promise<SettingsView> {
-    const clean = SettingsViewSchema.partial().parse(patch);
+  /** The view, or the defaults when the file cannot be read (a view always has settings to show). */
+  readOrDefaults(): SettingsView {
+    try {
+      return this.read();
+    } catch {
+      return settingsView(defaultSettings());
+    }
+  }
+
+  async patch(patch: unknown): Promise<SettingsView> {
+    const clean = SettingsPatchSchema.parse(patch);
     // The lock is a file of its own: settings.json need not exist (creating it first raced other writers).
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     return withLock(this.file, () => {
@@ -50,12 +57,13 @@ export class ProjectSettingsFile {
   }
 }
 
+/** The view of a settings object: the schema's defaults for absent keys, as the runtime reads them. */
+export function settingsView(settings: Settings): SettingsView {
+  return SettingsViewSchema.parse(settings);
+}
+
+/** The file as the dashboard shows it; a file the runtime would refuse shows the defaults (the runtime reports it). */
 function toView(raw: Record<string, unknown>): SettingsView {
   const s = SettingsSchema.safeParse(raw);
-  const base = s.success ? s.data : SettingsSchema.parse({});
-  const roles = raw.roleModels && typeof raw.roleModels === 'object' && !Array.isArray(raw.roleModels) ? (raw.roleModels as Record<string, unknown>) : {};
-  const roleModels: Record<string, string> = {};
-  for (const [k, v] of Object.entries(roles)) if (typeof v === 'string' && v) roleModels[k] = v;
-  const cap = typeof raw.maxLiveTeammates === 'number' && Number.isInteger(raw.maxLiveTeammates) && raw.maxLiveTeammates >= 1 ? Math.min(64, raw.maxLiveTeammates) : DEFAULT_CAP;
-  return { teamEnabled: base.teamEnabled, teammateMode: base.teammateMode, model: base.model, roleModels, maxLiveTeammates: cap, autoAllowSandboxedBash: base.autoAllowSandboxedBash };
+  return settingsView(s.success ? s.data : defaultSettings());
 }

@@ -4,7 +4,7 @@ import { LEAD, TeamStore, type AgentStatus, type TeamConfig, type TeamEvent } fr
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
 import type { HostEvent, Member, SandboxView, SettingsView } from '../../shared/api.js';
 import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
-import { PtyLauncher } from './pty-launcher.js';
+import { PtyLauncher } from '../../core/teams/launchers/pty.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
 import { packageRoot } from './package-root.js';
 import { OutputTail } from './readonly-tail.js';
@@ -53,6 +53,8 @@ export class TeamHost {
   readonly store: TeamStore;
   readonly launcher: PtyLauncher;
   readonly settings: ProjectSettingsFile;
+  /** The settings last read: which model a member not running yet will get (its role's, or the default). */
+  private shown: SettingsView | null = null;
   private readonly scheduler: OutputScheduler;
   private readonly terminals = new Map<string, AgentTerminal>();
   private readonly tails = new Map<string, OutputTail>();
@@ -304,7 +306,7 @@ export class TeamHost {
   private buildMember(name: string, cfg: TeamConfig): Member {
     const side = this.side.get(name) ?? { pty: null, spawnedHere: false, lastExit: null };
     if (!this.queued.has(name)) this.readQueued(name);
-    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side);
+    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, (this.shown ??= this.readSettingsSafe()));
   }
 
   /** A terminal for every member: a read-only tail unless this host runs it. */
@@ -358,20 +360,17 @@ export class TeamHost {
   // ----- settings ---------------------------------------------------------------------------------------
 
   readSettingsSafe(): SettingsView {
-    try {
-      return this.settings.read();
-    } catch {
-      return { teamEnabled: false, teammateMode: 'auto', model: 'claude-sonnet-4-6', roleModels: {}, maxLiveTeammates: 4 };
-    }
+    return (this.shown = this.settings.readOrDefaults());
   }
 
   restartNeeded(): boolean {
     return this.teamEnabledAtLeadStart !== null && this.readSettingsSafe().teamEnabled !== this.teamEnabledAtLeadStart;
   }
 
-  async patchSettings(patch: Partial<SettingsView>): Promise<SettingsView> {
-    const next = await this.settings.patch(patch);
+  async patchSettings(patch: unknown): Promise<SettingsView> {
+    const next = (this.shown = await this.settings.patch(patch));
     this.broadcast(this.settingsEvent(next));
+    for (const name of this.names()) this.pushMember(name); // a role's model shows in its pane header
     void this.refreshSandbox();
     return next;
   }

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { deriveState, LEAD, usageOf, type AgentStatus, type Task, type TeamConfig } from '../../core/team/index.js';
+import { roleModelFor } from '../../core/agent/settings-schema.js';
 import { describeSandboxStatus, type SandboxStatus } from '../../core/sandbox/status.js';
 import type { Member, SandboxView, SettingsView, TaskColumn, TaskView, TerminalMode } from '../../shared/api.js';
 
@@ -17,7 +18,11 @@ export interface HostSideInfo {
 }
 
 /** Builds one member's view from its config entry, status file, unread count and the host's own knowledge. */
-export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | null, queued: number, side: HostSideInfo, now = Date.now()): Member {
+/**
+ * `models`: the settings' default and role models. The model shown is the running process's own (its status),
+ * else the one a spawn would pick: the member's, its role's, the default.
+ */
+export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | null, queued: number, side: HostSideInfo, models: Pick<SettingsView, 'model' | 'roleModels'>, now = Date.now()): Member {
   const entry = cfg.members.find((m) => m.name === name);
   let state: Member['state'] = deriveState(status, now);
   if (side.pty) {
@@ -30,7 +35,6 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
   }
   if (side.notConfigured && !side.pty) state = 'not_configured';
   const alive = side.pty !== null || state === 'idle' || state === 'working' || state === 'spawning' || state === 'error';
-  const extra = (status ?? {}) as Record<string, unknown>;
   const { usage, tokens, cost_usd } = usageOf(status);
   let terminal: TerminalMode;
   if (side.pty) terminal = { kind: 'pty', pid: side.pty.pid };
@@ -38,7 +42,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
   return {
     name,
     role: name === LEAD ? 'lead' : clip(entry?.role ?? '', 200),
-    model: clipOrNull((typeof extra.model === 'string' ? extra.model : null) ?? entry?.model ?? null, 200),
+    model: clipOrNull(status?.model ?? entry?.model ?? roleModelFor(models.roleModels, entry?.role) ?? models.model, 200),
     state,
     alive,
     current_task: status?.current_task ?? null,
@@ -48,7 +52,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     queued,
     terminal,
     can_respawn: !side.pty && !alive && state !== 'not_configured',
-    waiting_for: side.waitingFor ?? (alive && typeof (extra.waiting as { request_id?: unknown } | null | undefined)?.request_id === 'string' && (extra.waiting as { request_id: string }).request_id.length <= 100 ? ((extra.waiting as { request_id: string }).request_id) : null),
+    waiting_for: side.waitingFor ?? (alive ? (status?.waiting?.request_id ?? null) : null),
   };
 }
 
@@ -70,17 +74,17 @@ function readonlyWhy(status: AgentStatus | null, side: HostSideInfo): string {
   if (side.lastExit) return side.lastExit.signal ? `exited (${side.lastExit.signal})` : `exited with code ${side.lastExit.code}`;
   if (!status) return 'not running: no process has started it yet';
   if (status.host && status.host !== os.hostname()) return `runs on host ${status.host}; output from output.log`;
-  const spawner = (status as Record<string, unknown>).spawner;
+  const spawner = status.spawner;
   if (typeof spawner === 'string') return `started by ${spawner}, not by this dashboard; output from output.log`;
   return 'not started by this dashboard; output from output.log';
 }
 
 export function taskView(task: Task, byId: Map<string, Task>): TaskView {
-  const extra = task as Record<string, unknown>;
   let column: TaskColumn = task.status;
-  if (extra.cancelled === true) column = 'cancelled';
-  else if (extra.failed === true || extra.state === 'failed') column = 'failed';
-  else if (extra.parked === true || extra.state === 'parked') column = 'parked';
+  // `parked` holds the runtime's reason (a string); `failed`/`state` come from other writers of the format.
+  if (task.cancelled === true) column = 'cancelled';
+  else if (task.failed === true || task.state === 'failed') column = 'failed';
+  else if (task.parked || task.state === 'parked') column = 'parked';
   return {
     id: task.id,
     subject: task.subject,

@@ -87,7 +87,7 @@ export function guardRefusal(verdict: { allowed: boolean; reason?: string; advic
   return toolError(`refused: ${verdict.reason} — ${verdict.advice}`);
 }
 
-/** The write guard of the teams issue, after the sandbox. */
+/** The role's write guard (lead, teammate), after the sandbox. */
 export function checkWriteGuard(ctx: ToolContext, absPath: string): ToolResult | undefined {
   return guardRefusal(ctx.guard?.checkWrite(absPath));
 }

@@ -1,41 +1,100 @@
 import type { TeamStore } from '../../team/index.js';
-import type { LaunchedTeammate, SpawnRequest } from '../launcher.js';
+import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../launcher.js';
 import { resolveEnv } from './env.js';
-import { TrackedLauncher } from './tracked.js';
+import type { PtyExit, PtyProcess } from './pty-process.js';
+
+/** Controls of a running pty, for whoever shows it (the desktop host's terminal: typing, resizing, flow control). */
+export interface PtyInput {
+  readonly mode: { kind: 'pty'; pid: number };
+  pause(): void;
+  resume(): void;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+}
+
+/** Where a pty's output goes besides output.log, and who takes its input. */
+export interface PtyView {
+  push(data: string): void;
+  setInput(input: PtyInput | null): void;
+}
+
+export interface PtyLauncherHooks {
+  /** The view of the agent's output (the desktop host's terminal); none for `thclaws team host`. */
+  terminal?(agent: string): PtyView;
+  /** Called once the child and its output tail are fully read and output.log is closed. */
+  exited?(agent: string, spawn: SpawnRequest, exit: PtyExit): void;
+}
+
+interface Running extends LaunchedTeammate {
+  readonly request: SpawnRequest;
+}
 
 /**
- * Each teammate in a pseudo-terminal (node-pty) through the same tail-safe PtyProcess the desktop host uses,
- * its output appended to output.log through the store; exit is reported only once the log holds every byte.
+ * The one pty launcher: each teammate in a pseudo-terminal (node-pty) through the tail-safe PtyProcess, its
+ * output appended to output.log through the store (and pushed to a view when the host shows it); exit is
+ * reported only once the log holds every byte. Used by `thclaws team host` and by the desktop host.
  */
-export class PtyLauncher extends TrackedLauncher {
+export class PtyLauncher implements TeammateLauncher {
   readonly kind = 'host';
+  private readonly running = new Map<string, Running>();
 
-  constructor(private readonly store: TeamStore) {
-    super();
-  }
+  constructor(
+    private readonly store: TeamStore,
+    private readonly hooks: PtyLauncherHooks = {},
+  ) {}
 
   async launch(req: SpawnRequest): Promise<LaunchedTeammate> {
+    const existing = this.running.get(req.agent);
+    if (existing) throw new Error(`${req.agent} is already running in this host (pid ${existing.pid})`);
     // Loaded on first use: node-pty is native and most CLI runs never need it.
     const { PtyProcess } = await import('./pty-process.js');
-    let proc;
+    let proc: PtyProcess;
     try {
       proc = new PtyProcess(req.argv, { cwd: req.cwd, env: resolveEnv(req), cols: req.cols ?? 120, rows: req.rows ?? 32 });
     } catch (err) {
-      throw new Error(`cannot start ${req.argv[0]}: ${(err as Error).message}`);
+      throw new Error(`cannot start ${req.agent}: ${err instanceof Error ? err.message : String(err)}`);
     }
+    const view = this.hooks.terminal?.(req.agent);
     const log = this.store.outputs.append(req.agent, req.spawn_id);
-    proc.onData((d) => log.write(d));
+    proc.onData((d) => {
+      log.write(d);
+      view?.push(d);
+    });
+    view?.setInput({
+      mode: { kind: 'pty', pid: proc.pid },
+      pause: () => proc.pause(),
+      resume: () => proc.resume(),
+      write: (d) => proc.write(d),
+      resize: (c, r) => proc.resize(c, r),
+    });
     const exited = proc.exited.then(async (exit) => {
       await log.close();
+      this.running.delete(req.agent);
+      view?.setInput(null);
+      this.hooks.exited?.(req.agent, req, exit);
       return exit;
     });
-    return this.track(req, proc.pid, exited);
+    const launched: Running = { agent: req.agent, spawn_id: req.spawn_id, pid: proc.pid, exited, request: req, kill: (signal) => proc.kill(signal) };
+    this.running.set(req.agent, launched);
+    return launched;
   }
 
-  override async dispose(): Promise<void> {
+  live(): LaunchedTeammate[] {
+    return [...this.running.values()];
+  }
+
+  get(agent: string): Running | undefined {
+    return this.running.get(agent);
+  }
+
+  /** SIGTERM to every child (its process group), SIGKILL after 3 s; resolves once all have exited. */
+  async dispose(): Promise<void> {
     const all = [...this.running.values()];
-    for (const t of all) t.kill('SIGTERM');
-    await Promise.race([Promise.all(all.map((t) => t.exited)), new Promise((r) => setTimeout(r, 3000))]);
-    for (const t of this.running.values()) t.kill('SIGKILL');
+    for (const r of all) r.kill('SIGTERM');
+    const killTimer = setTimeout(() => {
+      for (const r of all) r.kill('SIGKILL');
+    }, 3000);
+    await Promise.all(all.map((r) => r.exited));
+    clearTimeout(killTimer);
   }
 }

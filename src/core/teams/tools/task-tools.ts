@@ -11,7 +11,7 @@ export function taskLine(t: Task): string {
   const extra = [
     t.reserved_for ? `reserved: ${t.reserved_for}` : '',
     t.blocked_by.length ? `blocked by: ${t.blocked_by.join(', ')}` : '',
-    (t as Record<string, unknown>).parked ? `parked: ${String((t as Record<string, unknown>).parked)}` : '',
+    t.parked ? `parked: ${String(t.parked)}` : '',
   ].filter(Boolean);
   return `[${t.id}] ${STATUS_LABEL[t.status]} — ${t.subject} (owner: ${t.owner ?? '-'}${extra.length ? `; ${extra.join('; ')}` : ''})`;
 }

@@ -5,6 +5,7 @@ import { spawnTeammate } from '../spawn.js';
 import type { TeamSession } from '../session.js';
 import { resetTeam } from '../reset.js';
 import { teamTool } from './common.js';
+import { TEAMMATE_MODES } from '../../agent/settings-schema.js';
 
 const MemberInput = z
   .object({
@@ -88,7 +89,7 @@ export function teamTools(session: TeamSession) {
           prompt: z.string().optional(),
           cwd: z.string().optional(),
           model: z.string().optional(),
-          teammateMode: z.enum(['auto', 'tmux', 'background', 'host']).optional(),
+          teammateMode: z.enum(TEAMMATE_MODES).optional(),
           plan_mode_required: z.boolean().optional(),
         })
         .strict(),

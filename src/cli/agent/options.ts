@@ -1,0 +1,34 @@
+/** The agent command's parsed flags: its own module, so the runtime in cli/agent/ never imports the command that loads it. */
+export interface AgentCliOptions {
+  print?: string | true;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  model?: string;
+  provider?: 'anthropic' | 'scripted';
+  script?: string;
+  acceptAll?: boolean;
+  permissionMode?: 'ask' | 'auto';
+  /** The Agent SDK's `--max-turns` (same budget as --max-iterations; the result says error_max_turns). */
+  maxTurns?: number;
+  /** `stdio`: permission questions go to the SDK host as can_use_tool control requests. */
+  permissionPromptTool?: 'stdio';
+  appendSystemPrompt?: string;
+  systemPrompt?: string;
+  /** Allow rules for this run (`Bash(npm test:*)`, `Write(src/)`, a tool name), as the Agent SDK's allowedTools. */
+  allowedTools?: string[];
+  /** Deny rules for this run; a bare tool name also hides that tool from the model. */
+  disallowedTools?: string[];
+  /** Resume the newest session of this project. */
+  continue?: boolean;
+  maxIterations?: number;
+  cwd?: string;
+  resume?: string;
+  teamAgent?: string;
+  teamDir?: string;
+  cli?: boolean;
+  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  thinkingDisplay?: 'summarized' | 'omitted';
+  verbose?: boolean;
+  inputFormat?: 'text' | 'stream-json';
+  /** -p with teams: give up after this many seconds. */
+  timeout?: number;
+}

@@ -1,0 +1,133 @@
+/**
+ * The one settings schema: every key of `.thclaws/settings.json` with its default and the reason for it, used
+ * by the runtime and the CLI (`settings.ts` merges the layers) and by the dashboard (`SettingsViewSchema` in
+ * `src/shared/api.ts` picks its keys from here). Adding a key is one edit in this file. No Node imports: the
+ * dashboard's renderer imports it through the API contract. Unknown keys are kept (newer versions add keys).
+ */
+import { z } from 'zod';
+import { DEFAULT_MODEL } from './models.js';
+import { TEAMS_POLICY } from '../teams/policy.js';
+
+/** How a lead starts its teammates. */
+export const TEAMMATE_MODES = ['auto', 'tmux', 'background', 'host'] as const;
+export type TeammateMode = (typeof TEAMMATE_MODES)[number];
+
+export const RetrySchema = z.object({
+  /** Attempts after the first on 429/529/5xx/network errors: ~1 min of backoff rides out a short overload. */
+  maxRetries: z.number().int().min(0).max(20).default(4),
+  /** First backoff; doubled per attempt with jitter. */
+  baseDelayMs: z.number().int().min(0).default(1000),
+  /** Cap of one backoff (and of a server's retry-after) so a turn never stalls for minutes. */
+  maxDelayMs: z.number().int().min(0).default(30_000),
+});
+
+export const SettingsSchema = z.looseObject({
+  /** Agent Teams feature flag: off unless a project opts in. */
+  teamEnabled: z.boolean().default(false),
+  /** Default model id or alias (`sonnet`, `opus`, `haiku`); `--model` overrides. The current Sonnet (models.json). */
+  model: z.string().min(1).max(200).default(DEFAULT_MODEL),
+  /** Thinking effort (`--effort`); absent = the model's own default. */
+  effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+  /**
+   * `summarized` returns thinking text (shown dimmed; on 5.5 models the text between tool calls arrives as
+   * thinking, so `omitted` leaves a silent screen between tool calls); `omitted` returns only signatures.
+   */
+  thinkingDisplay: z.enum(['summarized', 'omitted']).default('summarized'),
+  /** `anthropic` needs a key; `scripted` plays a JSON script (tests, demo). */
+  provider: z.enum(['anthropic', 'scripted']).default('anthropic'),
+  /** How teammates are started: `auto` picks tmux when available, else background. */
+  teammateMode: z.enum(TEAMMATE_MODES).default('auto'),
+  /** Live teammates per team; a spawn past it is refused. Nested or runaway spawns burn a person's limits. */
+  maxLiveTeammates: z.number().int().min(1).max(64).default(TEAMS_POLICY.maxLiveTeammates),
+  /**
+   * Model per teammate role (`{ "reviewer": "opus" }`, matched to a member's role ignoring case and surrounding
+   * spaces). A spawn's model is the one SpawnTeammate or TeamCreate names, else its role's, else `model`.
+   */
+  roleModels: z.record(z.string().min(1).max(64), z.string().min(1).max(200)).default({}),
+  /** Who approves a teammate's plan: the person (CLI `thclaws team approve`, the dashboard) or the lead agent. */
+  planApprover: z.enum(['lead', 'user']).default('user'),
+  /** Who answers a teammate's permission request: the person, or the lead agent through AnswerApproval. */
+  permissionApprover: z.enum(['lead', 'user']).default('user'),
+  /** A teammate's unanswered request is denied after this long (and the teammate is told so). */
+  /** At most a timer's range (~24.8 days): past it Node fires at once. */
+  approvalTimeoutMs: z.number().int().min(1000).max(2_147_483_647).default(600_000),
+  /**
+   * Teammates' permission mode, never inherited from the lead's own: `ask` forwards every Bash command and
+   * every write outside the teammate's worktree that no rule allows; `auto` accepts everything (opt-in).
+   */
+  teammatePermissionMode: z.enum(['ask', 'auto']).default('ask'),
+  /**
+   * Bash commands that would ask run without asking while the OS sandbox is actually on for that agent (never
+   * when it is unavailable or off); ask and deny rules still hold. Off by default: the person's choice.
+   */
+  autoAllowSandboxedBash: z.boolean().default(false),
+  /** Allow rules for every teammate (`Bash(npm test:*)`); team-scoped "always" answers add here. */
+  teammateAllow: z.array(z.string().min(1)).default([]),
+  /** Per-teammate choices: `{ "alice": { "permissionMode": "auto", "allow": [...], "planModeRequired": true } }`. */
+  teammates: z
+    .record(
+      z.string(),
+      z.looseObject({ permissionMode: z.enum(['ask', 'auto']).optional(), allow: z.array(z.string().min(1)).optional(), planModeRequired: z.boolean().optional() }),
+    )
+    .default({}),
+  /**
+   * Team hooks as Claude Code writes them: `{ "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command",
+   * "command": "…", "timeout": 30 }] }] }`; validated by the teams runtime (src/core/teams/hooks.ts).
+   */
+  hooks: z.record(z.string(), z.unknown()).default({}),
+  /** Every teammate starts in plan mode: no Write/Edit/Bash/TeamTaskComplete until its plan is approved. */
+  planModeRequired: z.boolean().default(false),
+  /** `ask`: Write/Edit/Bash ask the person; `auto`: no asking (role guards still apply). */
+  permissionMode: z.enum(['ask', 'auto']).default('ask'),
+  /** Model calls per prompt before giving up: stops a looping model from burning tokens. */
+  maxIterations: z.number().int().min(1).max(1000).default(50),
+  /** Output token budget per model call: room for a large file write in one tool call. */
+  maxTokens: z.number().int().min(1).max(128_000).default(16_000),
+  /** Bash timeout when the model gives none: long enough for a test suite, short enough to notice a hang. */
+  bashTimeoutMs: z.number().int().min(1000).default(120_000),
+  /** Upper bound the model may ask for. */
+  bashMaxTimeoutMs: z.number().int().min(1000).default(600_000),
+  /** SIGTERM → SIGKILL grace for a Bash process group on timeout or abort. */
+  bashKillGraceMs: z.number().int().min(0).default(2000),
+  /** Cap of one tool result sent to the model (~8k tokens): more drowns the context. */
+  toolOutputMaxChars: z.number().int().min(1000).default(30_000),
+  /** Read: lines returned when no limit is given. */
+  readDefaultLines: z.number().int().min(1).default(2000),
+  /** Glob/Grep: entries listed before truncating. */
+  searchMaxResults: z.number().int().min(1).default(500),
+  /** Grep skips files above this size: they are data, not source. */
+  grepMaxFileBytes: z.number().int().min(1).default(2_000_000),
+  retry: RetrySchema.default({ maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000 }),
+  /**
+   * Rules for every agent, lead and teammates: `allow` runs without asking (`Bash(npm test:*)`, `Write(src/)`;
+   * "always" answers add to the local file); `ask` asks even when an allow rule, the teammate's own worktree
+   * or `auto` mode would let it run (`Bash(git push:*)`, `Write(src/**)`, `WebFetch`); `deny` refuses.
+   * deny > ask > allow. Ask and deny only tighten, so they hold in untrusted folders too.
+   */
+  permissions: z
+    .looseObject({ allow: z.array(z.string().min(1)).default([]), ask: z.array(z.string().min(1)).default([]), deny: z.array(z.string().min(1)).default([]) })
+    .default({ allow: [], ask: [], deny: [] }),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export function defaultSettings(): Settings {
+  return SettingsSchema.parse({});
+}
+
+/** The model configured for a member's role, if any (`roleModels` keys match ignoring case and outer spaces). */
+export function roleModelFor(roleModels: Readonly<Record<string, string>>, role: string | null | undefined): string | null {
+  const want = (role ?? '').trim().toLowerCase();
+  if (!want) return null;
+  for (const [r, m] of Object.entries(roleModels)) if (r.trim().toLowerCase() === want) return m;
+  return null;
+}
+
+/**
+ * The same keys with every default removed and each optional: a patch names only what it changes (zod fills a
+ * default even inside `.partial()`, which would reset every key the patch leaves out).
+ */
+export function patchSchemaOf<S extends z.ZodRawShape>(schema: z.ZodObject<S>) {
+  const shape = Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [k, ((v instanceof z.ZodDefault ? v.unwrap() : v) as z.ZodType).optional()]));
+  return z.object(shape) as unknown as z.ZodObject<{ [K in keyof S]: z.ZodOptional<S[K] extends z.ZodDefault<infer T> ? T : S[K]> }>;
+}
