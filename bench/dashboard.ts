@@ -186,6 +186,15 @@ export async function runDashboardBench(): Promise<BenchSection> {
     details.flood = { expected: f50.chars, pane: got, log: logChars, secs: (Date.now() - t1) / 1000 };
     }
 
+    // Keystroke echo in one pane while the other seven flood: the pane runs `cat`, so the pty's own line
+    // discipline echoes each key (as a shell's would); key down in the page → the first animation frame after
+    // xterm parsed the echo. The seven floods are endless writers held back only by flow control.
+    if (!idleOnly) {
+    const echo = await measureEcho(page, spawnIn, written);
+    rows.push({ metric: 'keystroke echo in one pane while the other seven flood, p50 / p90', value: `${echo.p50.toFixed(1)} / ${echo.p90.toFixed(1)} ms (${echo.n} keys)`, target: '<= 10 / <= 30 ms' });
+    details.echo = echo;
+    }
+
     // 3. Idle: 8 heartbeating teammates, nothing printed (the frame-gap probe is stopped first).
     await page.evaluate('window.__gap.on = false');
     await Promise.all(AGENTS.map((a) => spawnIn(a, [process.execPath, simJs, a, '--hb-ms', '2000'])));
@@ -208,6 +217,44 @@ export async function runDashboardBench(): Promise<BenchSection> {
     if (server.exitCode === null) server.kill('SIGKILL');
   }
   return { title: 'Dashboard under load (pty → host → WebSocket → xterm.js in Chromium)', file: 'dashboard', rows, details };
+}
+
+const ECHO_KEYS = 40;
+
+async function measureEcho(
+  page: import('playwright-core').Page,
+  spawnIn: (agent: string, argv: string[]) => Promise<void>,
+  written: (agents: string[]) => Promise<number[]>,
+): Promise<{ p50: number; p90: number; max: number; n: number }> {
+  const endless = `const b=('y'.repeat(1023)+'\\n').repeat(64);(function w(){while(process.stdout.write(b));process.stdout.once('drain',w)})()`;
+  await spawnIn('a1', ['/bin/cat']);
+  await Promise.all(AGENTS.slice(1).map((a) => spawnIn(a, [process.execPath, '-e', endless])));
+  // The floods are running when their panes have rendered something new.
+  const w0 = await written(AGENTS.slice(1));
+  const until = Date.now() + 30_000;
+  while ((await written(AGENTS.slice(1))).some((n, i) => n - w0[i]! < 256 * 1024) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  await page.locator('.pane[data-agent="a1"] .xterm').click();
+  await page.evaluate(`(() => {
+    const t = window.__thclaws.terminals;
+    const e = (window.__echo = { samples: [] });
+    window.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'x') return;
+      const t0 = performance.now();
+      const base = t.written('a1');
+      const tick = (now) => { if (t.written('a1') > base) e.samples.push(now - t0); else requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    }, true);
+  })()`);
+  for (let i = 0; i < ECHO_KEYS; i++) {
+    await page.keyboard.press('x');
+    // Spread the keys over the frames (a typist's 5–10 keys a second).
+    await page.waitForFunction((n) => (window as unknown as { __echo: { samples: number[] } }).__echo.samples.length > n, i, { timeout: 10_000, polling: 10 });
+    await new Promise((r) => setTimeout(r, 80 + Math.random() * 60));
+  }
+  const samples = ((await page.evaluate('window.__echo.samples')) as number[]).sort((a, b) => a - b);
+  // Stop the floods before the idle phase (a sleeping child takes each pane's place).
+  await Promise.all(AGENTS.map((a) => spawnIn(a, [process.execPath, '-e', 'setTimeout(()=>{},1e9)'])));
+  return { p50: samples[Math.floor(samples.length * 0.5)]!, p90: samples[Math.floor(samples.length * 0.9)]!, max: samples[samples.length - 1]!, n: samples.length };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

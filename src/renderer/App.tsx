@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { act } from './context';
 import { installShortcuts } from './keyboard';
 import { useDashboard } from './store';
 import { teamCounts } from './store/team-slice';
@@ -9,11 +8,13 @@ import { SettingsDialog } from './components/Settings';
 import { TaskBoard, TaskEditor } from './components/TaskBoard';
 import { TeamTab } from './components/TeamTab';
 import { ApprovalInbox } from './components/Approvals';
+import { Announcer } from './components/Announcer';
+import { HeaderMenu } from './components/HeaderMenu';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
   return (
-    <span className={`approvals-badge${pending ? ' waiting' : ''}`} data-testid="approvals-badge" title="requests waiting for your approval">
+    <span className={`approvals-badge${pending ? ' waiting' : ''}`} data-testid="approvals-badge" title="requests waiting for your approval" aria-label={`${pending} requests waiting for your approval`}>
       {pending}
     </span>
   );
@@ -33,15 +34,11 @@ function SandboxBadge() {
 function HeaderBar() {
   const team = useDashboard((s) => s.team);
   const members = useDashboard((s) => s.members);
-  const connected = useDashboard((s) => s.connected);
   const tab = useDashboard((s) => s.tab);
   const setTab = useDashboard((s) => s.setTab);
-  const setSettingsOpen = useDashboard((s) => s.setSettingsOpen);
-  const setHelpOpen = useDashboard((s) => s.setHelpOpen);
-  const workspace = useDashboard((s) => s.workspace);
   const c = teamCounts(members);
   return (
-    <header className="topbar">
+    <header className="topbar" data-region aria-label="team header">
       <strong className="team-name">{team ?? 'no team'}</strong>
       <span className="counts" data-testid="counts">
         <span className="c-working">{c.working} working</span> · <span className="c-idle">{c.idle} idle</span> · <span className="c-dead">{c.dead} dead</span>
@@ -52,34 +49,16 @@ function HeaderBar() {
       </span>
       <SandboxBadge />
       <ApprovalsBadge />
-      <nav className="tabs">
-        <button className={tab === 'team' ? 'active' : ''} onClick={() => setTab('team')}>
+      <nav className="tabs" aria-label="views">
+        <button className={tab === 'team' ? 'active' : ''} aria-current={tab === 'team' ? 'page' : undefined} onClick={() => setTab('team')}>
           Team
         </button>
-        <button className={tab === 'board' ? 'active' : ''} onClick={() => setTab('board')}>
+        <button className={tab === 'board' ? 'active' : ''} aria-current={tab === 'board' ? 'page' : undefined} onClick={() => setTab('board')}>
           Tasks
         </button>
       </nav>
       <span className="spacer" />
-      {workspace && (
-        <select
-          className="workspace"
-          value={workspace.dir}
-          title="recent workspaces"
-          onChange={(e) => void act({ type: 'open_workspace', dir: e.target.value })}
-        >
-          {[workspace.dir, ...workspace.recent.filter((d) => d !== workspace.dir)].map((d) => (
-            <option key={d}>{d}</option>
-          ))}
-        </select>
-      )}
-      <span className={`conn ${connected ? 'up' : 'down'}`}>{connected ? 'connected' : 'reconnecting…'}</span>
-      <button title="keyboard shortcuts (?)" onClick={() => setHelpOpen(true)}>
-        ?
-      </button>
-      <button className="gear" title="settings" aria-label="settings" onClick={() => setSettingsOpen(true)}>
-        ⚙
-      </button>
+      <HeaderMenu />
     </header>
   );
 }
@@ -88,7 +67,7 @@ function Notices() {
   const notices = useDashboard((s) => s.notices);
   const dismiss = useDashboard((s) => s.dismiss);
   return (
-    <div className="notices">
+    <div className="notices" aria-hidden="true">
       {notices.map((n) => (
         <div key={n.id} className={`notice ${n.level}`} onClick={() => dismiss(n.id)}>
           {n.text}
@@ -111,6 +90,7 @@ export function App() {
       <SettingsDialog />
       <HelpOverlay />
       <Notices />
+      <Announcer />
     </div>
   );
 }
