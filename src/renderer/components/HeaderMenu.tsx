@@ -50,11 +50,12 @@ export function HeaderMenu() {
           </select>
         )}
         <span className={`conn ${connected ? 'up' : 'down'}`}>{connected ? 'connected' : 'reconnecting…'}</span>
-        <button className="help-button" title="keyboard shortcuts (?)" aria-label="keyboard shortcuts" onClick={pick(() => setHelpOpen(true))}>
-          ?
+        {/* The label is visually hidden on a wide window (the symbol is enough there), shown in the phone's menu. */}
+        <button className="help-button" title="keyboard shortcuts (?)" onClick={pick(() => setHelpOpen(true))}>
+          ? <span className="menu-label">keyboard shortcuts</span>
         </button>
-        <button className="gear" title="settings" aria-label="settings" onClick={pick(() => setSettingsOpen(true))}>
-          ⚙
+        <button className="gear" title="settings" onClick={pick(() => setSettingsOpen(true))}>
+          ⚙ <span className="menu-label">settings</span>
         </button>
       </div>
     </div>
