@@ -6,7 +6,9 @@
  * Environment, for investigating: BENCH_PROFILE=cpu|trace prints where the renderer's main thread spent the
  * throughput run (raw profile in the temp dir); BENCH_HOST_PROF=DIR runs the host with --cpu-prof into DIR;
  * BENCH_RENDERER=DIR serves another renderer build (a baseline) against the same host; BENCH_QUICK=1 stops
- * after the throughput run; BENCH_IDLE_ONLY=1 runs only the idle phase (BENCH_IDLE_SECS sets its length).
+ * after the throughput run; BENCH_IDLE_ONLY=1 runs only the idle phase (BENCH_IDLE_SECS sets its length);
+ * BENCH_FLOOD_MIB sets the throughput run's MiB per pane (5; less on a machine too loaded to drain 40 MiB);
+ * BENCH_ECHO_ONLY=1 runs only the keystroke-echo phase.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -114,9 +116,11 @@ export async function runDashboardBench(): Promise<BenchSection> {
     const hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
     const idleOnly = !!process.env.BENCH_IDLE_ONLY;
-    if (!idleOnly) {
+    const echoOnly = !!process.env.BENCH_ECHO_ONLY;
+    if (!idleOnly && !echoOnly) {
     // 1. Throughput: 8 panes × 5 MiB at once.
-    const f5 = flood(5);
+    const floodMib = Number(process.env.BENCH_FLOOD_MIB ?? 5);
+    const f5 = flood(floodMib);
     const base = await written(AGENTS);
     const th0 = cpuTicks(server.pid!);
     const m0 = machineTicks();
@@ -152,9 +156,9 @@ export async function runDashboardBench(): Promise<BenchSection> {
       console.log(`renderer main thread, self time during the throughput run (${profile}, ms):`);
       for (const [name, ms] of top) console.log(`${ms.toFixed(1).padStart(9)}  ${name}`);
     }
-    const mbTotal = 8 * 5;
+    const mbTotal = 8 * floodMib;
     const mbs = mbTotal / secs;
-    rows.push({ metric: '8 panes × 5 MiB, pty → host → ws → xterm (Chromium)', value: `${mbs.toFixed(1)} MB/s aggregate (${secs.toFixed(2)} s)`, target: '>= 20 MB/s' });
+    rows.push({ metric: `8 panes × ${floodMib} MiB, pty → host → ws → xterm (Chromium)`, value: `${mbs.toFixed(1)} MB/s aggregate (${secs.toFixed(2)} s)`, target: '>= 20 MB/s' });
     rows.push({ metric: 'longest frame gap during that run', value: `${gap.toFixed(0)} ms`, target: '<= 50 ms' });
     rows.push({ metric: 'during that run: host CPU / renderer main thread in tasks (on a CPU) / all cores busy', value: `${busy.hostPct.toFixed(0)} % / ${busy.rendererPct.toFixed(0)} % (${busy.rendererCpuPct.toFixed(0)} %) / ${busy.machinePct.toFixed(0)} % of ${os.cpus().length}`, target: '-' });
     // What the renderer's main thread could drain with a core to itself: bytes per second of its own CPU time.
@@ -193,6 +197,7 @@ export async function runDashboardBench(): Promise<BenchSection> {
     const echo = await measureEcho(page, spawnIn, written);
     rows.push({ metric: 'keystroke echo in one pane while the other seven flood, p50 / p90', value: `${echo.p50.toFixed(1)} / ${echo.p90.toFixed(1)} ms (${echo.n} keys)`, target: '<= 10 / <= 30 ms' });
     details.echo = echo;
+    if (echoOnly) return { title: 'Dashboard keystroke echo only (BENCH_ECHO_ONLY)', file: 'dashboard-echo', rows, details };
     }
 
     // 3. Idle: 8 heartbeating teammates, nothing printed (the frame-gap probe is stopped first).
