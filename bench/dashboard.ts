@@ -6,7 +6,9 @@
  * Environment, for investigating: BENCH_PROFILE=cpu|trace prints where the renderer's main thread spent the
  * throughput run (raw profile in the temp dir); BENCH_HOST_PROF=DIR runs the host with --cpu-prof into DIR;
  * BENCH_RENDERER=DIR serves another renderer build (a baseline) against the same host; BENCH_QUICK=1 stops
- * after the throughput run; BENCH_IDLE_ONLY=1 runs only the idle phase (BENCH_IDLE_SECS sets its length).
+ * after the throughput run; BENCH_IDLE_ONLY=1 runs only the idle phase (BENCH_IDLE_SECS sets its length);
+ * BENCH_FLOOD_MIB sets the throughput run's MiB per pane (5; less on a machine too loaded to drain 40 MiB);
+ * BENCH_ECHO_ONLY=1 runs only the keystroke-echo phase.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -114,9 +116,11 @@ export async function runDashboardBench(): Promise<BenchSection> {
     const hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
     const idleOnly = !!process.env.BENCH_IDLE_ONLY;
-    if (!idleOnly) {
+    const echoOnly = !!process.env.BENCH_ECHO_ONLY;
+    if (!idleOnly && !echoOnly) {
     // 1. Throughput: 8 panes × 5 MiB at once.
-    const f5 = flood(5);
+    const floodMib = Number(process.env.BENCH_FLOOD_MIB ?? 5);
+    const f5 = flood(floodMib);
     const base = await written(AGENTS);
     const th0 = cpuTicks(server.pid!);
     const m0 = machineTicks();
@@ -152,9 +156,9 @@ export async function runDashboardBench(): Promise<BenchSection> {
       console.log(`renderer main thread, self time during the throughput run (${profile}, ms):`);
       for (const [name, ms] of top) console.log(`${ms.toFixed(1).padStart(9)}  ${name}`);
     }
-    const mbTotal = 8 * 5;
+    const mbTotal = 8 * floodMib;
     const mbs = mbTotal / secs;
-    rows.push({ metric: '8 panes × 5 MiB, pty → host → ws → xterm (Chromium)', value: `${mbs.toFixed(1)} MB/s aggregate (${secs.toFixed(2)} s)`, target: '>= 20 MB/s' });
+    rows.push({ metric: `8 panes × ${floodMib} MiB, pty → host → ws → xterm (Chromium)`, value: `${mbs.toFixed(1)} MB/s aggregate (${secs.toFixed(2)} s)`, target: '>= 20 MB/s' });
     rows.push({ metric: 'longest frame gap during that run', value: `${gap.toFixed(0)} ms`, target: '<= 50 ms' });
     rows.push({ metric: 'during that run: host CPU / renderer main thread in tasks (on a CPU) / all cores busy', value: `${busy.hostPct.toFixed(0)} % / ${busy.rendererPct.toFixed(0)} % (${busy.rendererCpuPct.toFixed(0)} %) / ${busy.machinePct.toFixed(0)} % of ${os.cpus().length}`, target: '-' });
     // What the renderer's main thread could drain with a core to itself: bytes per second of its own CPU time.
@@ -186,6 +190,16 @@ export async function runDashboardBench(): Promise<BenchSection> {
     details.flood = { expected: f50.chars, pane: got, log: logChars, secs: (Date.now() - t1) / 1000 };
     }
 
+    // Keystroke echo in one pane while the other seven flood: the pane runs `cat`, so the pty's own line
+    // discipline echoes each key (as a shell's would); key down in the page → the first animation frame after
+    // xterm parsed the echo. The seven floods are endless writers held back only by flow control.
+    if (!idleOnly) {
+    const echo = await measureEcho(page, spawnIn, written);
+    rows.push({ metric: 'keystroke echo in one pane while the other seven flood, p50 / p90', value: `${echo.p50.toFixed(1)} / ${echo.p90.toFixed(1)} ms (${echo.n} keys)`, target: '<= 10 / <= 30 ms' });
+    details.echo = echo;
+    if (echoOnly) return { title: 'Dashboard keystroke echo only (BENCH_ECHO_ONLY)', file: 'dashboard-echo', rows, details };
+    }
+
     // 3. Idle: 8 heartbeating teammates, nothing printed (the frame-gap probe is stopped first).
     await page.evaluate('window.__gap.on = false');
     await Promise.all(AGENTS.map((a) => spawnIn(a, [process.execPath, simJs, a, '--hb-ms', '2000'])));
@@ -208,6 +222,44 @@ export async function runDashboardBench(): Promise<BenchSection> {
     if (server.exitCode === null) server.kill('SIGKILL');
   }
   return { title: 'Dashboard under load (pty → host → WebSocket → xterm.js in Chromium)', file: 'dashboard', rows, details };
+}
+
+const ECHO_KEYS = 40;
+
+async function measureEcho(
+  page: import('playwright-core').Page,
+  spawnIn: (agent: string, argv: string[]) => Promise<void>,
+  written: (agents: string[]) => Promise<number[]>,
+): Promise<{ p50: number; p90: number; max: number; n: number }> {
+  const endless = `const b=('y'.repeat(1023)+'\\n').repeat(64);(function w(){while(process.stdout.write(b));process.stdout.once('drain',w)})()`;
+  await spawnIn('a1', ['/bin/cat']);
+  await Promise.all(AGENTS.slice(1).map((a) => spawnIn(a, [process.execPath, '-e', endless])));
+  // The floods are running when their panes have rendered something new.
+  const w0 = await written(AGENTS.slice(1));
+  const until = Date.now() + 30_000;
+  while ((await written(AGENTS.slice(1))).some((n, i) => n - w0[i]! < 256 * 1024) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  await page.locator('.pane[data-agent="a1"] .xterm').click();
+  await page.evaluate(`(() => {
+    const t = window.__thclaws.terminals;
+    const e = (window.__echo = { samples: [] });
+    window.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'x') return;
+      const t0 = performance.now();
+      const base = t.written('a1');
+      const tick = (now) => { if (t.written('a1') > base) e.samples.push(now - t0); else requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    }, true);
+  })()`);
+  for (let i = 0; i < ECHO_KEYS; i++) {
+    await page.keyboard.press('x');
+    // Spread the keys over the frames (a typist's 5–10 keys a second).
+    await page.waitForFunction((n) => (window as unknown as { __echo: { samples: number[] } }).__echo.samples.length > n, i, { timeout: 10_000, polling: 10 });
+    await new Promise((r) => setTimeout(r, 80 + Math.random() * 60));
+  }
+  const samples = ((await page.evaluate('window.__echo.samples')) as number[]).sort((a, b) => a - b);
+  // Stop the floods before the idle phase (a sleeping child takes each pane's place).
+  await Promise.all(AGENTS.map((a) => spawnIn(a, [process.execPath, '-e', 'setTimeout(()=>{},1e9)'])));
+  return { p50: samples[Math.floor(samples.length * 0.5)]!, p90: samples[Math.floor(samples.length * 0.9)]!, max: samples[samples.length - 1]!, n: samples.length };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

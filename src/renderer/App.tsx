@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { act } from './context';
 import { installShortcuts } from './keyboard';
 import { useDashboard } from './store';
 import { teamCounts } from './store/team-slice';
@@ -9,6 +8,8 @@ import { SettingsDialog } from './components/Settings';
 import { TaskBoard, TaskEditor } from './components/TaskBoard';
 import { TeamTab } from './components/TeamTab';
 import { ApprovalInbox } from './components/Approvals';
+import { Announcer } from './components/Announcer';
+import { HeaderMenu } from './components/HeaderMenu';
 import { StateCounts } from './components/StateCounts';
 import { Welcome } from './components/Welcome';
 import { TeamManager } from './components/TeamManager';
@@ -16,7 +17,7 @@ import { TeamManager } from './components/TeamManager';
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
   return (
-    <span className={`approvals-badge${pending ? ' waiting' : ''}`} data-testid="approvals-badge" title="requests waiting for your approval">
+    <span className={`approvals-badge${pending ? ' waiting' : ''}`} data-testid="approvals-badge" title="requests waiting for your approval" aria-label={`${pending} requests waiting for your approval`}>
       approvals: {pending}
     </span>
   );
@@ -36,15 +37,11 @@ function SandboxBadge() {
 function HeaderBar() {
   const team = useDashboard((s) => s.team);
   const members = useDashboard((s) => s.members);
-  const connected = useDashboard((s) => s.connected);
   const tab = useDashboard((s) => s.tab);
   const setTab = useDashboard((s) => s.setTab);
-  const setSettingsOpen = useDashboard((s) => s.setSettingsOpen);
-  const setHelpOpen = useDashboard((s) => s.setHelpOpen);
-  const workspace = useDashboard((s) => s.workspace);
   const c = teamCounts(members);
   return (
-    <header className="topbar">
+    <header className="topbar" data-region aria-label="team header">
       <strong className="team-name">{team ?? 'no team'}</strong>
       <span className="counts" data-testid="counts">
         <StateCounts counts={c} />
@@ -55,34 +52,16 @@ function HeaderBar() {
       </span>
       <SandboxBadge />
       <ApprovalsBadge />
-      <nav className="tabs">
-        <button className={tab === 'team' ? 'active' : ''} onClick={() => setTab('team')}>
+      <nav className="tabs" aria-label="views">
+        <button className={tab === 'team' ? 'active' : ''} aria-current={tab === 'team' ? 'page' : undefined} onClick={() => setTab('team')}>
           Team
         </button>
-        <button className={tab === 'board' ? 'active' : ''} onClick={() => setTab('board')}>
+        <button className={tab === 'board' ? 'active' : ''} aria-current={tab === 'board' ? 'page' : undefined} onClick={() => setTab('board')}>
           Tasks
         </button>
       </nav>
       <span className="spacer" />
-      {workspace && (
-        <select
-          className="workspace"
-          value={workspace.dir}
-          title="recent workspaces"
-          onChange={(e) => void act({ type: 'open_workspace', dir: e.target.value })}
-        >
-          {[workspace.dir, ...workspace.recent.filter((d) => d !== workspace.dir)].map((d) => (
-            <option key={d}>{d}</option>
-          ))}
-        </select>
-      )}
-      <span className={`conn ${connected ? 'up' : 'down'}`}>{connected ? 'connected' : 'reconnecting…'}</span>
-      <button title="keyboard shortcuts (?)" onClick={() => setHelpOpen(true)}>
-        ?
-      </button>
-      <button className="gear" title="settings" aria-label="settings" onClick={() => setSettingsOpen(true)}>
-        ⚙
-      </button>
+      <HeaderMenu />
     </header>
   );
 }
@@ -91,9 +70,10 @@ function Notices() {
   const notices = useDashboard((s) => s.notices);
   const dismiss = useDashboard((s) => s.dismiss);
   return (
+    // Announced by the Announcer's live regions; shown here with a close button each.
     <div className="notices">
       {notices.map((n) => (
-        <div key={n.id} className={`notice ${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
+        <div key={n.id} className={`notice ${n.level}`}>
           <span className="notice-text">{n.text}</span>
           <button className="notice-close" aria-label="close this notice" title="close" onClick={() => dismiss(n.id)}>
             ×
@@ -127,6 +107,7 @@ export function App() {
       <SettingsDialog />
       <HelpOverlay />
       <Notices />
+      <Announcer />
     </div>
   );
 }

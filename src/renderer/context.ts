@@ -21,6 +21,10 @@ client.onEvent((ev) => {
     terminals.output(ev.agent, ev.data, ev.type === 'replay');
     return;
   }
+  if (ev.type === 'pty_size') {
+    terminals.ptySize(ev.agent, ev.cols, ev.rows);
+    return;
+  }
   dashboard.getState().apply(ev);
   if (ev.type === 'roster' || ev.type === 'member') {
     const members = ev.type === 'roster' ? ev.members : [ev.member];

@@ -1,11 +1,20 @@
 import { terminals } from './context';
 import { dashboard } from './store';
 import { answer } from './components/Approvals';
+import { cycleRegion } from './regions';
 
 /** Global shortcuts (Alt-based so they never collide with what a terminal needs). */
 export function installShortcuts(): () => void {
   const onKey = (e: KeyboardEvent) => {
     const s = dashboard.getState();
+    // F6 / Shift+F6: the next / previous region of the page. Taken before a terminal sees it (this listener
+    // runs in the capture phase), so it is the way out of a terminal; inside a dialog focus stays there.
+    if (e.key === 'F6' && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      e.stopPropagation();
+      if (!document.querySelector('[role="dialog"][aria-modal="true"]')) cycleRegion(e.shiftKey ? -1 : 1);
+      return;
+    }
     if (e.key === 'Escape') {
       s.setHelpOpen(false);
       s.setSettingsOpen(false);

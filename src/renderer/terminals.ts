@@ -1,4 +1,5 @@
 import { FitAddon } from '@xterm/addon-fit';
+import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { Terminal } from '@xterm/xterm';
 import { FLOW } from '../shared/api';
 import type { HostClient } from './transport';
@@ -18,6 +19,18 @@ const TARGET_FRAME_MS = 30;
  * host still replays 1 MiB on attach and output.log keeps everything.
  */
 const SCROLLBACK = 1000;
+/**
+ * Bundled fonts (main.tsx loads them before the first terminal opens, so xterm measures the real cell): DejaVu
+ * Mono has box drawing, blocks and the agent's symbols (✻ ● ✓ → …); Maple Mono, also monospace, fills what
+ * DejaVu lacks (⎿). No system font is needed and nothing is fetched from the network.
+ */
+export const TERMINAL_FONT = '"DejaVu Mono", "Maple Mono", monospace';
+/** A keystroke's echo in a pane typed into this recently is written before any flood (ms). */
+const TYPING_MS = 1000;
+/** Characters an echo may write past a full frame budget. */
+const ECHO_ALLOWANCE = 4096;
+/** A box change this soon after a window resize was the person's doing (ms). */
+const PERSON_RESIZE_MS = 1000;
 
 interface Pane {
   agent: string;
@@ -34,6 +47,11 @@ interface Pane {
   readonly: boolean;
   /** Output went to the history only while the page was hidden: the terminal is rewritten on return. */
   stale: boolean;
+  /** What this view's box fits (reported to the host), and the pty's size (the view used last sets it). */
+  own: { cols: number; rows: number } | null;
+  pty: { cols: number; rows: number } | null;
+  /** When the person last typed into this pane's terminal (performance.now()). */
+  typedAt: number;
 }
 
 /**
@@ -54,8 +72,19 @@ export class TerminalManager {
   /** Characters each pane has rendered (or buffered while hidden): the bench and tests read it. */
   private readonly done = new Map<string, number>();
 
+  /** When the window was last resized (by the person: a drag, a rotation). */
+  private windowResizedAt = -Infinity;
+
   constructor(private readonly client: HostClient) {
     this.acks = new AckBatcher((agent, chars) => this.client.fire({ type: 'ack', agent, chars }));
+    // Only a real change of the window's size is the person's doing (a page load may fire 'resize' too).
+    let win = `${window.innerWidth}x${window.innerHeight}`;
+    window.addEventListener('resize', () => {
+      const now = `${window.innerWidth}x${window.innerHeight}`;
+      if (now === win) return;
+      win = now;
+      this.windowResizedAt = performance.now();
+    });
     document.addEventListener('visibilitychange', () => {
       if (document.hidden) this.releaseQueues();
       else this.refreshStale();
@@ -84,7 +113,7 @@ export class TerminalManager {
   private pane(agent: string): Pane {
     let p = this.panes.get(agent);
     if (!p) {
-      p = { agent, history: [], historyChars: 0, queue: [], preacked: 0, term: null, fit: null, observer: null, readonly: true, stale: false };
+      p = { agent, history: [], historyChars: 0, queue: [], preacked: 0, term: null, fit: null, observer: null, readonly: true, stale: false, own: null, pty: null, typedAt: -Infinity };
       this.panes.set(agent, p);
     }
     return p;
@@ -93,7 +122,25 @@ export class TerminalManager {
   setReadonly(agent: string, readonly: boolean): void {
     const p = this.pane(agent);
     p.readonly = readonly;
-    if (p.term) p.term.options.disableStdin = readonly;
+    if (readonly) p.pty = null; // a read-only tail has no pty size: the pane fits its box
+    if (p.term) {
+      p.term.options.disableStdin = readonly;
+      this.showAtSize(p);
+    }
+  }
+
+  /** The pty's size, from the host: this view shows the terminal at it (scrolling when its box is smaller). */
+  ptySize(agent: string, cols: number, rows: number): void {
+    const p = this.pane(agent);
+    if (p.readonly) return;
+    p.pty = { cols, rows };
+    this.showAtSize(p);
+  }
+
+  private showAtSize(p: Pane): void {
+    const want = p.pty ?? p.own;
+    if (!p.term || !want || (p.term.cols === want.cols && p.term.rows === want.rows)) return;
+    p.term.resize(want.cols, want.rows);
   }
 
   /** Output from the host; `reset` when it is a replay (the stream starts over). */
@@ -124,36 +171,47 @@ export class TerminalManager {
   mount(agent: string, el: HTMLElement): void {
     const p = this.pane(agent);
     this.unmount(agent);
-    const term = new Terminal({ convertEol: false, scrollback: SCROLLBACK, fontSize: 12, disableStdin: p.readonly, theme: { background: '#0f1115' } });
+    const term = new Terminal({ convertEol: false, scrollback: SCROLLBACK, fontSize: 12, fontFamily: TERMINAL_FONT, disableStdin: p.readonly, allowProposedApi: true, theme: { background: '#0f1115' } });
     const fit = new FitAddon();
     term.loadAddon(fit);
+    // Widths of emoji and East Asian characters as current terminals (and the agents' output) count them.
+    term.loadAddon(new Unicode11Addon());
+    term.unicode.activeVersion = '11';
     term.open(el);
     p.term = term;
     p.fit = fit;
+    p.own = null;
     term.onData((data) => {
-      if (!p.readonly) this.client.fire({ type: 'input', agent, data });
+      if (p.readonly) return;
+      p.typedAt = performance.now();
+      this.client.fire({ type: 'input', agent, data });
     });
-    term.onResize(({ cols, rows }) => this.client.fire({ type: 'resize', agent, cols, rows }));
-    const doFit = () => {
-      try {
-        fit.fit();
-      } catch {
-        // not laid out yet
-      }
+    // This view's own size goes to the host; the terminal shows the pty's size (set by the view used last).
+    const report = (used: boolean) => {
+      const d = fit.proposeDimensions();
+      if (!d || !(d.cols >= 2) || !(d.rows >= 1)) return; // not laid out yet
+      const own = { cols: Math.min(1000, d.cols), rows: Math.min(500, d.rows) };
+      const same = p.own && p.own.cols === own.cols && p.own.rows === own.rows;
+      p.own = own;
+      if (!same || used) this.client.fire({ type: 'resize', agent, ...own, ...(used ? { active: true } : {}) });
+      this.showAtSize(p);
     };
+    // Focusing the terminal is using this view: the pty takes its size.
+    term.textarea?.addEventListener('focus', () => report(true));
     // Fitting reads computed styles (a forced layout): only when the box really changed size.
     let box = '';
     p.observer = new ResizeObserver((entries) => {
       const r = entries[entries.length - 1]?.contentRect;
       const next = r ? `${r.width}x${r.height}` : '';
       if (next === box) return;
+      const first = box === '';
       box = next;
-      doFit();
+      report(!first && performance.now() - this.windowResizedAt < PERSON_RESIZE_MS);
     });
     p.observer.observe(el);
-    doFit();
-    // Shown again at the size it had: no resize event, so say it (the host counts only shown views' sizes).
-    this.client.fire({ type: 'resize', agent, cols: term.cols, rows: term.rows });
+    // Shown (again): say its size (the host counts only shown views' sizes); not a use, so no reflow elsewhere.
+    report(false);
+    if (!p.own) this.client.fire({ type: 'resize', agent, cols: term.cols, rows: term.rows });
     this.requeueHistory(p);
   }
 
@@ -193,12 +251,20 @@ export class TerminalManager {
     p.term.dispose();
     p.term = null;
     p.fit = null;
+    p.own = null;
   }
 
-  /** The pane's terminal size while it is shown, else nothing (a hidden pane does not size the pty). */
+  /** What the pane's box fits while it is shown, else nothing (a hidden pane does not size the pty). */
   size(agent: string): { cols: number; rows: number } | Record<string, never> {
+    const p = this.panes.get(agent);
+    if (!p?.term) return {};
+    return p.own ?? { cols: p.term.cols, rows: p.term.rows };
+  }
+
+  /** The size the pane's terminal is shown at (the pty's, once the host said it). */
+  shownSize(agent: string): { cols: number; rows: number } | null {
     const t = this.panes.get(agent)?.term;
-    return t ? { cols: t.cols, rows: t.rows } : {};
+    return t ? { cols: t.cols, rows: t.rows } : null;
   }
 
   focus(agent: string): void {
@@ -254,6 +320,9 @@ export class TerminalManager {
       return;
     }
     this.lastFrame = now;
+    // A keystroke's echo first: a pane typed into just now gets a small write past the budget and the bulk gap,
+    // so the person's typing is never queued behind seven floods.
+    for (const p of panes) if (now - p.typedAt < TYPING_MS) this.writeFrom(p, ECHO_ALLOWANCE);
     if (!this.budget.ready(now)) {
       this.schedule(); // a bulk write went out less than bulkGapMs ago: let this frame render without new writes
       return;
@@ -266,31 +335,38 @@ export class TerminalManager {
     while (left > 0 && count < Math.min(PANES_PER_FRAME, panes.length)) {
       const p = panes[(this.rr + count) % panes.length]!;
       count++;
-      while (left > 0 && p.queue.length) {
-        let chunk = p.queue.shift()!;
-        const max = Math.min(left, WRITE_SLICE);
-        if (chunk.length > max) {
-          p.queue.unshift(chunk.slice(max));
-          chunk = chunk.slice(0, max);
-        }
-        left -= chunk.length;
-        this.inflight += chunk.length;
-        this.wrote = true;
-        const n = chunk.length;
-        const pre = Math.min(p.preacked, n);
-        p.preacked -= pre;
-        p.term!.write(chunk, () => {
-          this.inflight -= n;
-          if (n > pre) {
-            this.count(p.agent, n - pre);
-            this.acks.add(p.agent, n - pre);
-          }
-          this.schedule();
-        });
-      }
+      left -= this.writeFrom(p, left);
     }
     this.budget.wrote(now, room - left);
     this.rr = (this.rr + count) % Math.max(1, panes.length);
     if ([...this.panes.values()].some((p) => p.term && p.queue.length)) this.schedule();
+  }
+
+  /** Hands up to `max` queued characters of a pane to xterm (≤ WRITE_SLICE a write); returns how many. */
+  private writeFrom(p: Pane, max: number): number {
+    let left = max;
+    while (left > 0 && p.queue.length) {
+      let chunk = p.queue.shift()!;
+      const cap = Math.min(left, WRITE_SLICE);
+      if (chunk.length > cap) {
+        p.queue.unshift(chunk.slice(cap));
+        chunk = chunk.slice(0, cap);
+      }
+      left -= chunk.length;
+      this.inflight += chunk.length;
+      this.wrote = true;
+      const n = chunk.length;
+      const pre = Math.min(p.preacked, n);
+      p.preacked -= pre;
+      p.term!.write(chunk, () => {
+        this.inflight -= n;
+        if (n > pre) {
+          this.count(p.agent, n - pre);
+          this.acks.add(p.agent, n - pre);
+        }
+        this.schedule();
+      });
+    }
+    return max - left;
   }
 }

@@ -171,7 +171,12 @@ export const RequestSchema = z.discriminatedUnion('type', [
   /** Characters of output the view has rendered (from xterm's write callback). */
   req('ack', { agent: agentName, chars: z.number().int().positive().max(1 << 30) }),
   req('input', { agent: agentName, data: text(MAX_INPUT_CHARS) }),
-  req('resize', { agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }),
+  /**
+   * The view's own size for the terminal (what its pane fits). `active`: the person caused it (focused the
+   * terminal, resized the window), so the pty takes this view's size; otherwise the pty keeps the size of the
+   * view used last (typing in a view also makes it the one used last).
+   */
+  req('resize', { agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500), active: z.boolean().optional() }),
   /** The view stopped showing the terminal (it still receives output): its size no longer counts. */
   req('unsize', { agent: agentName }),
   req('send_message', { to: z.union([agentName, z.literal('*')]), text: z.string().min(1).max(MAX_MESSAGE_CHARS) }),
@@ -232,6 +237,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('output'), agent: agentName, seq: z.number().int().nonnegative(), data: z.string() }),
   /** Scrollback sent on attach; the view resets its terminal before writing it. */
   z.object({ type: z.literal('replay'), agent: agentName, seq: z.number().int().nonnegative(), data: z.string() }),
+  /** The pty's size (the view used last sets it): every view shows the terminal at this size. */
+  z.object({ type: z.literal('pty_size'), agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }),
   z.object({ type: z.literal('exit'), agent: agentName, code: z.number().int().nullable(), signal: z.string().nullable() }),
   z.object({ type: z.literal('settings'), settings: SettingsViewSchema, restart_needed: z.boolean(), effective_mode: EffectiveModeSchema.optional() }),
   z.object({ type: z.literal('sandbox'), sandbox: SandboxViewSchema }),

@@ -355,38 +355,47 @@ describe('TeamHost against a team made by the CLI', () => {
 });
 
 describe('one pty shown in two views', () => {
-  it('takes the smallest view\'s size, and grows back when that view detaches', async () => {
+  it('takes the size of the view used last: a view attaching never reflows the one in use', async () => {
     const ws = makeTeamWorkspace(['erin']);
     const host = makeHost(ws, false);
     await host.open();
     // The child prints its terminal size (as the kernel reports it) for every line typed.
     await host.spawn('erin', ['bash', '-c', 'echo ready; while read -r l; do echo "size=$(stty size)"; done']);
-    const big = new Client(host);
-    const small = new Client(host);
-    await big.req({ type: 'subscribe' });
-    await big.req({ type: 'attach', agent: 'erin', cols: 160, rows: 50 });
-    await waitFor(() => big.output('erin').includes('ready'), 'erin ready');
-    const sizeNow = async (c: Client, n: number) => {
+    const desk = new Client(host);
+    const phone = new Client(host);
+    // A view that attaches without showing the pane (another tab of the dashboard): typing there sizes nothing.
+    const probe = new Client(host);
+    await desk.req({ type: 'subscribe' });
+    await desk.req({ type: 'attach', agent: 'erin', cols: 160, rows: 50 });
+    await probe.req({ type: 'attach', agent: 'erin' });
+    await waitFor(() => probe.output('erin').includes('ready'), 'erin ready');
+    let n = 0;
+    const sizeNow = async (c: Client) => {
       await c.req({ type: 'input', agent: 'erin', data: `q${n}\r` });
-      const m = await waitFor(() => [...c.output('erin').matchAll(/size=(\d+) (\d+)/g)][n], `size report ${n}`);
+      const m = await waitFor(() => [...probe.output('erin').matchAll(/size=(\d+) (\d+)/g)][n], `size report ${n}`);
+      n++;
       return `${m[2]}x${m[1]}`;
     };
-    expect(await sizeNow(big, 0)).toBe('160x50');
-    // A view that attaches without showing the pane (another tab of the dashboard) does not size it.
-    const hidden = new Client(host);
-    await hidden.req({ type: 'attach', agent: 'erin' });
-    await small.req({ type: 'attach', agent: 'erin', cols: 100, rows: 60 });
-    expect(await sizeNow(big, 1)).toBe('100x50');
-    // The bigger view resizing (as its fit addon does on every layout change) does not take the pty over.
-    await big.req({ type: 'resize', agent: 'erin', cols: 170, rows: 55 });
-    expect(await sizeNow(big, 2)).toBe('100x55');
-    // The small view hides its pane: it keeps the stream but no longer counts; shown again, it counts again.
-    await small.req({ type: 'unsize', agent: 'erin' });
-    expect(await sizeNow(big, 3)).toBe('170x55');
-    await small.req({ type: 'resize', agent: 'erin', cols: 90, rows: 20 });
-    expect(await sizeNow(big, 4)).toBe('90x20');
-    await small.req({ type: 'detach', agent: 'erin' });
-    expect(await sizeNow(big, 5)).toBe('170x55');
+    expect(await sizeNow(probe)).toBe('160x50'); // the first view to show it
+    await phone.req({ type: 'attach', agent: 'erin', cols: 50, rows: 30 });
+    expect(await sizeNow(probe)).toBe('160x50'); // the phone attaching does not reflow the desktop
+    expect(phone.events.filter((e) => e.type === 'pty_size').at(-1)).toMatchObject({ cols: 160, rows: 50 });
+    expect(await sizeNow(phone)).toBe('50x30'); // typing on the phone makes it the size
+    expect(desk.events.filter((e) => e.type === 'pty_size').at(-1)).toMatchObject({ cols: 50, rows: 30 });
+    // The desktop re-laying out (its fit addon on a layout change) does not take the pty back...
+    await desk.req({ type: 'resize', agent: 'erin', cols: 170, rows: 55 });
+    expect(await sizeNow(probe)).toBe('50x30');
+    // ...the person focusing its terminal or resizing its window does.
+    await desk.req({ type: 'resize', agent: 'erin', cols: 170, rows: 55, active: true });
+    expect(await sizeNow(probe)).toBe('170x55');
+    expect(await sizeNow(phone)).toBe('50x30');
+    // The phone hides its pane, then leaves: the desktop, used before it, sizes the pty again.
+    await phone.req({ type: 'unsize', agent: 'erin' });
+    expect(await sizeNow(probe)).toBe('170x55');
+    await phone.req({ type: 'resize', agent: 'erin', cols: 50, rows: 30 });
+    expect(await sizeNow(probe)).toBe('50x30');
+    await phone.req({ type: 'detach', agent: 'erin' });
+    expect(await sizeNow(probe)).toBe('170x55');
   });
 });
 

@@ -197,35 +197,46 @@ describe('AgentTerminal', () => {
 });
 
 describe('AgentTerminal size with several views', () => {
-  it('gives the pty the smallest attached view, per dimension, and grows back when that view leaves', () => {
+  it('follows the view used last (tmux window-size latest): attaching or re-laying out never takes it over', () => {
     const sched = new OutputScheduler();
     const t = new AgentTerminal('d', sched);
     const sizes: string[] = [];
     t.setInput({ mode: { kind: 'pty', pid: 1 }, pause: () => {}, resume: () => {}, resize: (c, r) => sizes.push(`${c}x${r}`) });
-    const wide = new View();
-    const tall = new View();
-    t.attach(wide);
-    t.resize(wide, 200, 20);
-    t.attach(tall);
-    t.resize(tall, 80, 50);
-    expect(t.size).toEqual({ cols: 80, rows: 20 });
-    t.resize(wide, 200, 20); // the larger view re-announcing its size changes nothing
-    t.resize(tall, 90, 50);
-    t.resize(wide, 210, 20);
-    expect(sizes).toEqual(['200x20', '80x20', '90x20']);
+    const desk = new View();
+    const phone = new View();
+    t.attach(desk);
+    t.resize(desk, 200, 50);
+    expect(t.size).toEqual({ cols: 200, rows: 50 }); // the first view to show it
+    t.attach(phone);
+    t.resize(phone, 40, 20); // a phone attaching does not reflow the desktop
+    expect(t.size).toEqual({ cols: 200, rows: 50 });
+    expect(phone.events.filter((e) => e.type === 'pty_size').at(-1)).toMatchObject({ cols: 200, rows: 50 });
+    t.use(phone); // the person types on the phone
+    expect(t.size).toEqual({ cols: 40, rows: 20 });
+    expect(desk.events.filter((e) => e.type === 'pty_size').at(-1)).toMatchObject({ cols: 40, rows: 20 });
+    t.resize(desk, 210, 50); // the desktop's layout changes: still the phone's size
+    expect(t.size).toEqual({ cols: 40, rows: 20 });
+    t.resize(desk, 220, 50, true); // the person resizes the desktop window (or focuses its terminal)
+    expect(t.size).toEqual({ cols: 220, rows: 50 });
+    t.resize(phone, 42, 20); // re-layout of the phone
+    expect(t.size).toEqual({ cols: 220, rows: 50 });
     t.unsize(new View()); // a view that never showed it changes nothing
-    t.unsize(tall); // hidden in its window: no longer counts
-    expect(sizes.at(-1)).toBe('210x20');
-    t.resize(tall, 90, 50); // shown again
-    expect(sizes.at(-1)).toBe('90x20');
-    t.detach(tall);
-    expect(sizes.at(-1)).toBe('210x20');
+    t.use(phone);
+    expect(t.size).toEqual({ cols: 42, rows: 20 });
+    t.unsize(phone); // the phone hides its pane: the desktop, used before, sizes it again
+    expect(t.size).toEqual({ cols: 220, rows: 50 });
+    t.resize(phone, 42, 20); // shown again: it is still the view used last
+    expect(t.size).toEqual({ cols: 42, rows: 20 });
+    t.detach(phone); // gone: back to the desktop
+    expect(t.size).toEqual({ cols: 220, rows: 50 });
     t.resize(new View(), 10, 5); // a view that is not attached does not size the pty
-    expect(t.size).toEqual({ cols: 210, rows: 20 });
+    t.use(new View());
+    expect(t.size).toEqual({ cols: 220, rows: 50 });
+    expect(sizes).toEqual(['200x50', '40x20', '220x50', '42x20', '220x50', '42x20', '220x50']);
     // A respawned process starts at the views' size.
     const again: string[] = [];
     t.setInput({ mode: { kind: 'pty', pid: 2 }, pause: () => {}, resume: () => {}, resize: (c, r) => again.push(`${c}x${r}`) });
-    expect(again).toEqual(['210x20']);
+    expect(again).toEqual(['220x50']);
     sched.dispose();
   });
 });

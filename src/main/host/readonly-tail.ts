@@ -1,6 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { TeamStore } from '../../core/team/index.js';
 import { FLOW } from '../../shared/api.js';
+import { CrlfConverter } from './eol.js';
 import type { AgentTerminal } from './terminal.js';
 
 const READ_CHUNK = 256 * 1024;
@@ -13,6 +14,8 @@ export class OutputTail {
   private offset: number;
   private paused = false;
   private readonly decoder = new StringDecoder('utf8');
+  /** The log's bare line feeds, as a pty would have shown them. */
+  private readonly eol = new CrlfConverter();
 
   constructor(
     private readonly store: TeamStore,
@@ -45,10 +48,13 @@ export class OutputTail {
   pull(): void {
     while (!this.paused) {
       const { data, next } = this.store.outputs.read(this.terminal.agent, this.offset, READ_CHUNK);
-      if (next < this.offset) this.decoder.end(); // truncated: start over
+      if (next < this.offset) {
+        this.decoder.end(); // truncated: start over
+        this.eol.reset();
+      }
       this.offset = next;
       if (!data.length) return;
-      this.terminal.push(this.decoder.write(data));
+      this.terminal.push(this.eol.write(this.decoder.write(data)));
     }
   }
 }

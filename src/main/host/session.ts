@@ -60,6 +60,8 @@ export class HostSession implements TerminalView {
         return undefined;
       case 'input': {
         const t = h.terminal(req.agent);
+        // Typing makes this view the one whose size the pty follows.
+        t.use(this);
         if (!t.write(req.data)) {
           const mode = t.mode;
           throw new Error(`${req.agent} is read-only here${mode?.kind === 'readonly' ? `: ${mode.reason}` : ''}`);
@@ -67,7 +69,7 @@ export class HostSession implements TerminalView {
         return undefined;
       }
       case 'resize':
-        h.terminal(req.agent).resize(this, req.cols, req.rows);
+        h.terminal(req.agent).resize(this, req.cols, req.rows, req.active);
         return undefined;
       case 'send_message':
         return { sent: (await h.store.send('user', req.to, req.text)).length };

@@ -1,6 +1,7 @@
 import { FLOW, type HostEvent, type TerminalMode } from '../../shared/api.js';
 import { FlowGate } from './flow.js';
 import type { OutputScheduler, OutputSource } from './scheduler.js';
+import { ViewSizes } from './view-sizes.js';
 
 /** A connected view as a terminal sees it. */
 export interface TerminalView {
@@ -30,8 +31,8 @@ export class AgentTerminal implements OutputSource {
   /** `seq` of the first pending character. */
   private pendingSeq = 0;
   private readonly views = new Set<TerminalView>();
-  /** The size each attached view last asked for; the pty gets the smallest (see applySize). */
-  private readonly sizes = new Map<TerminalView, { cols: number; rows: number }>();
+  /** Each shown view's size; the pty gets the size of the view used last (see ViewSizes). */
+  private readonly sizes = new ViewSizes<TerminalView>();
   private applied: { cols: number; rows: number } | null = null;
   private readonly gate: FlowGate<TerminalView>;
   private input: TerminalInput | null = null;
@@ -141,10 +142,11 @@ export class AgentTerminal implements OutputSource {
       }
     }
     this.views.add(view);
+    if (this.applied && this.input?.resize) view.send({ type: 'pty_size', agent: this.agent, ...this.applied });
   }
 
   detach(view: TerminalView): void {
-    this.sizes.delete(view);
+    this.sizes.remove(view);
     if (!this.views.delete(view)) return;
     if (!this.views.size) this.dropPending();
     this.gate.detach(view, this.pendingChars);
@@ -162,20 +164,26 @@ export class AgentTerminal implements OutputSource {
   }
 
   /**
-   * A view's terminal size. Several views (windows, tabs) may show one pty; a pty has one size, so the rule
-   * is tmux's: the smallest view showing it wins, per dimension, and the pty grows back when that view detaches
-   * or stops showing it (a hidden pane, another tab of the dashboard) and no longer counts.
-   * Every view then shows the whole screen (the larger ones with a margin), and views never fight over it.
+   * A view's own terminal size (what its pane fits), `used` when the person caused it (focused the terminal,
+   * resized the window). The pty takes the size of the view used last (tmux's `window-size latest`); every
+   * view is told the pty's size (`pty_size`) and shows the terminal at it.
    */
-  resize(view: TerminalView, cols: number, rows: number): void {
+  resize(view: TerminalView, cols: number, rows: number, used = false): void {
     if (!this.views.has(view)) return;
-    this.sizes.set(view, { cols, rows });
+    this.sizes.set(view, { cols, rows }, used);
+    this.applySize();
+  }
+
+  /** The person typed into the terminal in this view: its size becomes the pty's. */
+  use(view: TerminalView): void {
+    if (!this.views.has(view)) return;
+    this.sizes.use(view);
     this.applySize();
   }
 
   /** The view no longer shows the terminal; the pty keeps its size until a showing view sets another. */
   unsize(view: TerminalView): void {
-    if (this.sizes.delete(view)) this.applySize();
+    if (this.sizes.hide(view)) this.applySize();
   }
 
   /** The size the pty has been given (null before any view reported one). */
@@ -184,16 +192,13 @@ export class AgentTerminal implements OutputSource {
   }
 
   private applySize(): void {
-    if (!this.sizes.size) return;
-    let cols = Infinity;
-    let rows = Infinity;
-    for (const s of this.sizes.values()) {
-      cols = Math.min(cols, s.cols);
-      rows = Math.min(rows, s.rows);
-    }
-    if (this.applied && this.applied.cols === cols && this.applied.rows === rows) return;
-    this.applied = { cols, rows };
-    this.input?.resize?.(cols, rows);
+    const next = this.sizes.pick();
+    if (!next) return;
+    if (this.applied && this.applied.cols === next.cols && this.applied.rows === next.rows) return;
+    this.applied = next;
+    if (!this.input?.resize) return; // a read-only tail has no size to share
+    this.input.resize(next.cols, next.rows);
+    for (const v of this.views) v.send({ type: 'pty_size', agent: this.agent, ...next });
   }
 
   get paused(): boolean {

@@ -87,6 +87,7 @@ export function ApprovalInbox() {
     <aside
       className="approvals"
       aria-label="approvals"
+      data-region
       onClick={() => {
         if (typeof Notification !== 'undefined' && Notification.permission === 'default') void Notification.requestPermission();
       }}

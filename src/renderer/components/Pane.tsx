@@ -37,7 +37,13 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
   };
   const isLead = member.name === 'lead';
   return (
-    <section className={`pane${focused ? ' focused' : ''}${maximised ? ' maximised' : ''}`} data-agent={member.name} onMouseDown={() => focus(member.name)}>
+    <section
+      className={`pane${focused ? ' focused' : ''}${maximised ? ' maximised' : ''}`}
+      data-agent={member.name}
+      data-region
+      aria-label={`${member.name} pane`}
+      onMouseDown={() => focus(member.name)}
+    >
       <header className="pane-head">
         <span className="pane-name">{member.name}</span>
         <span className="pane-role">{member.role || 'teammate'}</span>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { act } from '../context';
 import { useDashboard } from '../store';
+import { Dialog } from './Dialog';
 import { KeySetting } from './Welcome';
 
 export function SettingsDialog() {
@@ -14,78 +15,76 @@ export function SettingsDialog() {
   if (!open || !settings) return null;
   const patch = (p: Record<string, unknown>) => void act({ type: 'settings_set', patch: p });
   return (
-    <div className="modal" role="dialog" aria-label="settings">
-      <div>
-        <h3>Settings</h3>
-        <h4>Model</h4>
-        <KeySetting />
-        <h4>Workspace</h4>
-        <div className="setting">
-          <span>Agent Teams</span>
-          <button
-            className={`pill ${settings.teamEnabled ? 'on' : 'off'}`}
-            aria-pressed={settings.teamEnabled}
-            aria-label="Agent Teams"
-            onClick={() => patch({ teamEnabled: !settings.teamEnabled })}
-          >
-            {settings.teamEnabled ? 'On' : 'Off'}
-          </button>
-        </div>
-        {restartNeeded && (
-          <div className="restart-notice">
-            Restart the lead for this to take effect. <button onClick={() => void act({ type: 'restart_lead' })}>Restart lead</button>
-          </div>
-        )}
-        <label className="setting">
-          Teammate mode
-          <select value={settings.teammateMode} onChange={(e) => patch({ teammateMode: e.target.value })}>
-            {['auto', 'host', 'tmux', 'background'].map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </label>
-        {effective && (
-          <p className="effective-mode" data-testid="effective-mode">
-            In effect: <strong>{effective.mode}</strong> — {effective.reason}
-          </p>
-        )}
-        <label className="setting">
-          Live teammates (cap)
-          <input type="number" min={1} max={64} value={settings.maxLiveTeammates} onChange={(e) => patch({ maxLiveTeammates: Number(e.target.value) })} />
-        </label>
-        <label className="setting">
-          Default model <input defaultValue={settings.model} onBlur={(e) => e.target.value && patch({ model: e.target.value })} />
-        </label>
-        <div className="setting">
-          Model per role
-          <ul>
-            {Object.entries(settings.roleModels).map(([r, m]) => (
-              <li key={r}>
-                {r}: {m}
-              </li>
-            ))}
-          </ul>
-          <input placeholder="role" value={role} onChange={(e) => setRole(e.target.value)} />
-          <input placeholder="model" value={roleModel} onChange={(e) => setRoleModel(e.target.value)} />
-          <button onClick={() => role && roleModel && patch({ roleModels: { ...settings.roleModels, [role]: roleModel } })}>Set</button>
-        </div>
-        <div className="setting">
-          <span title="Bash commands that would ask the person run without asking, but only while the OS sandbox is actually on for that teammate; ask and deny rules still hold. Needs a trusted folder.">
-            Auto-allow sandboxed Bash
-          </span>
-          <button
-            className={`pill ${settings.autoAllowSandboxedBash ? 'on' : 'off'}`}
-            aria-pressed={!!settings.autoAllowSandboxedBash}
-            aria-label="Auto-allow sandboxed Bash"
-            onClick={() => patch({ autoAllowSandboxedBash: !settings.autoAllowSandboxedBash })}
-          >
-            {settings.autoAllowSandboxedBash ? 'On' : 'Off'}
-          </button>
-        </div>
-        <div className="modal-actions">
-          <button onClick={() => setOpen(false)}>Close</button>
-        </div>
+    <Dialog label="settings" onClose={() => setOpen(false)} className="settings">
+      <h3>Settings</h3>
+      <h4>Model</h4>
+      <KeySetting />
+      <h4>Workspace</h4>
+      <div className="setting">
+        <span>Agent Teams</span>
+        <button
+          className={`pill ${settings.teamEnabled ? 'on' : 'off'}`}
+          aria-pressed={settings.teamEnabled}
+          aria-label={`Agent Teams ${settings.teamEnabled ? 'On' : 'Off'}`}
+          onClick={() => patch({ teamEnabled: !settings.teamEnabled })}
+        >
+          {settings.teamEnabled ? 'On' : 'Off'}
+        </button>
       </div>
-    </div>
+      {restartNeeded && (
+        <div className="restart-notice">
+          Restart the lead for this to take effect. <button onClick={() => void act({ type: 'restart_lead' })}>Restart lead</button>
+        </div>
+      )}
+      <label className="setting">
+        Teammate mode
+        <select value={settings.teammateMode} onChange={(e) => patch({ teammateMode: e.target.value })}>
+          {['auto', 'host', 'tmux', 'background'].map((m) => (
+            <option key={m}>{m}</option>
+          ))}
+        </select>
+      </label>
+      {effective && (
+        <p className="effective-mode" data-testid="effective-mode">
+          In effect: <strong>{effective.mode}</strong> — {effective.reason}
+        </p>
+      )}
+      <label className="setting">
+        Live teammates (cap)
+        <input type="number" min={1} max={64} value={settings.maxLiveTeammates} onChange={(e) => patch({ maxLiveTeammates: Number(e.target.value) })} />
+      </label>
+      <label className="setting">
+        Default model <input defaultValue={settings.model} onBlur={(e) => e.target.value && patch({ model: e.target.value })} />
+      </label>
+      <div className="setting">
+        Model per role
+        <ul>
+          {Object.entries(settings.roleModels).map(([r, m]) => (
+            <li key={r}>
+              {r}: {m}
+            </li>
+          ))}
+        </ul>
+        <input placeholder="role" value={role} onChange={(e) => setRole(e.target.value)} />
+        <input placeholder="model" value={roleModel} onChange={(e) => setRoleModel(e.target.value)} />
+        <button onClick={() => role && roleModel && patch({ roleModels: { ...settings.roleModels, [role]: roleModel } })}>Set</button>
+      </div>
+      <div className="setting">
+        <span title="Bash commands that would ask the person run without asking, but only while the OS sandbox is actually on for that teammate; ask and deny rules still hold. Needs a trusted folder.">
+          Auto-allow sandboxed Bash
+        </span>
+        <button
+          className={`pill ${settings.autoAllowSandboxedBash ? 'on' : 'off'}`}
+          aria-pressed={!!settings.autoAllowSandboxedBash}
+          aria-label={`Auto-allow sandboxed Bash ${settings.autoAllowSandboxedBash ? 'On' : 'Off'}`}
+          onClick={() => patch({ autoAllowSandboxedBash: !settings.autoAllowSandboxedBash })}
+        >
+          {settings.autoAllowSandboxedBash ? 'On' : 'Off'}
+        </button>
+      </div>
+      <div className="modal-actions">
+        <button onClick={() => setOpen(false)}>Close</button>
+      </div>
+    </Dialog>
   );
 }

@@ -3,6 +3,8 @@ import type { TaskView } from '../../shared/api';
 import { act } from '../context';
 import { useDashboard } from '../store';
 import { BOARD_COLUMNS, boardColumns } from '../store/tasks-slice';
+import { Dialog } from './Dialog';
+import { useNarrow } from '../layout';
 
 function TaskCard({ task }: { task: TaskView }) {
   const setEditing = useDashboard((s) => s.setEditingTask);
@@ -68,7 +70,7 @@ export function TaskEditor() {
     setEditing(null);
   };
   return (
-    <div className="modal" role="dialog" aria-label="task editor">
+    <Dialog label="task editor" onClose={() => setEditing(null)}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -105,7 +107,7 @@ export function TaskEditor() {
           <button type="submit">Save</button>
         </div>
       </form>
-    </div>
+    </Dialog>
   );
 }
 
@@ -113,14 +115,34 @@ export function TaskBoard() {
   const tasks = useDashboard((s) => s.tasks);
   const setEditing = useDashboard((s) => s.setEditingTask);
   const cols = boardColumns(tasks);
+  const narrow = useNarrow();
+  const [shown, setShown] = useState<string>('pending');
+  const columns = BOARD_COLUMNS.filter((c) => c.key === 'pending' || c.key === 'in_progress' || c.key === 'completed' || cols[c.key].length > 0);
+  // On a phone the columns are tabs: one column at a time, full width.
+  const current = columns.some((c) => c.key === shown) ? shown : columns[0]!.key;
   return (
-    <div className="board">
+    <div className="board" data-region aria-label="task board">
       <div className="board-bar">
         <button onClick={() => setEditing('new')}>New task</button>
       </div>
+      {narrow && (
+        <div className="board-tabs" role="tablist" aria-label="task columns">
+          {columns.map((c) => (
+            <button key={c.key} role="tab" id={`board-tab-${c.key}`} aria-selected={c.key === current} aria-controls={`board-col-${c.key}`} onClick={() => setShown(c.key)}>
+              {c.title} <span className="count">{cols[c.key].length}</span>
+            </button>
+          ))}
+        </div>
+      )}
       <div className="board-cols">
-        {BOARD_COLUMNS.filter((c) => c.key === 'pending' || c.key === 'in_progress' || c.key === 'completed' || cols[c.key].length > 0).map((c) => (
-          <div key={c.key} className="board-col" data-column={c.key}>
+        {columns.filter((c) => !narrow || c.key === current).map((c) => (
+          <div
+            key={c.key}
+            className="board-col"
+            data-column={c.key}
+            id={`board-col-${c.key}`}
+            {...(narrow ? { role: 'tabpanel', 'aria-labelledby': `board-tab-${c.key}` } : {})}
+          >
             <h3>
               {c.title} <span className="count">{cols[c.key].length}</span>
             </h3>

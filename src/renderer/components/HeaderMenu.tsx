@@ -1,0 +1,63 @@
+import { useEffect, useRef, useState } from 'react';
+import { act } from '../context';
+import { useDashboard } from '../store';
+
+/**
+ * The header's less frequent controls: workspace, connection, help and settings. Inline on a wide window;
+ * behind a "Menu" button on a phone-narrow one (styles.css), so ? and ⚙ stay reachable at 390 px.
+ */
+export function HeaderMenu() {
+  const connected = useDashboard((s) => s.connected);
+  const setSettingsOpen = useDashboard((s) => s.setSettingsOpen);
+  const setHelpOpen = useDashboard((s) => s.setHelpOpen);
+  const workspace = useDashboard((s) => s.workspace);
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: PointerEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    document.addEventListener('pointerdown', away);
+    document.addEventListener('keydown', esc);
+    return () => {
+      document.removeEventListener('pointerdown', away);
+      document.removeEventListener('keydown', esc);
+    };
+  }, [open]);
+  const pick = (f: () => void) => () => {
+    setOpen(false);
+    f();
+  };
+  return (
+    <div className="header-menu" ref={ref}>
+      <button className="menu-button" aria-expanded={open} aria-controls="header-extra" onClick={() => setOpen(!open)}>
+        Menu
+      </button>
+      <div id="header-extra" className={`header-extra${open ? ' open' : ''}`}>
+        {workspace && (
+          <select
+            className="workspace"
+            value={workspace.dir}
+            title="recent workspaces"
+            aria-label="workspace"
+            onChange={(e) => void act({ type: 'open_workspace', dir: e.target.value })}
+          >
+            {[workspace.dir, ...workspace.recent.filter((d) => d !== workspace.dir)].map((d) => (
+              <option key={d}>{d}</option>
+            ))}
+          </select>
+        )}
+        <span className={`conn ${connected ? 'up' : 'down'}`}>{connected ? 'connected' : 'reconnecting…'}</span>
+        {/* The label is visually hidden on a wide window (the symbol is enough there), shown in the phone's menu. */}
+        <button className="help-button" title="keyboard shortcuts (?)" onClick={pick(() => setHelpOpen(true))}>
+          ? <span className="menu-label">keyboard shortcuts</span>
+        </button>
+        <button className="gear" title="settings" onClick={pick(() => setSettingsOpen(true))}>
+          ⚙ <span className="menu-label">settings</span>
+        </button>
+      </div>
+    </div>
+  );
+}
