@@ -71,6 +71,11 @@ describe('sandbox policy per role', () => {
   it('solo: the project root, but never .thclaws/', () => {
     const p = policyFor({ ...base, role: 'solo', cwd: ws }, defaults);
     expect(p.allowWrite).toContain(ws);
+    expect(areaOf(p, path.join(ws, 'src/a.ts')).rule).toBe('project root');
+    expect(areaOf(p, path.join(ws, '.worktrees/x')).writable).toBe(true);
+    expect(p.allowWrite).not.toContain(path.join(ws, '.git'));
+    // Scratch directories are normalised.
+    expect(policyFor({ ...base, role: 'solo', cwd: ws, tmpDirs: ['/tmp/', '/tmp'] }, defaults).allowWrite.filter((w) => w.startsWith('/tmp'))).toEqual(['/tmp']);
     expect(p.denyWrite).toContain(path.join(ws, '.thclaws'));
   });
 
@@ -116,25 +121,26 @@ describe('sandbox policy per role', () => {
 });
 
 describe('explaining a refused write', () => {
-  const lead = policyFor({ ...base, role: 'lead', cwd: ws }, defaults);
+  // Built inside each test: a policy built while tests are collected would fail the file, not a test.
+  const lead = () => policyFor({ ...base, role: 'lead', cwd: ws }, defaults);
   it('names the path, the rule and what to do instead', () => {
-    const msg = explainRefusal("rm: cannot remove 'src/a.ts': Read-only file system", ws, lead);
-    expect(msg).toBe(`[sandbox] write refused: ${ws}/src/a.ts — the lead's workspace is read-only: the team lead is a coordinator and does not change source files. ${lead.areas.find((a) => a.path === ws)?.instead}`);
-    expect(explainRefusal('/bin/sh: 1: cannot create a.txt: Read-only file system', ws, lead)).toMatch(/write refused: \/work\/proj\/a\.txt/);
-    expect(explainRefusal("Error: EROFS: read-only file system, open '/work/proj/.thclaws/x'", ws, lead)).toMatch(/\.thclaws\/ is read-only from Bash/);
+    const msg = explainRefusal("rm: cannot remove 'src/a.ts': Read-only file system", ws, lead());
+    expect(msg).toBe(`[sandbox] write refused: ${ws}/src/a.ts — the lead's workspace is read-only: the team lead is a coordinator and does not change source files. ${lead().areas.find((a) => a.path === ws)?.instead}`);
+    expect(explainRefusal('/bin/sh: 1: cannot create a.txt: Read-only file system', ws, lead())).toMatch(/write refused: \/work\/proj\/a\.txt/);
+    expect(explainRefusal("Error: EROFS: read-only file system, open '/work/proj/.thclaws/x'", ws, lead())).toMatch(/\.thclaws\/ is read-only from Bash/);
   });
   it('says nothing when nothing was refused, or when EPERM has another cause', () => {
-    expect(explainRefusal('all good\n', ws, lead)).toBeUndefined();
-    expect(explainRefusal('kill: (1) - Operation not permitted', ws, lead)).toBeUndefined();
-    expect(explainRefusal("touch: cannot touch '/tmp/x': Operation not permitted", ws, lead)).toBeUndefined();
+    expect(explainRefusal('all good\n', ws, lead())).toBeUndefined();
+    expect(explainRefusal('kill: (1) - Operation not permitted', ws, lead())).toBeUndefined();
+    expect(explainRefusal("touch: cannot touch '/tmp/x': Operation not permitted", ws, lead())).toBeUndefined();
   });
   it("git's and other tools' shapes name the path", () => {
-    expect(explainRefusal('error: unable to create file alice.txt: Read-only file system', ws, lead)).toMatch(/write refused: \/work\/proj\/alice\.txt — the lead's workspace is read-only/);
-    expect(explainRefusal('mkdir: cannot create directory ‘src/x’: Read-only file system', ws, lead)).toMatch(/write refused: \/work\/proj\/src\/x/);
-    expect(explainRefusal("PermissionError: [Errno 30] Read-only file system: 'src/a.py'", ws, lead)).toMatch(/write refused: \/work\/proj\/src\/a\.py/);
+    expect(explainRefusal('error: unable to create file alice.txt: Read-only file system', ws, lead())).toMatch(/write refused: \/work\/proj\/alice\.txt — the lead's workspace is read-only/);
+    expect(explainRefusal('mkdir: cannot create directory ‘src/x’: Read-only file system', ws, lead())).toMatch(/write refused: \/work\/proj\/src\/x/);
+    expect(explainRefusal("PermissionError: [Errno 30] Read-only file system: 'src/a.py'", ws, lead())).toMatch(/write refused: \/work\/proj\/src\/a\.py/);
   });
   it("without a path, names the role's main rule and what to do instead", () => {
-    expect(explainRefusal('write failed: Read-only file system', ws, lead)).toMatch(/^\[sandbox\] a write was refused by the OS sandbox — the lead's workspace is read-only: .*SendMessage/);
+    expect(explainRefusal('write failed: Read-only file system', ws, lead())).toMatch(/^\[sandbox\] a write was refused by the OS sandbox — the lead's workspace is read-only: .*SendMessage/);
   });
 });
 
@@ -190,8 +196,11 @@ describe('every area explains itself', () => {
     { role: 'solo' as const, cwd: ws },
   ];
   it('a refused area names its rule, why and what to do instead; a writable one only its rule', () => {
-    for (const r of roles) {
-      const p = policyFor({ ...base, ...r, workspaceRoot: '/tmp/ws' }, sandboxSettings({ sandboxExtraWrite: ['~/x'] }));
+    // Under /tmp the shared scratch area (refused) is among them; elsewhere the scratch area is writable.
+    for (const r of roles) for (const root of ['/tmp/ws', ws]) {
+      const p = policyFor({ ...base, ...r, workspaceRoot: root, cwd: r.cwd.replace(ws, root) }, sandboxSettings({ sandboxExtraWrite: ['~/x'] }));
+      expect(p.areas.length, r.role).toBeGreaterThan(5);
+      expect(p.allowWrite.every((w) => path.isAbsolute(w)), r.role).toBe(true);
       for (const a of p.areas) {
         expect(a.rule.length, `${r.role} ${a.path}`).toBeGreaterThan(5);
         if (a.writable) expect([a.why, a.instead], `${r.role} ${a.path}`).toEqual(['', '']);
