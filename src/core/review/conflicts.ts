@@ -66,7 +66,7 @@ export class ConflictScanner {
     const target = into ?? (await leadBranch(this.root));
     const redo = new Set(changed ?? agents);
     for (const a of agents) if (redo.has(a) || !this.tips.has(a)) await this.refreshTip(a, target);
-    for (const a of [...this.tips.keys()]) if (!agents.includes(a)) this.tips.delete(a);
+    for (const a of this.tips.keys()) if (!agents.includes(a)) this.tips.delete(a);
     const names = agents.filter((a) => this.tips.has(a)).sort();
     const out: ConflictWarning[] = [];
     const live = new Set<string>();

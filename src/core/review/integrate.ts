@@ -12,7 +12,7 @@ import path from 'node:path';
 import { TeamError, type TeamStore } from '../team/index.js';
 import { leadBranch, revParse } from './changes.js';
 import { gitText, runGit } from './git-run.js';
-import { dirtyFiles, mergeRefusals, type Refusal } from './merge-plan.js';
+import { dirtyFiles, mergeRefusals, quoteList, type Refusal } from './merge-plan.js';
 
 export interface IntegrateOptions {
   agents: string[];
@@ -98,9 +98,9 @@ export async function integrateAndLand(store: TeamStore, root: string, opts: Int
   }
   const head = (await gitText(dir, ['rev-parse', 'HEAD'])).trim();
   // Land: the lead's branch moves only if it is still where the integration started and the checkout is clean.
-  const dirty = await dirtyFiles(root);
+  const dirty = await dirtyFiles(root, true);
   if (dirty.length) {
-    result.refusals.push({ reason: `the lead's checkout changed while the checks ran: ${dirty.join(', ')}`, files: dirty });
+    result.refusals.push({ reason: `the lead's checkout changed while the checks ran: ${quoteList(dirty)}`, files: dirty });
     return result;
   }
   if ((await leadBranch(root)) === into) {

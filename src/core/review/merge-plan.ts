@@ -107,8 +107,8 @@ export async function mergeRefusals(store: TeamStore, root: string, agents: stri
   const refusals: Refusal[] = [];
   const warnings: Refusal[] = [];
   if ((await runGit(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).code === 0) refusals.push({ reason: "a merge is already in progress in the lead's checkout: finish it or abort it first" });
-  const dirty = await dirtyFiles(root);
-  if (dirty.length) refusals.push({ reason: `the lead's checkout has uncommitted changes (commit or stash them first): ${dirty.join(', ')}`, files: dirty });
+  const dirty = await dirtyFiles(root, true);
+  if (dirty.length) refusals.push({ reason: `the lead's checkout has uncommitted changes (commit or stash them first): ${quoteList(dirty)}`, files: dirty });
   const known = await teamBranches(root);
   for (const agent of agents) {
     if (!known.includes(agent)) {
@@ -123,7 +123,7 @@ export async function mergeRefusals(store: TeamStore, root: string, agents: stri
     if (wt) {
       const left = await dirtyFiles(wt);
       if (left.length) {
-        const r = { reason: `${agent}'s uncommitted changes would be left out: ${left.join(', ')}`, files: left };
+        const r = { reason: `${agent}'s uncommitted changes would be left out: ${quoteList(left)}`, files: left };
         if (opts.allowUncommitted) warnings.push(r);
         else refusals.push({ ...r, reason: `${r.reason} (ask it to commit, or merge without them: --leave-uncommitted)` });
       }
@@ -132,8 +132,20 @@ export async function mergeRefusals(store: TeamStore, root: string, agents: stri
   return { refusals, warnings };
 }
 
-/** Paths `git status` reports in a checkout (tracked changes and untracked files, not ignored ones). */
-export async function dirtyFiles(dir: string): Promise<string[]> {
+/** Paths for a one-line message: each quoted, so a space or a newline in a name cannot break the line. */
+export function quoteList(paths: string[], max = 20): string {
+  const shown = paths.slice(0, max).map((p) => JSON.stringify(p));
+  return `${shown.join(', ')}${paths.length > max ? ` and ${paths.length - max} more` : ''}`;
+}
+
+/** The team's own state and the teammates' worktrees inside the lead's checkout are never its changes. */
+const TEAM_DIRS = ['.thclaws/', '.worktrees/'];
+
+/**
+ * Paths `git status` reports in a checkout (tracked changes and untracked files, not ignored ones);
+ * `lead`: without the team's own directories.
+ */
+export async function dirtyFiles(dir: string, lead = false): Promise<string[]> {
   const r = await runGit(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
   if (r.code !== 0) return [];
   const f = splitZ(r.stdout);
@@ -143,5 +155,5 @@ export async function dirtyFiles(dir: string): Promise<string[]> {
     out.push(rec.slice(3));
     if (rec[0] === 'R' || rec[0] === 'C') i++; // the rename's source follows as its own field
   }
-  return out;
+  return lead ? out.filter((p) => !TEAM_DIRS.some((d) => p === d || p.startsWith(d))) : out;
 }

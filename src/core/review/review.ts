@@ -42,18 +42,18 @@ export async function resolveComment(root: string, changes: TeammateChanges, c: 
   const text = c.text.trim();
   if (!text) throw new TeamError('invalid', 'a review comment needs text');
   const end = c.end_line ?? c.line;
-  if (!Number.isInteger(c.line) || c.line < 1 || end < c.line) throw new TeamError('invalid', `invalid line ${c.line}${c.end_line ? `-${c.end_line}` : ''} for ${c.path}`);
+  if (!Number.isInteger(c.line) || c.line < 1 || end < c.line) throw new TeamError('invalid', `invalid line ${c.line}${c.end_line ? `-${c.end_line}` : ''} for ${JSON.stringify(c.path)}`);
   const file = fileFor(changes, c.path);
-  if (!file) throw new TeamError('invalid', `${c.path} is not in ${changes.agent}'s changes`);
-  if (file.binary || file.huge) throw new TeamError('invalid', `${c.path} is ${file.huge ? 'too large' : 'binary'}: it has no lines to comment on`);
+  if (!file) throw new TeamError('invalid', `${JSON.stringify(c.path)} is not in ${changes.agent}'s changes`);
+  if (file.binary || file.huge) throw new TeamError('invalid', `${JSON.stringify(c.path)} is ${file.huge ? 'too large' : 'binary'}: it has no lines to comment on`);
   const body = await newSideText(root, changes, file);
-  if (body === null) throw new TeamError('invalid', `${c.path} cannot be read from ${changes.agent}'s changes`);
+  if (body === null) throw new TeamError('invalid', `${JSON.stringify(c.path)} cannot be read from ${changes.agent}'s changes`);
   if (file.source !== 'untracked') {
     const patch = (await filePatch(root, changes, file)) ?? '';
     const ranges = newSideRanges(patch);
-    if (!ranges.some((r) => c.line >= r.start && c.line <= r.end)) throw new TeamError('invalid', `${c.path}:${c.line} is not in the lines ${changes.agent} changed (${ranges.map((r) => `${r.start}-${r.end}`).join(', ') || 'none'})`);
+    if (!ranges.some((r) => c.line >= r.start && c.line <= r.end)) throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line} is not in the lines ${changes.agent} changed (${ranges.map((r) => `${r.start}-${r.end}`).join(', ') || 'none'})`);
   } else if (c.line > body.split('\n').length) {
-    throw new TeamError('invalid', `${c.path}:${c.line} is past the end of the file`);
+    throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line} is past the end of the file`);
   }
   return { path: c.path, line: c.line, end_line: c.end_line ?? null, lines: linesOf(body, c.line, end), text };
 }
