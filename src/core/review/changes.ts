@@ -89,7 +89,7 @@ function fileSize(abs: string): number | null {
 
 /** One `git diff` (committed range, `--cached`, or worktree) as file changes of `source`. */
 async function diffEntries(cwd: string, args: string[], source: ChangeSource, worktree: string | null): Promise<FileChange[]> {
-  const out = await runGit(cwd, [...BIG, 'diff', '--no-ext-diff', '--no-textconv', '-M', '--raw', '--numstat', '-z', ...args]);
+  const out = await runGit(cwd, [...BIG, 'diff', '--no-ext-diff', '--no-textconv', '-M', '--raw', '--no-abbrev', '--numstat', '-z', ...args]);
   if (out.code !== 0) throw new Error(`git diff failed: ${out.stderr.trim().split('\n')[0] ?? ''}`);
   const entries = parseRawNumstat(out.stdout);
   const sizes = await blobSizes(cwd, entries.filter((e) => e.binary).map((e) => e.new_blob));
