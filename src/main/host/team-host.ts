@@ -19,6 +19,7 @@ import { effectiveMode, memberView, sandboxView, type HostSideInfo } from './vie
 import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import { ApprovalsFeed } from './approvals-feed.js';
 import { TaskFeed } from './task-feed.js';
+import { ReviewFeed } from './review-feed.js';
 
 export interface TeamHostOptions {
   workspace: string;
@@ -70,6 +71,8 @@ export class TeamHost {
   /** Teammates' pending permission requests and plans (the approval inbox). */
   readonly approvals: ApprovalsFeed;
   private readonly tasks: TaskFeed;
+  /** Teammates' changes, review comments and conflict warnings (the Changes view and the merge panel). */
+  readonly review: ReviewFeed;
 
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
@@ -78,6 +81,7 @@ export class TeamHost {
     this.scheduler = new OutputScheduler(opts.budgetPerTick);
     this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev));
     this.tasks = new TaskFeed(this.store, (ev) => this.broadcast(ev));
+    this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -92,6 +96,7 @@ export class TeamHost {
     this.watcher = new TeamDirWatcher(this.store.dir, (events) => void this.onEvents(events));
     await this.watcher.ready;
     await this.refreshAll();
+    void this.review.start();
     this.livenessTimer = setInterval(() => this.recomputeLiveness(), LIVENESS_MS);
     this.livenessTimer.unref();
     void this.refreshSandbox();
@@ -132,6 +137,7 @@ export class TeamHost {
     view.send(this.settingsEvent());
     view.send({ type: 'sandbox', sandbox: this.sandbox });
     view.send(this.approvals.event());
+    for (const ev of this.review.snapshotEvents()) view.send(ev);
   }
 
   private broadcast(ev: HostEvent): void {
@@ -250,6 +256,7 @@ export class TeamHost {
           await this.refreshMember(ev.agent, false);
         } else if (ev.kind === 'task') tasks = true;
         else if (ev.kind === 'output') this.tails.get(ev.agent)?.pull();
+        if (ev.kind === 'review' || ev.kind === 'config') this.review.onTeamEvent(ev.kind, 'agent' in ev ? ev.agent : undefined);
       }
       if (approvals) void this.approvals.refresh();
       if (tasks) await this.refreshTasks();
@@ -388,6 +395,7 @@ export class TeamHost {
     if (this.livenessTimer) clearInterval(this.livenessTimer);
     this.spawnServer?.close();
     await this.watcher?.close();
+    await this.review.close();
     await this.launcher.dispose();
     this.scheduler.dispose();
   }
