@@ -42,10 +42,12 @@ describe('review feed', () => {
     await waitFor(() => warnings()?.warnings.length === 1 && warnings(), 'the overlap');
     expect(warnings()!.warnings[0]).toMatchObject({ kind: 'overlap', agents: ['a', 'b'] });
     // b now edits the same line as a: a conflict; more writes to it are not new conflicts.
+    let computed = 0;
+    feed.onComputed = () => computed++;
     for (const v of ['1', '2', '3']) {
+      const before = computed;
       fs.writeFileSync(path.join(wb, 'calc.js'), CALC.replace('return sum;', `return sum.toFixed(${v});`));
-      await waitFor(() => warnings()?.warnings[0]?.kind === 'conflict', 'the conflict');
-      await feed.idle();
+      await waitFor(() => computed > before && warnings()?.warnings[0]?.kind === 'conflict', 'the conflict after this write');
     }
     expect(warnings()!.warnings[0]).toMatchObject({ kind: 'conflict', files: [{ path: 'calc.js', conflict: true, lines: [{ start: 4, end: 4 }] }] });
     const changes = events.filter((e) => e.type === 'review_changes' && e.agent === 'b');
