@@ -9,6 +9,8 @@ import { SettingsDialog } from './components/Settings';
 import { TaskBoard, TaskEditor } from './components/TaskBoard';
 import { TeamTab } from './components/TeamTab';
 import { ApprovalInbox } from './components/Approvals';
+import { ReviewButtons, WarningsBar } from './components/review/Warnings';
+import { ReviewLayer } from './components/review/ReviewLayer';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -60,6 +62,7 @@ function HeaderBar() {
           Tasks
         </button>
       </nav>
+      <ReviewButtons />
       <span className="spacer" />
       {workspace && (
         <select
@@ -106,8 +109,10 @@ export function App() {
     <div className="app">
       <HeaderBar />
       <ApprovalInbox />
+      <WarningsBar />
       <main>{tab === 'team' ? <TeamTab /> : <TaskBoard />}</main>
       {editing && <TaskEditor key={editing} />}
+      <ReviewLayer />
       <SettingsDialog />
       <HelpOverlay />
       <Notices />

@@ -131,6 +131,7 @@ export const FileChangeSchema = z.object({
   size: z.number().int().nonnegative().nullable(),
   added: z.number().int().nonnegative().nullable(),
   deleted: z.number().int().nonnegative().nullable(),
+  sig: z.string().max(200),
 });
 export type FileChangeView = z.infer<typeof FileChangeSchema>;
 const commitView = z.object({ sha: z.string().max(64), subject: text(2000), at: z.number() });

@@ -25,6 +25,8 @@ export interface FileChange {
   size: number | null;
   added: number | null;
   deleted: number | null;
+  /** Changes whenever the file's content does (blob id, or size and mtime of a worktree file): "viewed" marks key on it. */
+  sig: string;
 }
 
 export interface TeammateChanges {
@@ -79,6 +81,15 @@ async function blobSizes(cwd: string, blobs: string[]): Promise<Map<string, numb
   return sizes;
 }
 
+function statSig(abs: string): string {
+  try {
+    const st = fs.lstatSync(abs);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'gone';
+  }
+}
+
 function fileSize(abs: string): number | null {
   try {
     return fs.lstatSync(abs).size;
@@ -97,7 +108,8 @@ async function diffEntries(cwd: string, args: string[], source: ChangeSource, wo
     let size: number | null = e.status === 'deleted' ? null : (sizes.get(e.new_blob) ?? null);
     if (size === null && e.status !== 'deleted' && e.binary && worktree) size = fileSize(path.join(worktree, e.path));
     const huge = e.binary && size !== null && size > HUGE_FILE_BYTES;
-    return { path: e.path, old_path: e.old_path, status: e.status, source, binary: e.binary && !huge, huge, size, added: e.added, deleted: e.deleted };
+    const sig = !/^0*$/.test(e.new_blob) ? e.new_blob : worktree ? statSig(path.join(worktree, e.path)) : e.status;
+    return { path: e.path, old_path: e.old_path, status: e.status, source, binary: e.binary && !huge, huge, size, added: e.added, deleted: e.deleted, sig };
   });
 }
 
@@ -108,7 +120,7 @@ async function untracked(worktree: string): Promise<FileChange[]> {
   for (const p of names) {
     const abs = path.join(worktree, p);
     const size = fileSize(abs);
-    const base: FileChange = { path: p, old_path: null, status: 'added', source: 'untracked', binary: false, huge: false, size, added: null, deleted: 0 };
+    const base: FileChange = { path: p, old_path: null, status: 'added', source: 'untracked', binary: false, huge: false, size, added: null, deleted: 0, sig: statSig(abs) };
     if (size === null) continue;
     if (size > HUGE_FILE_BYTES) {
       out.push({ ...base, huge: true, deleted: null });

@@ -3,6 +3,7 @@ import type { Member } from '../../shared/api';
 import { act, terminals } from '../context';
 import { dashboard, useDashboard } from '../store';
 import { StatusBadge } from './StatusBadge';
+import { PaneReview } from './review/Warnings';
 import { formatCost, formatTokens, usageTitle } from '../format';
 
 export function Pane({ member, visible }: { member: Member; visible: boolean }) {
@@ -51,6 +52,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         <span className="pane-meta" data-testid="pane-usage" title={usageTitle(member)}>
           {formatTokens(member.tokens)} · {formatCost(member)}
         </span>
+        {!isLead && <PaneReview agent={member.name} />}
         {member.queued > 0 && <span className="pane-queued" title="unread messages">✉ {member.queued}</span>}
         <span className="pane-actions">
           <button onClick={() => void act({ type: 'abort_turn', agent: member.name })} title="abort the current turn">Abort</button>
