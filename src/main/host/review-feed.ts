@@ -4,6 +4,7 @@
  * a branch ref, a worktree index, a review file — debounced, so an idle team costs nothing. A new conflict
  * (by identity: agents and conflicting paths) is told to the lead once, as a `conflict_warning` message.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
 import { LEAD, USER, type TeamStore } from '../../core/team/index.js';
@@ -58,10 +59,24 @@ export class ReviewFeed {
     this.watcher.on('all', (_ev, file) => this.onPath(file));
     this.watcher.on('error', () => {});
     await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+    this.watchLate();
     this.schedule();
   }
 
+  /** Folders that appear with the first worktree (after the dashboard opened) are watched once they exist. */
+  private watchLate(): void {
+    for (const p of [path.join(this.root, '.worktrees'), path.join(this.root, '.git', 'worktrees')]) {
+      if (!this.late.has(p) && fs.existsSync(p)) {
+        this.late.add(p);
+        this.watcher?.add(p);
+      }
+    }
+  }
+
+  private readonly late = new Set<string>();
+
   private onPath(file: string): void {
+    this.watchLate();
     const rel = path.relative(this.root, file).split(path.sep);
     if (rel[0] === '.worktrees' && rel[1] && rel[1] !== '.integration') this.dirty.add(rel[1]);
     else if (rel[0] === '.git' && rel[1] === 'worktrees' && rel[2]) this.dirty.add(rel[2]);
@@ -78,7 +93,7 @@ export class ReviewFeed {
       return;
     }
     if (kind === 'config') {
-      this.watcher?.add(path.join(this.root, '.worktrees')); // created with the first teammate
+      this.watchLate();
       this.all = true;
       this.schedule();
     }

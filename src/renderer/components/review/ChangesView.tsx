@@ -6,8 +6,8 @@ import { warningsOf } from '../../store/review-slice';
 import { FileDiff } from './FileDiff';
 
 function AgentChanges({ ch, split }: { ch: Changes; split: boolean }) {
-  const comments = useDashboard((s) => s.comments[ch.agent] ?? []);
-  const warnings = useDashboard((s) => warningsOf(s.warnings, ch.agent));
+  const comments = useDashboard((s) => s.comments[ch.agent]) ?? [];
+  const warnings = warningsOf(useDashboard((s) => s.warnings), ch.agent);
   const pending = comments.filter((c) => c.state === 'pending').length;
   const [sending, setSending] = useState(false);
   const send = async () => {

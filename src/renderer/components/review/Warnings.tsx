@@ -41,7 +41,7 @@ export function WarningsBar() {
 
 /** The warning chip and the Changes button of a pane header. */
 export function PaneReview({ agent }: { agent: string }) {
-  const mine = useDashboard((s) => warningsOf(s.warnings, agent));
+  const mine = warningsOf(useDashboard((s) => s.warnings), agent);
   const changes = useDashboard((s) => s.changes[agent]);
   const openReview = useDashboard((s) => s.openReview);
   const conflict = mine.find((w) => w.kind === 'conflict');
