@@ -128,6 +128,10 @@ export class LeadHandler {
               : `${m.from} asks permission for ${field<string>(m, 'tool') ?? '?'}: ${summary} (cwd ${field<string>(m, 'cwd') ?? '?'})`;
           fed.push({ ...m, text: `${body}\n\nAnswer with AnswerApproval {request_id: "${requestId}", allow, feedback?}.` });
         }
+      } else if (m.type === 'conflict_warning') {
+        // The dashboard saw two teammates' work conflict: the lead re-plans on it like on any message.
+        this.emit({ kind: 'message', from: m.from, text: m.text });
+        fed.push(m);
       } else if (m.type === 'shutdown_approved' || m.type === 'shutdown_rejected') {
         this.emit({ kind: 'shutdown_reply', from: m.from, approved: m.type === 'shutdown_approved', reason: field<string>(m, 'reason') ?? null });
       } else {
