@@ -119,6 +119,19 @@ describe('snapshots and warnings', () => {
   });
 });
 
+describe('odd paths in warnings', () => {
+  it('a conflict in a file whose name holds spaces, quotes, a newline and unicode keeps its name and lines', async () => {
+    const { ws, wt } = await setup(['a', 'b']);
+    const odd = 'sp ace/q"uote\nnew é.js';
+    for (const [who, v] of [['a', 'A'], ['b', 'B']] as const) {
+      fs.mkdirSync(path.join(wt[who]!, 'sp ace'), { recursive: true });
+      fs.writeFileSync(path.join(wt[who]!, odd), `one\ntwo ${v}\nthree\n`);
+    }
+    const [w] = await new ConflictScanner(ws.dir).scan(['a', 'b']);
+    expect(w).toMatchObject({ kind: 'conflict', files: [{ path: odd, conflict: true, lines: [{ start: 1, end: 1 }] }] });
+  });
+});
+
 describe('review comments', () => {
   it('a comment is checked against the diff, stored, sent as one message, and outdated when its lines change', async () => {
     const { ws, store, wt } = await setup(['a']);

@@ -4,8 +4,8 @@
  * conflict, with the files and the base line ranges both sides touch. Everything is cached on commit ids, so
  * a rescan after one teammate's write costs that teammate's snapshot and the merges of its pairs only.
  */
-import { runGit, splitZ, literalPath } from './git-run.js';
-import { hunkRanges, intersectRanges, parseMergeTree, type LineRange } from './diff-parse.js';
+import { runGit, splitZ } from './git-run.js';
+import { hunkRangesByFile, intersectRanges, parseMergeTree, type LineRange } from './diff-parse.js';
 import { leadBranch, revParse, worktreeOf } from './changes.js';
 import { snapshotWorktree } from './snapshot.js';
 
@@ -35,7 +35,8 @@ interface Tip {
 export class ConflictScanner {
   private readonly tips = new Map<string, Tip>();
   private readonly pairs = new Map<string, ConflictWarning | null>();
-  private readonly ranges = new Map<string, LineRange[]>();
+  /** Per tip (base and commit): the base line ranges its diff touches, by path; one `git diff` per tip. */
+  private readonly ranges = new Map<string, Map<string, LineRange[]>>();
 
   constructor(private readonly root: string) {}
 
@@ -110,15 +111,15 @@ export class ConflictScanner {
   }
 
   private async rangesOf(tip: Tip, p: string): Promise<LineRange[]> {
-    const key = `${tip.base}:${tip.commit}:${p}`;
-    let r = this.ranges.get(key);
-    if (!r) {
-      const d = await runGit(this.root, ['diff', '--no-renames', '--no-ext-diff', '-U0', tip.base, tip.commit, '--', literalPath(p)], { maxBytes: 16 * 1024 * 1024 });
-      r = hunkRanges(d.stdout.toString('utf8'));
-      if (this.ranges.size > 5000) this.ranges.clear();
-      this.ranges.set(key, r);
+    const key = `${tip.base}:${tip.commit}`;
+    let byFile = this.ranges.get(key);
+    if (!byFile) {
+      const d = await runGit(this.root, ['-c', 'core.bigFileThreshold=5m', 'diff', '--no-renames', '--no-ext-diff', '--no-color', '-U0', tip.base, tip.commit], { maxBytes: 64 * 1024 * 1024 });
+      byFile = hunkRangesByFile(d.stdout.toString('utf8'));
+      if (this.ranges.size > 200) this.ranges.clear();
+      this.ranges.set(key, byFile);
     }
-    return r;
+    return byFile.get(p) ?? [];
   }
 }
 

@@ -121,3 +121,51 @@ export function intersectRanges(a: LineRange[], b: LineRange[]): LineRange[] {
   }
   return merged;
 }
+
+/** A path as git writes it in patch headers: C-quoted (`"a\\nb"`, octal bytes) when it holds special characters. */
+export function unquoteGitPath(p: string): string {
+  if (!p.startsWith('"')) return p;
+  const bytes: number[] = [];
+  const esc: Record<string, number> = { n: 10, t: 9, r: 13, '"': 34, '\\': 92, a: 7, b: 8, f: 12, v: 11 };
+  for (let i = 1; i < p.length - 1; i++) {
+    const c = p[i]!;
+    if (c !== '\\') {
+      bytes.push(...Buffer.from(c, 'utf8'));
+      continue;
+    }
+    const n = p[i + 1]!;
+    if (/[0-7]/.test(n)) {
+      bytes.push(parseInt(p.slice(i + 1, i + 4), 8));
+      i += 3;
+    } else {
+      bytes.push(esc[n] ?? n.charCodeAt(0));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** Old-side hunk ranges of every file of a whole `-U0 --no-renames` patch, by path (the new path; old for deletions). */
+export function hunkRangesByFile(patch: string): Map<string, LineRange[]> {
+  const out = new Map<string, LineRange[]>();
+  let current: LineRange[] | null = null;
+  let oldPath: string | null = null;
+  for (const line of patch.split('\n')) {
+    if (line.startsWith('diff --git ')) {
+      current = null;
+      oldPath = null;
+    } else if (line.startsWith('--- ')) {
+      const p = line.slice(4).replace(/\t$/, ''); // git ends a name holding spaces with a tab
+      oldPath = p === '/dev/null' ? null : unquoteGitPath(p).replace(/^a\//, '');
+    } else if (line.startsWith('+++ ') && current === null) {
+      const p = line.slice(4).replace(/\t$/, ''); // git ends a name holding spaces with a tab
+      const name = p === '/dev/null' ? oldPath : unquoteGitPath(p).replace(/^b\//, '');
+      if (name === null) continue;
+      current = [];
+      out.set(name, current);
+    } else if (line.startsWith('@@ ') && current) {
+      current.push(...hunkRanges(line));
+    }
+  }
+  return out;
+}
