@@ -92,7 +92,7 @@ export function FileDiff({ agent, file, split }: { agent: string; file: FileChan
         <span className="review-path">{file.old_path ? `${file.old_path} → ${file.path}` : file.path}</span>
         <span className={`review-source src-${file.source}`}>{file.source}</span>
         <span className="review-counts">{counts}</span>
-        {comments.length > 0 && <span className="review-ncomments">💬 {comments.length}</span>}
+        {comments.length > 0 && <span className="review-ncomments">{comments.length} comment{comments.length === 1 ? "" : "s"}</span>}
         <label className="review-viewed">
           <input type="checkbox" checked={viewed} onChange={(e) => { markViewed(key, e.target.checked ? file.sig : null); if (e.target.checked) setOpen(false); }} />
           viewed
@@ -110,6 +110,7 @@ export function FileDiff({ agent, file, split }: { agent: string; file: FileChan
               diffViewMode={split ? DiffModeEnum.Split : DiffModeEnum.Unified}
               diffViewHighlight={(file.added ?? 0) + (file.deleted ?? 0) <= 5000}
               diffViewWrap={false}
+              diffViewTheme="dark"
               diffViewFontSize={12}
               diffViewAddWidget={file.status !== 'deleted'}
               onAddWidgetClick={() => undefined}
