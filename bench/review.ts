@@ -21,7 +21,8 @@ const THCLAWS = path.join(REPO, 'bin/thclaws');
 const AGENTS = 8;
 const FILES = 200;
 const LINES = 40;
-const ROUNDS = 16;
+const ROUNDS = 6;
+const log = (s: string) => process.stderr.write(`[review bench] ${s}\n`);
 
 const git = (cwd: string, ...a: string[]) => execFileSync('git', ['-c', 'user.email=b@x', '-c', 'user.name=b', ...a], { cwd, stdio: 'pipe' });
 const body = (f: number, edits: Record<number, string> = {}) => Array.from({ length: LINES }, (_, l) => edits[l] ?? `export const v${f}_${l} = ${l};`).join('\n') + '\n';
@@ -59,7 +60,7 @@ function conflictEdit(wts: string[], i: number, j: number, f: number, on: boolea
 
 const hasConflict = (ws: ConflictWarning[], f: number) => ws.some((w) => w.kind === 'conflict' && w.files.some((x) => x.conflict && x.path === `src/f${f}.ts`));
 
-async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+async function until(check: () => boolean, timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out');
@@ -75,8 +76,11 @@ async function eventDriven(ws: string, wts: string[], store: TeamStore): Promise
     latest = w;
     scans++;
   };
+  log('feed starting');
   await feed.start();
-  await until(() => scans > 0, 120_000);
+  log('feed started');
+  await until(() => scans > 0, 300_000);
+  log('first scan done');
   await feed.idle();
   const idleFrom = scans;
   await new Promise((r) => setTimeout(r, 3000));
@@ -109,7 +113,7 @@ async function polling(ws: string, wts: string[], intervalMs: number): Promise<{
       await new Promise((r) => setTimeout(r, intervalMs));
     }
   })();
-  await until(() => scans > 0, 120_000);
+  await until(() => scans > 0, 300_000);
   const idleFrom = scans;
   await new Promise((r) => setTimeout(r, 3000));
   const idleScans = scans - idleFrom;
@@ -190,8 +194,11 @@ async function firstPaint(runs: number): Promise<number[]> {
 
 export async function runReviewBench(): Promise<BenchSection> {
   const { ws, wts, store } = await workspace();
+  log('workspace ready');
   const ev = await eventDriven(ws, wts, store);
+  log('event-driven done');
   const poll = await polling(ws, wts, 1000);
+  log('polling done');
   const paint = await firstPaint(5);
   fs.rmSync(ws, { recursive: true, force: true });
   const e = summarize(ev.lat);
