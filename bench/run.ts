@@ -13,6 +13,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['teams', './teams.js', 'runTeamsBench'],
   ['sandbox', './sandbox.js', 'runSandboxBench'],
   ['approvals', './approvals.js', 'runApprovalsBench'],
+  ['review', './review.js', 'runReviewBench'],
 ];
 
 function printTable(section: BenchSection): void {

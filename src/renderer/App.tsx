@@ -13,6 +13,8 @@ import { HeaderMenu } from './components/HeaderMenu';
 import { StateCounts } from './components/StateCounts';
 import { Welcome } from './components/Welcome';
 import { TeamManager } from './components/TeamManager';
+import { ReviewButtons, WarningsBar } from './components/review/Warnings';
+import { ReviewLayer } from './components/review/ReviewLayer';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -60,6 +62,7 @@ function HeaderBar() {
           Tasks
         </button>
       </nav>
+      <ReviewButtons />
       <span className="spacer" />
       <HeaderMenu />
     </header>
@@ -92,6 +95,7 @@ export function App() {
     <div className="app">
       <HeaderBar />
       <ApprovalInbox />
+      <WarningsBar />
       <main>
         <Welcome />
         {tab === 'team' ? (
@@ -104,6 +108,7 @@ export function App() {
         )}
       </main>
       {editing && <TaskEditor key={editing} />}
+      <ReviewLayer />
       <SettingsDialog />
       <HelpOverlay />
       <Notices />

@@ -154,6 +154,69 @@ export const WorkspaceViewSchema = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------------------
+// Review and merge (the Changes view, warnings, the merge panel).
+
+const relPath = z.string().min(1).max(4096);
+export const ChangeSourceSchema = z.enum(['committed', 'staged', 'unstaged', 'untracked']);
+export const FileChangeSchema = z.object({
+  path: relPath,
+  old_path: relPath.nullable(),
+  status: z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type_changed']),
+  source: ChangeSourceSchema,
+  binary: z.boolean(),
+  huge: z.boolean(),
+  size: z.number().int().nonnegative().nullable(),
+  added: z.number().int().nonnegative().nullable(),
+  deleted: z.number().int().nonnegative().nullable(),
+  sig: z.string().max(200),
+});
+export type FileChangeView = z.infer<typeof FileChangeSchema>;
+const commitView = z.object({ sha: z.string().max(64), subject: text(2000), at: z.number() });
+export const ChangesViewSchema = z.object({
+  agent: agentName,
+  branch: text(300),
+  into: text(300),
+  base: z.string().max(64).nullable(),
+  head: z.string().max(64).nullable(),
+  ahead: z.number().int().nonnegative(),
+  behind: z.number().int().nonnegative(),
+  last_commit: commitView.nullable(),
+  files: z.array(FileChangeSchema).max(20_000),
+});
+export type ChangesView = z.infer<typeof ChangesViewSchema>;
+export const ReviewCommentViewSchema = z.object({
+  id: z.string().max(64),
+  path: relPath,
+  line: z.number().int().positive(),
+  end_line: z.number().int().positive().nullish(),
+  lines: z.array(z.string().max(2000)).max(200),
+  text: text(20_000),
+  state: z.enum(['pending', 'sent', 'outdated', 'resolved']),
+  created_at: z.number(),
+});
+export type ReviewCommentView = z.infer<typeof ReviewCommentViewSchema>;
+const lineRange = z.object({ start: z.number().int(), end: z.number().int() });
+export const ConflictWarningSchema = z.object({
+  id: text(10_000),
+  kind: z.enum(['overlap', 'conflict']),
+  agents: z.tuple([agentName, agentName]),
+  files: z.array(z.object({ path: relPath, conflict: z.boolean(), lines: z.array(lineRange).max(500) })).max(2000),
+});
+export type ConflictWarningView = z.infer<typeof ConflictWarningSchema>;
+export const BranchOverviewSchema = z.object({
+  agent: agentName,
+  branch: text(300),
+  ahead: z.number().int().nonnegative(),
+  behind: z.number().int().nonnegative(),
+  last_commit: commitView.nullable(),
+  completed_tasks: z.array(z.object({ id: taskId, subject: text(2000) })),
+  open_comments: z.number().int().nonnegative(),
+  uncommitted: z.array(relPath),
+  state: AgentStateSchema,
+});
+export type BranchOverviewView = z.infer<typeof BranchOverviewSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
 // Requests: view → host. `id` pairs a request with its reply; id 0 asks for no reply unless it fails
 // (acks, keystrokes and resizes are frequent and need none).
 
@@ -214,6 +277,14 @@ export const RequestSchema = z.discriminatedUnion('type', [
     team: z.boolean().default(false),
     feedback: text(5000).optional(),
   }),
+  /** Review and merge: one file's unified patch; a comment; its state; send the pending review. */
+  req('review_file', { agent: agentName, path: relPath, source: ChangeSourceSchema }),
+  req('review_comment', { agent: agentName, path: relPath, line: z.number().int().positive(), end_line: z.number().int().positive().nullable().default(null), text: z.string().min(1).max(20_000) }),
+  req('review_comment_state', { agent: agentName, comment_id: z.string().min(1).max(64), state: z.enum(['pending', 'resolved', 'deleted']) }),
+  req('review_send', { agent: agentName }),
+  req('merge_overview', {}),
+  req('merge_dry_run', { agents: z.array(agentName).min(1).max(64) }),
+  req('merge_run', { agents: z.array(agentName).min(1).max(64), checks: z.boolean().default(true), allow_live: z.boolean().default(false), allow_uncommitted: z.boolean().default(false) }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
@@ -248,6 +319,13 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), text: text(2000) }),
   /** The approval inbox: every live teammate's pending request, oldest first (sent whole on each change). */
   z.object({ type: z.literal('approvals'), pending: z.number().int().nonnegative(), items: z.array(ApprovalViewSchema).default([]) }),
+  /** One teammate's changes (committed and uncommitted) and its review comments, sent when either changes. */
+  z.object({ type: z.literal('review_changes'), agent: agentName, changes: ChangesViewSchema, comments: z.array(ReviewCommentViewSchema) }),
+  /** Every current overlap/conflict warning between teammates (sent whole on each change). */
+  z.object({ type: z.literal('conflict_warnings'), warnings: z.array(ConflictWarningSchema) }),
+  /** Output of a merge run's checks, as it comes; `done` with the run's result at the end. */
+  z.object({ type: z.literal('merge_output'), run: z.string().max(64), data: z.string() }),
+  z.object({ type: z.literal('merge_done'), run: z.string().max(64), result: z.unknown() }),
 ]);
 export type HostEvent = z.infer<typeof EventSchema>;
 export type HostEventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerApprovalCommands } from './approval-commands.js';
 import { registerHostCommand } from './host-command.js';
 import { registerMessageCommands } from './message-commands.js';
+import { registerReviewCommands } from './review-commands.js';
 import { registerTaskCommands } from './task-commands.js';
 import { registerTeamLifecycle } from './team-commands.js';
 
@@ -12,4 +13,5 @@ export function registerTeamCommand(program: Command): void {
   registerTaskCommands(team);
   registerHostCommand(team);
   registerApprovalCommands(team);
+  registerReviewCommands(team);
 }

@@ -79,6 +79,8 @@ export const SettingsSchema = z.looseObject({
   planModeRequired: z.boolean().default(false),
   /** `ask`: Write/Edit/Bash ask the person; `auto`: no asking (role guards still apply). */
   permissionMode: z.enum(['ask', 'auto']).default('ask'),
+  /** Commands the merge panel runs in the integration worktree before it lands anything (`["npm test"]`). */
+  checks: z.array(z.string().min(1).max(2000)).max(20).default([]),
   /** Model calls per prompt before giving up: stops a looping model from burning tokens. */
   maxIterations: z.number().int().min(1).max(1000).default(50),
   /** Output token budget per model call: room for a large file write in one tool call. */

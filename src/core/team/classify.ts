@@ -12,7 +12,8 @@ export type TeamEvent =
   | { kind: 'task'; key: `task:${string}`; id: string }
   | { kind: 'status'; key: `status:${string}`; agent: string }
   | { kind: 'output'; key: `output:${string}`; agent: string }
-  | { kind: 'spawn'; key: `spawn:${string}`; agent: string };
+  | { kind: 'spawn'; key: `spawn:${string}`; agent: string }
+  | { kind: 'review'; key: `review:${string}`; agent: string };
 
 /** Which team directory a name was seen in: the root, one of the three fixed dirs, or one agent's dir. */
 export type TeamDirKind = 'root' | 'inboxes' | 'tasks' | 'agents' | { agent: string };
@@ -46,6 +47,7 @@ export function classifyEntry(dir: TeamDirKind, name: string): TeamEvent | null 
   if (name === 'status.json') return { kind: 'status', key: `status:${dir.agent}`, agent: dir.agent };
   if (name === 'output.log') return { kind: 'output', key: `output:${dir.agent}`, agent: dir.agent };
   if (name === 'spawn.json') return { kind: 'spawn', key: `spawn:${dir.agent}`, agent: dir.agent };
+  if (name === 'review.json') return { kind: 'review', key: `review:${dir.agent}`, agent: dir.agent };
   return null;
 }
 

@@ -15,3 +15,4 @@ export { assertMemberName, isAgentName, isTaskId, LEAD, USER, BROADCAST } from '
 export { startHeartbeat, type Heartbeat } from './heartbeat.js';
 export type { OutputAppender, OutputLogs } from './output.js';
 export { SpawnRequestSchema, SpawnRequests, type StoredSpawnRequest } from './spawn-requests.js';
+export { Reviews, ReviewCommentSchema, REVIEW_STATES, type ReviewComment, type ReviewState, type NewComment } from './reviews.js';

@@ -10,6 +10,7 @@ import { type AgentState, deriveState, isLive, Statuses } from './status.js';
 import { archiveMember, archiveTeam, removedMemberNames } from './archive.js';
 import { OutputLogs } from './output.js';
 import { SpawnRequests } from './spawn-requests.js';
+import { Reviews } from './reviews.js';
 import { TaskFiles } from './task-files.js';
 import { Tasks } from './tasks.js';
 import { watchTeam, type TeamWatcher, type WatchOptions } from './watch.js';
@@ -58,6 +59,8 @@ export class TeamStore {
   /** Spawn requests for a host (`agents/<name>/spawn.json`). */
   readonly spawnRequests: SpawnRequests;
   readonly outputs: OutputLogs;
+  /** The person's review comments on each teammate's changes (`agents/<name>/review.json`). */
+  readonly reviews: Reviews;
   /** Leases this process holds; a lost one stays here so claims with it fail loudly instead of re-leasing. */
   private readonly held = new Map<string, Lease>();
 
@@ -71,6 +74,7 @@ export class TeamStore {
     this.statuses = new Statuses(this.paths, this.journal);
     this.spawnRequests = new SpawnRequests(this.paths, this.journal);
     this.outputs = new OutputLogs(this.paths);
+    this.reviews = new Reviews(this.paths, this.journal);
     this.tasks = new Tasks(
       this.paths,
       new TaskFiles(this.paths, this.journal),

@@ -129,6 +129,10 @@ export class LeadHandler {
         const summary = m.summary || 'the team changed';
         this.emit({ kind: 'message', from: m.from, text: summary });
         fed.push({ ...m, text: `[team change] ${summary}` });
+      } else if (m.type === 'conflict_warning') {
+        // The dashboard saw two teammates' work conflict: the lead re-plans on it like on any message.
+        this.emit({ kind: 'message', from: m.from, text: m.text });
+        fed.push(m);
       } else if (m.type === 'shutdown_approved' || m.type === 'shutdown_rejected') {
         this.emit({ kind: 'shutdown_reply', from: m.from, approved: m.type === 'shutdown_approved', reason: m.type === 'shutdown_rejected' ? (m.reason ?? null) : null });
       } else {

@@ -1,6 +1,7 @@
 import { LEAD, TeamError } from '../../core/team/index.js';
 import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
 import type { TeamHost } from './team-host.js';
+import { isReviewRequest, runReviewRequest } from './review-requests.js';
 import type { TerminalView } from './terminal.js';
 
 /**
@@ -39,6 +40,7 @@ export class HostSession implements TerminalView {
 
   private async run(req: Request): Promise<unknown> {
     const h = this.host;
+    if (isReviewRequest(req)) return runReviewRequest(h.store, h.review, req);
     switch (req.type) {
       case 'subscribe':
         h.snapshot(this);

@@ -21,6 +21,7 @@ import { LeadSetup, type KeyCipher } from './lead-setup.js';
 import { Membership } from './membership.js';
 import { LazySpawnServer } from './lazy-spawn-server.js';
 import { LeadQuestions } from './lead-questions.js';
+import { ReviewFeed } from './review-feed.js';
 
 export interface TeamHostOptions {
   workspace: string;
@@ -79,6 +80,8 @@ export class TeamHost {
   readonly setup: LeadSetup; // whether the lead can start (a key, or the scripted provider)
   readonly membership: Membership; // the team from the GUI
   private readonly leadQuestions: LeadQuestions; // the lead REPL's own questions, as approval cards
+  /** Teammates' changes, review comments and conflict warnings (the Changes view and the merge panel). */
+  readonly review: ReviewFeed;
 
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
@@ -91,6 +94,7 @@ export class TeamHost {
     this.spawnServer = new LazySpawnServer(this.store, () => this.hostLauncher(), `desktop ${process.pid}`);
     this.setup = new LeadSetup(this.workspace, { ...process.env, ...opts.env }, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
     this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates });
+    this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -103,6 +107,7 @@ export class TeamHost {
     this.watcher = new TeamDirWatcher(this.store.dir, (events) => void this.onEvents(events));
     await this.watcher.ready;
     await this.refreshAll();
+    void this.review.start();
     this.livenessTimer = setInterval(() => this.recomputeLiveness(), LIVENESS_MS);
     this.livenessTimer.unref();
     void this.refreshSandbox();
@@ -144,6 +149,7 @@ export class TeamHost {
     view.send(this.approvals.event());
     view.send({ type: 'setup', setup: this.setup.view() });
     void this.membership.specs().then((specs) => view.send({ type: 'member_specs', specs }));
+    for (const ev of this.review.snapshotEvents()) view.send(ev);
   }
 
   private broadcast(ev: HostEvent): void {
@@ -262,6 +268,7 @@ export class TeamHost {
           await this.refreshMember(ev.agent, false);
         } else if (ev.kind === 'task') tasks = true;
         else if (ev.kind === 'output') this.tails.get(ev.agent)?.pull();
+        if (ev.kind === 'review' || ev.kind === 'config') this.review.onTeamEvent(ev.kind, 'agent' in ev ? ev.agent : undefined);
       }
       if (approvals) void this.approvals.refresh();
       if (tasks) await this.refreshTasks();
@@ -400,6 +407,7 @@ export class TeamHost {
     this.spawnServer.close();
     this.leadQuestions.close();
     await this.watcher?.close();
+    await this.review.close();
     await this.launcher.dispose();
     this.scheduler.dispose();
   }

@@ -4,6 +4,7 @@ import { act, terminals } from '../context';
 import { dashboard, useDashboard } from '../store';
 import { StatusBadge } from './StatusBadge';
 import { MemberActions } from './TeamManager';
+import { PaneReview } from './review/Warnings';
 import { formatCost, formatTokens, usageTitle } from '../format';
 
 export function Pane({ member, visible }: { member: Member; visible: boolean }) {
@@ -58,6 +59,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         <span className="pane-meta" data-testid="pane-usage" title={usageTitle(member)}>
           {formatTokens(member.tokens)} · {formatCost(member)}
         </span>
+        {!isLead && <PaneReview agent={member.name} />}
         {member.queued > 0 && <span className="pane-queued" title="unread messages">✉ {member.queued}</span>}
         <span className="pane-actions">
           {/* Only what applies now: Abort while a turn runs, Stop while live, Respawn when dead or stopped. */}

@@ -4,8 +4,9 @@ import type { HostEvent } from '../../shared/api';
 import { createTasksSlice, reduceTasks, type TasksSlice } from './tasks-slice';
 import { createTeamSlice, reduceTeam, type TeamSlice } from './team-slice';
 import { createUiSlice, reduceUi, type UiSlice } from './ui-slice';
+import { createReviewSlice, reduceReview, type ReviewSlice } from './review-slice';
 
-export type DashboardState = TeamSlice & TasksSlice & UiSlice & { apply(ev: HostEvent): void };
+export type DashboardState = TeamSlice & TasksSlice & UiSlice & ReviewSlice & { apply(ev: HostEvent): void };
 
 /** The dashboard's state: one zustand store of slices; host events are folded in by `apply`. */
 export function createDashboardStore() {
@@ -13,9 +14,10 @@ export function createDashboardStore() {
     ...createTeamSlice(set, get, api),
     ...createTasksSlice(set, get, api),
     ...createUiSlice(set, get, api),
+    ...createReviewSlice(set, get, api),
     apply: (ev) => {
       const s = get();
-      const patch = reduceTeam(s, ev) ?? reduceTasks(s, ev) ?? reduceUi(s, ev);
+      const patch = reduceTeam(s, ev) ?? reduceTasks(s, ev) ?? reduceUi(s, ev) ?? reduceReview(s, ev);
       if (patch) set(patch);
       if (ev.type === 'notice') s.notify(ev.level, ev.text);
       if (ev.type === 'roster' && !get().focused && ev.members.length) set({ focused: ev.members[0]!.name });

@@ -1,0 +1,124 @@
+/**
+ * Review and merge in real Chromium through `thclaws dashboard`: a conflict warning appears on the board and
+ * in the pane headers while two teammates write; a teammate's changes are opened, a line commented and the
+ * review sent, and the real teammate process (scripted provider) shows it in its pane; dry run, merge with
+ * the checks streamed. Screenshots at 1440×900 and 390×844 go to test-results/.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { THCLAWS } from '../test/desktop/helpers.js';
+import { startDashboard, type Dashboard } from './fixture.js';
+
+let d: Dashboard;
+let page: Page;
+const teammates: ChildProcess[] = [];
+const SHOTS = path.join('test-results', 'review-shots');
+test.describe.configure({ mode: 'serial' });
+
+const CALC = 'function total(items) {\n  let sum = 0;\n  for (const i of items) sum += i.price;\n  return sum;\n}\n\n// helpers\n\nfunction tax(x) {\n  return x * 0.2;\n}\n';
+const SCRIPT = {
+  rules: [{ match: '/calc\\.js:4/', turns: [{ text: 'Addressing the review of calc.js:4 — REVIEW-RECEIVED' }] }],
+  fallback: [{ text: 'ok' }],
+};
+
+const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=e2e@thclaws.local', '-c', 'user.name=e2e', ...a], { cwd: d.ws, encoding: 'utf8' });
+
+async function shots(name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.waitForTimeout(150); // layout settles (no synchronisation depends on it)
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${w}x${h}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test.beforeAll(async ({ browser }) => {
+  d = await startDashboard(['alice', 'bob'], { teamEnabled: true, checks: ['echo running checks; test -f calc.js && echo CHECKS-PASSED'] });
+  fs.writeFileSync(path.join(d.ws, 'calc.js'), CALC);
+  fs.appendFileSync(path.join(d.ws, '.git', 'info', 'exclude'), '.worktrees/\n.thclaws/\n.home/\n');
+  git('add', 'calc.js');
+  git('commit', '-qm', 'calc');
+  for (const n of ['alice', 'bob']) git('worktree', 'add', '-q', '-b', `team/${n}`, path.join('.worktrees', n));
+  const home = path.join(d.ws, '.home');
+  const script = path.join(home, 'review-script.json');
+  fs.writeFileSync(script, JSON.stringify(SCRIPT));
+  // Like the background launcher: the teammate's terminal output goes to its output.log (the pane tails it).
+  fs.mkdirSync(path.join(d.teamDir, 'agents', 'alice'), { recursive: true });
+  const log = fs.openSync(path.join(d.teamDir, 'agents', 'alice', 'output.log'), 'a');
+  teammates.push(
+    spawn(THCLAWS, ['--team-agent', 'alice', '--script', script], {
+      cwd: path.join(d.ws, '.worktrees', 'alice'),
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), THCLAWS_TEAM_DIR: d.teamDir, THCLAWS_PROJECT_ROOT: d.ws, THCLAWS_IN_WORKTREE: '1' },
+      stdio: ['ignore', log, log],
+    }),
+  );
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await page.goto(d.url);
+  await expect(page.locator('.pane[data-agent="alice"]')).toBeVisible();
+});
+
+test.afterAll(async () => {
+  for (const t of teammates) t.kill('SIGKILL');
+  await d?.stop();
+});
+
+test('a conflict warning appears on the board and in both panes while two teammates write', async () => {
+  const edit = (who: string, to: string) => fs.writeFileSync(path.join(d.ws, '.worktrees', who, 'calc.js'), CALC.replace('  return sum;', `  return ${to};`));
+  edit('alice', 'Math.round(sum)');
+  await expect(page.locator('.pane[data-agent="alice"] .pane-changes')).toBeVisible();
+  await expect(page.locator('[data-testid="conflict-warnings"]')).toHaveCount(0);
+  edit('bob', 'sum.toFixed(2)');
+  await expect(page.locator('[data-testid="conflict-warnings"] .review-warning[data-kind="conflict"]')).toContainText('alice + bob: calc.js:4');
+  await expect(page.locator('.pane[data-agent="alice"] [data-testid="pane-warning"]')).toHaveText('⚠ conflict with bob');
+  await expect(page.locator('.pane[data-agent="bob"] [data-testid="pane-warning"]')).toHaveText('⚠ conflict with alice');
+  await shots('board-warning');
+  // bob steps back: the warning clears.
+  fs.writeFileSync(path.join(d.ws, '.worktrees', 'bob', 'calc.js'), CALC);
+  await expect(page.locator('[data-testid="conflict-warnings"]')).toHaveCount(0);
+});
+
+test('open a teammate’s changes, comment on a line, send the review, and see it in its pane', async () => {
+  await page.locator('.pane[data-agent="alice"] .pane-changes').click();
+  const view = page.locator('[data-testid="changes-view"]');
+  await expect(view).toBeVisible();
+  const file = view.locator('.review-file[data-path="calc.js"]');
+  await expect(file.locator('.review-source')).toHaveText('unstaged');
+  await expect(file.locator('.review-counts')).toHaveText('+1 −1');
+  await view.getByRole('button', { name: 'Unified' }).click();
+  const row = file.locator('tr').filter({ hasText: 'return Math.round(sum);' }).first();
+  await row.hover();
+  await row.locator('.diff-add-widget').first().click();
+  await page.getByLabel('review comment').fill('use floor, not round');
+  await page.getByRole('button', { name: 'Add to review' }).click();
+  await expect(view.locator('.review-comment[data-state="pending"]')).toContainText('use floor, not round');
+  await expect(view.locator('[data-testid="pending-count"]')).toHaveText('1 pending');
+  await shots('changes');
+  await view.getByRole('button', { name: 'Send review' }).click();
+  await expect(view.locator('.review-comment[data-state="sent"]')).toBeVisible();
+  await view.getByRole('button', { name: 'close' }).click();
+  // The real teammate's next model request carried calc.js:4: its scripted answer shows in its pane.
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text('alice').replace(/\s*\n/g, '')), { timeout: 30_000 })
+    .toContain('REVIEW-RECEIVED');
+});
+
+test('merge panel: dry run, merge with the checks streamed, landed', async () => {
+  fs.writeFileSync(path.join(d.ws, '.worktrees', 'bob', 'tax.js'), 'export const rate = 0.25;\n');
+  execFileSync('git', ['-c', 'user.email=b@x', '-c', 'user.name=b', 'add', '-A'], { cwd: path.join(d.ws, '.worktrees', 'bob') });
+  execFileSync('git', ['-c', 'user.email=b@x', '-c', 'user.name=b', 'commit', '-qm', 'bob: tax rate'], { cwd: path.join(d.ws, '.worktrees', 'bob') });
+  await page.evaluate(() => (location.hash = '#merge'));
+  const panel = page.locator('[data-testid="merge-panel"]');
+  await expect(panel.locator('tr[data-agent="bob"]')).toContainText('bob: tax rate');
+  await panel.getByLabel('merge alice').uncheck().catch(() => undefined);
+  await expect(panel.getByLabel('merge bob')).toBeChecked();
+  await panel.getByRole('button', { name: 'Dry run' }).click();
+  await expect(panel.locator('[data-testid="dry-run"] [data-agent="bob"]')).toHaveAttribute('data-result', 'clean');
+  await panel.locator('.merge-run').click();
+  await expect(panel.locator('[data-testid="checks-output"]')).toContainText('CHECKS-PASSED');
+  await expect(panel.locator('[data-testid="merge-result"]')).toContainText('landed on');
+  expect(fs.readFileSync(path.join(d.ws, 'tax.js'), 'utf8')).toContain('0.25');
+  await shots('merge');
+});

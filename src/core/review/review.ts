@@ -1,0 +1,113 @@
+/**
+ * Review comments on a teammate's changes: a comment must be about a line in that teammate's diff; "send
+ * review" delivers every pending comment as one message from `user` (path:line, the lines, the text), which
+ * the teammate reads at its next tool boundary like any message from the person.
+ */
+import { TeamError, USER, type ReviewComment, type TeamStore } from '../team/index.js';
+import { filePatch, newSideText, teammateChanges, type FileChange, type TeammateChanges } from './changes.js';
+
+/** New-side line ranges of a patch's hunks (the lines a comment may be about). */
+export function newSideRanges(patch: string): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (const m of patch.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)) {
+    const start = Number(m[1]);
+    const count = m[2] === undefined ? 1 : Number(m[2]);
+    if (count > 0) out.push({ start, end: start + count - 1 });
+  }
+  return out;
+}
+
+/** The file a comment on `path` is about: the newest source wins (untracked, unstaged, staged, committed). */
+export function fileFor(changes: TeammateChanges, p: string): FileChange | undefined {
+  const order = ['untracked', 'unstaged', 'staged', 'committed'];
+  return changes.files.filter((f) => f.path === p && f.status !== 'deleted').sort((a, b) => order.indexOf(a.source) - order.indexOf(b.source))[0];
+}
+
+function linesOf(text: string, line: number, end: number): string[] {
+  return text.split('\n').slice(line - 1, end);
+}
+
+export interface CommentInput {
+  path: string;
+  line: number;
+  end_line?: number | null;
+  text: string;
+}
+
+/**
+ * Checks a comment against the teammate's current diff and returns it with the lines it is about; throws
+ * TeamError('invalid') for a path or line that is not in the diff, before anything is written.
+ */
+export async function resolveComment(root: string, changes: TeammateChanges, c: CommentInput): Promise<{ path: string; line: number; end_line: number | null; lines: string[]; text: string }> {
+  const text = c.text.trim();
+  if (!text) throw new TeamError('invalid', 'a review comment needs text');
+  const end = c.end_line ?? c.line;
+  if (!Number.isInteger(c.line) || c.line < 1 || end < c.line) throw new TeamError('invalid', `invalid line ${c.line}${c.end_line ? `-${c.end_line}` : ''} for ${JSON.stringify(c.path)}`);
+  const file = fileFor(changes, c.path);
+  if (!file) throw new TeamError('invalid', `${JSON.stringify(c.path)} is not in ${changes.agent}'s changes`);
+  if (file.binary || file.huge) throw new TeamError('invalid', `${JSON.stringify(c.path)} is ${file.huge ? 'too large' : 'binary'}: it has no lines to comment on`);
+  const body = await newSideText(root, changes, file);
+  if (body === null) throw new TeamError('invalid', `${JSON.stringify(c.path)} cannot be read from ${changes.agent}'s changes`);
+  if (file.source !== 'untracked') {
+    const patch = (await filePatch(root, changes, file)) ?? '';
+    const ranges = newSideRanges(patch);
+    if (!ranges.some((r) => c.line >= r.start && c.line <= r.end)) throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line} is not in the lines ${changes.agent} changed (${ranges.map((r) => `${r.start}-${r.end}`).join(', ') || 'none'})`);
+  } else if (c.line > body.split('\n').length) {
+    throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line} is past the end of the file`);
+  }
+  return { path: c.path, line: c.line, end_line: c.end_line ?? null, lines: linesOf(body, c.line, end), text };
+}
+
+/** The one message a review becomes. */
+export function reviewMessage(comments: ReviewComment[]): string {
+  const parts = [`Review of your changes from the person (${comments.length} comment${comments.length === 1 ? '' : 's'}). Please address each one:`];
+  for (const c of comments) {
+    const where = `${c.path}:${c.line}${c.end_line && c.end_line !== c.line ? `-${c.end_line}` : ''}`;
+    const quoted = c.lines.map((l) => `    > ${l}`).join('\n');
+    parts.push(`\n${where}\n${quoted}\n  ${c.text.split('\n').join('\n  ')}`);
+  }
+  return parts.join('\n');
+}
+
+/** Sends every pending comment as one message; the comments become `sent`. Returns what was sent. */
+export async function sendReview(store: TeamStore, agent: string): Promise<{ sent: ReviewComment[]; message: string | null }> {
+  const pending = (await store.reviews.list(agent)).filter((c) => c.state === 'pending');
+  if (!pending.length) return { sent: [], message: null };
+  const message = reviewMessage(pending);
+  await store.send(USER, agent, message, { summary: `review: ${pending.length} comment${pending.length === 1 ? '' : 's'}` });
+  await store.reviews.setState(agent, pending.map((c) => c.id), 'sent');
+  return { sent: pending, message };
+}
+
+/** Adds comments (checked against the diff first, all or none) and sends them with any pending ones. */
+export async function reviewAndSend(store: TeamStore, root: string, agent: string, comments: CommentInput[]): Promise<{ sent: ReviewComment[]; message: string | null }> {
+  await assertMember(store, agent);
+  const changes = await teammateChanges(root, agent);
+  const resolved = [];
+  for (const c of comments) resolved.push(await resolveComment(root, changes, c));
+  for (const r of resolved) await store.reviews.add(agent, r);
+  return sendReview(store, agent);
+}
+
+export async function assertMember(store: TeamStore, agent: string): Promise<void> {
+  const cfg = await store.config.load();
+  if (!cfg?.members.some((m) => m.name === agent)) throw new TeamError('invalid', `unknown teammate "${agent}"`);
+}
+
+/**
+ * Marks pending and sent comments whose lines changed since they were written as `outdated`; returns the ids
+ * it changed. A comment whose file left the diff is outdated too.
+ */
+export async function markOutdated(store: TeamStore, root: string, changes: TeammateChanges): Promise<string[]> {
+  const comments = await store.reviews.list(changes.agent);
+  const stale: string[] = [];
+  for (const c of comments) {
+    if (c.state !== 'pending' && c.state !== 'sent') continue;
+    const file = fileFor(changes, c.path);
+    const body = file ? await newSideText(root, changes, file).catch(() => null) : null;
+    const now = body === null ? null : linesOf(body, c.line, c.end_line ?? c.line);
+    if (!now || JSON.stringify(now) !== JSON.stringify(c.lines)) stale.push(c.id);
+  }
+  if (stale.length) await store.reviews.setState(changes.agent, stale, 'outdated');
+  return stale;
+}

@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import type { ChangesView as Changes } from '../../../shared/api';
+import { act } from '../../context';
+import { useDashboard } from '../../store';
+import { warningsOf } from '../../store/review-slice';
+import { FileDiff } from './FileDiff';
+
+function AgentChanges({ ch, split }: { ch: Changes; split: boolean }) {
+  const comments = useDashboard((s) => s.comments[ch.agent]) ?? [];
+  const warnings = warningsOf(useDashboard((s) => s.warnings), ch.agent);
+  const pending = comments.filter((c) => c.state === 'pending').length;
+  const [sending, setSending] = useState(false);
+  const send = async () => {
+    setSending(true);
+    await act({ type: 'review_send', agent: ch.agent });
+    setSending(false);
+  };
+  return (
+    <section className="review-agent" data-agent={ch.agent}>
+      <header className="review-agent-head">
+        <strong>{ch.agent}</strong>
+        <span className="review-branch">
+          {ch.branch}: {ch.ahead} ahead, {ch.behind} behind {ch.into}
+        </span>
+        {ch.last_commit && <span className="review-last" title={ch.last_commit.sha}>last: {ch.last_commit.subject}</span>}
+        {warnings.map((w) => (
+          <span key={w.id} className={`pane-warning ${w.kind}`}>
+            {w.kind} with {w.agents.find((a) => a !== ch.agent)}: {w.files.filter((f) => f.conflict || w.kind === 'overlap').map((f) => f.path).join(', ')}
+          </span>
+        ))}
+        <span className="spacer" />
+        <span className="review-pending" data-testid="pending-count">
+          {pending} pending
+        </span>
+        <button className="primary review-send" disabled={!pending || sending} onClick={() => void send()}>
+          Send review
+        </button>
+      </header>
+      {ch.files.length === 0 && <div className="review-empty">no changes</div>}
+      {ch.files.map((f) => (
+        <FileDiff key={`${f.source}\0${f.path}`} agent={ch.agent} file={f} split={split} />
+      ))}
+    </section>
+  );
+}
+
+/** Changes of one teammate or of everyone: the file list, each file's diff, comments, the pending review. */
+export function ChangesView({ agent }: { agent: string }) {
+  const changes = useDashboard((s) => s.changes);
+  const openReview = useDashboard((s) => s.openReview);
+  const narrow = typeof window !== 'undefined' && window.innerWidth < 800;
+  const [split, setSplit] = useState(!narrow);
+  const agents = Object.keys(changes).sort();
+  const shown = agent === 'all' ? agents.filter((a) => changes[a]!.files.length) : [agent];
+  return (
+    <div className="review-view" data-testid="changes-view" data-agent={agent}>
+      <div className="review-bar">
+        <strong>Changes</strong>
+        <select value={agent} onChange={(e) => openReview({ kind: 'changes', agent: e.target.value })} aria-label="teammate">
+          <option value="all">all teammates</option>
+          {agents.map((a) => (
+            <option key={a} value={a}>
+              {a} ({changes[a]!.files.length})
+            </option>
+          ))}
+        </select>
+        <span className="review-mode">
+          <button className={!split ? 'active' : ''} onClick={() => setSplit(false)}>
+            Unified
+          </button>
+          <button className={split ? 'active' : ''} onClick={() => setSplit(true)}>
+            Side by side
+          </button>
+        </span>
+        <span className="spacer" />
+        <button onClick={() => openReview({ kind: 'merge' })}>Merge…</button>
+        <button onClick={() => openReview(null)} aria-label="close">
+          ✕
+        </button>
+      </div>
+      <div className="review-scroll">
+        {shown.length === 0 && <div className="review-empty">no teammate has changes yet</div>}
+        {shown.map((a) => (changes[a] ? <AgentChanges key={a} ch={changes[a]} split={split} /> : <div key={a} className="review-empty">{a}: no branch yet</div>))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'react';
+import { DiffModeEnum, DiffView, SplitSide } from '@git-diff-view/react';
+import '@git-diff-view/react/styles/diff-view.css';
+import type { FileChangeView, ReviewCommentView } from '../../../shared/api';
+import { act } from '../../context';
+import { useDashboard } from '../../store';
+
+/** Past this many changed lines a file starts collapsed ("show" renders it). */
+export const LARGE_FILE_LINES = 1500;
+
+const LETTER: Record<FileChangeView['status'], string> = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', copied: 'C', type_changed: 'T' };
+
+function langOf(p: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(p)?.[1]?.toLowerCase() ?? '';
+  const map: Record<string, string> = { ts: 'typescript', tsx: 'typescript', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript', py: 'python', rs: 'rust', go: 'go', md: 'markdown', json: 'json', sh: 'bash', css: 'css', html: 'xml', yml: 'yaml', yaml: 'yaml', java: 'java', c: 'c', h: 'c', cpp: 'cpp', rb: 'ruby' };
+  return map[ext] ?? 'plaintext';
+}
+
+function CommentForm({ agent, file, line, onClose }: { agent: string; file: FileChangeView; line: number; onClose: () => void }) {
+  const [text, setText] = useState('');
+  const save = async () => {
+    if (!text.trim()) return;
+    const ok = await act({ type: 'review_comment', agent, path: file.path, line, end_line: null, text });
+    if (ok !== undefined) onClose();
+  };
+  return (
+    <div className="review-comment-form" data-testid="comment-form">
+      <textarea autoFocus rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder={`comment on ${file.path}:${line}`} aria-label="review comment" />
+      <div>
+        <button className="primary" onClick={() => void save()}>
+          Add to review
+        </button>
+        <button onClick={onClose}>Cancel</button>
+      </div>
+    </div>
+  );
+}
+
+function CommentBox({ agent, comments }: { agent: string; comments: ReviewCommentView[] }) {
+  return (
+    <div className="review-comments">
+      {comments.map((c) => (
+        <div key={c.id} className={`review-comment ${c.state}`} data-state={c.state}>
+          <span className="review-comment-state">{c.state}</span>
+          <span className="review-comment-text">{c.text}</span>
+          {c.state !== 'resolved' && (
+            <button onClick={() => void act({ type: 'review_comment_state', agent, comment_id: c.id, state: 'resolved' })} title="mark resolved">
+              Resolve
+            </button>
+          )}
+          {c.state === 'pending' && <button onClick={() => void act({ type: 'review_comment_state', agent, comment_id: c.id, state: 'deleted' })}>Delete</button>}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** One file of a teammate's changes: header (status, counts, where, viewed), then its diff or why there is none. */
+export function FileDiff({ agent, file, split }: { agent: string; file: FileChangeView; split: boolean }) {
+  const key = `${agent}\0${file.source}\0${file.path}`;
+  const viewedSig = useDashboard((s) => s.viewed[key]);
+  const markViewed = useDashboard((s) => s.markViewed);
+  const allComments = useDashboard((s) => s.comments[agent]);
+  const viewed = viewedSig === file.sig;
+  const large = (file.added ?? 0) + (file.deleted ?? 0) > LARGE_FILE_LINES;
+  const [open, setOpen] = useState(!viewed && !large);
+  const [patch, setPatch] = useState<{ sig: string; text: string | null } | null>(null);
+  useEffect(() => {
+    if (viewedSig !== undefined && viewedSig !== file.sig) markViewed(key, null); // changed since: no longer viewed
+  }, [viewedSig, file.sig, key, markViewed]);
+  useEffect(() => {
+    if (!open || file.binary || file.huge || patch?.sig === file.sig) return;
+    let live = true;
+    void act({ type: 'review_file', agent, path: file.path, source: file.source }).then((r) => {
+      if (live && r) setPatch({ sig: file.sig, text: (r as { patch: string | null }).patch });
+    });
+    return () => {
+      live = false;
+    };
+  }, [open, agent, file, patch?.sig]);
+  const comments = (allComments ?? []).filter((c) => c.path === file.path);
+  const extend: Record<string, { data: ReviewCommentView[] }> = {};
+  for (const c of comments) (extend[String(c.line)] ??= { data: [] }).data.push(c);
+  const counts = file.huge ? `huge file (${file.size ?? '?'} bytes): not shown` : file.binary ? 'binary' : `+${file.added ?? 0} −${file.deleted ?? 0}`;
+  return (
+    <div className={`review-file${viewed ? ' viewed' : ''}`} data-path={file.path} data-source={file.source} id={`f-${encodeURIComponent(key)}`}>
+      <div className="review-file-head">
+        <button className="review-toggle" onClick={() => setOpen(!open)} aria-label={open ? 'collapse' : 'expand'}>
+          {open ? '▾' : '▸'}
+        </button>
+        <span className={`review-status s-${file.status}`}>{LETTER[file.status]}</span>
+        <span className="review-path">{file.old_path ? `${file.old_path} → ${file.path}` : file.path}</span>
+        <span className={`review-source src-${file.source}`}>{file.source}</span>
+        <span className="review-counts">{counts}</span>
+        {comments.length > 0 && <span className="review-ncomments">{comments.length} comment{comments.length === 1 ? "" : "s"}</span>}
+        <label className="review-viewed">
+          <input type="checkbox" checked={viewed} onChange={(e) => { markViewed(key, e.target.checked ? file.sig : null); if (e.target.checked) setOpen(false); }} />
+          viewed
+        </label>
+      </div>
+      {open && !file.binary && !file.huge && (
+        <div className="review-file-body">
+          {!patch ? (
+            <div className="review-loading">loading…</div>
+          ) : patch.text === null ? (
+            <div className="review-empty">too large to show</div>
+          ) : (
+            <DiffView<ReviewCommentView[]>
+              data={{ oldFile: { fileName: file.old_path ?? file.path, fileLang: langOf(file.path) }, newFile: { fileName: file.path, fileLang: langOf(file.path) }, hunks: [patch.text] }}
+              diffViewMode={split ? DiffModeEnum.Split : DiffModeEnum.Unified}
+              diffViewHighlight={(file.added ?? 0) + (file.deleted ?? 0) <= 5000}
+              diffViewWrap={false}
+              diffViewTheme="dark"
+              diffViewFontSize={12}
+              diffViewAddWidget={file.status !== 'deleted'}
+              onAddWidgetClick={() => undefined}
+              renderWidgetLine={({ lineNumber, side, onClose }) => (side === SplitSide.new ? <CommentForm agent={agent} file={file} line={lineNumber} onClose={onClose} /> : <div className="review-empty">comment on the new side (the teammate's version)</div>)}
+              extendData={{ newFile: extend }}
+              renderExtendLine={({ data }) => <CommentBox agent={agent} comments={data} />}
+            />
+          )}
+        </div>
+      )}
+      {open && large && !patch && null}
+    </div>
+  );
+}

@@ -1,0 +1,167 @@
+import { useEffect, useState } from 'react';
+import type { BranchOverviewView } from '../../../shared/api';
+import { act } from '../../context';
+import { useDashboard } from '../../store';
+import { warningsOf } from '../../store/review-slice';
+
+interface Overview {
+  into: string;
+  branches: BranchOverviewView[];
+}
+interface Predicted {
+  results: Array<{ agent: string; result: string; ahead: number; conflicts: string[] }>;
+  refusals: Array<{ reason: string }>;
+  warnings: Array<{ reason: string }>;
+}
+interface RunResult {
+  landed: boolean;
+  merged: string[];
+  conflicted: Array<{ agent: string; files: string[] }>;
+  refusals: Array<{ reason: string }>;
+  warnings: Array<{ reason: string }>;
+  failed: { command: string; code: number | null; dir: string } | null;
+  head: string | null;
+  into: string;
+}
+
+function summary(r: RunResult): string {
+  if (r.failed) return `check failed: "${r.failed.command}" exited ${r.failed.code ?? 'killed'} in ${r.failed.dir}; nothing landed`;
+  if (r.landed) return `landed on ${r.into}: ${r.merged.join(', ')}${r.conflicted.length ? `; conflicted (skipped): ${r.conflicted.map((c) => `${c.agent} (${c.files.join(', ')})`).join(', ')}` : ''}`;
+  return `nothing landed${r.refusals.length ? `: ${r.refusals.map((x) => x.reason).join('; ')}` : r.conflicted.length ? `: conflicts in ${r.conflicted.map((c) => c.agent).join(', ')}` : ''}`;
+}
+
+/** The merge panel: branches, dry run in order, integration with the checks streamed, then landing. */
+export function MergePanel() {
+  const openReview = useDashboard((s) => s.openReview);
+  const warnings = useDashboard((s) => s.warnings);
+  const output = useDashboard((s) => s.mergeOutput);
+  const clearOutput = useDashboard((s) => s.clearMergeOutput);
+  const checks = useDashboard((s) => (s.settings as { checks?: string[] } | null)?.checks);
+  const [overview, setOverview] = useState<Overview | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [dry, setDry] = useState<Predicted | null>(null);
+  const [result, setResult] = useState<RunResult | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [runChecks, setRunChecks] = useState(true);
+  const [allowLive, setAllowLive] = useState(false);
+  const [allowUncommitted, setAllowUncommitted] = useState(false);
+  const load = async () => {
+    const o = (await act({ type: 'merge_overview' })) as Overview | undefined;
+    if (!o) return;
+    setOverview(o);
+    setSelected((s) => (s.length ? s.filter((a) => o.branches.some((b) => b.agent === a)) : o.branches.filter((b) => b.ahead > 0).map((b) => b.agent)));
+  };
+  useEffect(() => {
+    void load();
+  }, []);
+  const toggle = (a: string) => setSelected((s) => (s.includes(a) ? s.filter((x) => x !== a) : [...s, a]));
+  const dryRun = async () => {
+    setDry(((await act({ type: 'merge_dry_run', agents: selected })) as Predicted | undefined) ?? null);
+  };
+  const merge = async () => {
+    setBusy(true);
+    clearOutput();
+    setResult(null);
+    const r = (await act({ type: 'merge_run', agents: selected, checks: runChecks, allow_live: allowLive, allow_uncommitted: allowUncommitted })) as RunResult | undefined;
+    setResult(r ?? null);
+    setBusy(false);
+    void load();
+  };
+  return (
+    <div className="review-view merge-panel" data-testid="merge-panel">
+      <div className="review-bar">
+        <strong>Merge into {overview?.into ?? '…'}</strong>
+        <span className="spacer" />
+        <button onClick={() => openReview({ kind: 'changes', agent: 'all' })}>Changes…</button>
+        <button onClick={() => openReview(null)} aria-label="close">
+          ✕
+        </button>
+      </div>
+      <div className="review-scroll">
+        <table className="merge-table">
+          <thead>
+            <tr>
+              <th />
+              <th>teammate</th>
+              <th>ahead / behind</th>
+              <th>last commit</th>
+              <th>completed tasks</th>
+              <th>open comments</th>
+              <th>uncommitted</th>
+              <th>warnings</th>
+            </tr>
+          </thead>
+          <tbody>
+            {overview?.branches.map((b) => (
+              <tr key={b.agent} data-agent={b.agent}>
+                <td>
+                  <input type="checkbox" checked={selected.includes(b.agent)} onChange={() => toggle(b.agent)} aria-label={`merge ${b.agent}`} />
+                </td>
+                <td>
+                  <button className="linkish" onClick={() => openReview({ kind: 'changes', agent: b.agent })}>
+                    {b.agent}
+                  </button>{' '}
+                  <span className="muted">{b.state}</span>
+                </td>
+                <td>
+                  {b.ahead} / {b.behind}
+                </td>
+                <td className="merge-last">{b.last_commit?.subject ?? '—'}</td>
+                <td>{b.completed_tasks.map((t) => `#${t.id} ${t.subject}`).join(', ') || '—'}</td>
+                <td>{b.open_comments}</td>
+                <td title={b.uncommitted.join('\n')}>{b.uncommitted.length || '—'}</td>
+                <td>{warningsOf(warnings, b.agent).map((w) => `${w.kind} with ${w.agents.find((a) => a !== b.agent)}`).join(', ') || '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div className="merge-actions">
+          <button onClick={() => void dryRun()} disabled={!selected.length}>
+            Dry run
+          </button>
+          <label>
+            <input type="checkbox" checked={runChecks} onChange={(e) => setRunChecks(e.target.checked)} /> run checks{checks?.length ? ` (${checks.join(' && ')})` : ''}
+          </label>
+          <label title="merge a working teammate's last commit anyway">
+            <input type="checkbox" checked={allowLive} onChange={(e) => setAllowLive(e.target.checked)} /> even if working
+          </label>
+          <label title="uncommitted files are left out (listed)">
+            <input type="checkbox" checked={allowUncommitted} onChange={(e) => setAllowUncommitted(e.target.checked)} /> leave uncommitted out
+          </label>
+          <button className="primary merge-run" onClick={() => void merge()} disabled={!selected.length || busy}>
+            {busy ? 'Merging…' : `Merge ${selected.length}`}
+          </button>
+        </div>
+        {dry && (
+          <div className="merge-dry" data-testid="dry-run">
+            {dry.results.map((r) => (
+              <div key={r.agent} className={`dry-${r.result}`} data-agent={r.agent} data-result={r.result}>
+                {r.agent}: {r.result === 'conflict' ? `would CONFLICT in ${r.conflicts.join(', ')}` : r.result === 'clean' ? `${r.ahead} commit(s), merges cleanly` : r.result}
+              </div>
+            ))}
+            {[...dry.refusals, ...dry.warnings].map((r, i) => (
+              <div key={i} className="merge-note">
+                {r.reason}
+              </div>
+            ))}
+          </div>
+        )}
+        {(output || busy) && (
+          <pre className="merge-output" data-testid="checks-output">
+            {output || 'integrating…'}
+          </pre>
+        )}
+        {result && (
+          <div className={`merge-result ${result.landed ? 'ok' : 'bad'}`} data-testid="merge-result">
+            {summary(result)}
+            {result.warnings.map((w, i) => (
+              <div key={i} className="merge-note">
+                {w.reason}
+              </div>
+            ))}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

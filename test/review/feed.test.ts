@@ -1,0 +1,65 @@
+/** The host's review feed on real worktrees: warnings follow writes, the lead is told once per new conflict. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TeamStore } from '../../src/core/team/index.js';
+import { ensureWorktree } from '../../src/core/teams/worktree.js';
+import { ReviewFeed } from '../../src/main/host/review-feed.js';
+import type { HostEvent } from '../../src/shared/api.js';
+import { teamWorkspace, waitFor } from '../teams/helpers.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8', stdio: 'pipe' });
+const CALC = 'function total(items) {\n  let sum = 0;\n  for (const i of items) sum += i.price;\n  return sum;\n}\n\n// a\n// b\n// c\n// d\n// e\n// f\n\nfunction tax(x) {\n  return x * 0.2;\n}\n';
+
+describe('review feed', () => {
+  it('a conflict appears after the writes that cause it, clears when it goes away, and reaches the lead once', async () => {
+    const ws = teamWorkspace();
+    cleanups.push(ws.cleanup);
+    fs.writeFileSync(path.join(ws.dir, 'calc.js'), CALC);
+    git(ws.dir, 'add', '-A');
+    git(ws.dir, 'commit', '-qm', 'calc');
+    const store = TeamStore.forWorkspace(ws.dir);
+    store.init();
+    await store.config.create({ name: 't', members: [{ name: 'a', isolation: 'worktree' }, { name: 'b', isolation: 'worktree' }] });
+    const wa = ensureWorktree(ws.dir, 'a');
+    const wb = ensureWorktree(ws.dir, 'b');
+    const events: HostEvent[] = [];
+    const feed = new ReviewFeed(store, ws.dir, (ev) => events.push(ev));
+    await feed.start();
+    cleanups.push(() => feed.close());
+    const warnings = () => [...events].reverse().find((e) => e.type === 'conflict_warnings') as Extract<HostEvent, { type: 'conflict_warnings' }> | undefined;
+    await waitFor(() => warnings(), 'the first scan');
+    expect(warnings()!.warnings).toEqual([]);
+
+    // Disjoint hunks in one file: overlap, never conflict.
+    fs.writeFileSync(path.join(wa, 'calc.js'), CALC.replace('return sum;', 'return Math.round(sum);'));
+    fs.writeFileSync(path.join(wb, 'calc.js'), CALC.replace('x * 0.2', 'x * 0.25'));
+    await waitFor(() => warnings()?.warnings.length === 1 && warnings(), 'the overlap');
+    expect(warnings()!.warnings[0]).toMatchObject({ kind: 'overlap', agents: ['a', 'b'] });
+    // b now edits the same line as a: a conflict; more writes to it are not new conflicts.
+    let computed = 0;
+    feed.onComputed = () => computed++;
+    for (const v of ['1', '2', '3']) {
+      const before = computed;
+      fs.writeFileSync(path.join(wb, 'calc.js'), CALC.replace('return sum;', `return sum.toFixed(${v});`));
+      await waitFor(() => computed > before && warnings()?.warnings[0]?.kind === 'conflict', 'the conflict after this write');
+    }
+    expect(warnings()!.warnings[0]).toMatchObject({ kind: 'conflict', files: [{ path: 'calc.js', conflict: true, lines: [{ start: 4, end: 4 }] }] });
+    const changes = events.filter((e) => e.type === 'review_changes' && e.agent === 'b');
+    expect(changes.length).toBeGreaterThan(0);
+    await waitFor(() => store.inboxes.unread('lead').length > 0, 'the lead told');
+    await new Promise((r) => setTimeout(r, 300));
+    await feed.idle();
+    const told = store.inboxes.unread('lead').filter((m) => m.type === 'conflict_warning');
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toContain('calc.js (lines 4)');
+    // b reverts: the warning clears.
+    git(wb, 'checkout', '--', 'calc.js');
+    await waitFor(() => warnings()?.warnings.length === 0, 'the warning cleared');
+  }, 60_000);
+});
