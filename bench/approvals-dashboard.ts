@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { TeamStore } from '../src/core/team/index.js';
+import { TeamStore } from '../src/core/store/index.js';
 import { pendingApprovals } from '../src/core/teams/approvals.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { TeamStore } from '../src/core/team/index.js';
+import { TeamStore } from '../src/core/store/index.js';
 import { ConflictScanner, type ConflictWarning } from '../src/core/review/conflicts.js';
 import { ReviewFeed } from '../src/main/host/review-feed.js';
 import { round, summarize } from './stats.js';

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..'));
 const load = (rel: string) => import(pathToFileURL(path.join(root, rel)).href);
-const { TeamStore, createInboxConsumer } = await load('src/core/team/index.ts');
+const { TeamStore, createInboxConsumer } = await load('src/core/store/index.ts');
 const { startWorker, tempDir } = await load('test/team/helpers.ts');
 
 type Store = InstanceType<typeof TeamStore>;

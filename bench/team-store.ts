@@ -5,8 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../src/core/team/fsio.js';
-import { createInboxConsumer, TeamStore } from '../src/core/team/index.js';
+import { writeFileAtomic } from '../src/core/store/fsio.js';
+import { createInboxConsumer, TeamStore } from '../src/core/store/index.js';
 import { startWorker, tempDir } from '../test/team/helpers.js';
 import { round, summarize } from './stats.js';
 import type { BenchSection } from './types.js';

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { TeamStore } from '../src/core/team/index.js';
+import { TeamStore } from '../src/core/store/index.js';
 import { startDashboard, type Dashboard } from './fixture.js';
 
 const N = 500;

@@ -35,13 +35,13 @@ export const TARGETS = [
   },
   {
     area: 'path classifier',
-    mutate: ['src/core/fs-paths.ts', 'src/core/team/classify.ts'],
-    tests: ['src/core/fs-paths.test.ts', 'src/core/team/classify.test.ts'],
+    mutate: ['src/core/fs-paths.ts', 'src/core/store/classify.ts'],
+    tests: ['src/core/fs-paths.test.ts', 'src/core/store/classify.test.ts'],
   },
   {
     area: 'task graph and names',
-    mutate: ['src/core/team/task-graph.ts', 'src/core/team/limits.ts', 'src/core/team/names.ts'],
-    tests: ['src/core/team/task-graph.test.ts', 'src/core/team/names.test.ts'],
+    mutate: ['src/core/store/task-graph.ts', 'src/core/store/limits.ts', 'src/core/store/names.ts'],
+    tests: ['src/core/store/task-graph.test.ts', 'src/core/store/names.test.ts'],
   },
   {
     area: 'host flow control and scheduler',

@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
-import { AGENT_NAME_PATTERN, TASK_ID_PATTERN } from '../core/team/limits.js';
-import { AGENT_STATES } from '../core/team/schemas.js';
+import { AGENT_NAME_PATTERN, TASK_ID_PATTERN } from '../core/store/limits.js';
+import { AGENT_STATES } from '../core/store/schemas.js';
 
 const agentName = z.string().regex(AGENT_NAME_PATTERN, 'invalid agent name');
 const taskId = z.string().regex(TASK_ID_PATTERN, 'invalid task id');

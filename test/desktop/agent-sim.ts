@@ -4,7 +4,7 @@
  * argv: <name> [--own-output] [--work-ms N] [--lines N]; team dir from THCLAWS_TEAM_DIR.
  */
 import { createInterface } from 'node:readline';
-import { startHeartbeat, TeamStore } from '../../src/core/team/index.js';
+import { startHeartbeat, TeamStore } from '../../src/core/store/index.js';
 
 const [name, ...rest] = process.argv.slice(2);
 if (!name) throw new Error('usage: agent-sim <name>');

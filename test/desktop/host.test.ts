@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { TeamHost, type TeamHostOptions } from '../../src/main/host/team-host.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { PtyProcess } from '../../src/core/teams/launchers/pty-process.js';
 import { OutputScheduler } from '../../src/main/host/scheduler.js';
 import { AgentTerminal } from '../../src/main/host/terminal.js';

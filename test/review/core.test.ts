@@ -9,7 +9,7 @@ import { snapshotWorktree } from '../../src/core/review/snapshot.js';
 import { predictMerges, mergeRefusals } from '../../src/core/review/merge-plan.js';
 import { integrateAndLand } from '../../src/core/review/integrate.js';
 import { markOutdated, reviewAndSend } from '../../src/core/review/review.js';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import { teamWorkspace, type Ws } from '../teams/helpers.js';
 

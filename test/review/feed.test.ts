@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import { ReviewFeed } from '../../src/main/host/review-feed.js';
 import type { HostEvent } from '../../src/shared/api.js';

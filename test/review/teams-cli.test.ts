@@ -72,7 +72,7 @@ describe('thclaws team diff / review / merge as a real process', () => {
   it('bad input is one line on stderr, exit 2, nothing written; odd paths survive --json', async () => {
     const ws = teamWorkspace();
     cleanups.push(ws.cleanup);
-    const { TeamStore } = await import('../../src/core/team/index.js');
+    const { TeamStore } = await import('../../src/core/store/index.js');
     const { ensureWorktree } = await import('../../src/core/teams/worktree.js');
     const store = TeamStore.forWorkspace(ws.dir);
     store.init();

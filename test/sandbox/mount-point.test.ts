@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, scrubbedEnv } from '../agent/helpers.js';
 import { probeSandbox } from '../../src/core/sandbox/index.js';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import { cleanupsAfterEach, teamWorkspace, waitFor, writeScript } from '../teams/helpers.js';
 

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { ROOT, tempDir } from './helpers.js';
 
 const BIN = path.join(ROOT, 'bin/thclaws');

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { setLockWaitReporter } from '../../src/core/team/lock.js';
+import { setLockWaitReporter } from '../../src/core/store/lock.js';
 import { startWorker, teamFactory, type Worker } from './helpers.js';
 
 const { newTeam } = teamFactory('exactly-once');

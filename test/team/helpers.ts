@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll } from 'vitest';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { bundleForNode } from '../bundle-node.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEAM_POLICY, TeamStore } from '../../src/core/team/index.js';
-import { lockPathFor } from '../../src/core/team/lock-layout.js';
+import { TEAM_POLICY, TeamStore } from '../../src/core/store/index.js';
+import { lockPathFor } from '../../src/core/store/lock-layout.js';
 import { startWorker, tempDir, type Worker, teamFactory } from './helpers.js';
 
 /** Where the store locks `file` (`.locks/` beside it), its directory made so a test can plant a lock there. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createInboxConsumer, TEAM_POLICY } from '../../src/core/team/index.js';
+import { createInboxConsumer, TEAM_POLICY } from '../../src/core/store/index.js';
 import { startWorker, teamFactory } from './helpers.js';
 
 const { newTeam } = teamFactory('torture');

@@ -3,8 +3,8 @@
  * Usage: node --import tsx worker.ts <mode> <teamDir> [args…]; prints one JSON line per result.
  */
 import fs from 'node:fs';
-import { TeamStore } from '../../src/core/team/index.js';
-import { withLock } from '../../src/core/team/lock.js';
+import { TeamStore } from '../../src/core/store/index.js';
+import { withLock } from '../../src/core/store/lock.js';
 import { answerApproval } from '../../src/core/teams/approvals.js';
 
 const [mode, dir, ...args] = process.argv.slice(2);

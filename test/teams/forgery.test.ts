@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../agent/helpers.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
-import { pidAlive } from '../../src/core/team/index.js';
+import { pidAlive } from '../../src/core/store/index.js';
 import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { teamWorkspace, writeScript } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);

@@ -6,8 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, scrubbedEnv } from '../agent/helpers.js';
-import { deriveState, TeamStore } from '../../src/core/team/index.js';
-import { withLock } from '../../src/core/team/lock.js';
+import { deriveState, TeamStore } from '../../src/core/store/index.js';
+import { withLock } from '../../src/core/store/lock.js';
 import { cleanupsAfterEach, teamWorkspace, waitFor, writeScript } from './helpers.js';
 import { parseLines, toolResults } from './stream.js';
 

@@ -8,7 +8,7 @@ import { trustFolder } from '../../src/core/agent/trust.js';
 import type { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { TeamSession, type TeamSessionOptions } from '../../src/core/teams/session.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
-import { deriveState, pidAlive } from '../../src/core/team/index.js';
+import { deriveState, pidAlive } from '../../src/core/store/index.js';
 
 export interface Ws {
   dir: string;

@@ -6,8 +6,8 @@ import { PtyLauncher } from '../../src/core/teams/launchers/pty.js';
 import { serveSpawnRequests, type SpawnServeEvent } from '../../src/core/teams/serve-spawn-requests.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
-import { TeamStore } from '../../src/core/team/index.js';
-import { setLockWaitReporter } from '../../src/core/team/lock.js';
+import { TeamStore } from '../../src/core/store/index.js';
+import { setLockWaitReporter } from '../../src/core/store/lock.js';
 import { startWorker } from '../team/helpers.js';
 import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
 

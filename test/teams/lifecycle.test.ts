@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
-import { TeamStore, pidAlive } from '../../src/core/team/index.js';
+import { TeamStore, pidAlive } from '../../src/core/store/index.js';
 import { teamScript } from './scripts.js';
 import { teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
 import { parseLines, teamEvents, toolResults, toolUses } from './stream.js';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEAM_POLICY } from '../../src/core/team/index.js';
+import { TEAM_POLICY } from '../../src/core/store/index.js';
 import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, scrubbedEnv } from '../agent/helpers.js';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { pendingApprovals } from '../../src/core/teams/approvals.js';
 import { currentEpoch, sendFrame } from '../../src/core/teams/protocol.js';
 import { cli, exists } from './approval-harness.js';

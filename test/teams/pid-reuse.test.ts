@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { deriveState, pidAlive } from '../../src/core/team/index.js';
+import { deriveState, pidAlive } from '../../src/core/store/index.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';

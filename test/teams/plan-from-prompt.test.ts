@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { pendingApprovals } from '../../src/core/teams/approvals.js';
 import { cli } from './approval-harness.js';
 import { teamWorkspace, waitFor, writeScript } from './helpers.js';

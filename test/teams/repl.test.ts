@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, scrubbedEnv } from '../agent/helpers.js';
 import { PtySession } from '../agent/pty.js';
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 import { teamWorkspace, writeScript } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);

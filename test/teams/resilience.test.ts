@@ -12,7 +12,7 @@ import { sendFrame } from '../../src/core/teams/protocol.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import type { TeamSession } from '../../src/core/teams/session.js';
-import { pidAlive } from '../../src/core/team/index.js';
+import { pidAlive } from '../../src/core/store/index.js';
 import { cleanupsAfterEach, leadSession, stateOf, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();

@@ -5,7 +5,7 @@ import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import type { TeamSessionOptions } from '../../src/core/teams/session.js';
-import { pidAlive } from '../../src/core/team/index.js';
+import { pidAlive } from '../../src/core/store/index.js';
 import { bundleForNode } from '../bundle-node.js';
 import { cleanupsAfterEach, leadSession, stateOf, teamWorkspace, waitFor, writeScript } from './helpers.js';
 

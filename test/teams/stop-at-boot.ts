@@ -2,7 +2,7 @@
  * A teammate process that gives up during its boot: it writes `stopped` with its own spawn id and pid (what
  * the runtime does when it cannot start), then lingers, so only that status can tell the spawner it failed.
  */
-import { TeamStore } from '../../src/core/team/index.js';
+import { TeamStore } from '../../src/core/store/index.js';
 
 const env = process.env;
 const store = new TeamStore(env.THCLAWS_TEAM_DIR!);

@@ -1,5 +1,5 @@
 /** `/approvals`, `/approve`, `/deny` in the lead's REPL: the person answers teammates' requests where they already are. */
-import { TeamError, USER } from '../../core/team/index.js';
+import { TeamError, USER } from '../../core/store/index.js';
 import type { TeamSession } from '../../core/teams/session.js';
 import { registerSlashCommand } from './hooks.js';
 

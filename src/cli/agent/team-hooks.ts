@@ -54,7 +54,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         import('../../core/guard/index.js'),
         import('../../core/teams/role-guard.js'),
         import('../../core/teams/tools/index.js'),
-        import('../../core/team/index.js'),
+        import('../../core/store/index.js'),
       ]);
       const projectRoot = outsideWorktrees(info.projectRoot);
       const { HooksSchema } = await import('../../core/teams/hooks.js');

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { USER } from '../../core/team/index.js';
+import { USER } from '../../core/store/index.js';
 import { CliError } from '../errors.js';
 import { action, age, openStore, print, table, withCommon, type CommonOpts } from './common.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { TeamError, TeamStore } from '../../core/team/index.js';
+import { TeamError, TeamStore } from '../../core/store/index.js';
 import { CliError } from '../errors.js';
 
 export interface CommonOpts {

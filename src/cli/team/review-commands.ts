@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadSettings } from '../../core/agent/settings.js';
-import { isAgentName } from '../../core/team/index.js';
+import { isAgentName } from '../../core/store/index.js';
 import { filePatch, teamBranches, teammateChanges, type FileChange } from '../../core/review/changes.js';
 import { scanConflicts } from '../../core/review/conflicts.js';
 import { checksSandbox } from '../../core/review/checks-sandbox.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { Task } from '../../core/team/index.js';
-import { TaskStatusSchema } from '../../core/team/schemas.js';
+import type { Task } from '../../core/store/index.js';
+import { TaskStatusSchema } from '../../core/store/schemas.js';
 import { CliError } from '../errors.js';
 import { action, assertActingAsSelf, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
 

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { TeamError, type TeamStore } from '../team/index.js';
+import { TeamError, type TeamStore } from '../store/index.js';
 import { leadBranch, revParse } from './changes.js';
 import { gitText, runGit } from './git-run.js';
 import { dirtyFiles, mergeRefusals, quoteList, type Refusal } from './merge-plan.js';

@@ -4,7 +4,7 @@
  * merge and which would conflict (each clean merge is simulated as a commit object, so a later branch is
  * checked against the tree the earlier ones would leave); and the reasons a merge must be refused.
  */
-import { deriveState, TeamError, type AgentState, type TeamStore } from '../team/index.js';
+import { deriveState, TeamError, type AgentState, type TeamStore } from '../store/index.js';
 import { leadBranch, revParse, teamBranches, teammateChanges, worktreeOf, type FileChange } from './changes.js';
 import { parseMergeTree } from './diff-parse.js';
 import { gitText, runGit, splitZ } from './git-run.js';

@@ -3,7 +3,7 @@
  * review" delivers every pending comment as one message from `user` (path:line, the lines, the text), which
  * the teammate reads at its next tool boundary like any message from the person.
  */
-import { TeamError, USER, type ReviewComment, type TeamStore } from '../team/index.js';
+import { TeamError, USER, type ReviewComment, type TeamStore } from '../store/index.js';
 import { filePatch, newSideText, teammateChanges, type FileChange, type TeammateChanges } from './changes.js';
 
 /** New-side line ranges of a patch's hunks (the lines a comment may be about). */

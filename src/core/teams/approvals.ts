@@ -4,11 +4,11 @@
  * from `lead` or `user`, matched by request id). The CLI, the lead's AnswerApproval tool and the desktop
  * app all answer through `answerApproval`.
  */
-import { deriveState, isLive, LEAD, TeamError, USER, type Message, type TeamStore } from '../team/index.js';
-import { parseJson, readTextFile, writeFileAtomic } from '../team/fsio.js';
-import { withLock } from '../team/lock.js';
+import { deriveState, isLive, LEAD, TeamError, USER, type Message, type TeamStore } from '../store/index.js';
+import { parseJson, readTextFile, writeFileAtomic } from '../store/fsio.js';
+import { withLock } from '../store/lock.js';
 import { sendFrame, type FrameOf } from './protocol.js';
-import type { Waiting } from '../team/schemas.js';
+import type { Waiting } from '../store/schemas.js';
 
 export type ApprovalKind = 'permission' | 'plan';
 

@@ -1,4 +1,4 @@
-import { createInboxConsumer, type InboxConsumer, type TeamStore } from '../team/index.js';
+import { createInboxConsumer, type InboxConsumer, type TeamStore } from '../store/index.js';
 import { toInbound, type Inbound } from './protocol.js';
 
 /**

@@ -3,7 +3,7 @@
  * lead turns, content-free idle notifications are only shown, stale and forged frames are dropped, and a
  * watchdog reports a teammate that is really dead (pid gone or silent past the stale limit), never a slow one.
  */
-import { deriveState, isLive, type Message } from '../team/index.js';
+import { deriveState, isLive, type Message } from '../store/index.js';
 import { frameEpochCurrent, frameMessage } from './protocol.js';
 import { TEAMS_POLICY } from './policy.js';
 import type { TeamSession } from './session.js';

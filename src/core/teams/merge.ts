@@ -3,7 +3,7 @@
  * files / nothing to merge); one conflict never stops the others. The dry run predicts conflicts with
  * `git merge-tree --write-tree` and touches neither the index nor the tree.
  */
-import { deriveState, isLive, TeamError } from '../team/index.js';
+import { deriveState, isLive, TeamError } from '../store/index.js';
 import { git, gitOut } from '../git.js';
 import type { TeamSession } from './session.js';
 import { ensureRepo } from './worktree.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TeamError } from '../team/index.js';
+import { TeamError } from '../store/index.js';
 
 /** `p` must be inside `root` (after symlinks): a teammate's cwd never escapes the project. */
 export function assertInside(root: string, p: string): string {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Tool, ToolResult } from '../agent/types.js';
-import { LEAD } from '../team/index.js';
+import { LEAD } from '../store/index.js';
 import type { ResponseWaiters, Waiting } from './approvals.js';
 import { sendFrame } from './protocol.js';
 import type { TeamSession } from './session.js';

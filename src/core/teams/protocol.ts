@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Message, TeamStore } from '../team/index.js';
-import { LEAD, USER } from '../team/index.js';
-import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from '../team/limits.js';
-import { MessageSchema, WaitingSchema } from '../team/schemas.js';
+import type { Message, TeamStore } from '../store/index.js';
+import { LEAD, USER } from '../store/index.js';
+import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from '../store/limits.js';
+import { MessageSchema, WaitingSchema } from '../store/schemas.js';
 
 /** Frames only `lead`/`user` may send, of the current epoch: control, and the answers to a teammate's requests. */
 export const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response'] as const;

@@ -1,4 +1,4 @@
-import { deriveState, isLive, TeamError } from '../team/index.js';
+import { deriveState, isLive, TeamError } from '../store/index.js';
 import type { TeamSession } from './session.js';
 
 /**

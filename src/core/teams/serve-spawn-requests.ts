@@ -3,7 +3,7 @@
  * exactly once per spawn id through the given launcher (the headless `thclaws team host` or the desktop
  * TeamHost). A request claimed by another host is left alone.
  */
-import type { StoredSpawnRequest, TeamStore } from '../team/index.js';
+import type { StoredSpawnRequest, TeamStore } from '../store/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from './launcher.js';
 
 export type SpawnServeEvent =

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { type Heartbeat, type Lease, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, startHeartbeat, TEAM_POLICY } from '../team/index.js';
+import { type Heartbeat, type Lease, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, startHeartbeat, TEAM_POLICY } from '../store/index.js';
 import type { Usage } from '../agent/providers/types.js';
 import type { Role } from '../guard/types.js';
 import { bumpEpoch, currentEpoch, ensureEpoch } from './protocol.js';

@@ -4,7 +4,7 @@
  * rejects and keeps running unless `force` (the person confirmed, or a headless run is over).
  */
 import os from 'node:os';
-import { type AgentStatus, deriveState, isLive, liveLeasePid, pidAlive, pidIsSame } from '../team/index.js';
+import { type AgentStatus, deriveState, isLive, liveLeasePid, pidAlive, pidIsSame } from '../store/index.js';
 import type { LeadHandler } from './lead-handler.js';
 import { killGroup } from './launchers/env.js';
 import { sendFrame } from './protocol.js';

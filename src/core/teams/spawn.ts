@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { assertMemberName, deriveState, isLive, LEAD, leaseHeldByLive, selfProcess, TeamError } from '../team/index.js';
+import { assertMemberName, deriveState, isLive, LEAD, leaseHeldByLive, selfProcess, TeamError } from '../store/index.js';
 import { assertInside } from './paths.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from './launcher.js';
 import { BackgroundLauncher } from './launchers/background.js';

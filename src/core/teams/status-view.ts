@@ -1,4 +1,4 @@
-import { deriveState, usageOf, type TeamStore } from '../team/index.js';
+import { deriveState, usageOf, type TeamStore } from '../store/index.js';
 import { taskLine } from './tools/task-tools.js';
 
 /** Roster with live state, task, model and queued messages; then the task board. Sorted, never stale-as-live. */

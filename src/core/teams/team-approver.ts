@@ -11,7 +11,7 @@ import { isInside } from '../fs-paths.js';
 import { ruleMatches } from '../agent/permission-rules.js';
 import { addTeammateAllowRule, loadSettings } from '../agent/settings.js';
 import type { Approver, ApproverAnswer, PermissionRequest } from '../agent/types.js';
-import { LEAD } from '../team/index.js';
+import { LEAD } from '../store/index.js';
 import type { ResponseWaiters, Waiting } from './approvals.js';
 import { sessionHooks } from './hooks.js';
 import { sendFrame } from './protocol.js';

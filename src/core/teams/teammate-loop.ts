@@ -6,7 +6,7 @@
  */
 import type { Agent, PromptResult } from '../agent/agent.js';
 import type { LoopEvents } from '../agent/loop.js';
-import { LEAD, type Message, type Task, startHeartbeat, type Heartbeat } from '../team/index.js';
+import { LEAD, type Message, type Task, startHeartbeat, type Heartbeat } from '../store/index.js';
 import { frameEpochCurrent, frameMessage, isControl, mayControl, sendFrame, type ControlFrame, type FrameOf, type IdleFields } from './protocol.js';
 import { TEAMS_POLICY } from './policy.js';
 import type { TeamSession } from './session.js';

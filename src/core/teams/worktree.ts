@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDenyDir } from '../sandbox/mount-points.js';
-import { TeamError } from '../team/index.js';
+import { TeamError } from '../store/index.js';
 import { git, gitOut } from '../git.js';
 
 const INIT_IDENTITY = ['-c', 'user.name=thclaws', '-c', 'user.email=thclaws@local'];

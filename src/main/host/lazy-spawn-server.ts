@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { TeamStore } from '../../core/team/index.js';
+import type { TeamStore } from '../../core/store/index.js';
 import type { TeammateLauncher } from '../../core/teams/launcher.js';
 import { serveSpawnRequests, type SpawnServer } from '../../core/teams/serve-spawn-requests.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { localSettingsPath } from '../../core/agent/settings.js';
-import { assertMemberName, deriveState, isLive, LEAD, TeamError, USER, type TeamConfig, type TeamStore } from '../../core/team/index.js';
+import { assertMemberName, deriveState, isLive, LEAD, TeamError, USER, type TeamConfig, type TeamStore } from '../../core/store/index.js';
 import { sendFrame } from '../../core/teams/protocol.js';
 import { TeamSession } from '../../core/teams/session.js';
 import { spawnTeammate } from '../../core/teams/spawn.js';

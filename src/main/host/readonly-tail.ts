@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { TeamStore } from '../../core/team/index.js';
+import type { TeamStore } from '../../core/store/index.js';
 import { FLOW } from '../../shared/api.js';
 import { CrlfConverter } from './eol.js';
 import type { AgentTerminal } from './terminal.js';

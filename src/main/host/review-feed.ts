@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
-import { LEAD, USER, type TeamStore } from '../../core/team/index.js';
+import { LEAD, USER, type TeamStore } from '../../core/store/index.js';
 import { leadBranch, teamBranches, teammateChanges, type TeammateChanges } from '../../core/review/changes.js';
 import { ConflictScanner, type ConflictWarning } from '../../core/review/conflicts.js';
 import { markOutdated } from '../../core/review/review.js';

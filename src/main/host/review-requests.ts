@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadSettings } from '../../core/agent/settings.js';
-import { TeamError, type TeamStore } from '../../core/team/index.js';
+import { TeamError, type TeamStore } from '../../core/store/index.js';
 import { filePatch } from '../../core/review/changes.js';
 import { checksSandbox } from '../../core/review/checks-sandbox.js';
 import { integrateAndLand } from '../../core/review/integrate.js';

@@ -1,4 +1,4 @@
-import { LEAD, TeamError } from '../../core/team/index.js';
+import { LEAD, TeamError } from '../../core/store/index.js';
 import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
 import type { TeamHost } from './team-host.js';
 import { isReviewRequest, runReviewRequest } from './review-requests.js';

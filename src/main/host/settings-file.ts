@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultSettings, SettingsSchema, type Settings } from '../../core/agent/settings-schema.js';
-import { withLock } from '../../core/team/lock.js';
-import { writeFileAtomic } from '../../core/team/fsio.js';
+import { withLock } from '../../core/store/lock.js';
+import { writeFileAtomic } from '../../core/store/fsio.js';
 import { SettingsPatchSchema, SettingsViewSchema, type SettingsView } from '../../shared/api.js';
 
 /** The dashboard's part of `.thclaws/settings.json`: read, and patched under the file's lock, unknown keys kept. */

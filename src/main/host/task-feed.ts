@@ -1,4 +1,4 @@
-import type { Task, TeamStore } from '../../core/team/index.js';
+import type { Task, TeamStore } from '../../core/store/index.js';
 import type { HostEvent, TaskView } from '../../shared/api.js';
 import { taskView } from './views.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { LEAD, TeamStore, type AgentStatus, type TeamConfig, type TeamEvent } from '../../core/team/index.js';
+import { LEAD, TeamStore, type AgentStatus, type TeamConfig, type TeamEvent } from '../../core/store/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
 import type { HostEvent, Member, SandboxView, SettingsView } from '../../shared/api.js';
 import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';

@@ -1,5 +1,5 @@
-import type { TeamEvent, TeamWatcher } from '../../core/team/index.js';
-import { watchTeam } from '../../core/team/index.js';
+import type { TeamEvent, TeamWatcher } from '../../core/store/index.js';
+import { watchTeam } from '../../core/store/index.js';
 
 /**
  * The host's view of the team directory: the store's own change feed (`watchTeam`: fs.watch on each team

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { deriveState, LEAD, usageOf, type AgentStatus, type Task, type TeamConfig } from '../../core/team/index.js';
+import { deriveState, LEAD, usageOf, type AgentStatus, type Task, type TeamConfig } from '../../core/store/index.js';
 import { roleModelFor } from '../../core/agent/settings-schema.js';
 import { describeSandboxStatus, type SandboxStatus } from '../../core/sandbox/status.js';
 import type { Member, SandboxView, SettingsView, TaskColumn, TaskView, TerminalMode } from '../../shared/api.js';

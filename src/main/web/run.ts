@@ -3,7 +3,7 @@ import path from 'node:path';
 import { HostManager } from '../host/connection.js';
 import { packageRoot } from '../host/package-root.js';
 import { TeamHost, thclawsBin, type TeamHostOptions } from '../host/team-host.js';
-import { LEAD } from '../../core/team/index.js';
+import { LEAD } from '../../core/store/index.js';
 import { typeWhenReady } from '../host/lead-prompt.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { TeamStore } from '../../team/index.js';
+import type { TeamStore } from '../../store/index.js';
 import type { LaunchedTeammate, SpawnRequest } from '../launcher.js';
 import { resolveEnv } from './env.js';
 import { TrackedLauncher } from './tracked.js';

@@ -1,4 +1,4 @@
-import type { TeamStore } from '../../team/index.js';
+import type { TeamStore } from '../../store/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../launcher.js';
 import { resolveEnv } from './env.js';
 import type { PtyExit, PtyProcess } from './pty-process.js';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import type { TeamStore } from '../../team/index.js';
+import type { TeamStore } from '../../store/index.js';
 import type { LaunchedTeammate, SpawnRequest } from '../launcher.js';
 import { pidExit, resolveEnv } from './env.js';
 import { TrackedLauncher } from './tracked.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TeamError } from '../../team/index.js';
+import { TeamError } from '../../store/index.js';
 import { answerApproval, pendingApprovals } from '../approvals.js';
 import type { TeamSession } from '../session.js';
 import { err, teamTool } from './common.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BROADCAST, LEAD, deriveState, type TeamStore } from '../../team/index.js';
+import { BROADCAST, LEAD, deriveState, type TeamStore } from '../../store/index.js';
 import type { TeamSession } from '../session.js';
 import { err, teamTool } from './common.js';
 

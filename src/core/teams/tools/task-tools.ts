@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LEAD, type Task } from '../../team/index.js';
+import { LEAD, type Task } from '../../store/index.js';
 import { sessionHooks } from '../hooks.js';
 import { sendFrame } from '../protocol.js';
 import type { TeamSession } from '../session.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assertMemberName, LEAD, TeamError } from '../../team/index.js';
+import { assertMemberName, LEAD, TeamError } from '../../store/index.js';
 import { teamStatusText } from '../status-view.js';
 import { spawnTeammate } from '../spawn.js';
 import type { TeamSession } from '../session.js';
