@@ -227,8 +227,8 @@ exit 3`;
       const r = await bash(leadFull, 'rm -rf src');
       expect(r.content).toMatch(/^refused: team lead may not run `rm -rf src`/);
       const aliceFull = ctxFor('teammate', ws.alice, 'alice', true);
-      // Interpreter file writes are not a teammate guard rule: the OS sandbox is what stops this one.
-      const w = await bash(aliceFull, `node -e "require('fs').writeFileSync('../bob/bob.txt', 'pwned')"`);
+      // A path the guard cannot read (built at run time) reaches the OS sandbox, which stops it.
+      const w = await bash(aliceFull, `node -e "require('fs').writeFileSync(['..', 'bob', 'bob.txt'].join('/'), 'pwned')"`);
       expect(w.content).toMatch(/other teammates' worktrees are read-only/);
       // Scripts run by name are not read by the guard: `npm run clean` is `rm -rf src build.js`.
       const clean = await bash(leadFull, 'npm run clean');

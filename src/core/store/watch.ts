@@ -23,6 +23,11 @@ export interface WatchOptions {
    * watched nor polled: an idle teammate is not woken by every other agent's heartbeat.
    */
   only?: ReadonlyArray<TeamEvent['kind']>;
+  /**
+   * Make the team directories first (default). The dashboard passes false: opening a folder writes nothing
+   * into it, and a team made later is found by the parent's watch or the safety poll.
+   */
+  createDirs?: boolean;
 }
 
 type WatchKind = TeamDirKind | 'parent';
@@ -40,7 +45,7 @@ const SUBDIRS = new Map<string, TeamDirKind>([
  */
 export function watchTeam(teamDir: string, opts: WatchOptions = {}): TeamWatcher {
   const paths = new TeamPaths(teamDir);
-  for (const d of [paths.root, paths.inboxesDir, paths.tasksDir, paths.agentsDir]) ensureDir(d);
+  if (opts.createDirs ?? true) for (const d of [paths.root, paths.inboxesDir, paths.tasksDir, paths.agentsDir]) ensureDir(d);
   const parentDir = path.dirname(paths.root);
   const rootName = path.basename(paths.root);
   const useEvents = opts.fsEvents ?? true;

@@ -21,7 +21,7 @@ export class TeamDirWatcher {
     teamDir: string,
     private readonly onEvents: (events: TeamEvent[]) => void,
   ) {
-    this.feed = watchTeam(teamDir);
+    this.feed = watchTeam(teamDir, { createDirs: false });
     this.feed.onChange((ev) => this.onEvent(ev));
   }
 
