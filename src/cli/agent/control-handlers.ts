@@ -10,8 +10,8 @@ import type { Runtime } from './setup.js';
 export interface SessionControl {
   rt: Runtime;
   out: OutgoingRequests;
-  /** Aborts the running turn (no-op between turns). */
-  interrupt(): void;
+  /** Aborts the running turn; false between turns (nothing to interrupt). */
+  interrupt(): boolean;
   /** Set when the running turn was ended by an `interrupt` request rather than a signal. */
   interrupted?: boolean;
 }
@@ -61,8 +61,9 @@ export async function handleControlRequest(c: SessionControl, line: ControlReque
       return typeof r === 'string' ? errorResponse(id, r) : successResponse(id, r);
     }
     case 'interrupt':
-      c.interrupted = true;
-      c.interrupt();
+      // Only a running turn is marked: a stray interrupt between turns must not make the next turn's signal
+      // look like an interrupt (the session would then outlive its SIGTERM).
+      if (c.interrupt()) c.interrupted = true;
       return successResponse(id);
     case 'set_permission_mode': {
       const mode = mapPermissionMode(String(req.mode ?? ''));
