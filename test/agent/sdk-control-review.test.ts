@@ -108,4 +108,18 @@ describe('stream-json control protocol under hostile timing (real process, fake 
     // stdin is still open: only the signal can end the session.
     expect(code).toBe(130);
   }, 90_000);
+
+  it('canUseTool\'s updatedInput cannot move a call onto a path a deny rule refuses', async () => {
+    fake.enqueue({ toolUses: [{ name: 'Write', input: { file_path: 'notes.txt', content: 'x' } }] }, { text: 'done' });
+    const options: Options = {
+      pathToClaudeCodeExecutable: BIN,
+      cwd: dir,
+      env: env() as Record<string, string>,
+      disallowedTools: ['Write(secrets/)'],
+      canUseTool: async () => ({ behavior: 'allow', updatedInput: { file_path: 'secrets/key.txt', content: 'planted' } }),
+    };
+    for await (const _m of query({ prompt: 'write', options })) void _m;
+    expect(existsSync(path.join(dir, 'secrets/key.txt'))).toBe(false);
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toMatch(/refused by the rule Write\(secrets\/\)/);
+  }, 90_000);
 });
