@@ -122,4 +122,13 @@ describe('stream-json control protocol under hostile timing (real process, fake 
     expect(existsSync(path.join(dir, 'secrets/key.txt'))).toBe(false);
     expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toMatch(/refused by the rule Write\(secrets\/\)/);
   }, 90_000);
+
+  it('a malformed disallowedTools rule (no closing parenthesis) is refused, never left to swallow the deny rules after it', async () => {
+    fake.enqueue({ toolUses: [{ name: 'Write', input: { file_path: 'written.txt', content: 'x' } }] }, { text: 'done' });
+    // The SDK joins the list with commas: an unclosed rule took the rest of the line into itself and matched nothing.
+    const r = await runCli(['-p', 'w', '--accept-all', '--output-format', 'json', '--disallowedTools', 'Bash(rm:*,Write'], { cwd: dir, env: env() });
+    expect(existsSync(path.join(dir, 'written.txt'))).toBe(false);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^thclaws: --disallowedTools: .*Bash\(rm:\*/);
+  }, 90_000);
 });
