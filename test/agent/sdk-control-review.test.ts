@@ -131,4 +131,37 @@ describe('stream-json control protocol under hostile timing (real process, fake 
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^thclaws: --disallowedTools: .*Bash\(rm:\*/);
   }, 90_000);
+
+  it('a second initialize is refused, and the PreToolUse hooks of the first are not installed twice', async () => {
+    fake.enqueue({ toolUses: [{ name: 'Write', input: { file_path: 'hooked.txt', content: 'x' } }] }, { text: 'done' });
+    const child = spawn(process.execPath, [BIN, ...STREAM_ARGS], { cwd: dir, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const send = (o: unknown) => child.stdin.write(`${JSON.stringify(o)}\n`);
+    const lines: Record<string, any>[] = [];
+    let buf = '';
+    child.stdout.on('data', (b) => {
+      buf += b;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = JSON.parse(buf.slice(0, nl)) as Record<string, any>;
+        buf = buf.slice(nl + 1);
+        lines.push(line);
+        // Answer our side as the SDK would: every hook lets the call through, every permission is allowed.
+        if (line.type === 'control_request') send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: line.request.subtype === 'can_use_tool' ? { behavior: 'allow' } : {} } });
+        if (line.type === 'result') child.stdin.end();
+      }
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const init = { subtype: 'initialize', hooks: { PreToolUse: [{ matcher: 'Write', hookCallbackIds: ['hook_0'] }] } };
+    send({ type: 'control_request', request_id: 'init-1', request: init });
+    send({ type: 'control_request', request_id: 'init-2', request: init });
+    send({ type: 'user', message: { role: 'user', content: 'write' }, parent_tool_use_id: null, session_id: '' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    await exited;
+    clearTimeout(timer);
+    const answer = (id: string) => lines.find((l) => l.type === 'control_response' && l.response.request_id === id)?.response;
+    expect(answer('init-1')?.subtype).toBe('success');
+    expect(answer('init-2')?.subtype).toBe('error');
+    expect(lines.filter((l) => l.type === 'control_request' && l.request.subtype === 'hook_callback')).toHaveLength(1);
+    expect(existsSync(path.join(dir, 'hooked.txt'))).toBe(true);
+  }, 90_000);
 });

@@ -14,6 +14,8 @@ export interface SessionControl {
   interrupt(): boolean;
   /** Set when the running turn was ended by an `interrupt` request rather than a signal. */
   interrupted?: boolean;
+  /** Set by the first `initialize`: a second would install its hooks and append its prompt again. */
+  initialized?: boolean;
 }
 
 /** SDK permission modes → ours. `acceptEdits` and `plan` are refused until they are enforced here. */
@@ -57,7 +59,9 @@ export async function handleControlRequest(c: SessionControl, line: ControlReque
   const req = line.request as Record<string, unknown> & { subtype: string };
   switch (req.subtype) {
     case 'initialize': {
+      if (c.initialized) return errorResponse(id, 'already initialized: initialize is sent once per session');
       const r = initializeResponse(c, req);
+      if (typeof r !== 'string') c.initialized = true;
       return typeof r === 'string' ? errorResponse(id, r) : successResponse(id, r);
     }
     case 'interrupt':
