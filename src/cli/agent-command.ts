@@ -12,20 +12,34 @@ function sdkPermissionMode(value: string): 'ask' | 'auto' {
 }
 
 /** `a,b` or `a b`: the Agent SDK joins with commas; a comma inside a rule's parentheses stays. */
-export function ruleList(value: string, previous: string[] = []): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of value) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === ',' || ch === ' ')) {
-      if (cur.trim()) out.push(cur.trim());
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return [...previous, ...out];
+/** A rule as permission rules are written: a tool name, optionally with `(its scope)`. */
+const RULE = /^[A-Za-z]\w*(?:\(.*\))?$/s;
+
+/**
+ * `--allowedTools` / `--disallowedTools`: rules separated by commas or spaces outside parentheses (the Agent
+ * SDK joins its list with commas). A rule that is not one (an unclosed parenthesis would swallow every rule
+ * after it, and a swallowed deny rule would be dropped silently) is refused by name.
+ */
+export function ruleList(flag: string): (value: string, previous?: string[]) => string[] {
+  return (value, previous = []) => {
+    const out: string[] = [];
+    let depth = 0;
+    let cur = '';
+    for (const ch of value) {
+      if (ch === '(') depth++;
+      if (ch === ')') depth = Math.max(0, depth - 1);
+      if (depth === 0 && (ch === ',' || ch === ' ')) {
+        if (cur.trim()) out.push(cur.trim());
+        cur = '';
+      } else cur += ch;
+    }
+    if (cur.trim()) out.push(cur.trim());
+    const bad = out.find((r) => !RULE.test(r));
+    if (bad !== undefined || depth > 0) {
+      throw new CliError(`${flag}: "${bad ?? out.at(-1)}" is not a rule (a tool name, or Tool(scope) with its parenthesis closed), e.g. Bash(npm test:*), Write(src/), Read`);
+    }
+    return [...previous, ...out];
+  };
 }
 
 function positiveInt(value: string): number {
@@ -58,8 +72,8 @@ export function registerAgentCommand(program: Command): void {
     .option('--max-turns <n>', 'the Agent SDK\'s name for --max-iterations', positiveInt)
     .addOption(new Option('--permission-prompt-tool <tool>', 'stdio: ask the Agent SDK host (canUseTool) over the control protocol').choices(['stdio']))
     .option('--append-system-prompt <text>', 'added after the built-in system prompt')
-    .option('--allowedTools <rules>', 'allow rules for this run, comma-separated (Bash(npm test:*), Write(src/), Read)', ruleList)
-    .option('--disallowedTools <rules>', 'deny rules for this run; a bare tool name also hides the tool', ruleList)
+    .option('--allowedTools <rules>', 'allow rules for this run, comma-separated (Bash(npm test:*), Write(src/), Read)', ruleList('--allowedTools'))
+    .option('--disallowedTools <rules>', 'deny rules for this run; a bare tool name also hides the tool', ruleList('--disallowedTools'))
     .option('-c, --continue', 'resume the newest session of this project')
     // The Agent SDK's acknowledgement that bypassPermissions may be used; our auto mode needs none.
     .addOption(new Option('--allow-dangerously-skip-permissions', 'accepted for the Agent SDK').hideHelp())

@@ -10,10 +10,12 @@ import type { Runtime } from './setup.js';
 export interface SessionControl {
   rt: Runtime;
   out: OutgoingRequests;
-  /** Aborts the running turn (no-op between turns). */
-  interrupt(): void;
+  /** Aborts the running turn; false between turns (nothing to interrupt). */
+  interrupt(): boolean;
   /** Set when the running turn was ended by an `interrupt` request rather than a signal. */
   interrupted?: boolean;
+  /** Set by the first `initialize`: a second would install its hooks and append its prompt again. */
+  initialized?: boolean;
 }
 
 /** SDK permission modes → ours. `acceptEdits` and `plan` are refused until they are enforced here. */
@@ -57,12 +59,15 @@ export async function handleControlRequest(c: SessionControl, line: ControlReque
   const req = line.request as Record<string, unknown> & { subtype: string };
   switch (req.subtype) {
     case 'initialize': {
+      if (c.initialized) return errorResponse(id, 'already initialized: initialize is sent once per session');
       const r = initializeResponse(c, req);
+      if (typeof r !== 'string') c.initialized = true;
       return typeof r === 'string' ? errorResponse(id, r) : successResponse(id, r);
     }
     case 'interrupt':
-      c.interrupted = true;
-      c.interrupt();
+      // Only a running turn is marked: a stray interrupt between turns must not make the next turn's signal
+      // look like an interrupt (the session would then outlive its SIGTERM).
+      if (c.interrupt()) c.interrupted = true;
       return successResponse(id);
     case 'set_permission_mode': {
       const mode = mapPermissionMode(String(req.mode ?? ''));

@@ -54,18 +54,25 @@ export function errorResponse(requestId: string, error: string) {
 /** Our own requests to the SDK (can_use_tool, hook_callback): one pending promise per request id. */
 export class OutgoingRequests {
   private readonly pending = new Map<string, { resolve(v: Record<string, unknown>): void; reject(e: Error): void }>();
+  /** Requests we cancelled: the SDK still answers them (its callback returns after the abort), and that is no error. */
+  private readonly cancelled = new Set<string>();
+  /** Set once stdin closed: a request sent after that could never be answered. */
+  private closedReason: string | undefined;
 
   constructor(private readonly write: Writer) {}
 
   send(request: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const requestId = `thclaws_${randomBytes(8).toString('hex')}`;
     return new Promise((resolve, reject) => {
+      if (this.closedReason !== undefined) return reject(new Error(this.closedReason));
       const onAbort = () => {
         this.pending.delete(requestId);
+        this.cancelled.add(requestId);
         this.write({ type: 'control_cancel_request', request_id: requestId });
         reject(new Error('aborted'));
       };
-      if (signal?.aborted) return onAbort();
+      // Aborted before it was sent: nothing to cancel on the other side.
+      if (signal?.aborted) return reject(new Error('aborted'));
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(requestId, {
         resolve: (v) => {
@@ -85,7 +92,7 @@ export class OutgoingRequests {
   settle(line: ControlResponseLine): boolean {
     const r = line.response;
     const waiter = this.pending.get(r.request_id);
-    if (!waiter) return false;
+    if (!waiter) return this.cancelled.delete(r.request_id);
     this.pending.delete(r.request_id);
     if (r.subtype === 'success') waiter.resolve((r as { response?: Record<string, unknown> }).response ?? {});
     else waiter.reject(new Error((r as { error: string }).error));
@@ -94,6 +101,7 @@ export class OutgoingRequests {
 
   /** stdin closed: nobody will answer. */
   failAll(reason: string): void {
+    this.closedReason = reason;
     for (const [, w] of this.pending) w.reject(new Error(reason));
     this.pending.clear();
   }

@@ -196,7 +196,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
       persist: (rule) => addAllowRule(projectRoot, rule),
     },
   );
-  const resume = opts.resume ?? (opts.continue ? SessionStore.newest(projectRoot) : undefined);
+  const resume = opts.resume ?? (opts.continue ? SessionStore.newest(projectRoot, agentName) : undefined);
   if (opts.continue && !resume) throw new CliError(`--continue: no saved session in ${projectRoot}/.thclaws/sessions`);
   let session: SessionStore;
   let messages;

@@ -38,7 +38,15 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
   let closed = false;
   let worst = 0;
   let current: AbortController | undefined;
-  const control: SessionControl = { rt, out, interrupt: () => current?.abort() };
+  const control: SessionControl = {
+    rt,
+    out,
+    interrupt: () => {
+      if (!current) return false;
+      current.abort();
+      return true;
+    },
+  };
 
   const complain = (lineNo: number, what: string) => {
     process.stderr.write(`thclaws: stdin line ${lineNo}: ${what}\n`);
@@ -107,7 +115,11 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
     current = undefined;
     // A failed turn is told in its result line (is_error, subtype) and the session goes on, as with Claude
     // Code: the SDK reads a non-zero exit as a crash. Only a signal ends the session here.
-    if (!interruptedByControl && exitCodeOf(result) === 130) return 130;
+    if (!interruptedByControl && exitCodeOf(result) === 130) {
+      // The reader would keep an open stdin (and so the process) alive: a signal ends the session now.
+      process.stdin.destroy();
+      return 130;
+    }
   }
   await reader;
   return worst;

@@ -93,11 +93,15 @@ export class SessionPermissionChecker implements PermissionChecker {
     return this.restriction(req) !== undefined;
   }
 
+  denial(req: PermissionRequest): string | undefined {
+    const restricted = this.restriction(req);
+    return restricted?.kind === 'deny' ? `${req.tool} is refused by the rule ${restricted.rule} in settings permissions.deny; do it another way or ask the person to change the rule` : undefined;
+  }
+
   async check(req: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     const restricted = this.restriction(req);
-    if (restricted?.kind === 'deny') {
-      return { allowed: false, reason: `${req.tool} is refused by the rule ${restricted.rule} in settings permissions.deny; do it another way or ask the person to change the rule` };
-    }
+    const denied = this.denial(req);
+    if (denied) return { allowed: false, reason: denied };
     // An ask rule asks even in `auto` mode and past allow rules: the person wrote it to be asked.
     if (!restricted && (this.mode === 'auto' || this.allowedByRule(req))) return { allowed: true };
     if (signal.aborted) return { allowed: false, reason: 'aborted' };

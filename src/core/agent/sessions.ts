@@ -4,7 +4,7 @@
  * per model call. Appends are synchronous so a crash loses at most the line being written.
  */
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
@@ -29,6 +29,24 @@ export function newSessionId(): string {
   return randomUUID();
 }
 
+/** The `agentName` of a session file's meta line (undefined: the person's session, or no readable meta). */
+function metaAgentOf(file: string): string | undefined {
+  let head = '';
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(4096);
+      head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+    const meta = JSON.parse(head.split('\n', 1)[0]!) as { type?: unknown; agentName?: unknown };
+    return meta.type === 'meta' && typeof meta.agentName === 'string' ? meta.agentName : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class SessionStore {
   readonly file: string;
 
@@ -47,14 +65,18 @@ export class SessionStore {
     return store;
   }
 
-  /** The id of the most recently written session of the project (`--continue`), if any. */
-  static newest(projectRoot: string): string | undefined {
+  /**
+   * The id of the most recently written session of the project (`--continue`) that belongs to `agentName`
+   * (undefined: the person's own, not a teammate's; teammates keep theirs in the same folder), if any.
+   */
+  static newest(projectRoot: string, agentName?: string): string | undefined {
     const dir = sessionsDir(projectRoot);
     if (!existsSync(dir)) return undefined;
     let best: { id: string; at: number } | undefined;
     for (const f of readdirSync(dir)) {
       const id = f.endsWith('.jsonl') ? f.slice(0, -6) : '';
       if (!ID_RE.test(id)) continue;
+      if (metaAgentOf(path.join(dir, f)) !== agentName) continue;
       const at = statSync(path.join(dir, f)).mtimeMs;
       if (!best || at > best.at) best = { id, at };
     }

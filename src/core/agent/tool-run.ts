@@ -74,6 +74,8 @@ export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: T
       if (decision.input !== undefined) {
         const changed = tool.inputSchema.safeParse(withCurrentFields(tool, decision.input));
         if (!changed.success) return { content: `invalid input from the approver for ${tool.name}: ${describeIssues(changed.error as z.ZodError)}`, isError: true };
+        const denied = ctx.permissions.denial?.({ ...req, input: changed.data });
+        if (denied) return { content: `permission denied: ${denied}`, isError: true };
         const refusedChanged = await tool.preflight?.(changed.data, ctx);
         if (refusedChanged) return refusedChanged;
         return await tool.run(changed.data, ctx);

@@ -103,4 +103,6 @@ export interface PermissionChecker {
   check(req: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
   /** Whether an ask or deny rule covers a call of a tool that otherwise needs no permission (Read, WebFetch). */
   restricts?(req: PermissionRequest): boolean;
+  /** Why a deny rule refuses this call, if one does: an approver's changed input is held to deny rules too. */
+  denial?(req: PermissionRequest): string | undefined;
 }

@@ -88,13 +88,25 @@ export function decodeHolder(raw: string): Holder | null {
   return { host, pid, boot: p[3] === '-' ? '' : p[3]!, start: p[4] === '-' ? '' : p[4]!, token: p[5]!, ns };
 }
 
+/**
+ * Whether the pid is a running process. A zombie (exited, not yet reaped by a parent that never waits) answers
+ * kill(0) and keeps its start time, but will never act again: it is dead.
+ */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !isZombie(pid);
+}
+
+/** State `Z` (or `X`) in /proc/<pid>/stat; false where there is no /proc. */
+function isZombie(pid: number): boolean {
+  const stat = readOr(`/proc/${pid}/stat`, '');
+  const close = stat.lastIndexOf(')');
+  const state = close < 0 ? '' : stat.charAt(close + 2);
+  return state === 'Z' || state === 'X';
 }
 
 /**

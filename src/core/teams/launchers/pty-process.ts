@@ -20,7 +20,13 @@ const MARKER_HEAD = '\x1b]6973;thclaws-pty-end;';
  * child: a child printing a marker (a file it cats, a model's text) cannot end its own pane.
  */
 const NONCE_ENV = 'THCLAWS_PTY_END';
-const WRAPPER = `n=$${NONCE_ENV}; unset ${NONCE_ENV}; trap : TERM INT HUP; "$@"; rc=$?; printf '\\033]6973;thclaws-pty-end;%s\\007' "$n"; IFS= read -r _; exit $rc`;
+/**
+ * Every descriptor past stdio is closed first: node-pty leaves each earlier pane's pty master open in later
+ * children, so a teammate could type into another pane (its agent reads that as the person's keys), and a
+ * master held by a pane that outlives a dead host keeps the other pane's wrapper waiting for ever.
+ */
+const CLOSE_INHERITED = 'for f in /dev/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done;';
+const WRAPPER = `${CLOSE_INHERITED} n=$${NONCE_ENV}; unset ${NONCE_ENV}; trap : TERM INT HUP; "$@"; rc=$?; printf '\\033]6973;thclaws-pty-end;%s\\007' "$n"; IFS= read -r _; exit $rc`;
 
 export interface PtyExit {
   code: number | null;
