@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { holderDead, pidIsSame, processStart } from '../../src/core/team/holder.js';
-import { deriveState, spawnerDead } from '../../src/core/team/status.js';
-import { newHolder } from '../../src/core/team/holder.js';
+import { holderDead, pidIsSame, processStart } from '../../src/core/store/holder.js';
+import { deriveState, spawnerDead } from '../../src/core/store/status.js';
+import { newHolder } from '../../src/core/store/holder.js';
 
 function state(pid: number): string {
   try {
