@@ -227,8 +227,8 @@ exit 3`;
       const r = await bash(leadFull, 'rm -rf src');
       expect(r.content).toMatch(/^refused: team lead may not run `rm -rf src`/);
       const aliceFull = ctxFor('teammate', ws.alice, 'alice', true);
-      // A path the guard cannot read (built at run time) reaches the OS sandbox, which stops it.
-      const w = await bash(aliceFull, `node -e "require('fs').writeFileSync(['..', 'bob', 'bob.txt'].join('/'), 'pwned')"`);
+      // A script run by name is not read by the guard: the OS sandbox is what stops this write.
+      const w = await bash(aliceFull, `printf '%s' "require('fs').writeFileSync(process.argv[2], 'pwned')" > w.js && node w.js ../bob/bob.txt`);
       expect(w.content).toMatch(/other teammates' worktrees are read-only/);
       // Scripts run by name are not read by the guard: `npm run clean` is `rm -rf src build.js`.
       const clean = await bash(leadFull, 'npm run clean');

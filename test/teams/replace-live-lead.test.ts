@@ -70,10 +70,11 @@ describe('a live lead and a second session', () => {
     expect((await a.store.tasks.list()).map((t) => t.subject)).toEqual(['A task']);
     expect(a.lease?.lost).toBe(false);
 
-    // B's run says that every tool call failed, and exits 1.
+    // B's result says that every tool call failed; a stream-json session reports a failed turn in its result
+    // line and goes on (the Agent SDK reads a non-zero exit as a crash), so it exits 0 when stdin closes.
     const result = events.find((e) => e.type === 'result');
     expect(result.is_error).toBe(true);
     expect(result.errors.join('\n')).toMatch(/every tool call failed \(2 of 2\)/);
-    expect(code, err).toBe(1);
+    expect(code, err).toBe(0);
   }, 60_000);
 });

@@ -11,6 +11,7 @@ import type { PromptResult } from '../../core/agent/agent.js';
 import { StreamJsonInput } from '../../core/agent/output-schema.js';
 import { ControlCancelLine, ControlRequestLine, ControlResponseLine, OutgoingRequests } from './control-protocol.js';
 import { handleControlRequest, type SessionControl } from './control-handlers.js';
+import { ClaudeJsonTurn } from './claude-json.js';
 import { exitCodeOf, runTurn, type PrintOptions } from './print.js';
 import { SdkApprover } from './sdk-approver.js';
 import type { Runtime } from './setup.js';
@@ -98,6 +99,8 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
     return queue.shift();
   };
 
+  // As before the control protocol: a session announces itself once at start (scripts wait for it), then per turn.
+  write(ClaudeJsonTurn.init(rt));
   for (let prompt = await next(); prompt !== undefined; prompt = await next()) {
     current = new AbortController();
     const onSignal = () => current?.abort();
