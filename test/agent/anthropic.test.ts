@@ -52,7 +52,7 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     expect(req.body.system[0]).toMatchObject({ text: 'SYSTEM', cache_control: { type: 'ephemeral' } });
     expect(req.body.tools.map((t: { name: string }) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'BashOutput', 'KillShell', 'Glob', 'Grep']);
     expect(req.body.tools.at(-1).cache_control).toEqual({ type: 'ephemeral' });
-    expect(req.body.tools[0].input_schema).toMatchObject({ type: 'object', required: ['path'] });
+    expect(req.body.tools[0].input_schema).toMatchObject({ type: 'object', required: ['file_path'] });
     expect(req.body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' });
   });
 

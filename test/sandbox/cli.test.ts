@@ -45,7 +45,8 @@ describe.skipIf(process.env.THCLAWS_SKIP_SANDBOX_TESTS === '1')('sandbox wiring 
 
   it("a teammate's Bash cannot write into another worktree, and the model is told why", async () => {
     const before = ws.snapshot(ws.bob);
-    const s = script(home.dir, `node -e "require('fs').writeFileSync('../bob/bob.txt', 'pwned')"; echo x > own.txt && git add own.txt && git commit -qm own && echo committed`);
+    // Through a script the guard does not read (it refuses the inline interpreter write itself): the sandbox stops it.
+    const s = script(home.dir, `printf '%s' "require('fs').writeFileSync(process.argv[2], 'pwned')" > w.js; node w.js ../bob/bob.txt; rm w.js; echo x > own.txt && git add own.txt && git commit -qm own && echo committed`);
     const r = await runCli(['--team-agent', 'alice', '--script', s, '-p', 'go', '--accept-all'], {
       cwd: ws.alice,
       env: scrubbedEnv(home.dir, { ...GIT_ENV, THCLAWS_PROJECT_ROOT: ws.ws }),
