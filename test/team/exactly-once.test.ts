@@ -6,6 +6,7 @@
  * rename then commits a second "success" over it. So a missing lock fails these tests on every run, not
  * only when the scheduler happens to interleave the two.
  */
+import { lockPathFor } from '../../src/core/store/lock-layout.js';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { setLockWaitReporter } from '../../src/core/store/lock.js';
@@ -166,7 +167,7 @@ describe('exactly once under a holder stopped inside its lock (real processes)',
     setLockWaitReporter((lockPath) => waits.push(lockPath));
     const cleanup = store.statuses.writeIfSpawn('solo', 'loser', { status: 'stopped', pid: null, last_error: 'lost the race' } as never);
     // Resumed only once the clean-up waits for the lock (it reports that after lockReportAfterMs).
-    await until(() => waits.includes(`${store.paths.status('solo')}.lock`), () => false);
+    await until(() => waits.includes(lockPathFor(store.paths.status('solo'))), () => false);
     winner.child.kill('SIGCONT');
     expect(await winner.nextLine()).toEqual({ ok: true, status: 'idle' });
     await winner.done();

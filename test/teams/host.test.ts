@@ -1,4 +1,5 @@
 /** Host mode: spawn requests are served exactly once per spawn id, even with two hosts watching one team. */
+import { lockPathFor } from '../../src/core/store/lock-layout.js';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
@@ -106,7 +107,7 @@ describe('serveSpawnRequests', () => {
       ws.cleanup();
     });
     // This host read the request unserved and now waits in its own claim for the stopped one.
-    await waitFor(() => waits.includes(`${store.spawnRequests.file('a')}.lock`), 'this host to wait for the other host\'s claim');
+    await waitFor(() => waits.includes(lockPathFor(store.spawnRequests.file('a'))), 'this host to wait for the other host\'s claim');
     other.child.kill('SIGCONT');
     expect(await other.nextLine()).toEqual({ ok: true, served: true });
     await other.done();
