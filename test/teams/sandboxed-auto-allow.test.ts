@@ -60,7 +60,8 @@ describe('a teammate cannot answer its own request', () => {
     // Its own id from its status file (the listing shows nothing inside the sandbox: the teammate's pid is not
     // visible there), then the CLI as "the person", and a direct append to its own inbox.
     const ids = `grep -rhoE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' .thclaws/state/team/agents/alice/status.json`;
-    const forge = `${process.execPath} -e "require('fs').appendFileSync('.thclaws/state/team/inboxes/alice.json', 'forged')"`;
+    // Through a script (the guard refuses an inline interpreter write into .thclaws/ by itself): the sandbox is the wall.
+    const forge = `printf '%s' "require('fs').appendFileSync(process.argv[2], 'forged')" > forge.js; ${process.execPath} forge.js .thclaws/state/team/inboxes/alice.json`;
     const loop = `for i in $(seq 1 100); do for id in $(${ids} | sort -u); do ${team_} approve "$id" >> self-approve.log 2>&1; ${forge} >> self-approve.log 2>&1; done; sleep 0.1; done`;
     const { ws, session } = await team(
       [

@@ -2,6 +2,7 @@
  * Interactive REPL on one readline interface: prompts, permission questions and Ctrl-C all go through it.
  * Ctrl-C aborts the running turn (or clears the line at the prompt); Ctrl-D or /quit exits.
  */
+import { filePathOf } from '../../core/agent/tool-input.js';
 import readline from 'node:readline';
 import { CallbackApprover } from '../../core/agent/permissions.js';
 import type { ApproverAnswer, PermissionRequest } from '../../core/agent/types.js';
@@ -81,7 +82,7 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
     new CallbackApprover(async (req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> => {
       renderer.newline();
       const input = req.input as { command?: unknown; path?: unknown } | null;
-      const detail = typeof input?.command === 'string' ? input.command : typeof input?.path === 'string' ? input.path : null;
+      const detail = typeof input?.command === 'string' ? input.command : (filePathOf(input) ?? null);
       const withdraw = announceQuestion({ kind: 'permission', tool: req.tool, summary: req.summary, detail, rule: req.askRule ? null : (req.scope ?? req.tool) });
       try {
         return await askPermission(req, signal);
