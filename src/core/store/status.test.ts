@@ -4,14 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEAM_POLICY, TeamStore, deriveState } from './index.js';
-import { lockPathFor } from './lock-layout.js';
+import { lockPathFor, makeLockDir } from './lock-layout.js';
 
 /** Where the store locks `file` (`.locks/` beside it), its directory made so a test can plant a lock there. */
-const lockOf = (file: string): string => {
-  const p = lockPathFor(file);
-  fs.mkdirSync(path.dirname(p), { recursive: true });
-  return p;
-};
+const lockOf = (file: string): string => (makeLockDir(lockPathFor(file)), lockPathFor(file));
 
 let ws: string;
 let store: TeamStore;
