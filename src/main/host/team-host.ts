@@ -6,7 +6,6 @@ import type { HostEvent, Member, SandboxView, SettingsView } from '../../shared/
 import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
 import { PtyLauncher } from '../../core/teams/launchers/pty.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
-import { packageRoot } from './package-root.js';
 import { OutputTail } from './readonly-tail.js';
 import { RecentWorkspaces } from './recent.js';
 import { OutputScheduler } from './scheduler.js';
@@ -17,32 +16,14 @@ import { effectiveMode, memberView, sandboxView, waitingOf, type HostSideInfo } 
 import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import { ApprovalsFeed } from './approvals-feed.js';
 import { TaskFeed } from './task-feed.js';
-import { LeadSetup, type KeyCipher } from './lead-setup.js';
+import { LeadSetup } from './lead-setup.js';
+import { thclawsBin, type TeamHostOptions } from './host-options.js';
 import { Membership } from './membership.js';
 import { LazySpawnServer } from './lazy-spawn-server.js';
 import { LeadQuestions } from './lead-questions.js';
 import { ReviewFeed } from './review-feed.js';
 
-export interface TeamHostOptions {
-  workspace: string;
-  /** argv of the lead REPL; default: this package's `bin/thclaws`. */
-  leadArgv?: string[];
-  /** argv to (re)start a teammate the host did not spawn; default: `thclaws --team-agent <name>`. */
-  teammateArgv?: (name: string) => string[];
-  /** Extra environment for every child (the rest is inherited from the host). */
-  env?: Record<string, string>;
-  /** Start the lead when the workspace opens (default true). */
-  startLead?: boolean;
-  recent?: RecentWorkspaces;
-  /** Shared output budget per 5 ms tick, in characters. */
-  budgetPerTick?: number;
-  /** Liveness ticks between whole re-reads of inbox counts and approvals (default 5; tests raise it). */
-  rereadEveryTicks?: number;
-  leadPrompt?: string; // typed into the lead's REPL once it is ready (the live demo)
-  keyCipher?: KeyCipher | null; // encrypts the stored model key at rest (Electron's safeStorage)
-}
-
-export const thclawsBin = (): string => path.join(packageRoot(), 'bin', 'thclaws');
+export { thclawsBin, type TeamHostOptions } from './host-options.js';
 const LIVENESS_MS = 2000;
 
 /**

@@ -1,0 +1,26 @@
+/** What a TeamHost is opened with, and where this package's own `thclaws` is (the lead's default argv). */
+import path from 'node:path';
+import type { KeyCipher } from './lead-setup.js';
+import { packageRoot } from './package-root.js';
+import type { RecentWorkspaces } from './recent.js';
+
+export interface TeamHostOptions {
+  workspace: string;
+  /** argv of the lead REPL; default: this package's `bin/thclaws`. */
+  leadArgv?: string[];
+  /** argv to (re)start a teammate the host did not spawn; default: `thclaws --team-agent <name>`. */
+  teammateArgv?: (name: string) => string[];
+  /** Extra environment for every child (the rest is inherited from the host). */
+  env?: Record<string, string>;
+  /** Start the lead when the workspace opens (default true). */
+  startLead?: boolean;
+  recent?: RecentWorkspaces;
+  /** Shared output budget per 5 ms tick, in characters. */
+  budgetPerTick?: number;
+  /** Liveness ticks between whole re-reads of inbox counts and approvals (default 5; tests raise it). */
+  rereadEveryTicks?: number;
+  leadPrompt?: string; // typed into the lead's REPL once it is ready (the live demo)
+  keyCipher?: KeyCipher | null; // encrypts the stored model key at rest (Electron's safeStorage)
+}
+
+export const thclawsBin = (): string => path.join(packageRoot(), 'bin', 'thclaws');
