@@ -49,6 +49,17 @@ export const TARGETS = [
     tests: ['src/main/host/flow.test.ts'],
   },
   {
+    area: 'protocol frames',
+    mutate: ['src/core/teams/protocol.ts'],
+    tests: ['src/core/teams/protocol.test.ts'],
+  },
+  {
+    // Module-level zod schemas: almost every mutant is static and re-runs both files, so keep the list short.
+    area: 'api contract',
+    mutate: ['src/shared/api.ts'],
+    tests: ['src/shared/api.test.ts', 'src/shared/api-contract.test.ts'],
+  },
+  {
     area: 'renderer write pacing',
     mutate: ['src/renderer/write-pacing.ts'],
     tests: ['src/renderer/write-pacing.test.ts'],
