@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classifyTeamPath } from './classify.js';
+import { classifyEntry, classifyTeamPath } from './classify.js';
 
 const root = path.resolve('/ws/.thclaws/state/team');
 const at = (...p: string[]) => path.join(root, ...p);
@@ -30,5 +30,39 @@ describe('classifyTeamPath', () => {
       path.join(root, '..', 'config.json'),
       root,
     ]) expect(classifyTeamPath(root, p)).toBeNull();
+  });
+
+  it("maps an agent's spawn request and review comments, and nothing else in its directory", () => {
+    expect(classifyTeamPath(root, at('agents', 'bob', 'spawn.json'))).toEqual({ kind: 'spawn', key: 'spawn:bob', agent: 'bob' });
+    expect(classifyTeamPath(root, at('agents', 'bob', 'review.json'))).toEqual({ kind: 'review', key: 'review:bob', agent: 'bob' });
+    for (const name of ['answers.json', 'status.json.tmp', 'output.log.1', '']) expect(classifyEntry({ agent: 'bob' }, name), name).toBeNull();
+  });
+
+  it('refuses names that are not agents or task ids, and files that are not .json', () => {
+    for (const [dir, name] of [
+      ['inboxes', '-x.json'],
+      ['inboxes', '.json'],
+      ['inboxes', 'alice.jsonl'],
+      ['inboxes', 'alice'],
+      ['tasks', 'abc.json'],
+      ['tasks', '12.jsonx'],
+      ['tasks', '12'],
+      ['agents', '-x'],
+      ['agents', '.tmp'],
+      ['root', 'config.json.lock'],
+      ['root', 'team.log.1'],
+      ['root', 'inboxes'],
+    ] as const) expect(classifyEntry(dir, name), `${dir}/${name}`).toBeNull();
+  });
+
+  it('only the fixed directories, one agent level deep, count', () => {
+    for (const p of [at('other', 'alice.json'), at('agents', 'bob', 'sub', 'status.json'), at('inboxes', 'x', 'alice.json'), at('tasks', '1', 'x.json'), at('..x', 'a')]) {
+      expect(classifyTeamPath(root, p), p).toBeNull();
+    }
+  });
+
+  it('accepts `\\` separators in a relative path (as chokidar reports on Windows)', () => {
+    expect(classifyTeamPath('/t', '/t/agents\\bob\\status.json')).toEqual({ kind: 'status', key: 'status:bob', agent: 'bob' });
+    expect(classifyTeamPath('/t', '/t/inboxes\\\\alice.json')).toEqual({ kind: 'inbox', key: 'inbox:alice', agent: 'alice' });
   });
 });
