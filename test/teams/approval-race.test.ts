@@ -25,6 +25,14 @@ function cliAsync(dir: string, home: string, args: string[]): Promise<{ code: nu
   });
 }
 
+/** What the stopped teammate's heartbeat timer would write: its own status with a fresh beat (replaced atomically). */
+function freshenHeartbeat(file: string): void {
+  const status = JSON.parse(fs.readFileSync(file, 'utf8')) as { last_heartbeat: number };
+  status.last_heartbeat = Date.now();
+  fs.writeFileSync(`${file}.beat`, JSON.stringify(status));
+  fs.renameSync(`${file}.beat`, file);
+}
+
 describe('racing approvers', () => {
   it('4 approves, 4 denies and the lead\'s tool at once: exactly one answer reports success, the losers are refused honestly; the command runs at most once', async () => {
     const { ws, session } = await team(
@@ -59,11 +67,18 @@ describe('racing approvers', () => {
     const w = await nextRequest(session);
     const pid = ((await session.store.statuses.read('alice')) as { pid: number }).pid;
     // Stopped, the teammate neither reads its inbox nor clears its waiting request: every racer sees it pending.
+    // A stopped process also writes no heartbeat, and a teammate silent past staleAfterMs (15 s) is dead, its
+    // request no longer pending; eight CLI processes starting on a loaded machine can take longer than that. So
+    // while it is stopped the test keeps its heartbeat fresh, standing for the real case: a live teammate (its
+    // heartbeat timer runs apart from its loop) whose loop has not read its inbox yet.
     process.kill(pid, 'SIGSTOP');
+    const beat = setInterval(() => freshenHeartbeat(session.store.paths.status('alice')), 1000);
+    await new Promise((r) => setTimeout(r, 16_000));
     let results: Array<{ code: number | null; out: string }>;
     try {
       results = await Promise.all([...Array(8)].map((_, i) => cliAsync(ws.dir, ws.home, i % 2 ? ['deny', w.request_id, '--message', `no ${i}`] : ['approve', w.request_id])));
     } finally {
+      clearInterval(beat);
       process.kill(pid, 'SIGCONT');
     }
     const winners = results.filter((r) => r.code === 0);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { explainRefusal } from './explain.js';
 import { areaOf, otherWorktreeAdmins, ownWorktreeAdmin, policyFor } from './policy.js';
@@ -292,5 +293,44 @@ describe('edge cases the mutation run found untested', () => {
     const noOwn = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, 'pkg') }, defaults);
     expect(ownWorktreeAdmin(noOwn, `gitdir: ${admin}`)).toBeNull();
     expect(otherWorktreeAdmins(noOwn, ['bob'], `gitdir: ${admin}`)).toEqual([]);
+  });
+});
+
+describe('what a mutation run showed untested', () => {
+  it('directories no Bash may create entries in: state and hooks, and the worktrees for a teammate without one', () => {
+    const dirs = (role: 'lead' | 'teammate' | 'solo', cwd: string) => policyFor({ ...base, role, cwd }, defaults).denyWriteDirs;
+    const fixed = [path.join(ws, '.thclaws'), path.join(ws, '.git/hooks')];
+    expect(dirs('lead', ws)).toEqual(fixed);
+    expect(dirs('solo', ws)).toEqual(fixed);
+    expect(dirs('teammate', path.join(ws, '.worktrees/alice'))).toEqual(fixed);
+    expect(dirs('teammate', path.join(ws, 'pkg'))).toEqual([...fixed, path.join(ws, '.worktrees')]);
+  });
+
+  it('~ and ~/x are the home directory, any other path is taken as written', () => {
+    const p = policyFor({ ...base, role: 'lead', cwd: ws }, sandboxSettings({ sandboxDenyRead: ['~', '~/.kube', '/etc/secret'], sandboxExtraWrite: ['/opt/cache', '~/x'] }));
+    expect(p.denyRead).toEqual([home, path.join(home, '.kube'), '/etc/secret']);
+    expect(p.allowWrite).toContain('/opt/cache');
+    expect(p.allowWrite).toContain(path.join(home, 'x'));
+  });
+
+  it('without a list of scratch directories: /tmp, /var/tmp and the OS temp directory', () => {
+    const p = policyFor({ role: 'solo', workspaceRoot: ws, cwd: ws, home }, defaults);
+    for (const t of ['/tmp', '/var/tmp', path.resolve(os.tmpdir())]) expect(p.allowWrite).toContain(t);
+  });
+
+  it("a teammate with a worktree: other teammates' worktree metadata is its own area, git's control files another", () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice'), agentName: 'alice' }, defaults);
+    expect(areaOf(p, path.join(ws, '.git/worktrees/bob/HEAD')).rule).toBe("other teammates' worktree metadata is read-only");
+    expect(areaOf(p, path.join(ws, '.git/HEAD')).rule).toBe("git's control files are read-only");
+  });
+
+  it(".git file spellings for the neighbours' metadata too: no space after the colon, trailing blanks, only at a line start", () => {
+    const p = policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice'), agentName: 'alice' }, defaults);
+    const admin = path.join(ws, '.git/worktrees/alice1');
+    const bob = [path.join(ws, '.git/worktrees/bob')];
+    expect(otherWorktreeAdmins(p, ['alice1', 'bob'], `gitdir:${admin}`)).toEqual(bob);
+    expect(otherWorktreeAdmins(p, ['alice1', 'bob'], `gitdir: ${admin}   \n`)).toEqual(bob);
+    expect(otherWorktreeAdmins(p, ['alice1', 'bob'], `# note\ngitdir:  ${admin}\n`)).toEqual(bob);
+    expect(otherWorktreeAdmins(p, ['alice1', 'bob'], `xgitdir: ${admin}\n`)).toEqual([]);
   });
 });
