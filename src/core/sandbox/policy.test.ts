@@ -229,7 +229,7 @@ describe('policy inputs and their defaults', () => {
   it('scratch defaults to /tmp, /var/tmp and the OS temp dir; home to the OS home', async () => {
     const os = await import('node:os');
     const p = policyFor({ role: 'lead', workspaceRoot: ws, cwd: ws }, defaults);
-    for (const t of ['/tmp', '/var/tmp', path.resolve(os.tmpdir())]) expect(p.allowWrite).toContain(t);
+    expect(p.areas.filter((a) => a.rule === 'scratch directory').map((a) => a.path)).toEqual([...new Set(['/tmp', '/var/tmp', path.resolve(os.tmpdir())])]);
     expect(p.allowWrite).toContain(path.join(os.homedir(), '.npm'));
     expect(p.denyRead).toContain(path.join(os.homedir(), '.ssh'));
   });
@@ -315,7 +315,7 @@ describe('what a mutation run showed untested', () => {
 
   it('without a list of scratch directories: /tmp, /var/tmp and the OS temp directory', () => {
     const p = policyFor({ role: 'solo', workspaceRoot: ws, cwd: ws, home }, defaults);
-    for (const t of ['/tmp', '/var/tmp', path.resolve(os.tmpdir())]) expect(p.allowWrite).toContain(t);
+    expect(p.areas.filter((a) => a.rule === 'scratch directory').map((a) => a.path)).toEqual([...new Set(['/tmp', '/var/tmp', path.resolve(os.tmpdir())])]);
   });
 
   it("a teammate with a worktree: other teammates' worktree metadata is its own area, git's control files another", () => {
