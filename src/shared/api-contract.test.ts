@@ -3,8 +3,17 @@
  * it fills) and refuses bad ones (an unknown kind, an out-of-range number, a name that could escape a path),
  * every enum value is accepted, and the shared constants keep their invariants.
  */
-import { describe, expect, it } from 'vitest';
-import { FLOW, IPC_CHANNELS, MAX_INPUT_CHARS, MAX_MESSAGE_CHARS, parseEvent, parseRequest, RequestSchema } from './api.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+// Loaded before each test, not by a static import: a schema that throws while the module loads then fails every
+// test here (a static import would fail the file before any test ran, which a mutation run cannot count as caught).
+let A: typeof import('./api.js');
+beforeEach(async () => {
+  A = await import('./api.js');
+});
+/** The caps the contract promises (characters), written out so a changed constant is noticed. */
+const MAX_INPUT_CHARS = 64 * 1024;
+const MAX_MESSAGE_CHARS = 100_000;
 
 const spec = { role: '', prompt: '', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask' };
 /** [request as sent (without id), request as parsed (defaults filled)]: one entry per request kind. */
@@ -108,41 +117,41 @@ const BAD_REQUESTS: [Record<string, unknown>, string][] = [
 
 describe('requests', () => {
   it('lists exactly the request kinds the host serves', () => {
-    expect(RequestSchema.options.map((o) => o.shape.type.value).sort()).toEqual([...new Set(REQUESTS.map(([r]) => r.type as string))].sort());
+    expect(A.RequestSchema.options.map((o) => o.shape.type.value).sort()).toEqual([...new Set(REQUESTS.map(([r]) => r.type as string))].sort());
   });
 
   it.each(REQUESTS)('accepts %j', (sent, parsed) => {
-    expect(parseRequest({ id: 5, ...sent })).toEqual({ ok: true, request: { id: 5, ...(parsed ?? sent) } });
+    expect(A.parseRequest({ id: 5, ...sent })).toEqual({ ok: true, request: { id: 5, ...(parsed ?? sent) } });
   });
 
   it.each(BAD_REQUESTS)('refuses %j, naming %s', (sent, field) => {
-    const r = parseRequest({ id: 9, ...sent });
+    const r = A.parseRequest({ id: 9, ...sent });
     expect(r).toEqual({ ok: false, id: 9, error: expect.stringMatching(new RegExp(`^invalid request: ${field.replace('.', '\\.')}: \\S`)) });
   });
 
   it('says why a name or an id is refused', () => {
-    expect(parseRequest({ id: 1, type: 'stop', agent: 'a b' })).toEqual({ ok: false, id: 1, error: 'invalid request: agent: invalid agent name' });
-    expect(parseRequest({ id: 1, type: 'task_cancel', task: 'x' })).toEqual({ ok: false, id: 1, error: 'invalid request: task: invalid task id' });
-    expect(parseRequest({ id: 1, type: 'team_create', name: '/' })).toEqual({ ok: false, id: 1, error: 'invalid request: name: a team name: letters, digits, space, . _ -' });
+    expect(A.parseRequest({ id: 1, type: 'stop', agent: 'a b' })).toEqual({ ok: false, id: 1, error: 'invalid request: agent: invalid agent name' });
+    expect(A.parseRequest({ id: 1, type: 'task_cancel', task: 'x' })).toEqual({ ok: false, id: 1, error: 'invalid request: task: invalid task id' });
+    expect(A.parseRequest({ id: 1, type: 'team_create', name: '/' })).toEqual({ ok: false, id: 1, error: 'invalid request: name: a team name: letters, digits, space, . _ -' });
   });
 
   it('every request kind refuses a field it does not know', () => {
-    for (const [sent] of REQUESTS) expect(parseRequest({ id: 1, ...sent, extra: true }).ok, String(sent.type)).toBe(false);
+    for (const [sent] of REQUESTS) expect(A.parseRequest({ id: 1, ...sent, extra: true }).ok, String(sent.type)).toBe(false);
   });
 
   it('keeps the id of a bad request when it is a whole number ≥ 0, else -1', () => {
-    expect(parseRequest({ id: 0, type: 'nope' })).toMatchObject({ ok: false, id: 0 });
-    expect(parseRequest({ id: 12, type: 'nope' })).toMatchObject({ ok: false, id: 12 });
-    expect(parseRequest({ id: -1, type: 'nope' })).toMatchObject({ ok: false, id: -1 });
-    expect(parseRequest({ id: 2.5, type: 'nope' })).toMatchObject({ ok: false, id: -1 });
-    expect(parseRequest({ id: '3', type: 'nope' })).toMatchObject({ ok: false, id: -1 });
-    expect(parseRequest(null)).toMatchObject({ ok: false, id: -1 });
-    expect(parseRequest(undefined)).toMatchObject({ ok: false, id: -1 });
+    expect(A.parseRequest({ id: 0, type: 'nope' })).toMatchObject({ ok: false, id: 0 });
+    expect(A.parseRequest({ id: 12, type: 'nope' })).toMatchObject({ ok: false, id: 12 });
+    expect(A.parseRequest({ id: -1, type: 'nope' })).toMatchObject({ ok: false, id: -1 });
+    expect(A.parseRequest({ id: 2.5, type: 'nope' })).toMatchObject({ ok: false, id: -1 });
+    expect(A.parseRequest({ id: '3', type: 'nope' })).toMatchObject({ ok: false, id: -1 });
+    expect(A.parseRequest(null)).toMatchObject({ ok: false, id: -1 });
+    expect(A.parseRequest(undefined)).toMatchObject({ ok: false, id: -1 });
   });
 
   it('names the message itself when the problem is not in a field', () => {
-    expect(parseRequest(42)).toEqual({ ok: false, id: -1, error: expect.stringMatching(/^invalid request: \(message\): \S/) });
-    expect(parseRequest({ id: 4, type: 'nope' })).toEqual({ ok: false, id: 4, error: expect.stringMatching(/^invalid request: type: \S/) });
+    expect(A.parseRequest(42)).toEqual({ ok: false, id: -1, error: expect.stringMatching(/^invalid request: \(message\): \S/) });
+    expect(A.parseRequest({ id: 4, type: 'nope' })).toEqual({ ok: false, id: 4, error: expect.stringMatching(/^invalid request: type: \S/) });
   });
 });
 
@@ -231,51 +240,53 @@ const BAD_EVENTS: [Record<string, unknown>, string][] = [
 
 describe('events', () => {
   it.each(EVENTS)('accepts %j', (event) => {
-    expect(parseEvent(event)).toEqual({ ok: true, event });
+    expect(A.parseEvent(event)).toEqual({ ok: true, event });
   });
 
   it('fills an event\'s defaults: a member not waiting, an empty approval inbox', () => {
     const { waiting_for: _w, usage: _u, ...bare } = member;
-    expect(parseEvent({ type: 'member', member: bare })).toEqual({ ok: true, event: { type: 'member', member: { ...bare, waiting_for: null } } });
-    expect(parseEvent({ type: 'approvals', pending: 0 })).toEqual({ ok: true, event: { type: 'approvals', pending: 0, items: [] } });
+    expect(A.parseEvent({ type: 'member', member: bare })).toEqual({ ok: true, event: { type: 'member', member: { ...bare, waiting_for: null } } });
+    expect(A.parseEvent({ type: 'approvals', pending: 0 })).toEqual({ ok: true, event: { type: 'approvals', pending: 0, items: [] } });
   });
 
   it('accepts every state, column, status and level a view can be sent', () => {
-    for (const state of ['spawning', 'idle', 'working', 'error', 'stopped', 'dead', 'defined', 'not_configured']) expect(parseEvent({ type: 'member', member: { ...member, state } }).ok, state).toBe(true);
-    for (const column of ['pending', 'in_progress', 'completed', 'parked', 'failed', 'cancelled']) expect(parseEvent({ type: 'task', task: { ...task, column } }).ok, column).toBe(true);
-    for (const status of ['pending', 'in_progress', 'completed']) expect(parseEvent({ type: 'task', task: { ...task, status } }).ok, status).toBe(true);
-    for (const level of ['info', 'warn', 'error']) expect(parseEvent({ type: 'notice', level, text: '' }).ok, level).toBe(true);
-    for (const state of ['on', 'off', 'unavailable', 'checking']) expect(parseEvent({ type: 'sandbox', sandbox: { state, text: '', fix: null } }).ok, state).toBe(true);
-    for (const source of ['env', 'file']) expect(parseEvent({ type: 'setup', setup: { needs_key: true, scripted: true, key: { source, last4: '' }, problem: 'p' } }).ok, source).toBe(true);
+    for (const state of ['spawning', 'idle', 'working', 'error', 'stopped', 'dead', 'defined', 'not_configured']) expect(A.parseEvent({ type: 'member', member: { ...member, state } }).ok, state).toBe(true);
+    for (const column of ['pending', 'in_progress', 'completed', 'parked', 'failed', 'cancelled']) expect(A.parseEvent({ type: 'task', task: { ...task, column } }).ok, column).toBe(true);
+    for (const status of ['pending', 'in_progress', 'completed']) expect(A.parseEvent({ type: 'task', task: { ...task, status } }).ok, status).toBe(true);
+    for (const level of ['info', 'warn', 'error']) expect(A.parseEvent({ type: 'notice', level, text: '' }).ok, level).toBe(true);
+    for (const state of ['on', 'off', 'unavailable', 'checking']) expect(A.parseEvent({ type: 'sandbox', sandbox: { state, text: '', fix: null } }).ok, state).toBe(true);
+    for (const source of ['env', 'file']) expect(A.parseEvent({ type: 'setup', setup: { needs_key: true, scripted: true, key: { source, last4: '' }, problem: 'p' } }).ok, source).toBe(true);
     for (const status of ['added', 'modified', 'deleted', 'renamed', 'copied', 'type_changed']) {
-      expect(parseEvent({ type: 'review_changes', agent: 'alice', changes: { ...changes, files: [{ ...fileChange, status }] }, comments: [] }).ok, status).toBe(true);
+      expect(A.parseEvent({ type: 'review_changes', agent: 'alice', changes: { ...changes, files: [{ ...fileChange, status }] }, comments: [] }).ok, status).toBe(true);
     }
     for (const source of ['committed', 'staged', 'unstaged', 'untracked']) {
-      expect(parseEvent({ type: 'review_changes', agent: 'alice', changes: { ...changes, files: [{ ...fileChange, source }] }, comments: [] }).ok, source).toBe(true);
+      expect(A.parseEvent({ type: 'review_changes', agent: 'alice', changes: { ...changes, files: [{ ...fileChange, source }] }, comments: [] }).ok, source).toBe(true);
     }
-    for (const state of ['pending', 'sent', 'outdated', 'resolved']) expect(parseEvent({ type: 'review_changes', agent: 'alice', changes, comments: [{ ...comment, state }] }).ok, state).toBe(true);
-    for (const kind of ['overlap', 'conflict']) expect(parseEvent({ type: 'conflict_warnings', warnings: [{ id: 'w', kind, agents: ['a', 'b'], files: [] }] }).ok, kind).toBe(true);
+    for (const state of ['pending', 'sent', 'outdated', 'resolved']) expect(A.parseEvent({ type: 'review_changes', agent: 'alice', changes, comments: [{ ...comment, state }] }).ok, state).toBe(true);
+    for (const kind of ['overlap', 'conflict']) expect(A.parseEvent({ type: 'conflict_warnings', warnings: [{ id: 'w', kind, agents: ['a', 'b'], files: [] }] }).ok, kind).toBe(true);
   });
 
   it.each(BAD_EVENTS)('refuses %j, naming %s', (event, field) => {
-    expect(parseEvent(event)).toEqual({ ok: false, error: expect.stringMatching(new RegExp(`^invalid event: ${field.replace(/\./g, '\\.')}: \\S`)) });
+    expect(A.parseEvent(event)).toEqual({ ok: false, error: expect.stringMatching(new RegExp(`^invalid event: ${field.replace(/\./g, '\\.')}: \\S`)) });
   });
 
   it('names the message itself when the problem is not in a field', () => {
-    expect(parseEvent('text')).toEqual({ ok: false, error: expect.stringMatching(/^invalid event: \(message\): \S/) });
+    expect(A.parseEvent('text')).toEqual({ ok: false, error: expect.stringMatching(/^invalid event: \(message\): \S/) });
   });
 });
 
 describe('shared constants', () => {
   it('flow control: whole numbers of characters, resume below pause, a chunk and the scrollback sized for a pause', () => {
-    for (const v of [FLOW.highWater, FLOW.lowWater, FLOW.maxChunk, FLOW.scrollback, MAX_INPUT_CHARS]) expect(Number.isInteger(v) && v > 0).toBe(true);
-    expect(FLOW.lowWater).toBeLessThan(FLOW.highWater);
-    expect(FLOW.maxChunk).toBeLessThan(FLOW.highWater);
-    expect(FLOW.scrollback).toBeGreaterThan(FLOW.highWater);
-    expect(MAX_INPUT_CHARS).toBeGreaterThanOrEqual(FLOW.maxChunk);
+    for (const v of [A.FLOW.highWater, A.FLOW.lowWater, A.FLOW.maxChunk, A.FLOW.scrollback, A.MAX_INPUT_CHARS]) expect(Number.isInteger(v) && v > 0).toBe(true);
+    expect(A.FLOW.lowWater).toBeLessThan(A.FLOW.highWater);
+    expect(A.FLOW.maxChunk).toBeLessThan(A.FLOW.highWater);
+    expect(A.FLOW.scrollback).toBeGreaterThan(A.FLOW.highWater);
+    expect(A.MAX_INPUT_CHARS).toBe(MAX_INPUT_CHARS);
+    expect(A.MAX_MESSAGE_CHARS).toBe(MAX_MESSAGE_CHARS);
+    expect(A.MAX_INPUT_CHARS).toBeGreaterThanOrEqual(A.FLOW.maxChunk);
   });
 
   it('the IPC channels main and the preload both use', () => {
-    expect(IPC_CHANNELS).toEqual({ request: 'thclaws:request', event: 'thclaws:event' });
+    expect(A.IPC_CHANNELS).toEqual({ request: 'thclaws:request', event: 'thclaws:event' });
   });
 });
