@@ -71,6 +71,25 @@ describe('realpathOr and canonicalPath (real files)', () => {
     expect(canonicalPath(path.join(root, 'd0'))).toBe(path.join(root, 'd30', ...Array(30).fill('x')));
   });
 
+  it('the hop counter itself: 40 links the kernel sees one at a time are followed, the 41st is refused', () => {
+    // e0 -> missing0/../e1: the kernel stops at the missing directory (ENOENT) after one link, while the path,
+    // resolved as text, names the next link; so only the counter can stop such a chain.
+    const chain = (name: string, n: number) => {
+      for (let i = 0; i < n; i++) symlinkSync(`missing${i}/../${name}${i + 1}`, path.join(root, `${name}${i}`));
+    };
+    chain('e', 40);
+    expect(canonicalPath(path.join(root, 'e0'))).toBe(path.join(root, 'e40'));
+    chain('f', 41);
+    let err: unknown;
+    try {
+      canonicalPath(path.join(root, 'f0'));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PathResolveError);
+    expect({ code: (err as PathResolveError).code, message: (err as PathResolveError).message }).toEqual({ code: 'ELOOP', message: 'path not accessible (too many symbolic links)' });
+  });
+
   it('a link loop is an ELOOP error, a file used as a directory is not inside anything', () => {
     let err: unknown;
     try {

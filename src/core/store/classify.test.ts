@@ -52,11 +52,15 @@ describe('classifyTeamPath', () => {
       ['root', 'config.json.lock'],
       ['root', 'team.log.1'],
       ['root', 'inboxes'],
+      ['inboxes', 'alice-json'],
+      ['tasks', '12-json'],
     ] as const) expect(classifyEntry(dir, name), `${dir}/${name}`).toBeNull();
   });
 
   it('only the fixed directories, one agent level deep, count', () => {
-    for (const p of [at('other', 'alice.json'), at('agents', 'bob', 'sub', 'status.json'), at('inboxes', 'x', 'alice.json'), at('tasks', '1', 'x.json'), at('..x', 'a')]) {
+    expect(classifyEntry('inboxes', 'carol1.json')).toEqual({ kind: 'inbox', key: 'inbox:carol1', agent: 'carol1' });
+    expect(classifyEntry('inboxes', 'bo.json')).toEqual({ kind: 'inbox', key: 'inbox:bo', agent: 'bo' });
+    for (const p of [at('agents', 'bob', 'status.json', 'x'), at('tasks', 'bob', 'status.json'), at('inboxes', 'bob', 'output.log'), at('other', 'alice.json'), at('agents', 'bob', 'sub', 'status.json'), at('inboxes', 'x', 'alice.json'), at('tasks', '1', 'x.json'), at('..x', 'a')]) {
       expect(classifyTeamPath(root, p), p).toBeNull();
     }
   });
