@@ -18,7 +18,7 @@ for f in "$@"; do
     start=$(date +%s.%N); stamp=$(date -u +%H:%M:%S); load=$(cut -d' ' -f1 /proc/loadavg)
     log="$out/$(echo "$f" | tr '/' '_').$i.log"
     if npx vitest run "$f" > "$log" 2>&1; then result=pass; passes=$((passes + 1)); rm -f "$log"; else result=fail; fi
-    secs=$(echo "$(date +%s.%N) - $start" | bc)
+    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
     printf '%s\t%s\t%s\t%.1f\t%s\t%s\n' "$f" "$i" "$result" "$secs" "$stamp" "$load" >> "$tsv"
     echo "$f run $i/$runs: $result (${secs%.*} s, load $load)"
     if [ "$result" = fail ]; then failed=1; echo "  output: $log"; break; fi
