@@ -13,7 +13,7 @@ function sdkPermissionMode(value: string): 'ask' | 'auto' {
 
 /** `a,b` or `a b`: the Agent SDK joins with commas; a comma inside a rule's parentheses stays. */
 /** A rule as permission rules are written: a tool name, optionally with `(its scope)`. */
-const RULE = /^[A-Za-z]\w*(?:\(.*\))?$/s;
+const RULE = /^[A-Za-z][\w-]*(?:__\*)?(?:\(.*\))?$/s;
 
 /**
  * `--allowedTools` / `--disallowedTools`: rules separated by commas or spaces outside parentheses (the Agent
@@ -75,6 +75,10 @@ export function registerAgentCommand(program: Command): void {
     .option('--allowedTools <rules>', 'allow rules for this run, comma-separated (Bash(npm test:*), Write(src/), Read)', ruleList('--allowedTools'))
     .option('--disallowedTools <rules>', 'deny rules for this run; a bare tool name also hides the tool', ruleList('--disallowedTools'))
     .option('-c, --continue', 'resume the newest session of this project')
+    .option('--mcp-config <config>', 'MCP servers from a JSON file or string ({"mcpServers":{…}}); repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--strict-mcp-config', 'only the --mcp-config servers (not settings, not .mcp.json)')
+    // The Agent SDK sends its MCP servers in `initialize` and says so with this flag; we read initialize always.
+    .addOption(new Option('--await-initialize', 'accepted for the Agent SDK').hideHelp())
     // The Agent SDK's acknowledgement that bypassPermissions may be used; our auto mode needs none.
     .addOption(new Option('--allow-dangerously-skip-permissions', 'accepted for the Agent SDK').hideHelp())
     .option('--system-prompt <text>', 'replaces the built-in system prompt')

@@ -97,7 +97,7 @@ export class ClaudeJsonTurn {
       subtype: 'init',
       cwd: rt.info.cwd,
       tools: agent.tools.map((t) => t.name),
-      mcp_servers: [],
+      mcp_servers: rt.mcp.status().map((s) => ({ name: s.name, status: s.status })),
       model: agent.model,
       permissionMode: rt.mode === 'auto' ? 'bypassPermissions' : 'default',
       slash_commands: [],

@@ -17,6 +17,12 @@ export interface AgentCliOptions {
   allowedTools?: string[];
   /** Deny rules for this run; a bare tool name also hides that tool from the model. */
   disallowedTools?: string[];
+  /** `--mcp-config`: MCP server configs (files or JSON strings), added to the settings' and `.mcp.json`'s. */
+  mcpConfig?: string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers. */
+  strictMcpConfig?: boolean;
+  /** `--await-initialize`: the Agent SDK sends its settings (MCP servers) in `initialize` before any prompt. */
+  awaitInitialize?: boolean;
   /** Resume the newest session of this project. */
   continue?: boolean;
   maxIterations?: number;

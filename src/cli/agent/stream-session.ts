@@ -102,6 +102,8 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
   // As before the control protocol: a session announces itself once at start (scripts wait for it), then per turn.
   write(ClaudeJsonTurn.init(rt));
   for (let prompt = await next(); prompt !== undefined; prompt = await next()) {
+    // A prompt that overtook `initialize` runs once its MCP servers and hooks are in place.
+    await control.initializing;
     current = new AbortController();
     const onSignal = () => current?.abort();
     process.on('SIGINT', onSignal);

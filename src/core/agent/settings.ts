@@ -82,6 +82,7 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
   const deny: string[] = [];
   const teammateAllow: string[] = [];
   const teammates: Record<string, Record<string, unknown>> = {};
+  let mcpServers: Record<string, unknown> = {};
   for (const file of files) {
     if (!existsSync(file)) continue;
     let raw = readJsonObject(file);
@@ -104,6 +105,8 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
       const rules = [...((prev.allow as string[] | undefined) ?? []), ...((t.allow as string[] | undefined) ?? [])];
       teammates[name] = { ...prev, ...t, ...(rules.length ? { allow: [...new Set(rules)] } : {}) };
     }
+    // MCP servers merge by name: a project's server does not drop the user's others.
+    mcpServers = { ...mcpServers, ...(raw.mcpServers as Record<string, unknown> | undefined) };
     const retry = { ...(merged.retry as object | undefined), ...(raw.retry as object | undefined) };
     merged = { ...merged, ...raw };
     if (raw.retry !== undefined || merged.retry !== undefined) merged.retry = retry;
@@ -113,6 +116,7 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
   if (allow.length || ask.length || deny.length) merged.permissions = { ...(merged.permissions as object | undefined), allow: [...new Set(allow)], ask: [...new Set(ask)], deny: [...new Set(deny)] };
   if (teammateAllow.length) merged.teammateAllow = [...new Set(teammateAllow)];
   if (Object.keys(teammates).length) merged.teammates = teammates;
+  if (Object.keys(mcpServers).length) merged.mcpServers = mcpServers;
   const res = SettingsSchema.safeParse(merged);
   if (!res.success) {
     const issue = res.error.issues[0]!;

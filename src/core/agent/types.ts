@@ -52,6 +52,8 @@ export interface Tool<I = unknown> {
   name: string;
   description: string;
   inputSchema: z.ZodType<I>;
+  /** The JSON schema the model sees when it is not `inputSchema`'s own (an MCP tool's, which its server validates). */
+  inputJsonSchema?: Record<string, unknown>;
   /** Whether the permission check runs before `run` (Write, Edit, Bash). */
   needsPermission: boolean;
   /** Changes nothing (Read, Glob, Grep): calls of one turn may run concurrently. */
