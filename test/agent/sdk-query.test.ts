@@ -2,7 +2,7 @@
  * The official Claude Agent SDK drives `thclaws` as it drives Claude Code (`pathToClaudeCodeExecutable`),
  * against the fake Messages API: its control protocol, permission callback, interrupts and flags.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { query, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,27 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
     expect(new Set(results.map((r) => r.session_id)).size).toBe(1);
     // The second request carries the first turn: one conversation.
     expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain('first');
+  });
+
+  it('an image in a user message reaches the model request; Read of a PNG returns it to the model as an image', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString('base64');
+    writeFileSync(path.join(dir, 'shot.png'), Buffer.from(png, 'base64'));
+    fake.enqueue({ toolUses: [{ name: 'Read', input: { file_path: 'shot.png' } }] }, { text: 'a picture' });
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      const content = [
+        { type: 'text' as const, text: 'what is this?' },
+        { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: png } },
+      ];
+      yield { type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, session_id: '' };
+    }
+    const msgs = await collect(query({ prompt: input(), options: options() }));
+    checkShapes(msgs);
+    expect(ResultMessage.parse(msgs.at(-1)).result).toBe('a picture');
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } };
+    // (the provider marks the last block for prompt caching)
+    expect(fake.requests[0]!.body.messages[0].content[1]).toMatchObject(image);
+    const toolResult = fake.requests[1]!.body.messages.at(-1).content[0];
+    expect(toolResult).toMatchObject({ type: 'tool_result', content: [image] });
   });
 
   it('canUseTool: allow with updatedInput runs the changed input (validated again); deny refuses with the message', async () => {

@@ -5,6 +5,7 @@
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
 import type { StreamJsonLine } from '../../core/agent/output-schema.js';
+import type { PromptBlock } from '../../core/agent/providers/types.js';
 import { ClaudeJsonTurn } from './claude-json.js';
 import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
@@ -61,7 +62,7 @@ const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`)
 /** Runs one prompt with the output of `opts.format`; returns the result and the exit code it stands for. */
 export async function runTurn(
   rt: Runtime,
-  prompt: string,
+  prompt: string | PromptBlock[],
   opts: PrintOptions,
   signal: AbortSignal,
   all: StreamJsonLine[],

@@ -8,6 +8,7 @@
 import readline from 'node:readline';
 import { z } from 'zod';
 import type { PromptResult } from '../../core/agent/agent.js';
+import type { PromptBlock } from '../../core/agent/providers/types.js';
 import { StreamJsonInput } from '../../core/agent/output-schema.js';
 import { ControlCancelLine, ControlRequestLine, ControlResponseLine, OutgoingRequests } from './control-protocol.js';
 import { handleControlRequest, type SessionControl } from './control-handlers.js';
@@ -34,7 +35,7 @@ const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`)
 export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions): Promise<number> {
   const out = new OutgoingRequests(write);
   if (opts.permissionPromptStdio) rt.permissions.setApprover(new SdkApprover(out));
-  const queue: string[] = [];
+  const queue: (string | PromptBlock[])[] = [];
   let wake: (() => void) | undefined;
   let closed = false;
   let worst = 0;
@@ -86,7 +87,8 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
         continue;
       }
       const c = msg.data.message.content;
-      queue.push(typeof c === 'string' ? c : c.map((b) => b.text).join('\n'));
+      // Text alone stays one prompt string (as before); images and documents go to the model as blocks.
+      queue.push(typeof c === 'string' ? c : c.every((b) => b.type === 'text') ? c.map((b) => b.text).join('\n') : (c as PromptBlock[]));
       wake?.();
     }
     closed = true;
@@ -94,7 +96,7 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
     wake?.();
   })();
 
-  const next = async (): Promise<string | undefined> => {
+  const next = async (): Promise<string | PromptBlock[] | undefined> => {
     while (!queue.length && !closed) await new Promise<void>((r) => (wake = r));
     return queue.shift();
   };

@@ -4,7 +4,7 @@
  * signal aborts. Thinking blocks stay in the conversation exactly as the API returned them.
  */
 import { modelInfo } from './models.js';
-import type { AssistantBlock, ChatMessage, CompletionResponse, Effort, Provider, ThinkingDisplay, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
+import type { AssistantBlock, ChatMessage, CompletionResponse, Effort, PromptBlock, Provider, ThinkingDisplay, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
 import { AbortedError, addUsage, emptyUsage, ProviderError } from './providers/types.js';
 import { capOutput, runToolBatch, runToolCall, toolSpec } from './tool-run.js';
 import type { Tool, ToolContext } from './types.js';
@@ -112,7 +112,7 @@ function truncationNote(r: CompletionResponse, maxTokens: number): string {
 }
 
 /** Appends `prompt` and runs the loop to completion. */
-export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopResult> {
+export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions): Promise<LoopResult> {
   const { messages, events, signal } = opts;
   const push = (m: ChatMessage) => {
     messages.push(m);
@@ -122,7 +122,7 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
     push({ role: 'assistant', content: [{ type: 'text', text: INTERRUPTED }] });
     return { stop: 'aborted', text: '', usage, iterations };
   };
-  push({ role: 'user', content: [{ type: 'text', text: prompt }] });
+  push({ role: 'user', content: typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt });
   const specs = opts.tools.map(toolSpec);
   const ctx: ToolContext = { ...opts.context, signal };
   const maxContinuations = opts.maxContinuations ?? DEFAULT_MAX_CONTINUATIONS;
@@ -212,7 +212,7 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
     await runToolBatch(calls, opts.tools, ctx, events, (call, r) => {
       const text = capOutput(r.content, opts.toolOutputMaxChars);
       events?.onToolResult?.({ id: call.id, name: call.name, content: text, isError: !!r.isError });
-      results.push({ type: 'tool_result', tool_use_id: call.id, content: text, ...(r.isError ? { is_error: true } : {}) });
+      results.push({ type: 'tool_result', tool_use_id: call.id, content: r.blocks ?? text, ...(r.isError ? { is_error: true } : {}) });
     });
     if (calls.length && !signal.aborted) extra.push(...((await opts.onToolBoundary?.()) ?? []));
     push({ role: 'user', content: [...results, ...extra.map((text) => ({ type: 'text' as const, text }))] });

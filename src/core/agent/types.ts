@@ -5,6 +5,8 @@ import type { CommandGuard, Role } from '../guard/types.js';
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /** Sent to the model instead of `content` (an image or PDF that Read returns); `content` describes it for people. */
+  blocks?: import('./providers/types.js').PromptBlock[];
 }
 
 export interface ToolContext {
