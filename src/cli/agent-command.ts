@@ -4,11 +4,12 @@ import type { AgentCliOptions } from './agent/options.js';
 
 export type { AgentCliOptions } from './agent/options.js';
 
-/** The Agent SDK's permission modes mapped to ours; the ones not enforced here are refused, not ignored. */
-function sdkPermissionMode(value: string): 'ask' | 'auto' {
+/** The Agent SDK's permission modes mapped to ours. */
+function sdkPermissionMode(value: string): 'ask' | 'auto' | 'acceptEdits' | 'plan' {
   if (value === 'ask' || value === 'default') return 'ask';
   if (value === 'auto' || value === 'bypassPermissions') return 'auto';
-  throw new CliError(`--permission-mode ${value} is not supported by thclaws (use default or bypassPermissions)`);
+  if (value === 'acceptEdits' || value === 'plan') return value;
+  throw new CliError(`--permission-mode ${value} is not supported by thclaws (use default, acceptEdits, bypassPermissions or plan)`);
 }
 
 /** `a,b` or `a b`: the Agent SDK joins with commas; a comma inside a rule's parentheses stays. */
@@ -65,7 +66,7 @@ export function registerAgentCommand(program: Command): void {
     .option('--script <file>', 'JSON script for the scripted provider (docs/scripted-provider.md)')
     .option('--accept-all', 'never ask before Write, Edit or Bash (role guards still apply)')
     .addOption(
-      new Option('--permission-mode <mode>', 'ask (= default): ask before Write/Edit/Bash; auto (= bypassPermissions): do not ask')
+      new Option('--permission-mode <mode>', 'ask (= default): ask before Write/Edit/Bash; auto (= bypassPermissions): do not ask; acceptEdits: workspace edits unasked; plan: read-only until ExitPlanMode\'s plan is approved')
         .choices(['ask', 'auto', 'default', 'bypassPermissions', 'acceptEdits', 'plan'])
         .argParser(sdkPermissionMode),
     )

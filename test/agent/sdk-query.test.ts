@@ -194,12 +194,41 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
       await q.setModel('opus');
       await q.setPermissionMode('bypassPermissions');
       await q.setModel('no-such-model').catch((e: Error) => errors.push(e.message));
-      await q.setPermissionMode('plan').catch((e: Error) => errors.push(e.message));
+      await q.setPermissionMode('nonsense' as never).catch((e: Error) => errors.push(e.message));
       release();
     }
     expect(fake.requests[1]!.body.model).not.toBe(fake.requests[0]!.body.model);
     expect(errors[0]).toMatch(/unknown model "no-such-model"/);
-    expect(errors[1]).toMatch(/permission mode "plan" is not supported/);
+    expect(errors[1]).toMatch(/permission mode "nonsense" is not supported/);
+  });
+
+  it('acceptEdits: a workspace Write runs unasked, Bash still asks; plan: Write is refused until ExitPlanMode is approved', async () => {
+    fake.enqueue(
+      { toolUses: [{ name: 'Write', input: { file_path: 'edit.txt', content: 'e' } }, { name: 'Bash', input: { command: 'echo hi' } }] },
+      { text: 'edits done' },
+    );
+    const asked: string[] = [];
+    const canUseTool: Options['canUseTool'] = async (tool, input) => {
+      asked.push(tool);
+      return { behavior: 'allow', updatedInput: input };
+    };
+    await collect(query({ prompt: 'go', options: options({ permissionMode: 'acceptEdits', canUseTool }) }));
+    expect(readFileSync(path.join(dir, 'edit.txt'), 'utf8')).toBe('e');
+    expect(asked).toEqual(['Bash']);
+
+    asked.length = 0;
+    fake.enqueue(
+      { toolUses: [{ name: 'Write', input: { file_path: 'early.txt', content: 'x' } }] },
+      { toolUses: [{ name: 'ExitPlanMode', input: { plan: '1. write plan.txt' } }] },
+      { toolUses: [{ name: 'Write', input: { file_path: 'plan.txt', content: 'p' } }] },
+      { text: 'planned and done' },
+    );
+    const msgs = await collect(query({ prompt: 'plan it', options: options({ permissionMode: 'plan', canUseTool }) }));
+    expect(existsSync(path.join(dir, 'early.txt'))).toBe(false);
+    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain('plan mode: Write is refused until your plan is approved');
+    expect(asked).toEqual(['ExitPlanMode', 'Write']);
+    expect(readFileSync(path.join(dir, 'plan.txt'), 'utf8')).toBe('p');
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')).toMatchObject({ permissionMode: 'plan' });
   });
 
   it('a PreToolUse hook callback runs in the host and blocks the tool; another tool is not matched', async () => {

@@ -42,6 +42,11 @@ function modelUsageJson(rt: Runtime) {
   return out;
 }
 
+/** Our permission mode → the Agent SDK's name for it. */
+function sdkModeName(mode: string): 'default' | 'bypassPermissions' | 'acceptEdits' | 'plan' {
+  return mode === 'auto' ? 'bypassPermissions' : mode === 'acceptEdits' || mode === 'plan' ? mode : 'default';
+}
+
 /** Our loop's stop → the Agent SDK's `terminal_reason`. */
 function terminalReason(r: PromptResult): string {
   switch (r.stop) {
@@ -99,7 +104,7 @@ export class ClaudeJsonTurn {
       tools: agent.tools.map((t) => t.name),
       mcp_servers: rt.mcp.status().map((s) => ({ name: s.name, status: s.status })),
       model: agent.model,
-      permissionMode: rt.mode === 'auto' ? 'bypassPermissions' : 'default',
+      permissionMode: sdkModeName(rt.permissions.currentMode),
       slash_commands: [],
       claude_code_version: VERSION,
       output_style: 'default',

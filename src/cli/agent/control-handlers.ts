@@ -2,6 +2,7 @@
  * Answers to the SDK's control requests. Each returns one `control_response` line; an unknown subtype or a
  * request we cannot honour gets an error response naming it (never silence, never an exit).
  */
+import type { PermissionMode } from '../../core/agent/permissions.js';
 import { knownModels, modelInfo, resolveModelAlias } from '../../core/agent/models.js';
 import { errorResponse, InitializeRequest, successResponse, type ControlRequestLine, type OutgoingRequests } from './control-protocol.js';
 import { addSdkServers } from './mcp-setup.js';
@@ -21,12 +22,12 @@ export interface SessionControl {
   initializing?: Promise<unknown>;
 }
 
-/** SDK permission modes → ours. `acceptEdits` and `plan` are refused until they are enforced here. */
-export function mapPermissionMode(mode: string): 'ask' | 'auto' | { refused: string } {
+/** SDK permission modes → ours (`default` is our `ask`, `bypassPermissions` our `auto`). */
+export function mapPermissionMode(mode: string): PermissionMode | { refused: string } {
   if (mode === 'default') return 'ask';
   if (mode === 'bypassPermissions') return 'auto';
-  if (mode === 'ask' || mode === 'auto') return mode;
-  return { refused: `permission mode "${mode}" is not supported by thclaws (supported: default, bypassPermissions)` };
+  if (mode === 'ask' || mode === 'auto' || mode === 'acceptEdits' || mode === 'plan') return mode;
+  return { refused: `permission mode "${mode}" is not supported by thclaws (supported: default, acceptEdits, bypassPermissions, plan)` };
 }
 
 async function initializeResponse(c: SessionControl, raw: unknown): Promise<Record<string, unknown> | string> {

@@ -6,7 +6,7 @@ export interface AgentCliOptions {
   provider?: 'anthropic' | 'scripted';
   script?: string;
   acceptAll?: boolean;
-  permissionMode?: 'ask' | 'auto';
+  permissionMode?: 'ask' | 'auto' | 'acceptEdits' | 'plan';
   /** The Agent SDK's `--max-turns` (same budget as --max-iterations; the result says error_max_turns). */
   maxTurns?: number;
   /** `stdio`: permission questions go to the SDK host as can_use_tool control requests. */

@@ -45,11 +45,13 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
   registerTeamHooks(opts);
   if (opts.print === undefined && (opts.teamAgent ?? process.env.THCLAWS_TEAM_AGENT) && (opts.teamAgent ?? process.env.THCLAWS_TEAM_AGENT) !== 'lead') {
     // A teammate process: no REPL, its team loop until shutdown.
+    const explicit = opts.acceptAll ? 'auto' : opts.permissionMode;
+    // A teammate's plan mode is the team's (planModeRequired, approved by the lead or the person).
+    if (explicit === 'acceptEdits' || explicit === 'plan') throw new CliError(`--permission-mode ${explicit} is for a solo or lead session; a teammate's plan mode is set by its team (planModeRequired)`);
     const rt = await setupRuntime(opts, false);
     const team = activeTeamSession();
     if (!team) throw new CliError('teammate mode needs a team session');
     const { runTeammateCli } = await import('./team-run.js');
-    const explicit = opts.acceptAll ? 'auto' : opts.permissionMode;
     return closing(rt, runTeammateCli(rt, team, explicit));
   }
   if (opts.print !== undefined || opts.inputFormat === 'stream-json') {

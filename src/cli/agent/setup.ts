@@ -16,6 +16,7 @@ import { trustFolder } from '../../core/agent/trust.js';
 import { buildSystemPrompt } from '../../core/agent/system-prompt.js';
 import { builtinTools } from '../../core/agent/tools/index.js';
 import { ShellRegistry } from '../../core/agent/tools/shells.js';
+import { exitPlanModeTool } from '../../core/agent/tools/exit-plan-mode.js';
 import type { Approver } from '../../core/agent/types.js';
 import type { CommandGuard, Role } from '../../core/guard/types.js';
 import type { AgentCliOptions } from './options.js';
@@ -206,6 +207,8 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
       persist: (rule) => addAllowRule(projectRoot, rule),
     },
   );
+  // Plan mode's way out; a stream-json session may enter plan mode later (set_permission_mode).
+  if (mode === 'plan' || opts.inputFormat === 'stream-json') activeTools.push(exitPlanModeTool(permissions));
   const resume = opts.resume ?? (opts.continue ? SessionStore.newest(projectRoot, agentName) : undefined);
   if (opts.continue && !resume) throw new CliError(`--continue: no saved session in ${projectRoot}/.thclaws/sessions`);
   let session: SessionStore;
