@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { CliError } from './errors.js';
 import type { AgentCliOptions } from './agent/options.js';
+import { addRefusedSdkFlags, refuseSdkFlags, settingSources } from './agent/sdk-flags.js';
 
 export type { AgentCliOptions } from './agent/options.js';
 
@@ -94,7 +95,11 @@ export function registerAgentCommand(program: Command): void {
       return n;
     })
     .addOption(new Option('--cli', 'force the terminal interface (accepted for compatibility)').hideHelp())
+    .option('--setting-sources <sources>', 'settings files to read: user, project, local (comma-separated; default all)', settingSources);
+  addRefusedSdkFlags(program);
+  program
     .action(async (opts: AgentCliOptions) => {
+      refuseSdkFlags(opts as unknown as Record<string, unknown>);
       const { runAgentCli } = await import('./agent/run.js');
       process.exitCode = await runAgentCli(opts);
     });

@@ -41,6 +41,11 @@ async function initializeResponse(c: SessionControl, raw: unknown): Promise<Reco
     process.stderr.write(`thclaws: ${msg}\n`);
     return msg;
   }
+  if (req.jsonSchema !== undefined && req.jsonSchema !== null) {
+    const msg = 'initialize: a JSON-schema output format (structured output) is not supported by thclaws';
+    process.stderr.write(`thclaws: ${msg}\n`);
+    return msg;
+  }
   if (req.sdkMcpServers?.length) {
     const msg = `initialize: in-process SDK MCP servers (createSdkMcpServer: ${req.sdkMcpServers.join(', ')}) are not supported by thclaws; give the server as a stdio or http server instead`;
     process.stderr.write(`thclaws: ${msg}\n`);

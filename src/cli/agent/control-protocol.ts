@@ -39,6 +39,8 @@ export const InitializeRequest = z
     mcpServers: z.record(z.string(), z.unknown()).optional(),
     /** In-process servers (`createSdkMcpServer`): names the SDK would proxy over `mcp_message`. */
     sdkMcpServers: z.array(z.string()).optional(),
+    /** The SDK's JSON-schema output format (structured output): refused. */
+    jsonSchema: z.unknown().optional(),
   })
   .loose();
 

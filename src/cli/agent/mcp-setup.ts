@@ -35,7 +35,8 @@ export async function setupMcp(opts: AgentCliOptions, info: RuntimeInfo, memberS
     const trusted = isTrusted(info.projectRoot);
     list = resolveMcpServers({
       settings: info.settings.mcpServers,
-      project: trusted ? readMcpJson(info.projectRoot) : undefined,
+      // `.mcp.json` is the project source of servers, as in Claude Code (--setting-sources without project skips it).
+      project: trusted && (!opts.settingSources || opts.settingSources.includes('project')) ? readMcpJson(info.projectRoot) : undefined,
       cli: (opts.mcpConfig ?? []).map((v) => parseMcpConfigArg(v, info.cwd)),
       ...(opts.strictMcpConfig ? { strict: true } : {}),
     });

@@ -23,6 +23,8 @@ export interface AgentCliOptions {
   strictMcpConfig?: boolean;
   /** `--await-initialize`: the Agent SDK sends its settings (MCP servers) in `initialize` before any prompt. */
   awaitInitialize?: boolean;
+  /** `--setting-sources`: which settings files are read (undefined: user, project and local). */
+  settingSources?: ('user' | 'project' | 'local')[];
   /** Resume the newest session of this project. */
   continue?: boolean;
   maxIterations?: number;

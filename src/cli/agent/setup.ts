@@ -115,9 +115,9 @@ function installSignalFallbacks(): void {
 /** Asks the person whether to trust the folder; true = trust (stored in the user's config). */
 export type TrustPrompt = (projectRoot: string, ignored: string[]) => Promise<boolean>;
 
-function loadTrustedSettings(projectRoot: string): LoadedSettings {
+function loadTrustedSettings(projectRoot: string, sources?: AgentCliOptions['settingSources']): LoadedSettings {
   try {
-    return loadSettings(projectRoot);
+    return loadSettings(projectRoot, process.env, sources ? { sources } : {});
   } catch (err) {
     if (err instanceof SettingsError) throw new CliError(err.message);
     throw err;
@@ -130,11 +130,11 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   const projectRoot = process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
   if (!existsSync(projectRoot)) throw new CliError(`THCLAWS_PROJECT_ROOT does not exist: ${projectRoot}`);
 
-  let loaded = loadTrustedSettings(projectRoot);
+  let loaded = loadTrustedSettings(projectRoot, opts.settingSources);
   let ignored = [...loaded.ignored, ...untrustedMcpJson(projectRoot)];
   if (ignored.length && askTrust && (await askTrust(projectRoot, ignored))) {
     trustFolder(projectRoot);
-    loaded = loadTrustedSettings(projectRoot);
+    loaded = loadTrustedSettings(projectRoot, opts.settingSources);
     ignored = [...loaded.ignored, ...untrustedMcpJson(projectRoot)];
   }
   if (ignored.length) {

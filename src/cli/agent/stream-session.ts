@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { PromptBlock } from '../../core/agent/providers/types.js';
 import { StreamJsonInput } from '../../core/agent/output-schema.js';
-import { ControlCancelLine, ControlRequestLine, ControlResponseLine, OutgoingRequests } from './control-protocol.js';
+import { ControlCancelLine, ControlRequestLine, ControlResponseLine, errorResponse, OutgoingRequests } from './control-protocol.js';
 import { handleControlRequest, type SessionControl } from './control-handlers.js';
 import { ClaudeJsonTurn } from './claude-json.js';
 import { exitCodeOf, runTurn, type PrintOptions } from './print.js';
@@ -71,8 +71,13 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
       const type = (obj as { type?: unknown } | null)?.type;
       if (type === 'control_request') {
         const req = ControlRequestLine.safeParse(obj);
-        if (!req.success) complain(lineNo, `malformed control_request: ${inputProblem(req.error)}`);
-        else void handleControlRequest(control, req.data).then(write);
+        if (req.success) void handleControlRequest(control, req.data).then(write);
+        else {
+          // Answered when it can be (its id is readable): the caller's promise fails instead of waiting forever.
+          const id = (obj as { request_id?: unknown }).request_id;
+          if (typeof id === 'string' && id) write(errorResponse(id, `malformed control_request: ${inputProblem(req.error)}`));
+          else complain(lineNo, `malformed control_request: ${inputProblem(req.error)}`);
+        }
         continue;
       }
       if (type === 'control_response') {

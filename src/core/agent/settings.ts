@@ -63,6 +63,8 @@ export interface LoadedSettings {
 export interface LoadOptions {
   /** Whether the project folder is trusted; default: the user's trust list says so. */
   trusted?: boolean;
+  /** The layers to read (the Agent SDK's settingSources); default all. */
+  sources?: readonly ('user' | 'project' | 'local')[];
 }
 
 /**
@@ -72,7 +74,8 @@ export interface LoadOptions {
  */
 export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = process.env, opts: LoadOptions = {}): LoadedSettings {
   const user = userSettingsPath(env);
-  const files = [user, projectSettingsPath(projectRoot), localSettingsPath(projectRoot)];
+  const layers = [['user', user], ['project', projectSettingsPath(projectRoot)], ['local', localSettingsPath(projectRoot)]] as const;
+  const files = layers.filter(([name]) => !opts.sources || opts.sources.includes(name)).map(([, file]) => file);
   let merged: Record<string, unknown> = {};
   const sources: string[] = [];
   const ignored: string[] = [];
