@@ -78,6 +78,7 @@ export function registerAgentCommand(program: Command): void {
     .option('--disallowedTools <rules>', 'deny rules for this run; a bare tool name also hides the tool', ruleList('--disallowedTools'))
     .option('-c, --continue', 'resume the newest session of this project')
     .option('--mcp-config <config>', 'MCP servers from a JSON file or string ({"mcpServers":{…}}); repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--include-partial-messages', 'with --output-format stream-json: a stream_event line per raw event of the model\'s stream')
     .option('--strict-mcp-config', 'only the --mcp-config servers (not settings, not .mcp.json)')
     // The Agent SDK sends its MCP servers in `initialize` and says so with this flag; we read initialize always.
     .addOption(new Option('--await-initialize', 'accepted for the Agent SDK').hideHelp())

@@ -52,6 +52,17 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
     expect(stderr).toBe('');
   });
 
+  it('includePartialMessages: the raw stream events arrive as stream_event lines, their text deltas making the answer', async () => {
+    fake.enqueue({ text: 'streamed in parts' });
+    const msgs = await collect(query({ prompt: 'hi', options: options({ includePartialMessages: true }) }));
+    for (const m of msgs) StreamJsonLine.parse(m);
+    const events = msgs.flatMap((m) => (m.type === 'stream_event' ? [m.event] : []));
+    expect(events[0]!.type).toBe('message_start');
+    expect(events.at(-1)!.type).toBe('message_stop');
+    const text = events.map((e) => (e.type === 'content_block_delta' && e.delta.type === 'text_delta' ? e.delta.text : '')).join('');
+    expect(text).toBe('streamed in parts');
+  });
+
   it('streaming input: two user messages, two turns, one session', async () => {
     fake.enqueue({ text: 'first' }, { text: 'second' });
     async function* input(): AsyncGenerator<SDKUserMessage> {

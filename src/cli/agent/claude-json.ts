@@ -117,8 +117,9 @@ export class ClaudeJsonTurn {
     };
   }
 
-  events(): LoopEvents {
+  events(includePartial = false): LoopEvents {
     return {
+      ...(includePartial ? { onStreamEvent: (event: Record<string, unknown>) => this.emit({ type: 'stream_event', event: event as { type: string }, parent_tool_use_id: null, ...this.common }) } : {}),
       onRetry: (i) =>
         this.emit({ type: 'system', subtype: 'api_retry', attempt: i.attempt, max_retries: this.rt.info.settings.retry.maxRetries, retry_delay_ms: i.delayMs, error: i.reason, ...this.common }),
       onToolCall: (c) => this.inputs.set(c.id, { name: c.name, input: c.input }),

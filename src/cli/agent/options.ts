@@ -25,6 +25,8 @@ export interface AgentCliOptions {
   awaitInitialize?: boolean;
   /** `--setting-sources`: which settings files are read (undefined: user, project and local). */
   settingSources?: ('user' | 'project' | 'local')[];
+  /** `--include-partial-messages`: stream_event lines (with --output-format stream-json). */
+  includePartialMessages?: boolean;
   /** Resume the newest session of this project. */
   continue?: boolean;
   maxIterations?: number;

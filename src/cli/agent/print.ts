@@ -15,6 +15,8 @@ export { usageJson } from './claude-json.js';
 export interface PrintOptions {
   format: 'text' | 'json' | 'stream-json';
   verbose?: boolean;
+  /** `--include-partial-messages`: `stream_event` lines with the API's raw stream events (stream-json only). */
+  includePartial?: boolean;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function runTurn(
       ? { ...renderer.events(), onText: undefined }
       : { onRetry: (i) => process.stderr.write(`thclaws: retry ${i.attempt} in ${(i.delayMs / 1000).toFixed(1)} s: ${i.reason}\n`) };
   } else {
-    events = turn.events();
+    events = turn.events(opts.format === 'stream-json' && !!opts.includePartial);
   }
   const tools: ToolTally = { calls: 0, failed: 0 };
   const result = await agent.prompt(prompt, signal, countTools(events, tools));

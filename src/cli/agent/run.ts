@@ -55,7 +55,8 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
     return closing(rt, runTeammateCli(rt, team, explicit));
   }
   if (opts.print !== undefined || opts.inputFormat === 'stream-json') {
-    const printOpts = { format: opts.outputFormat, verbose: !!opts.verbose };
+    if (opts.includePartialMessages && opts.outputFormat !== 'stream-json') throw new CliError('--include-partial-messages needs --output-format stream-json');
+    const printOpts = { format: opts.outputFormat, verbose: !!opts.verbose, includePartial: !!opts.includePartialMessages };
     if (opts.inputFormat === 'stream-json') {
       if (opts.outputFormat !== 'stream-json') throw new CliError('--input-format stream-json needs --output-format stream-json');
       if (typeof opts.print === 'string') throw new CliError('--input-format stream-json reads its prompts from stdin; give -p no value');

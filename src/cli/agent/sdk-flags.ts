@@ -13,7 +13,6 @@ const REFUSED: ReadonlyArray<[string, string]> = [
   ['--json-schema <schema>', 'structured output (a JSON-schema output format) is not implemented'],
   ['--max-budget-usd <usd>', 'a cost budget is not enforced (the result reports total_cost_usd)'],
   ['--max-thinking-tokens <n>', 'thinking is set by --effort (adaptive thinking), not by a token budget'],
-  ['--include-partial-messages', 'stream_event lines (partial messages) are not emitted; each message comes whole'],
   ['--tools <tools>', 'the base tool set is fixed; hide tools with --disallowedTools'],
   ['--agent <name>', 'agents run as team members (thclaws team), not as the session\'s main agent'],
   ['--agents <json>', 'subagents come from .thclaws/agents/*.md'],

@@ -17,6 +17,8 @@ export interface LoopEvents {
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolResult?(result: { id: string; name: string; content: string; isError: boolean }): void;
   onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  /** Each raw event of the model's stream (`--include-partial-messages`). */
+  onStreamEvent?(event: Record<string, unknown>): void;
   /** Usage of one model call. */
   onUsage?(usage: Usage): void;
   /** One complete model response as it joins the conversation (stream-json `assistant` messages). */
@@ -148,6 +150,7 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
         onText: events?.onText,
         onThinking: events?.onThinking,
         onRetry: events?.onRetry,
+        ...(events?.onStreamEvent ? { onStreamEvent: events.onStreamEvent } : {}),
       });
     } catch (err) {
       if (err instanceof AbortedError || signal.aborted) return interrupted(usage, iteration - 1);

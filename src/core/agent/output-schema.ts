@@ -133,7 +133,15 @@ export const ResultMessage = z.object({
 });
 
 /** One line of `--output-format stream-json`. */
-export const StreamJsonLine = z.union([SystemInitMessage, SystemRetryMessage, AssistantMessage, UserMessage, ResultMessage]);
+/** `--include-partial-messages`: one raw event of the API's stream, as Claude Code forwards it. */
+export const StreamEventMessage = z.object({
+  type: z.literal('stream_event'),
+  event: z.looseObject({ type: z.string() }),
+  parent_tool_use_id: z.null(),
+  ...common,
+});
+
+export const StreamJsonLine = z.union([SystemInitMessage, SystemRetryMessage, AssistantMessage, UserMessage, ResultMessage, StreamEventMessage]);
 
 /** One line of `--input-format stream-json`: a user message, content as a string or text, image and document blocks. */
 export const StreamJsonInput = z.object({

@@ -71,6 +71,8 @@ export interface CompletionRequest {
   onThinking?: (delta: string) => void;
   /** Told before a retry wait, so a UI can say why it is slow. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** Each raw event of the API's stream as it arrives (the Agent SDK's partial messages). */
+  onStreamEvent?: (event: Record<string, unknown>) => void;
 }
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
