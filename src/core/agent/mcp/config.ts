@@ -8,7 +8,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { McpConfigFile, type McpServerConfig, type McpServers } from './config-schema.js';
 
 export class McpConfigError extends Error {
@@ -118,5 +117,3 @@ export function resolveMcpServers(src: McpSources): ResolvedMcpServer[] {
 export function serversForMember(all: ResolvedMcpServer[], only: readonly string[] | undefined): ResolvedMcpServer[] {
   return only ? all.filter((s) => only.includes(s.name)) : all;
 }
-
-export const McpServerNames = z.array(z.string().min(1).max(64));
