@@ -1,6 +1,7 @@
 /**
- * Agent cold start: `thclaws --version`, `thclaws -p` with the scripted provider, and the time until the
- * REPL prompt appears in a real pty. Target: ≤ 300 ms to the prompt. Needs `dist/cli.mjs` (npm run bench builds it).
+ * Agent cold start: `thclaws --version`, `thclaws -p` with the scripted provider, the time until the
+ * REPL prompt appears in a real pty, and the same one-shot prompt through the Claude Agent SDK's `query()`
+ * (its control protocol, stream-json both ways) side by side with the direct `-p`. Target: ≤ 300 ms to the prompt. Needs `dist/cli.mjs` (npm run bench builds it).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
@@ -60,18 +61,32 @@ async function timeToPrompt(cwd: string, env: NodeJS.ProcessEnv): Promise<number
   });
 }
 
+/** One-shot `query()` of the Claude Agent SDK driving thclaws, from the call to the end of its messages. */
+async function timeSdkQuery(cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const { query } = await import('@anthropic-ai/claude-agent-sdk');
+  const t0 = process.hrtime.bigint();
+  let result = '';
+  for await (const m of query({ prompt: 'hello', options: { pathToClaudeCodeExecutable: BIN, cwd, env: env as Record<string, string>, extraArgs: { provider: 'scripted' } } })) {
+    if (m.type === 'result') result = m.subtype;
+  }
+  if (result !== 'success') throw new Error(`SDK query ended with ${result || 'no result'}`);
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
 export async function runAgentBench(): Promise<BenchSection> {
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'thclaws-bench-')));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, TERM: 'xterm-256color' };
-  const measures: Record<string, number[]> = { version: [], print: [], prompt: [] };
+  const measures: Record<string, number[]> = { version: [], print: [], prompt: [], sdk: [] };
   try {
     // One warm-up each: the first run pays for the disk cache, not for thclaws.
     await timeProcess(['--version'], dir, env);
     await timeToPrompt(dir, env);
+    await timeSdkQuery(dir, env);
     for (let i = 0; i < RUNS; i++) {
       measures.version!.push(await timeProcess(['--version'], dir, env));
       measures.print!.push(await timeProcess(['-p', 'hello', '--provider', 'scripted'], dir, env));
       measures.prompt!.push(await timeToPrompt(dir, env));
+      measures.sdk!.push(await timeSdkQuery(dir, env));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -87,6 +102,15 @@ export async function runAgentBench(): Promise<BenchSection> {
       row('thclaws --version', measures.version!),
       row('thclaws -p hello --provider scripted (whole run)', measures.print!),
       row('REPL: spawn → prompt in a pty', measures.prompt!, TARGET_MS),
+      row('Agent SDK query() one-shot, same prompt and provider (whole query)', measures.sdk!),
+      {
+        metric: 'SDK overhead over a direct -p (median difference)',
+        median_ms: round(stats(measures.sdk!).median - stats(measures.print!).median),
+        p90_ms: '-',
+        min_ms: '-',
+        target_ms: '-',
+        ok: '-',
+      },
     ],
     details: measures,
   };

@@ -1,19 +1,21 @@
 import { Option, type Command } from 'commander';
 import { CliError } from './errors.js';
 import type { AgentCliOptions } from './agent/options.js';
+import { addRefusedSdkFlags, refuseSdkFlags, settingSources } from './agent/sdk-flags.js';
 
 export type { AgentCliOptions } from './agent/options.js';
 
-/** The Agent SDK's permission modes mapped to ours; the ones not enforced here are refused, not ignored. */
-function sdkPermissionMode(value: string): 'ask' | 'auto' {
+/** The Agent SDK's permission modes mapped to ours. */
+function sdkPermissionMode(value: string): 'ask' | 'auto' | 'acceptEdits' | 'plan' {
   if (value === 'ask' || value === 'default') return 'ask';
   if (value === 'auto' || value === 'bypassPermissions') return 'auto';
-  throw new CliError(`--permission-mode ${value} is not supported by thclaws (use default or bypassPermissions)`);
+  if (value === 'acceptEdits' || value === 'plan') return value;
+  throw new CliError(`--permission-mode ${value} is not supported by thclaws (use default, acceptEdits, bypassPermissions or plan)`);
 }
 
 /** `a,b` or `a b`: the Agent SDK joins with commas; a comma inside a rule's parentheses stays. */
 /** A rule as permission rules are written: a tool name, optionally with `(its scope)`. */
-const RULE = /^[A-Za-z]\w*(?:\(.*\))?$/s;
+const RULE = /^[A-Za-z][\w-]*(?:__\*)?(?:\(.*\))?$/s;
 
 /**
  * `--allowedTools` / `--disallowedTools`: rules separated by commas or spaces outside parentheses (the Agent
@@ -65,7 +67,7 @@ export function registerAgentCommand(program: Command): void {
     .option('--script <file>', 'JSON script for the scripted provider (docs/scripted-provider.md)')
     .option('--accept-all', 'never ask before Write, Edit or Bash (role guards still apply)')
     .addOption(
-      new Option('--permission-mode <mode>', 'ask (= default): ask before Write/Edit/Bash; auto (= bypassPermissions): do not ask')
+      new Option('--permission-mode <mode>', 'ask (= default): ask before Write/Edit/Bash; auto (= bypassPermissions): do not ask; acceptEdits: workspace edits unasked; plan: read-only until ExitPlanMode\'s plan is approved')
         .choices(['ask', 'auto', 'default', 'bypassPermissions', 'acceptEdits', 'plan'])
         .argParser(sdkPermissionMode),
     )
@@ -75,6 +77,11 @@ export function registerAgentCommand(program: Command): void {
     .option('--allowedTools <rules>', 'allow rules for this run, comma-separated (Bash(npm test:*), Write(src/), Read)', ruleList('--allowedTools'))
     .option('--disallowedTools <rules>', 'deny rules for this run; a bare tool name also hides the tool', ruleList('--disallowedTools'))
     .option('-c, --continue', 'resume the newest session of this project')
+    .option('--mcp-config <config>', 'MCP servers from a JSON file or string ({"mcpServers":{…}}); repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--include-partial-messages', 'with --output-format stream-json: a stream_event line per raw event of the model\'s stream')
+    .option('--strict-mcp-config', 'only the --mcp-config servers (not settings, not .mcp.json)')
+    // The Agent SDK sends its MCP servers in `initialize` and says so with this flag; we read initialize always.
+    .addOption(new Option('--await-initialize', 'accepted for the Agent SDK').hideHelp())
     // The Agent SDK's acknowledgement that bypassPermissions may be used; our auto mode needs none.
     .addOption(new Option('--allow-dangerously-skip-permissions', 'accepted for the Agent SDK').hideHelp())
     .option('--system-prompt <text>', 'replaces the built-in system prompt')
@@ -89,7 +96,11 @@ export function registerAgentCommand(program: Command): void {
       return n;
     })
     .addOption(new Option('--cli', 'force the terminal interface (accepted for compatibility)').hideHelp())
+    .option('--setting-sources <sources>', 'settings files to read: user, project, local (comma-separated; default all)', settingSources);
+  addRefusedSdkFlags(program);
+  program
     .action(async (opts: AgentCliOptions) => {
+      refuseSdkFlags(opts as unknown as Record<string, unknown>);
       const { runAgentCli } = await import('./agent/run.js');
       process.exitCode = await runAgentCli(opts);
     });

@@ -3,6 +3,7 @@ import { registerAgentCommand } from './agent-command.js';
 import { registerDashboardCommand } from './dashboard-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerGuardCommand } from './guard-command.js';
+import { registerMcpCommand } from './mcp-command.js';
 import { registerTeamCommand } from './team/index.js';
 import { VERSION } from './version.js';
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerGuardCommand(program);
   registerDashboardCommand(program);
   registerDoctorCommand(program);
+  registerMcpCommand(program);
   registerAgentCommand(program);
   return program;
 }

@@ -2,7 +2,7 @@
  * The official Claude Agent SDK drives `thclaws` as it drives Claude Code (`pathToClaudeCodeExecutable`),
  * against the fake Messages API: its control protocol, permission callback, interrupts and flags.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { query, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,17 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
     expect(stderr).toBe('');
   });
 
+  it('includePartialMessages: the raw stream events arrive as stream_event lines, their text deltas making the answer', async () => {
+    fake.enqueue({ text: 'streamed in parts' });
+    const msgs = await collect(query({ prompt: 'hi', options: options({ includePartialMessages: true }) }));
+    for (const m of msgs) StreamJsonLine.parse(m);
+    const events = msgs.flatMap((m) => (m.type === 'stream_event' ? [m.event] : []));
+    expect(events[0]!.type).toBe('message_start');
+    expect(events.at(-1)!.type).toBe('message_stop');
+    const text = events.map((e) => (e.type === 'content_block_delta' && e.delta.type === 'text_delta' ? e.delta.text : '')).join('');
+    expect(text).toBe('streamed in parts');
+  });
+
   it('streaming input: two user messages, two turns, one session', async () => {
     fake.enqueue({ text: 'first' }, { text: 'second' });
     async function* input(): AsyncGenerator<SDKUserMessage> {
@@ -65,6 +76,27 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
     expect(new Set(results.map((r) => r.session_id)).size).toBe(1);
     // The second request carries the first turn: one conversation.
     expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain('first');
+  });
+
+  it('an image in a user message reaches the model request; Read of a PNG returns it to the model as an image', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString('base64');
+    writeFileSync(path.join(dir, 'shot.png'), Buffer.from(png, 'base64'));
+    fake.enqueue({ toolUses: [{ name: 'Read', input: { file_path: 'shot.png' } }] }, { text: 'a picture' });
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      const content = [
+        { type: 'text' as const, text: 'what is this?' },
+        { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: png } },
+      ];
+      yield { type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, session_id: '' };
+    }
+    const msgs = await collect(query({ prompt: input(), options: options() }));
+    checkShapes(msgs);
+    expect(ResultMessage.parse(msgs.at(-1)).result).toBe('a picture');
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } };
+    // (the provider marks the last block for prompt caching)
+    expect(fake.requests[0]!.body.messages[0].content[1]).toMatchObject(image);
+    const toolResult = fake.requests[1]!.body.messages.at(-1).content[0];
+    expect(toolResult).toMatchObject({ type: 'tool_result', content: [image] });
   });
 
   it('canUseTool: allow with updatedInput runs the changed input (validated again); deny refuses with the message', async () => {
@@ -173,12 +205,41 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
       await q.setModel('opus');
       await q.setPermissionMode('bypassPermissions');
       await q.setModel('no-such-model').catch((e: Error) => errors.push(e.message));
-      await q.setPermissionMode('plan').catch((e: Error) => errors.push(e.message));
+      await q.setPermissionMode('nonsense' as never).catch((e: Error) => errors.push(e.message));
       release();
     }
     expect(fake.requests[1]!.body.model).not.toBe(fake.requests[0]!.body.model);
     expect(errors[0]).toMatch(/unknown model "no-such-model"/);
-    expect(errors[1]).toMatch(/permission mode "plan" is not supported/);
+    expect(errors[1]).toMatch(/permission mode "nonsense" is not supported/);
+  });
+
+  it('acceptEdits: a workspace Write runs unasked, Bash still asks; plan: Write is refused until ExitPlanMode is approved', async () => {
+    fake.enqueue(
+      { toolUses: [{ name: 'Write', input: { file_path: 'edit.txt', content: 'e' } }, { name: 'Bash', input: { command: 'echo hi' } }] },
+      { text: 'edits done' },
+    );
+    const asked: string[] = [];
+    const canUseTool: Options['canUseTool'] = async (tool, input) => {
+      asked.push(tool);
+      return { behavior: 'allow', updatedInput: input };
+    };
+    await collect(query({ prompt: 'go', options: options({ permissionMode: 'acceptEdits', canUseTool }) }));
+    expect(readFileSync(path.join(dir, 'edit.txt'), 'utf8')).toBe('e');
+    expect(asked).toEqual(['Bash']);
+
+    asked.length = 0;
+    fake.enqueue(
+      { toolUses: [{ name: 'Write', input: { file_path: 'early.txt', content: 'x' } }] },
+      { toolUses: [{ name: 'ExitPlanMode', input: { plan: '1. write plan.txt' } }] },
+      { toolUses: [{ name: 'Write', input: { file_path: 'plan.txt', content: 'p' } }] },
+      { text: 'planned and done' },
+    );
+    const msgs = await collect(query({ prompt: 'plan it', options: options({ permissionMode: 'plan', canUseTool }) }));
+    expect(existsSync(path.join(dir, 'early.txt'))).toBe(false);
+    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain('plan mode: Write is refused until your plan is approved');
+    expect(asked).toEqual(['ExitPlanMode', 'Write']);
+    expect(readFileSync(path.join(dir, 'plan.txt'), 'utf8')).toBe('p');
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')).toMatchObject({ permissionMode: 'plan' });
   });
 
   it('a PreToolUse hook callback runs in the host and blocks the tool; another tool is not matched', async () => {

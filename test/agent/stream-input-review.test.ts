@@ -1,4 +1,6 @@
 /** `--input-format stream-json` fed bad lines between good ones: each bad line gets one readable error, the good turns all run. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
 import type { FakeAnthropic } from './fake-anthropic.js';
@@ -13,19 +15,38 @@ describe('stream-json input with malformed lines (real process, fake API)', () =
   it('names the line and the problem in one line each, runs every good line, exits 2', async () => {
     fake.enqueue({ text: 'first' }, { text: 'second' });
     const user = (content: unknown) => JSON.stringify({ type: 'user', message: { role: 'user', content } });
-    const input = [user('one'), 'not json', '{"type":"user"}', user(42), user('two')].join('\n');
+    // A malformed control_request whose id is readable is answered with an error response, not only logged.
+    const badControl = JSON.stringify({ type: 'control_request', request_id: 'bad1', request: { subtype: '' } });
+    const input = [user('one'), 'not json', '{"type":"user"}', badControl, user(42), user('two')].join('\n');
     const r = await runCli(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'], {
       cwd: dir,
       env: scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url }),
       input,
     });
     expect(r.code).toBe(2);
-    const out = r.stdout.trim().split('\n').map((l) => StreamJsonLine.parse(JSON.parse(l)));
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; response?: { subtype: string; request_id: string; error: string } });
+    expect(lines.find((l) => l.type === 'control_response')?.response).toMatchObject({ subtype: 'error', request_id: 'bad1', error: expect.stringMatching(/^malformed control_request: /) });
+    const out = lines.filter((l) => l.type !== 'control_response').map((l) => StreamJsonLine.parse(l));
     expect(out.filter((m) => m.type === 'result').map((m) => (m as { result: string }).result)).toEqual(['first', 'second']);
     const errs = r.stderr.trim().split('\n');
     expect(errs).toHaveLength(3);
     expect(errs[0]).toMatch(/^thclaws: stdin line 2: not a stream-json user message: .*not valid JSON/);
     expect(errs[1]).toMatch(/^thclaws: stdin line 3: not a stream-json user message: "message": .+; expected \{"type":"user"/);
-    expect(errs[2]).toMatch(/^thclaws: stdin line 4: not a stream-json user message: "message\.content": .+/);
+    expect(errs[2]).toMatch(/^thclaws: stdin line 5: not a stream-json user message: "message\.content": .+/);
+  });
+
+  it('an Agent SDK flag thclaws cannot honour is refused by name in one line (exit 2); --setting-sources picks the settings files read', async () => {
+    const env = scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
+    const refused = await runCli(['-p', 'hi', '--fallback-model', 'haiku'], { cwd: dir, env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^thclaws: --fallback-model is not supported by thclaws: .+\n$/);
+    expect(fake.requests).toHaveLength(0);
+    mkdirSync(path.join(dir, '.thclaws'));
+    writeFileSync(path.join(dir, '.thclaws/settings.json'), JSON.stringify({ model: 'haiku' }));
+    fake.enqueue({ text: 'a' }, { text: 'b' });
+    await runCli(['-p', 'hi'], { cwd: dir, env });
+    await runCli(['-p', 'hi', '--setting-sources', 'user,local'], { cwd: dir, env });
+    expect(fake.requests[0]!.body.model).toMatch(/haiku/);
+    expect(fake.requests[1]!.body.model).not.toMatch(/haiku/);
   });
 });

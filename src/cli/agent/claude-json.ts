@@ -42,6 +42,11 @@ function modelUsageJson(rt: Runtime) {
   return out;
 }
 
+/** Our permission mode → the Agent SDK's name for it. */
+function sdkModeName(mode: string): 'default' | 'bypassPermissions' | 'acceptEdits' | 'plan' {
+  return mode === 'auto' ? 'bypassPermissions' : mode === 'acceptEdits' || mode === 'plan' ? mode : 'default';
+}
+
 /** Our loop's stop → the Agent SDK's `terminal_reason`. */
 function terminalReason(r: PromptResult): string {
   switch (r.stop) {
@@ -97,9 +102,9 @@ export class ClaudeJsonTurn {
       subtype: 'init',
       cwd: rt.info.cwd,
       tools: agent.tools.map((t) => t.name),
-      mcp_servers: [],
+      mcp_servers: rt.mcp.status().map((s) => ({ name: s.name, status: s.status })),
       model: agent.model,
-      permissionMode: rt.mode === 'auto' ? 'bypassPermissions' : 'default',
+      permissionMode: sdkModeName(rt.permissions.currentMode),
       slash_commands: [],
       claude_code_version: VERSION,
       output_style: 'default',
@@ -112,8 +117,9 @@ export class ClaudeJsonTurn {
     };
   }
 
-  events(): LoopEvents {
+  events(includePartial = false): LoopEvents {
     return {
+      ...(includePartial ? { onStreamEvent: (event: Record<string, unknown>) => this.emit({ type: 'stream_event', event: event as { type: string }, parent_tool_use_id: null, ...this.common }) } : {}),
       onRetry: (i) =>
         this.emit({ type: 'system', subtype: 'api_retry', attempt: i.attempt, max_retries: this.rt.info.settings.retry.maxRetries, retry_delay_ms: i.delayMs, error: i.reason, ...this.common }),
       onToolCall: (c) => this.inputs.set(c.id, { name: c.name, input: c.input }),

@@ -2,8 +2,10 @@
  * Answers to the SDK's control requests. Each returns one `control_response` line; an unknown subtype or a
  * request we cannot honour gets an error response naming it (never silence, never an exit).
  */
+import type { PermissionMode } from '../../core/agent/permissions.js';
 import { knownModels, modelInfo, resolveModelAlias } from '../../core/agent/models.js';
 import { errorResponse, InitializeRequest, successResponse, type ControlRequestLine, type OutgoingRequests } from './control-protocol.js';
+import { addSdkServers } from './mcp-setup.js';
 import { installPreToolUse, SUPPORTED_SDK_HOOKS } from './sdk-hooks.js';
 import type { Runtime } from './setup.js';
 
@@ -16,17 +18,19 @@ export interface SessionControl {
   interrupted?: boolean;
   /** Set by the first `initialize`: a second would install its hooks and append its prompt again. */
   initialized?: boolean;
+  /** The running `initialize` (it connects MCP servers): turns wait for it. */
+  initializing?: Promise<unknown>;
 }
 
-/** SDK permission modes → ours. `acceptEdits` and `plan` are refused until they are enforced here. */
-export function mapPermissionMode(mode: string): 'ask' | 'auto' | { refused: string } {
+/** SDK permission modes → ours (`default` is our `ask`, `bypassPermissions` our `auto`). */
+export function mapPermissionMode(mode: string): PermissionMode | { refused: string } {
   if (mode === 'default') return 'ask';
   if (mode === 'bypassPermissions') return 'auto';
-  if (mode === 'ask' || mode === 'auto') return mode;
-  return { refused: `permission mode "${mode}" is not supported by thclaws (supported: default, bypassPermissions)` };
+  if (mode === 'ask' || mode === 'auto' || mode === 'acceptEdits' || mode === 'plan') return mode;
+  return { refused: `permission mode "${mode}" is not supported by thclaws (supported: default, acceptEdits, bypassPermissions, plan)` };
 }
 
-function initializeResponse(c: SessionControl, raw: unknown): Record<string, unknown> | string {
+async function initializeResponse(c: SessionControl, raw: unknown): Promise<Record<string, unknown> | string> {
   const parsed = InitializeRequest.safeParse(raw);
   if (!parsed.success) return `initialize: ${parsed.error.issues[0]?.message ?? 'invalid request'}`;
   const req = parsed.data;
@@ -36,6 +40,21 @@ function initializeResponse(c: SessionControl, raw: unknown): Record<string, unk
     const msg = `initialize: SDK hook callbacks for ${unsupported.join(', ')} are not supported by thclaws (supported: ${SUPPORTED_SDK_HOOKS.join(', ')}); they would never fire`;
     process.stderr.write(`thclaws: ${msg}\n`);
     return msg;
+  }
+  if (req.jsonSchema !== undefined && req.jsonSchema !== null) {
+    const msg = 'initialize: a JSON-schema output format (structured output) is not supported by thclaws';
+    process.stderr.write(`thclaws: ${msg}\n`);
+    return msg;
+  }
+  if (req.sdkMcpServers?.length) {
+    const msg = `initialize: in-process SDK MCP servers (createSdkMcpServer: ${req.sdkMcpServers.join(', ')}) are not supported by thclaws; give the server as a stdio or http server instead`;
+    process.stderr.write(`thclaws: ${msg}\n`);
+    return msg;
+  }
+  const sdkServers = Object.keys(req.mcpServers ?? {}).length > 0;
+  if (sdkServers) {
+    const err = await addSdkServers(c.rt.mcp, c.rt.info, c.rt.agent.tools, req.mcpServers, c.rt.disallowedTools);
+    if (err) return err;
   }
   for (const [, matchers] of hooks) installPreToolUse(c.rt, c.out, matchers);
   // A custom prompt replaces ours; none (the SDK's `[""]`) keeps ours, which carries the tools' rules.
@@ -51,6 +70,9 @@ function initializeResponse(c: SessionControl, raw: unknown): Record<string, unk
     account: {},
     pid: process.pid,
     ...(hooks.length ? { hooks_applied: true } : {}),
+    // The SDK ends the session unless a CLI reading its servers from here says whether it applied them.
+    ...(req.mcpServers !== undefined ? { mcp_servers_applied: true } : {}),
+    mcp_servers: c.rt.mcp.status().map((s) => ({ name: s.name, status: s.status })),
   };
 }
 
@@ -59,8 +81,10 @@ export async function handleControlRequest(c: SessionControl, line: ControlReque
   const req = line.request as Record<string, unknown> & { subtype: string };
   switch (req.subtype) {
     case 'initialize': {
-      if (c.initialized) return errorResponse(id, 'already initialized: initialize is sent once per session');
-      const r = initializeResponse(c, req);
+      if (c.initialized || c.initializing) return errorResponse(id, 'already initialized: initialize is sent once per session');
+      const running = initializeResponse(c, req);
+      c.initializing = running;
+      const r = await running;
       if (typeof r !== 'string') c.initialized = true;
       return typeof r === 'string' ? errorResponse(id, r) : successResponse(id, r);
     }
@@ -83,7 +107,9 @@ export async function handleControlRequest(c: SessionControl, line: ControlReque
       return successResponse(id);
     }
     case 'mcp_status':
-      return successResponse(id, { mcpServers: [] });
+      // Servers from a running `initialize` are reported once they have connected (or failed).
+      await c.initializing;
+      return successResponse(id, { mcpServers: c.rt.mcp.status() });
     default:
       return errorResponse(id, `unsupported control request "${req.subtype}"`);
   }

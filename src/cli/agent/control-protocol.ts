@@ -35,6 +35,12 @@ export const InitializeRequest = z
     /** The SDK sends a string array (`[""]` when the caller set none). */
     systemPrompt: z.union([z.string().max(1_000_000), z.array(z.string().max(1_000_000)).max(100)]).optional(),
     hooks: z.record(z.string(), z.array(z.object({ matcher: z.string().optional(), hookCallbackIds: z.array(z.string()) }).loose())).optional(),
+    /** The SDK's `mcpServers` (stdio, http, sse), checked in mcp/config.ts. */
+    mcpServers: z.record(z.string(), z.unknown()).optional(),
+    /** In-process servers (`createSdkMcpServer`): names the SDK would proxy over `mcp_message`. */
+    sdkMcpServers: z.array(z.string()).optional(),
+    /** The SDK's JSON-schema output format (structured output): refused. */
+    jsonSchema: z.unknown().optional(),
   })
   .loose();
 

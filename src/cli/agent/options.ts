@@ -6,7 +6,7 @@ export interface AgentCliOptions {
   provider?: 'anthropic' | 'scripted';
   script?: string;
   acceptAll?: boolean;
-  permissionMode?: 'ask' | 'auto';
+  permissionMode?: 'ask' | 'auto' | 'acceptEdits' | 'plan';
   /** The Agent SDK's `--max-turns` (same budget as --max-iterations; the result says error_max_turns). */
   maxTurns?: number;
   /** `stdio`: permission questions go to the SDK host as can_use_tool control requests. */
@@ -17,6 +17,16 @@ export interface AgentCliOptions {
   allowedTools?: string[];
   /** Deny rules for this run; a bare tool name also hides that tool from the model. */
   disallowedTools?: string[];
+  /** `--mcp-config`: MCP server configs (files or JSON strings), added to the settings' and `.mcp.json`'s. */
+  mcpConfig?: string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers. */
+  strictMcpConfig?: boolean;
+  /** `--await-initialize`: the Agent SDK sends its settings (MCP servers) in `initialize` before any prompt. */
+  awaitInitialize?: boolean;
+  /** `--setting-sources`: which settings files are read (undefined: user, project and local). */
+  settingSources?: ('user' | 'project' | 'local')[];
+  /** `--include-partial-messages`: stream_event lines (with --output-format stream-json). */
+  includePartialMessages?: boolean;
   /** Resume the newest session of this project. */
   continue?: boolean;
   maxIterations?: number;

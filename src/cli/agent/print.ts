@@ -5,6 +5,7 @@
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
 import type { StreamJsonLine } from '../../core/agent/output-schema.js';
+import type { PromptBlock } from '../../core/agent/providers/types.js';
 import { ClaudeJsonTurn } from './claude-json.js';
 import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
@@ -14,6 +15,8 @@ export { usageJson } from './claude-json.js';
 export interface PrintOptions {
   format: 'text' | 'json' | 'stream-json';
   verbose?: boolean;
+  /** `--include-partial-messages`: `stream_event` lines with the API's raw stream events (stream-json only). */
+  includePartial?: boolean;
 }
 
 /**
@@ -61,7 +64,7 @@ const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`)
 /** Runs one prompt with the output of `opts.format`; returns the result and the exit code it stands for. */
 export async function runTurn(
   rt: Runtime,
-  prompt: string,
+  prompt: string | PromptBlock[],
   opts: PrintOptions,
   signal: AbortSignal,
   all: StreamJsonLine[],
@@ -79,7 +82,7 @@ export async function runTurn(
       ? { ...renderer.events(), onText: undefined }
       : { onRetry: (i) => process.stderr.write(`thclaws: retry ${i.attempt} in ${(i.delayMs / 1000).toFixed(1)} s: ${i.reason}\n`) };
   } else {
-    events = turn.events();
+    events = turn.events(opts.format === 'stream-json' && !!opts.includePartial);
   }
   const tools: ToolTally = { calls: 0, failed: 0 };
   const result = await agent.prompt(prompt, signal, countTools(events, tools));

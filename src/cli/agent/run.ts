@@ -6,7 +6,7 @@ import { DenyApprover } from '../../core/agent/permissions.js';
 import { runPrint } from './print.js';
 import { announceQuestion } from './question-file.js';
 import { runRepl } from './repl.js';
-import { setupRuntime } from './setup.js';
+import { setupRuntime, type Runtime } from './setup.js';
 import { activeTeamSession, registerTeamHooks } from './team-hooks.js';
 
 /** One question before the REPL starts; the answer is stored in the user's config by the caller. */
@@ -32,26 +32,38 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The session's MCP clients are closed at its end: their stdio servers would keep the process alive. */
+async function closing(rt: Runtime, run: Promise<number>): Promise<number> {
+  try {
+    return await run;
+  } finally {
+    await rt.mcp.close();
+  }
+}
+
 export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
   registerTeamHooks(opts);
   if (opts.print === undefined && (opts.teamAgent ?? process.env.THCLAWS_TEAM_AGENT) && (opts.teamAgent ?? process.env.THCLAWS_TEAM_AGENT) !== 'lead') {
     // A teammate process: no REPL, its team loop until shutdown.
+    const explicit = opts.acceptAll ? 'auto' : opts.permissionMode;
+    // A teammate's plan mode is the team's (planModeRequired, approved by the lead or the person).
+    if (explicit === 'acceptEdits' || explicit === 'plan') throw new CliError(`--permission-mode ${explicit} is for a solo or lead session; a teammate's plan mode is set by its team (planModeRequired)`);
     const rt = await setupRuntime(opts, false);
     const team = activeTeamSession();
     if (!team) throw new CliError('teammate mode needs a team session');
     const { runTeammateCli } = await import('./team-run.js');
-    const explicit = opts.acceptAll ? 'auto' : opts.permissionMode;
-    return runTeammateCli(rt, team, explicit);
+    return closing(rt, runTeammateCli(rt, team, explicit));
   }
   if (opts.print !== undefined || opts.inputFormat === 'stream-json') {
-    const printOpts = { format: opts.outputFormat, verbose: !!opts.verbose };
+    if (opts.includePartialMessages && opts.outputFormat !== 'stream-json') throw new CliError('--include-partial-messages needs --output-format stream-json');
+    const printOpts = { format: opts.outputFormat, verbose: !!opts.verbose, includePartial: !!opts.includePartialMessages };
     if (opts.inputFormat === 'stream-json') {
       if (opts.outputFormat !== 'stream-json') throw new CliError('--input-format stream-json needs --output-format stream-json');
       if (typeof opts.print === 'string') throw new CliError('--input-format stream-json reads its prompts from stdin; give -p no value');
       const rt = await setupRuntime(opts, false);
       rt.permissions.setApprover(rt.approver ?? new DenyApprover());
       const { runStreamSession } = await import('./stream-session.js');
-      return runStreamSession(rt, { ...printOpts, permissionPromptStdio: opts.permissionPromptTool === 'stdio' });
+      return closing(rt, runStreamSession(rt, { ...printOpts, permissionPromptStdio: opts.permissionPromptTool === 'stdio' }));
     }
     const prompt = opts.print === true ? await readStdin() : (opts.print as string);
     if (!prompt.trim()) throw new CliError('-p needs a prompt (as its value or on stdin)');
@@ -62,10 +74,10 @@ export async function runAgentCli(opts: AgentCliOptions): Promise<number> {
     const team = activeTeamSession();
     if (team && team.role !== 'teammate') {
       const { runTeamPrint } = await import('./team-run.js');
-      return runTeamPrint(rt, team, prompt, opts.outputFormat, opts.timeout);
+      return closing(rt, runTeamPrint(rt, team, prompt, opts.outputFormat, opts.timeout));
     }
-    return runPrint(rt, prompt, printOpts);
+    return closing(rt, runPrint(rt, prompt, printOpts));
   }
   const rt = await setupRuntime(opts, true, process.stdin.isTTY ? askTrust : undefined);
-  return runRepl(rt, { verbose: !!opts.verbose });
+  return closing(rt, runRepl(rt, { verbose: !!opts.verbose }));
 }

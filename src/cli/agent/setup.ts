@@ -16,12 +16,15 @@ import { trustFolder } from '../../core/agent/trust.js';
 import { buildSystemPrompt } from '../../core/agent/system-prompt.js';
 import { builtinTools } from '../../core/agent/tools/index.js';
 import { ShellRegistry } from '../../core/agent/tools/shells.js';
+import { exitPlanModeTool } from '../../core/agent/tools/exit-plan-mode.js';
 import type { Approver } from '../../core/agent/types.js';
 import type { CommandGuard, Role } from '../../core/guard/types.js';
 import type { AgentCliOptions } from './options.js';
 import { CliError } from '../errors.js';
 import { agentHooks, type RuntimeInfo } from './hooks.js';
 import { setupSandbox } from './sandbox-setup.js';
+import { hiddenBy, setupMcp, untrustedMcpJson } from './mcp-setup.js';
+import type { McpServers } from '../../core/agent/mcp/servers.js';
 
 export const NO_KEY_MESSAGE = 'no API key: set ANTHROPIC_API_KEY, add one in the dashboard (thclaws dashboard), or run with --provider scripted --script <file>';
 
@@ -35,6 +38,10 @@ export interface Runtime {
   resumed: boolean;
   /** The OS sandbox around this agent's Bash; `warm` readies its probe and wrapped line ahead of a command. */
   sandbox: { warm(): Promise<void> };
+  /** Connected MCP servers (their tools are among the agent's). */
+  mcp: McpServers;
+  /** `--disallowedTools`: the Agent SDK's servers added later are held to them too. */
+  disallowedTools?: string[];
 }
 
 function resolveCwd(dir: string | undefined): string {
@@ -108,9 +115,9 @@ function installSignalFallbacks(): void {
 /** Asks the person whether to trust the folder; true = trust (stored in the user's config). */
 export type TrustPrompt = (projectRoot: string, ignored: string[]) => Promise<boolean>;
 
-function loadTrustedSettings(projectRoot: string): LoadedSettings {
+function loadTrustedSettings(projectRoot: string, sources?: AgentCliOptions['settingSources']): LoadedSettings {
   try {
-    return loadSettings(projectRoot);
+    return loadSettings(projectRoot, process.env, sources ? { sources } : {});
   } catch (err) {
     if (err instanceof SettingsError) throw new CliError(err.message);
     throw err;
@@ -123,14 +130,16 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   const projectRoot = process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
   if (!existsSync(projectRoot)) throw new CliError(`THCLAWS_PROJECT_ROOT does not exist: ${projectRoot}`);
 
-  let loaded = loadTrustedSettings(projectRoot);
-  if (loaded.ignored.length && askTrust && (await askTrust(projectRoot, loaded.ignored))) {
+  let loaded = loadTrustedSettings(projectRoot, opts.settingSources);
+  let ignored = [...loaded.ignored, ...untrustedMcpJson(projectRoot)];
+  if (ignored.length && askTrust && (await askTrust(projectRoot, ignored))) {
     trustFolder(projectRoot);
-    loaded = loadTrustedSettings(projectRoot);
+    loaded = loadTrustedSettings(projectRoot, opts.settingSources);
+    ignored = [...loaded.ignored, ...untrustedMcpJson(projectRoot)];
   }
-  if (loaded.ignored.length) {
+  if (ignored.length) {
     process.stderr.write(
-      `thclaws: ${projectRoot} is not a trusted folder: ignoring project settings that loosen permissions (${loaded.ignored.join(', ')}); ` +
+      `thclaws: ${projectRoot} is not a trusted folder: ignoring project settings that loosen permissions (${ignored.join(', ')}); ` +
         'trust it by answering the question in the REPL, or pass --accept-all\n',
     );
   }
@@ -179,8 +188,10 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   const allowed = def?.tools ? new Set(def.tools) : undefined;
   // Background shells come with Bash: a definition that allows Bash allows reading and stopping them.
   if (allowed?.has('Bash')) for (const t of ['BashOutput', 'KillShell']) allowed.add(t);
-  const hidden = new Set((opts.disallowedTools ?? []).filter((r) => !r.includes('(')));
-  const activeTools = (allowed ? tools.filter((t) => allowed.has(t.name)) : tools).filter((t) => !hidden.has(t.name));
+  const hidden = hiddenBy(opts.disallowedTools);
+  // A definition's `tools` names built-in tools; its `mcpServers` picks the MCP servers.
+  const { mcp, tools: mcpTools } = await setupMcp(opts, info, def?.mcpServers);
+  const activeTools = [...(allowed ? tools.filter((t) => allowed.has(t.name)) : tools), ...mcpTools].filter((t) => !hidden(t));
   for (const h of agentHooks) h.wrapTools?.(activeTools, info);
 
   const permissions = new SessionPermissionChecker(
@@ -196,6 +207,8 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
       persist: (rule) => addAllowRule(projectRoot, rule),
     },
   );
+  // Plan mode's way out; a stream-json session may enter plan mode later (set_permission_mode).
+  if (mode === 'plan' || opts.inputFormat === 'stream-json') activeTools.push(exitPlanModeTool(permissions));
   const resume = opts.resume ?? (opts.continue ? SessionStore.newest(projectRoot, agentName) : undefined);
   if (opts.continue && !resume) throw new CliError(`--continue: no saved session in ${projectRoot}/.thclaws/sessions`);
   let session: SessionStore;
@@ -247,5 +260,5 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   });
   if (opts.systemPrompt !== undefined) agent.replaceSystemPrompt(opts.systemPrompt);
   if (opts.appendSystemPrompt) agent.appendSystemPrompt(opts.appendSystemPrompt);
-  return { agent, info, permissions, mode, resumed: !!resume, sandbox, ...(approver ? { approver } : {}) };
+  return { agent, info, permissions, mode, resumed: !!resume, sandbox, mcp, ...(opts.disallowedTools ? { disallowedTools: opts.disallowedTools } : {}), ...(approver ? { approver } : {}) };
 }

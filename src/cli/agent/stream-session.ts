@@ -8,8 +8,9 @@
 import readline from 'node:readline';
 import { z } from 'zod';
 import type { PromptResult } from '../../core/agent/agent.js';
+import type { PromptBlock } from '../../core/agent/providers/types.js';
 import { StreamJsonInput } from '../../core/agent/output-schema.js';
-import { ControlCancelLine, ControlRequestLine, ControlResponseLine, OutgoingRequests } from './control-protocol.js';
+import { ControlCancelLine, ControlRequestLine, ControlResponseLine, errorResponse, OutgoingRequests } from './control-protocol.js';
 import { handleControlRequest, type SessionControl } from './control-handlers.js';
 import { ClaudeJsonTurn } from './claude-json.js';
 import { exitCodeOf, runTurn, type PrintOptions } from './print.js';
@@ -34,7 +35,7 @@ const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`)
 export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions): Promise<number> {
   const out = new OutgoingRequests(write);
   if (opts.permissionPromptStdio) rt.permissions.setApprover(new SdkApprover(out));
-  const queue: string[] = [];
+  const queue: (string | PromptBlock[])[] = [];
   let wake: (() => void) | undefined;
   let closed = false;
   let worst = 0;
@@ -70,8 +71,13 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
       const type = (obj as { type?: unknown } | null)?.type;
       if (type === 'control_request') {
         const req = ControlRequestLine.safeParse(obj);
-        if (!req.success) complain(lineNo, `malformed control_request: ${inputProblem(req.error)}`);
-        else void handleControlRequest(control, req.data).then(write);
+        if (req.success) void handleControlRequest(control, req.data).then(write);
+        else {
+          // Answered when it can be (its id is readable): the caller's promise fails instead of waiting forever.
+          const id = (obj as { request_id?: unknown }).request_id;
+          if (typeof id === 'string' && id) write(errorResponse(id, `malformed control_request: ${inputProblem(req.error)}`));
+          else complain(lineNo, `malformed control_request: ${inputProblem(req.error)}`);
+        }
         continue;
       }
       if (type === 'control_response') {
@@ -86,7 +92,8 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
         continue;
       }
       const c = msg.data.message.content;
-      queue.push(typeof c === 'string' ? c : c.map((b) => b.text).join('\n'));
+      // Text alone stays one prompt string (as before); images and documents go to the model as blocks.
+      queue.push(typeof c === 'string' ? c : c.every((b) => b.type === 'text') ? c.map((b) => b.text).join('\n') : (c as PromptBlock[]));
       wake?.();
     }
     closed = true;
@@ -94,7 +101,7 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
     wake?.();
   })();
 
-  const next = async (): Promise<string | undefined> => {
+  const next = async (): Promise<string | PromptBlock[] | undefined> => {
     while (!queue.length && !closed) await new Promise<void>((r) => (wake = r));
     return queue.shift();
   };
@@ -102,6 +109,8 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
   // As before the control protocol: a session announces itself once at start (scripts wait for it), then per turn.
   write(ClaudeJsonTurn.init(rt));
   for (let prompt = await next(); prompt !== undefined; prompt = await next()) {
+    // A prompt that overtook `initialize` runs once its MCP servers and hooks are in place.
+    await control.initializing;
     current = new AbortController();
     const onSignal = () => current?.abort();
     process.on('SIGINT', onSignal);

@@ -14,6 +14,8 @@ const FrontMatter = z.looseObject({
   /** A YAML list or a comma-separated string of tool names. */
   tools: z.union([z.array(z.string().min(1)), z.string()]).optional(),
   isolation: z.enum(['none', 'worktree']).optional(),
+  /** The MCP servers this member gets, by name (a list or a comma-separated string); absent = all the lead's. */
+  mcpServers: z.union([z.array(z.string().min(1)), z.string()]).optional(),
 });
 
 export interface AgentDef {
@@ -23,6 +25,8 @@ export interface AgentDef {
   /** Undefined = all tools. */
   tools?: string[];
   isolation: 'none' | 'worktree';
+  /** Undefined = every MCP server the lead has. */
+  mcpServers?: string[];
   instructions: string;
   file: string;
 }
@@ -49,12 +53,15 @@ export function parseAgentDef(text: string, file: string): AgentDef {
     throw new AgentDefError(`${file}: key "${issue.path.join('.') || '(front-matter)'}": ${issue.message}`);
   }
   const fm = res.data;
-  const tools = typeof fm.tools === 'string' ? fm.tools.split(',').map((t) => t.trim()).filter(Boolean) : fm.tools;
+  const list = (v: string | string[] | undefined) => (typeof v === 'string' ? v.split(',').map((t) => t.trim()).filter(Boolean) : v);
+  const tools = list(fm.tools);
+  const mcpServers = list(fm.mcpServers);
   return {
     name: fm.name ?? path.basename(file, '.md'),
     description: fm.description ?? '',
     ...(fm.model ? { model: fm.model } : {}),
     ...(tools ? { tools } : {}),
+    ...(mcpServers ? { mcpServers } : {}),
     isolation: fm.isolation ?? 'none',
     instructions: (m ? text.slice(m[0].length) : text).trim(),
     file,

@@ -7,7 +7,7 @@ import { estimateCost } from './cost.js';
 import { runLoop, type LoopEvents, type LoopOptions, type LoopResult } from './loop.js';
 import { modelInfo } from './models.js';
 import type { SessionPermissionChecker } from './permissions.js';
-import type { ChatMessage, Effort, Provider, ThinkingDisplay, Usage } from './providers/types.js';
+import type { ChatMessage, Effort, PromptBlock, Provider, ThinkingDisplay, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
@@ -103,7 +103,7 @@ export class Agent {
     });
   }
 
-  async prompt(text: string, signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary'> = {}): Promise<PromptResult> {
+  async prompt(text: string | PromptBlock[], signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary'> = {}): Promise<PromptResult> {
     this.cfg.onTurn?.(true);
     try {
       return await this.run(text, signal, events, extra);
@@ -112,7 +112,7 @@ export class Agent {
     }
   }
 
-  private async run(text: string, signal: AbortSignal, events: LoopEvents, extra: Pick<LoopOptions, 'onToolBoundary'>): Promise<PromptResult> {
+  private async run(text: string | PromptBlock[], signal: AbortSignal, events: LoopEvents, extra: Pick<LoopOptions, 'onToolBoundary'>): Promise<PromptResult> {
     const s = this.cfg.settings;
     let cost: number | undefined = 0;
     const maxOutput = modelInfo(this.model)?.maxOutput;

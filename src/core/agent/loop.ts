@@ -4,7 +4,7 @@
  * signal aborts. Thinking blocks stay in the conversation exactly as the API returned them.
  */
 import { modelInfo } from './models.js';
-import type { AssistantBlock, ChatMessage, CompletionResponse, Effort, Provider, ThinkingDisplay, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
+import type { AssistantBlock, ChatMessage, CompletionResponse, Effort, PromptBlock, Provider, ThinkingDisplay, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
 import { AbortedError, addUsage, emptyUsage, ProviderError } from './providers/types.js';
 import { capOutput, runToolBatch, runToolCall, toolSpec } from './tool-run.js';
 import type { Tool, ToolContext } from './types.js';
@@ -17,6 +17,8 @@ export interface LoopEvents {
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolResult?(result: { id: string; name: string; content: string; isError: boolean }): void;
   onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  /** Each raw event of the model's stream (`--include-partial-messages`). */
+  onStreamEvent?(event: Record<string, unknown>): void;
   /** Usage of one model call. */
   onUsage?(usage: Usage): void;
   /** One complete model response as it joins the conversation (stream-json `assistant` messages). */
@@ -112,7 +114,7 @@ function truncationNote(r: CompletionResponse, maxTokens: number): string {
 }
 
 /** Appends `prompt` and runs the loop to completion. */
-export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopResult> {
+export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions): Promise<LoopResult> {
   const { messages, events, signal } = opts;
   const push = (m: ChatMessage) => {
     messages.push(m);
@@ -122,7 +124,7 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
     push({ role: 'assistant', content: [{ type: 'text', text: INTERRUPTED }] });
     return { stop: 'aborted', text: '', usage, iterations };
   };
-  push({ role: 'user', content: [{ type: 'text', text: prompt }] });
+  push({ role: 'user', content: typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt });
   const specs = opts.tools.map(toolSpec);
   const ctx: ToolContext = { ...opts.context, signal };
   const maxContinuations = opts.maxContinuations ?? DEFAULT_MAX_CONTINUATIONS;
@@ -148,6 +150,7 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
         onText: events?.onText,
         onThinking: events?.onThinking,
         onRetry: events?.onRetry,
+        ...(events?.onStreamEvent ? { onStreamEvent: events.onStreamEvent } : {}),
       });
     } catch (err) {
       if (err instanceof AbortedError || signal.aborted) return interrupted(usage, iteration - 1);
@@ -212,7 +215,7 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
     await runToolBatch(calls, opts.tools, ctx, events, (call, r) => {
       const text = capOutput(r.content, opts.toolOutputMaxChars);
       events?.onToolResult?.({ id: call.id, name: call.name, content: text, isError: !!r.isError });
-      results.push({ type: 'tool_result', tool_use_id: call.id, content: text, ...(r.isError ? { is_error: true } : {}) });
+      results.push({ type: 'tool_result', tool_use_id: call.id, content: r.blocks ?? text, ...(r.isError ? { is_error: true } : {}) });
     });
     if (calls.length && !signal.aborted) extra.push(...((await opts.onToolBoundary?.()) ?? []));
     push({ role: 'user', content: [...results, ...extra.map((text) => ({ type: 'text' as const, text }))] });

@@ -12,12 +12,34 @@ export const UsageJson = z.object({
   cache_read_input_tokens: z.number().int().min(0),
 });
 
+/** Images and documents the Messages API takes (base64 is capped: the API's own limit is far lower). */
+const MAX_MEDIA_CHARS = 48 * 1024 * 1024;
+export const ImageBlockJson = z.object({
+  type: z.literal('image'),
+  source: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('base64'), media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']), data: z.string().min(1).max(MAX_MEDIA_CHARS) }),
+    z.object({ type: z.literal('url'), url: z.string().regex(/^https?:\/\//, 'an http(s) URL') }),
+  ]),
+});
+export const DocumentBlockJson = z.object({
+  type: z.literal('document'),
+  source: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('base64'), media_type: z.literal('application/pdf'), data: z.string().min(1).max(MAX_MEDIA_CHARS) }),
+    z.object({ type: z.literal('text'), media_type: z.literal('text/plain'), data: z.string() }),
+    z.object({ type: z.literal('url'), url: z.string().regex(/^https?:\/\//, 'an http(s) URL') }),
+  ]),
+});
+const TextBlockJson = z.object({ type: z.literal('text'), text: z.string() });
+const PromptBlockJson = z.discriminatedUnion('type', [TextBlockJson, ImageBlockJson, DocumentBlockJson]);
+
 const ContentBlockJson = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }),
+  TextBlockJson,
+  ImageBlockJson,
+  DocumentBlockJson,
   z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
   z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
   z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
-  z.object({ type: z.literal('tool_result'), tool_use_id: z.string(), content: z.string(), is_error: z.boolean().optional() }),
+  z.object({ type: z.literal('tool_result'), tool_use_id: z.string(), content: z.union([z.string(), z.array(PromptBlockJson)]), is_error: z.boolean().optional() }),
 ]);
 
 const common = { session_id: z.string().min(1), uuid: z.string().uuid() };
@@ -111,14 +133,22 @@ export const ResultMessage = z.object({
 });
 
 /** One line of `--output-format stream-json`. */
-export const StreamJsonLine = z.union([SystemInitMessage, SystemRetryMessage, AssistantMessage, UserMessage, ResultMessage]);
+/** `--include-partial-messages`: one raw event of the API's stream, as Claude Code forwards it. */
+export const StreamEventMessage = z.object({
+  type: z.literal('stream_event'),
+  event: z.looseObject({ type: z.string() }),
+  parent_tool_use_id: z.null(),
+  ...common,
+});
 
-/** One line of `--input-format stream-json`: a user message, content as a string or text blocks. */
+export const StreamJsonLine = z.union([SystemInitMessage, SystemRetryMessage, AssistantMessage, UserMessage, ResultMessage, StreamEventMessage]);
+
+/** One line of `--input-format stream-json`: a user message, content as a string or text, image and document blocks. */
 export const StreamJsonInput = z.object({
   type: z.literal('user'),
   message: z.object({
     role: z.literal('user'),
-    content: z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() }).loose())]),
+    content: z.union([z.string(), z.array(PromptBlockJson).min(1)]),
   }),
 }).loose();
 

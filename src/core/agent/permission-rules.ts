@@ -96,10 +96,21 @@ export function ruleFor(req: PermissionRequest, scope: RuleScope): string {
   return req.tool;
 }
 
+/** A rule: a tool name (MCP tools spell theirs `mcp__server__tool`), optionally with `(its scope)`. */
+const RULE_RE = /^([A-Za-z][\w-]*(?:__\*)?)(?:\((.*)\))?$/s;
+
+/** `mcp__server` and `mcp__server__*` name every tool of that server, as in Claude Code. */
+export function toolNameMatches(ruleName: string, tool: string): boolean {
+  if (ruleName === tool) return true;
+  if (!ruleName.startsWith('mcp__')) return false;
+  const server = ruleName.endsWith('__*') ? ruleName.slice(0, -3) : ruleName;
+  return server.split('__').length === 2 && tool.startsWith(`${server}__`);
+}
+
 /** Whether a stored rule allows this request. */
 export function ruleMatches(rule: string, req: PermissionRequest, scope: RuleScope): boolean {
-  const m = /^([A-Za-z][\w]*)(?:\((.*)\))?$/s.exec(rule.trim());
-  if (!m || m[1] !== req.tool) return false;
+  const m = RULE_RE.exec(rule.trim());
+  if (!m || !toolNameMatches(m[1]!, req.tool)) return false;
   const arg = m[2];
   if (arg === undefined || arg === '*') return true;
   if (req.tool === 'Bash') {
@@ -146,8 +157,8 @@ function simpleCommands(command: string): string[][] {
  * `npm test && git   push origin`, `sh -c 'git push'`), so chaining or wrapping a command does not slip past the question.
  */
 export function restrictiveRuleMatches(rule: string, req: PermissionRequest, scope: RuleScope): boolean {
-  const m = /^([A-Za-z][\w]*)(?:\((.*)\))?$/s.exec(rule.trim());
-  if (!m || m[1] !== req.tool) return false;
+  const m = RULE_RE.exec(rule.trim());
+  if (!m || !toolNameMatches(m[1]!, req.tool)) return false;
   const arg = m[2];
   if (arg === undefined || arg === '*') return true;
   if (req.tool !== 'Bash') return [scope.projectRoot, ...(scope.worktree ? [scope.worktree] : [])].some((projectRoot) => ruleMatches(rule, req, { ...scope, projectRoot }));

@@ -5,10 +5,20 @@
  * `permissions.ask` asks whatever the mode and the allow rules say (deny > ask > allow). Role guards are not
  * here: tools call them whatever the mode.
  */
+import path from 'node:path';
+import { canonicalPath, isInside, realpathOr } from '../fs-paths.js';
 import { classify, ruleFor, ruleMatches, type RuleScope } from './permission-rules.js';
+import { filePathOf } from './tool-input.js';
 import type { Approver, ApproverAnswer, PermissionChecker, PermissionDecision, PermissionRequest } from './types.js';
 
-export type PermissionMode = 'ask' | 'auto';
+/**
+ * `acceptEdits`: Write and Edit inside the workspace run unasked, the rest as in `ask`. `plan`: every tool that
+ * needs permission is refused until ExitPlanMode's plan is approved, which switches to `ask`.
+ */
+export type PermissionMode = 'ask' | 'auto' | 'acceptEdits' | 'plan';
+
+const PLAN_REFUSAL = (tool: string) =>
+  `plan mode: ${tool} is refused until your plan is approved. Explore with Read, Glob and Grep, then call ExitPlanMode with your plan and wait for the answer.`;
 
 export class AcceptAllApprover implements Approver {
   async decide(): Promise<ApproverAnswer> {
@@ -64,6 +74,26 @@ export class SessionPermissionChecker implements PermissionChecker {
     this.mode = mode;
   }
 
+  get currentMode(): PermissionMode {
+    return this.mode;
+  }
+
+  /** A Write or Edit whose target is inside the workspace (acceptEdits lets it run unasked). */
+  private isWorkspaceEdit(req: PermissionRequest): boolean {
+    if (req.tool !== 'Write' && req.tool !== 'Edit') return false;
+    const scope = this.opts.scope ?? { cwd: process.cwd(), projectRoot: process.cwd() };
+    const p = filePathOf(req.input);
+    if (p === undefined) return false;
+    const abs = path.resolve(scope.cwd, p);
+    let real: string;
+    try {
+      real = canonicalPath(abs);
+    } catch {
+      return false;
+    }
+    return isInside(real, realpathOr(scope.worktree ?? scope.projectRoot));
+  }
+
   setApprover(approver: Approver): void {
     this.approver = approver;
   }
@@ -102,6 +132,9 @@ export class SessionPermissionChecker implements PermissionChecker {
     const restricted = this.restriction(req);
     const denied = this.denial(req);
     if (denied) return { allowed: false, reason: denied };
+    // Plan mode: only the plan itself goes to the approver (its answer ends plan mode).
+    if (this.mode === 'plan' && req.tool !== 'ExitPlanMode') return { allowed: false, reason: PLAN_REFUSAL(req.tool) };
+    if (!restricted && this.mode === 'acceptEdits' && this.isWorkspaceEdit(req)) return { allowed: true };
     // An ask rule asks even in `auto` mode and past allow rules: the person wrote it to be asked.
     if (!restricted && (this.mode === 'auto' || this.allowedByRule(req))) return { allowed: true };
     if (signal.aborted) return { allowed: false, reason: 'aborted' };

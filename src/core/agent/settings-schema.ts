@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { DEFAULT_MODEL } from './models.js';
 import { TEAMS_POLICY } from '../teams/policy.js';
+import { McpServers } from './mcp/config-schema.js';
 
 /** How a lead starts its teammates. */
 export const TEAMMATE_MODES = ['auto', 'tmux', 'background', 'host'] as const;
@@ -109,6 +110,11 @@ export const SettingsSchema = z.looseObject({
   permissions: z
     .looseObject({ allow: z.array(z.string().min(1)).default([]), ask: z.array(z.string().min(1)).default([]), deny: z.array(z.string().min(1)).default([]) })
     .default({ allow: [], ask: [], deny: [] }),
+  /**
+   * MCP servers every agent of this user (user settings) or project connects to, as in `.mcp.json`. A project
+   * layer's servers run commands: they count only in a trusted folder.
+   */
+  mcpServers: McpServers.default({}),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -63,6 +63,8 @@ export interface LoadedSettings {
 export interface LoadOptions {
   /** Whether the project folder is trusted; default: the user's trust list says so. */
   trusted?: boolean;
+  /** The layers to read (the Agent SDK's settingSources); default all. */
+  sources?: readonly ('user' | 'project' | 'local')[];
 }
 
 /**
@@ -72,7 +74,8 @@ export interface LoadOptions {
  */
 export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = process.env, opts: LoadOptions = {}): LoadedSettings {
   const user = userSettingsPath(env);
-  const files = [user, projectSettingsPath(projectRoot), localSettingsPath(projectRoot)];
+  const layers = [['user', user], ['project', projectSettingsPath(projectRoot)], ['local', localSettingsPath(projectRoot)]] as const;
+  const files = layers.filter(([name]) => !opts.sources || opts.sources.includes(name)).map(([, file]) => file);
   let merged: Record<string, unknown> = {};
   const sources: string[] = [];
   const ignored: string[] = [];
@@ -82,6 +85,7 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
   const deny: string[] = [];
   const teammateAllow: string[] = [];
   const teammates: Record<string, Record<string, unknown>> = {};
+  let mcpServers: Record<string, unknown> = {};
   for (const file of files) {
     if (!existsSync(file)) continue;
     let raw = readJsonObject(file);
@@ -104,6 +108,8 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
       const rules = [...((prev.allow as string[] | undefined) ?? []), ...((t.allow as string[] | undefined) ?? [])];
       teammates[name] = { ...prev, ...t, ...(rules.length ? { allow: [...new Set(rules)] } : {}) };
     }
+    // MCP servers merge by name: a project's server does not drop the user's others.
+    mcpServers = { ...mcpServers, ...(raw.mcpServers as Record<string, unknown> | undefined) };
     const retry = { ...(merged.retry as object | undefined), ...(raw.retry as object | undefined) };
     merged = { ...merged, ...raw };
     if (raw.retry !== undefined || merged.retry !== undefined) merged.retry = retry;
@@ -113,6 +119,7 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
   if (allow.length || ask.length || deny.length) merged.permissions = { ...(merged.permissions as object | undefined), allow: [...new Set(allow)], ask: [...new Set(ask)], deny: [...new Set(deny)] };
   if (teammateAllow.length) merged.teammateAllow = [...new Set(teammateAllow)];
   if (Object.keys(teammates).length) merged.teammates = teammates;
+  if (Object.keys(mcpServers).length) merged.mcpServers = mcpServers;
   const res = SettingsSchema.safeParse(merged);
   if (!res.success) {
     const issue = res.error.issues[0]!;

@@ -12,7 +12,7 @@ const specCache = new WeakMap<Tool<any>, ToolSpec>();
 export function toolSpec(tool: Tool<any>): ToolSpec {
   let spec = specCache.get(tool);
   if (!spec) {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as Record<string, unknown>;
+    const { $schema: _ignored, ...schema } = tool.inputJsonSchema ?? (z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as Record<string, unknown>);
     spec = { name: tool.name, description: tool.description, input_schema: schema };
     specCache.set(tool, spec);
   }

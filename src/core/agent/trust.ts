@@ -50,6 +50,8 @@ export function looseningKeys(raw: Record<string, unknown>): string[] {
   // Hooks run shell commands: a cloned repository must not bring its own.
   if (raw.hooks && typeof raw.hooks === 'object' && Object.keys(raw.hooks).length) keys.push('hooks');
   if (Array.isArray(raw.teammateAllow) && raw.teammateAllow.length) keys.push('teammateAllow');
+  // MCP servers are commands and endpoints of the project's choosing, as hooks are.
+  if (raw.mcpServers && typeof raw.mcpServers === 'object' && Object.keys(raw.mcpServers).length) keys.push('mcpServers');
   for (const [name, t] of Object.entries(teammatesOf(raw))) {
     if (t.permissionMode === 'auto') keys.push(`teammates.${name}.permissionMode`);
     if (Array.isArray(t.allow) && t.allow.length) keys.push(`teammates.${name}.allow`);
@@ -74,6 +76,7 @@ export function withoutLoosening(raw: Record<string, unknown>): Record<string, u
   delete out.autoAllowSandboxedBash;
   delete out.teammateAllow;
   delete out.hooks;
+  delete out.mcpServers;
   const tm = teammatesOf(out);
   if (Object.keys(tm).length) {
     out.teammates = Object.fromEntries(

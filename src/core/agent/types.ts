@@ -5,6 +5,8 @@ import type { CommandGuard, Role } from '../guard/types.js';
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /** Sent to the model instead of `content` (an image or PDF that Read returns); `content` describes it for people. */
+  blocks?: import('./providers/types.js').PromptBlock[];
 }
 
 export interface ToolContext {
@@ -52,6 +54,8 @@ export interface Tool<I = unknown> {
   name: string;
   description: string;
   inputSchema: z.ZodType<I>;
+  /** The JSON schema the model sees when it is not `inputSchema`'s own (an MCP tool's, which its server validates). */
+  inputJsonSchema?: Record<string, unknown>;
   /** Whether the permission check runs before `run` (Write, Edit, Bash). */
   needsPermission: boolean;
   /** Changes nothing (Read, Glob, Grep): calls of one turn may run concurrently. */

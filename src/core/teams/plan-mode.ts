@@ -38,7 +38,8 @@ export class PlanMode {
   gate(tools: Tool<any>[]): void {
     for (let i = 0; i < tools.length; i++) {
       const t = tools[i]!;
-      if (!PLAN_LOCKED_TOOLS.has(t.name)) continue;
+      // An MCP tool may change anything its server reaches: locked unless its server marks it read-only.
+      if (!PLAN_LOCKED_TOOLS.has(t.name) && !(t.name.startsWith('mcp__') && !t.readOnly)) continue;
       const preflight = t.preflight?.bind(t);
       tools[i] = {
         ...t,

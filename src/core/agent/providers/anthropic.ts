@@ -185,6 +185,7 @@ export class AnthropicProvider implements Provider {
     const blocks: Partial[] = [];
     let stopReason = 'end_turn';
     for await (const ev of stream as unknown as AsyncIterable<Record<string, any>>) {
+      req.onStreamEvent?.(ev);
       switch (ev.type) {
         case 'message_start': {
           const u = ev.message?.usage ?? {};

@@ -2,7 +2,17 @@
 
 export type TextBlock = { type: 'text'; text: string };
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
-export type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+/** An image in a user message or a tool result (Read of a PNG), as the Messages API takes it. */
+export type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: ImageMediaType; data: string } | { type: 'url'; url: string } };
+/** A PDF (or plain text) document, as the Messages API takes it. */
+export type DocumentBlock = {
+  type: 'document';
+  source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'text'; media_type: 'text/plain'; data: string } | { type: 'url'; url: string };
+};
+/** What a person (or the Agent SDK) may put in a prompt, and a tool in its result. */
+export type PromptBlock = TextBlock | ImageBlock | DocumentBlock;
+export type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string | PromptBlock[]; is_error?: boolean };
 /**
  * Thinking blocks are bound to the model and the conversation: they go back to the API exactly as received
  * (text and signature), in their original order, or the next request fails.
@@ -10,7 +20,7 @@ export type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; conten
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
 export type RedactedThinkingBlock = { type: 'redacted_thinking'; data: string };
 export type AssistantBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
-export type ContentBlock = AssistantBlock | ToolResultBlock;
+export type ContentBlock = AssistantBlock | ToolResultBlock | ImageBlock | DocumentBlock;
 
 export interface ChatMessage {
   role: 'user' | 'assistant';
@@ -61,6 +71,8 @@ export interface CompletionRequest {
   onThinking?: (delta: string) => void;
   /** Told before a retry wait, so a UI can say why it is slow. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** Each raw event of the API's stream as it arrives (the Agent SDK's partial messages). */
+  onStreamEvent?: (event: Record<string, unknown>) => void;
 }
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';

@@ -40,10 +40,16 @@ describe('Read: paging, limits, binary, special files', () => {
     expect(r.content).toBe('     2\tz\n     3\tz\n     4\tz\n[lines 2-4 of ? (a 12 MB file, not counted); continue with offset=5; Read returns at most 3 lines and 30000 characters per call]');
   });
 
-  it('binary files are described, not dumped', async () => {
-    writeFileSync(path.join(root, 'pic.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
-    const r = await read({ path: 'pic.png' });
-    expect(r).toEqual({ content: 'binary file: PNG image, 12 bytes; not shown (Read shows text files only)', isError: true });
+  it('images come back as image blocks and PDFs as documents (as Claude Code); other binary files are described, not dumped', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+    writeFileSync(path.join(root, 'pic.png'), png);
+    const r = await read({ file_path: 'pic.png' });
+    expect(r.blocks).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } }]);
+    expect(r.content).toBe('pic.png: image/png, 12 bytes (sent to the model as an image)');
+    writeFileSync(path.join(root, 'doc.pdf'), '%PDF-1.4\n');
+    expect((await read({ file_path: 'doc.pdf' })).blocks).toEqual([{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: Buffer.from('%PDF-1.4\n').toString('base64') } }]);
+    writeFileSync(path.join(root, 'a.gz'), Buffer.from([0x1f, 0x8b, 0, 0, 0]));
+    expect(await read({ file_path: 'a.gz' })).toEqual({ content: 'binary file: gzip data, 5 bytes; not shown (Read shows text files only)', isError: true });
   });
 
   it('a FIFO is refused at once by Read, Write and Edit instead of blocking forever', async () => {

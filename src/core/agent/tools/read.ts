@@ -5,10 +5,11 @@
  * forever).
  */
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import readline from 'node:readline';
 import { z } from 'zod';
-import type { Tool } from '../types.js';
+import type { PromptBlock } from '../providers/types.js';
+import type { Tool, ToolResult } from '../types.js';
 import { fsErrorText, limitsOf, looksBinary, notRegularFile, resolvePath, toolError } from './common.js';
 
 const Input = z
@@ -36,6 +37,34 @@ const MAGIC: Array<[number[], string]> = [
   [[0x00, 0x61, 0x73, 0x6d], 'WebAssembly module'],
 ];
 
+/** Files the model sees as they are (as Claude Code's Read): images as image blocks, PDFs as documents. */
+const MEDIA: Array<[number[], 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'application/pdf']> = [
+  [[0x89, 0x50, 0x4e, 0x47], 'image/png'],
+  [[0xff, 0xd8, 0xff], 'image/jpeg'],
+  [[0x47, 0x49, 0x46, 0x38], 'image/gif'],
+  [[0x25, 0x50, 0x44, 0x46], 'application/pdf'],
+];
+/** The Messages API's limits: 5 MB an image, 32 MB a PDF. */
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const MAX_PDF_BYTES = 32 * 1024 * 1024;
+
+function mediaTypeOf(buf: Buffer): (typeof MEDIA)[number][1] | undefined {
+  if (buf.length >= 12 && buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return MEDIA.find(([sig]) => sig.every((b, i) => buf[i] === b))?.[1];
+}
+
+async function readMedia(file: string, shown: string, size: number, type: NonNullable<ReturnType<typeof mediaTypeOf>>): Promise<ToolResult> {
+  const max = type === 'application/pdf' ? MAX_PDF_BYTES : MAX_IMAGE_BYTES;
+  if (size > max) return toolError(`${shown}: ${type} of ${size} bytes is over the ${max / 1024 / 1024} MB the model accepts`);
+  const data = (await readFile(file)).toString('base64');
+  const content = `${shown}: ${type}, ${size} bytes (sent to the model as ${type === 'application/pdf' ? 'a document' : 'an image'})`;
+  const blocks: PromptBlock[] =
+    type === 'application/pdf'
+      ? [{ type: 'document', source: { type: 'base64', media_type: type, data } }]
+      : [{ type: 'image', source: { type: 'base64', media_type: type, data } }];
+  return { content, blocks };
+}
+
 function describeBinary(buf: Buffer, size: number): string {
   const kind = MAGIC.find(([sig]) => sig.every((b, i) => buf[i] === b))?.[1] ?? 'binary data';
   return `binary file: ${kind}, ${size} bytes; not shown (Read shows text files only)`;
@@ -44,7 +73,7 @@ function describeBinary(buf: Buffer, size: number): string {
 export const readTool: Tool<z.infer<typeof Input>> = {
   name: 'Read',
   description:
-    'Read a text file. Returns numbered lines (cat -n style). Long files come in pages: the last line says which lines were shown and the offset to continue from.',
+    'Read a file. Text comes as numbered lines (cat -n style); long files come in pages: the last line says which lines were shown and the offset to continue from. PNG, JPEG, GIF and WebP images come as images, PDFs as documents.',
   inputSchema: Input,
   needsPermission: false,
   legacyFields: { path: 'file_path' },
@@ -79,6 +108,8 @@ export const readTool: Tool<z.infer<typeof Input>> = {
     } catch (err) {
       return toolError(fsErrorText(err, input.file_path));
     }
+    const media = mediaTypeOf(head);
+    if (media) return readMedia(r.path, input.file_path, st.size, media);
     if (looksBinary(head)) return toolError(describeBinary(head, st.size));
     if (st.size <= WHOLE_READ_BYTES) {
       all = head.toString('utf8').split('\n');
