@@ -16,6 +16,11 @@ import type { BashSandbox, Tool } from './types.js';
 
 export interface AgentConfig {
   provider: Provider;
+  /**
+   * The provider of a `<profile>/<model>` id (throws a one-line ProviderError for an unknown profile);
+   * undefined for a plain model id, which uses `provider`. Lets /model switch providers mid-session.
+   */
+  providerFor?: (model: string) => Provider | undefined;
   model: string;
   settings: Settings;
   cwd: string;
@@ -75,7 +80,13 @@ export class Agent {
   }
 
   get provider(): Provider {
-    return this.cfg.provider;
+    return this.cfg.providerFor?.(this.model) ?? this.cfg.provider;
+  }
+
+  /** Switches the model (and with a `<profile>/` prefix, the provider); throws for an unknown profile. */
+  setModel(model: string): void {
+    this.cfg.providerFor?.(model);
+    this.model = model;
   }
 
   get tools(): Tool<any>[] {
@@ -97,7 +108,7 @@ export class Agent {
     this.messages.length = 0;
     this.session = SessionStore.create(this.cfg.projectRoot, {
       model: this.model,
-      provider: this.cfg.provider.name,
+      provider: this.provider.name,
       cwd: this.cfg.cwd,
       ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
     });
@@ -116,9 +127,10 @@ export class Agent {
     const s = this.cfg.settings;
     let cost: number | undefined = 0;
     const maxOutput = modelInfo(this.model)?.maxOutput;
+    const provider = this.provider;
     const result = await runLoop(text, {
       ...extra,
-      provider: this.cfg.provider,
+      provider,
       model: this.model,
       system: this.system,
       tools: this.cfg.tools,
@@ -147,13 +159,13 @@ export class Agent {
           this.session.appendMessage(m);
           events.onMessage?.(m);
         },
-        onUsage: (u) => {
-          const c = this.cfg.provider.name === 'scripted' ? 0 : estimateCost(this.model, u);
+        onUsage: (u, unknown) => {
+          const c = provider.name === 'scripted' ? 0 : unknown ? undefined : estimateCost(this.model, u);
           cost = cost === undefined || c === undefined ? undefined : cost + c;
           if (c !== undefined) this.costUsd += c;
           this.session.append({ type: 'usage', at: new Date().toISOString(), model: this.model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
           this.cfg.onUsage?.(u, c ?? null);
-          events.onUsage?.(u);
+          events.onUsage?.(u, unknown);
         },
       },
     });

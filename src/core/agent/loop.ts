@@ -17,8 +17,8 @@ export interface LoopEvents {
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolResult?(result: { id: string; name: string; content: string; isError: boolean }): void;
   onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
-  /** Usage of one model call. */
-  onUsage?(usage: Usage): void;
+  /** Usage of one model call; `unknown`: the server reported none (tokens estimated, cost unknown). */
+  onUsage?(usage: Usage, unknown?: boolean): void;
   /** One complete model response as it joins the conversation (stream-json `assistant` messages). */
   onResponse?(response: { message: ChatMessage; stopReason: string; usage: Usage }): void;
   /** Every message appended to the conversation (session persistence). */
@@ -164,7 +164,7 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
     if (signal.aborted) return interrupted(usage, iteration - 1);
     usage = addUsage(usage, response.usage);
     lastPromptTokens = response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens + response.usage.outputTokens;
-    events?.onUsage?.(response.usage);
+    events?.onUsage?.(response.usage, response.usageUnknown === true);
     const stop = response.stopReason;
     const respond = (content: AssistantBlock[]) => {
       const message: ChatMessage = { role: 'assistant', content, model: opts.model };
