@@ -44,6 +44,8 @@ export class FakeOpenAI {
   private server?: http.Server;
   private readonly sockets = new Set<import('node:net').Socket>();
   private counter = 0;
+  /** Asked when the queue is empty (a reply computed from the request, e.g. a script's rules); else `fallback`. */
+  respond?: (body: any) => Promise<FakeOpenAIReply | undefined> | FakeOpenAIReply | undefined;
   fallback: FakeOpenAIReply = { text: '(fake: no reply queued)' };
   /** When set, requests without `Authorization: Bearer <key>` get a 401. */
   requiredKey?: string;
@@ -89,7 +91,7 @@ export class FakeOpenAI {
     if (this.requiredKey !== undefined && req.headers.authorization !== `Bearer ${this.requiredKey}`) {
       return this.sendError(res, { kind: 'error', status: 401, message: 'Incorrect API key provided' });
     }
-    const reply = this.queue.shift() ?? this.fallback;
+    const reply = this.queue.shift() ?? (await this.respond?.(body)) ?? this.fallback;
     if (reply.kind === 'error') return this.sendError(res, reply);
     await this.stream(res, body, reply);
   }

@@ -41,6 +41,8 @@ export interface TeamSessionOptions {
   hooks?: import('./hooks.js').HooksConfig;
   /** Extra environment for every teammate (tests and benches pin HOME and the like). */
   childEnv?: Record<string, string>;
+  /** More variables teammates copy from the lead's environment by name (provider profiles' apiKeyEnv). */
+  inheritEnv?: string[];
 }
 
 export class TeamSession {
