@@ -114,7 +114,7 @@ export class Agent {
     });
   }
 
-  async prompt(text: string, signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary'> = {}): Promise<PromptResult> {
+  async prompt(text: string, signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary' | 'beforeModelCall'> = {}): Promise<PromptResult> {
     this.cfg.onTurn?.(true);
     try {
       return await this.run(text, signal, events, extra);
@@ -123,7 +123,7 @@ export class Agent {
     }
   }
 
-  private async run(text: string, signal: AbortSignal, events: LoopEvents, extra: Pick<LoopOptions, 'onToolBoundary'>): Promise<PromptResult> {
+  private async run(text: string, signal: AbortSignal, events: LoopEvents, extra: Pick<LoopOptions, 'onToolBoundary' | 'beforeModelCall'>): Promise<PromptResult> {
     const s = this.cfg.settings;
     let cost: number | undefined = 0;
     const maxOutput = modelInfo(this.model)?.maxOutput;
@@ -153,6 +153,7 @@ export class Agent {
       },
       signal,
       ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),
+      ...(extra.beforeModelCall ? { beforeModelCall: extra.beforeModelCall } : {}),
       events: {
         ...events,
         onMessage: (m) => {

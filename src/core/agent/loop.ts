@@ -45,13 +45,18 @@ export interface LoopOptions {
    * the model an urgent message mid-turn.
    */
   onToolBoundary?: () => Promise<string[] | undefined>;
+  /**
+   * Asked before every model call: a reason stops the turn there (a spending budget reached), after the
+   * tool calls of the last response have all run, so no tool is ever cut in half.
+   */
+  beforeModelCall?: () => Promise<string | undefined>;
   /** Tool context without the signal (the loop passes its own). */
   context: Omit<ToolContext, 'signal'>;
   signal: AbortSignal;
   events?: LoopEvents;
 }
 
-export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error' | 'max_tokens' | 'refusal' | 'context_exceeded';
+export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error' | 'max_tokens' | 'refusal' | 'context_exceeded' | 'budget';
 
 export interface LoopResult {
   stop: LoopStop;
@@ -134,6 +139,12 @@ export async function runLoop(prompt: string, opts: LoopOptions): Promise<LoopRe
       return { stop: 'max_iterations', text: lastText(messages), usage, iterations: iteration - 1, error: `stopped after ${opts.maxIterations} iterations (--max-iterations)` };
     }
     if (signal.aborted) return interrupted(usage, iteration - 1);
+    const held = await opts.beforeModelCall?.();
+    if (held) {
+      // Answered like an interruption, so the conversation stays valid for the turn that resumes it.
+      push({ role: 'assistant', content: [{ type: 'text', text: `[paused: ${held}]` }] });
+      return { stop: 'budget', text: lastText(messages), usage, iterations: iteration - 1, error: held };
+    }
     let response: CompletionResponse;
     try {
       response = await opts.provider.complete({

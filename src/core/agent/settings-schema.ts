@@ -47,6 +47,20 @@ export const ProviderProfileSchema = z.looseObject({
 });
 export type ProviderProfile = z.infer<typeof ProviderProfileSchema>;
 
+/** A spending limit in USD, tokens (input + output + cache), or both; whichever is reached first counts. */
+export const BudgetLimitSchema = z
+  .object({ usd: z.number().positive().max(1e9).optional(), tokens: z.number().int().positive().max(1e15).optional() })
+  .refine((l) => l.usd !== undefined || l.tokens !== undefined, 'a budget needs usd or tokens');
+export type BudgetLimit = z.infer<typeof BudgetLimitSchema>;
+
+/** Budgets per teammate (by name), per role (matched like roleModels) and for the whole team. */
+export const BudgetsSchema = z.looseObject({
+  team: BudgetLimitSchema.nullish(),
+  roles: z.record(z.string().min(1).max(64), BudgetLimitSchema).default({}),
+  teammates: z.record(z.string().min(1).max(64), BudgetLimitSchema).default({}),
+});
+export type Budgets = z.infer<typeof BudgetsSchema>;
+
 export const SettingsSchema = z.looseObject({
   /** Agent Teams feature flag: off unless a project opts in. */
   teamEnabled: z.boolean().default(false),
@@ -72,6 +86,11 @@ export const SettingsSchema = z.looseObject({
    * spaces). A spawn's model is the one SpawnTeammate or TeamCreate names, else its role's, else `model`.
    */
   roleModels: z.record(z.string().min(1).max(64), z.string().min(1).max(200)).default({}),
+  /**
+   * Spending limits: at 80 % the lead and the dashboard are told; at 100 % a teammate finishes the tool call
+   * it is in, parks its task and waits until the budget is raised. `thclaws team budget` sets them per team.
+   */
+  budgets: BudgetsSchema.default({ roles: {}, teammates: {} }),
   /** Who approves a teammate's plan: the person (CLI `thclaws team approve`, the dashboard) or the lead agent. */
   planApprover: z.enum(['lead', 'user']).default('user'),
   /** Who answers a teammate's permission request: the person, or the lead agent through AnswerApproval. */

@@ -181,6 +181,11 @@ export class TeamSession {
     return this.accounting.then(() => undefined);
   }
 
+  /** Resolves once every usage recorded so far is in the status file. */
+  settled(): Promise<void> {
+    return this.accounting.then(() => undefined);
+  }
+
   /** A teammate at start: the lead's epoch, or one it starts when no lead ever took the team. */
   async ensureEpoch(): Promise<string | null> {
     this.epoch = this.teamExists() ? await ensureEpoch(this.store, this.me) : await currentEpoch(this.store);
