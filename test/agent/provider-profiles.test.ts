@@ -100,6 +100,15 @@ describe('provider profiles in settings, and <profile>/<model> in real processes
       await s.waitFor('model: local/qwen3-coder (provider openai-compatible)');
       s.type('second\r');
       await s.waitFor('from the local server');
+      // A model missing from the profile's table works, at an unknown price: `$?`, never a made-up $0.
+      fake.enqueue({ text: 'unlisted answer' });
+      s.type('/model local/unlisted\r');
+      await s.waitFor('model: local/unlisted (provider openai-compatible)');
+      s.type('third\r');
+      await s.waitFor('unlisted answer');
+      await s.waitFor('cached · $?)');
+      s.type('/cost\r');
+      await s.waitFor('cost $? (a model without a known price)');
       // The local server got the whole conversation, the Anthropic turn included.
       expect(fake.requests[0]!.body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
       expect(fake.requests[0]!.body.messages[2].content).toBe('from anthropic');

@@ -53,7 +53,7 @@ export function registerBuiltinSlashCommands(): void {
       const u = agent.usage;
       print(
         `tokens: ${u.inputTokens} in, ${u.outputTokens} out, ${u.cacheReadTokens} cache read, ${u.cacheWriteTokens} cache write; ` +
-          `cost ≈ $${agent.costUsd.toFixed(4)}`,
+          (agent.costKnown ? `cost ≈ $${agent.costUsd.toFixed(4)}` : 'cost $? (a model without a known price)'),
       );
     },
   });

@@ -63,6 +63,8 @@ export class Agent {
   /** Totals of the session (including what a resumed session had). */
   usage: Usage;
   costUsd = 0;
+  /** False once a call's cost was unknown: `costUsd` is then a lower bound, shown as `$?`. */
+  costKnown = true;
 
   readonly effort?: Effort;
   /** The model the session started with (`set_model` with no model goes back to it). */
@@ -164,6 +166,7 @@ export class Agent {
           const c = provider.name === 'scripted' ? 0 : unknown ? undefined : estimateCost(this.model, u);
           cost = cost === undefined || c === undefined ? undefined : cost + c;
           if (c !== undefined) this.costUsd += c;
+          else this.costKnown = false;
           this.session.append({ type: 'usage', at: new Date().toISOString(), model: this.model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
           this.cfg.onUsage?.(u, c ?? null);
           events.onUsage?.(u, unknown);
