@@ -1,13 +1,16 @@
 /**
  * Agent cold start: `thclaws --version`, `thclaws -p` with the scripted provider, the time until the
  * REPL prompt appears in a real pty, and the same one-shot prompt through the Claude Agent SDK's `query()`
- * (its control protocol, stream-json both ways) side by side with the direct `-p`. Target: ≤ 300 ms to the prompt. Needs `dist/cli.mjs` (npm run bench builds it).
+ * (its control protocol, stream-json both ways) side by side with the direct `-p`. Target: ≤ 300 ms to the prompt.
+ * Then a turn's overhead through the Anthropic and the OpenAI-compatible provider paths against the local
+ * fakes, side by side (provider-turn.ts). Needs `dist/cli.mjs` (npm run bench builds it).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { providerTurnSamples } from './provider-turn.js';
 import type { BenchSection } from './types.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,6 +81,7 @@ export async function runAgentBench(): Promise<BenchSection> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, TERM: 'xterm-256color' };
   const measures: Record<string, number[]> = { version: [], print: [], prompt: [], sdk: [] };
   try {
+    Object.assign(measures, await providerTurnSamples(dir));
     // One warm-up each: the first run pays for the disk cache, not for thclaws.
     await timeProcess(['--version'], dir, env);
     await timeToPrompt(dir, env);
@@ -111,6 +115,10 @@ export async function runAgentBench(): Promise<BenchSection> {
         target_ms: '-',
         ok: '-',
       },
+      row('turn, text reply: Anthropic path (@anthropic-ai/sdk → fake)', measures.anthropicText!),
+      row('turn, text reply: OpenAI-compatible path (openai → fake)', measures.openaiText!),
+      row('turn, tool call + text: Anthropic path', measures.anthropicTool!),
+      row('turn, tool call + text: OpenAI-compatible path', measures.openaiTool!),
     ],
     details: measures,
   };

@@ -68,6 +68,8 @@ export class FakeAnthropic {
   private server?: http.Server;
   private readonly sockets = new Set<import('node:net').Socket>();
   private toolCounter = 0;
+  /** Asked when the queue is empty (a reply computed from the request, e.g. a script's rules); else `fallback`. */
+  respond?: (body: any) => Promise<FakeReply | undefined> | FakeReply | undefined;
   /** Used when the queue is empty. */
   fallback: FakeReply = { text: '(fake: no reply queued)' };
   /** Called as a request arrives (before its body is read), with performance.now(): latency benches. */
@@ -116,7 +118,7 @@ export class FakeAnthropic {
     if (!req.headers.authorization && !req.headers['x-api-key']) {
       return this.sendError(res, { kind: 'error', status: 401, message: 'missing credentials' });
     }
-    const reply = this.queue.shift() ?? this.fallback;
+    const reply = this.queue.shift() ?? (await this.respond?.(body)) ?? this.fallback;
     if (reply.kind === 'error') return this.sendError(res, reply);
     await this.stream(res, body, reply);
   }

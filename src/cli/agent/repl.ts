@@ -176,7 +176,8 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
       else if (result.error) renderer.line(paint.red(`error: ${result.error}`));
       if (agent.provider.name !== 'scripted') {
         const u = result.usage;
-        const cost = result.costUsd !== undefined ? ` · ≈ $${result.costUsd.toFixed(4)}` : '';
+        // `$?`: a model without a known price (a provider profile's model missing from its table).
+        const cost = result.costUsd !== undefined ? ` · ≈ $${result.costUsd.toFixed(4)}` : ' · $?';
         renderer.line(paint.dim(`(${u.inputTokens} in · ${u.outputTokens} out · ${u.cacheReadTokens} cached${cost})`));
       }
     } catch (err) {

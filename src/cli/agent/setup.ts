@@ -13,6 +13,7 @@ import { ProviderError } from '../../core/agent/providers/types.js';
 import { SessionError, SessionStore } from '../../core/agent/sessions.js';
 import { SettingsError, addAllowRule, loadSettings, type LoadedSettings } from '../../core/agent/settings.js';
 import { trustFolder } from '../../core/agent/trust.js';
+import { profileProviders, registerProfileModels } from '../../core/agent/provider-profiles.js';
 import { buildSystemPrompt } from '../../core/agent/system-prompt.js';
 import { builtinTools } from '../../core/agent/tools/index.js';
 import { ShellRegistry } from '../../core/agent/tools/shells.js';
@@ -150,16 +151,21 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
 
   // --script alone means the scripted provider.
   const providerName = opts.provider ?? (opts.script ? 'scripted' : settings.provider);
-  let provider: Provider;
-  try {
-    provider = makeProvider(opts, providerName, settings.retry);
-  } catch (err) {
-    if (err instanceof ProviderError) throw new CliError(err.message);
-    throw err;
-  }
-
   const def = agentName ? agentDefFor(projectRoot, agentName) : undefined;
   const model = resolveModelAlias(opts.model ?? def?.model ?? settings.model);
+  registerProfileModels(settings.providers);
+  // A `<profile>/<model>` id talks to its profile's server; a plain id to Anthropic (or the script), whose
+  // key is needed only then. The scripted provider plays its script whatever the model is called.
+  let plain: Provider | undefined;
+  const profiles = providerName === 'scripted' ? undefined : profileProviders(settings.providers, settings.retry);
+  const providerFor = (m: string): Provider => profiles?.(m) ?? (plain ??= makeProvider(opts, providerName, settings.retry));
+  let provider: Provider;
+  try {
+    provider = providerFor(model);
+  } catch (err) {
+    if (err instanceof ProviderError) throw new CliError(err.message, 2);
+    throw err;
+  }
   const mode: PermissionMode = opts.acceptAll ? 'auto' : (opts.permissionMode ?? settings.permissionMode);
 
   let guard: CommandGuard | undefined;
@@ -235,6 +241,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     ...(opts.effort ? { effort: opts.effort } : {}),
     ...(opts.thinkingDisplay ? { thinkingDisplay: opts.thinkingDisplay } : {}),
     provider,
+    providerFor,
     model,
     settings,
     cwd,

@@ -17,9 +17,14 @@ export function registerBuiltinSlashCommands(): void {
     },
   });
   registerSlashCommand('model', {
-    help: 'show the model, or switch: /model <id or alias: sonnet, opus, haiku>',
+    help: 'show the model, or switch: /model <id, alias (sonnet, opus, haiku) or <profile>/<model>>',
     run: ({ agent, args, print }) => {
-      if (args) agent.model = resolveModelAlias(args);
+      try {
+        if (args) agent.setModel(resolveModelAlias(args));
+      } catch (err) {
+        print(`model not changed: ${(err as Error).message}`);
+        return;
+      }
       print(`model: ${agent.model} (provider ${agent.provider.name})`);
     },
   });
@@ -48,7 +53,7 @@ export function registerBuiltinSlashCommands(): void {
       const u = agent.usage;
       print(
         `tokens: ${u.inputTokens} in, ${u.outputTokens} out, ${u.cacheReadTokens} cache read, ${u.cacheWriteTokens} cache write; ` +
-          `cost ≈ $${agent.costUsd.toFixed(4)}`,
+          (agent.costKnown ? `cost ≈ $${agent.costUsd.toFixed(4)}` : 'cost $? (a model without a known price)'),
       );
     },
   });

@@ -76,6 +76,8 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         defaultModel: info.settings.model,
         maxLiveTeammates: settings.maxLiveTeammates,
         roleModels: settings.roleModels,
+        // A teammate on a provider profile reads its key from the same variable the lead has.
+        inheritEnv: Object.values(settings.providers).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : [])),
         approvers: { permission: settings.permissionApprover, plan: settings.planApprover },
         hooks: hooksParsed.data,
       });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerApprovalCommands } from './approval-commands.js';
+import { registerBudgetCommand } from './budget-command.js';
 import { registerHostCommand } from './host-command.js';
 import { registerMessageCommands } from './message-commands.js';
 import { registerReviewCommands } from './review-commands.js';
@@ -14,4 +15,5 @@ export function registerTeamCommand(program: Command): void {
   registerHostCommand(team);
   registerApprovalCommands(team);
   registerReviewCommands(team);
+  registerBudgetCommand(team);
 }

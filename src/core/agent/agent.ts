@@ -16,6 +16,11 @@ import type { BashSandbox, Tool } from './types.js';
 
 export interface AgentConfig {
   provider: Provider;
+  /**
+   * The provider of a `<profile>/<model>` id (throws a one-line ProviderError for an unknown profile);
+   * undefined for a plain model id, which uses `provider`. Lets /model switch providers mid-session.
+   */
+  providerFor?: (model: string) => Provider | undefined;
   model: string;
   settings: Settings;
   cwd: string;
@@ -58,6 +63,8 @@ export class Agent {
   /** Totals of the session (including what a resumed session had). */
   usage: Usage;
   costUsd = 0;
+  /** False once a call's cost was unknown: `costUsd` is then a lower bound, shown as `$?`. */
+  costKnown = true;
 
   readonly effort?: Effort;
   /** The model the session started with (`set_model` with no model goes back to it). */
@@ -75,7 +82,13 @@ export class Agent {
   }
 
   get provider(): Provider {
-    return this.cfg.provider;
+    return this.cfg.providerFor?.(this.model) ?? this.cfg.provider;
+  }
+
+  /** Switches the model (and with a `<profile>/` prefix, the provider); throws for an unknown profile. */
+  setModel(model: string): void {
+    this.cfg.providerFor?.(model);
+    this.model = model;
   }
 
   get tools(): Tool<any>[] {
@@ -97,13 +110,13 @@ export class Agent {
     this.messages.length = 0;
     this.session = SessionStore.create(this.cfg.projectRoot, {
       model: this.model,
-      provider: this.cfg.provider.name,
+      provider: this.provider.name,
       cwd: this.cfg.cwd,
       ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
     });
   }
 
-  async prompt(text: string | PromptBlock[], signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary'> = {}): Promise<PromptResult> {
+  async prompt(text: string | PromptBlock[], signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary' | 'beforeModelCall'> = {}): Promise<PromptResult> {
     this.cfg.onTurn?.(true);
     try {
       return await this.run(text, signal, events, extra);
@@ -112,13 +125,14 @@ export class Agent {
     }
   }
 
-  private async run(text: string | PromptBlock[], signal: AbortSignal, events: LoopEvents, extra: Pick<LoopOptions, 'onToolBoundary'>): Promise<PromptResult> {
+  private async run(text: string | PromptBlock[], signal: AbortSignal, events: LoopEvents, extra: Pick<LoopOptions, 'onToolBoundary' | 'beforeModelCall'>): Promise<PromptResult> {
     const s = this.cfg.settings;
     let cost: number | undefined = 0;
     const maxOutput = modelInfo(this.model)?.maxOutput;
+    const provider = this.provider;
     const result = await runLoop(text, {
       ...extra,
-      provider: this.cfg.provider,
+      provider,
       model: this.model,
       system: this.system,
       tools: this.cfg.tools,
@@ -141,19 +155,21 @@ export class Agent {
       },
       signal,
       ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),
+      ...(extra.beforeModelCall ? { beforeModelCall: extra.beforeModelCall } : {}),
       events: {
         ...events,
         onMessage: (m) => {
           this.session.appendMessage(m);
           events.onMessage?.(m);
         },
-        onUsage: (u) => {
-          const c = this.cfg.provider.name === 'scripted' ? 0 : estimateCost(this.model, u);
+        onUsage: (u, unknown) => {
+          const c = provider.name === 'scripted' ? 0 : unknown ? undefined : estimateCost(this.model, u);
           cost = cost === undefined || c === undefined ? undefined : cost + c;
           if (c !== undefined) this.costUsd += c;
+          else this.costKnown = false;
           this.session.append({ type: 'usage', at: new Date().toISOString(), model: this.model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
           this.cfg.onUsage?.(u, c ?? null);
-          events.onUsage?.(u);
+          events.onUsage?.(u, unknown);
         },
       },
     });

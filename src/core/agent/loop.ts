@@ -19,8 +19,8 @@ export interface LoopEvents {
   onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
   /** Each raw event of the model's stream (`--include-partial-messages`). */
   onStreamEvent?(event: Record<string, unknown>): void;
-  /** Usage of one model call. */
-  onUsage?(usage: Usage): void;
+  /** Usage of one model call; `unknown`: the server reported none (tokens estimated, cost unknown). */
+  onUsage?(usage: Usage, unknown?: boolean): void;
   /** One complete model response as it joins the conversation (stream-json `assistant` messages). */
   onResponse?(response: { message: ChatMessage; stopReason: string; usage: Usage }): void;
   /** Every message appended to the conversation (session persistence). */
@@ -47,13 +47,18 @@ export interface LoopOptions {
    * the model an urgent message mid-turn.
    */
   onToolBoundary?: () => Promise<string[] | undefined>;
+  /**
+   * Asked before every model call: a reason stops the turn there (a spending budget reached), after the
+   * tool calls of the last response have all run, so no tool is ever cut in half.
+   */
+  beforeModelCall?: () => Promise<string | undefined>;
   /** Tool context without the signal (the loop passes its own). */
   context: Omit<ToolContext, 'signal'>;
   signal: AbortSignal;
   events?: LoopEvents;
 }
 
-export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error' | 'max_tokens' | 'refusal' | 'context_exceeded';
+export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error' | 'max_tokens' | 'refusal' | 'context_exceeded' | 'budget';
 
 export interface LoopResult {
   stop: LoopStop;
@@ -136,6 +141,12 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
       return { stop: 'max_iterations', text: lastText(messages), usage, iterations: iteration - 1, error: `stopped after ${opts.maxIterations} iterations (--max-iterations)` };
     }
     if (signal.aborted) return interrupted(usage, iteration - 1);
+    const held = await opts.beforeModelCall?.();
+    if (held) {
+      // Answered like an interruption, so the conversation stays valid for the turn that resumes it.
+      push({ role: 'assistant', content: [{ type: 'text', text: `[paused: ${held}]` }] });
+      return { stop: 'budget', text: lastText(messages), usage, iterations: iteration - 1, error: held };
+    }
     let response: CompletionResponse;
     try {
       response = await opts.provider.complete({
@@ -167,7 +178,7 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
     if (signal.aborted) return interrupted(usage, iteration - 1);
     usage = addUsage(usage, response.usage);
     lastPromptTokens = response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens + response.usage.outputTokens;
-    events?.onUsage?.(response.usage);
+    events?.onUsage?.(response.usage, response.usageUnknown === true);
     const stop = response.stopReason;
     const respond = (content: AssistantBlock[]) => {
       const message: ChatMessage = { role: 'assistant', content, model: opts.model };

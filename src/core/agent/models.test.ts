@@ -42,7 +42,7 @@ describe('model table', () => {
     // Every entry is complete: a missing price would make cost_usd null.
     for (const id of knownModels()) {
       const m = modelInfo(id)!;
-      expect(Object.values(m.price).every((p) => p > 0), id).toBe(true);
+      expect(Object.values(m.price!).every((p) => p > 0), id).toBe(true);
       expect(m.maxOutput).toBeLessThanOrEqual(m.contextWindow);
     }
   });

@@ -22,6 +22,46 @@ export const RetrySchema = z.object({
   maxDelayMs: z.number().int().min(0).default(30_000),
 });
 
+/** A provider profile's name: the `<profile>` of `--model <profile>/<model>`. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
+
+/** What is known of one model of a profile; anything left out is unknown (no price: cost `$?`). */
+export const ProfileModelSchema = z.looseObject({
+  contextWindow: z.number().int().min(1).optional(),
+  maxOutput: z.number().int().min(1).optional(),
+  /** USD per million tokens; `cachedInput` (prompt tokens the server reports cached) defaults to `input`. */
+  price: z.object({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional() }).optional(),
+});
+
+/**
+ * A named OpenAI-compatible server (Ollama, vLLM, LM Studio, llama.cpp, OpenRouter, OpenAI). No `apiKeyEnv`:
+ * no key is sent. A project's profile that points at a host the person's own profiles do not name is
+ * ignored until the folder is trusted: it would send the code to that host.
+ */
+export const ProviderProfileSchema = z.looseObject({
+  type: z.literal('openai-compatible'),
+  baseURL: z.url({ protocol: /^https?$/ }),
+  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name').optional(),
+  /** OpenAI's newer models refuse `max_tokens`; most other servers know only `max_tokens`. */
+  maxTokensParam: z.enum(['max_tokens', 'max_completion_tokens']).default('max_tokens'),
+  models: z.record(z.string().min(1).max(200), ProfileModelSchema).default({}),
+});
+export type ProviderProfile = z.infer<typeof ProviderProfileSchema>;
+
+/** A spending limit in USD, tokens (input + output + cache), or both; whichever is reached first counts. */
+export const BudgetLimitSchema = z
+  .object({ usd: z.number().positive().max(1e9).optional(), tokens: z.number().int().positive().max(1e15).optional() })
+  .refine((l) => l.usd !== undefined || l.tokens !== undefined, 'a budget needs usd or tokens');
+export type BudgetLimit = z.infer<typeof BudgetLimitSchema>;
+
+/** Budgets per teammate (by name), per role (matched like roleModels) and for the whole team. */
+export const BudgetsSchema = z.looseObject({
+  team: BudgetLimitSchema.nullish(),
+  roles: z.record(z.string().min(1).max(64), BudgetLimitSchema).default({}),
+  teammates: z.record(z.string().min(1).max(64), BudgetLimitSchema).default({}),
+});
+export type Budgets = z.infer<typeof BudgetsSchema>;
+
 export const SettingsSchema = z.looseObject({
   /** Agent Teams feature flag: off unless a project opts in. */
   teamEnabled: z.boolean().default(false),
@@ -34,8 +74,10 @@ export const SettingsSchema = z.looseObject({
    * thinking, so `omitted` leaves a silent screen between tool calls); `omitted` returns only signatures.
    */
   thinkingDisplay: z.enum(['summarized', 'omitted']).default('summarized'),
-  /** `anthropic` needs a key; `scripted` plays a JSON script (tests, demo). */
+  /** `anthropic` needs a key; `scripted` plays a JSON script (tests, demo). A `<profile>/<model>` model uses its profile. */
   provider: z.enum(['anthropic', 'scripted']).default('anthropic'),
+  /** Named OpenAI-compatible provider profiles; `--model <profile>/<model>` picks one. Layers merge by name. */
+  providers: z.record(z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, - and _'), ProviderProfileSchema).default({}),
   /** How teammates are started: `auto` picks tmux when available, else background. */
   teammateMode: z.enum(TEAMMATE_MODES).default('auto'),
   /** Live teammates per team; a spawn past it is refused. Nested or runaway spawns burn a person's limits. */
@@ -45,6 +87,11 @@ export const SettingsSchema = z.looseObject({
    * spaces). A spawn's model is the one SpawnTeammate or TeamCreate names, else its role's, else `model`.
    */
   roleModels: z.record(z.string().min(1).max(64), z.string().min(1).max(200)).default({}),
+  /**
+   * Spending limits: at 80 % the lead and the dashboard are told; at 100 % a teammate finishes the tool call
+   * it is in, parks its task and waits until the budget is raised. `thclaws team budget` sets them per team.
+   */
+  budgets: BudgetsSchema.default({ roles: {}, teammates: {} }),
   /** Who approves a teammate's plan: the person (CLI `thclaws team approve`, the dashboard) or the lead agent. */
   planApprover: z.enum(['lead', 'user']).default('user'),
   /** Who answers a teammate's permission request: the person, or the lead agent through AnswerApproval. */

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SettingsSchema, type Settings } from './settings-schema.js';
 import { isTrusted, looseningKeys, withoutLoosening } from './trust.js';
+import { untrustedProfileKeys } from './provider-profiles.js';
 
 export { defaultSettings, RetrySchema, SettingsSchema, type Settings } from './settings-schema.js';
 
@@ -86,17 +87,28 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
   const teammateAllow: string[] = [];
   const teammates: Record<string, Record<string, unknown>> = {};
   let mcpServers: Record<string, unknown> = {};
+  const providers: Record<string, unknown> = {};
+  let userRaw: Record<string, unknown> | undefined;
   for (const file of files) {
     if (!existsSync(file)) continue;
     let raw = readJsonObject(file);
     checkLayer(file, raw);
-    if (file !== user) {
+    if (file === user) userRaw = raw;
+    else {
       const loose = looseningKeys(raw);
-      if (loose.length && (trusted ??= isTrusted(projectRoot, env)) === false) {
-        ignored.push(...loose.map((k) => `${file}: ${k}`));
+      const newHosts = untrustedProfileKeys(raw, userRaw);
+      if ((loose.length || newHosts.length) && (trusted ??= isTrusted(projectRoot, env)) === false) {
+        ignored.push(...[...loose, ...newHosts].map((k) => `${file}: ${k}`));
         raw = withoutLoosening(raw);
+        if (newHosts.length) {
+          const kept = { ...(raw.providers as Record<string, unknown>) };
+          for (const k of newHosts) delete kept[k.slice('providers.'.length)];
+          raw = { ...raw, providers: kept };
+        }
       }
     }
+    // Profiles merge by name: a project adds its own without dropping the person's.
+    Object.assign(providers, (raw.providers as Record<string, unknown> | undefined) ?? {});
     const perms = raw.permissions as { allow?: string[]; ask?: string[]; deny?: string[] } | undefined;
     allow.push(...(perms?.allow ?? []));
     ask.push(...(perms?.ask ?? []));
@@ -120,6 +132,7 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
   if (teammateAllow.length) merged.teammateAllow = [...new Set(teammateAllow)];
   if (Object.keys(teammates).length) merged.teammates = teammates;
   if (Object.keys(mcpServers).length) merged.mcpServers = mcpServers;
+  if (Object.keys(providers).length) merged.providers = providers;
   const res = SettingsSchema.safeParse(merged);
   if (!res.success) {
     const issue = res.error.issues[0]!;

@@ -30,6 +30,8 @@ export function classifyEntry(dir: TeamDirKind, name: string): TeamEvent | null 
   if (dir === 'root') {
     if (name === 'config.json') return { kind: 'config', key: 'config' };
     if (name === 'team.log') return { kind: 'log', key: 'log' };
+    // Budgets are part of the team's configuration: a raised limit wakes a teammate waiting on it.
+    if (name === 'budgets.json') return { kind: 'config', key: 'config' };
     return null;
   }
   if (dir === 'inboxes') {

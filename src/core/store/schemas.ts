@@ -153,6 +153,8 @@ export const StatusSchema = z.looseObject({
   usage: UsageTotalsSchema.nullish().catch(null),
   /** Estimated USD of those calls from the model price table; null once a call's model had no known price. */
   cost_usd: z.number().nonnegative().nullish().catch(null),
+  /** Set while the agent waits because a spending budget is reached: which one, and how far. */
+  budget_reached: z.string().max(500).nullish().catch(null),
 });
 export type AgentStatus = z.infer<typeof StatusSchema>;
 

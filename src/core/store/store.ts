@@ -10,6 +10,7 @@ import { type AgentState, deriveState, isLive, Statuses } from './status.js';
 import { archiveMember, archiveTeam, removedMemberNames } from './archive.js';
 import { OutputLogs } from './output.js';
 import { SpawnRequests } from './spawn-requests.js';
+import { TeamBudgets } from './budgets.js';
 import { Reviews } from './reviews.js';
 import { TaskFiles } from './task-files.js';
 import { Tasks } from './tasks.js';
@@ -29,6 +30,8 @@ export interface MemberView {
   model: string | null;
   /** Request id of the approval a live member waits for ("waiting for approval"), else null. */
   waiting_for: string | null;
+  /** Which budget it waits on, while it does. */
+  budget_reached: string | null;
   /** Token totals of its model calls (null before the first), their sum, and their estimated USD (null: unknown price). */
   usage: UsageTotals | null;
   tokens: number | null;
@@ -61,6 +64,8 @@ export class TeamStore {
   readonly outputs: OutputLogs;
   /** The person's review comments on each teammate's changes (`agents/<name>/review.json`). */
   readonly reviews: Reviews;
+  /** Spending limits (`budgets.json`). */
+  readonly budgets: TeamBudgets;
   /** Leases this process holds; a lost one stays here so claims with it fail loudly instead of re-leasing. */
   private readonly held = new Map<string, Lease>();
 
@@ -75,6 +80,7 @@ export class TeamStore {
     this.spawnRequests = new SpawnRequests(this.paths, this.journal);
     this.outputs = new OutputLogs(this.paths);
     this.reviews = new Reviews(this.paths, this.journal);
+    this.budgets = new TeamBudgets(dir, this.journal);
     this.tasks = new Tasks(
       this.paths,
       new TaskFiles(this.paths, this.journal),
@@ -148,6 +154,7 @@ export class TeamStore {
         queued: this.inboxes.unread(name).length,
         model: st?.model ?? cfg.members.find((m) => m.name === name)?.model ?? null,
         waiting_for: waitingFor(st, deriveState(st, now)),
+        budget_reached: isLive(deriveState(st, now)) ? (st?.budget_reached ?? null) : null,
         ...usageOf(st),
       });
     }

@@ -129,6 +129,10 @@ export class LeadHandler {
         const summary = m.summary || 'the team changed';
         this.emit({ kind: 'message', from: m.from, text: summary });
         fed.push({ ...m, text: `[team change] ${summary}` });
+      } else if (m.type === 'budget_notice') {
+        // The lead may reassign the work or ask the person to raise the budget.
+        this.emit({ kind: 'message', from: m.from, text: m.summary });
+        fed.push({ ...m, text: `[${m.from}'s ${m.summary}]${m.level === 'reached' ? ` ${m.from} has stopped and waits until the budget is raised (thclaws team budget).` : ''}` });
       } else if (m.type === 'conflict_warning') {
         // The dashboard saw two teammates' work conflict: the lead re-plans on it like on any message.
         this.emit({ kind: 'message', from: m.from, text: m.text });

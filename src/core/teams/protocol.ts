@@ -13,7 +13,7 @@ import { MessageSchema, WaitingSchema } from '../store/schemas.js';
 
 /** Frames only `lead`/`user` may send, of the current epoch: control, and the answers to a teammate's requests. */
 export const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response'] as const;
-export const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment', 'team_changed', 'conflict_warning'] as const;
+export const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment', 'team_changed', 'conflict_warning', 'budget_notice'] as const;
 export type FrameType = (typeof CONTROL_TYPES)[number] | (typeof REPLY_TYPES)[number];
 
 const IDLE_REASONS = ['available', 'interrupted', 'failed', 'blocked'] as const;
@@ -56,6 +56,15 @@ export const FrameSchema = z.discriminatedUnion('type', [
   frame('team_changed', { summary: z.string().max(LIMITS.messageChars) }),
   /** The dashboard saw two teammates' work (committed or not) conflict: agents and files, told once per conflict. */
   frame('conflict_warning', { agents: z.array(z.string().regex(AGENT_NAME_PATTERN)).max(64).optional(), files: z.array(z.unknown()).max(10_000).optional() }),
+  /** A teammate's spend reached 80 % (`warning`) or 100 % (`reached`: it stopped and waits for a raise) of a limit. */
+  frame('budget_notice', {
+    level: z.enum(['warning', 'reached']),
+    scope: z.enum(['teammate', 'role', 'team']),
+    unit: z.enum(['usd', 'tokens']),
+    limit: z.number().positive(),
+    spent: z.number().nonnegative(),
+    summary: z.string().max(LIMITS.messageChars),
+  }),
 ]);
 export type Frame = z.infer<typeof FrameSchema>;
 export type FrameOf<T extends FrameType> = Extract<Frame, { type: T }>;

@@ -41,6 +41,8 @@ export interface TeamSessionOptions {
   hooks?: import('./hooks.js').HooksConfig;
   /** Extra environment for every teammate (tests and benches pin HOME and the like). */
   childEnv?: Record<string, string>;
+  /** More variables teammates copy from the lead's environment by name (provider profiles' apiKeyEnv). */
+  inheritEnv?: string[];
 }
 
 export class TeamSession {
@@ -176,6 +178,11 @@ export class TeamSession {
       .then(() => this.leadBeat?.catch(() => undefined))
       .then(() => this.store.statuses.account(agent, totals, costUsd))
       .catch(() => undefined);
+    return this.accounting.then(() => undefined);
+  }
+
+  /** Resolves once every usage recorded so far is in the status file. */
+  settled(): Promise<void> {
     return this.accounting.then(() => undefined);
   }
 

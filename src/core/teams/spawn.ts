@@ -116,7 +116,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     ...(planMode ? { THCLAWS_PLAN_MODE: '1' } : {}),
     ...session.opts.childEnv,
   };
-  const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, argv, cwd, env, inherit_env: INHERITED_ENV, team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };
+  const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, argv, cwd, env, inherit_env: [...new Set([...INHERITED_ENV, ...(session.opts.inheritEnv ?? [])])], team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };
 
   // The spawner is named so that, should this process die before the child boots, the spawn is void at once.
   await store.statuses.write(name, { status: 'spawning', spawn_id: spawnId, model, pid: null, pid_start: null, current_task: null, spawner: selfProcess() } as never);

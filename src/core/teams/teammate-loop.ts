@@ -24,6 +24,8 @@ export interface TeammateLoopOptions {
   policy?: Partial<typeof TEAMS_POLICY>;
   /** Where answers to this teammate's approval requests go (the tool call waiting for them). */
   responses?: ResponseWaiters;
+  /** Spending limits, asked before each model call (budget-guard.ts): a reason stops the turn there. */
+  budget?: { check(): Promise<string | undefined> };
 }
 
 interface Retry {
@@ -46,6 +48,8 @@ export class TeammateLoop {
   private waitingSince: number | undefined;
   private idleHooks: Promise<void> = Promise.resolve();
   private waitedMs = 0;
+  /** Set while a budget is reached: the task that was stopped (null: a message turn), resumed on a raise. */
+  private held: { task: Task | null } | undefined;
 
   constructor(
     private readonly session: TeamSession,
@@ -140,7 +144,8 @@ export class TeammateLoop {
   }
 
   private async onShutdown(m: ControlFrame): Promise<void> {
-    const busy = !!this.turn || this.session.inbox().peek().length > 0 || (await this.ownsWork());
+    // Waiting on a budget is not work in progress: the team may still be shut down.
+    const busy = !!this.turn || (!this.held && this.session.inbox().peek().length > 0) || (!this.held && (await this.ownsWork()));
     if (busy) {
       this.opts.print(`[${this.me}] shutdown rejected — still have unfinished work`);
       await sendFrame(this.session.store, this.me, m.from, 'shutdown_rejected', { reason: 'still have unfinished work' }, this.session.epoch);
@@ -189,6 +194,7 @@ export class TeammateLoop {
   private async step(exited: () => boolean): Promise<void> {
     await this.pumpControl();
     if (exited()) return;
+    if (this.held) return this.waitForBudget();
     // A task_assignment only says "look at the queue": it wakes the loop, the claim below picks the task.
     const assigned = this.session.inbox().take((m): m is FrameOf<'task_assignment'> => m.type === 'task_assignment');
     if (assigned.length) {
@@ -228,19 +234,23 @@ export class TeammateLoop {
     const prompt = messages.map(frameMessage).join('\n\n');
     const r = await this.runTurn(prompt, null);
     await this.session.inbox().ack(messages.map((m) => m.id));
-    if (r.stop === 'error') await this.notify({ idle_reason: 'failed', completed_task_id: null, completed_status: 'failed', summary: `turn failed: ${r.error}` });
+    if (r.stop === 'budget') await this.holdForBudget(r.error ?? 'budget reached', null);
+    else if (r.stop === 'error') await this.notify({ idle_reason: 'failed', completed_task_id: null, completed_status: 'failed', summary: `turn failed: ${r.error}` });
     else if (r.stop === 'aborted') await this.notify({ idle_reason: 'interrupted', completed_task_id: null, completed_status: null, summary: 'turn aborted' });
   }
 
-  private async taskTurn(task: Task): Promise<void> {
+  private async taskTurn(task: Task, resumed = false): Promise<void> {
     this.opts.print(`[${this.me}] working on task #${task.id}: ${task.subject}`);
-    const prompt = `[Task #${task.id} — ${task.subject}]\n\n${task.description}\n\nWhen done, use TeamTaskComplete with task_id="${task.id}".`;
+    const prompt = resumed
+      ? `[The budget was raised: continue task #${task.id} where you stopped. When done, use TeamTaskComplete with task_id="${task.id}".]`
+      : `[Task #${task.id} — ${task.subject}]\n\n${task.description}\n\nWhen done, use TeamTaskComplete with task_id="${task.id}".`;
     const r = await this.runTurn(prompt, task.id);
     const now = await this.session.store.tasks.get(task.id).catch(() => null);
     if (!now || now.status === 'completed' || now.owner !== this.me) {
       this.attempts.delete(task.id);
       return;
     }
+    if (r.stop === 'budget') return this.holdForBudget(r.error ?? 'budget reached', now);
     if (r.stop === 'aborted') {
       // Stopped on purpose: back to the queue (reservation kept), the lead decides.
       await this.session.store.tasks.release(task.id, this.me);
@@ -283,6 +293,7 @@ export class TeammateLoop {
     const urgentIds: string[] = [];
     try {
       return await this.agent.prompt(prompt, this.turn.signal, this.opts.events ?? {}, {
+        ...(this.opts.budget ? { beforeModelCall: () => this.opts.budget!.check() } : {}),
         onToolBoundary: async () => {
           const urgent = this.session.inbox().take((m) => !isControl(m) && (m.urgent === true || m.from === 'user'));
           if (!urgent.length) return undefined;
@@ -305,6 +316,30 @@ export class TeammateLoop {
         })
         .catch(() => {});
     }
+  }
+
+  /** The turn stopped at a budget: the task stays this teammate's, parked with reason `budget`, until a raise. */
+  private async holdForBudget(reason: string, task: Task | null): Promise<void> {
+    this.held = { task };
+    this.opts.print(`[${this.me}] ${reason}; waiting until the budget is raised`);
+    // The task first: a status saying "budget reached" always finds its task parked.
+    if (task) await this.session.store.tasks.update(task.id, { extra: { parked: 'budget' } });
+    await this.heartbeat.patch({ budget_reached: reason });
+  }
+
+  /** Woken by any config change (budgets.json is one) or the safety poll; resumes once the budget allows. */
+  private async waitForBudget(): Promise<void> {
+    if (await this.opts.budget?.check()) return this.sleep(this.policy.safetyPollMs);
+    const { task } = this.held!;
+    this.held = undefined;
+    await this.heartbeat.patch({ budget_reached: null });
+    this.opts.print(`[${this.me}] budget raised — resuming${task ? ` task #${task.id}` : ''}`);
+    if (!task) {
+      await this.runTurn('[The budget was raised: continue where you stopped.]', null);
+      return;
+    }
+    await this.session.store.tasks.update(task.id, { extra: { parked: null } });
+    return this.taskTurn(task, true);
   }
 
   private async notify(fields: IdleFields): Promise<void> {

@@ -88,10 +88,12 @@ export interface CompletionResponse {
    * never run, never sent back, and never reported to the model as a validation error.
    */
   incompleteToolUses?: Array<{ id: string; name: string; jsonChars: number }>;
+  /** The server reported no usage: the tokens are an estimate and the cost is unknown (never guessed low). */
+  usageUnknown?: boolean;
 }
 
 export interface Provider {
-  readonly name: 'anthropic' | 'scripted';
+  readonly name: 'anthropic' | 'scripted' | 'openai-compatible';
   complete(req: CompletionRequest): Promise<CompletionResponse>;
 }
 

@@ -1,0 +1,163 @@
+/**
+ * OpenAI-compatible chat completions (Ollama, vLLM, LM Studio, llama.cpp, OpenRouter, OpenAI) through the
+ * official `openai` package, streamed, for one provider profile. The SDK is imported lazily and its own
+ * retries are off: our policy (retry.ts) decides, honouring `retry-after`. Messages are mapped by
+ * openai-messages.ts; the loop sees the same tool_use / tool_result blocks as with Anthropic.
+ */
+import type { CompletionRequest, CompletionResponse, Provider } from './types.js';
+import { AbortedError, ProviderError, emptyUsage } from './types.js';
+import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import { ChunkAccumulator, toOpenAIMessages, toOpenAITools } from './openai-messages.js';
+
+export interface OpenAICompatibleOptions {
+  /** The profile's name: the `<profile>/` prefix of model ids, stripped before the request. */
+  profile: string;
+  baseURL: string;
+  /** Absent: no Authorization header at all (local servers). */
+  apiKey?: string;
+  /** Named in the 401 message. */
+  apiKeyEnv?: string;
+  maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
+  retry: RetryPolicy;
+  timeoutMs?: number;
+}
+
+type SdkModule = typeof import('openai');
+type SdkClient = InstanceType<SdkModule['default']>;
+
+interface ApiErrorLike {
+  status?: number;
+  message: string;
+  headers?: { get(name: string): string | null };
+  error?: { message?: string } | null;
+  cause?: unknown;
+}
+
+const CONTEXT_EXCEEDED = /context length|context window|maximum context|too many tokens|prompt is too long/i;
+const NO_TOOLS = /does not support tools|tools? (are |is )?not supported|tool[_ ]choice|function calling is not (supported|enabled)/i;
+const UNKNOWN_MODEL = /model .*(not found|does not exist)|no such model|unknown model|model_not_found/i;
+
+export class OpenAICompatibleProvider implements Provider {
+  readonly name = 'openai-compatible' as const;
+  private client?: SdkClient;
+  private sdk?: SdkModule;
+
+  constructor(private readonly opts: OpenAICompatibleOptions) {}
+
+  /** The model id the server knows: the request's without its `<profile>/` prefix. */
+  serverModel(model: string): string {
+    const prefix = `${this.opts.profile}/`;
+    return model.startsWith(prefix) ? model.slice(prefix.length) : model;
+  }
+
+  private async getClient(): Promise<{ client: SdkClient; sdk: SdkModule }> {
+    if (!this.client || !this.sdk) {
+      this.sdk = await import('openai');
+      const OpenAI = this.sdk.default;
+      this.client = new OpenAI({
+        // The SDK insists on a key; with none configured the header is removed below, so none is sent.
+        apiKey: this.opts.apiKey ?? 'no-key',
+        // Never pick up OPENAI_* from the environment: the profile says where code goes and with which key.
+        adminAPIKey: null,
+        organization: null,
+        project: null,
+        baseURL: this.opts.baseURL,
+        maxRetries: 0,
+        timeout: this.opts.timeoutMs ?? 10 * 60_000,
+        ...(this.opts.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+      });
+    }
+    return { client: this.client, sdk: this.sdk };
+  }
+
+  /** One line a person can act on: where, what happened, what to check. */
+  describe(err: ApiErrorLike, model: string): string {
+    const detail = err.error?.message ?? err.message;
+    const where = `${this.opts.baseURL} (provider profile '${this.opts.profile}')`;
+    const m = this.serverModel(model);
+    switch (err.status) {
+      case undefined: {
+        const cause = (err.cause as { code?: string; message?: string } | undefined)?.code ?? (err.cause as Error | undefined)?.message ?? detail;
+        return `cannot reach ${where}: is the server running and is baseURL right? (${cause})`;
+      }
+      case 401:
+        return `authentication failed (401) at ${where}: ${this.opts.apiKeyEnv ? `check ${this.opts.apiKeyEnv}` : 'the profile sends no key; set apiKeyEnv'} — ${detail}`;
+      case 403:
+        return `permission denied (403) at ${where}: ${detail}`;
+      case 404:
+        return `unknown model '${m}' at ${where} (404): check the model name and that baseURL ends in /v1 — ${detail}`;
+      case 429:
+        return `rate limited (429) at ${where}: ${detail}`;
+      default:
+        if (err.status === 400 && NO_TOOLS.test(detail)) return `model '${m}' cannot call tools (${where} said: ${detail}): pick a model with tool calling`;
+        if (err.status === 400 && UNKNOWN_MODEL.test(detail)) return `unknown model '${m}' at ${where}: ${detail}`;
+        return `API error ${err.status} at ${where}: ${detail}`;
+    }
+  }
+
+  async complete(req: CompletionRequest): Promise<CompletionResponse> {
+    const { client, sdk } = await this.getClient();
+    for (let attempt = 0; ; attempt++) {
+      if (req.signal.aborted) throw new AbortedError();
+      let sawOutput = false;
+      try {
+        return await this.once(client, req, () => (sawOutput = true));
+      } catch (err) {
+        if (req.signal.aborted || err instanceof sdk.APIUserAbortError) throw new AbortedError();
+        if (err instanceof ProviderError) throw err;
+        const apiErr = err instanceof sdk.APIError ? (err as unknown as ApiErrorLike) : undefined;
+        if (!apiErr) throw new ProviderError(`provider failed at ${this.opts.baseURL}: ${(err as Error).message}`);
+        const message = this.describe(apiErr, req.model);
+        // Once text reached the screen a retry would print it twice; fail instead.
+        const retryable = !sawOutput && isRetryableStatus(apiErr.status);
+        if (!retryable || attempt >= this.opts.retry.maxRetries) {
+          const suffix = retryable && attempt > 0 ? ` (gave up after ${attempt + 1} attempts)` : '';
+          const exceeded = (apiErr.status === 400 || apiErr.status === 413) && CONTEXT_EXCEEDED.test(apiErr.error?.message ?? apiErr.message);
+          throw new ProviderError(message + suffix, apiErr.status, exceeded);
+        }
+        const delayMs = backoffDelay(this.opts.retry, attempt + 1, parseRetryAfter(apiErr.headers));
+        req.onRetry?.({ attempt: attempt + 1, delayMs, reason: message });
+        try {
+          await sleep(delayMs, req.signal);
+        } catch {
+          throw new AbortedError();
+        }
+      }
+    }
+  }
+
+  private async once(client: SdkClient, req: CompletionRequest, markOutput: () => void): Promise<CompletionResponse> {
+    const messages = toOpenAIMessages(req.system, req.messages);
+    const body = {
+      model: this.serverModel(req.model),
+      messages,
+      ...(req.tools.length ? { tools: toOpenAITools(req.tools) } : {}),
+      [this.opts.maxTokensParam ?? 'max_tokens']: req.maxTokens,
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    const stream = await client.chat.completions.create(body as never, { signal: req.signal, maxRetries: 0 });
+    const acc = new ChunkAccumulator();
+    for await (const chunk of stream as unknown as AsyncIterable<unknown>) {
+      const added = acc.add(chunk);
+      if (added.text) {
+        markOutput();
+        req.onText?.(added.text);
+      }
+      if (added.reasoning) {
+        markOutput();
+        req.onThinking?.(added.reasoning);
+      }
+    }
+    // The SDK ends the iteration quietly on abort: a cut-off message must not pass as complete.
+    if (req.signal.aborted) throw new AbortedError();
+    if (acc.finish === null) throw new ProviderError(`the stream from ${this.opts.baseURL} ended without a finish_reason (connection cut?)`);
+    if (acc.usage) return acc.result(acc.usage);
+    // A server that ignores include_usage: tokens estimated (~4 characters each) for budgets, cost unknown.
+    const estimate = emptyUsage();
+    estimate.inputTokens = Math.ceil(JSON.stringify(messages).length / 4);
+    const r = acc.result(estimate);
+    r.usage.outputTokens = Math.ceil(JSON.stringify(r.content).length / 4);
+    return { ...r, usageUnknown: true };
+  }
+}

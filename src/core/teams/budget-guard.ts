@@ -1,0 +1,61 @@
+/**
+ * A teammate's spending guard: before each model call it weighs the spend recorded in the team's statuses
+ * against the limits that apply (budget.ts). At 80 % it tells the lead (a `budget_notice` frame, which the
+ * dashboard shows too) and journals it, once per limit; at 100 % it tells again and returns the reason that
+ * stops the turn before the next model call.
+ */
+import type { Budgets } from '../agent/settings-schema.js';
+import { LEAD, usageOf, type AgentStatus } from '../store/index.js';
+import { applicableLimits, evaluateBudget, type BudgetState, type Spend } from './budget.js';
+import { sendFrame } from './protocol.js';
+import type { TeamSession } from './session.js';
+
+function spendOf(st: AgentStatus | null): Spend {
+  const u = usageOf(st);
+  return u.tokens === null ? { tokens: 0, usd: st?.usage === null ? null : 0 } : { tokens: u.tokens, usd: u.cost_usd };
+}
+
+export class BudgetGuard {
+  private readonly told = new Set<string>();
+
+  constructor(
+    private readonly session: TeamSession,
+    private readonly settings: Budgets,
+    private readonly print: (line: string) => void,
+  ) {}
+
+  async state(): Promise<BudgetState | null> {
+    // The usage of the call that just ended is written before it is weighed.
+    await this.session.settled();
+    const { store, me } = this.session;
+    const [stored, cfg] = await Promise.all([store.budgets.read(), store.config.load().catch(() => null)]);
+    const limits = applicableLimits(stored, this.settings, me, cfg?.members.find((m) => m.name === me)?.role);
+    if (!limits.length) return null;
+    const own = spendOf(await store.statuses.read(me));
+    const team: Spend = { tokens: 0, usd: 0 };
+    if (limits.some((l) => l.scope === 'team')) {
+      for (const name of [LEAD, ...(cfg?.members ?? []).map((m) => m.name)]) {
+        const s = spendOf(await store.statuses.read(name).catch(() => null));
+        team.tokens += s.tokens;
+        team.usd = team.usd === null || s.usd === null ? null : team.usd + s.usd;
+      }
+    }
+    return evaluateBudget(limits, own, team, me);
+  }
+
+  /** Before a model call: undefined to go on, else why the turn stops here. */
+  async check(): Promise<string | undefined> {
+    const st = await this.state();
+    if (!st || st.level === 'ok') return undefined;
+    const key = `${st.level}:${st.scope}:${st.unit}:${st.limit}`;
+    if (!this.told.has(key)) {
+      this.told.add(key);
+      const { store, me } = this.session;
+      const level = st.level === 'stop' ? 'reached' : 'warning';
+      this.print(`[${me}] budget ${level === 'reached' ? 'reached' : 'at 80 %'}: ${st.text}`);
+      store.journal.record({ event: 'note', file: store.budgets.file, reason: `budget ${level}: ${st.text}` });
+      await sendFrame(store, me, LEAD, 'budget_notice', { level, scope: st.scope, unit: st.unit, limit: st.limit, spent: st.spent, summary: `budget ${level}: ${st.text}` }, this.session.epoch).catch(() => undefined);
+    }
+    return st.level === 'stop' ? `budget reached — ${st.text}` : undefined;
+  }
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { BudgetsSchema } from '../agent/settings-schema.js';
+import { applicableLimits, evaluateBudget } from './budget.js';
+
+const b = (v: unknown) => BudgetsSchema.parse(v);
+
+describe('budget arithmetic', () => {
+  it('a stored limit wins over the settings at its level; roles match ignoring case and spaces; the team limit counts the team', () => {
+    const settings = b({ team: { usd: 10 }, roles: { ' Reviewer ': { tokens: 1000 } }, teammates: { alice: { usd: 1 } } });
+    const stored = b({ teammates: { alice: { usd: 2 } } });
+    const limits = applicableLimits(stored, settings, 'alice', 'reviewer');
+    expect(limits).toEqual([{ scope: 'teammate', limit: { usd: 2 } }, { scope: 'role', limit: { tokens: 1000 } }, { scope: 'team', limit: { usd: 10 } }]);
+    // The furthest-gone limit decides: 850 of 1000 role tokens (85 %) beats $1.50 of $2 (75 %).
+    expect(evaluateBudget(limits, { tokens: 850, usd: 1.5 }, { tokens: 0, usd: 3 }, 'alice')).toMatchObject({ level: 'warn', scope: 'role', unit: 'tokens', fraction: 0.85 });
+    expect(evaluateBudget(limits, { tokens: 10, usd: 0.1 }, { tokens: 0, usd: 10 }, 'alice')).toMatchObject({ level: 'stop', scope: 'team', text: "the team's budget: $10.0000 of $10.0000 (100 %)" });
+    expect(evaluateBudget(limits, { tokens: 10, usd: 0.1 }, { tokens: 0, usd: 1 }, 'alice')!.level).toBe('ok');
+  });
+
+  it('an unknown cost cannot pass a USD limit as spent zero: that limit is not judged, the token limit still is', () => {
+    const limits = applicableLimits(b({}), b({ teammates: { bob: { usd: 1, tokens: 100 } } }), 'bob', null);
+    expect(evaluateBudget(limits, { tokens: 100, usd: null }, { tokens: 0, usd: 0 }, 'bob')).toMatchObject({ level: 'stop', unit: 'tokens' });
+    expect(evaluateBudget(limits, { tokens: 10, usd: null }, { tokens: 0, usd: 0 }, 'bob')).toMatchObject({ level: 'ok', unit: 'tokens' });
+    const usdOnly = applicableLimits(b({}), b({ teammates: { bob: { usd: 1 } } }), 'bob', null);
+    expect(evaluateBudget(usdOnly, { tokens: 10, usd: null }, { tokens: 0, usd: 0 }, 'bob')!.text).toBe('cost unknown (a model without a price): the $1 limit cannot be judged');
+    expect(() => b({ team: {} })).toThrow(/usd or tokens/);
+  });
+});

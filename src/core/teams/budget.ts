@@ -1,0 +1,74 @@
+/**
+ * Budget arithmetic, pure: which limits apply to a teammate (its own, its role's, the team's; a limit stored
+ * with `thclaws team budget` wins over the settings' at the same level) and how far its spend has gone.
+ * A USD limit cannot be judged while a cost is unknown (a model without a price): that limit is skipped and
+ * the state says so, never treated as spent zero.
+ */
+import type { BudgetLimit, Budgets } from '../agent/settings-schema.js';
+
+export const BUDGET_WARN_FRACTION = 0.8;
+
+export interface Spend {
+  tokens: number;
+  /** null: some call's cost is unknown. */
+  usd: number | null;
+}
+
+export type BudgetScope = 'teammate' | 'role' | 'team';
+
+export interface BudgetState {
+  level: 'ok' | 'warn' | 'stop';
+  scope: BudgetScope;
+  /** The limit that is furthest gone. */
+  unit: 'usd' | 'tokens';
+  limit: number;
+  spent: number;
+  fraction: number;
+  /** One line: `backend's budget: $0.0420 of $0.0500 (84 %)`. */
+  text: string;
+}
+
+export interface ApplicableLimit {
+  scope: BudgetScope;
+  limit: BudgetLimit;
+}
+
+function byRole(roles: Readonly<Record<string, BudgetLimit>>, role: string | null | undefined): BudgetLimit | undefined {
+  const want = (role ?? '').trim().toLowerCase();
+  if (!want) return undefined;
+  return Object.entries(roles).find(([r]) => r.trim().toLowerCase() === want)?.[1];
+}
+
+export function applicableLimits(stored: Budgets, settings: Budgets, agent: string, role: string | null | undefined): ApplicableLimit[] {
+  const out: ApplicableLimit[] = [];
+  const own = stored.teammates[agent] ?? settings.teammates[agent];
+  if (own) out.push({ scope: 'teammate', limit: own });
+  const r = byRole(stored.roles, role) ?? byRole(settings.roles, role);
+  if (r) out.push({ scope: 'role', limit: r });
+  const team = stored.team ?? settings.team;
+  if (team) out.push({ scope: 'team', limit: team });
+  return out;
+}
+
+/** The most consumed of the limits; `own` counts for teammate and role limits, `team` for the team's. */
+export function evaluateBudget(limits: ApplicableLimit[], own: Spend, team: Spend, agent: string): BudgetState | null {
+  let worst: BudgetState | null = null;
+  for (const { scope, limit } of limits) {
+    const spend = scope === 'team' ? team : own;
+    const candidates: Array<['usd' | 'tokens', number, number]> = [];
+    if (limit.tokens !== undefined) candidates.push(['tokens', limit.tokens, spend.tokens]);
+    if (limit.usd !== undefined && spend.usd !== null) candidates.push(['usd', limit.usd, spend.usd]);
+    if (limit.usd !== undefined && spend.usd === null && !worst && !candidates.length) {
+      worst = { level: 'ok', scope, unit: 'usd', limit: limit.usd, spent: 0, fraction: 0, text: `cost unknown (a model without a price): the $${limit.usd} limit cannot be judged` };
+    }
+    for (const [unit, max, spent] of candidates) {
+      const fraction = spent / max;
+      if (worst && worst.fraction >= fraction) continue;
+      const level = fraction >= 1 ? 'stop' : fraction >= BUDGET_WARN_FRACTION ? 'warn' : 'ok';
+      const fmt = (n: number) => (unit === 'usd' ? `$${n.toFixed(4)}` : `${Math.round(n).toLocaleString('en-US')} tokens`);
+      const whose = scope === 'team' ? "the team's budget" : scope === 'role' ? `${agent}'s role budget` : `${agent}'s budget`;
+      worst = { level, scope, unit, limit: max, spent, fraction, text: `${whose}: ${fmt(spent)} of ${fmt(max)} (${Math.floor(fraction * 100)} %)` };
+    }
+  }
+  return worst;
+}
