@@ -177,3 +177,20 @@ test('requests without the token are refused', async ({ request }) => {
   expect((await request.get(d.base + '/?token=nope')).status()).toBe(403);
   expect((await request.get(d.url)).status()).toBe(200);
 });
+
+test('a teammate waiting on its spending budget says so in its pane header, with the budget and how to raise it', async () => {
+  const { TeamStore } = await import('../src/core/store/index.js');
+  const store = new TeamStore(d.teamDir);
+  const reason = "budget reached — alice's budget: 60 tokens of 55 tokens (109 %)";
+  await store.statuses.write('alice', { budget_reached: reason } as never);
+  const flag = pane('alice').locator('.pane-budget');
+  await expect(flag).toHaveText('budget reached');
+  await expect(flag).toHaveAttribute('title', `${reason}; raise it with thclaws team budget alice --usd N | --tokens N`);
+  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: path.join(ROOT, `test-results/screenshots/budget-reached-${w}x${h}.png`) });
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await store.statuses.write('alice', { budget_reached: null } as never);
+  await expect(flag).toHaveCount(0);
+});

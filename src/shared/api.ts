@@ -49,6 +49,8 @@ export const MemberSchema = z.object({
   can_respawn: z.boolean(),
   /** Request id of the approval this teammate waits for ("waiting for approval"), else null. */
   waiting_for: z.string().max(100).nullable().default(null),
+  /** Which spending budget a live teammate waits on ("budget reached"), else null. */
+  budget_reached: z.string().max(500).nullable().default(null),
 });
 export type Member = z.infer<typeof MemberSchema>;
 

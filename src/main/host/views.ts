@@ -53,6 +53,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     terminal,
     can_respawn: !side.pty && !alive && state !== 'not_configured',
     waiting_for: side.waitingFor ?? (alive ? (status?.waiting?.request_id ?? null) : null),
+    budget_reached: alive ? (status?.budget_reached ?? null) : null,
   };
 }
 

@@ -56,6 +56,11 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
             waiting for approval
           </button>
         )}
+        {member.budget_reached && (
+          <span className="pane-budget" title={`${member.budget_reached}; raise it with thclaws team budget ${member.name} --usd N | --tokens N`}>
+            budget reached
+          </span>
+        )}
         <span className="pane-meta" data-testid="pane-usage" title={usageTitle(member)}>
           {formatTokens(member.tokens)} · {formatCost(member)}
         </span>
