@@ -306,7 +306,10 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('task_removed'), id: taskId }),
   /** Terminal output; `seq` is the offset (in characters) of `data` in the agent's stream. */
   z.object({ type: z.literal('output'), agent: agentName, seq: z.number().int().nonnegative(), data: z.string() }),
-  /** Scrollback sent on attach; the view resets its terminal before writing it. */
+  /**
+   * The screen sent on attach: escape sequences that rebuild the terminal's screen, scrollback and modes as
+   * they stand at stream offset `seq`; the view resets its terminal, writes them, then the output from `seq` on.
+   */
   z.object({ type: z.literal('replay'), agent: agentName, seq: z.number().int().nonnegative(), data: z.string() }),
   /** The pty's size (the view used last sets it): every view shows the terminal at this size. */
   z.object({ type: z.literal('pty_size'), agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }),
@@ -360,6 +363,8 @@ export const FLOW = {
   batchMs: 5,
   /** Largest single output event (xterm cannot split a huge write). */
   maxChunk: 64 * 1024,
-  /** Scrollback kept per agent for replay on attach. */
+  /** Characters of raw history a view keeps per pane (what it rewrites when a pane is shown again). */
   scrollback: 1024 * 1024,
+  /** Scrollback lines of the host's screen of each pty and of the views' terminals (restored on attach). */
+  scrollbackLines: 1000,
 } as const;
