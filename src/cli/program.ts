@@ -3,6 +3,7 @@ import { registerAgentCommand } from './agent-command.js';
 import { registerDashboardCommand } from './dashboard-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerGuardCommand } from './guard-command.js';
+import { registerHostCommand } from './host-command.js';
 import { registerTeamCommand } from './team/index.js';
 import { VERSION } from './version.js';
 
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerTeamCommand(program);
   registerGuardCommand(program);
   registerDashboardCommand(program);
+  registerHostCommand(program);
   registerDoctorCommand(program);
   registerAgentCommand(program);
   return program;

@@ -350,6 +350,29 @@ export function parseEvent(raw: unknown): { ok: true; event: HostEvent } | { ok:
   return { ok: false, error: `invalid event: ${issue?.path.join('.') || '(message)'}: ${issue?.message ?? 'invalid'}` };
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// The workspace's host process over its local socket: one JSON object per line. The client's first line is
+// `hello`; the host answers `welcome` (then serves requests → events as above) or `refused` and closes.
+
+/** Bumped whenever a message of the host protocol changes shape. */
+export const HOST_PROTOCOL = 1;
+
+export const HostHelloSchema = z.object({
+  type: z.literal('hello'),
+  protocol: z.number().int().nonnegative(),
+  /** Who connects (logged by the host): `dashboard`, `electron`, `cli`. */
+  client: z.string().min(1).max(64),
+  /** Ask the host to stop its agents and exit (`thclaws host --stop`). */
+  stop: z.boolean().optional(),
+});
+export type HostHello = z.infer<typeof HostHelloSchema>;
+
+export const HostWelcomeSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('welcome'), protocol: z.number().int(), pid: z.number().int().positive(), workspace: z.string().max(4096) }),
+  z.object({ type: z.literal('refused'), error: text(2000) }),
+]);
+export type HostWelcome = z.infer<typeof HostWelcomeSchema>;
+
 /** The Electron IPC channels, for main and the preload bridge: requests view → host, events host → view. */
 export const IPC_CHANNELS = { request: 'thclaws:request', event: 'thclaws:event' } as const;
 
