@@ -9,6 +9,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['guard', './guard.js', 'runGuardBench'],
   ['agent', './agent.js', 'runAgentBench'],
   ['dashboard', './dashboard.js', 'runDashboardBench'],
+  ['host', './host.js', 'runHostBench'],
   ['agent-tools', './agent-tools.js', 'runAgentToolsBench'],
   ['teams', './teams.js', 'runTeamsBench'],
   ['sandbox', './sandbox.js', 'runSandboxBench'],

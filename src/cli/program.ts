@@ -4,6 +4,7 @@ import { registerDashboardCommand } from './dashboard-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerGuardCommand } from './guard-command.js';
 import { registerMcpCommand } from './mcp-command.js';
+import { registerHostCommand } from './host-command.js';
 import { registerTeamCommand } from './team/index.js';
 import { VERSION } from './version.js';
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerTeamCommand(program);
   registerGuardCommand(program);
   registerDashboardCommand(program);
+  registerHostCommand(program);
   registerDoctorCommand(program);
   registerMcpCommand(program);
   registerAgentCommand(program);

@@ -14,11 +14,11 @@ const PANES_PER_FRAME = 2;
  */
 const TARGET_FRAME_MS = 30;
 /**
- * Lines xterm keeps per pane (VS Code's default). Measured: with 5000, filling the scrollback cost ~25 % more
- * parse time in a flood (xterm syncs its scroll area on every new line until the scrollback is full); the
- * host still replays 1 MiB on attach and output.log keeps everything.
+ * Lines xterm keeps per pane (VS Code's default), as many as the host's screen of the pty restores on attach.
+ * Measured: with 5000, filling the scrollback cost ~25 % more parse time in a flood (xterm syncs its scroll
+ * area on every new line until the scrollback is full); output.log keeps everything.
  */
-const SCROLLBACK = 1000;
+const SCROLLBACK = FLOW.scrollbackLines;
 /**
  * Bundled fonts (main.tsx loads them before the first terminal opens, so xterm measures the real cell): DejaVu
  * Mono has box drawing, blocks and the agent's symbols (✻ ● ✓ → …); Maple Mono, also monospace, fills what
@@ -143,7 +143,7 @@ export class TerminalManager {
     p.term.resize(want.cols, want.rows);
   }
 
-  /** Output from the host; `reset` when it is a replay (the stream starts over). */
+  /** Output from the host; `reset` when it is a replay (the screen as the host has it: the view starts over). */
   output(agent: string, data: string, reset: boolean): void {
     const p = this.pane(agent);
     if (reset) {

@@ -308,7 +308,10 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('task_removed'), id: taskId }),
   /** Terminal output; `seq` is the offset (in characters) of `data` in the agent's stream. */
   z.object({ type: z.literal('output'), agent: agentName, seq: z.number().int().nonnegative(), data: z.string() }),
-  /** Scrollback sent on attach; the view resets its terminal before writing it. */
+  /**
+   * The screen sent on attach: escape sequences that rebuild the terminal's screen, scrollback and modes as
+   * they stand at stream offset `seq`; the view resets its terminal, writes them, then the output from `seq` on.
+   */
   z.object({ type: z.literal('replay'), agent: agentName, seq: z.number().int().nonnegative(), data: z.string() }),
   /** The pty's size (the view used last sets it): every view shows the terminal at this size. */
   z.object({ type: z.literal('pty_size'), agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }),
@@ -349,6 +352,29 @@ export function parseEvent(raw: unknown): { ok: true; event: HostEvent } | { ok:
   return { ok: false, error: `invalid event: ${issue?.path.join('.') || '(message)'}: ${issue?.message ?? 'invalid'}` };
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// The workspace's host process over its local socket: one JSON object per line. The client's first line is
+// `hello`; the host answers `welcome` (then serves requests → events as above) or `refused` and closes.
+
+/** Bumped whenever a message of the host protocol changes shape. */
+export const HOST_PROTOCOL = 1;
+
+export const HostHelloSchema = z.object({
+  type: z.literal('hello'),
+  protocol: z.number().int().nonnegative(),
+  /** Who connects (logged by the host): `dashboard`, `electron`, `cli`. */
+  client: z.string().min(1).max(64),
+  /** Ask the host to stop its agents and exit (`thclaws host --stop`). */
+  stop: z.boolean().optional(),
+});
+export type HostHello = z.infer<typeof HostHelloSchema>;
+
+export const HostWelcomeSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('welcome'), protocol: z.number().int(), pid: z.number().int().positive(), workspace: z.string().max(4096) }),
+  z.object({ type: z.literal('refused'), error: text(2000) }),
+]);
+export type HostWelcome = z.infer<typeof HostWelcomeSchema>;
+
 /** The Electron IPC channels, for main and the preload bridge: requests view → host, events host → view. */
 export const IPC_CHANNELS = { request: 'thclaws:request', event: 'thclaws:event' } as const;
 
@@ -362,6 +388,8 @@ export const FLOW = {
   batchMs: 5,
   /** Largest single output event (xterm cannot split a huge write). */
   maxChunk: 64 * 1024,
-  /** Scrollback kept per agent for replay on attach. */
+  /** Characters of raw history a view keeps per pane (what it rewrites when a pane is shown again). */
   scrollback: 1024 * 1024,
+  /** Scrollback lines of the host's screen of each pty and of the views' terminals (restored on attach). */
+  scrollbackLines: 1000,
 } as const;

@@ -1,7 +1,8 @@
 /**
  * A stand-in teammate process for dashboard tests: a real process that takes its lease, heartbeats, claims
  * and completes tasks through the store, prints what it does, and answers typed lines.
- * argv: <name> [--own-output] [--work-ms N] [--lines N]; team dir from THCLAWS_TEAM_DIR.
+ * argv: <name> [--own-output] [--work-ms N] [--lines N] [--stream N]; team dir from THCLAWS_TEAM_DIR.
+ * `--stream N` prints N frames of screen work (colours, a spinner redrawn in place, screen clears) after ready.
  */
 import { createInterface } from 'node:readline';
 import { startHeartbeat, TeamStore } from '../../src/core/store/index.js';
@@ -22,6 +23,15 @@ const print = (line: string) => {
 const lease = await store.acquireLease(name);
 const hb = await startHeartbeat(store.statuses, lease, opt('--hb-ms', 500));
 print(`[${name}] ready (pid ${process.pid})`);
+
+const frames = opt('--stream', 0);
+for (let i = 0; i < frames; i++) {
+  const f = `\x1b[1;3${i % 7}m● ${name} step ${i}\x1b[0m reading src/file-${i}.ts ${'·'.repeat(i % 40)}\r\n\x1b[2K⠋ working ${i}\r` + (i % 50 === 49 ? '\x1b[2J\x1b[H' : '');
+  process.stdout.write(f);
+  log?.write(f);
+  await new Promise((r) => setTimeout(r, 4));
+}
+if (frames) print(`[${name}] stream done`);
 
 let stopping = false;
 const rl = createInterface({ input: process.stdin });

@@ -416,8 +416,8 @@ describe('flow control across views', () => {
     await frozen.handle({ id: 1, type: 'subscribe' });
     await frozen.handle({ id: 2, type: 'attach', agent: 'ivy' });
     await frozen.handle({ id: 3, type: 'input', agent: 'ivy', data: 'go\r' });
-    await waitFor(() => host.terminal('ivy').paused, 'the pty to pause for the frozen view');
-    expect(got).toBeGreaterThan(FLOW.highWater);
+    // The host's own screen parser may pause it first; the frozen view holds it once the parser caught up.
+    await waitFor(() => host.terminal('ivy').paused && got > FLOW.highWater && host.terminal('ivy').mirror.backlog === 0, 'the pty to pause for the frozen view');
     expect(fs.existsSync(done)).toBe(false);
     await frozen.handle({ id: 4, type: 'detach', agent: 'ivy' });
     expect(host.terminal('ivy').paused).toBe(false);

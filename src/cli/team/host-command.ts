@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { action, openStore, withCommon, type CommonOpts } from './common.js';
 
@@ -5,8 +6,10 @@ import { action, openStore, withCommon, type CommonOpts } from './common.js';
 export function registerHostCommand(team: Command): void {
   withCommon(team.command('host'))
     .description('run teammates for spawn requests (teammateMode "host"), each in a pseudo-terminal; Ctrl-C stops them')
+    .option('--stop', "stop the workspace's host process (thclaws host) and its agents")
     .action(
-      action(async (opts: CommonOpts) => {
+      action(async (opts: CommonOpts & { stop?: boolean }) => {
+        if (opts.stop) return (await import('../host-command.js')).stopCommand(path.resolve(opts.dir ?? process.cwd()));
         const store = openStore(opts);
         store.init();
         const [{ PtyLauncher }, { serveSpawnRequests }] = await Promise.all([import('../../core/teams/launchers/pty.js'), import('../../core/teams/serve-spawn-requests.js')]);

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { ClockJump } from './clock-jump.js';
 import { selfProcess } from './holder.js';
 import type { Lease } from './lease.js';
 import { TEAM_POLICY } from './policy.js';
@@ -18,7 +19,7 @@ export interface Heartbeat {
  * Heartbeats from a timer independent of the agent's turn, so a long tool call or a streaming reply never
  * makes a live agent look dead. The status carries pid and boot id for same-host liveness checks.
  */
-export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalMs: number = TEAM_POLICY.heartbeatMs): Promise<Heartbeat> {
+export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalMs: number = TEAM_POLICY.heartbeatMs, clock: ClockJump = new ClockJump(Math.max(intervalMs * 2, 5_000))): Promise<Heartbeat> {
   // parent_pid: a launcher that wraps the agent (the tail-safe pty wrapper) knows only its own pid.
   // pid_start: whoever later signals this pid checks it is still this process. The spawn is over: no spawner.
   const base: StatusUpdate = { pid: process.pid, pid_start: selfProcess().start, parent_pid: process.ppid, host: os.hostname(), boot_id: lease.boot_id, started_at: Date.now(), spawner: null };
@@ -29,9 +30,22 @@ export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalM
     writing = writing.then(() => (lease.lost ? undefined : statuses.write(lease.agent, current, { durable }))).catch(() => {});
     return writing;
   };
-  // Timer beats only move the timestamp: no fsync. State changes (set, stop) are durable.
-  const timer = setInterval(() => void beat(false), intervalMs);
-  timer.unref();
+  // Timer beats only move the timestamp: no fsync. State changes (set, stop) are durable. After a wall-clock
+  // jump (a laptop waking up) the beat is durable and the timer re-armed from now, so the next beat is a whole
+  // interval after the fresh one.
+  let stopped = false;
+  let timer: NodeJS.Timeout;
+  const arm = () => {
+    timer = setInterval(() => {
+      if (clock.sample() === 0) return void beat(false);
+      clearInterval(timer);
+      if (stopped || lease.lost) return;
+      void beat(true);
+      arm();
+    }, intervalMs);
+    timer.unref();
+  };
+  arm();
   // A process that lost the agent's lease is no longer the agent: it must not overwrite the new holder's status.
   lease.onLost(() => clearInterval(timer));
   return {
@@ -44,6 +58,7 @@ export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalM
       await beat();
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
       // A stopped agent waits for nothing: no request of it may look pending.
       current = { ...current, status: 'stopped', current_task: null, ...('waiting' in current ? { waiting: null } : {}) } as StatusUpdate;

@@ -46,6 +46,59 @@ describe('liveness', () => {
   });
 });
 
+describe('sleep and clock jumps', () => {
+  it('on this machine an agent whose very process lives is not dead for an old heartbeat alone (a laptop that slept)', async () => {
+    const { selfProcess } = await import('./holder.js');
+    const live = await store.statuses.write('alice', { status: 'working', pid: process.pid, pid_start: selfProcess().start, host: os.hostname() });
+    expect(deriveState(live, live.last_heartbeat + 10 * TEAM_POLICY.staleAfterMs)).toBe('working');
+    // Another process now has the pid (a different start time): dead, however fresh the heartbeat.
+    const reused = await store.statuses.write('alice', { status: 'working', pid: process.pid, pid_start: '1', host: os.hostname() });
+    expect(deriveState(reused)).toBe('dead');
+    // Another machine's agent: only its heartbeat tells.
+    const remote = await store.statuses.write('bob', { status: 'idle', pid: process.pid, pid_start: selfProcess().start, host: 'elsewhere' });
+    expect(deriveState(remote, remote.last_heartbeat + TEAM_POLICY.staleAfterMs + 1)).toBe('dead');
+  });
+
+  it('a wall-clock jump is noticed against the monotonic clock; timer lateness is not a jump', async () => {
+    const { ClockJump } = await import('./clock-jump.js');
+    let wall = 1_000_000;
+    let mono = 0;
+    const c = new ClockJump(5_000, () => wall, () => mono);
+    wall += 2_000;
+    mono += 2_000;
+    expect(c.sample()).toBe(0);
+    wall += 3_000; // a late timer: both clocks moved alike
+    mono += 3_000;
+    expect(c.sample()).toBe(0);
+    wall += 3_600_000; // an hour asleep: the monotonic clock stood still
+    mono += 1_000;
+    expect(c.sample()).toBe(3_600_000 - 1_000);
+    wall -= 60_000; // set back by a minute
+    expect(c.sample()).toBe(-60_000);
+  });
+
+  it('after a jump the heartbeat is written at once and its timer re-armed', async () => {
+    const { startHeartbeat } = await import('./index.js');
+    const { ClockJump } = await import('./clock-jump.js');
+    const lease = await store.acquireLease('alice');
+    let jumps = 0;
+    const clock = new ClockJump(1);
+    clock.sample = () => (jumps++ === 0 ? 3_600_000 : 0);
+    const writes: Array<boolean | undefined> = [];
+    const write = store.statuses.write.bind(store.statuses);
+    store.statuses.write = (agent, update, opts) => {
+      writes.push(opts?.durable);
+      return write(agent, update, opts);
+    };
+    const hb = await startHeartbeat(store.statuses, lease, 30, clock);
+    for (let i = 0; i < 200 && writes.length < 4; i++) await new Promise((r) => setTimeout(r, 10));
+    await hb.stop();
+    await lease.release();
+    // The first timer beat saw the jump: a durable beat; then plain beats from the re-armed timer.
+    expect(writes.slice(0, 4)).toEqual([undefined, true, false, false]);
+  });
+});
+
 describe('heartbeat', () => {
   it('beats from its own timer: the heartbeat advances with no write by the caller, and stop marks stopped', async () => {
     const { startHeartbeat } = await import('./index.js');

@@ -117,13 +117,17 @@ export class Statuses {
 }
 
 /**
- * Liveness = a fresh heartbeat and, on this host, the very process that wrote it (its pid alive with the same
- * start time). A spawn with no pid yet lives while its spawner does. `stopped` stays stopped; silence is `dead`.
+ * Liveness on this host is the very process that wrote the status (its pid alive with the same start time),
+ * whatever its heartbeat's age: after a laptop sleep or a clock jump every heartbeat is old, and no agent is
+ * dead for that alone. Elsewhere (another machine, or no start time to check) a fresh heartbeat is the sign.
+ * A spawn with no pid yet lives while its spawner does. `stopped` stays stopped; silence is `dead`.
  */
 export function deriveState(status: AgentStatus | null, now = Date.now(), staleAfterMs: number = TEAM_POLICY.staleAfterMs): AgentState {
   if (!status) return 'defined';
   if (status.status === 'stopped') return 'stopped';
-  if (now - status.last_heartbeat > staleAfterMs) return 'dead';
+  const local = !!status.pid && status.host === os.hostname() && !!status.pid_start;
+  if (local && !pidIsSame(status.pid!, status.pid_start)) return 'dead';
+  if (!local && now - status.last_heartbeat > staleAfterMs) return 'dead';
   if (status.pid && status.host === os.hostname() && !pidIsSame(status.pid, status.pid_start)) return 'dead';
   if (status.status === 'spawning' && !status.pid && spawnerDead(status)) return 'dead';
   return status.status;

@@ -14,6 +14,8 @@ export class FlowGate<V> {
     private readonly onResume: () => void,
     private readonly high: number = FLOW.highWater,
     private readonly low: number = FLOW.lowWater,
+    /** A consumer of the same output that is not a view (the host's own screen parser): its backlog. */
+    private readonly parserBacklog: () => number = () => 0,
   ) {}
 
   attach(view: V): void {
@@ -44,7 +46,8 @@ export class FlowGate<V> {
   check(queued: number): void {
     let worst = 0;
     for (const n of this.unacked.values()) worst = Math.max(worst, n);
-    const load = worst + queued;
+    // The parser reads the same characters the views are sent: it holds the source as one more view would.
+    const load = Math.max(worst + queued, this.parserBacklog());
     if (!this.paused && load > this.high) {
       this.paused = true;
       this.onPause();

@@ -391,6 +391,7 @@ export class TeamHost {
     await this.review.close();
     await this.launcher.dispose();
     this.scheduler.dispose();
+    for (const t of this.terminals.values()) t.dispose();
   }
 }
 

@@ -1,6 +1,7 @@
 import { FLOW, type HostEvent, type TerminalMode } from '../../shared/api.js';
 import { FlowGate } from './flow.js';
 import type { OutputScheduler, OutputSource } from './scheduler.js';
+import { ScreenMirror } from './screen-mirror.js';
 import { ViewSizes } from './view-sizes.js';
 
 /** A connected view as a terminal sees it. */
@@ -18,14 +19,14 @@ export interface TerminalInput {
 }
 
 /**
- * One agent's terminal in the host: a stream of characters numbered by `seq`, a scrollback ring replayed to
- * views that attach, batched sending through the shared scheduler, and per-view flow control.
+ * One agent's terminal in the host: a stream of characters numbered by `seq`, its screen kept by a headless
+ * terminal and restored to views that attach, batched sending through the shared scheduler, and per-view flow
+ * control.
  */
 export class AgentTerminal implements OutputSource {
   /** Characters ever emitted; `seq` of the next character. */
   private total = 0;
-  private scrollback: string[] = [];
-  private scrollbackChars = 0;
+  private readonly screen: ScreenMirror;
   private pending: string[] = [];
   private pendingChars = 0;
   /** `seq` of the first pending character. */
@@ -40,12 +41,20 @@ export class AgentTerminal implements OutputSource {
   constructor(
     readonly agent: string,
     private readonly scheduler: OutputScheduler,
-    private readonly scrollbackMax: number = FLOW.scrollback,
   ) {
     this.gate = new FlowGate(
       () => this.input?.pause(),
       () => this.input?.resume(),
+      FLOW.highWater,
+      FLOW.lowWater,
+      () => this.screen.backlog,
     );
+    this.screen = new ScreenMirror(() => this.gate.check(this.pendingChars));
+  }
+
+  /** The host's screen of this terminal (tests and the bench compare views against it). */
+  get mirror(): ScreenMirror {
+    return this.screen;
   }
 
   get mode(): TerminalMode | null {
@@ -75,11 +84,7 @@ export class AgentTerminal implements OutputSource {
     this.total += data.length;
     this.pending.push(data);
     this.pendingChars += data.length;
-    this.scrollback.push(data);
-    this.scrollbackChars += data.length;
-    while (this.scrollbackChars - (this.scrollback[0]?.length ?? 0) >= this.scrollbackMax && this.scrollback.length > 1) {
-      this.scrollbackChars -= this.scrollback.shift()!.length;
-    }
+    this.screen.push(data);
     if (this.views.size) {
       this.scheduler.wake(this);
       this.gate.check(this.pendingChars);
@@ -116,33 +121,32 @@ export class AgentTerminal implements OutputSource {
     return taken;
   }
 
-  /** Attaches a view: it gets the scrollback (in chunks ≤ maxChunk), then live output. */
+  /**
+   * Attaches a view: it gets the screen as the host's headless terminal has it (a `replay` that resets the
+   * view's terminal), the output not parsed yet, then live output; every character exactly once.
+   */
   attach(view: TerminalView): void {
     if (this.views.has(view)) this.views.delete(view);
-    // What is pending is already in the scrollback: the new view must not get it twice.
-    const replayEnd = this.total;
-    const text = this.scrollback.join('');
-    this.scrollback = text ? [text] : [];
-    const start = replayEnd - text.length;
+    const { seq, state, tail } = this.screen.snapshot();
     this.gate.attach(view);
-    view.send({ type: 'replay', agent: this.agent, seq: start, data: text.slice(0, FLOW.maxChunk) });
-    for (let i = FLOW.maxChunk; i < text.length; i += FLOW.maxChunk) {
-      view.send({ type: 'output', agent: this.agent, seq: start + i, data: text.slice(i, i + FLOW.maxChunk) });
-    }
-    this.gate.sent(view, text.length, this.pendingChars);
-    // Pending output was part of the replay for this view; send it only to the others.
+    // The size first: the view's terminal takes it before it writes the screen drawn at it.
+    if (this.applied && this.input?.resize) view.send({ type: 'pty_size', agent: this.agent, ...this.applied });
+    view.send({ type: 'replay', agent: this.agent, seq, data: state });
+    // The tail runs from `seq` to `total`: what is pending for the other views is part of it.
+    for (let i = 0; i < tail.length; i += FLOW.maxChunk) view.send({ type: 'output', agent: this.agent, seq: seq + i, data: tail.slice(i, i + FLOW.maxChunk) });
+    this.gate.sent(view, state.length + tail.length, this.pendingChars);
+    // Pending output is in this view's tail; send it now to the others only, so the next batch starts at `total`.
     if (this.pending.length) {
       const others = [...this.views];
       const chunks = this.pending.join('');
-      const seq = this.pendingSeq;
+      const pendingSeq = this.pendingSeq;
       this.dropPending();
       for (const v of others) {
-        for (let i = 0; i < chunks.length; i += FLOW.maxChunk) v.send({ type: 'output', agent: this.agent, seq: seq + i, data: chunks.slice(i, i + FLOW.maxChunk) });
-        this.gate.sent(v, chunks.length);
+        for (let i = 0; i < chunks.length; i += FLOW.maxChunk) v.send({ type: 'output', agent: this.agent, seq: pendingSeq + i, data: chunks.slice(i, i + FLOW.maxChunk) });
+        this.gate.sent(v, chunks.length, this.pendingChars);
       }
     }
     this.views.add(view);
-    if (this.applied && this.input?.resize) view.send({ type: 'pty_size', agent: this.agent, ...this.applied });
   }
 
   detach(view: TerminalView): void {
@@ -196,6 +200,8 @@ export class AgentTerminal implements OutputSource {
     if (!next) return;
     if (this.applied && this.applied.cols === next.cols && this.applied.rows === next.rows) return;
     this.applied = next;
+    // The screen is kept at the size the program draws for (a read-only tail: the size its views fit).
+    this.screen.resize(next.cols, next.rows);
     if (!this.input?.resize) return; // a read-only tail has no size to share
     this.input.resize(next.cols, next.rows);
     for (const v of this.views) v.send({ type: 'pty_size', agent: this.agent, ...next });
@@ -210,6 +216,11 @@ export class AgentTerminal implements OutputSource {
     this.pendingChars = 0;
     this.pendingSeq = this.total;
     this.scheduler.forget(this);
-    this.gate.check(0);
+    this.gate.check(this.pendingChars);
+  }
+
+  /** Stops the screen's parser (the terminal is gone for good). */
+  dispose(): void {
+    this.screen.dispose();
   }
 }

@@ -5,6 +5,7 @@ import { packageRoot } from '../host/package-root.js';
 import { TeamHost, thclawsBin, type TeamHostOptions } from '../host/team-host.js';
 import { LEAD } from '../../core/store/index.js';
 import { typeWhenReady } from '../host/lead-prompt.js';
+import { RemoteViews } from '../daemon/remote-views.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 
 export interface RunDashboardOptions {
@@ -43,4 +44,19 @@ export async function runDashboard(opts: RunDashboardOptions): Promise<Dashboard
       await manager.close();
     },
   };
+}
+
+/**
+ * The dashboard as a client of the workspace's host process (`thclaws host`, started detached when none runs):
+ * the agents and their terminals live in the host, so closing or killing the dashboard leaves them running,
+ * and a dashboard started again shows the same agents with their screens restored.
+ */
+export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: NodeJS.ProcessEnv }): Promise<DashboardServer & { hostPid: number }> {
+  const rendererDir = opts.rendererDir ?? path.join(packageRoot(), 'out', 'renderer');
+  if (!fs.existsSync(path.join(rendererDir, 'index.html'))) throw new Error(`the dashboard is not built (${rendererDir}/index.html missing): run npm run build:renderer`);
+  const argv = [thclawsBin(), 'host', '--dir', opts.workspace, ...(opts.startLead === false ? ['--no-lead'] : []), ...(opts.leadScript ? ['--lead-script', path.resolve(opts.leadScript)] : [])];
+  const views = new RemoteViews(opts.workspace, argv, opts.env);
+  const hostPid = await views.probe();
+  const server = await startDashboardServer({ manager: views, rendererDir, port: opts.port, host: opts.host, token: opts.token });
+  return { ...server, hostPid };
 }

@@ -3,11 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { HostEvent } from '../../shared/api.js';
-import type { HostManager } from '../host/connection.js';
+import type { ViewLink } from '../daemon/remote-views.js';
 import { serveStatic } from './static.js';
 
 export interface DashboardServerOptions {
-  manager: HostManager;
+  /** The views' way to the team: the in-process HostManager, or the workspace's host process (RemoteViews). */
+  manager: { connect(out: (event: HostEvent) => void): ViewLink };
   /** Built renderer (index.html + assets). */
   rendererDir: string;
   port?: number;

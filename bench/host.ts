@@ -1,0 +1,114 @@
+/**
+ * The workspace's host: restoring screens and sitting idle.
+ * - restore: 8 terminals with 1 MiB of agent-like output each (colours, spinners redrawn in place, lines);
+ *   a view (re)attaches to all 8 at once (a dashboard restarted): time until every view's headless terminal
+ *   has parsed the screen it was sent (serialize + send + parse), p50/p99 over the runs; characters lost or
+ *   doubled (each view's buffer against the host's screen).
+ * - idle: `thclaws host --no-lead` with no client for BENCH_HOST_IDLE_SECS (10): its CPU.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import headlessPkg from '@xterm/headless';
+import type { HostEvent } from '../src/shared/api.js';
+import { OutputScheduler } from '../src/main/host/scheduler.js';
+import { bufferText } from '../src/main/host/screen-mirror.js';
+import { AgentTerminal } from '../src/main/host/terminal.js';
+import type { BenchSection } from './types.js';
+
+const { Terminal } = headlessPkg;
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MiB = 1024 * 1024;
+
+function agentOutput(name: string, chars: number): string {
+  const parts: string[] = [];
+  let n = 0;
+  for (let i = 0; n < chars; i++) {
+    const f = `\x1b[1;3${i % 7}m● ${name} step ${i}\x1b[0m reading src/file-${i}.ts ${'·'.repeat(i % 60)}\r\n\x1b[2K⠋ working ${i}\r`;
+    parts.push(f);
+    n += f.length;
+  }
+  return parts.join('');
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+
+async function restoreRuns(runs: number): Promise<{ ms: number[]; lost: number; hostMs: number[]; stateChars: number }> {
+  const sched = new OutputScheduler();
+  const terms = Array.from({ length: 8 }, (_, i) => new AgentTerminal(`a${i + 1}`, sched));
+  for (const t of terms) t.push(agentOutput(t.agent, MiB));
+  for (const t of terms) while (t.mirror.backlog > 0) await new Promise((r) => setTimeout(r, 10));
+  const ms: number[] = [];
+  const hostMs: number[] = [];
+  let stateChars = 0;
+  let lost = 0;
+  for (let run = 0; run < runs; run++) {
+    // The host's share alone: 8 screens serialized.
+    const h0 = performance.now();
+    stateChars = terms.reduce((n, t) => n + t.mirror.snapshot().state.length, 0);
+    hostMs.push(performance.now() - h0);
+    const start = performance.now();
+    const views = terms.map((t) => {
+      const term = new Terminal({ cols: 120, rows: 32, scrollback: 1000, allowProposedApi: true });
+      let chain = Promise.resolve();
+      const view = {
+        send(ev: HostEvent) {
+          if (ev.type !== 'output' && ev.type !== 'replay') return;
+          chain = chain.then(() => new Promise<void>((r) => term.write(ev.data, r)));
+        },
+      };
+      t.attach(view);
+      return { t, term, view, done: () => chain };
+    });
+    await Promise.all(views.map((v) => v.done()));
+    ms.push(performance.now() - start);
+    for (const v of views) {
+      if (bufferText(v.term) !== v.t.mirror.text()) lost++;
+      v.t.detach(v.view);
+      v.term.dispose();
+    }
+  }
+  for (const t of terms) t.dispose();
+  sched.dispose();
+  return { ms, lost, hostMs, stateChars };
+}
+
+function cpuTicks(pid: number): number {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(f[11]) + Number(f[12]); // utime + stime
+}
+
+async function idleHostCpu(secs: number): Promise<number> {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-host-'));
+  const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-rt-'));
+  const proc = spawn(path.join(REPO, 'bin/thclaws'), ['host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  while (!/pid (\d+)/.test(out)) await new Promise((r) => setTimeout(r, 50));
+  const pid = Number(/pid (\d+)/.exec(out)![1]);
+  await new Promise((r) => setTimeout(r, 2_000)); // past start-up
+  const t0 = cpuTicks(pid);
+  await new Promise((r) => setTimeout(r, secs * 1000));
+  const t1 = cpuTicks(pid);
+  proc.kill('SIGTERM');
+  await new Promise((r) => proc.once('exit', r));
+  return ((t1 - t0) / 100 / secs) * 100; // % of one core (100 ticks/s)
+}
+
+export async function runHostBench(): Promise<BenchSection> {
+  const { ms, lost, hostMs, stateChars } = await restoreRuns(Number(process.env.BENCH_HOST_RUNS ?? 20));
+  const idle = await idleHostCpu(Number(process.env.BENCH_HOST_IDLE_SECS ?? 10));
+  return {
+    title: 'Workspace host: screens restored, idle cost',
+    file: 'host',
+    rows: [
+      { metric: 'dashboard restart: 8 panes (1 MiB of output each) restored, serialize → send → parsed by the view, p50 / p99', value: `${pct(ms, 50).toFixed(0)} / ${pct(ms, 99).toFixed(0)} ms`, target: '<= 1000 / 2000 ms' },
+      { metric: "of which the host's share: 8 screens serialized, p50 / p99 (characters sent)", value: `${pct(hostMs, 50).toFixed(0)} / ${pct(hostMs, 99).toFixed(0)} ms (${(stateChars / 1024).toFixed(0)} K)`, target: '-' },
+      { metric: "panes whose restored buffer differs from the host's screen (lost or doubled)", value: `${lost} of ${ms.length * 8}`, target: '0' },
+      { metric: 'host CPU with no client and no agent', value: `${idle.toFixed(2)} % of a core`, target: '-' },
+    ],
+    details: { restoreMs: ms, hostSerializeMs: hostMs, stateChars, lost, idleCpuPercent: idle },
+  };
+}

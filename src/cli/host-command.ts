@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { CliError } from './errors.js';
+
+interface HostOptions {
+  dir: string;
+  lead: boolean;
+  leadScript?: string;
+  idleMs: string;
+  stop?: boolean;
+}
+
+/** Exit after 10 minutes with no client and no live agent, unless told otherwise. */
+const DEFAULT_IDLE_MS = 10 * 60_000;
+
+/** `thclaws host`: the workspace's host process, owner of every pty; dashboards connect to it. */
+export function registerHostCommand(program: Command): void {
+  program
+    .command('host')
+    .description("run the workspace's host (owns the lead's and teammates' terminals; dashboards connect to it); one per workspace")
+    .option('--dir <workspace>', 'workspace', process.cwd())
+    .option('--no-lead', 'do not start the lead agent')
+    .option('--lead-script <file>', 'run the lead on the scripted provider with this script')
+    .option('--idle-ms <ms>', 'exit after this long with no client and no live agent (0: never)', String(DEFAULT_IDLE_MS))
+    .option('--stop', "stop the workspace's running host (its agents are stopped) and exit")
+    .action(async (opts: HostOptions) => {
+      const dir = path.resolve(opts.dir);
+      if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
+      if (opts.stop) return stopCommand(dir);
+      const idleMs = Number(opts.idleMs);
+      if (!Number.isInteger(idleMs) || idleMs < 0) throw new CliError(`invalid --idle-ms ${JSON.stringify(opts.idleMs)}`);
+      const [{ startHostDaemon, HostRunningError }, { openHostManager }] = await Promise.all([import('../main/daemon/host-daemon.js'), import('../main/daemon/open-host.js')]);
+      let closed!: () => void;
+      const done = new Promise<void>((r) => (closed = r));
+      const daemon = await startHostDaemon({
+        workspace: dir,
+        idleMs,
+        open: (ws) => openHostManager(ws, { startLead: opts.lead, leadScript: opts.leadScript }),
+        onClosed: () => closed(),
+      }).catch((err: Error) => {
+        throw err instanceof HostRunningError ? new CliError(err.message, 1) : new CliError(err.message.split('\n')[0]!, 1);
+      });
+      process.stdout.write(`thclaws host ready (pid ${process.pid}) for ${daemon.paths.workspace}\n${daemon.paths.socket}\n`);
+      const stop = () => void daemon.close('interrupted');
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      await done;
+    });
+}
+
+/** `thclaws host --stop` (and `thclaws team host --stop`). */
+export async function stopCommand(dir: string): Promise<void> {
+  const { stopHost } = await import('../main/daemon/host-client.js');
+  const stopped = await stopHost(dir).catch((err: Error) => {
+    throw new CliError(err.message.split('\n')[0]!, 1);
+  });
+  process.stdout.write(stopped ? `stopped the host (pid ${stopped.pid}) of ${dir}\n` : `no host runs for ${dir}\n`);
+}

@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import { HOST_PROTOCOL, HostWelcomeSchema, parseEvent, type HostEvent } from '../../shared/api.js';
+import { LineReader } from './lines.js';
+import { hostPaths } from './runtime-dir.js';
+
+export interface HostConnection {
+  pid: number;
+  workspace: string;
+  /** Sends one request (validated again by the host). */
+  send(request: unknown): void;
+  onEvent(cb: (event: HostEvent) => void): void;
+  onClose(cb: () => void): void;
+  close(): void;
+}
+
+/** Events from the host are larger than requests: a whole screen restored on attach. */
+const MAX_EVENT_LINE = 64 * 1024 * 1024;
+
+/**
+ * Connects to the workspace's host and says hello. Rejects with the host's one-line reason when it refuses
+ * (another protocol version), with `ENOENT`/`ECONNREFUSED` when none runs, never hangs (`timeoutMs`).
+ */
+export function connectHost(workspace: string, opts: { client: string; stop?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; protocol?: number }): Promise<HostConnection> {
+  const paths = hostPaths(workspace, opts.env);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(paths.socket);
+    const events: Array<(e: HostEvent) => void> = [];
+    const closes: Array<() => void> = [];
+    let welcomed = false;
+    const timer = setTimeout(() => fail(new Error(`the host for ${paths.workspace} did not answer in ${opts.timeoutMs ?? 10_000} ms`)), opts.timeoutMs ?? 10_000);
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(err);
+    };
+    const reader = new LineReader(MAX_EVENT_LINE, (line) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        return fail(new Error('the host sent something that is not JSON'));
+      }
+      if (!welcomed) {
+        const w = HostWelcomeSchema.safeParse(raw);
+        if (!w.success) return fail(new Error('the host did not answer the hello'));
+        if (w.data.type === 'refused') return fail(new Error(w.data.error));
+        welcomed = true;
+        clearTimeout(timer);
+        resolve({
+          pid: w.data.pid,
+          workspace: w.data.workspace,
+          send: (r) => void (socket.destroyed || socket.write(`${JSON.stringify(r)}\n`)),
+          onEvent: (cb) => void events.push(cb),
+          onClose: (cb) => void closes.push(cb),
+          close: () => socket.end(),
+        });
+        return;
+      }
+      const ev = parseEvent(raw);
+      if (ev.ok) for (const cb of events) cb(ev.event);
+    }, () => fail(new Error('the host sent a message over the size limit')));
+    socket.on('connect', () => socket.write(`${JSON.stringify({ type: 'hello', protocol: opts.protocol ?? HOST_PROTOCOL, client: opts.client, ...(opts.stop ? { stop: true } : {}) })}\n`));
+    socket.on('data', (d) => reader.push(d));
+    socket.on('error', (err) => (welcomed ? undefined : fail(err)));
+    socket.on('close', () => {
+      if (!welcomed) fail(new Error('the host closed the connection before answering'));
+      for (const cb of closes.splice(0)) cb();
+    });
+  });
+}
+
+const noHost = (err: unknown) => ['ENOENT', 'ECONNREFUSED'].includes((err as NodeJS.ErrnoException).code ?? '');
+
+/**
+ * Connects to the workspace's host, starting it detached (its output to the log in the runtime dir) when
+ * none runs; the host outlives this process. `argv` runs `thclaws host --dir <workspace>`.
+ */
+export async function connectOrStartHost(workspace: string, argv: string[], opts: { client: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<HostConnection> {
+  try {
+    return await connectHost(workspace, opts);
+  } catch (err) {
+    if (!noHost(err)) throw err;
+  }
+  const paths = hostPaths(workspace, opts.env);
+  const out = fs.openSync(paths.log, 'a', 0o600);
+  const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', out, out], env: opts.env ?? process.env });
+  fs.closeSync(out);
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? 1));
+  child.unref();
+  const end = Date.now() + (opts.timeoutMs ?? 30_000);
+  for (;;) {
+    try {
+      return await connectHost(workspace, opts);
+    } catch (err) {
+      // Another client may have started it first: this one's child then exits naming it, and the connect works.
+      if (!noHost(err) || Date.now() > end) throw exited !== null ? new Error(`the host exited (code ${exited}); see ${paths.log}`) : err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Asks the workspace's host to stop its agents and exit; false when none runs. */
+export async function stopHost(workspace: string, env?: NodeJS.ProcessEnv): Promise<{ pid: number } | false> {
+  try {
+    const c = await connectHost(workspace, { client: 'cli', stop: true, env });
+    await new Promise<void>((r) => c.onClose(r));
+    // Done when the process is gone (its agents stopped, its lease released).
+    for (let i = 0; i < 600 && alive(c.pid); i++) await new Promise((r) => setTimeout(r, 50));
+    return { pid: c.pid };
+  } catch (err) {
+    if (noHost(err)) return false;
+    throw err;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import { HOST_PROTOCOL, HostHelloSchema, type HostEvent, type HostWelcome } from '../../shared/api.js';
+import { tryHoldLock, type HeldLock } from '../../core/store/lock.js';
+import type { HostManager } from '../host/connection.js';
+import { hostPaths, type HostPaths } from './runtime-dir.js';
+import { LineReader } from './lines.js';
+
+export interface HostDaemonOptions {
+  workspace: string;
+  /** Opens the workspace (a HostManager over its TeamHost), once the lease is held. */
+  open(workspace: string): Promise<HostManager>;
+  /** Exit after this long with no client and no live agent (ms; 0 = never). */
+  idleMs?: number;
+  /** Called once the host has closed (idle, `--stop`, or close()). */
+  onClosed?(reason: string): void;
+  log?(line: string): void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface HostDaemon {
+  paths: HostPaths;
+  manager: HostManager;
+  clients(): number;
+  close(reason?: string): Promise<void>;
+}
+
+/** Another host already serves the workspace: its pid, for the one line the second one prints. */
+export class HostRunningError extends Error {
+  constructor(readonly pid: number | null, paths: HostPaths) {
+    super(`a host already runs for ${paths.workspace} (pid ${pid ?? '?'}); connect to it, or stop it with thclaws host --stop`);
+  }
+}
+
+/** Longest line a client may send (a request), as on the WebSocket. */
+const MAX_LINE = 1024 * 1024;
+
+/**
+ * The workspace's host: holds its lease (one per workspace, a dead holder's taken over), owns the TeamHost
+ * (and so every pty), and serves any number of clients on a Unix socket only this user can open. A socket file
+ * found at start is a killed host's (a live one would hold the lease): it is replaced.
+ */
+export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaemon> {
+  const paths = hostPaths(opts.workspace, opts.env);
+  const log = opts.log ?? ((l: string) => process.stderr.write(`thclaws host: ${l}\n`));
+  const held = tryHoldLock(paths.lock);
+  if (!('lock' in held)) throw new HostRunningError(held.holder?.pid ?? null, paths);
+  const lock: HeldLock = held.lock;
+  let manager: HostManager;
+  try {
+    fs.rmSync(paths.socket, { force: true });
+    manager = await opts.open(paths.workspace);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  const sockets = new Set<net.Socket>();
+  let closed = false;
+  let idleSince = Date.now();
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    const send = (obj: HostEvent | HostWelcome) => {
+      if (!socket.destroyed) socket.write(`${JSON.stringify(obj)}\n`);
+    };
+    let conn: ReturnType<HostManager['connect']> | null = null;
+    const reader = new LineReader(MAX_LINE, (line) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        log(`refused a malformed message (not JSON) from a client: ${line.slice(0, 80)}`);
+        if (conn) send({ type: 'reply', id: -1, ok: false, error: 'invalid request: not JSON' });
+        else refuse('the first message must be a hello (JSON)');
+        return;
+      }
+      if (conn) {
+        conn.handle(raw).catch((err: unknown) => send({ type: 'reply', id: -1, ok: false, error: String(err).split('\n')[0]! }));
+        return;
+      }
+      const hello = HostHelloSchema.safeParse(raw);
+      if (!hello.success) return refuse('the first message must be a hello');
+      if (hello.data.protocol !== HOST_PROTOCOL) {
+        return refuse(`this host (pid ${process.pid}) speaks protocol ${HOST_PROTOCOL}, the client ${hello.data.protocol}: use the same thclaws version, or stop the host (thclaws host --stop)`);
+      }
+      send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
+      if (hello.data.stop) {
+        log(`stop asked by a client (${hello.data.client})`);
+        socket.end();
+        void close('stopped by thclaws host --stop');
+        return;
+      }
+      conn = manager.connect(send);
+    }, () => {
+      log('refused a message longer than 1 MiB; closing that client');
+      socket.destroy();
+    });
+    const refuse = (error: string) => {
+      log(`refused a client: ${error}`);
+      send({ type: 'refused', error });
+      socket.end();
+    };
+    socket.on('data', (d) => reader.push(d));
+    const gone = () => {
+      sockets.delete(socket);
+      conn?.close();
+      conn = null;
+      if (!sockets.size) idleSince = Date.now();
+    };
+    socket.on('close', gone);
+    socket.on('error', gone);
+  });
+
+  // The socket file is created 0600 (no window where it is wider); the directory is 0700 anyway.
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(paths.socket, () => resolve());
+    });
+  } catch (err) {
+    await manager.close();
+    lock.release();
+    throw err;
+  } finally {
+    process.umask(umask);
+  }
+
+  const idleMs = opts.idleMs ?? 0;
+  const idleTimer = idleMs > 0 ? setInterval(() => {
+    const busy = sockets.size > 0 || manager.host.launcher.live().length > 0;
+    if (busy) idleSince = Date.now();
+    else if (Date.now() - idleSince >= idleMs) void close(`idle for ${Math.round(idleMs / 1000)} s with no client and no live agent`);
+  }, Math.max(50, Math.min(5_000, idleMs / 4))) : null;
+
+  async function close(reason = 'closed'): Promise<void> {
+    if (closed) return;
+    closed = true;
+    if (idleTimer) clearInterval(idleTimer);
+    log(`exiting: ${reason}`);
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+    await manager.close();
+    fs.rmSync(paths.socket, { force: true });
+    lock.release();
+    opts.onClosed?.(reason);
+  }
+
+  return { paths, manager, clients: () => sockets.size, close };
+}

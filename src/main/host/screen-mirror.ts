@@ -1,0 +1,133 @@
+import serializePkg from '@xterm/addon-serialize';
+import unicodePkg from '@xterm/addon-unicode11';
+import headlessPkg from '@xterm/headless';
+import { FLOW } from '../../shared/api.js';
+
+// The xterm packages are CommonJS bundles: their classes come off the default export under Node's ESM.
+const { Terminal } = headlessPkg;
+const { SerializeAddon } = serializePkg;
+const { Unicode11Addon } = unicodePkg;
+
+/** The screen as a view needs it to start: the serialized state at `seq`, then the stream from `seq` on. */
+export interface ScreenSnapshot {
+  /** Stream offset the state stands at: the raw `tail` starts here, live output after it. */
+  seq: number;
+  /** Escape sequences that rebuild the screen, its scrollback, cursor and modes in a reset terminal. */
+  state: string;
+  /** Output received but not parsed yet, sent raw after the state so nothing is lost or doubled. */
+  tail: string;
+}
+
+/**
+ * A headless terminal that parses one pty's output as the views would, so a view that (re)attaches gets the
+ * screen (not the last megabyte of bytes, which may start mid-escape and lose what scrolled or was redrawn).
+ * Writes are batched per `batchMs`; each batch is parsed whole and its callback advances `parsed`, so between
+ * batches the state is exactly the stream up to `parsed` — the seam a snapshot is taken at.
+ */
+export class ScreenMirror {
+  private readonly term: InstanceType<typeof Terminal>;
+  private readonly serializer: InstanceType<typeof SerializeAddon>;
+  /** Stream offset the terminal's state has parsed up to. */
+  private parsedSeq = 0;
+  /** Batches handed to xterm and not parsed yet (oldest first), then what waits for the next batch. */
+  private inflight: string[] = [];
+  private waiting: string[] = [];
+  private backlogChars = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private disposed = false;
+
+  constructor(
+    /** Called after each batch is parsed (the flow gate re-checks the backlog). */
+    private readonly onParsed: () => void = () => {},
+    // The size a pty is spawned at before any view reports one.
+    cols = 120,
+    rows = 32,
+    private readonly batchMs: number = FLOW.batchMs,
+  ) {
+    this.term = new Terminal({ cols, rows, scrollback: FLOW.scrollbackLines, allowProposedApi: true });
+    this.serializer = new SerializeAddon();
+    this.term.loadAddon(this.serializer);
+    // The same character widths as the views' terminals, or wide characters would shift the restored screen.
+    this.term.loadAddon(new Unicode11Addon());
+    this.term.unicode.activeVersion = '11';
+  }
+
+  /** Characters received and not parsed yet (the flow gate counts them: the parser must keep up). */
+  get backlog(): number {
+    return this.backlogChars;
+  }
+
+  /** Characters handed to the parser and not parsed yet (tests check they catch that seam). */
+  get inParser(): number {
+    let n = 0;
+    for (const b of this.inflight) n += b.length;
+    return n;
+  }
+
+  get parsed(): number {
+    return this.parsedSeq;
+  }
+
+  push(data: string): void {
+    if (!data || this.disposed) return;
+    this.waiting.push(data);
+    this.backlogChars += data.length;
+    if (!this.timer) this.timer = setTimeout(() => this.flush(), this.batchMs);
+  }
+
+  /** Hands what waits to xterm as one write. */
+  private flush(): void {
+    this.timer = null;
+    if (!this.waiting.length || this.disposed) return;
+    const batch = this.waiting.length === 1 ? this.waiting[0]! : this.waiting.join('');
+    this.waiting = [];
+    this.inflight.push(batch);
+    this.term.write(batch, () => {
+      if (this.disposed) return;
+      this.inflight.shift();
+      this.parsedSeq += batch.length;
+      this.backlogChars -= batch.length;
+      this.onParsed();
+    });
+  }
+
+  /** The screen now: the state at `parsed` and the raw rest (see ScreenSnapshot). */
+  snapshot(): ScreenSnapshot {
+    const tail = this.inflight.concat(this.waiting).join('');
+    return { seq: this.parsedSeq, state: this.serializer.serialize({ scrollback: FLOW.scrollbackLines }), tail };
+  }
+
+  /** The pty's new size: the program redraws for it, and the mirror reflows as the views do. */
+  resize(cols: number, rows: number): void {
+    if (this.disposed || (cols === this.term.cols && rows === this.term.rows)) return;
+    this.term.resize(cols, rows);
+  }
+
+  get cols(): number {
+    return this.term.cols;
+  }
+
+  get rows(): number {
+    return this.term.rows;
+  }
+
+  /** The terminal's text, line by line (trailing blanks trimmed): tests compare views against it. */
+  text(): string {
+    return bufferText(this.term);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.term.dispose();
+  }
+}
+
+/** An xterm buffer's lines as text; the same reading the renderer's terminals expose to tests. */
+export function bufferText(term: { buffer: { active: { length: number; getLine(i: number): { translateToString(trim?: boolean): string } | undefined } } }): string {
+  const buf = term.buffer.active;
+  const lines: string[] = [];
+  for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
+  return lines.join('\n');
+}

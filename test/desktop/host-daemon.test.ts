@@ -1,0 +1,118 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HostEvent } from '../../src/shared/api.js';
+import { connectHost, connectOrStartHost } from '../../src/main/daemon/host-client.js';
+import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
+import { THCLAWS, waitFor } from './helpers.js';
+
+/** Real `thclaws host` processes in a private runtime dir; the lead is not started (no agent needed here). */
+describe('thclaws host: one process per workspace, on a socket only this user can open', () => {
+  const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-rt-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime };
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-hostd-'));
+  const procs: ChildProcess[] = [];
+  let first: { proc: ChildProcess; pid: number; err: () => string };
+
+  const startHost = async (...args: string[]) => {
+    const proc = spawn(THCLAWS, ['host', '--dir', ws, '--no-lead', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    procs.push(proc);
+    let out = '';
+    let err = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const m = await waitFor(() => /ready \(pid (\d+)\)/.exec(out) ?? (proc.exitCode !== null ? Promise.reject(new Error(err)) : null), 'the host ready');
+    return { proc, pid: Number(m[1]), err: () => err };
+  };
+  const exited = (p: ChildProcess) => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise((r) => p.once('exit', r)));
+
+  beforeAll(async () => {
+    first = await startHost('--idle-ms', '0');
+  }, 30_000);
+  afterAll(() => {
+    for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL');
+  });
+
+  it('listens on a 0600 socket in a 0700 dir outside the workspace, which it leaves untouched', () => {
+    const p = hostPaths(ws, env);
+    expect(fs.statSync(p.dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(p.socket).mode & 0o777).toBe(0o600);
+    expect(p.socket.startsWith(runtime)).toBe(true);
+    expect(fs.readdirSync(ws)).toEqual([]);
+  });
+
+  it('a second host for the same workspace exits with one line naming the running one', () => {
+    const r = spawnSync(THCLAWS, ['host', '--dir', ws, '--no-lead'], { env, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(`a host already runs for ${fs.realpathSync(ws)} (pid ${first.pid})`)]);
+  });
+
+  it('serves a client the API; a malformed message is refused and logged, and the host keeps serving', async () => {
+    const c = await connectHost(ws, { client: 'test', env });
+    expect(c.pid).toBe(first.pid);
+    const events: HostEvent[] = [];
+    c.onEvent((e) => events.push(e));
+    c.send({ id: 1, type: 'subscribe' });
+    await waitFor(() => events.find((e) => e.type === 'reply' && e.id === 1), 'the subscribe reply');
+    expect(events.some((e) => e.type === 'workspace')).toBe(true);
+    // Raw bytes on the same kind of connection: garbage after the hello, then a good request.
+    const raw = net.connect(hostPaths(ws, env).socket);
+    let got = '';
+    raw.on('data', (d) => (got += d.toString()));
+    raw.write(`${JSON.stringify({ type: 'hello', protocol: 1, client: 'raw' })}\nthis is not json\n{"id":7,"type":"no_such_request"}\n{"id":8,"type":"subscribe"}\n`);
+    await waitFor(() => got.includes('"id":8,"ok":true'), 'the good request served after the bad ones');
+    expect(got).toContain('invalid request: not JSON');
+    expect(got).toMatch(/"id":7,"ok":false,"error":"invalid request/);
+    expect(first.err()).toContain('refused a malformed message (not JSON)');
+    raw.destroy();
+    c.close();
+  });
+
+  it('a client of another protocol version gets one clear error, not a hang', async () => {
+    await expect(connectHost(ws, { client: 'old', env, protocol: 99, timeoutMs: 5_000 })).rejects.toThrow(/speaks protocol 1, the client 99/);
+  });
+
+  it("keeps no token or key in its command line or environment", () => {
+    const cmdline = fs.readFileSync(`/proc/${first.pid}/cmdline`, 'utf8');
+    const environ = fs.readFileSync(`/proc/${first.pid}/environ`, 'utf8').split('\0');
+    expect(cmdline).not.toMatch(/token|key|secret/i);
+    expect(environ.filter((kv) => /token|api_key|secret/i.test(kv.split('=')[0]!))).toEqual([]);
+  });
+
+  it('a killed host leaves a stale socket: the next host replaces it; --stop stops it', async () => {
+    first.proc.kill('SIGKILL');
+    await exited(first.proc);
+    expect(fs.existsSync(hostPaths(ws, env).socket)).toBe(true);
+    const next = await startHost('--idle-ms', '0');
+    const c = await connectHost(ws, { client: 'test', env });
+    expect(c.pid).toBe(next.pid);
+    c.close();
+    // Not spawnSync: the host is this process's child, reaped only while this event loop runs.
+    const stop = spawn(THCLAWS, ['team', 'host', '--stop', '--dir', ws], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    stop.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise((r) => stop.once('exit', r));
+    expect([code, out.trim()]).toEqual([0, `stopped the host (pid ${next.pid}) of ${ws}`]);
+    await exited(next.proc);
+    expect(fs.existsSync(hostPaths(ws, env).socket)).toBe(false);
+  }, 30_000);
+
+  it('a client starts the host detached when none runs; with no client and no agent it exits by itself', async () => {
+    const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '300'], { client: 'test', env });
+    const alive = () => {
+      try {
+        process.kill(c.pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    c.close();
+    await waitFor(() => !alive(), 'the idle host to exit', 15_000);
+    expect(fs.readFileSync(hostPaths(ws, env).log, 'utf8')).toContain('exiting: idle');
+  }, 30_000);
+});
