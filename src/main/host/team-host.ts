@@ -37,7 +37,7 @@ export class TeamHost {
   readonly settings: ProjectSettingsFile;
   /** The settings last read: which model a member not running yet will get (its role's, or the default). */
   private shown: SettingsView | null = null;
-  private readonly scheduler: OutputScheduler;
+  readonly scheduler: OutputScheduler; // shared by every terminal; sessions report receipt to it
   private readonly terminals = new Map<string, AgentTerminal>();
   private readonly tails = new Map<string, OutputTail>();
   private readonly side = new Map<string, HostSideInfo>();
