@@ -151,6 +151,8 @@ export const WorkspaceViewSchema = z.object({
   dir: z.string(),
   team: z.string().nullable(),
   recent: z.array(z.string()).max(20),
+  /** The live demo's throw-away workspace: the page opens the team's changes once its tasks are done. */
+  demo: z.boolean().optional(),
 });
 
 // ---------------------------------------------------------------------------------------------------------

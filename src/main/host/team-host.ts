@@ -122,7 +122,7 @@ export class TeamHost {
 
   /** Everything a view needs on (re)connect; later changes arrive as deltas. */
   snapshot(view: TerminalView): void {
-    view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list() } });
+    view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list(), ...(this.opts.demo ? { demo: true } : {}) } });
     view.send({ type: 'roster', team: this.config?.name ?? null, members: [...this.members.values()].map((m) => JSON.parse(m) as Member) });
     view.send({ type: 'tasks', tasks: this.tasks.current() });
     view.send(this.settingsEvent());
