@@ -9,6 +9,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ROOT } from '../test/desktop/helpers.js';
 
@@ -38,7 +39,7 @@ test.beforeAll(async ({ browser }) => {
     demo.once('exit', (code) => reject(new Error(`the demo exited with ${code}: ${out}`)));
   });
   ws = /thclaws dashboard for (\S+)/.exec(out)![1]!;
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage(); // a context of its own: axe-core needs one
   await page.goto(url);
 });
 
@@ -54,6 +55,16 @@ test.afterAll(async () => {
 });
 
 const termText = (name: string) => page.evaluate((n) => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text(n), name);
+
+/** Serious and critical axe-core violations of the page as it is, at 1440×900 and at 390×844. */
+async function serious(what: string): Promise<string[]> {
+  const scan = async (size: string) => (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${what} ${size}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  const found = await scan('1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  found.push(...(await scan('390')));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  return found;
+}
 
 /** The header's counts, summed, against the panes on screen. */
 async function countsAddUp(): Promise<{ counted: number; panes: number; text: string }> {
@@ -114,6 +125,10 @@ test('the dashboard starts first, the lead builds the team in its pane, the card
   // Nothing landed yet: main has neither file until the person merges.
   expect(execFileSync('git', ['ls-tree', '-r', '--name-only', 'main'], { cwd: ws, encoding: 'utf8' })).not.toContain('api/server.js');
   await page.screenshot({ path: path.join(ROOT, 'test-results', 'screenshots', 'live-demo-changes.png') });
+  // The diff component's horizontal scroll boxes are not keyboard-focusable on a phone (axe: scrollable-region-
+  // focusable). That component belongs to the review views, being reworked elsewhere; this one finding is set
+  // aside here, by name and place, until it gives the box a tabindex or wraps long lines on narrow screens.
+  const found = (await serious('changes')).filter((f) => !(f.includes('scrollable-region-focusable') && f.includes('diff-table-scroll-container')));
 
   // The merge panel: both branches selected, the dry run clean, then the merge with the checks streamed.
   await changes.getByRole('button', { name: 'Merge…' }).click();
@@ -135,11 +150,16 @@ test('the dashboard starts first, the lead builds the team in its pane, the card
   await expect(panel.locator('tr[data-agent="backend"] td').nth(2)).toHaveText(/^0 \/ \d+$/);
   await expect(panel.locator('tr[data-agent="frontend"] td').nth(2)).toHaveText(/^0 \/ \d+$/);
   await page.screenshot({ path: path.join(ROOT, 'test-results', 'screenshots', 'live-demo-merged.png') });
+  found.push(...(await serious('merge')));
+  expect(found).toEqual([]);
   await panel.getByRole('button', { name: 'close' }).click();
   await page.getByRole('button', { name: 'Team' }).click();
   await expect(page.locator('.pane[data-agent="qa"]')).toBeVisible();
   const end = await countsAddUp();
   expect(end.counted, end.text).toBe(end.panes);
+  // Settings names the demo's provider: it needs no key.
+  await page.getByRole('button', { name: 'settings' }).click();
+  await expect(page.getByRole('dialog', { name: 'settings' }).getByTestId('provider')).toHaveText(/^Scripted/);
 });
 
 test('Ctrl-C stops the demo and removes its workspace', async () => {

@@ -11,6 +11,9 @@ export const PROMPT =
 /** The lead's last words in the dashboard demo, where the person reviews and merges. */
 export const READY_TO_LAND = 'Both branches merge cleanly. Their changes are open in the dashboard: review them, then press Merge to land them on main (the checks run first).';
 
+/** The live demo in the dashboard: the same team, and the person lands the work from the merge panel. */
+export const DASHBOARD_PROMPT = PROMPT.replace('When qa has reviewed, dry-run TeamMerge, then merge.', 'When qa has reviewed, dry-run TeamMerge and leave the merge to me.');
+
 const sh = (dir: string, file: string, body: string, msg: string): string => `mkdir -p ${dir} && printf '%s\\n' '${body}' > ${dir}/${file} && git add -A && git commit -qm '${msg}'`;
 /** The scripted model's turns; `dashboard` (the live demo): frontend plans first (plan mode). */
 export const teamScript = (dashboard = false): { rules: unknown[]; fallback: unknown[] } => ({
@@ -44,7 +47,7 @@ export const teamScript = (dashboard = false): { rules: unknown[]; fallback: unk
           ],
         },
         { text: 'Starting the teammates.', tool_calls: ['backend', 'frontend', 'qa'].map((name) => ({ name: 'SpawnTeammate', input: { name, ...(dashboard && name === 'frontend' ? { plan_mode_required: true } : {}) } })) },
-        { text: 'The team is at work; I will merge when qa has reviewed.' },
+        { text: dashboard ? 'The team is at work; when qa has reviewed I will check that the branches merge.' : 'The team is at work; I will merge when qa has reviewed.' },
       ],
     },
     {

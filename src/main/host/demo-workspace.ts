@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROMPT, teamScript } from './demo-team.js';
+import { DASHBOARD_PROMPT, teamScript } from './demo-team.js';
 import { thclawsBin, type TeamHostOptions } from './team-host.js';
 
 export interface DemoWorkspace {
@@ -48,7 +48,7 @@ export function prepareDemoWorkspace(): DemoWorkspace {
       workspace,
       startLead: true,
       leadArgv: [thclawsBin(), '--script', script],
-      leadPrompt: PROMPT,
+      leadPrompt: DASHBOARD_PROMPT,
       demo: true,
       // No key reaches the demo's agents: it runs on the scripted provider whatever the person has set.
       env: { XDG_CONFIG_HOME: configHome, ANTHROPIC_API_KEY: '', ANTHROPIC_AUTH_TOKEN: '' },
