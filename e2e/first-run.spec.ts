@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ROOT, THCLAWS } from '../test/desktop/helpers.js';
 
@@ -40,7 +41,7 @@ test.beforeAll(async ({ browser }) => {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
   const url = await startDashboard(ws, env);
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage(); // a context of its own: axe-core needs one
   await page.goto(url);
 });
 
@@ -55,6 +56,12 @@ test.afterAll(async () => {
 
 const shots = path.join(ROOT, 'test-results', 'screenshots');
 
+/** Serious and critical axe-core violations on the page as it is now, one line each. */
+async function serious(what: string): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).analyze();
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
 test('the welcome on an empty folder with no key: what is missing, two ways on, nothing written', async () => {
   const welcome = page.getByTestId('welcome');
   await expect(welcome).toBeVisible();
@@ -64,6 +71,21 @@ test('the welcome on an empty folder with no key: what is missing, two ways on, 
   await expect(page.locator('.pane[data-agent="lead"] .badge')).toHaveText('not configured');
   await expect(page.locator('[data-testid="counts"]')).toContainText('1 not configured');
   await page.screenshot({ path: path.join(shots, 'welcome-1440.png') });
+  const found = await serious('welcome 1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(welcome.getByRole('button', { name: 'Try the demo team here (no key)' })).toBeVisible();
+  found.push(...(await serious('welcome 390')));
+  await page.screenshot({ path: path.join(shots, 'welcome-390.png') });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  expect(found).toEqual([]);
+  // Settings says which provider and that there is no key, with the field to add one.
+  await page.getByRole('button', { name: 'settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'settings' });
+  await expect(settings.getByTestId('provider')).toHaveText('Anthropic');
+  await expect(settings.getByTestId('key-status')).toHaveText('none');
+  await expect(settings.getByLabel('Anthropic API key')).toBeVisible();
+  expect(await serious('settings without a key 1440')).toEqual([]);
+  await settings.getByRole('button', { name: 'Close' }).click();
   // A wrong key is refused next to the field, in one sentence; still nothing in the folder.
   await welcome.getByRole('button', { name: 'Add an API key' }).click();
   await welcome.getByLabel('Anthropic API key').fill('not-a-key');

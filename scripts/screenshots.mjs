@@ -1,7 +1,8 @@
 // `npm run screenshots`: regenerates the README's pictures from the live demo, on purpose (tests never write
 // into docs/). Starts `thclaws dashboard --demo`, and in Debian Chromium at 1440×900 and 390×844 takes: the
 // team at work with backend's request and frontend's plan waiting (approvals), then after the clicks the
-// finished board (board) and the team (team). Writes docs/screenshots/<name>.png and <name>-phone.png.
+// team's changes the page opens when the work is done (changes), the merge panel after the person lands them
+// (merge), the team (team) and the finished board (board). Writes docs/screenshots/<name>.png and <name>-phone.png.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,7 @@ import { chromium } from 'playwright-core';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const outDir = path.join(root, 'docs', 'screenshots');
+const NAMES = ['approvals', 'changes', 'merge', 'team', 'board'];
 const SIZES = [
   { suffix: '', viewport: { width: 1440, height: 900 } },
   { suffix: '-phone', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -51,10 +53,27 @@ try {
   await plan.getByRole('button', { name: 'Approve', exact: true }).click();
   await bash.getByRole('button', { name: 'Approve', exact: true }).click();
   const lead = () => desk.page.evaluate(() => window.__thclaws.terminals.text('lead'));
-  for (const end = Date.now() + 120_000; !(await lead()).includes('Merged: the API and the UI are on main.'); ) {
+  for (const end = Date.now() + 120_000; !(await lead()).includes('Both branches merge cleanly.'); ) {
     if (Date.now() > end) throw new Error('the demo team did not finish');
     await desk.page.waitForTimeout(250);
   }
+  // The page opens the team's changes by itself once the tasks are done.
+  for (const { page } of pages) await page.locator('[data-testid="changes-view"] .review-file').first().waitFor({ timeout: 30_000 });
+  await desk.page.waitForTimeout(1000); // the diffs' highlighting
+  await shot('changes');
+  // The person lands the work from the merge panel (on the desktop); the phone shows the panel after.
+  await desk.page.getByRole('button', { name: 'Merge…' }).click();
+  const panel = desk.page.getByTestId('merge-panel');
+  await panel.getByRole('button', { name: 'Dry run' }).click();
+  await panel.getByTestId('dry-run').waitFor();
+  await panel.getByRole('button', { name: /^Merge \d/ }).click();
+  await panel.getByTestId('merge-result').waitFor({ timeout: 120_000 });
+  const phone = pages[1].page;
+  await phone.getByRole('button', { name: 'Merge…' }).click();
+  await phone.getByTestId('merge-panel').locator('tr[data-agent]').first().waitFor();
+  await desk.page.waitForTimeout(500);
+  await shot('merge');
+  for (const { page } of pages) await page.getByTestId('merge-panel').getByRole('button', { name: 'close' }).click();
   await desk.page.waitForTimeout(1000);
   await shot('team');
   for (const { page } of pages) {
@@ -63,7 +82,7 @@ try {
   }
   await desk.page.waitForTimeout(500);
   await shot('board');
-  console.log(`wrote ${['approvals', 'team', 'board'].flatMap((n) => SIZES.map((s) => `${n}${s.suffix}.png`)).join(', ')} to docs/screenshots/`);
+  console.log(`wrote ${NAMES.flatMap((n) => SIZES.map((s) => `${n}${s.suffix}.png`)).join(', ')} to docs/screenshots/`);
 } finally {
   await browser.close();
   const exited = new Promise((r) => demo.once('exit', r));

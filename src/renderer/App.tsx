@@ -15,6 +15,7 @@ import { Welcome } from './components/Welcome';
 import { TeamManager } from './components/TeamManager';
 import { ReviewButtons, WarningsBar } from './components/review/Warnings';
 import { ReviewLayer } from './components/review/ReviewLayer';
+import { DemoGuide } from './components/DemoGuide';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -109,6 +110,7 @@ export function App() {
       </main>
       {editing && <TaskEditor key={editing} />}
       <ReviewLayer />
+      <DemoGuide />
       <SettingsDialog />
       <HelpOverlay />
       <Notices />

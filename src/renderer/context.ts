@@ -8,6 +8,17 @@ export const terminals = new TerminalManager(client);
 
 const attached = new Set<string>();
 
+// Output received (rendered or not), reported once per burst of messages: the host holds bulk output back
+// while too much is on its way, so a keystroke's echo never waits behind a flood in the pipe.
+let received = 0;
+function countReceived(chars: number): void {
+  if (!received) queueMicrotask(() => {
+    client.fire({ type: 'received', chars: Math.max(1, received) });
+    received = 0;
+  });
+  received += chars;
+}
+
 client.onStatus((connected) => {
   dashboard.getState().setConnected(connected);
   if (connected) {
@@ -18,6 +29,7 @@ client.onStatus((connected) => {
 
 client.onEvent((ev) => {
   if (ev.type === 'output' || ev.type === 'replay') {
+    countReceived(ev.data.length);
     terminals.output(ev.agent, ev.data, ev.type === 'replay');
     return;
   }

@@ -158,7 +158,10 @@ export class TerminalManager {
     while (p.historyChars - (p.history[0]?.length ?? 0) >= FLOW.scrollback && p.history.length > 1) p.historyChars -= p.history.shift()!.length;
     if (p.term && !document.hidden) {
       p.queue.push(data);
-      this.schedule();
+      // An echo of the person's typing is written now: parsed at once (xterm parses the first write after user
+      // input synchronously) and drawn in the coming frame, not one frame later through the pump.
+      if (p.queue.length === 1 && data.length <= ECHO_ALLOWANCE && performance.now() - p.typedAt < TYPING_MS) this.writeFrom(p, ECHO_ALLOWANCE);
+      else this.schedule();
     } else {
       // Hidden pane, or a hidden page (animation frames stop there, so waiting for xterm would stall the
       // agent's pty through flow control): keep it in the history and let the host send more at once.

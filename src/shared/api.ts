@@ -153,6 +153,8 @@ export const WorkspaceViewSchema = z.object({
   dir: z.string(),
   team: z.string().nullable(),
   recent: z.array(z.string()).max(20),
+  /** The live demo's throw-away workspace: the page opens the team's changes once its tasks are done. */
+  demo: z.boolean().optional(),
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -235,6 +237,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('detach', { agent: agentName }),
   /** Characters of output the view has rendered (from xterm's write callback). */
   req('ack', { agent: agentName, chars: z.number().int().positive().max(1 << 30) }),
+  /** Characters of output (all agents) the view has received, rendered or not: the host's transit window. */
+  req('received', { chars: z.number().int().positive().max(1 << 30) }),
   req('input', { agent: agentName, data: text(MAX_INPUT_CHARS) }),
   /**
    * The view's own size for the terminal (what its pane fits). `active`: the person caused it (focused the
@@ -263,6 +267,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('open_workspace', { dir: z.string().min(1).max(4096) }),
   /** Stores the person's model key in their config directory (never the workspace); the reply has its last 4. */
   req('key_set', { key: z.string().min(1).max(500) }),
+  /** Deletes the stored key from the config directory (a key from the environment stays: it is not ours). */
+  req('key_remove', {}),
   /** Opens a throw-away workspace running the scripted demo team in this dashboard (no key needed). */
   req('demo_start', {}),
   // The team from the GUI: the store's membership rules and the runtime's own spawn.
@@ -386,6 +392,8 @@ export const FLOW = {
   lowWater: 128 * 1024,
   /** Batching window of pty output before it is sent. */
   batchMs: 5,
+  /** Output in transit to a view (sent, not yet received) above which bulk output waits in the host. */
+  transit: 256 * 1024,
   /** Largest single output event (xterm cannot split a huge write). */
   maxChunk: 64 * 1024,
   /** Characters of raw history a view keeps per pane (what it rewrites when a pane is shown again). */

@@ -103,6 +103,10 @@ describe('first run without a key', () => {
       const p = path.join(ws, '.thclaws', f);
       if (fs.statSync(p).isFile()) expect(fs.readFileSync(p, 'utf8')).not.toContain(KEY.slice(0, 20));
     }
+    // Settings' "Remove": the stored key is deleted and the next start of the lead needs one again.
+    expect(await call({ type: 'key_remove' })).toMatchObject({ ok: true, result: { key: null } });
+    expect(fs.existsSync(file)).toBe(false);
+    expect(last(events, 'setup')!.setup).toMatchObject({ needs_key: true, key: null });
   }, 60_000);
 });
 

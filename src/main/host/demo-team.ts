@@ -8,6 +8,12 @@ export const PROMPT =
   'Tasks: 1 "Build the API" for backend (api/server.js exporting a /health handler), 2 "Build the UI" for frontend (ui/index.html calling /health), ' +
   '3 "Review" for qa, blocked by 1 and 2. Spawn all three. When qa has reviewed, dry-run TeamMerge, then merge.';
 
+/** The lead's last words in the dashboard demo, where the person reviews and merges. */
+export const READY_TO_LAND = 'Both branches merge cleanly. Their changes are open in the dashboard: review them, then press Merge to land them on main (the checks run first).';
+
+/** The live demo in the dashboard: the same team, and the person lands the work from the merge panel. */
+export const DASHBOARD_PROMPT = PROMPT.replace('When qa has reviewed, dry-run TeamMerge, then merge.', 'When qa has reviewed, dry-run TeamMerge and leave the merge to me.');
+
 const sh = (dir: string, file: string, body: string, msg: string): string => `mkdir -p ${dir} && printf '%s\\n' '${body}' > ${dir}/${file} && git add -A && git commit -qm '${msg}'`;
 /** The scripted model's turns; `dashboard` (the live demo): frontend plans first (plan mode). */
 export const teamScript = (dashboard = false): { rules: unknown[]; fallback: unknown[] } => ({
@@ -41,7 +47,7 @@ export const teamScript = (dashboard = false): { rules: unknown[]; fallback: unk
           ],
         },
         { text: 'Starting the teammates.', tool_calls: ['backend', 'frontend', 'qa'].map((name) => ({ name: 'SpawnTeammate', input: { name, ...(dashboard && name === 'frontend' ? { plan_mode_required: true } : {}) } })) },
-        { text: 'The team is at work; I will merge when qa has reviewed.' },
+        { text: dashboard ? 'The team is at work; when qa has reviewed I will check that the branches merge.' : 'The team is at work; I will merge when qa has reviewed.' },
       ],
     },
     {
@@ -66,7 +72,10 @@ export const teamScript = (dashboard = false): { rules: unknown[]; fallback: unk
         { text: 'Review done.' },
       ],
     },
-    { match: '/task #3/', turns: [{ text: 'qa is done: dry run first, then merge.', tool_calls: [{ name: 'TeamMerge', input: { dry_run: true } }, { name: 'TeamMerge', input: {} }] }, { text: 'Merged: the API and the UI are on main.' }] },
+    dashboard
+      ? // In the dashboard the person lands the work: the lead checks that it merges and hands over to the review.
+        { match: '/task #3/', turns: [{ text: 'qa is done: a dry run first.', tool_calls: [{ name: 'TeamMerge', input: { dry_run: true } }] }, { text: READY_TO_LAND }] }
+      : { match: '/task #3/', turns: [{ text: 'qa is done: dry run first, then merge.', tool_calls: [{ name: 'TeamMerge', input: { dry_run: true } }, { name: 'TeamMerge', input: {} }] }, { text: 'Merged: the API and the UI are on main.' }] },
   ],
   fallback: [{ text: 'Noted.' }],
 });

@@ -20,6 +20,7 @@ export interface TeamHostOptions {
   /** Liveness ticks between whole re-reads of inbox counts and approvals (default 5; tests raise it). */
   rereadEveryTicks?: number;
   leadPrompt?: string; // typed into the lead's REPL once it is ready (the live demo)
+  demo?: boolean; // the live demo: views open the team's changes once its tasks are done
   keyCipher?: KeyCipher | null; // encrypts the stored model key at rest (Electron's safeStorage)
 }
 

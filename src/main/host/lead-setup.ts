@@ -69,6 +69,14 @@ export class LeadSetup {
     return setup;
   }
 
+  /** Deletes the stored key; the lead keeps the key it started with until it is restarted. */
+  removeKey(): SetupView {
+    this.keys.remove();
+    const setup = this.view();
+    this.broadcast({ type: 'setup', setup });
+    return setup;
+  }
+
   /** The key for the lead's environment when only this host can read it (encrypted at rest by the desktop app). */
   envForLead(): Record<string, string> {
     if (this.env.ANTHROPIC_API_KEY || this.env.ANTHROPIC_AUTH_TOKEN) return {};

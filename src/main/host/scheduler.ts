@@ -1,4 +1,5 @@
 import { FLOW } from '../../shared/api.js';
+import { TransitWindow } from './transit.js';
 
 /** Something with output waiting to be sent to its views. */
 export interface OutputSource {
@@ -6,17 +7,26 @@ export interface OutputSource {
   readonly queued: number;
   /** Sends at most `max` characters to the views; returns how many were sent. */
   drain(max: number): number;
+  /** The person typed into it just now: its small writes (an echo) go out at once, before any bulk. */
+  readonly interactive?: boolean;
 }
+
+/** Largest write of an interactive source sent at once, outside the batch and the shared budget. */
+export const ECHO_MAX = 4096;
 
 /**
  * One write budget shared by every pane: every `batchMs` the budget is split round-robin among the sources
  * with output waiting, so eight busy agents each get a fair slice and none can monopolise the transport or
  * the renderer's frame. Output arriving within one window is sent as one batch (≈ 5 ms, like VS Code).
+ * A source the person is typing into sends its small writes at once; bulk output waits while a view has
+ * too much in transit (see TransitWindow), so that echo is never queued behind a flood.
  */
 export class OutputScheduler {
   private readonly waiting = new Set<OutputSource>();
   private timer: NodeJS.Timeout | null = null;
   private start = 0;
+  /** Output sent to each view and not yet received by it. */
+  readonly transit = new TransitWindow<unknown>(FLOW.transit);
 
   constructor(
     private readonly budgetPerTick: number = 1024 * 1024,
@@ -25,8 +35,25 @@ export class OutputScheduler {
   ) {}
 
   wake(source: OutputSource): void {
+    if (source.interactive && source.queued <= ECHO_MAX) {
+      source.drain(ECHO_MAX);
+      return;
+    }
     this.waiting.add(source);
     if (!this.timer) this.timer = setTimeout(() => this.tick(), this.batchMs);
+  }
+
+  /** A view received output: bulk held back for it may go now. */
+  received(view: unknown, chars: number): void {
+    const was = this.transit.congested;
+    this.transit.received(view, chars);
+    if (was && !this.transit.congested && this.waiting.size && !this.timer) this.timer = setTimeout(() => this.tick(), 0);
+  }
+
+  /** A view is gone: nothing is held for it any more. */
+  removeView(view: unknown): void {
+    this.transit.remove(view);
+    if (this.waiting.size && !this.timer) this.timer = setTimeout(() => this.tick(), 0);
   }
 
   forget(source: OutputSource): void {
@@ -36,7 +63,9 @@ export class OutputScheduler {
   private tick(): void {
     this.timer = null;
     let budget = this.budgetPerTick;
-    const sources = [...this.waiting];
+    // While a view has too much in transit only interactive sources send; \`received\` wakes the rest.
+    const held = this.transit.congested;
+    const sources = [...this.waiting].filter((s) => !held || s.interactive);
     // Rotate the starting point so the first source is not always served first.
     this.start = sources.length ? (this.start + 1) % sources.length : 0;
     const order = sources.slice(this.start).concat(sources.slice(0, this.start));
@@ -54,7 +83,7 @@ export class OutputScheduler {
       }
     }
     for (const s of sources) if (s.queued === 0) this.waiting.delete(s);
-    if (this.waiting.size && !this.timer) this.timer = setTimeout(() => this.tick(), this.batchMs);
+    if (this.waiting.size && !this.timer && !(this.transit.congested && ![...this.waiting].some((s) => s.interactive))) this.timer = setTimeout(() => this.tick(), this.batchMs);
   }
 
   dispose(): void {

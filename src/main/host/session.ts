@@ -19,7 +19,9 @@ export class HostSession implements TerminalView {
   }
 
   send(event: HostEvent): void {
-    if (!this.closed) this.out(event);
+    if (this.closed) return;
+    if (event.type === 'output' || event.type === 'replay') this.host.scheduler.transit.sent(this, event.data.length);
+    this.out(event);
   }
 
   async handle(raw: unknown): Promise<void> {
@@ -59,6 +61,9 @@ export class HostSession implements TerminalView {
         return undefined;
       case 'ack':
         h.terminal(req.agent).ack(this, req.chars);
+        return undefined;
+      case 'received':
+        h.scheduler.received(this, req.chars);
         return undefined;
       case 'input': {
         const t = h.terminal(req.agent);
@@ -121,6 +126,10 @@ export class HostSession implements TerminalView {
         if (!setup.needs_key && h.member(LEAD)?.state === 'not_configured') await h.startLead();
         return { last4: setup.key?.last4 ?? null };
       }
+      case 'key_remove': {
+        const setup = h.setup.removeKey();
+        return { key: setup.key ? { source: setup.key.source, last4: setup.key.last4 } : null };
+      }
       // Each answers with what it changed, so a view can tell success from a refusal without a second look.
       case 'team_create':
         await h.membership.createTeam(req.name, req.description);
@@ -144,6 +153,7 @@ export class HostSession implements TerminalView {
     if (this.closed) return;
     this.closed = true;
     this.host.removeView(this);
+    this.host.scheduler.removeView(this);
   }
 }
 

@@ -37,7 +37,7 @@ export class TeamHost {
   readonly settings: ProjectSettingsFile;
   /** The settings last read: which model a member not running yet will get (its role's, or the default). */
   private shown: SettingsView | null = null;
-  private readonly scheduler: OutputScheduler;
+  readonly scheduler: OutputScheduler; // shared by every terminal; sessions report receipt to it
   private readonly terminals = new Map<string, AgentTerminal>();
   private readonly tails = new Map<string, OutputTail>();
   private readonly side = new Map<string, HostSideInfo>();
@@ -122,7 +122,7 @@ export class TeamHost {
 
   /** Everything a view needs on (re)connect; later changes arrive as deltas. */
   snapshot(view: TerminalView): void {
-    view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list() } });
+    view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list(), ...(this.opts.demo ? { demo: true } : {}) } });
     view.send({ type: 'roster', team: this.config?.name ?? null, members: [...this.members.values()].map((m) => JSON.parse(m) as Member) });
     view.send({ type: 'tasks', tasks: this.tasks.current() });
     view.send(this.settingsEvent());

@@ -37,6 +37,8 @@ export class AgentTerminal implements OutputSource {
   private applied: { cols: number; rows: number } | null = null;
   private readonly gate: FlowGate<TerminalView>;
   private input: TerminalInput | null = null;
+  /** When a view last wrote to the terminal (the person typing), ms. */
+  private typedAt = -Infinity;
 
   constructor(
     readonly agent: string,
@@ -59,6 +61,11 @@ export class AgentTerminal implements OutputSource {
 
   get mode(): TerminalMode | null {
     return this.input?.mode ?? null;
+  }
+
+  /** Typed into within the last second: what it prints now is most likely the echo the person waits for. */
+  get interactive(): boolean {
+    return Date.now() - this.typedAt < 1000;
   }
 
   get queued(): number {
@@ -163,6 +170,7 @@ export class AgentTerminal implements OutputSource {
 
   write(data: string): boolean {
     if (!this.input?.write) return false;
+    this.typedAt = Date.now();
     this.input.write(data);
     return true;
   }

@@ -116,10 +116,11 @@ export function TaskBoard() {
   const setEditing = useDashboard((s) => s.setEditingTask);
   const cols = boardColumns(tasks);
   const narrow = useNarrow();
-  const [shown, setShown] = useState<string>('pending');
+  const [shown, setShown] = useState<string | null>(null);
   const columns = BOARD_COLUMNS.filter((c) => c.key === 'pending' || c.key === 'in_progress' || c.key === 'completed' || cols[c.key].length > 0);
   // On a phone the columns are tabs: one column at a time, full width.
-  const current = columns.some((c) => c.key === shown) ? shown : columns[0]!.key;
+  // Until the person picks one, the first column that has tasks (an empty "Pending" tab shows nothing).
+  const current = shown && columns.some((c) => c.key === shown) ? shown : (columns.find((c) => cols[c.key].length > 0) ?? columns[0]!).key;
   return (
     <div className="board" data-region aria-label="task board">
       <div className="board-bar">

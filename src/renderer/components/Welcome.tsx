@@ -42,20 +42,53 @@ export function KeyForm({ onSaved }: { onSaved?: () => void }) {
   );
 }
 
-/** The key as Settings shows it: where it comes from and its last 4 characters (the key never reaches the page). */
+/**
+ * The provider and the key as Settings shows them: where the key comes from and its last 4 characters (the key
+ * never reaches the page). A stored key can be replaced or removed; a key from the environment wins over a
+ * stored one, so it is only shown (change it where it is set).
+ */
 export function KeySetting() {
   const setup = useDashboard((s) => s.setup);
   const [changing, setChanging] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   if (!setup) return null;
+  const remove = async () => {
+    setError(null);
+    try {
+      await client.request({ type: 'key_remove' });
+      setChanging(false);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const fromEnv = setup.key?.source === 'env';
   return (
-    <div className="setting key-setting">
-      <span>Anthropic API key</span>
-      <span data-testid="key-status">
-        {setup.key ? `…${setup.key.last4} (${setup.key.source === 'env' ? 'from ANTHROPIC_API_KEY' : 'stored in your config directory'})` : 'none'}
-      </span>
-      {setup.problem && <p className="key-error">{setup.problem}</p>}
-      {changing || !setup.key ? <KeyForm onSaved={() => setChanging(false)} /> : <button onClick={() => setChanging(true)}>Change</button>}
-    </div>
+    <>
+      <div className="setting">
+        <span>Provider</span>
+        <span data-testid="provider">{setup.scripted ? 'Scripted (the built-in demo model: no key needed)' : 'Anthropic'}</span>
+      </div>
+      <div className="setting key-setting">
+        <span>Anthropic API key</span>
+        <span data-testid="key-status">
+          {setup.key ? `…${setup.key.last4} (${fromEnv ? 'from ANTHROPIC_API_KEY in the environment: change it there' : 'stored in your config directory'})` : 'none'}
+        </span>
+        {setup.problem && <p className="key-error">{setup.problem}</p>}
+        {error && (
+          <p className="key-error" role="alert">
+            {error}
+          </p>
+        )}
+        {!fromEnv && (changing || !setup.key ? (
+          <KeyForm onSaved={() => setChanging(false)} />
+        ) : (
+          <span className="key-actions">
+            <button onClick={() => setChanging(true)}>Replace</button>
+            <button onClick={() => void remove()}>Remove</button>
+          </span>
+        ))}
+      </div>
+    </>
   );
 }
 
