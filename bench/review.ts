@@ -29,7 +29,7 @@ const body = (f: number, edits: Record<number, string> = {}) => Array.from({ len
 /** Agent i changes line 2 + 4i of every file: all pairs overlap, none conflict. */
 const lineOf = (i: number) => 2 + 4 * i;
 
-async function workspace(): Promise<{ ws: string; wts: string[]; store: TeamStore }> {
+export async function workspace(): Promise<{ ws: string; wts: string[]; store: TeamStore }> {
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-review-')));
   git(ws, 'init', '-q', '-b', 'main');
   fs.mkdirSync(path.join(ws, 'src'));
@@ -68,7 +68,7 @@ async function until(check: () => boolean, timeoutMs = 120_000): Promise<void> {
   }
 }
 
-async function eventDriven(ws: string, wts: string[], store: TeamStore): Promise<{ lat: number[]; idleScans: number }> {
+export async function eventDriven(ws: string, wts: string[], store: TeamStore): Promise<{ lat: number[]; idleScans: number }> {
   let latest: ConflictWarning[] = [];
   let scans = 0;
   const feed = new ReviewFeed(store, ws, () => {});
@@ -100,7 +100,7 @@ async function eventDriven(ws: string, wts: string[], store: TeamStore): Promise
   return { lat, idleScans };
 }
 
-async function polling(ws: string, wts: string[], intervalMs: number): Promise<{ lat: number[]; idleScans: number }> {
+export async function polling(ws: string, wts: string[], intervalMs: number): Promise<{ lat: number[]; idleScans: number }> {
   const scanner = new ConflictScanner(ws);
   const agents = wts.map((w) => path.basename(w));
   let latest: ConflictWarning[] = [];
@@ -134,7 +134,7 @@ async function polling(ws: string, wts: string[], intervalMs: number): Promise<{
   return { lat, idleScans };
 }
 
-async function firstPaint(runs: number): Promise<number[]> {
+export async function firstPaint(runs: number): Promise<number[]> {
   const renderer = path.join(REPO, 'out/renderer');
   if (!fs.existsSync(path.join(renderer, 'index.html'))) execFileSync('npm', ['run', 'build:renderer'], { cwd: REPO, stdio: 'inherit' });
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-review-paint-')));
@@ -195,6 +195,8 @@ async function firstPaint(runs: number): Promise<number[]> {
 }
 
 export async function runReviewBench(): Promise<BenchSection> {
+  // The machine may be shared: the load and this process's niceness go into the results with the figures.
+  const loadStart = os.loadavg().map((v) => round(v, 2));
   const { ws, wts, store } = await workspace();
   log('workspace ready');
   const ev = await eventDriven(ws, wts, store);
@@ -214,6 +216,6 @@ export async function runReviewBench(): Promise<BenchSection> {
       { measure: 'write → conflict warning, polling every 1 s (baseline)', p50_ms: round(p.p50, 0), p99_ms: round(p.p99, 0), max_ms: round(p.max, 0), scans_in_3s_idle: poll.idleScans, target: '' },
       { measure: 'first paint of a 5,000-line diff (Chromium, click → painted)', p50_ms: round(f.p50, 0), p99_ms: round(f.p99, 0), max_ms: round(f.max, 0), scans_in_3s_idle: '', target: '≤ 300' },
     ],
-    details: { event_driven_ms: ev.lat, polling_ms: poll.lat, first_paint_ms: paint },
+    details: { event_driven_ms: ev.lat, polling_ms: poll.lat, first_paint_ms: paint, loadavg_start: loadStart, loadavg_end: os.loadavg().map((v) => round(v, 2)), nice: os.getPriority() },
   };
 }

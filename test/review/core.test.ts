@@ -119,6 +119,37 @@ describe('snapshots and warnings', () => {
   });
 });
 
+describe('warnings after one write', () => {
+  it('merged file by file from the last result, they match a whole merge: conflict, disjoint hunks overlap, revert, new file', async () => {
+    const { ws, wt } = await setup(['a', 'b']);
+    edit(wt.a!, 'calc.js', '  return sum;', '  return Math.round(sum);');
+    const scanner = new ConflictScanner(ws.dir);
+    cleanups.push(() => scanner.dispose());
+    const summary = (w: Awaited<ReturnType<ConflictScanner['scan']>>) => w.map((x) => `${x.kind}:${x.files.map((f) => `${f.path}${f.conflict ? '!' : ''}${f.lines.map((l) => `@${l.start}-${l.end}`).join('')}`).join(',')}`);
+    const step = async (hinted: string[]) => {
+      const got = summary(await scanner.scan(['a', 'b'], ['b'], { hints: new Map([['b', hinted]]) }));
+      const fresh = new ConflictScanner(ws.dir);
+      try {
+        expect(got).toEqual(summary(await fresh.scan(['a', 'b'])));
+      } finally {
+        fresh.dispose();
+      }
+      return got;
+    };
+    expect(summary(await scanner.scan(['a', 'b']))).toEqual([]);
+    edit(wt.b!, 'calc.js', '  return x * 0.2;', '  return x * 0.25;');
+    expect(await step(['calc.js'])).toEqual(['overlap:calc.js']);
+    edit(wt.b!, 'calc.js', '  return sum;', '  return sum.toFixed(2);');
+    expect(await step(['calc.js'])).toEqual(['conflict:calc.js!@4-4']);
+    fs.writeFileSync(path.join(wt.b!, 'new.js'), 'export const n = 1;\n');
+    expect(await step(['new.js'])).toEqual(['conflict:calc.js!@4-4']);
+    git(wt.b!, 'checkout', '--', 'calc.js');
+    expect(await step(['calc.js'])).toEqual([]);
+    expect(scanner.stats.delta_merges).toBeGreaterThanOrEqual(2);
+    expect(scanner.stats.merges).toBe(1);
+  });
+});
+
 describe('odd paths in warnings', () => {
   it('a conflict in a file whose name holds spaces, quotes, a newline and unicode keeps its name and lines', async () => {
     const { ws, wt } = await setup(['a', 'b']);
