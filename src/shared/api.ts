@@ -281,7 +281,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('review_file', { agent: agentName, path: relPath, source: ChangeSourceSchema }),
   req('review_comment', { agent: agentName, path: relPath, line: z.number().int().positive(), end_line: z.number().int().positive().nullable().default(null), text: z.string().min(1).max(20_000) }),
   req('review_comment_state', { agent: agentName, comment_id: z.string().min(1).max(64), state: z.enum(['pending', 'resolved', 'deleted']) }),
-  req('review_send', { agent: agentName }),
+  /** `request_changes`: also reopen the teammate's last completed task with the review as its description. */
+  req('review_send', { agent: agentName, request_changes: z.boolean().default(false) }),
   req('merge_overview', {}),
   req('merge_dry_run', { agents: z.array(agentName).min(1).max(64) }),
   req('merge_run', { agents: z.array(agentName).min(1).max(64), checks: z.boolean().default(true), allow_live: z.boolean().default(false), allow_uncommitted: z.boolean().default(false) }),

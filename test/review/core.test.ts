@@ -183,6 +183,27 @@ describe('review comments', () => {
     expect((await store.reviews.list('a'))[0]!.state).toBe('outdated');
   });
 
+  it('"request changes" sends the review and reopens the teammate\'s last completed task with it as the description', async () => {
+    const { ws, store, wt } = await setup(['a']);
+    const task = await store.tasks.create({ subject: 'sum the prices', description: 'write total()', reservedFor: 'a' });
+    await store.tasks.claim(task.id, 'a');
+    await store.tasks.complete(task.id, 'a', 'done');
+    edit(wt.a!, 'calc.js', '  return sum;', '  return sum + 1;');
+    const r = await reviewAndSend(store, ws.dir, 'a', [{ path: 'calc.js', line: 4, text: 'no +1 please' }], { requestChanges: true });
+    expect(r.reopened).toBe(task.id);
+    const t = await store.tasks.get(task.id);
+    expect(t).toMatchObject({ status: 'pending', owner: null, reserved_for: 'a', completed_at: null });
+    expect(t.description).toContain('calc.js:4\n    >   return sum + 1;\n  no +1 please');
+    expect(t.description).toContain('write total()');
+    expect(store.inboxes.unread('a')[0]!.text).toBe(r.message);
+    // A plain "Send review" reopens nothing.
+    await store.tasks.claim(task.id, 'a');
+    await store.tasks.complete(task.id, 'a', 'again');
+    const plain = await reviewAndSend(store, ws.dir, 'a', [{ path: 'calc.js', line: 4, text: 'fine now' }]);
+    expect(plain.reopened).toBeNull();
+    expect((await store.tasks.get(task.id)).status).toBe('completed');
+  });
+
   it('a corrupt review file is quarantined, not overwritten', async () => {
     const { store } = await setup(['a']);
     fs.mkdirSync(store.paths.agentDir('a'), { recursive: true });
