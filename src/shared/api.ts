@@ -93,7 +93,7 @@ export type TaskView = z.infer<typeof TaskViewSchema>;
 
 /** The settings a view shows and edits: keys, bounds and defaults are the runtime's own (settings-schema.ts). */
 export const SettingsViewSchema = z.object(
-  SettingsSchema.pick({ teamEnabled: true, teammateMode: true, model: true, roleModels: true, maxLiveTeammates: true, autoAllowSandboxedBash: true }).shape,
+  SettingsSchema.pick({ teamEnabled: true, teammateMode: true, model: true, roleModels: true, maxLiveTeammates: true, autoAllowSandboxedBash: true, checks: true }).shape,
 );
 /** A change from a view: only the keys it names (no defaults filled in). */
 export const SettingsPatchSchema = patchSchemaOf(SettingsViewSchema);

@@ -24,17 +24,23 @@ function langOf(p: string): string {
   return map[ext] ?? 'plaintext';
 }
 
+/** A comment on one line, or on a range from it down to `end` (the host checks the lines are in the diff). */
 function CommentForm({ agent, file, line, onClose }: { agent: string; file: FileChangeView; line: number; onClose: () => void }) {
   const [text, setText] = useState('');
+  const [end, setEnd] = useState(line);
   const save = async () => {
     if (!text.trim()) return;
-    const ok = await act({ type: 'review_comment', agent, path: file.path, line, end_line: null, text });
+    const ok = await act({ type: 'review_comment', agent, path: file.path, line, end_line: end > line ? end : null, text });
     if (ok !== undefined) onClose();
   };
   return (
     <div className="review-comment-form" data-testid="comment-form">
-      <textarea autoFocus rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder={`comment on ${file.path}:${line}`} aria-label="review comment" />
+      <textarea autoFocus rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder={`comment on ${file.path}:${line}${end > line ? `-${end}` : ''}`} aria-label="review comment" />
       <div>
+        <label>
+          lines {line} to
+          <input type="number" min={line} value={end} onChange={(e) => setEnd(Math.max(line, Number(e.target.value) || line))} aria-label="last line of the comment" />
+        </label>
         <button className="primary" onClick={() => void save()}>
           Add to review
         </button>
