@@ -169,9 +169,12 @@ export class ReviewFeed {
 
   /** Waits until no recompute is in flight or due. */
   async idle(): Promise<void> {
-    do {
+    for (;;) {
       await Promise.all([this.warnLane.idle(), this.changesLane.idle()]);
-    } while (!this.closed && this.timer);
+      if (this.closed || !this.timer) return;
+      // A recompute is due: let its timer fire (a macrotask), then wait for it.
+      await new Promise((r) => setTimeout(r, 5));
+    }
   }
 
   /** The team branches and the lead's branch, read again only after a ref or the roster changed. */
