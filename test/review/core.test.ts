@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { teammateChanges, filePatch, HUGE_FILE_BYTES } from '../../src/core/review/changes.js';
-import { ConflictScanner } from '../../src/core/review/conflicts.js';
+import { ConflictScanner, scanConflicts } from '../../src/core/review/conflicts.js';
 import { snapshotWorktree } from '../../src/core/review/snapshot.js';
 import { predictMerges, mergeRefusals } from '../../src/core/review/merge-plan.js';
 import { integrateAndLand } from '../../src/core/review/integrate.js';
@@ -107,6 +107,7 @@ describe('snapshots and warnings', () => {
     edit(wt.b!, 'calc.js', '  return sum;', '  return sum.toFixed(2);');
     edit(wt.c!, 'calc.js', '  return x * 0.2;', '  return x * 0.25;');
     const scanner = new ConflictScanner(ws.dir);
+    cleanups.push(() => scanner.dispose());
     const warnings = await scanner.scan(['a', 'b', 'c']);
     const ab = warnings.find((w) => w.agents.join() === 'a,b');
     expect(ab).toMatchObject({ kind: 'conflict', files: [{ path: 'calc.js', conflict: true, lines: [{ start: 4, end: 4 }] }] });
@@ -158,7 +159,7 @@ describe('odd paths in warnings', () => {
       fs.mkdirSync(path.join(wt[who]!, 'sp ace'), { recursive: true });
       fs.writeFileSync(path.join(wt[who]!, odd), `one\ntwo ${v}\nthree\n`);
     }
-    const [w] = await new ConflictScanner(ws.dir).scan(['a', 'b']);
+    const [w] = await scanConflicts(ws.dir, ['a', 'b']);
     expect(w).toMatchObject({ kind: 'conflict', files: [{ path: odd, conflict: true, lines: [{ start: 1, end: 1 }] }] });
   });
 });
