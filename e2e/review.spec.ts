@@ -92,9 +92,12 @@ test('open a teammate’s changes, comment on a line, send the review, and see i
   await row.hover();
   await row.locator('.diff-add-widget').first().click();
   await page.getByLabel('review comment').fill('use floor, not round');
+  await page.getByLabel('last line of the comment').fill('5'); // a range: lines 4 to 5
   await page.getByRole('button', { name: 'Add to review' }).click();
   await expect(view.locator('.review-comment[data-state="pending"]')).toContainText('use floor, not round');
   await expect(view.locator('[data-testid="pending-count"]')).toHaveText('1 pending');
+  const stored = JSON.parse(fs.readFileSync(path.join(d.teamDir, 'agents', 'alice', 'review.json'), 'utf8')) as { comments: Array<{ line: number; end_line: number | null; lines: string[] }> };
+  expect(stored.comments[0]).toMatchObject({ line: 4, end_line: 5, lines: ['  return Math.round(sum);', '}'] });
   await shots('changes');
   await view.getByRole('button', { name: 'Send review' }).click();
   await expect(view.locator('.review-comment[data-state="sent"]')).toBeVisible();
@@ -109,15 +112,24 @@ test('merge panel: dry run, merge with the checks streamed, landed', async () =>
   fs.writeFileSync(path.join(d.ws, '.worktrees', 'bob', 'tax.js'), 'export const rate = 0.25;\n');
   execFileSync('git', ['-c', 'user.email=b@x', '-c', 'user.name=b', 'add', '-A'], { cwd: path.join(d.ws, '.worktrees', 'bob') });
   execFileSync('git', ['-c', 'user.email=b@x', '-c', 'user.name=b', 'commit', '-qm', 'bob: tax rate'], { cwd: path.join(d.ws, '.worktrees', 'bob') });
+  // The checks come from Settings: changed there, the merge runs the new one.
+  await page.getByRole('button', { name: 'settings' }).click();
+  const checks = page.getByLabel('checks before landing');
+  await checks.fill('echo SETTINGS-CHECK-RAN');
+  await checks.blur();
+  await expect.poll(() => (JSON.parse(fs.readFileSync(path.join(d.ws, '.thclaws/settings.json'), 'utf8')) as { checks?: string[] }).checks).toEqual(['echo SETTINGS-CHECK-RAN']);
+  await page.getByRole('button', { name: 'Close' }).click();
   await page.evaluate(() => (location.hash = '#merge'));
   const panel = page.locator('[data-testid="merge-panel"]');
   await expect(panel.locator('tr[data-agent="bob"]')).toContainText('bob: tax rate');
+  await expect(panel.getByRole('columnheader', { name: 'ahead / behind' })).toBeVisible();
   await panel.getByLabel('merge alice').uncheck().catch(() => undefined);
   await expect(panel.getByLabel('merge bob')).toBeChecked();
   await panel.getByRole('button', { name: 'Dry run' }).click();
   await expect(panel.locator('[data-testid="dry-run"] [data-agent="bob"]')).toHaveAttribute('data-result', 'clean');
   await panel.locator('.merge-run').click();
-  await expect(panel.locator('[data-testid="checks-output"]')).toContainText('CHECKS-PASSED');
+  await expect(panel.locator('[data-testid="checks-output"]')).toContainText('SETTINGS-CHECK-RAN');
+  await expect(panel.locator('[data-testid="checks-output"]')).not.toContainText('CHECKS-PASSED');
   await expect(panel.locator('[data-testid="merge-result"]')).toContainText('landed on');
   expect(fs.readFileSync(path.join(d.ws, 'tax.js'), 'utf8')).toContain('0.25');
   await shots('merge');

@@ -95,7 +95,7 @@ export type TaskView = z.infer<typeof TaskViewSchema>;
 
 /** The settings a view shows and edits: keys, bounds and defaults are the runtime's own (settings-schema.ts). */
 export const SettingsViewSchema = z.object(
-  SettingsSchema.pick({ teamEnabled: true, teammateMode: true, model: true, roleModels: true, maxLiveTeammates: true, autoAllowSandboxedBash: true }).shape,
+  SettingsSchema.pick({ teamEnabled: true, teammateMode: true, model: true, roleModels: true, maxLiveTeammates: true, autoAllowSandboxedBash: true, checks: true }).shape,
 );
 /** A change from a view: only the keys it names (no defaults filled in). */
 export const SettingsPatchSchema = patchSchemaOf(SettingsViewSchema);
@@ -289,7 +289,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('review_file', { agent: agentName, path: relPath, source: ChangeSourceSchema }),
   req('review_comment', { agent: agentName, path: relPath, line: z.number().int().positive(), end_line: z.number().int().positive().nullable().default(null), text: z.string().min(1).max(20_000) }),
   req('review_comment_state', { agent: agentName, comment_id: z.string().min(1).max(64), state: z.enum(['pending', 'resolved', 'deleted']) }),
-  req('review_send', { agent: agentName }),
+  /** `request_changes`: also reopen the teammate's last completed task with the review as its description. */
+  req('review_send', { agent: agentName, request_changes: z.boolean().default(false) }),
   req('merge_overview', {}),
   req('merge_dry_run', { agents: z.array(agentName).min(1).max(64) }),
   req('merge_run', { agents: z.array(agentName).min(1).max(64), checks: z.boolean().default(true), allow_live: z.boolean().default(false), allow_uncommitted: z.boolean().default(false) }),

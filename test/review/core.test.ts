@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { teammateChanges, filePatch, HUGE_FILE_BYTES } from '../../src/core/review/changes.js';
-import { ConflictScanner } from '../../src/core/review/conflicts.js';
+import { ConflictScanner, scanConflicts } from '../../src/core/review/conflicts.js';
 import { snapshotWorktree } from '../../src/core/review/snapshot.js';
 import { predictMerges, mergeRefusals } from '../../src/core/review/merge-plan.js';
 import { integrateAndLand } from '../../src/core/review/integrate.js';
@@ -107,6 +107,7 @@ describe('snapshots and warnings', () => {
     edit(wt.b!, 'calc.js', '  return sum;', '  return sum.toFixed(2);');
     edit(wt.c!, 'calc.js', '  return x * 0.2;', '  return x * 0.25;');
     const scanner = new ConflictScanner(ws.dir);
+    cleanups.push(() => scanner.dispose());
     const warnings = await scanner.scan(['a', 'b', 'c']);
     const ab = warnings.find((w) => w.agents.join() === 'a,b');
     expect(ab).toMatchObject({ kind: 'conflict', files: [{ path: 'calc.js', conflict: true, lines: [{ start: 4, end: 4 }] }] });
@@ -119,6 +120,37 @@ describe('snapshots and warnings', () => {
   });
 });
 
+describe('warnings after one write', () => {
+  it('merged file by file from the last result, they match a whole merge: conflict, disjoint hunks overlap, revert, new file', async () => {
+    const { ws, wt } = await setup(['a', 'b']);
+    edit(wt.a!, 'calc.js', '  return sum;', '  return Math.round(sum);');
+    const scanner = new ConflictScanner(ws.dir);
+    cleanups.push(() => scanner.dispose());
+    const summary = (w: Awaited<ReturnType<ConflictScanner['scan']>>) => w.map((x) => `${x.kind}:${x.files.map((f) => `${f.path}${f.conflict ? '!' : ''}${f.lines.map((l) => `@${l.start}-${l.end}`).join('')}`).join(',')}`);
+    const step = async (hinted: string[]) => {
+      const got = summary(await scanner.scan(['a', 'b'], ['b'], { hints: new Map([['b', hinted]]) }));
+      const fresh = new ConflictScanner(ws.dir);
+      try {
+        expect(got).toEqual(summary(await fresh.scan(['a', 'b'])));
+      } finally {
+        fresh.dispose();
+      }
+      return got;
+    };
+    expect(summary(await scanner.scan(['a', 'b']))).toEqual([]);
+    edit(wt.b!, 'calc.js', '  return x * 0.2;', '  return x * 0.25;');
+    expect(await step(['calc.js'])).toEqual(['overlap:calc.js']);
+    edit(wt.b!, 'calc.js', '  return sum;', '  return sum.toFixed(2);');
+    expect(await step(['calc.js'])).toEqual(['conflict:calc.js!@4-4']);
+    fs.writeFileSync(path.join(wt.b!, 'new.js'), 'export const n = 1;\n');
+    expect(await step(['new.js'])).toEqual(['conflict:calc.js!@4-4']);
+    git(wt.b!, 'checkout', '--', 'calc.js');
+    expect(await step(['calc.js'])).toEqual([]);
+    expect(scanner.stats.delta_merges).toBeGreaterThanOrEqual(2);
+    expect(scanner.stats.merges).toBe(1);
+  });
+});
+
 describe('odd paths in warnings', () => {
   it('a conflict in a file whose name holds spaces, quotes, a newline and unicode keeps its name and lines', async () => {
     const { ws, wt } = await setup(['a', 'b']);
@@ -127,7 +159,7 @@ describe('odd paths in warnings', () => {
       fs.mkdirSync(path.join(wt[who]!, 'sp ace'), { recursive: true });
       fs.writeFileSync(path.join(wt[who]!, odd), `one\ntwo ${v}\nthree\n`);
     }
-    const [w] = await new ConflictScanner(ws.dir).scan(['a', 'b']);
+    const [w] = await scanConflicts(ws.dir, ['a', 'b']);
     expect(w).toMatchObject({ kind: 'conflict', files: [{ path: odd, conflict: true, lines: [{ start: 1, end: 1 }] }] });
   });
 });
@@ -150,6 +182,27 @@ describe('review comments', () => {
     edit(wt.a!, 'calc.js', '  return sum + 1;', '  return sum + 2;');
     expect(await markOutdated(store, ws.dir, await teammateChanges(ws.dir, 'a'))).toHaveLength(1);
     expect((await store.reviews.list('a'))[0]!.state).toBe('outdated');
+  });
+
+  it('"request changes" sends the review and reopens the teammate\'s last completed task with it as the description', async () => {
+    const { ws, store, wt } = await setup(['a']);
+    const task = await store.tasks.create({ subject: 'sum the prices', description: 'write total()', reservedFor: 'a' });
+    await store.tasks.claim(task.id, 'a');
+    await store.tasks.complete(task.id, 'a', 'done');
+    edit(wt.a!, 'calc.js', '  return sum;', '  return sum + 1;');
+    const r = await reviewAndSend(store, ws.dir, 'a', [{ path: 'calc.js', line: 4, text: 'no +1 please' }], { requestChanges: true });
+    expect(r.reopened).toBe(task.id);
+    const t = await store.tasks.get(task.id);
+    expect(t).toMatchObject({ status: 'pending', owner: null, reserved_for: 'a', completed_at: null });
+    expect(t.description).toContain('calc.js:4\n    >   return sum + 1;\n  no +1 please');
+    expect(t.description).toContain('write total()');
+    expect(store.inboxes.unread('a')[0]!.text).toBe(r.message);
+    // A plain "Send review" reopens nothing.
+    await store.tasks.claim(task.id, 'a');
+    await store.tasks.complete(task.id, 'a', 'again');
+    const plain = await reviewAndSend(store, ws.dir, 'a', [{ path: 'calc.js', line: 4, text: 'fine now' }]);
+    expect(plain.reopened).toBeNull();
+    expect((await store.tasks.get(task.id)).status).toBe('completed');
   });
 
   it('a corrupt review file is quarantined, not overwritten', async () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
-import { ConflictScanner } from '../../src/core/review/conflicts.js';
+import { scanConflicts } from '../../src/core/review/conflicts.js';
 import { runCli, scrubbedEnv } from '../agent/helpers.js';
 import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from '../teams/helpers.js';
 
@@ -54,7 +54,7 @@ describe('review with teammate processes', () => {
     await spawnTeammate(session, { name: 'alice' });
     await spawnTeammate(session, { name: 'bob' });
     await waitFor(async () => (await session.store.tasks.list({ status: 'completed' })).length === 2, 'both tasks completed');
-    const warnings = await new ConflictScanner(ws.dir).scan(['alice', 'bob']);
+    const warnings = await scanConflicts(ws.dir, ['alice', 'bob']);
     expect(warnings).toMatchObject([{ kind: 'conflict', agents: ['alice', 'bob'], files: [{ path: 'calc.js', conflict: true, lines: [{ start: 4, end: 4 }] }] }]);
     const conflicts = await cli(ws, 'team', 'conflicts', '--json');
     expect(conflicts.code).toBe(0);

@@ -66,14 +66,15 @@ export function registerReviewCommands(team: Command): void {
   withCommon(team.command('review <name>'))
     .description('send review comments to a teammate as one message from user')
     .requiredOption('--comment <location-and-text...>', '<path>:<line> <text> (repeat for more comments)')
+    .option('--request-changes', "also reopen the teammate's last completed task with the review as its description")
     .action(
-      action(async (name: string, opts: CommonOpts & { comment: string[] }) => {
+      action(async (name: string, opts: CommonOpts & { comment: string[]; requestChanges?: boolean }) => {
         if (teammateSelf()) throw new CliError('a teammate cannot send reviews; the person does');
         checkName(name);
         const comments = parseCommentSpecs(opts.comment);
         const store = openStore(opts);
-        const r = await reviewAndSend(store, root(opts), name, comments);
-        print(opts, r, () => `sent ${r.sent.length} comment(s) to ${name}`);
+        const r = await reviewAndSend(store, root(opts), name, comments, { requestChanges: opts.requestChanges === true });
+        print(opts, r, () => `sent ${r.sent.length} comment(s) to ${name}${r.reopened ? `; task #${r.reopened} reopened with the review` : ''}`);
       }),
     );
 

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { gitText, literalPath, runGit, splitZ } from './git-run.js';
+import { gitText, literalPath, runGit, splitZ, yieldCpu } from './git-run.js';
 import { parseRawNumstat, type ChangeStatus } from './diff-parse.js';
 
 /** Past this a file is "huge": listed, never diffed (git treats it as binary through core.bigFileThreshold). */
@@ -68,6 +68,7 @@ async function blobSizes(cwd: string, blobs: string[]): Promise<Map<string, numb
   const { spawn } = await import('node:child_process');
   const text = await new Promise<string>((resolve) => {
     const c = spawn('git', ['cat-file', '--batch-check=%(objectname) %(objectsize)'], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    yieldCpu(c);
     let out = '';
     c.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
     c.on('close', () => resolve(out));

@@ -122,50 +122,81 @@ export function intersectRanges(a: LineRange[], b: LineRange[]): LineRange[] {
   return merged;
 }
 
-/** A path as git writes it in patch headers: C-quoted (`"a\\nb"`, octal bytes) when it holds special characters. */
-export function unquoteGitPath(p: string): string {
-  if (!p.startsWith('"')) return p;
-  const bytes: number[] = [];
-  const esc: Record<string, number> = { n: 10, t: 9, r: 13, '"': 34, '\\': 92, a: 7, b: 8, f: 12, v: 11 };
-  for (let i = 1; i < p.length - 1; i++) {
-    const c = p[i]!;
-    if (c !== '\\') {
-      bytes.push(...Buffer.from(c, 'utf8'));
-      continue;
-    }
-    const n = p[i + 1]!;
-    if (/[0-7]/.test(n)) {
-      bytes.push(parseInt(p.slice(i + 1, i + 4), 8));
-      i += 3;
-    } else {
-      bytes.push(esc[n] ?? n.charCodeAt(0));
-      i += 1;
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
+/** One path of a teammate's diff against the merge base. */
+export interface TouchedFile {
+  /** Base lines its hunks touch (none for a binary file or a mode change). */
+  ranges: LineRange[];
+  /** git's status letter (M, A, D, T). */
+  status: string;
+  old: { mode: string; blob: string };
+  new: { mode: string; blob: string };
 }
 
-/** Old-side hunk ranges of every file of a whole `-U0 --no-renames` patch, by path (the new path; old for deletions). */
-export function hunkRangesByFile(patch: string): Map<string, LineRange[]> {
-  const out = new Map<string, LineRange[]>();
-  let current: LineRange[] | null = null;
-  let oldPath: string | null = null;
-  for (const line of patch.split('\n')) {
-    if (line.startsWith('diff --git ')) {
-      current = null;
-      oldPath = null;
-    } else if (line.startsWith('--- ')) {
-      const p = line.slice(4).replace(/\t$/, ''); // git ends a name holding spaces with a tab
-      oldPath = p === '/dev/null' ? null : unquoteGitPath(p).replace(/^a\//, '');
-    } else if (line.startsWith('+++ ') && current === null) {
-      const p = line.slice(4).replace(/\t$/, ''); // git ends a name holding spaces with a tab
-      const name = p === '/dev/null' ? oldPath : unquoteGitPath(p).replace(/^b\//, '');
-      if (name === null) continue;
-      current = [];
-      out.set(name, current);
-    } else if (line.startsWith('@@ ') && current) {
-      current.push(...hunkRanges(line));
-    }
+/** One merge's conflicted paths. */
+export interface Merged {
+  conflicted: string[];
+}
+
+/**
+ * `git diff --raw -p -U0 -z`: NUL-separated raw records (one per file, in order), an empty field, then the
+ * patch, whose sections (`diff --git …`) come in the same order as the records. Pairing them by position
+ * keeps every path exactly as git stored it, whatever bytes it holds; a section without hunks (binary, mode
+ * change) touches the file as a whole and gets no line ranges.
+ */
+export function parseRawPatch(out: Buffer): Map<string, TouchedFile> {
+  const recs: Array<[string, string[]]> = [];
+  let pos = 0;
+  while (pos < out.length && out[pos] === 0x3a /* ':' */) {
+    const metaEnd = out.indexOf(0, pos);
+    const pathEnd = metaEnd < 0 ? -1 : out.indexOf(0, metaEnd + 1);
+    if (pathEnd < 0) break;
+    recs.push([out.subarray(metaEnd + 1, pathEnd).toString('utf8'), out.subarray(pos + 1, metaEnd).toString('utf8').split(' ')]);
+    pos = pathEnd + 1;
   }
-  return out;
+  if (out[pos] === 0) pos++;
+  const sections = out.subarray(pos).toString('utf8').split(/^(?=diff --git )/m).filter((s) => s.startsWith('diff --git '));
+  const files = new Map<string, TouchedFile>();
+  recs.forEach(([p, m], i) =>
+    files.set(p, {
+      ranges: sections.length === recs.length ? hunkRanges(sections[i]!) : [],
+      status: (m[4] ?? 'M')[0]!,
+      old: { mode: m[0] ?? '', blob: m[2] ?? '' },
+      new: { mode: m[1] ?? '', blob: m[3] ?? '' },
+    }),
+  );
+  return files;
+}
+
+/**
+ * `git merge-tree --write-tree -z --stdin` output: per merge `<1 clean|0 conflicted>\0<tree>\0`, for a
+ * conflicted merge its conflicted-file records, an empty field and its messages; an empty field ends each.
+ */
+export function parseMergeTreeBatch(out: Buffer, count: number): Merged[] | null {
+  const f = splitZ(out);
+  const results: Merged[] = [];
+  let i = 0;
+  while (results.length < count) {
+    const status = f[i++];
+    if (status !== '0' && status !== '1') return null;
+    i++; // the tree
+    const conflicted: string[] = [];
+    if (status === '0') {
+      for (; i < f.length && f[i] !== ''; i++) {
+        const tab = f[i]!.indexOf('\t');
+        const p = tab >= 0 ? f[i]!.slice(tab + 1) : f[i]!;
+        if (!conflicted.includes(p)) conflicted.push(p);
+      }
+      i++;
+      // Messages: `<n>\0<n paths>\0<type>\0<text>\0`, until the empty field that ends this merge.
+      while (i < f.length && f[i] !== '') {
+        const n = Number(f[i]);
+        if (!Number.isInteger(n) || n < 0) return null;
+        i += n + 3;
+      }
+    }
+    if (f[i] !== '') return null;
+    i++;
+    results.push({ conflicted });
+  }
+  return results;
 }

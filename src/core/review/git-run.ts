@@ -3,7 +3,29 @@
  * (`-z` output is split on NUL before any decoding, so paths with newlines, quotes or unicode stay whole),
  * bounded (a runaway output or a stuck process ends with an error instead of stalling the caller).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import os from 'node:os';
+
+const background = new AsyncLocalStorage<boolean>();
+
+/**
+ * Runs `fn` with every git it starts at the lowest CPU priority: work nobody waits for (the change lists)
+ * then never slows the work somebody does wait for (a conflict warning).
+ */
+export function inBackground<T>(fn: () => Promise<T>): Promise<T> {
+  return background.run(true, fn);
+}
+
+/** Lowers a child's priority when started from `inBackground` work. */
+export function yieldCpu(child: ChildProcess): void {
+  if (!background.getStore() || !child.pid) return;
+  try {
+    os.setPriority(child.pid, 19);
+  } catch {
+    // gone already, or not allowed: it runs at normal priority
+  }
+}
 
 export interface GitRun {
   code: number | null;
@@ -18,6 +40,8 @@ export interface GitRunOptions {
   /** Output kept; past it the process is killed and `truncated` set. Default 64 MB. */
   maxBytes?: number;
   timeoutMs?: number;
+  /** Written to git's stdin (then closed); without it stdin is empty. */
+  input?: string;
 }
 
 const QUIET_ENV = { GIT_EDITOR: 'true', EDITOR: 'true', VISUAL: 'true', GIT_SEQUENCE_EDITOR: 'true', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
@@ -26,13 +50,18 @@ const QUIET_ENV = { GIT_EDITOR: 'true', EDITOR: 'true', VISUAL: 'true', GIT_SEQU
 export function runGit(cwd: string, args: string[], opts: GitRunOptions = {}): Promise<GitRun> {
   const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
   return new Promise((resolve) => {
-    const child = spawn('git', ['-c', 'core.quotePath=false', ...args], { cwd, env: { ...process.env, ...QUIET_ENV, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', ['-c', 'core.quotePath=false', ...args], { cwd, env: { ...process.env, ...QUIET_ENV, ...opts.env }, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    yieldCpu(child);
+    if (opts.input !== undefined) {
+      child.stdin!.on('error', () => {}); // git may exit before reading it all: its exit code says why
+      child.stdin!.end(opts.input);
+    }
     const out: Buffer[] = [];
     let size = 0;
     let truncated = false;
     let stderr = '';
     const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs) : null;
-    child.stdout.on('data', (b: Buffer) => {
+    child.stdout!.on('data', (b: Buffer) => {
       if (truncated) return;
       size += b.length;
       if (size > maxBytes) {
@@ -42,7 +71,7 @@ export function runGit(cwd: string, args: string[], opts: GitRunOptions = {}): P
       }
       out.push(b);
     });
-    child.stderr.on('data', (b: Buffer) => {
+    child.stderr!.on('data', (b: Buffer) => {
       if (stderr.length < 64 * 1024) stderr += b.toString('utf8');
     });
     const done = (code: number | null, err?: Error) => {

@@ -79,14 +79,28 @@ export async function sendReview(store: TeamStore, agent: string): Promise<{ sen
   return { sent: pending, message };
 }
 
+/**
+ * "Request changes": the review is sent, and the teammate's last completed task is reopened (pending, still
+ * reserved for it) with the review as its new description, so the work goes back on the board, not only
+ * into its inbox. Returns the reopened task's id (null when it had none completed).
+ */
+export async function requestChanges(store: TeamStore, agent: string): Promise<{ sent: ReviewComment[]; message: string | null; reopened: string | null }> {
+  const r = await sendReview(store, agent);
+  if (!r.message) return { ...r, reopened: null };
+  const done = (await store.tasks.list({ status: 'completed' })).filter((t) => t.owner === agent && !t.cancelled).sort((a, b) => (b.completed_at ?? 0) - (a.completed_at ?? 0))[0];
+  if (!done) return { ...r, reopened: null };
+  await store.tasks.update(done.id, { reopen: true, reservedFor: agent, description: `${r.message}\n\n(Reopened by the person's review. The task before: ${done.description})`.slice(0, 20_000) });
+  return { ...r, reopened: done.id };
+}
+
 /** Adds comments (checked against the diff first, all or none) and sends them with any pending ones. */
-export async function reviewAndSend(store: TeamStore, root: string, agent: string, comments: CommentInput[]): Promise<{ sent: ReviewComment[]; message: string | null }> {
+export async function reviewAndSend(store: TeamStore, root: string, agent: string, comments: CommentInput[], opts: { requestChanges?: boolean } = {}): Promise<{ sent: ReviewComment[]; message: string | null; reopened: string | null }> {
   await assertMember(store, agent);
   const changes = await teammateChanges(root, agent);
   const resolved = [];
   for (const c of comments) resolved.push(await resolveComment(root, changes, c));
   for (const r of resolved) await store.reviews.add(agent, r);
-  return sendReview(store, agent);
+  return opts.requestChanges ? requestChanges(store, agent) : { ...(await sendReview(store, agent)), reopened: null };
 }
 
 export async function assertMember(store: TeamStore, agent: string): Promise<void> {

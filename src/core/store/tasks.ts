@@ -18,6 +18,8 @@ export interface TaskPatch {
   blockedBy?: string[];
   cancel?: boolean;
   reason?: string;
+  /** A completed (not cancelled) task back to pending: its work was sent back (a review asking for changes). */
+  reopen?: boolean;
   /** Extra fields stored on the task (the runtime's `parked` reason). */
   extra?: Record<string, unknown>;
 }
@@ -285,6 +287,13 @@ export class Tasks {
         task.completed_at = Date.now();
         task.result = `cancelled${patch.reason ? `: ${patch.reason}` : ''}`;
         task.cancelled = true;
+      }
+      if (patch.reopen) {
+        if (task.status !== 'completed' || task.cancelled) throw new TeamError('conflict', `task ${id} is ${task.cancelled ? 'cancelled' : task.status}, not completed: nothing to reopen`);
+        task.status = 'pending';
+        task.owner = null;
+        task.completed_at = null;
+        task.result = null;
       }
       if (patch.extra) Object.assign(task, patch.extra);
       task.updated_at = Date.now();

@@ -8,9 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
 import { LEAD, USER, type TeamStore } from '../../core/store/index.js';
-import { leadBranch, teamBranches, teammateChanges, type TeammateChanges } from '../../core/review/changes.js';
+import { leadBranch, revParse, teamBranches, teammateChanges, type TeammateChanges } from '../../core/review/changes.js';
 import { ConflictScanner, type ConflictWarning } from '../../core/review/conflicts.js';
 import { markOutdated } from '../../core/review/review.js';
+import { inBackground } from '../../core/review/git-run.js';
 import { currentEpoch } from '../../core/teams/protocol.js';
 import type { ChangesView, ConflictWarningView, HostEvent, ReviewCommentView } from '../../shared/api.js';
 
@@ -24,20 +25,54 @@ export interface ReviewFeedOptions {
   maxWaitMs?: number;
 }
 
+/**
+ * Runs `fn` now, or once more right after the run in flight (however many times it was asked meanwhile):
+ * each run picks up everything that changed before it started.
+ */
+class Lane {
+  private running: Promise<void> | null = null;
+  private again = false;
+  constructor(private readonly fn: () => Promise<void>) {}
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        await this.fn();
+      } while (this.again);
+      this.running = null;
+    })();
+  }
+  idle(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+}
+
+/** Per teammate: the worktree-relative paths written since the last scan, or null when not known. */
+type Hints = Map<string, Set<string> | null>;
+
 export class ReviewFeed {
   private readonly scanner: ConflictScanner;
   private watcher: FSWatcher | null = null;
-  private readonly dirty = new Set<string>();
-  private all = true;
+  /** Teammates whose warnings / whose change lists need a recompute, kept apart: the warnings never wait for a change list. */
+  private warnDirty: Hints = new Map();
+  private changesDirty = new Set<string>();
+  private warnAll = true;
+  private changesAll = true;
+  private refsDirty = true;
+  private refs: Promise<{ agents: string[]; into: string; intoTip: string | null }> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private firstAt = 0;
-  private running: Promise<void> = Promise.resolve();
-  private agents: string[] = [];
+  private readonly warnLane = new Lane(() => this.recomputeWarnings());
+  private readonly changesLane = new Lane(() => this.recomputeChanges());
   private warnings: ConflictWarning[] = [];
   private readonly told = new Set<string>();
   private readonly views = new Map<string, string>();
   private closed = false;
-  /** Called after each recompute (benchmarks and tests wait on it). */
+  /** Called after each warnings recompute (benchmarks and tests wait on it). */
   onComputed: ((warnings: ConflictWarning[]) => void) | null = null;
 
   constructor(
@@ -76,14 +111,31 @@ export class ReviewFeed {
 
   private readonly late = new Set<string>();
 
+  private dirtyAgent(agent: string, file: string | null | undefined): void {
+    this.changesDirty.add(agent);
+    const known = this.warnDirty.get(agent);
+    if (known === null) return;
+    if (file === null) this.warnDirty.set(agent, null);
+    else if (file === undefined) this.warnDirty.set(agent, known ?? new Set());
+    else this.warnDirty.set(agent, (known ?? new Set()).add(file));
+  }
+
   private onPath(file: string): void {
     this.watchLate();
     const rel = path.relative(this.root, file).split(path.sep);
-    if (rel[0] === '.worktrees' && rel[1] && rel[1] !== '.integration') this.dirty.add(rel[1]);
-    else if (rel[0] === '.git' && rel[1] === 'worktrees' && rel[2]) this.dirty.add(rel[2]);
-    else if (rel[0] === '.git' && rel[1] === 'refs' && rel[3] === 'team' && rel[4]) this.dirty.add(rel.slice(4).join('/'));
-    else if (rel[0] === '.worktrees' && rel[1] === '.integration') return;
-    else this.all = true; // the lead's branch moved, packed refs rewritten: every teammate's base may change
+    if (rel[0] === '.worktrees' && rel[1] === '.integration') return;
+    if (rel[0] === '.worktrees' && rel[1]) this.dirtyAgent(rel[1], rel.length > 2 ? rel.slice(2).join('/') : null);
+    // The index (staged or committed: the snapshot re-seeds and re-walks) or the checked-out branch.
+    else if (rel[0] === '.git' && rel[1] === 'worktrees' && rel[2]) this.dirtyAgent(rel[2], null);
+    else if (rel[0] === '.git' && rel[1] === 'refs' && rel[3] === 'team' && rel[4]) {
+      this.dirtyAgent(rel.slice(4).join('/'), undefined);
+      this.refsDirty = true; // a branch may have appeared or gone
+    } else {
+      // The lead's branch moved, packed refs rewritten: every teammate's base may change.
+      this.refsDirty = true;
+      this.warnAll = true;
+      this.changesAll = true;
+    }
     this.schedule();
   }
 
@@ -95,7 +147,7 @@ export class ReviewFeed {
     }
     if (kind === 'config') {
       this.watchLate();
-      this.all = true;
+      this.refsDirty = this.warnAll = this.changesAll = true;
       this.schedule();
     }
   }
@@ -105,39 +157,72 @@ export class ReviewFeed {
     const now = Date.now();
     if (!this.timer) this.firstAt = now;
     if (this.timer) clearTimeout(this.timer);
-    const wait = Math.max(0, Math.min(this.opts.debounceMs ?? 60, this.firstAt + (this.opts.maxWaitMs ?? 400) - now));
+    const wait = Math.max(0, Math.min(this.opts.debounceMs ?? 40, this.firstAt + (this.opts.maxWaitMs ?? 300) - now));
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.recompute();
+      if (this.closed) return;
+      this.warnLane.kick();
+      this.changesLane.kick();
     }, wait);
     this.timer.unref();
   }
 
-  /** Waits for any recompute in flight. */
-  idle(): Promise<void> {
-    return this.running;
+  /** Waits until no recompute is in flight or due. */
+  async idle(): Promise<void> {
+    for (;;) {
+      await Promise.all([this.warnLane.idle(), this.changesLane.idle()]);
+      if (this.closed || !this.timer) return;
+      // A recompute is due: let its timer fire (a macrotask), then wait for it.
+      await new Promise((r) => setTimeout(r, 5));
+    }
   }
 
-  private recompute(): Promise<void> {
-    const all = this.all;
-    const dirty = new Set(this.dirty);
-    this.all = false;
-    this.dirty.clear();
-    this.running = this.running.then(async () => {
-      if (this.closed) return;
-      try {
-        this.agents = await teamBranches(this.root);
-        const into = await leadBranch(this.root);
-        const changed = all ? this.agents : this.agents.filter((a) => dirty.has(a));
-        for (const agent of changed) await this.pushChanges(agent, into);
-        this.warnings = await this.scanner.scan(this.agents, changed, into);
-        this.pushWarnings();
-        this.onComputed?.(this.warnings);
-      } catch (err) {
-        this.broadcast({ type: 'notice', level: 'warn', text: `review: ${(err as Error).message}`.slice(0, 2000) });
+  /** The team branches and the lead's branch, read again only after a ref or the roster changed. */
+  private refsNow(): Promise<{ agents: string[]; into: string; intoTip: string | null }> {
+    if (this.refsDirty || !this.refs) {
+      this.refsDirty = false;
+      this.refs = (async () => {
+        const [agents, into] = await Promise.all([teamBranches(this.root), leadBranch(this.root)]);
+        return { agents, into, intoTip: await revParse(this.root, into) };
+      })();
+      this.refs.catch(() => (this.refsDirty = true));
+    }
+    return this.refs;
+  }
+
+  private async recomputeWarnings(): Promise<void> {
+    if (this.closed) return;
+    const all = this.warnAll;
+    const dirty = this.warnDirty;
+    this.warnAll = false;
+    this.warnDirty = new Map();
+    try {
+      const { agents, into, intoTip } = await this.refsNow();
+      const hints = new Map<string, Set<string>>();
+      for (const [a, h] of dirty) if (h) hints.set(a, h);
+      this.warnings = await this.scanner.scan(agents, all ? agents : agents.filter((a) => dirty.has(a)), { into, intoTip, hints });
+      this.pushWarnings();
+      this.onComputed?.(this.warnings);
+    } catch (err) {
+      this.broadcast({ type: 'notice', level: 'warn', text: `review: ${(err as Error).message}`.slice(0, 2000) });
+    }
+  }
+
+  private async recomputeChanges(): Promise<void> {
+    if (this.closed) return;
+    const all = this.changesAll;
+    const dirty = this.changesDirty;
+    this.changesAll = false;
+    this.changesDirty = new Set();
+    try {
+      const { agents, into } = await this.refsNow();
+      for (const agent of all ? agents : agents.filter((a) => dirty.has(a))) {
+        await this.warnLane.idle(); // a warning in the making goes first
+        await inBackground(() => this.pushChanges(agent, into));
       }
-    });
-    return this.running;
+    } catch (err) {
+      this.broadcast({ type: 'notice', level: 'warn', text: `review: ${(err as Error).message}`.slice(0, 2000) });
+    }
   }
 
   private async pushChanges(agent: string, into: string): Promise<void> {
@@ -208,15 +293,17 @@ export class ReviewFeed {
 
   /** Forces a recompute of these agents (after a merge, a review action). */
   touch(agents?: string[]): void {
-    if (agents) for (const a of agents) this.dirty.add(a);
-    else this.all = true;
+    if (agents) for (const a of agents) this.dirtyAgent(a, null);
+    else this.refsDirty = this.warnAll = this.changesAll = true;
     this.schedule();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     await this.watcher?.close();
-    await this.running;
+    await Promise.all([this.warnLane.idle(), this.changesLane.idle()]);
+    this.scanner.dispose();
   }
 }

@@ -9,7 +9,7 @@ import { filePatch } from '../../core/review/changes.js';
 import { checksSandbox } from '../../core/review/checks-sandbox.js';
 import { integrateAndLand } from '../../core/review/integrate.js';
 import { mergeOverview, mergeRefusals, predictMerges } from '../../core/review/merge-plan.js';
-import { assertMember, resolveComment, sendReview } from '../../core/review/review.js';
+import { assertMember, requestChanges, resolveComment, sendReview } from '../../core/review/review.js';
 import type { Request } from '../../shared/api.js';
 import type { ReviewFeed } from './review-feed.js';
 
@@ -41,8 +41,11 @@ export async function runReviewRequest(store: TeamStore, feed: ReviewFeed, req: 
       if (req.state === 'deleted') await store.reviews.remove(req.agent, req.comment_id);
       else await store.reviews.setState(req.agent, [req.comment_id], req.state);
       return undefined;
-    case 'review_send':
-      return { sent: (await sendReview(store, req.agent)).sent.length };
+    case 'review_send': {
+      if (!req.request_changes) return { sent: (await sendReview(store, req.agent)).sent.length, reopened: null };
+      const r = await requestChanges(store, req.agent);
+      return { sent: r.sent.length, reopened: r.reopened };
+    }
     case 'merge_overview':
       return mergeOverview(store, root);
     case 'merge_dry_run': {

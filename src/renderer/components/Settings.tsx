@@ -82,6 +82,20 @@ export function SettingsDialog() {
           {settings.autoAllowSandboxedBash ? 'On' : 'Off'}
         </button>
       </div>
+      <label className="setting setting-checks">
+        <span title="Run in an integration worktree, in the OS sandbox, before the merge panel lands anything; a failing check lands nothing.">Checks before landing (one command a line)</span>
+        <textarea
+          key={(settings.checks ?? []).join('\n')}
+          rows={3}
+          aria-label="checks before landing"
+          placeholder="npm test"
+          defaultValue={(settings.checks ?? []).join('\n')}
+          onBlur={(e) => {
+            const checks = e.target.value.split('\n').map((l) => l.trim()).filter(Boolean);
+            if (checks.join('\n') !== (settings.checks ?? []).join('\n')) patch({ checks });
+          }}
+        />
+      </label>
       <div className="modal-actions">
         <button onClick={() => setOpen(false)}>Close</button>
       </div>

@@ -10,9 +10,9 @@ function AgentChanges({ ch, split }: { ch: Changes; split: boolean }) {
   const warnings = warningsOf(useDashboard((s) => s.warnings), ch.agent);
   const pending = comments.filter((c) => c.state === 'pending').length;
   const [sending, setSending] = useState(false);
-  const send = async () => {
+  const send = async (requestChanges: boolean) => {
     setSending(true);
-    await act({ type: 'review_send', agent: ch.agent });
+    await act({ type: 'review_send', agent: ch.agent, request_changes: requestChanges });
     setSending(false);
   };
   return (
@@ -32,8 +32,11 @@ function AgentChanges({ ch, split }: { ch: Changes; split: boolean }) {
         <span className="review-pending" data-testid="pending-count">
           {pending} pending
         </span>
-        <button className="primary review-send" disabled={!pending || sending} onClick={() => void send()}>
+        <button className="primary review-send" disabled={!pending || sending} onClick={() => void send(false)}>
           Send review
+        </button>
+        <button className="review-request-changes" disabled={!pending || sending} onClick={() => void send(true)} title="send the review and reopen the teammate's last completed task with it as the description">
+          Request changes
         </button>
       </header>
       {ch.files.length === 0 && <div className="review-empty">no changes</div>}

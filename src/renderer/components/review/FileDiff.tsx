@@ -1,12 +1,20 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { DiffModeEnum, DiffView, SplitSide } from '@git-diff-view/react';
 import '@git-diff-view/react/styles/diff-view.css';
 import type { FileChangeView, ReviewCommentView } from '../../../shared/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
+import { paginatePatch } from './patch-pages';
 
 /** Past this many changed lines a file starts collapsed ("show" renders it). */
 export const LARGE_FILE_LINES = 1500;
+/** Past this many changed lines a file is shown without syntax highlighting (it would hold up the first paint). */
+export const HIGHLIGHT_MAX_LINES = 1000;
+/** Hunk lines per page of a diff: a page is rendered when it comes near the screen. */
+const PAGE_LINES = 300;
+/** The first page is small: it is what the first paint waits for. */
+const FIRST_PAGE_LINES = 80;
+const ROW_PX = 20;
 
 const LETTER: Record<FileChangeView['status'], string> = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', copied: 'C', type_changed: 'T' };
 
@@ -16,17 +24,23 @@ function langOf(p: string): string {
   return map[ext] ?? 'plaintext';
 }
 
+/** A comment on one line, or on a range from it down to `end` (the host checks the lines are in the diff). */
 function CommentForm({ agent, file, line, onClose }: { agent: string; file: FileChangeView; line: number; onClose: () => void }) {
   const [text, setText] = useState('');
+  const [end, setEnd] = useState(line);
   const save = async () => {
     if (!text.trim()) return;
-    const ok = await act({ type: 'review_comment', agent, path: file.path, line, end_line: null, text });
+    const ok = await act({ type: 'review_comment', agent, path: file.path, line, end_line: end > line ? end : null, text });
     if (ok !== undefined) onClose();
   };
   return (
     <div className="review-comment-form" data-testid="comment-form">
-      <textarea autoFocus rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder={`comment on ${file.path}:${line}`} aria-label="review comment" />
+      <textarea autoFocus rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder={`comment on ${file.path}:${line}${end > line ? `-${end}` : ''}`} aria-label="review comment" />
       <div>
+        <label>
+          lines {line} to
+          <input type="number" min={line} value={end} onChange={(e) => setEnd(Math.max(line, Number(e.target.value) || line))} aria-label="last line of the comment" />
+        </label>
         <button className="primary" onClick={() => void save()}>
           Add to review
         </button>
@@ -55,6 +69,20 @@ function CommentBox({ agent, comments }: { agent: string; comments: ReviewCommen
   );
 }
 
+/** Renders its children once it is within a screen of the viewport; until then a box of the estimated height. */
+function NearScreen({ estimate, children }: { estimate: number; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || near) return;
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '100% 0px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [near]);
+  return near ? <>{children}</> : <div ref={ref} className="review-page-placeholder" style={{ height: estimate }} />;
+}
+
 /** One file of a teammate's changes: header (status, counts, where, viewed), then its diff or why there is none. */
 export function FileDiff({ agent, file, split }: { agent: string; file: FileChangeView; split: boolean }) {
   const key = `${agent}\0${file.source}\0${file.path}`;
@@ -68,8 +96,10 @@ export function FileDiff({ agent, file, split }: { agent: string; file: FileChan
   useEffect(() => {
     if (viewedSig !== undefined && viewedSig !== file.sig) markViewed(key, null); // changed since: no longer viewed
   }, [viewedSig, file.sig, key, markViewed]);
+  // A large file starts collapsed but its patch is fetched anyway (one file at a time is cheap for the
+  // host): "Show" then only renders.
   useEffect(() => {
-    if (!open || file.binary || file.huge || patch?.sig === file.sig) return;
+    if ((!open && !large) || file.binary || file.huge || patch?.sig === file.sig) return;
     let live = true;
     void act({ type: 'review_file', agent, path: file.path, source: file.source }).then((r) => {
       if (live && r) setPatch({ sig: file.sig, text: (r as { patch: string | null }).patch });
@@ -77,7 +107,9 @@ export function FileDiff({ agent, file, split }: { agent: string; file: FileChan
     return () => {
       live = false;
     };
-  }, [open, agent, file, patch?.sig]);
+  }, [open, large, agent, file, patch?.sig]);
+  const pages = useMemo(() => (open && patch?.text ? paginatePatch(patch.text, PAGE_LINES, FIRST_PAGE_LINES) : []), [open, patch?.text]);
+  const changed = (file.added ?? 0) + (file.deleted ?? 0);
   const comments = (allComments ?? []).filter((c) => c.path === file.path);
   const extend: Record<string, { data: ReviewCommentView[] }> = {};
   for (const c of comments) (extend[String(c.line)] ??= { data: [] }).data.push(c);
@@ -105,23 +137,35 @@ export function FileDiff({ agent, file, split }: { agent: string; file: FileChan
           ) : patch.text === null ? (
             <div className="review-empty">too large to show</div>
           ) : (
-            <DiffView<ReviewCommentView[]>
-              data={{ oldFile: { fileName: file.old_path ?? file.path, fileLang: langOf(file.path) }, newFile: { fileName: file.path, fileLang: langOf(file.path) }, hunks: [patch.text] }}
-              diffViewMode={split ? DiffModeEnum.Split : DiffModeEnum.Unified}
-              diffViewHighlight={(file.added ?? 0) + (file.deleted ?? 0) <= 5000}
-              diffViewWrap={false}
-              diffViewTheme="dark"
-              diffViewFontSize={12}
-              diffViewAddWidget={file.status !== 'deleted'}
-              onAddWidgetClick={() => undefined}
-              renderWidgetLine={({ lineNumber, side, onClose }) => (side === SplitSide.new ? <CommentForm agent={agent} file={file} line={lineNumber} onClose={onClose} /> : <div className="review-empty">comment on the new side (the teammate's version)</div>)}
-              extendData={{ newFile: extend }}
-              renderExtendLine={({ data }) => <CommentBox agent={agent} comments={data} />}
-            />
+            pages.map((page, i) => {
+              const view = (
+                <DiffView<ReviewCommentView[]>
+                  data={{ oldFile: { fileName: file.old_path ?? file.path, fileLang: langOf(file.path) }, newFile: { fileName: file.path, fileLang: langOf(file.path) }, hunks: [page.text] }}
+                  diffViewMode={split ? DiffModeEnum.Split : DiffModeEnum.Unified}
+                  diffViewHighlight={changed <= HIGHLIGHT_MAX_LINES}
+                  diffViewWrap={false}
+                  diffViewTheme="dark"
+                  diffViewFontSize={12}
+                  diffViewAddWidget={file.status !== 'deleted'}
+                  onAddWidgetClick={() => undefined}
+                  renderWidgetLine={({ lineNumber, side, onClose }) => (side === SplitSide.new ? <CommentForm agent={agent} file={file} line={lineNumber} onClose={onClose} /> : <div className="review-empty">comment on the new side (the teammate's version)</div>)}
+                  extendData={{ newFile: extend }}
+                  renderExtendLine={({ data }) => <CommentBox agent={agent} comments={data} />}
+                />
+              );
+              return i === 0 ? <div key={i}>{view}</div> : <NearScreen key={i} estimate={(page.lines + 1) * ROW_PX}>{view}</NearScreen>;
+            })
           )}
         </div>
       )}
-      {open && large && !patch && null}
+      {!open && large && !viewed && !file.binary && !file.huge && (
+        <div className="review-large">
+          Large diff ({changed.toLocaleString('en')} lines) collapsed.{' '}
+          <button className="review-show" onClick={() => setOpen(true)}>
+            Show
+          </button>
+        </div>
+      )}
     </div>
   );
 }

@@ -36,7 +36,7 @@ export function MergePanel() {
   const warnings = useDashboard((s) => s.warnings);
   const output = useDashboard((s) => s.mergeOutput);
   const clearOutput = useDashboard((s) => s.clearMergeOutput);
-  const checks = useDashboard((s) => (s.settings as { checks?: string[] } | null)?.checks);
+  const checks = useDashboard((s) => s.settings?.checks);
   const [overview, setOverview] = useState<Overview | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [dry, setDry] = useState<Predicted | null>(null);
@@ -54,6 +54,9 @@ export function MergePanel() {
   useEffect(() => {
     void load();
   }, []);
+  /** The refusal's second offer for a working teammate: ask it (a message from the person) to commit and pause. */
+  const askToPause = (agent: string) =>
+    act({ type: 'send_message', to: agent, text: `Please commit your work on team/${agent} now (git add -A && git commit) with a message saying where you are, then pause: take no new task until the person has merged your branch. Reply when committed.` });
   const toggle = (a: string) => setSelected((s) => (s.includes(a) ? s.filter((x) => x !== a) : [...s, a]));
   const dryRun = async () => {
     setDry(((await act({ type: 'merge_dry_run', agents: selected })) as Predicted | undefined) ?? null);
@@ -78,10 +81,12 @@ export function MergePanel() {
         </button>
       </div>
       <div className="review-scroll">
-        <table className="merge-table">
+        <table className="merge-table" aria-label="teammate branches">
           <thead>
             <tr>
-              <th />
+              <th aria-label="select">
+                <span className="sr-only">select</span>
+              </th>
               <th>teammate</th>
               <th>ahead / behind</th>
               <th>last commit</th>
@@ -97,20 +102,25 @@ export function MergePanel() {
                 <td>
                   <input type="checkbox" checked={selected.includes(b.agent)} onChange={() => toggle(b.agent)} aria-label={`merge ${b.agent}`} />
                 </td>
-                <td>
+                <td data-label="teammate">
                   <button className="linkish" onClick={() => openReview({ kind: 'changes', agent: b.agent })}>
                     {b.agent}
                   </button>{' '}
                   <span className="muted">{b.state}</span>
+                  {b.state === 'working' && (
+                    <button className="merge-ask-pause" onClick={() => void askToPause(b.agent)} title="a message to it: commit what it has and pause until the merge is done">
+                      Ask to commit &amp; pause
+                    </button>
+                  )}
                 </td>
-                <td>
+                <td data-label="ahead / behind">
                   {b.ahead} / {b.behind}
                 </td>
-                <td className="merge-last">{b.last_commit?.subject ?? '—'}</td>
-                <td>{b.completed_tasks.map((t) => `#${t.id} ${t.subject}`).join(', ') || '—'}</td>
-                <td>{b.open_comments}</td>
-                <td title={b.uncommitted.join('\n')}>{b.uncommitted.length || '—'}</td>
-                <td>{warningsOf(warnings, b.agent).map((w) => `${w.kind} with ${w.agents.find((a) => a !== b.agent)}`).join(', ') || '—'}</td>
+                <td data-label="last commit" className="merge-last">{b.last_commit?.subject ?? '—'}</td>
+                <td data-label="completed tasks">{b.completed_tasks.map((t) => `#${t.id} ${t.subject}`).join(', ') || '—'}</td>
+                <td data-label="open comments">{b.open_comments}</td>
+                <td data-label="uncommitted" title={b.uncommitted.join('\n')}>{b.uncommitted.length || '—'}</td>
+                <td data-label="warnings">{warningsOf(warnings, b.agent).map((w) => `${w.kind} with ${w.agents.find((a) => a !== b.agent)}`).join(', ') || '—'}</td>
               </tr>
             ))}
           </tbody>
