@@ -17,7 +17,7 @@ beforeEach(async () => {
   P = await import('./protocol.js');
 });
 const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response'];
-const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment', 'team_changed', 'conflict_warning'];
+const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment', 'team_changed', 'conflict_warning', 'budget_notice'];
 
 const base = { id: 'm1', from: 'lead', to: 'alice', text: '{}', timestamp: 1, read: false };
 const request = { request_id: 'r1', agent: 'alice', tool: 'Bash', summary: 'run tests', cwd: '/w' };
@@ -41,6 +41,10 @@ const VALID: Record<string, { raw: Record<string, unknown>; parsed: Record<strin
   task_assignment: { raw: { task_id: '12', subject: 'docs', previous_owner: 'bob' }, parsed: { task_id: '12', subject: 'docs', previous_owner: 'bob' } },
   team_changed: { raw: { summary: 'alice added' }, parsed: { summary: 'alice added' } },
   conflict_warning: { raw: { agents: ['alice', 'bob'], files: ['a.ts'] }, parsed: { agents: ['alice', 'bob'], files: ['a.ts'] } },
+  budget_notice: {
+    raw: { level: 'warning', scope: 'teammate', unit: 'usd', limit: 1, spent: 0.8, summary: "alice's budget: 80 %" },
+    parsed: { level: 'warning', scope: 'teammate', unit: 'usd', limit: 1, spent: 0.8, summary: "alice's budget: 80 %" },
+  },
 };
 const frameOf = (type: string, fields: Record<string, unknown>) => ({ ...base, type, epoch: 'e1', ...fields }) as Message;
 
@@ -110,6 +114,9 @@ describe('frame kinds', () => {
     ['conflict_warning', { agents: ['../up'] }, 'agents.0'],
     ['conflict_warning', { agents: Array.from({ length: 65 }, (_, i) => `a${i}`) }, 'agents'],
     ['conflict_warning', { files: Array.from({ length: 10_001 }, () => 'f') }, 'files'],
+    ['budget_notice', { ...VALID.budget_notice!.raw, level: 'over' }, 'level'],
+    ['budget_notice', { ...VALID.budget_notice!.raw, limit: 0 }, 'limit'],
+    ['budget_notice', { ...VALID.budget_notice!.raw, spent: -1 }, 'spent'],
     ['shutdown_request', { epoch: 7 }, 'epoch'],
     ['shutdown_request', { reason: 7 }, 'reason'],
     ['shutdown_rejected', { reason: false }, 'reason'],
