@@ -63,7 +63,10 @@ const REQUESTS: [Record<string, unknown>, Record<string, unknown>?][] = [
   [{ type: 'review_comment_state', agent: 'alice', comment_id: 'c1', state: 'pending' }],
   [{ type: 'review_comment_state', agent: 'alice', comment_id: 'c'.repeat(64), state: 'resolved' }],
   [{ type: 'review_comment_state', agent: 'alice', comment_id: 'c1', state: 'deleted' }],
-  [{ type: 'review_send', agent: 'alice' }],
+  [{ type: 'review_send', agent: 'alice' }, { type: 'review_send', agent: 'alice', request_changes: false }],
+  [{ type: 'review_send', agent: 'alice', request_changes: true }],
+  [{ type: 'key_remove' }],
+  [{ type: 'received', chars: 1 << 30 }],
   [{ type: 'merge_overview' }],
   [{ type: 'merge_dry_run', agents: ['alice', 'bob'] }],
   [{ type: 'merge_run', agents: ['alice'] }, { type: 'merge_run', agents: ['alice'], checks: true, allow_live: false, allow_uncommitted: false }],
@@ -111,6 +114,8 @@ const BAD_REQUESTS: [Record<string, unknown>, string][] = [
   [{ type: 'review_comment_state', agent: 'alice', comment_id: 'c'.repeat(65), state: 'pending' }, 'comment_id'],
   [{ type: 'review_comment_state', agent: 'alice', comment_id: 'c', state: 'sent' }, 'state'],
   [{ type: 'merge_dry_run', agents: [] }, 'agents'],
+  [{ type: 'received', chars: 0 }, 'chars'],
+  [{ type: 'received', chars: (1 << 30) + 1 }, 'chars'],
   [{ type: 'merge_run', agents: Array.from({ length: 65 }, (_, i) => `a${i}`) }, 'agents'],
   [{ type: 'settings_set', patch: { maxLiveTeammates: 0 } }, 'patch.maxLiveTeammates'],
 ];
@@ -157,7 +162,7 @@ describe('requests', () => {
 
 const member = {
   name: 'alice', role: 'backend', model: null, state: 'not_configured', alive: false, current_task: null, tokens: null, cost_usd: null, queued: 0,
-  terminal: { kind: 'pty', pid: 4242 }, can_respawn: true, waiting_for: 'req-1',
+  terminal: { kind: 'pty', pid: 4242 }, can_respawn: true, waiting_for: 'req-1', budget_reached: null,
   usage: { input_tokens: 1, output_tokens: 2, cache_creation_input_tokens: 3, cache_read_input_tokens: 4 },
 };
 const task = { id: '1', subject: 's', description: 'd', status: 'pending', column: 'pending', owner: null, reserved_for: 'bob', blocked_by: ['2'], open_blockers: ['2'], result: null, updated_at: 5 };
@@ -166,7 +171,7 @@ const commit = { sha: 'abc', subject: 'c', at: 3 };
 const fileChange = { path: 'a.ts', old_path: null, status: 'modified', source: 'staged', binary: false, huge: false, size: 10, added: 1, deleted: 0, sig: 's' };
 const changes = { agent: 'alice', branch: 'team/alice', into: 'main', base: 'b', head: 'h', ahead: 1, behind: 0, last_commit: commit, files: [fileChange] };
 const comment = { id: 'c1', path: 'a.ts', line: 1, end_line: 2, lines: ['x'], text: 't', state: 'pending', created_at: 9 };
-const settings = { teamEnabled: true, teammateMode: 'host', model: 'm', roleModels: { r: 'haiku' }, maxLiveTeammates: 4, autoAllowSandboxedBash: true };
+const settings = { teamEnabled: true, teammateMode: 'host', model: 'm', roleModels: { r: 'haiku' }, maxLiveTeammates: 4, autoAllowSandboxedBash: true, checks: [] };
 /** One event of each kind, exactly as parsed. */
 const EVENTS: Record<string, unknown>[] = [
   { type: 'reply', id: 1, ok: true, result: { x: 1 } },
@@ -202,6 +207,7 @@ const BAD_EVENTS: [Record<string, unknown>, string][] = [
   [{ type: 'member', member: { ...member, name: '../x' } }, 'member.name'],
   [{ type: 'member', member: { ...member, state: 'zombie' } }, 'member.state'],
   [{ type: 'member', member: { ...member, tokens: -1 } }, 'member.tokens'],
+  [{ type: 'member', member: { ...member, budget_reached: 'x'.repeat(501) } }, 'member.budget_reached'],
   [{ type: 'member', member: { ...member, cost_usd: -0.01 } }, 'member.cost_usd'],
   [{ type: 'member', member: { ...member, queued: 1.5 } }, 'member.queued'],
   [{ type: 'member', member: { ...member, terminal: { kind: 'pty', pid: 0 } } }, 'member.terminal.pid'],
