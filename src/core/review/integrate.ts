@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { TeamError, type TeamStore } from '../store/index.js';
+import { holdExclusive, TeamError, type TeamStore } from '../store/index.js';
 import { leadBranch, revParse } from './changes.js';
 import { gitText, runGit } from './git-run.js';
 import { dirtyFiles, mergeRefusals, quoteList, type Refusal } from './merge-plan.js';
@@ -57,6 +57,16 @@ async function identityEnv(root: string): Promise<Record<string, string>> {
 }
 
 export async function integrateAndLand(store: TeamStore, root: string, opts: IntegrateOptions): Promise<IntegrateResult> {
+  // One integration at a time: a second would remove the worktree the first's checks run in, then land unchecked.
+  const held = holdExclusive(store.paths, 'integration', 'another merge of team branches', store.journal);
+  try {
+    return await integrate(store, root, opts);
+  } finally {
+    held.release();
+  }
+}
+
+async function integrate(store: TeamStore, root: string, opts: IntegrateOptions): Promise<IntegrateResult> {
   const into = await leadBranch(root);
   const result: IntegrateResult = { landed: false, into, merged: [], conflicted: [], refusals: [], warnings: [], checks: [], failed: null, head: null };
   if (into === 'HEAD') throw new TeamError('invalid', "the lead's checkout is on a detached HEAD: check out the branch to land on first");

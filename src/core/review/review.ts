@@ -71,11 +71,21 @@ export function reviewMessage(comments: ReviewComment[]): string {
 
 /** Sends every pending comment as one message; the comments become `sent`. Returns what was sent. */
 export async function sendReview(store: TeamStore, agent: string): Promise<{ sent: ReviewComment[]; message: string | null }> {
-  const pending = (await store.reviews.list(agent)).filter((c) => c.state === 'pending');
+  // Claim the pending comments under the file's lock first, so two senders at once deliver each comment once.
+  let pending: ReviewComment[] = [];
+  const now = Date.now();
+  await store.reviews.modify(agent, (list) => {
+    pending = list.filter((c) => c.state === 'pending');
+    return list.map((c) => (c.state === 'pending' ? { ...c, state: 'sent' as const, sent_at: now } : c));
+  });
   if (!pending.length) return { sent: [], message: null };
   const message = reviewMessage(pending);
-  await store.send(USER, agent, message, { summary: `review: ${pending.length} comment${pending.length === 1 ? '' : 's'}` });
-  await store.reviews.setState(agent, pending.map((c) => c.id), 'sent');
+  try {
+    await store.send(USER, agent, message, { summary: `review: ${pending.length} comment${pending.length === 1 ? '' : 's'}` });
+  } catch (err) {
+    await store.reviews.setState(agent, pending.map((c) => c.id), 'pending');
+    throw err;
+  }
   return { sent: pending, message };
 }
 

@@ -1,0 +1,76 @@
+/** Hostile-review cases of the review core: symlinks out of a worktree, two senders at once, two merges at once. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filePatch, newSideText, teammateChanges } from '../../src/core/review/changes.js';
+import { integrateAndLand } from '../../src/core/review/integrate.js';
+import { resolveComment, sendReview } from '../../src/core/review/review.js';
+import { TeamStore } from '../../src/core/store/index.js';
+import { ensureWorktree } from '../../src/core/teams/worktree.js';
+import { teamWorkspace, type Ws } from '../teams/helpers.js';
+
+const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8', stdio: 'pipe' });
+
+let ws: Ws;
+let store: TeamStore;
+let wt: Record<string, string>;
+
+beforeAll(async () => {
+  ws = teamWorkspace();
+  store = TeamStore.forWorkspace(ws.dir);
+  store.init();
+  await store.config.create({ name: 't', members: ['a', 'b', 'c'].map((name) => ({ name, isolation: 'worktree' })) });
+  wt = {};
+  for (const m of ['a', 'b', 'c']) wt[m] = ensureWorktree(ws.dir, m);
+});
+afterAll(() => ws.cleanup());
+
+describe('a symlink in a teammate worktree', () => {
+  it('is reviewed as the link git records, never read through: a secret outside the worktree stays out of the diff and the review', async () => {
+    const secret = path.join(ws.home, 'secret.txt');
+    fs.writeFileSync(secret, 'TOP-SECRET-LINE\n');
+    fs.symlinkSync(secret, path.join(wt.a!, 'leak.txt'));
+    const ch = await teammateChanges(ws.dir, 'a');
+    const f = ch.files.find((x) => x.path === 'leak.txt')!;
+    expect(f).toMatchObject({ source: 'untracked', added: 1 });
+    expect(await newSideText(ws.dir, ch, f)).toBe(secret);
+    expect(await filePatch(ws.dir, ch, f)).not.toContain('TOP-SECRET');
+    const c = await resolveComment(ws.dir, ch, { path: 'leak.txt', line: 1, text: 'why?' });
+    expect(c.lines.join('\n')).not.toContain('TOP-SECRET');
+  });
+
+  it('pointing at an endless device does not stall the host', async () => {
+    fs.symlinkSync('/dev/zero', path.join(wt.c!, 'zero'));
+    const ch = await teammateChanges(ws.dir, 'c');
+    expect(ch.files.find((x) => x.path === 'zero')).toMatchObject({ source: 'untracked', binary: false, added: 1 });
+  }, 10_000);
+});
+
+describe('two senders at once', () => {
+  it('a pending review is delivered exactly once', async () => {
+    await store.reviews.add('b', { path: 'x.txt', line: 1, lines: ['x'], text: 'fix' });
+    const rs = await Promise.all([sendReview(store, 'b'), sendReview(store, 'b'), sendReview(store, 'b')]);
+    expect(rs.reduce((n, r) => n + r.sent.length, 0)).toBe(1);
+    expect(store.inboxes.unread('b')).toHaveLength(1);
+  });
+});
+
+describe('two merges at once', () => {
+  it('the second is refused while the first integrates; the first lands what it checked', async () => {
+    fs.writeFileSync(path.join(wt.b!, 'b.txt'), 'b\n');
+    git(wt.b!, 'add', 'b.txt');
+    git(wt.b!, 'commit', '-qm', 'b');
+    const gate = path.join(ws.home, 'gate');
+    const started = path.join(ws.home, 'started');
+    const first = integrateAndLand(store, ws.dir, { agents: ['b'], checks: [`touch ${started}; while [ ! -e ${gate} ]; do sleep 0.02; done; test -f b.txt`] });
+    while (!fs.existsSync(started)) await new Promise((r) => setTimeout(r, 20));
+    const second = await integrateAndLand(store, ws.dir, { agents: ['b'], checks: ['true'] }).catch((e: Error) => e);
+    fs.writeFileSync(gate, '');
+    const r1 = await first;
+    expect(second).toBeInstanceOf(Error);
+    expect(String(second)).toMatch(/already running/);
+    expect(r1).toMatchObject({ landed: true, merged: ['b'] });
+    expect(fs.readFileSync(path.join(ws.dir, 'b.txt'), 'utf8')).toBe('b\n');
+  }, 20_000);
+});
