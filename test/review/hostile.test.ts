@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filePatch, newSideText, teammateChanges } from '../../src/core/review/changes.js';
 import { integrateAndLand } from '../../src/core/review/integrate.js';
-import { resolveComment, sendReview } from '../../src/core/review/review.js';
+import { markOutdated, resolveComment, sendReview } from '../../src/core/review/review.js';
 import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import { teamWorkspace, type Ws } from '../teams/helpers.js';
@@ -73,4 +73,27 @@ describe('two merges at once', () => {
     expect(r1).toMatchObject({ landed: true, merged: ['b'] });
     expect(fs.readFileSync(path.join(ws.dir, 'b.txt'), 'utf8')).toBe('b\n');
   }, 20_000);
+});
+
+describe('comment ranges', () => {
+  it('a range whose end leaves the changed lines is refused, nothing written', async () => {
+    fs.writeFileSync(path.join(wt.c!, 'r.txt'), 'one\ntwo\n');
+    git(wt.c!, 'add', 'r.txt');
+    git(wt.c!, 'commit', '-qm', 'r');
+    const ch = await teammateChanges(ws.dir, 'c');
+    await expect(resolveComment(ws.dir, ch, { path: 'r.txt', line: 1, end_line: 99_999_999, text: 'x' })).rejects.toThrow(/not in the lines c changed/);
+  });
+
+  it('a comment on a very long line (minified code) or a long range is kept, its quoted lines cut to what the store holds', async () => {
+    const long = `${'x'.repeat(5000)}\n`;
+    fs.writeFileSync(path.join(wt.c!, 'min.js'), long + Array.from({ length: 300 }, (_, i) => `l${i}`).join('\n'));
+    git(wt.c!, 'add', 'min.js');
+    git(wt.c!, 'commit', '-qm', 'min');
+    const ch = await teammateChanges(ws.dir, 'c');
+    const c = await resolveComment(ws.dir, ch, { path: 'min.js', line: 1, end_line: 301, text: 'unminify' });
+    const stored = await store.reviews.add('c', c);
+    expect(stored.lines[0]!.startsWith('xxx')).toBe(true);
+    expect(stored.end_line).toBe(301);
+    expect(await markOutdated(store, ws.dir, ch)).toEqual([]);
+  });
 });

@@ -23,8 +23,12 @@ export function fileFor(changes: TeammateChanges, p: string): FileChange | undef
   return changes.files.filter((f) => f.path === p && f.status !== 'deleted').sort((a, b) => order.indexOf(a.source) - order.indexOf(b.source))[0];
 }
 
+/** The lines a comment quotes, cut to what the review store keeps (200 lines of 2,000 characters: minified code stays commentable). */
 function linesOf(text: string, line: number, end: number): string[] {
-  return text.split('\n').slice(line - 1, end);
+  return text
+    .split('\n')
+    .slice(line - 1, Math.min(end, line + 199))
+    .map((l) => l.slice(0, 2000));
 }
 
 export interface CommentInput {
@@ -51,8 +55,9 @@ export async function resolveComment(root: string, changes: TeammateChanges, c: 
   if (file.source !== 'untracked') {
     const patch = (await filePatch(root, changes, file)) ?? '';
     const ranges = newSideRanges(patch);
-    if (!ranges.some((r) => c.line >= r.start && c.line <= r.end)) throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line} is not in the lines ${changes.agent} changed (${ranges.map((r) => `${r.start}-${r.end}`).join(', ') || 'none'})`);
-  } else if (c.line > body.split('\n').length) {
+    const inDiff = (n: number) => ranges.some((r) => n >= r.start && n <= r.end);
+    if (!inDiff(c.line) || !inDiff(end)) throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line}${end !== c.line ? `-${end}` : ''} is not in the lines ${changes.agent} changed (${ranges.map((r) => `${r.start}-${r.end}`).join(', ') || 'none'})`);
+  } else if (end > body.split('\n').length) {
     throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line} is past the end of the file`);
   }
   return { path: c.path, line: c.line, end_line: c.end_line ?? null, lines: linesOf(body, c.line, end), text };
