@@ -97,3 +97,27 @@ describe('comment ranges', () => {
     expect(await markOutdated(store, ws.dir, ch)).toEqual([]);
   });
 });
+
+describe('outdated marking against the person', () => {
+  it('a comment the person resolves while the host re-reads the diff stays resolved', async () => {
+    fs.writeFileSync(path.join(wt.b!, 'o.txt'), 'first\n');
+    const ch0 = await teammateChanges(ws.dir, 'b');
+    const c = await store.reviews.add('b', await resolveComment(ws.dir, ch0, { path: 'o.txt', line: 1, text: 'rename' }));
+    fs.writeFileSync(path.join(wt.b!, 'o.txt'), 'changed\n');
+    const ch = await teammateChanges(ws.dir, 'b');
+    // The person's "resolve" lands after the host read the comments and before it writes "outdated".
+    const reviews = store.reviews;
+    const list = reviews.list.bind(reviews);
+    reviews.list = async (agent: string) => {
+      const read = await list(agent);
+      await reviews.setState(agent, [c.id], 'resolved');
+      return read;
+    };
+    try {
+      await markOutdated(store, ws.dir, ch);
+    } finally {
+      reviews.list = list;
+    }
+    expect((await store.reviews.list('b')).find((x) => x.id === c.id)!.state).toBe('resolved');
+  });
+});

@@ -137,6 +137,15 @@ export async function markOutdated(store: TeamStore, root: string, changes: Team
     const now = body === null ? null : linesOf(body, c.line, c.end_line ?? c.line);
     if (!now || JSON.stringify(now) !== JSON.stringify(c.lines)) stale.push(c.id);
   }
-  if (stale.length) await store.reviews.setState(changes.agent, stale, 'outdated');
-  return stale;
+  if (!stale.length) return stale;
+  // Decided again under the lock: a comment the person resolved (or deleted) since the read keeps that.
+  const changed: string[] = [];
+  await store.reviews.modify(changes.agent, (list) =>
+    list.map((c) => {
+      if (!stale.includes(c.id) || (c.state !== 'pending' && c.state !== 'sent')) return c;
+      changed.push(c.id);
+      return { ...c, state: 'outdated' as const };
+    }),
+  );
+  return changed;
 }
