@@ -65,6 +65,21 @@ describe('ApiKeyStore', () => {
     expect(store.read()).toBe(KEY);
   });
 
+  it('a key file holding JSON that is not an object, or a key of the wrong shape, is refused with one sentence', () => {
+    const store = new ApiKeyStore({ env: env() });
+    fs.mkdirSync(path.dirname(store.file), { recursive: true });
+    for (const body of ['null', '[]', '"sk"', JSON.stringify({ anthropic_api_key: `${KEY}\n` }), JSON.stringify({ anthropic_api_key: 42 })]) {
+      fs.writeFileSync(store.file, body, { mode: 0o600 });
+      expect(() => store.read(), body).toThrow(ApiKeyError);
+      try {
+        store.read();
+      } catch (err) {
+        expect((err as Error).message.split('\n'), body).toHaveLength(1);
+        expect((err as Error).message).not.toContain(KEY.slice(8));
+      }
+    }
+  });
+
   it('with a cipher (the desktop keychain) the file never holds the key in clear', () => {
     const secret = crypto.randomBytes(32);
     const cipher: KeyCipher = {

@@ -72,7 +72,14 @@ export class ApiKeyStore {
     } catch {
       throw new ApiKeyError(`The key file ${this.file} is not valid JSON: delete it and add the key again.`);
     }
-    if (typeof data.anthropic_api_key === 'string') return data.anthropic_api_key;
+    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ApiKeyError(`The key file ${this.file} does not hold a key: delete it and add the key again.`);
+    if (data.anthropic_api_key !== undefined) {
+      // Only write() makes this file, and it checks the shape: anything else was edited by hand and would fail every request.
+      if (typeof data.anthropic_api_key !== 'string' || keyShapeProblem(data.anthropic_api_key)) {
+        throw new ApiKeyError(`The key in ${this.file} does not look like an Anthropic API key: delete the file and add the key again.`);
+      }
+      return data.anthropic_api_key;
+    }
     if (typeof data.anthropic_api_key_enc === 'string') {
       if (!this.cipher || this.cipher.name !== data.cipher) {
         throw new ApiKeyError(`The key in ${this.file} is encrypted by the desktop app's keychain: set ANTHROPIC_API_KEY here, or add the key from the dashboard in a browser.`);

@@ -91,6 +91,25 @@ function statSig(abs: string): string {
   }
 }
 
+function isSymlink(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** A worktree file's text as git would record it: a symlink's target name, a regular file's content; null for anything else. */
+function worktreeText(abs: string): string | null {
+  try {
+    const st = fs.lstatSync(abs);
+    if (st.isSymbolicLink()) return fs.readlinkSync(abs, 'utf8');
+    return st.isFile() ? fs.readFileSync(abs, 'utf8') : null;
+  } catch {
+    return null;
+  }
+}
+
 function fileSize(abs: string): number | null {
   try {
     return fs.lstatSync(abs).size;
@@ -123,6 +142,11 @@ async function untracked(worktree: string): Promise<FileChange[]> {
     const size = fileSize(abs);
     const base: FileChange = { path: p, old_path: null, status: 'added', source: 'untracked', binary: false, huge: false, size, added: null, deleted: 0, sig: statSig(abs) };
     if (size === null) continue;
+    // git records a symlink as its target's name: never read through it (it may point outside the worktree, or at a device).
+    if (isSymlink(abs)) {
+      out.push({ ...base, added: 1 });
+      continue;
+    }
     if (size > HUGE_FILE_BYTES) {
       out.push({ ...base, huge: true, deleted: null });
       continue;
@@ -201,11 +225,7 @@ export async function filePatch(root: string, changes: TeammateChanges, file: Fi
 export async function newSideText(root: string, changes: TeammateChanges, file: FileChange): Promise<string | null> {
   if (file.status === 'deleted' || file.binary || file.huge) return null;
   if (file.source === 'unstaged' || file.source === 'untracked') {
-    try {
-      return fs.readFileSync(path.join(changes.worktree!, file.path), 'utf8');
-    } catch {
-      return null;
-    }
+    return worktreeText(path.join(changes.worktree!, file.path));
   }
   const cwd = file.source === 'staged' ? changes.worktree! : root;
   const rev = file.source === 'staged' ? `:0:${file.path}` : `${changes.head}:${file.path}`;

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { TeamError, type TeamStore } from '../store/index.js';
+import { holdExclusive, TeamError, type TeamStore } from '../store/index.js';
 import { leadBranch, revParse } from './changes.js';
 import { gitText, runGit } from './git-run.js';
 import { dirtyFiles, mergeRefusals, quoteList, type Refusal } from './merge-plan.js';
@@ -57,6 +57,16 @@ async function identityEnv(root: string): Promise<Record<string, string>> {
 }
 
 export async function integrateAndLand(store: TeamStore, root: string, opts: IntegrateOptions): Promise<IntegrateResult> {
+  // One integration at a time: a second would remove the worktree the first's checks run in, then land unchecked.
+  const held = holdExclusive(store.paths, 'integration', 'another merge of team branches', store.journal);
+  try {
+    return await integrate(store, root, opts);
+  } finally {
+    held.release();
+  }
+}
+
+async function integrate(store: TeamStore, root: string, opts: IntegrateOptions): Promise<IntegrateResult> {
   const into = await leadBranch(root);
   const result: IntegrateResult = { landed: false, into, merged: [], conflicted: [], refusals: [], warnings: [], checks: [], failed: null, head: null };
   if (into === 'HEAD') throw new TeamError('invalid', "the lead's checkout is on a detached HEAD: check out the branch to land on first");
@@ -122,16 +132,32 @@ export async function integrateAndLand(store: TeamStore, root: string, opts: Int
   return result;
 }
 
+const ENDING_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 function runCheck(line: string, cwd: string, onOutput: ((s: string) => void) | undefined, timeoutMs: number): Promise<number | null> {
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: process.env.CI ?? '1' } });
-    const timer = setTimeout(() => {
+    const killGroup = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         child.kill('SIGKILL');
       }
-    }, timeoutMs);
+    };
+    const timer = setTimeout(killGroup, timeoutMs);
+    // The check's own process group is out of a terminal's Ctrl-C: when this process is told to end, the check
+    // ends with it (then the signal takes its usual course), instead of running on orphaned.
+    const onSignal = (sig: NodeJS.Signals) => {
+      killGroup();
+      unhook();
+      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+    };
+    const unhook = () => {
+      for (const s of ENDING_SIGNALS) process.off(s, onSignal);
+      process.off('exit', killGroup);
+    };
+    for (const s of ENDING_SIGNALS) process.on(s, onSignal);
+    process.on('exit', killGroup);
     child.stdout.on('data', (b: Buffer) => onOutput?.(b.toString('utf8')));
     child.stderr.on('data', (b: Buffer) => onOutput?.(b.toString('utf8')));
     child.on('error', (err) => {
@@ -139,6 +165,7 @@ function runCheck(line: string, cwd: string, onOutput: ((s: string) => void) | u
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      unhook();
       resolve(code);
     });
   });

@@ -23,8 +23,12 @@ export function fileFor(changes: TeammateChanges, p: string): FileChange | undef
   return changes.files.filter((f) => f.path === p && f.status !== 'deleted').sort((a, b) => order.indexOf(a.source) - order.indexOf(b.source))[0];
 }
 
+/** The lines a comment quotes, cut to what the review store keeps (200 lines of 2,000 characters: minified code stays commentable). */
 function linesOf(text: string, line: number, end: number): string[] {
-  return text.split('\n').slice(line - 1, end);
+  return text
+    .split('\n')
+    .slice(line - 1, Math.min(end, line + 199))
+    .map((l) => l.slice(0, 2000));
 }
 
 export interface CommentInput {
@@ -51,8 +55,9 @@ export async function resolveComment(root: string, changes: TeammateChanges, c: 
   if (file.source !== 'untracked') {
     const patch = (await filePatch(root, changes, file)) ?? '';
     const ranges = newSideRanges(patch);
-    if (!ranges.some((r) => c.line >= r.start && c.line <= r.end)) throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line} is not in the lines ${changes.agent} changed (${ranges.map((r) => `${r.start}-${r.end}`).join(', ') || 'none'})`);
-  } else if (c.line > body.split('\n').length) {
+    const inDiff = (n: number) => ranges.some((r) => n >= r.start && n <= r.end);
+    if (!inDiff(c.line) || !inDiff(end)) throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line}${end !== c.line ? `-${end}` : ''} is not in the lines ${changes.agent} changed (${ranges.map((r) => `${r.start}-${r.end}`).join(', ') || 'none'})`);
+  } else if (end > body.split('\n').length) {
     throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line} is past the end of the file`);
   }
   return { path: c.path, line: c.line, end_line: c.end_line ?? null, lines: linesOf(body, c.line, end), text };
@@ -71,11 +76,21 @@ export function reviewMessage(comments: ReviewComment[]): string {
 
 /** Sends every pending comment as one message; the comments become `sent`. Returns what was sent. */
 export async function sendReview(store: TeamStore, agent: string): Promise<{ sent: ReviewComment[]; message: string | null }> {
-  const pending = (await store.reviews.list(agent)).filter((c) => c.state === 'pending');
+  // Claim the pending comments under the file's lock first, so two senders at once deliver each comment once.
+  let pending: ReviewComment[] = [];
+  const now = Date.now();
+  await store.reviews.modify(agent, (list) => {
+    pending = list.filter((c) => c.state === 'pending');
+    return list.map((c) => (c.state === 'pending' ? { ...c, state: 'sent' as const, sent_at: now } : c));
+  });
   if (!pending.length) return { sent: [], message: null };
   const message = reviewMessage(pending);
-  await store.send(USER, agent, message, { summary: `review: ${pending.length} comment${pending.length === 1 ? '' : 's'}` });
-  await store.reviews.setState(agent, pending.map((c) => c.id), 'sent');
+  try {
+    await store.send(USER, agent, message, { summary: `review: ${pending.length} comment${pending.length === 1 ? '' : 's'}` });
+  } catch (err) {
+    await store.reviews.setState(agent, pending.map((c) => c.id), 'pending');
+    throw err;
+  }
   return { sent: pending, message };
 }
 
@@ -122,6 +137,15 @@ export async function markOutdated(store: TeamStore, root: string, changes: Team
     const now = body === null ? null : linesOf(body, c.line, c.end_line ?? c.line);
     if (!now || JSON.stringify(now) !== JSON.stringify(c.lines)) stale.push(c.id);
   }
-  if (stale.length) await store.reviews.setState(changes.agent, stale, 'outdated');
-  return stale;
+  if (!stale.length) return stale;
+  // Decided again under the lock: a comment the person resolved (or deleted) since the read keeps that.
+  const changed: string[] = [];
+  await store.reviews.modify(changes.agent, (list) =>
+    list.map((c) => {
+      if (!stale.includes(c.id) || (c.state !== 'pending' && c.state !== 'sent')) return c;
+      changed.push(c.id);
+      return { ...c, state: 'outdated' as const };
+    }),
+  );
+  return changed;
 }

@@ -8,7 +8,7 @@ export { deriveState, isLive, pidAlive, spawnerDead, type AgentState } from './s
 export { pidIsSame, processStart, selfProcess, type ProcessId } from './holder.js';
 export { createInboxConsumer, type InboxConsumer } from './consumer.js';
 export type { Lease, LeaseInfo } from './lease.js';
-export { leaseHeldByLive, liveLeasePid, readLeaseInfo } from './lease.js';
+export { holdExclusive, leaseHeldByLive, liveLeasePid, readLeaseInfo } from './lease.js';
 export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus, UsageTotals } from './schemas.js';
 export { TEAM_POLICY } from './policy.js';
 export { assertMemberName, isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';

@@ -135,3 +135,15 @@ export function liveLeasePid(paths: TeamPaths, agent: string): number | null {
   const h = liveLeaseHolder(paths, agent)?.holder;
   return h && sameMachine(h) ? h.pid : null;
 }
+
+/**
+ * A lock held while one process does something only one may do at a time (integrating branches into the
+ * shared integration worktree): never waits; throws TeamError('conflict') naming the live holder. A dead
+ * holder's lock is recovered.
+ */
+export function holdExclusive(paths: TeamPaths, name: string, what: string, journal?: Journal): { release(): void } {
+  ensureDir(paths.root);
+  const r = tryHoldLock(lockPathFor(`${paths.root}/${name}`), journal);
+  if (!('lock' in r)) throw new TeamError('conflict', `${what} is already running (${describeHolder(r.holder)}): wait for it to finish`);
+  return { release: () => r.lock.release() };
+}

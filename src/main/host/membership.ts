@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { localSettingsPath } from '../../core/agent/settings.js';
-import { assertMemberName, deriveState, isLive, LEAD, TeamError, USER, type TeamConfig, type TeamStore } from '../../core/store/index.js';
+import { assertMemberName, deriveState, isLive, LEAD, leaseHeldByLive, TeamError, USER, type TeamConfig, type TeamStore } from '../../core/store/index.js';
 import { sendFrame } from '../../core/teams/protocol.js';
 import { TeamSession } from '../../core/teams/session.js';
 import { spawnTeammate } from '../../core/teams/spawn.js';
@@ -128,6 +128,8 @@ export class Membership {
   private async assertNotLive(name: string, what: 'edit' | 'remove'): Promise<void> {
     const state = deriveState(await this.store.statuses.read(name).catch(() => null));
     if (isLive(state)) throw new TeamError('conflict', `${name} is ${state}: stop it before you ${what} it`);
+    // A stalled process (stopped, paused) stops beating and reads dead, but holds its lease and resumes as this member.
+    if (leaseHeldByLive(this.store.paths, name)) throw new TeamError('conflict', `${name} is still running (its process holds its lease, though it stopped reporting): stop it before you ${what} it`);
   }
 
   /** The person's per-teammate permission mode lives in the local settings (never committed), where the runtime reads it. */
