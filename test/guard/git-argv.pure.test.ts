@@ -23,7 +23,8 @@ describe('git global options', () => {
   it('a missing or dynamic -C, --work-tree or --git-dir value hides the directory', () => {
     expect(parseGit(words('-C'), [own])).toEqual({ kind: 'none' });
     expect(parseGit(words('--work-tree'), [own])).toEqual({ kind: 'none' });
-    for (const cmd of ['git -C "$D" commit -am x', 'git --work-tree "$D" add .', 'git --git-dir "$D" add .', 'git -C /tmp -C "$D" add .'])
+    for (const cmd of ['git -C "$D" commit -am x', 'git --work-tree "$D" add .', 'git --git-dir "$D" add .', 'git -C /tmp -C "$D" add .', 'git -C "$D" -C sub add .',
+      'git -C "$D" --work-tree=sub add .'])
       expect(reasonOf(tm(cmd)), cmd).toMatch(/dynamic -C\/--work-tree/);
   });
 
@@ -40,6 +41,15 @@ describe('git global options', () => {
     expect(parseGit(words('--no-pager -p reset'), [own])).toMatchObject({ sub: 'reset' });
     expect(reasonOf(tm('git --namespace x reset --hard main'))).toMatch(/another branch \(main\)/);
     expect(tm('git --exec-path reset --hard main').allowed).toBe(false);
+  });
+
+  it('other global options leave the directory alone', () => {
+    for (const cmd of ['git --no-pager commit -m x', 'git --namespace=x add .', 'git -p commit -m x', 'git --bare add .'])
+      expect(tm(cmd), cmd).toEqual({ allowed: true });
+  });
+
+  it('a -c key without a value is true: a hooks path of `true` is still a hooks path', () => {
+    expect(parseGit(words('-c core.hooksPath commit'), [own])).toEqual({ kind: 'dynamic' });
   });
 
   it('--config-env and a -c without a value cannot be read', () => {
@@ -73,6 +83,8 @@ describe('git -c values', () => {
     expect(parseGit(words('-c credential.https://x.helper=!rm fetch'), [own])).toMatchObject({ config: [{ text: 'rm' }] });
     expect(parseGit(words('-c credential.https://x.helper=cache fetch'), [own])).toMatchObject({ config: [] });
     expect(parseGit(words('-c credential.helperx=!rm fetch'), [own])).toMatchObject({ config: [] });
+    expect(parseGit(words('-c credential.x.helperx=!rm fetch'), [own])).toMatchObject({ config: [] });
+    expect(parseGit(words('-c xcredential.x.helper=!rm fetch'), [own])).toMatchObject({ config: [] });
   });
 
   it('keys that point git at hooks, files or other places are refused', () => {
@@ -87,8 +99,20 @@ describe('git -c aliases', () => {
     expect(parseGit(words('-c alias.NUKE=reset nuke --hard main'), [own])).toMatchObject({ kind: 'git', sub: 'reset', args: [{ text: '--hard' }, { text: 'main' }] });
     expect(parseGit(words('-c alias.a=b -c alias.b=reset a --hard'), [own])).toMatchObject({ sub: 'reset', args: [{ text: '--hard' }] });
     expect(reasonOf(tm("git -c alias.r='reset --hard' r main"))).toMatch(/another branch \(main\)/);
-    // An alias loop stops expanding; git refuses it itself.
-    expect(parseGit(words('-c alias.a=b -c alias.b=a a'), [own])).toMatchObject({ kind: 'git' });
+    // Words of an alias split at any run of blanks, leading ones included (as git's own split does).
+    expect(reasonOf(tm("git -c 'alias.r= reset --hard' r main"))).toMatch(/another branch \(main\)/);
+    expect(reasonOf(tm("git -c 'alias.r=reset  --hard' r main"))).toMatch(/another branch \(main\)/);
+    // A config key that merely contains `alias.` defines no alias.
+    expect(parseGit(words('-c my.alias.x=reset x'), [own])).toMatchObject({ kind: 'git', sub: 'x' });
+  });
+
+  it('a chain of aliases deeper than the guard expands is refused (git follows any depth)', () => {
+    const chain = (n: number) => `git ${Array.from({ length: n }, (_, i) => `-c alias.a${i}=a${i + 1}`).join(' ')} -c 'alias.a${n}=reset --hard' a0 main`;
+    expect(reasonOf(tm(chain(3)))).toMatch(/another branch \(main\)/);
+    expect(reasonOf(tm(chain(4)))).toMatch(/another branch \(main\)/);
+    expect(tm(chain(6)).allowed).toBe(false);
+    // An alias loop: git refuses it itself; the guard does not follow it forever.
+    expect(parseGit(words('-c alias.a=b -c alias.b=a a'), [own])).toEqual({ kind: 'dynamic' });
   });
 
   it('a shell alias (!) is a script with the rest of the words, dynamic when they are', () => {

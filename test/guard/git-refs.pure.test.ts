@@ -64,6 +64,16 @@ describe('teammate hard reset', () => {
     expect(checkCommand('teammate', 'git reset --hard $(git merge-base team/bob main)', none)).toEqual({ allowed: true });
   });
 
+  it('a commit off its history is named by its ref and a short sha, checked against HEAD', () => {
+    const long = 'f00dfeedf00dfeedf00dfeedf00dfeedf00dfeed';
+    const of: string[] = [];
+    const git: GitProbe = { ...fakeGit, resolve: () => long, mergeBase: () => long, isAncestor: (_c, o) => (of.push(o), false), reflog: () => [] };
+    const ctx = { ...teammateCtx, git };
+    expect(reasonOf(checkCommand('teammate', 'git reset --hard v9', ctx))).toMatch(/hard-reset to v9 \(f00dfeedf0\), which is not on your branch's history/);
+    expect(reasonOf(checkCommand('teammate', 'git reset --hard $(git merge-base team/bob main)', ctx))).toMatch(/hard-reset to \$\(git merge-base team\/bob main\) \(f00dfeedf0\), which is not/);
+    expect(of).toEqual(['HEAD', 'HEAD']);
+  });
+
   it('resolves refs in the directory git runs in (-C)', () => {
     const asked: string[] = [];
     const git: GitProbe = { ...fakeGit, resolve: (ref, cwd) => (asked.push(cwd), fakeGit.resolve(ref, cwd)) };
@@ -74,7 +84,8 @@ describe('teammate hard reset', () => {
   describe('without a git probe (lexical fallback)', () => {
     const ctx: GuardContext = { ...teammateCtx, git: undefined };
     it('shas, ORIG_HEAD and its own branch pass; any other name is another branch', () => {
-      for (const ref of ['abc1234', 'ABCDEF0', '0123456789abcdef0123456789abcdef01234567', 'ORIG_HEAD', 'HEAD~2', 'team/alice@{1}'])
+      for (const ref of ['abc1234', 'ABCDEF0', '0123456789abcdef0123456789abcdef01234567', 'ORIG_HEAD', 'HEAD~2', 'team/alice@{1}', '@~1', '@{1}', 'HEAD@{10}',
+        'HEAD^^', 'HEAD~^2', 'HEAD^{commit}', 'refs/heads/team/alice~2', 'heads/team/alice'])
         expect(checkCommand('teammate', `git reset --hard ${ref}`, ctx), ref).toEqual({ allowed: true });
       for (const ref of ['main', 'abc123', '0123456789abcdef0123456789abcdef012345678', 'abc1234x', 'v1'])
         expect(reasonOf(checkCommand('teammate', `git reset --hard ${ref}`, ctx)), ref).toMatch(new RegExp(`hard-reset to ${ref}, a different branch or ref`));

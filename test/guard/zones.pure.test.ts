@@ -3,7 +3,7 @@
  * a teammate known only by its branch or its cwd, default scratch and home directories, `~` and globs.
  */
 import os from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkCommand, checkWrite } from '../../src/core/guard/index.js';
 import type { GuardContext } from '../../src/core/guard/types.js';
 import { fakeGit, leadCtx, teammateCtx, WS } from './fixtures.js';
@@ -34,6 +34,15 @@ describe('a teammate without an agent name', () => {
       expect(reasonOf(checkWrite('teammate', `${WS}/.worktrees/bob/a.ts`, ctx)), cwd).toMatch(/another teammate's worktree/);
       expect(checkWrite('teammate', `${WS}/src/a.ts`, ctx), cwd).toEqual(allowed);
     }
+  });
+
+  it('named by its team/ branch, owns that worktree even when run from the shared checkout', () => {
+    const ctx = anon({ branch: 'team/alice', cwd: WS });
+    expect(checkWrite('teammate', `${WS}/.worktrees/alice/a.ts`, ctx)).toEqual(allowed);
+    expect(checkWrite('teammate', `${WS}/.worktrees/bob/a.ts`, ctx).allowed).toBe(false);
+    expect(checkWrite('teammate', `${WS}/.worktrees/alice/a.ts`, anon({ branch: 'feature/team/', cwd: WS })).allowed).toBe(false);
+    // Its agent name wins over the branch it happens to be on.
+    expect(checkWrite('teammate', `${WS}/.worktrees/alice/a.ts`, { ...teammateCtx, cwd: WS, branch: 'team/x' })).toEqual(allowed);
   });
 
   it('named `lead`, owns no worktree', () => {
@@ -94,11 +103,25 @@ describe('scratch and home defaults', () => {
     // A pattern at the start of the word is the cwd (the worktree itself for the teammate: allowed).
     expect(checkCommand('teammate', 'rm *.log', teammateCtx)).toEqual(allowed);
     expect(reasonOf(checkCommand('teammate', 'cd ../bob && rm *.log', teammateCtx))).toMatch(/another teammate's worktree \(\/ws\/\.worktrees\/bob\)/);
-    expect(reasonOf(checkCommand('teammate', 'rm ../bob*/x', teammateCtx))).toMatch(/worktrees directory|another teammate's worktree/);
+    // `../bob*/x` may match any directory of the worktrees dir: the pattern's static directory is `..`.
+    expect(reasonOf(checkCommand('teammate', 'rm ../bob*/x', teammateCtx))).toMatch(/worktrees directory \(\/ws\/\.worktrees\)/);
+    expect(reasonOf(checkCommand('teammate', 'rm ../b?b/src/x', teammateCtx))).toMatch(/worktrees directory \(\/ws\/\.worktrees\)/);
   });
 
-  it('device files are not writes into the workspace', () => {
-    expect(checkCommand('lead', 'npm test > /dev/null 2> /dev/stderr', leadCtx)).toEqual(allowed);
-    expect(checkCommand('lead', 'echo x > /dev/fd/3', leadCtx)).toEqual(allowed);
+  it('device files are not writes into the workspace, even a workspace at / (a container)', () => {
+    const root = { ...leadCtx, workspaceRoot: '/', cwd: '/' };
+    expect(checkCommand('lead', 'npm test > /dev/null 2> /dev/stderr', root)).toEqual(allowed);
+    expect(checkCommand('lead', 'echo x > /dev/fd/3', root)).toEqual(allowed);
+    expect(checkCommand('lead', 'echo x > /dev/sda', root).allowed).toBe(false);
+  });
+
+  it('/tmp is scratch even when the OS temp dir is elsewhere', () => {
+    vi.stubEnv('TMPDIR', '/var/scratch');
+    try {
+      const bare: GuardContext = { workspaceRoot: WS, cwd: WS, branch: 'main', agentName: 'lead', git: fakeGit };
+      for (const d of ['/tmp', '/var/scratch']) expect(checkCommand('lead', `rm -rf ${d}/build`, bare), d).toEqual(allowed);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

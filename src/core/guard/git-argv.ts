@@ -93,5 +93,7 @@ export function parseGit(args: readonly Word[], cwds: readonly string[]): GitPar
     sub = words[0];
     rest = [...words.slice(1), ...rest];
   }
+  // git follows alias chains to any depth: one still unexpanded here (a deeper chain, or a loop git refuses) is not checked.
+  if (aliases.has(sub.text.toLowerCase())) return { kind: 'dynamic' };
   return { kind: 'git', sub: sub.text.toLowerCase(), subWord: sub, args: rest, dirs, config };
 }
