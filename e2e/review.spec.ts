@@ -8,6 +8,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { TeamStore } from '../src/core/store/index.js';
 import { THCLAWS } from '../test/desktop/helpers.js';
 import { startDashboard, type Dashboard } from './fixture.js';
 
@@ -132,5 +133,26 @@ test('merge panel: dry run, merge with the checks streamed, landed', async () =>
   await expect(panel.locator('[data-testid="checks-output"]')).not.toContainText('CHECKS-PASSED');
   await expect(panel.locator('[data-testid="merge-result"]')).toContainText('landed on');
   expect(fs.readFileSync(path.join(d.ws, 'tax.js'), 'utf8')).toContain('0.25');
+  // Landed: the panel refreshes, bob has nothing ahead, so it is unticked and Merge has nothing to do.
+  await expect(panel.locator('tr[data-agent="bob"] td').nth(2)).toHaveText(/^0 \/ \d+$/);
+  await expect(panel.getByLabel('merge bob')).not.toBeChecked();
+  await expect(panel.locator('.merge-run')).toBeDisabled();
   await shots('merge');
+});
+
+test('merge panel: "Ask to commit & pause" puts the request in that working teammate’s inbox', async () => {
+  const store = new TeamStore(d.teamDir);
+  await store.statuses.write('bob', { status: 'working', pid: process.pid } as never, { durable: false });
+  await page.locator('[data-testid="merge-panel"]').getByRole('button', { name: 'close' }).click();
+  await page.evaluate(() => (location.hash = '#merge'));
+  const row = page.locator('[data-testid="merge-panel"] tr[data-agent="bob"]');
+  await expect(row).toContainText('working');
+  const before = store.inboxes.list('bob').length;
+  await row.getByRole('button', { name: 'Ask to commit & pause' }).click();
+  await expect.poll(() => store.inboxes.list('bob').length).toBe(before + 1);
+  const msg = store.inboxes.list('bob').at(-1)!;
+  expect(msg.from).toBe('user');
+  expect(msg.text).toContain('Please commit your work on team/bob now');
+  expect(msg.text).toContain('then pause');
+  await store.statuses.write('bob', { status: 'idle' } as never, { durable: false });
 });

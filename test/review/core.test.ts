@@ -249,7 +249,14 @@ describe('merge panel', () => {
     expect(out).toContain('boom');
     expect(git(ws.dir, 'rev-parse', 'HEAD')).toBe(head);
     expect(fs.existsSync(path.join(ws.dir, 'ok.txt'))).toBe(false);
-    const green = await integrateAndLand(store, ws.dir, { agents: ['a'], checks: ['test -f ok.txt'] });
+    // What the wrapper says (sandboxed or not) is printed before the first command's line, not after it.
+    let said = '';
+    const wrap = async (command: string) => {
+      said += 'SANDBOX-NOTE\n';
+      return command;
+    };
+    const green = await integrateAndLand(store, ws.dir, { agents: ['a'], checks: ['test -f ok.txt'], onOutput: (s) => (said += s), wrap });
+    expect(said).toMatch(/^SANDBOX-NOTE\n\$ test -f ok\.txt\n/);
     expect(green.landed).toBe(true);
     expect(fs.existsSync(path.join(ws.dir, 'ok.txt'))).toBe(true);
   });

@@ -49,7 +49,9 @@ export function MergePanel() {
     const o = (await act({ type: 'merge_overview' })) as Overview | undefined;
     if (!o) return;
     setOverview(o);
-    setSelected((s) => (s.length ? s.filter((a) => o.branches.some((b) => b.agent === a)) : o.branches.filter((b) => b.ahead > 0).map((b) => b.agent)));
+    // A branch with nothing ahead has nothing to merge (after a landing, every landed one): it is unticked.
+    const ahead = o.branches.filter((b) => b.ahead > 0).map((b) => b.agent);
+    setSelected((s) => (s.length ? s.filter((a) => ahead.includes(a)) : ahead));
   };
   useEffect(() => {
     void load();
@@ -57,6 +59,8 @@ export function MergePanel() {
   /** The refusal's second offer for a working teammate: ask it (a message from the person) to commit and pause. */
   const askToPause = (agent: string) =>
     act({ type: 'send_message', to: agent, text: `Please commit your work on team/${agent} now (git add -A && git commit) with a message saying where you are, then pause: take no new task until the person has merged your branch. Reply when committed.` });
+  /** Selected branches with commits to merge: without one, Merge has nothing to do. */
+  const mergeable = selected.filter((a) => (overview?.branches.find((b) => b.agent === a)?.ahead ?? 0) > 0);
   const toggle = (a: string) => setSelected((s) => (s.includes(a) ? s.filter((x) => x !== a) : [...s, a]));
   const dryRun = async () => {
     setDry(((await act({ type: 'merge_dry_run', agents: selected })) as Predicted | undefined) ?? null);
@@ -138,7 +142,7 @@ export function MergePanel() {
           <label title="uncommitted files are left out (listed)">
             <input type="checkbox" checked={allowUncommitted} onChange={(e) => setAllowUncommitted(e.target.checked)} /> leave uncommitted out
           </label>
-          <button className="primary merge-run" onClick={() => void merge()} disabled={!selected.length || busy}>
+          <button className="primary merge-run" onClick={() => void merge()} disabled={!mergeable.length || busy}>
             {busy ? 'Merging…' : `Merge ${selected.length}`}
           </button>
         </div>
