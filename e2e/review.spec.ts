@@ -137,13 +137,18 @@ test('merge panel: dry run, merge with the checks streamed, landed', async () =>
   await expect(panel.locator('tr[data-agent="bob"] td').nth(2)).toHaveText(/^0 \/ \d+$/);
   await expect(panel.getByLabel('merge bob')).not.toBeChecked();
   await expect(panel.locator('.merge-run')).toBeDisabled();
+  await panel.getByLabel('merge bob').check(); // ticked by hand: still nothing ahead to merge
+  await expect(panel.locator('.merge-run')).toBeDisabled();
+  await panel.getByLabel('merge bob').uncheck();
   await shots('merge');
 });
 
 test('merge panel: "Ask to commit & pause" puts the request in that working teammate’s inbox', async () => {
   const store = new TeamStore(d.teamDir);
   await store.statuses.write('bob', { status: 'working', pid: process.pid } as never, { durable: false });
-  await page.locator('[data-testid="merge-panel"]').getByRole('button', { name: 'close' }).click();
+  // The panel (re)opens: it reads the overview with bob working.
+  await page.evaluate(() => (location.hash = '#review/all'));
+  await expect(page.getByTestId('changes-view')).toBeVisible();
   await page.evaluate(() => (location.hash = '#merge'));
   const row = page.locator('[data-testid="merge-panel"] tr[data-agent="bob"]');
   await expect(row).toContainText('working');
