@@ -161,3 +161,39 @@ test('merge panel: "Ask to commit & pause" puts the request in that working team
   expect(msg.text).toContain('then pause');
   await store.statuses.write('bob', { status: 'idle' } as never, { durable: false });
 });
+
+test('merge panel: a conflicting branch left conflicted shows both sides; abort restores the lead’s checkout', async () => {
+  const bobWt = path.join(d.ws, '.worktrees', 'bob');
+  const inBob = (...a: string[]) => execFileSync('git', ['-c', 'user.email=b@x', '-c', 'user.name=b', ...a], { cwd: bobWt, encoding: 'utf8' });
+  inBob('merge', '-q', '--ff-only', git('rev-parse', 'HEAD').trim()); // bob starts from what landed
+  fs.writeFileSync(path.join(bobWt, 'calc.js'), CALC.replace('  return sum;', '  return sum.toFixed(2);'));
+  inBob('commit', '-qam', 'bob: two decimals');
+  fs.writeFileSync(path.join(d.ws, 'calc.js'), CALC.replace('  return sum;', '  return Math.ceil(sum);'));
+  git('commit', '-qam', 'lead: ceil');
+  const head = git('rev-parse', 'HEAD');
+  await page.evaluate(() => (location.hash = '#review/all'));
+  await expect(page.getByTestId('changes-view')).toBeVisible();
+  await page.evaluate(() => (location.hash = '#merge'));
+  const panel = page.locator('[data-testid="merge-panel"]');
+  await expect(panel.locator('tr[data-agent="bob"]')).toContainText('bob: two decimals');
+  await panel.getByLabel('merge alice').uncheck().catch(() => undefined);
+  await expect(panel.getByLabel('merge bob')).toBeChecked();
+  await panel.locator('.merge-run').click();
+  await expect(panel.getByTestId('merge-result')).toContainText('nothing landed: conflicts in bob');
+  await panel.getByRole('button', { name: 'Leave bob conflicted' }).click();
+  const left = panel.getByTestId('left-conflicted');
+  await expect(left).toContainText('Merge of team/bob into');
+  const file = left.locator('.merge-conflict-file[data-path="calc.js"]');
+  // Both sides: the lead's line on the left, bob's on the right; and the file with git's markers.
+  await expect(file.locator('.old-diff-table-wrapper, .split-diff-view').first()).toContainText('return Math.ceil(sum);');
+  await expect(file).toContainText('return sum.toFixed(2);');
+  await file.locator('summary').click();
+  await expect(file.locator('pre')).toContainText('<<<<<<< HEAD');
+  expect(fs.readFileSync(path.join(d.ws, 'calc.js'), 'utf8')).toContain('>>>>>>> ');
+  await shots('left-conflicted');
+  await left.getByRole('button', { name: 'Abort merge' }).click();
+  await expect(left).toHaveCount(0);
+  expect(git('rev-parse', 'HEAD')).toBe(head);
+  expect(git('status', '--porcelain', '--untracked-files=no')).toBe('');
+  expect(fs.readFileSync(path.join(d.ws, 'calc.js'), 'utf8')).toContain('return Math.ceil(sum);');
+});
