@@ -154,7 +154,7 @@ export function MergePanel() {
           <label title="uncommitted files are left out (listed)">
             <input type="checkbox" checked={allowUncommitted} onChange={(e) => setAllowUncommitted(e.target.checked)} /> leave uncommitted out
           </label>
-          <button className="primary merge-run" onClick={() => void merge()} disabled={!mergeable.length || busy}>
+          <button className="primary merge-run" onClick={() => void merge()} disabled={!mergeable.length || busy || !!left}>
             {busy ? 'Merging…' : `Merge ${selected.length}`}
           </button>
         </div>
