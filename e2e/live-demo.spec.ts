@@ -146,6 +146,9 @@ test('the dashboard starts first, the lead builds the team in its pane, the card
   // After landing, nothing of either branch is left to merge.
   await expect(panel.locator('tr[data-agent="backend"] td').nth(2)).toHaveText(/^0 \/ \d+$/);
   await expect(panel.locator('tr[data-agent="frontend"] td').nth(2)).toHaveText(/^0 \/ \d+$/);
+  await expect(panel.getByLabel('merge backend')).not.toBeChecked();
+  await expect(panel.getByLabel('merge frontend')).not.toBeChecked();
+  await expect(panel.locator('.merge-run')).toBeDisabled();
   await page.screenshot({ path: path.join(ROOT, 'test-results', 'screenshots', 'live-demo-merged.png') });
   found.push(...(await serious('merge')));
   expect(found).toEqual([]);
