@@ -8,6 +8,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { TeamStore } from '../src/core/store/index.js';
 import { THCLAWS } from '../test/desktop/helpers.js';
 import { startDashboard, type Dashboard } from './fixture.js';
 
@@ -132,5 +133,67 @@ test('merge panel: dry run, merge with the checks streamed, landed', async () =>
   await expect(panel.locator('[data-testid="checks-output"]')).not.toContainText('CHECKS-PASSED');
   await expect(panel.locator('[data-testid="merge-result"]')).toContainText('landed on');
   expect(fs.readFileSync(path.join(d.ws, 'tax.js'), 'utf8')).toContain('0.25');
+  // Landed: the panel refreshes, bob has nothing ahead, so it is unticked and Merge has nothing to do.
+  await expect(panel.locator('tr[data-agent="bob"] td').nth(2)).toHaveText(/^0 \/ \d+$/);
+  await expect(panel.getByLabel('merge bob')).not.toBeChecked();
+  await expect(panel.locator('.merge-run')).toBeDisabled();
+  await panel.getByLabel('merge bob').check(); // ticked by hand: still nothing ahead to merge
+  await expect(panel.locator('.merge-run')).toBeDisabled();
+  await panel.getByLabel('merge bob').uncheck();
   await shots('merge');
+});
+
+test('merge panel: "Ask to commit & pause" puts the request in that working teammate’s inbox', async () => {
+  const store = new TeamStore(d.teamDir);
+  await store.statuses.write('bob', { status: 'working', pid: process.pid } as never, { durable: false });
+  // The panel (re)opens: it reads the overview with bob working.
+  await page.evaluate(() => (location.hash = '#review/all'));
+  await expect(page.getByTestId('changes-view')).toBeVisible();
+  await page.evaluate(() => (location.hash = '#merge'));
+  const row = page.locator('[data-testid="merge-panel"] tr[data-agent="bob"]');
+  await expect(row).toContainText('working');
+  const before = store.inboxes.list('bob').length;
+  await row.getByRole('button', { name: 'Ask to commit & pause' }).click();
+  await expect.poll(() => store.inboxes.list('bob').length).toBe(before + 1);
+  const msg = store.inboxes.list('bob').at(-1)!;
+  expect(msg.from).toBe('user');
+  expect(msg.text).toContain('Please commit your work on team/bob now');
+  expect(msg.text).toContain('then pause');
+  await store.statuses.write('bob', { status: 'idle' } as never, { durable: false });
+});
+
+test('merge panel: a conflicting branch left conflicted shows both sides; abort restores the lead’s checkout', async () => {
+  const bobWt = path.join(d.ws, '.worktrees', 'bob');
+  const inBob = (...a: string[]) => execFileSync('git', ['-c', 'user.email=b@x', '-c', 'user.name=b', ...a], { cwd: bobWt, encoding: 'utf8' });
+  inBob('merge', '-q', '--ff-only', git('rev-parse', 'HEAD').trim()); // bob starts from what landed
+  fs.writeFileSync(path.join(bobWt, 'calc.js'), CALC.replace('  return sum;', '  return sum.toFixed(2);'));
+  inBob('commit', '-qam', 'bob: two decimals');
+  fs.writeFileSync(path.join(d.ws, 'calc.js'), CALC.replace('  return sum;', '  return Math.ceil(sum);'));
+  git('commit', '-qam', 'lead: ceil');
+  const head = git('rev-parse', 'HEAD');
+  await page.evaluate(() => (location.hash = '#review/all'));
+  await expect(page.getByTestId('changes-view')).toBeVisible();
+  await page.evaluate(() => (location.hash = '#merge'));
+  const panel = page.locator('[data-testid="merge-panel"]');
+  await expect(panel.locator('tr[data-agent="bob"]')).toContainText('bob: two decimals');
+  await panel.getByLabel('merge alice').uncheck().catch(() => undefined);
+  await expect(panel.getByLabel('merge bob')).toBeChecked();
+  await panel.locator('.merge-run').click();
+  await expect(panel.getByTestId('merge-result')).toContainText('nothing landed: conflicts in bob');
+  await panel.getByRole('button', { name: 'Leave bob conflicted' }).click();
+  const left = panel.getByTestId('left-conflicted');
+  await expect(left).toContainText('Merge of team/bob into');
+  const file = left.locator('.merge-conflict-file[data-path="calc.js"]');
+  // Both sides: the lead's line on the left, bob's on the right; and the file with git's markers.
+  await expect(file.locator('.old-diff-table-wrapper, .split-diff-view').first()).toContainText('return Math.ceil(sum);');
+  await expect(file).toContainText('return sum.toFixed(2);');
+  await file.locator('summary').click();
+  await expect(file.locator('pre')).toContainText('<<<<<<< HEAD');
+  expect(fs.readFileSync(path.join(d.ws, 'calc.js'), 'utf8')).toContain('>>>>>>> ');
+  await shots('left-conflicted');
+  await left.getByRole('button', { name: 'Abort merge' }).click();
+  await expect(left).toHaveCount(0);
+  expect(git('rev-parse', 'HEAD')).toBe(head);
+  expect(git('status', '--porcelain', '--untracked-files=no')).toBe('');
+  expect(fs.readFileSync(path.join(d.ws, 'calc.js'), 'utf8')).toContain('return Math.ceil(sum);');
 });

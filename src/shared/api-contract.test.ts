@@ -71,6 +71,9 @@ const REQUESTS: [Record<string, unknown>, Record<string, unknown>?][] = [
   [{ type: 'merge_dry_run', agents: ['alice', 'bob'] }],
   [{ type: 'merge_run', agents: ['alice'] }, { type: 'merge_run', agents: ['alice'], checks: true, allow_live: false, allow_uncommitted: false }],
   [{ type: 'merge_run', agents: ['alice'], checks: false, allow_live: true, allow_uncommitted: true }],
+  [{ type: 'merge_leave_conflicted', agent: 'alice' }],
+  [{ type: 'merge_conflicts' }],
+  [{ type: 'merge_abort' }],
 ];
 
 /** [request as sent, the field the error must name]: out-of-range numbers, bad names and ids, bad enums. */
@@ -117,6 +120,7 @@ const BAD_REQUESTS: [Record<string, unknown>, string][] = [
   [{ type: 'received', chars: 0 }, 'chars'],
   [{ type: 'received', chars: (1 << 30) + 1 }, 'chars'],
   [{ type: 'merge_run', agents: Array.from({ length: 65 }, (_, i) => `a${i}`) }, 'agents'],
+  [{ type: 'merge_leave_conflicted', agent: '../lead' }, 'agent'],
   [{ type: 'settings_set', patch: { maxLiveTeammates: 0 } }, 'patch.maxLiveTeammates'],
 ];
 

@@ -294,6 +294,10 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('merge_overview', {}),
   req('merge_dry_run', { agents: z.array(agentName).min(1).max(64) }),
   req('merge_run', { agents: z.array(agentName).min(1).max(64), checks: z.boolean().default(true), allow_live: z.boolean().default(false), allow_uncommitted: z.boolean().default(false) }),
+  /** Merge one conflicting branch into the lead's checkout and leave it in progress (both sides shown); abort it. */
+  req('merge_leave_conflicted', { agent: agentName }),
+  req('merge_conflicts', {}),
+  req('merge_abort', {}),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];

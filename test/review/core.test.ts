@@ -8,6 +8,7 @@ import { ConflictScanner, scanConflicts } from '../../src/core/review/conflicts.
 import { snapshotWorktree } from '../../src/core/review/snapshot.js';
 import { predictMerges, mergeRefusals } from '../../src/core/review/merge-plan.js';
 import { integrateAndLand } from '../../src/core/review/integrate.js';
+import { abortMerge, conflictSides, leaveConflicted } from '../../src/core/review/leave-conflicted.js';
 import { markOutdated, reviewAndSend } from '../../src/core/review/review.js';
 import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
@@ -249,7 +250,14 @@ describe('merge panel', () => {
     expect(out).toContain('boom');
     expect(git(ws.dir, 'rev-parse', 'HEAD')).toBe(head);
     expect(fs.existsSync(path.join(ws.dir, 'ok.txt'))).toBe(false);
-    const green = await integrateAndLand(store, ws.dir, { agents: ['a'], checks: ['test -f ok.txt'] });
+    // What the wrapper says (sandboxed or not) is printed before the first command's line, not after it.
+    let said = '';
+    const wrap = async (command: string) => {
+      said += 'SANDBOX-NOTE\n';
+      return command;
+    };
+    const green = await integrateAndLand(store, ws.dir, { agents: ['a'], checks: ['test -f ok.txt'], onOutput: (s) => (said += s), wrap });
+    expect(said).toMatch(/^SANDBOX-NOTE\n\$ test -f ok\.txt\n/);
     expect(green.landed).toBe(true);
     expect(fs.existsSync(path.join(ws.dir, 'ok.txt'))).toBe(true);
   });
@@ -274,5 +282,38 @@ describe('merge panel', () => {
     const w = await mergeRefusals(store, ws.dir, ['a'], { allowLive: true, allowUncommitted: true });
     expect(w.refusals).toEqual([]);
     expect(w.warnings[0]!.reason).toContain('"left out.txt"');
+  });
+
+  it('leave_conflicted: the conflicted file with both sides in the lead\'s checkout; abort restores it', async () => {
+    const { ws, wt } = await setup(['a', 'b']);
+    fs.renameSync(path.join(ws.dir, 'calc.js'), path.join(ws.dir, 'my calc.js'));
+    commitAll(ws.dir, 'rename');
+    git(wt.a!, 'merge', '-q', '--ff-only', git(ws.dir, 'rev-parse', 'HEAD').trim()); // a starts from the renamed file
+    edit(wt.a!, 'my calc.js', '  return sum;', '  return Math.round(sum);');
+    commitAll(wt.a!, 'a rounds');
+    fs.writeFileSync(path.join(wt.b!, 'b.txt'), 'b\n');
+    commitAll(wt.b!, 'b clean');
+    edit(ws.dir, 'my calc.js', '  return sum;', '  return sum.toFixed(2);');
+    commitAll(ws.dir, 'lead fixes');
+    const head = git(ws.dir, 'rev-parse', 'HEAD');
+    await expect(leaveConflicted(ws.dir, 'b')).rejects.toThrow('merges cleanly');
+    fs.writeFileSync(path.join(ws.dir, 'stray.txt'), 's\n');
+    await expect(leaveConflicted(ws.dir, 'a')).rejects.toThrow('"stray.txt"');
+    expect(await conflictSides(ws.dir)).toBeNull();
+    fs.rmSync(path.join(ws.dir, 'stray.txt'));
+    const left = await leaveConflicted(ws.dir, 'a');
+    expect(left.agent).toBe('a');
+    expect(left.files.map((f) => f.path)).toEqual(['my calc.js']);
+    const f = left.files[0]!;
+    expect(f.patch).toContain('-  return sum.toFixed(2);');
+    expect(f.patch).toContain('+  return Math.round(sum);');
+    expect(f.marked).toMatch(/<<<<<<< HEAD\n  return sum\.toFixed\(2\);\n=======\n  return Math\.round\(sum\);\n>>>>>>> /);
+    expect((await conflictSides(ws.dir))?.files.map((x) => x.path)).toEqual(['my calc.js']);
+    await expect(leaveConflicted(ws.dir, 'a')).rejects.toThrow('already in progress');
+    expect(await abortMerge(ws.dir)).toEqual({ aborted: true });
+    expect(git(ws.dir, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(ws.dir, 'status', '--porcelain')).toBe('');
+    expect(fs.readFileSync(path.join(ws.dir, 'my calc.js'), 'utf8')).toContain('return sum.toFixed(2);');
+    expect(await abortMerge(ws.dir)).toEqual({ aborted: false });
   });
 });

@@ -95,9 +95,10 @@ async function integrate(store: TeamStore, root: string, opts: IntegrateOptions)
     return result;
   }
   for (const command of opts.checks) {
+    // Wrapped first: what the wrapper says (whether the checks run sandboxed) comes before the command's line.
+    const line = opts.wrap ? await opts.wrap(command, dir) : command;
     opts.onOutput?.(`$ ${command}\n`);
     const t0 = Date.now();
-    const line = opts.wrap ? await opts.wrap(command, dir) : command;
     const code = await runCheck(line, dir, opts.onOutput, opts.checkTimeoutMs ?? 15 * 60_000);
     result.checks.push({ command, code, ms: Date.now() - t0 });
     opts.onOutput?.(`[exit ${code ?? 'killed'}]\n`);

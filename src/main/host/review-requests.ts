@@ -8,6 +8,7 @@ import { TeamError, type TeamStore } from '../../core/store/index.js';
 import { filePatch } from '../../core/review/changes.js';
 import { checksSandbox } from '../../core/review/checks-sandbox.js';
 import { integrateAndLand } from '../../core/review/integrate.js';
+import { abortMerge, conflictSides, leaveConflicted } from '../../core/review/leave-conflicted.js';
 import { mergeOverview, mergeRefusals, predictMerges } from '../../core/review/merge-plan.js';
 import { assertMember, requestChanges, resolveComment, sendReview } from '../../core/review/review.js';
 import type { Request } from '../../shared/api.js';
@@ -73,6 +74,19 @@ export async function runReviewRequest(store: TeamStore, feed: ReviewFeed, req: 
       broadcast({ type: 'merge_done', run, result });
       feed.touch();
       return { run, ...result };
+    }
+    case 'merge_leave_conflicted': {
+      await assertMember(store, req.agent);
+      const left = await leaveConflicted(root, req.agent);
+      feed.touch();
+      return left;
+    }
+    case 'merge_conflicts':
+      return conflictSides(root);
+    case 'merge_abort': {
+      const r = await abortMerge(root);
+      feed.touch();
+      return r;
     }
   }
 }

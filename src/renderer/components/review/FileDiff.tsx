@@ -83,6 +83,31 @@ function NearScreen({ estimate, children }: { estimate: number; children: ReactN
   return near ? <>{children}</> : <div ref={ref} className="review-page-placeholder" style={{ height: estimate }} />;
 }
 
+/**
+ * The diff component's sideways-scrolling boxes take no props of their own: each one it renders (now or when a
+ * page is filled in later) gets a tab stop and a name here, so a keyboard can scroll a long line into view.
+ */
+function KeyboardScroll({ label, children }: { label: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const mark = () => {
+      for (const box of el.querySelectorAll<HTMLElement>('.diff-table-scroll-container:not([tabindex])')) {
+        const side = box.classList.contains('old-diff-table-wrapper') ? ' (old side)' : box.classList.contains('new-diff-table-wrapper') ? ' (new side)' : '';
+        box.tabIndex = 0;
+        box.setAttribute('role', 'region');
+        box.setAttribute('aria-label', `${label}${side}`);
+      }
+    };
+    mark();
+    const mo = new MutationObserver(mark);
+    mo.observe(el, { childList: true, subtree: true });
+    return () => mo.disconnect();
+  }, [label]);
+  return <div ref={ref}>{children}</div>;
+}
+
 /** One file of a teammate's changes: header (status, counts, where, viewed), then its diff or why there is none. */
 export function FileDiff({ agent, file, split }: { agent: string; file: FileChangeView; split: boolean }) {
   const key = `${agent}\0${file.source}\0${file.path}`;
@@ -153,7 +178,8 @@ export function FileDiff({ agent, file, split }: { agent: string; file: FileChan
                   renderExtendLine={({ data }) => <CommentBox agent={agent} comments={data} />}
                 />
               );
-              return i === 0 ? <div key={i}>{view}</div> : <NearScreen key={i} estimate={(page.lines + 1) * ROW_PX}>{view}</NearScreen>;
+              const boxed = <KeyboardScroll label={`diff of ${file.path}${pages.length > 1 ? `, part ${i + 1}` : ''}`}>{view}</KeyboardScroll>;
+              return i === 0 ? <div key={i}>{boxed}</div> : <NearScreen key={i} estimate={(page.lines + 1) * ROW_PX}>{boxed}</NearScreen>;
             })
           )}
         </div>

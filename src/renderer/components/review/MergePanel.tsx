@@ -3,6 +3,7 @@ import type { BranchOverviewView } from '../../../shared/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
 import { warningsOf } from '../../store/review-slice';
+import { ConflictView, type LeftConflicted } from './ConflictView';
 
 interface Overview {
   into: string;
@@ -45,11 +46,15 @@ export function MergePanel() {
   const [runChecks, setRunChecks] = useState(true);
   const [allowLive, setAllowLive] = useState(false);
   const [allowUncommitted, setAllowUncommitted] = useState(false);
+  const [left, setLeft] = useState<LeftConflicted | null>(null);
   const load = async () => {
+    setLeft(((await act({ type: 'merge_conflicts' })) as LeftConflicted | null | undefined) ?? null);
     const o = (await act({ type: 'merge_overview' })) as Overview | undefined;
     if (!o) return;
     setOverview(o);
-    setSelected((s) => (s.length ? s.filter((a) => o.branches.some((b) => b.agent === a)) : o.branches.filter((b) => b.ahead > 0).map((b) => b.agent)));
+    // A branch with nothing ahead has nothing to merge (after a landing, every landed one): it is unticked.
+    const ahead = o.branches.filter((b) => b.ahead > 0).map((b) => b.agent);
+    setSelected((s) => (s.length ? s.filter((a) => ahead.includes(a)) : ahead));
   };
   useEffect(() => {
     void load();
@@ -57,6 +62,17 @@ export function MergePanel() {
   /** The refusal's second offer for a working teammate: ask it (a message from the person) to commit and pause. */
   const askToPause = (agent: string) =>
     act({ type: 'send_message', to: agent, text: `Please commit your work on team/${agent} now (git add -A && git commit) with a message saying where you are, then pause: take no new task until the person has merged your branch. Reply when committed.` });
+  /** leave_conflicted: that branch merged into the lead's checkout and left there, both sides shown. */
+  const leaveConflicted = async (agent: string) => {
+    // A refusal (dirty checkout, merges cleanly, …) is shown by `act` as an error notice.
+    setLeft(((await act({ type: 'merge_leave_conflicted', agent })) as LeftConflicted | undefined) ?? null);
+  };
+  const abort = async () => {
+    await act({ type: 'merge_abort' });
+    void load();
+  };
+  /** Selected branches with commits to merge: without one, Merge has nothing to do. */
+  const mergeable = selected.filter((a) => (overview?.branches.find((b) => b.agent === a)?.ahead ?? 0) > 0);
   const toggle = (a: string) => setSelected((s) => (s.includes(a) ? s.filter((x) => x !== a) : [...s, a]));
   const dryRun = async () => {
     setDry(((await act({ type: 'merge_dry_run', agents: selected })) as Predicted | undefined) ?? null);
@@ -138,7 +154,7 @@ export function MergePanel() {
           <label title="uncommitted files are left out (listed)">
             <input type="checkbox" checked={allowUncommitted} onChange={(e) => setAllowUncommitted(e.target.checked)} /> leave uncommitted out
           </label>
-          <button className="primary merge-run" onClick={() => void merge()} disabled={!selected.length || busy}>
+          <button className="primary merge-run" onClick={() => void merge()} disabled={!mergeable.length || busy || !!left}>
             {busy ? 'Merging…' : `Merge ${selected.length}`}
           </button>
         </div>
@@ -164,6 +180,12 @@ export function MergePanel() {
         {result && (
           <div className={`merge-result ${result.landed ? 'ok' : 'bad'}`} data-testid="merge-result">
             {summary(result)}
+            {!left &&
+              result.conflicted.map((c) => (
+                <button key={c.agent} className="merge-leave" onClick={() => void leaveConflicted(c.agent)} title="merge it into the lead's checkout and leave the conflict there, to see both sides">
+                  Leave {c.agent} conflicted
+                </button>
+              ))}
             {result.warnings.map((w, i) => (
               <div key={i} className="merge-note">
                 {w.reason}
@@ -171,6 +193,7 @@ export function MergePanel() {
             ))}
           </div>
         )}
+        {left && <ConflictView left={left} onAbort={() => void abort()} />}
       </div>
     </div>
   );

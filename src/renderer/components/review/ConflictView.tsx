@@ -1,0 +1,62 @@
+import { DiffModeEnum, DiffView } from '@git-diff-view/react';
+
+export interface LeftConflicted {
+  agent: string | null;
+  into: string;
+  files: Array<{ path: string; patch: string | null; marked: string | null }>;
+}
+
+/**
+ * A merge left in progress in the lead's checkout: each conflicted file with both sides (the lead's version on
+ * the left, the teammate's on the right) and the file as git left it, with its conflict markers. Abort puts
+ * the lead's checkout back where it was.
+ */
+export function ConflictView({ left, onAbort }: { left: LeftConflicted; onAbort: () => void }) {
+  const theirs = left.agent ? `team/${left.agent}` : 'the branch';
+  return (
+    <div className="merge-conflicts" data-testid="left-conflicted">
+      <div className="merge-conflicts-head">
+        <strong>
+          Merge of {theirs} into {left.into} left in progress: {left.files.length} conflicted file{left.files.length === 1 ? '' : 's'}
+        </strong>
+        <span className="muted">Resolve them in the lead's checkout (edit, git add, git commit), or abort.</span>
+        <button onClick={onAbort}>
+          Abort merge
+        </button>
+      </div>
+      {left.files.map((f) => (
+        <div key={f.path} className="review-file merge-conflict-file" data-path={f.path}>
+          <div className="review-file-head">
+            <span className="review-status s-modified">U</span>
+            <span className="review-path">{f.path}</span>
+            <span className="review-source">
+              ours: {left.into} · theirs: {theirs}
+            </span>
+          </div>
+          {f.patch ? (
+            <div role="region" aria-label={`both sides of ${f.path}`}>
+              <DiffView
+                data={{ oldFile: { fileName: f.path }, newFile: { fileName: f.path }, hunks: [f.patch] }}
+                diffViewMode={DiffModeEnum.Split}
+                diffViewWrap
+                diffViewHighlight={false}
+                diffViewTheme="dark"
+                diffViewFontSize={12}
+              />
+            </div>
+          ) : (
+            <div className="review-empty">one side deleted the file (or it is too large to compare)</div>
+          )}
+          {f.marked !== null && (
+            <details className="merge-marked">
+              <summary>the file as git left it, with conflict markers</summary>
+              <pre tabIndex={0} aria-label={`${f.path} with conflict markers`}>
+                {f.marked}
+              </pre>
+            </details>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
