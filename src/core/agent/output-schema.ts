@@ -154,3 +154,4 @@ export const StreamJsonInput = z.object({
 
 export type StreamJsonLine = z.infer<typeof StreamJsonLine>;
 export type ResultMessage = z.infer<typeof ResultMessage>;
+export type AssistantMessage = z.infer<typeof AssistantMessage>;
