@@ -2,7 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
-import type { AssistantMessage, StreamJsonLine, ResultMessage } from '../../core/agent/output-schema.js';
+import type { AssistantMessage, StreamJsonLine, ResultMessage, SystemInitMessage } from '../../core/agent/output-schema.js';
 import type { ChatMessage, Usage } from '../../core/agent/providers/types.js';
 import { estimateCost } from '../../core/agent/cost.js';
 import { modelInfo } from '../../core/agent/models.js';
@@ -97,7 +97,7 @@ export class ClaudeJsonTurn {
     return { session_id: this.rt.agent.session.id, uuid: randomUUID() };
   }
 
-  static init(rt: Runtime): StreamJsonLine {
+  static init(rt: Runtime): SystemInitMessage {
     const { agent } = rt;
     return {
       type: 'system',
@@ -113,7 +113,7 @@ export class ClaudeJsonTurn {
       skills: [],
       plugins: [],
       agents: [],
-      apiKeySource: agent.provider.name === 'scripted' ? 'none' : process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN',
+      apiKeySource: agent.provider.name !== 'scripted' && process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
       session_id: agent.session.id,
       uuid: randomUUID(),
     };
