@@ -24,11 +24,19 @@ describe('thclaws -p output in Claude Code\'s shapes (real process, fake API)', 
     expect(r.code).toBe(0);
     const msgs = lines(r.stdout);
     for (const m of msgs) StreamJsonLine.parse(m);
-    expect(msgs.map((m) => `${m.type}${m.subtype ? `/${m.subtype}` : ''}`)).toEqual(['system/init', 'assistant', 'user', 'assistant', 'result/success']);
+    // One assistant line per content block, as Claude Code streams them: the same message id, the stop at the last.
+    expect(msgs.map((m) => `${m.type}${m.subtype ? `/${m.subtype}` : ''}`)).toEqual(['system/init', 'assistant', 'assistant', 'assistant', 'user', 'assistant', 'result/success']);
     expect(msgs[0]).toMatchObject({ model: 'claude-sonnet-5-5', tools: expect.arrayContaining(['Read', 'Bash', 'BashOutput', 'KillShell']), permissionMode: 'default' });
-    expect(msgs[1].message.content[0]).toEqual({ type: 'thinking', thinking: 'I should look.', signature: 'sig-1' });
-    expect(msgs[1].message.stop_reason).toBe('tool_use');
-    expect(msgs[2].message.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_a' });
+    const blocks = msgs.slice(1, 4);
+    expect(blocks.map((m) => m.message.content)).toEqual([
+      [{ type: 'thinking', thinking: 'I should look.', signature: 'sig-1' }],
+      [{ type: 'text', text: 'Looking.' }],
+      [{ type: 'tool_use', id: 'toolu_a', name: 'Glob', input: { pattern: '*' } }],
+    ]);
+    expect(new Set(blocks.map((m) => m.message.id)).size).toBe(1);
+    expect(new Set(blocks.map((m) => m.uuid)).size).toBe(3);
+    expect(blocks.map((m) => m.message.stop_reason)).toEqual([null, null, 'tool_use']);
+    expect(msgs[4].message.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_a' });
     const result = msgs.at(-1);
     expect(result).toMatchObject({ is_error: false, num_turns: 2, result: 'Nothing here.', usage: { input_tokens: 250, output_tokens: 30 } });
     // Sonnet 5.5: $2/M in, $10/M out.
@@ -37,12 +45,14 @@ describe('thclaws -p output in Claude Code\'s shapes (real process, fake API)', 
   });
 
   it('json: one result object; with --verbose, the array of every message', async () => {
-    fake.enqueue({ text: 'plain' }, { text: 'verbose' });
+    fake.enqueue({ text: 'plain' }, { thinking: [{ thinking: 't', signature: 's' }], text: 'verbose' });
     const j = await runCli(['-p', 'x', '--output-format', 'json'], { cwd: dir, env: env() });
     expect(ResultMessage.parse(JSON.parse(j.stdout))).toMatchObject({ subtype: 'success', result: 'plain' });
     const v = await runCli(['-p', 'x', '--output-format', 'json', '--verbose'], { cwd: dir, env: env() });
     const all = JSON.parse(v.stdout) as unknown[];
+    // json keeps one assistant message per response, every block in it.
     expect(all.map((m) => StreamJsonLine.parse(m).type)).toEqual(['system', 'assistant', 'result']);
+    expect((all[1] as { message: { content: unknown[] } }).message.content).toHaveLength(2);
   });
 
   it('truncation after the continuation bound and a refusal: is_error, a non-zero exit, the reason', async () => {

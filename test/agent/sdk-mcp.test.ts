@@ -10,7 +10,7 @@ import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
 import { trustFolder } from '../../src/core/agent/trust.js';
 import type { FakeAnthropic } from './fake-anthropic.js';
 import { useFakeApiWorkspace } from './harness.js';
-import { BIN, REPO, runCli, scrubbedEnv } from './helpers.js';
+import { BIN, REPO, runCli, scrubbedEnv, tempDir } from './helpers.js';
 
 const SERVER = path.join(REPO, 'test/fixtures/mcp-echo-server.mjs');
 const echoServer = { command: process.execPath, args: [SERVER], env: { MCP_TEST_NAME: 'from-config' } };
@@ -55,18 +55,31 @@ describe('MCP servers (real stdio server, real SDK, fake API)', () => {
     expect(init.tools).toContain('mcp__echo__whoami');
   });
 
-  it('-p: .mcp.json counts only in a trusted folder; --mcp-config adds servers; a server-wide allow rule runs its tools unasked; mcp list shows them', async () => {
+  it('-p: a bad --mcp-config is one error line, exit 2; .mcp.json counts only in a trusted folder; a server that cannot start is reported and the session goes on; --mcp-config adds servers; a server-wide allow rule runs its tools unasked; mcp list shows them', async () => {
     writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { proj: echoServer } }));
-    fake.enqueue({ text: 'untrusted' });
-    const untrusted = await runCli(['-p', 'hi'], { cwd: dir, env: env() });
+    fake.enqueue({ text: 'untrusted, still here' });
+    const gone = JSON.stringify({ mcpServers: { gone: { command: path.join(dir, 'no-such-server') } } });
+    // Runs that share nothing run side by side: the bad config (in a folder of its own) never reaches the fake.
+    const other = tempDir();
+    const [bad, untrusted] = await Promise.all([
+      runCli(['-p', 'hi', '--mcp-config', '{"mcpServers":{"x":{"type":"http","url":"ftp://no"}}}'], { cwd: other.dir, env: env() }),
+      runCli(['-p', 'hi', '--mcp-config', gone], { cwd: dir, env: env() }),
+    ]).finally(other.cleanup);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^thclaws: --mcp-config: key "mcpServers.x/)]);
     expect(untrusted.stderr).toMatch(/not a trusted folder: ignoring .*\.mcp\.json: mcpServers/);
+    expect(untrusted.stderr).toMatch(/^thclaws: MCP server "gone" failed to start: /m);
+    expect(untrusted.stdout).toContain('untrusted, still here');
     expect((fake.requests[0]!.body.tools as { name: string }[]).map((t) => t.name).filter((n) => n.startsWith('mcp__'))).toEqual([]);
 
     mkdirSync(path.join(dir, '.config'), { recursive: true });
     trustFolder(dir, env());
     fake.enqueue({ toolUses: [{ name: 'mcp__proj__whoami', input: {} }, { name: 'mcp__cli__echo', input: { text: 'x' } }] }, { text: 'ok' });
     const cli = JSON.stringify({ mcpServers: { cli: echoServer } });
-    const r = await runCli(['-p', 'go', '--mcp-config', cli, '--allowedTools', 'mcp__proj'], { cwd: dir, env: env() });
+    const [r, listed] = await Promise.all([
+      runCli(['-p', 'go', '--mcp-config', cli, '--allowedTools', 'mcp__proj'], { cwd: dir, env: env() }),
+      runCli(['mcp', 'list', '--mcp-config', cli], { cwd: dir, env: env() }),
+    ]);
     expect(r.code).toBe(0);
     const results = JSON.stringify(fake.requests[2]!.body.messages.at(-1));
     expect(results).toContain('name=from-config');
@@ -74,18 +87,7 @@ describe('MCP servers (real stdio server, real SDK, fake API)', () => {
     expect(results).toMatch(/permission denied/);
     expect(results).not.toContain('echo from the MCP server');
 
-    const listed = await runCli(['mcp', 'list', '--mcp-config', cli], { cwd: dir, env: env() });
     expect(listed.stdout).toMatch(/^proj \[project\]: .* - ✓ connected, 2 tools: mcp__proj__echo, mcp__proj__whoami$/m);
     expect(listed.stdout).toMatch(/^cli \[cli\]: /m);
-  });
-
-  it('a bad --mcp-config is one error line naming it, exit 2; a server that cannot start is reported and the session goes on', async () => {
-    const bad = await runCli(['-p', 'hi', '--mcp-config', '{"mcpServers":{"x":{"type":"http","url":"ftp://no"}}}'], { cwd: dir, env: env() });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^thclaws: --mcp-config: key "mcpServers.x/)]);
-    fake.enqueue({ text: 'still here' });
-    const broken = await runCli(['-p', 'hi', '--mcp-config', JSON.stringify({ mcpServers: { gone: { command: path.join(dir, 'no-such-server') } } })], { cwd: dir, env: env() });
-    expect(broken.stdout).toContain('still here');
-    expect(broken.stderr).toMatch(/^thclaws: MCP server "gone" failed to start: /m);
   });
 });

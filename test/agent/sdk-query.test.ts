@@ -213,8 +213,13 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
     expect(errors[1]).toMatch(/permission mode "nonsense" is not supported/);
   });
 
-  it('acceptEdits: a workspace Write runs unasked, Bash still asks; plan: Write is refused until ExitPlanMode is approved', async () => {
+  it('plan: Write is refused until ExitPlanMode is approved; then setPermissionMode(acceptEdits): a workspace Write runs unasked, Bash still asks', async () => {
+    // One session for both modes: the second turn runs after setPermissionMode (one process, not two).
     fake.enqueue(
+      { toolUses: [{ name: 'Write', input: { file_path: 'early.txt', content: 'x' } }] },
+      { toolUses: [{ name: 'ExitPlanMode', input: { plan: '1. write plan.txt' } }] },
+      { toolUses: [{ name: 'Write', input: { file_path: 'plan.txt', content: 'p' } }] },
+      { text: 'planned and done' },
       { toolUses: [{ name: 'Write', input: { file_path: 'edit.txt', content: 'e' } }, { name: 'Bash', input: { command: 'echo hi' } }] },
       { text: 'edits done' },
     );
@@ -223,23 +228,32 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
       asked.push(tool);
       return { behavior: 'allow', updatedInput: input };
     };
-    await collect(query({ prompt: 'go', options: options({ permissionMode: 'acceptEdits', canUseTool }) }));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      yield { type: 'user', message: { role: 'user', content: 'plan it' }, parent_tool_use_id: null, session_id: '' };
+      await gate;
+      yield { type: 'user', message: { role: 'user', content: 'go' }, parent_tool_use_id: null, session_id: '' };
+    }
+    const q = query({ prompt: input(), options: options({ permissionMode: 'plan', canUseTool }) });
+    const msgs: SDKMessage[] = [];
+    let planAsked: string[] = [];
+    for await (const m of q) {
+      msgs.push(m);
+      if (m.type !== 'result' || (m as { result?: string }).result !== 'planned and done') continue;
+      expect(existsSync(path.join(dir, 'early.txt'))).toBe(false);
+      expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain('plan mode: Write is refused until your plan is approved');
+      expect(readFileSync(path.join(dir, 'plan.txt'), 'utf8')).toBe('p');
+      planAsked = asked.splice(0);
+      await q.setPermissionMode('acceptEdits');
+      release();
+    }
+    expect(planAsked).toEqual(['ExitPlanMode', 'Write']);
     expect(readFileSync(path.join(dir, 'edit.txt'), 'utf8')).toBe('e');
     expect(asked).toEqual(['Bash']);
-
-    asked.length = 0;
-    fake.enqueue(
-      { toolUses: [{ name: 'Write', input: { file_path: 'early.txt', content: 'x' } }] },
-      { toolUses: [{ name: 'ExitPlanMode', input: { plan: '1. write plan.txt' } }] },
-      { toolUses: [{ name: 'Write', input: { file_path: 'plan.txt', content: 'p' } }] },
-      { text: 'planned and done' },
-    );
-    const msgs = await collect(query({ prompt: 'plan it', options: options({ permissionMode: 'plan', canUseTool }) }));
-    expect(existsSync(path.join(dir, 'early.txt'))).toBe(false);
-    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain('plan mode: Write is refused until your plan is approved');
-    expect(asked).toEqual(['ExitPlanMode', 'Write']);
-    expect(readFileSync(path.join(dir, 'plan.txt'), 'utf8')).toBe('p');
-    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')).toMatchObject({ permissionMode: 'plan' });
+    const inits = msgs.filter((m) => m.type === 'system' && m.subtype === 'init');
+    const modes = inits.map((m) => (m as { permissionMode: string }).permissionMode);
+    expect([modes[0], modes.at(-1)]).toEqual(['plan', 'acceptEdits']);
   });
 
   it('a PreToolUse hook callback runs in the host and blocks the tool; another tool is not matched', async () => {

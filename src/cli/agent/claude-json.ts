@@ -2,7 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
-import type { StreamJsonLine, ResultMessage } from '../../core/agent/output-schema.js';
+import type { AssistantMessage, StreamJsonLine, ResultMessage, SystemInitMessage } from '../../core/agent/output-schema.js';
 import type { ChatMessage, Usage } from '../../core/agent/providers/types.js';
 import { estimateCost } from '../../core/agent/cost.js';
 import { modelInfo } from '../../core/agent/models.js';
@@ -89,13 +89,15 @@ export class ClaudeJsonTurn {
   constructor(
     private readonly rt: Runtime,
     private readonly emit: (m: StreamJsonLine) => void,
+    /** stream-json: one `assistant` line per content block (as Claude Code streams them); json keeps one per response. */
+    private readonly perBlock = false,
   ) {}
 
   private get common() {
     return { session_id: this.rt.agent.session.id, uuid: randomUUID() };
   }
 
-  static init(rt: Runtime): StreamJsonLine {
+  static init(rt: Runtime): SystemInitMessage {
     const { agent } = rt;
     return {
       type: 'system',
@@ -111,7 +113,7 @@ export class ClaudeJsonTurn {
       skills: [],
       plugins: [],
       agents: [],
-      apiKeySource: agent.provider.name === 'scripted' ? 'none' : process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN',
+      apiKeySource: agent.provider.name !== 'scripted' && process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
       session_id: agent.session.id,
       uuid: randomUUID(),
     };
@@ -131,21 +133,27 @@ export class ClaudeJsonTurn {
       onResponse: ({ message, stopReason, usage }) => {
         this.apiMs += Date.now() - this.requestStart;
         addModelUsage(this.rt, this.rt.agent.model, usage);
-        this.emit({
-          type: 'assistant',
-          message: {
-            id: `msg_${randomBytes(12).toString('hex')}`,
-            type: 'message',
-            role: 'assistant',
-            model: this.rt.agent.model,
-            content: message.content as never,
-            stop_reason: stopReason,
-            stop_sequence: null,
-            usage: usageJson(usage),
-          },
-          parent_tool_use_id: null,
-          ...this.common,
-        });
+        const id = `msg_${randomBytes(12).toString('hex')}`;
+        const content = message.content as AssistantMessage['message']['content'];
+        // Every block's line carries the response's id and usage; the stop reason is known at the last one.
+        const parts = this.perBlock && content.length > 1 ? content.map((b) => [b]) : [content];
+        parts.forEach((blocks, i) =>
+          this.emit({
+            type: 'assistant',
+            message: {
+              id,
+              type: 'message',
+              role: 'assistant',
+              model: this.rt.agent.model,
+              content: blocks,
+              stop_reason: i === parts.length - 1 ? stopReason : null,
+              stop_sequence: null,
+              usage: usageJson(usage),
+            },
+            parent_tool_use_id: null,
+            ...this.common,
+          }),
+        );
       },
       onMessage: (m: ChatMessage) => {
         if (m.role !== 'user') return;

@@ -74,7 +74,7 @@ export async function runTurn(
   const { agent } = rt;
   const emit = (m: StreamJsonLine) => (opts.format === 'stream-json' ? write(m) : all.push(m));
   if (turnOpts.initEachTurn) emit(ClaudeJsonTurn.init(rt));
-  const turn = new ClaudeJsonTurn(rt, emit);
+  const turn = new ClaudeJsonTurn(rt, emit, opts.format === 'stream-json');
   let events: LoopEvents;
   if (opts.format === 'text') {
     const renderer = new TurnRenderer((s) => process.stderr.write(s), painter(false), { full: true });

@@ -96,7 +96,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
   let lastTurn: ClaudeJsonTurn | undefined;
   const turnEvents = (): LoopEvents => {
     if (format === 'text') return { onToolCall: (c) => log(`[lead] ${c.name} ${c.summary}`), onToolResult: (r) => r.isError && log(`[lead] ${r.name} failed: ${r.content.split('\n')[0]}`) };
-    lastTurn = new ClaudeJsonTurn(rt, (m) => stream && emit(m));
+    lastTurn = new ClaudeJsonTurn(rt, (m) => stream && emit(m), stream);
     return lastTurn.events();
   };
   const teamLine = (event: object) => emit({ type: 'system', subtype: 'team', session_id: agent.session.id, uuid: randomUUID(), event });

@@ -42,18 +42,23 @@ const ContentBlockJson = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool_result'), tool_use_id: z.string(), content: z.union([z.string(), z.array(PromptBlockJson)]), is_error: z.boolean().optional() }),
 ]);
 
-const common = { session_id: z.string().min(1), uuid: z.string().uuid() };
+/** A UUID, typed as the template `randomUUID()` returns (the Agent SDK's `UUID`). */
+type Uuid = `${string}-${string}-${string}-${string}-${string}`;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const uuidJson = z.custom<Uuid>((v) => typeof v === 'string' && UUID_RE.test(v), 'a UUID');
+const common = { session_id: z.string().min(1), uuid: uuidJson };
 
 export const SystemInitMessage = z.object({
   type: z.literal('system'),
   subtype: z.literal('init'),
   cwd: z.string(),
   tools: z.array(z.string()),
-  mcp_servers: z.array(z.unknown()),
+  mcp_servers: z.array(z.object({ name: z.string(), status: z.string() })),
   model: z.string(),
   permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']),
   slash_commands: z.array(z.string()),
-  apiKeySource: z.string(),
+  /** The Agent SDK's values: a bearer token (ANTHROPIC_AUTH_TOKEN) counts as `none`, as Claude Code reports it. */
+  apiKeySource: z.enum(['ANTHROPIC_API_KEY', 'none']),
   claude_code_version: z.string(),
   output_style: z.string(),
   skills: z.array(z.string()),
@@ -129,7 +134,7 @@ export const ResultMessage = z.object({
   terminal_reason: z.string(),
   /** Present when is_error: what went wrong, one line each. */
   errors: z.array(z.string()).optional(),
-  uuid: z.string().uuid(),
+  uuid: uuidJson,
 });
 
 /** One line of `--output-format stream-json`. */
@@ -154,3 +159,5 @@ export const StreamJsonInput = z.object({
 
 export type StreamJsonLine = z.infer<typeof StreamJsonLine>;
 export type ResultMessage = z.infer<typeof ResultMessage>;
+export type AssistantMessage = z.infer<typeof AssistantMessage>;
+export type SystemInitMessage = z.infer<typeof SystemInitMessage>;
