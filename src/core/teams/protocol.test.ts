@@ -9,13 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../store/index.js';
 import { TeamStore } from '../store/index.js';
 import type { Frame } from './protocol.js';
+import * as P from './protocol.js';
 
-// Loaded before each test, not by a static import: a schema that throws while the module loads then fails every
-// test here (a static import would fail the file before any test ran, which a mutation run cannot count as caught).
-let P: typeof import('./protocol.js');
-beforeEach(async () => {
-  P = await import('./protocol.js');
-});
 const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response'];
 const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment', 'team_changed', 'conflict_warning', 'budget_notice'];
 
