@@ -1,8 +1,8 @@
 /**
- * 500 pending requests in real Chromium through `thclaws dashboard`. The requests are real status records
+ * 200 pending requests in real Chromium through `thclaws dashboard`. The requests are real status records
  * written through the store as a waiting teammate writes them (its `waiting` field, its heartbeat); the test
  * plays the teammates' side of the protocol: a beat every few seconds, and clearing `waiting` once its
- * answer frame is in its inbox. The badge counts 500, the inbox scrolls and j/k select, and approving one
+ * answer frame is in its inbox. The badge counts 200, the inbox scrolls and j/k select, and approving one
  * removes exactly that one.
  */
 import { randomUUID } from 'node:crypto';
@@ -10,7 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { TeamStore } from '../src/core/store/index.js';
 import { startDashboard, type Dashboard } from './fixture.js';
 
-const N = 500;
+const N = 200;
 const names = Array.from({ length: N }, (_, i) => `t${String(i).padStart(3, '0')}`);
 let d: Dashboard;
 let page: Page;
@@ -30,7 +30,7 @@ test.beforeAll(async ({ browser }) => {
   store = new TeamStore(d.teamDir);
   page = await (await browser.newContext()).newPage();
   await page.goto(d.url);
-  // 500 members make the first snapshot slow on a loaded machine: generous.
+  // Hundreds of members make the first snapshot slow on a loaded machine: generous.
   await expect(page.locator('.pane[data-agent="lead"]')).toBeVisible({ timeout: 90_000 });
   const epoch = ((await store.config.load()) as { epoch?: string }).epoch ?? null;
   const now = Date.now();
@@ -53,7 +53,7 @@ test.afterAll(async () => {
 
 const badge = () => page.getByTestId('approvals-badge');
 
-test('500 pending: the badge counts them, the inbox scrolls, j/k select, approving one removes exactly that one', async () => {
+test('200 pending: the badge counts them, the inbox scrolls, j/k select, approving one removes exactly that one', async () => {
   test.setTimeout(180_000);
   await expect(badge()).toHaveText(`approvals: ${N}`, { timeout: 60_000 });
   await expect(page.locator('.approval')).toHaveCount(N);
