@@ -1,11 +1,13 @@
 /**
  * The lead's MCP servers reach its teammates: a lead started with `--mcp-config` (a real stdio server,
- * test/fixtures/mcp-echo-server.mjs) spawns a real teammate process, which lists and calls that server's tool.
+ * test/fixtures/mcp-echo-server.mjs) spawns a real teammate process, which lists and calls that server's tool;
+ * a lead driven by the Agent SDK hands its `mcpServers` down the same way.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, REPO, runCli, scrubbedEnv } from '../agent/helpers.js';
+import { BIN, ensureBuilt, REPO, runCli, scrubbedEnv } from '../agent/helpers.js';
 import { teamWorkspace, writeScript, type Ws } from './helpers.js';
 import { parseLines } from './stream.js';
 
@@ -47,4 +49,27 @@ describe("the lead's MCP servers", () => {
     expect(log).toContain('name=from-lead');
     expect(log).not.toMatch(/unknown tool/i);
   }, 120_000);
+
+  it("the SDK's mcpServers, applied in initialize, are handed to a teammate the lead spawns after it", async () => {
+    ws = teamWorkspace();
+    const script = writeScript(ws, {
+      rules: [{ match: 'spawn one', turns: [{ text: 'team', tool_calls: [{ name: 'TeamCreate', input: { name: 't', agents: [{ name: 'helper' }] } }, { name: 'SpawnTeammate', input: { name: 'helper' } }] }, { text: 'spawned' }] }],
+      fallback: [{ text: 'noted' }],
+    });
+    const msgs: SDKMessage[] = [];
+    const q = query({
+      prompt: 'spawn one',
+      options: {
+        pathToClaudeCodeExecutable: BIN,
+        cwd: ws.dir,
+        env: scrubbedEnv(ws.home) as Record<string, string>,
+        extraArgs: { script, 'accept-all': null },
+        mcpServers: { sdkside: { command: process.execPath, args: [SERVER] } },
+      },
+    });
+    for await (const m of q) msgs.push(m);
+    expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'success' });
+    const file = path.join(ws.dir, '.thclaws/state/team/agents/helper/mcp.json');
+    expect(Object.keys(JSON.parse(fs.readFileSync(file, 'utf8')).mcpServers)).toEqual(['sdkside']);
+  }, 60_000);
 });
