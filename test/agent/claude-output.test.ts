@@ -30,12 +30,13 @@ describe('thclaws -p output in Claude Code\'s shapes (real process, fake API)', 
     const blocks = msgs.slice(1, 4);
     expect(blocks.map((m) => m.message.content)).toEqual([
       [{ type: 'thinking', thinking: 'I should look.', signature: 'sig-1' }],
-      [{ type: 'text', text: 'Looking.' }],
+      [{ type: 'text', text: 'Looking.', citations: null }],
       [{ type: 'tool_use', id: 'toolu_a', name: 'Glob', input: { pattern: '*' } }],
     ]);
     expect(new Set(blocks.map((m) => m.message.id)).size).toBe(1);
     expect(new Set(blocks.map((m) => m.uuid)).size).toBe(3);
     expect(blocks.map((m) => m.message.stop_reason)).toEqual([null, null, 'tool_use']);
+    expect(blocks[0].message).toMatchObject({ container: null, context_management: null, diagnostics: null, stop_details: null, usage: { service_tier: 'standard', cache_creation: { ephemeral_5m_input_tokens: 0 } } });
     expect(msgs[4].message.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_a' });
     const result = msgs.at(-1);
     expect(result).toMatchObject({ is_error: false, num_turns: 2, result: 'Nothing here.', usage: { input_tokens: 250, output_tokens: 30 } });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeAnthropic } from './fake-anthropic.js';
 import { useFakeApiWorkspace } from './harness.js';
 import { REPO, runCli, scrubbedEnv } from './helpers.js';
+import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
 
 describe('thclaws -p (real process)', () => {
   let dir: string;
@@ -107,10 +108,13 @@ describe('thclaws -p (real process)', () => {
     const r = await runCli(['-p', 'x'], { cwd: dir, env: withKey() });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('thclaws: API error 529: Overloaded (gave up after 2 attempts)');
-    fake.enqueue({ kind: 'error', status: 401, message: 'invalid key' });
-    const j = await runCli(['-p', 'x', '--output-format', 'json'], { cwd: dir, env: withKey() });
+    // stream-json: the retry is announced with the SDK's fields (HTTP status, error category), then the result.
+    fake.enqueue({ kind: 'error', status: 529, message: 'Overloaded' }, { kind: 'error', status: 401, message: 'invalid key' });
+    const j = await runCli(['-p', 'x', '--output-format', 'stream-json'], { cwd: dir, env: withKey() });
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stdout)).toMatchObject({ is_error: true, subtype: 'error_during_execution', errors: ['authentication failed (401): check ANTHROPIC_API_KEY — invalid key'] });
+    const lines = j.stdout.trim().split('\n').map((l) => StreamJsonLine.parse(JSON.parse(l)));
+    expect(lines.find((l) => l.type === 'system' && l.subtype === 'api_retry')).toMatchObject({ attempt: 1, error_status: 529, error: 'overloaded', error_message: 'API error 529: Overloaded' });
+    expect(lines.at(-1)).toMatchObject({ is_error: true, subtype: 'error_during_execution', errors: ['authentication failed (401): check ANTHROPIC_API_KEY — invalid key'] });
   });
 
   it('--max-iterations stops a looping model with a non-zero exit', async () => {

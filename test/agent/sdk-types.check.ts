@@ -2,28 +2,35 @@
  * Compile-time conformance (checked by `npm run typecheck`, not run by vitest): every message shape thclaws
  * prints in stream-json — the types its builders in src/cli/agent/claude-json.ts return — must be assignable to
  * the Agent SDK's exported message types. A field the SDK requires and we drop, or a value outside the SDK's
- * union, fails `tsc` here. Type-only imports: nothing of the SDK reaches src/ at runtime.
+ * union, fails `tsc` here. No known gaps remain: every line type fits. Type-only imports: nothing of the SDK reaches src/ at runtime.
  */
 import type {
+  NonNullableUsage,
   SDKAPIRetryMessage,
+  SDKControlResponse,
   SDKAssistantMessage,
   SDKMessage,
   SDKPartialAssistantMessage,
+  SDKResultError,
   SDKResultMessage,
+  SDKResultSuccess,
   SDKSystemMessage,
   SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { z } from 'zod';
 import type {
   AssistantMessage,
+  ResultError,
   ResultMessage,
+  ResultSuccess,
   StreamEventMessage,
   StreamJsonLine,
   SystemInitMessage,
   SystemRetryMessage,
   UserMessage,
 } from '../../src/core/agent/output-schema.js';
-import type { ClaudeJsonTurn } from '../../src/cli/agent/claude-json.js';
+import type { ClaudeJsonTurn, usageJson } from '../../src/cli/agent/claude-json.js';
+import type { errorResponse, successResponse } from '../../src/cli/agent/control-protocol.js';
 
 /** Compiles only when A is assignable to B. */
 type Assignable<A extends B, B> = A;
@@ -32,26 +39,17 @@ type Assignable<A extends B, B> = A;
 export type Conformant = [
   Assignable<z.infer<typeof SystemInitMessage>, SDKSystemMessage>,
   Assignable<z.infer<typeof UserMessage>, SDKUserMessage>,
-  // The builder returns that shape (not a wider type that would escape the check above).
+  Assignable<z.infer<typeof SystemRetryMessage>, SDKAPIRetryMessage>,
+  Assignable<AssistantMessage, SDKAssistantMessage>,
+  Assignable<z.infer<typeof ResultSuccess>, SDKResultSuccess>,
+  Assignable<z.infer<typeof ResultError>, SDKResultError>,
+  Assignable<ResultMessage, SDKResultMessage>,
+  Assignable<z.infer<typeof StreamEventMessage>, SDKPartialAssistantMessage>,
+  Assignable<StreamJsonLine, SDKMessage>,
+  Assignable<ReturnType<typeof successResponse>, SDKControlResponse>,
+  Assignable<ReturnType<typeof errorResponse>, SDKControlResponse>,
+  // The builders return those shapes (not a wider type that would escape the checks above).
   Assignable<ReturnType<typeof ClaudeJsonTurn.init>, SDKSystemMessage>,
+  Assignable<ReturnType<ClaudeJsonTurn['result']>, SDKResultMessage>,
+  Assignable<ReturnType<typeof usageJson>, NonNullableUsage>,
 ];
-
-// Known gaps, each a compile error today (docs/agent.md lists them). When one is fixed, its
-// expect-error directive becomes unused and tsc fails: move the line up to Conformant.
-// api_retry: no `error_status`; `error` is free text, not the SDK's error category union.
-// @ts-expect-error known gap
-export type RetryGap = Assignable<z.infer<typeof SystemRetryMessage>, SDKAPIRetryMessage>;
-// assistant: BetaMessage's `container`, `context_management`, `diagnostics`, `stop_details` are absent.
-// @ts-expect-error known gap
-export type AssistantGap = Assignable<AssistantMessage, SDKAssistantMessage>;
-// result: one object for success and errors, where the SDK has SDKResultSuccess | SDKResultError by subtype.
-// @ts-expect-error known gap
-export type ResultGap = Assignable<ResultMessage, SDKResultMessage>;
-// @ts-expect-error known gap (the same, from the builder)
-export type ResultBuilderGap = Assignable<ReturnType<ClaudeJsonTurn['result']>, SDKResultMessage>;
-// stream_event: the event is typed loosely ({type, ...}), not as BetaRawMessageStreamEvent.
-// @ts-expect-error known gap
-export type StreamEventGap = Assignable<z.infer<typeof StreamEventMessage>, SDKPartialAssistantMessage>;
-// Hence not every line is typed as an SDKMessage yet.
-// @ts-expect-error known gap
-export type LineGap = Assignable<StreamJsonLine, SDKMessage>;

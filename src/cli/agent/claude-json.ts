@@ -2,8 +2,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
-import type { AssistantMessage, StreamJsonLine, ResultMessage, SystemInitMessage } from '../../core/agent/output-schema.js';
-import type { ChatMessage, Usage } from '../../core/agent/providers/types.js';
+import { API_STOP_REASONS } from '../../core/agent/output-schema.js';
+import type { AssistantMessage, StreamJsonLine, ResultMessage, SystemInitMessage, SystemRetryMessage } from '../../core/agent/output-schema.js';
+import type { z } from 'zod';
+import type { AssistantBlock, ChatMessage, Usage } from '../../core/agent/providers/types.js';
 import { estimateCost } from '../../core/agent/cost.js';
 import { modelInfo } from '../../core/agent/models.js';
 import { VERSION } from '../version.js';
@@ -48,7 +50,7 @@ function sdkModeName(mode: string): 'default' | 'bypassPermissions' | 'acceptEdi
 }
 
 /** Our loop's stop → the Agent SDK's `terminal_reason`. */
-function terminalReason(r: PromptResult): string {
+function terminalReason(r: PromptResult): ResultMessage['terminal_reason'] {
   switch (r.stop) {
     case 'end_turn':
       return 'completed';
@@ -63,18 +65,55 @@ function terminalReason(r: PromptResult): string {
   }
 }
 
-export function usageJson(u: Usage) {
+/** The API's usage object; our cache writes use the default (5-minute) cache lifetime. */
+export function usageJson(u: Usage): AssistantMessage['message']['usage'] {
   return {
     input_tokens: u.inputTokens,
     output_tokens: u.outputTokens,
     cache_creation_input_tokens: u.cacheWriteTokens,
     cache_read_input_tokens: u.cacheReadTokens,
+    cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: u.cacheWriteTokens },
+    server_tool_use: { web_fetch_requests: 0, web_search_requests: 0 },
+    output_tokens_details: { thinking_tokens: 0 },
+    iterations: [],
+    inference_geo: '',
+    service_tier: 'standard',
+    speed: 'standard',
+    fallback_credit: null,
   };
 }
 
 export function subtypeOf(r: PromptResult): ResultMessage['subtype'] {
   if (r.stop === 'end_turn') return 'success';
   return r.stop === 'max_iterations' ? 'error_max_turns' : 'error_during_execution';
+}
+
+type ApiStopReason = (typeof API_STOP_REASONS)[number];
+/** A provider's stop reason as one of the API's (an OpenAI-compatible provider's are mapped already). */
+function apiStopReason(s: string): ApiStopReason {
+  return (API_STOP_REASONS as readonly string[]).includes(s) ? (s as ApiStopReason) : 'end_turn';
+}
+
+/** A response block as the API returns it: text blocks carry `citations` (we never request any). */
+function apiBlock(b: AssistantBlock): AssistantMessage['message']['content'][number] {
+  return b.type === 'text' ? { type: 'text', text: b.text, citations: null } : b;
+}
+
+/** A failed attempt's HTTP status → the Agent SDK's error category. */
+export function retryCategory(status: number | undefined): z.infer<typeof SystemRetryMessage>['error'] {
+  if (status === undefined) return 'unknown';
+  if (status === 401 || status === 403) return 'authentication_failed';
+  if (status === 402) return 'billing_error';
+  if (status === 404) return 'model_not_found';
+  if (status === 429) return 'rate_limit';
+  if (status === 529) return 'overloaded';
+  if (status >= 500) return 'server_error';
+  return status >= 400 ? 'invalid_request' : 'unknown';
+}
+
+/** A tool's input as the SDK's denial record takes it (an object; anything else is wrapped). */
+function inputRecord(input: unknown): Record<string, unknown> {
+  return input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
 }
 
 /** Collects one turn's messages; `emit` receives each as it happens. */
@@ -121,20 +160,31 @@ export class ClaudeJsonTurn {
 
   events(includePartial = false): LoopEvents {
     return {
-      ...(includePartial ? { onStreamEvent: (event: Record<string, unknown>) => this.emit({ type: 'stream_event', event: event as { type: string }, parent_tool_use_id: null, ...this.common }) } : {}),
+      // The API's own events, forwarded as received (the provider reads the same stream).
+      ...(includePartial ? { onStreamEvent: (event: Record<string, unknown>) => this.emit({ type: 'stream_event', event: event as never, parent_tool_use_id: null, ...this.common }) } : {}),
       onRetry: (i) =>
-        this.emit({ type: 'system', subtype: 'api_retry', attempt: i.attempt, max_retries: this.rt.info.settings.retry.maxRetries, retry_delay_ms: i.delayMs, error: i.reason, ...this.common }),
+        this.emit({
+          type: 'system',
+          subtype: 'api_retry',
+          attempt: i.attempt,
+          max_retries: this.rt.info.settings.retry.maxRetries,
+          retry_delay_ms: i.delayMs,
+          error_status: i.status ?? null,
+          error: retryCategory(i.status),
+          error_message: i.reason,
+          ...this.common,
+        }),
       onToolCall: (c) => this.inputs.set(c.id, { name: c.name, input: c.input }),
       onToolResult: (r) => {
         if (r.isError && r.content.startsWith('permission denied:')) {
-          this.denials.push({ tool_name: r.name, tool_use_id: r.id, tool_input: this.inputs.get(r.id)?.input ?? null });
+          this.denials.push({ tool_name: r.name, tool_use_id: r.id, tool_input: inputRecord(this.inputs.get(r.id)?.input ?? {}) });
         }
       },
       onResponse: ({ message, stopReason, usage }) => {
         this.apiMs += Date.now() - this.requestStart;
         addModelUsage(this.rt, this.rt.agent.model, usage);
         const id = `msg_${randomBytes(12).toString('hex')}`;
-        const content = message.content as AssistantMessage['message']['content'];
+        const content = (message.content as AssistantBlock[]).map(apiBlock);
         // Every block's line carries the response's id and usage; the stop reason is known at the last one.
         const parts = this.perBlock && content.length > 1 ? content.map((b) => [b]) : [content];
         parts.forEach((blocks, i) =>
@@ -146,9 +196,13 @@ export class ClaudeJsonTurn {
               role: 'assistant',
               model: this.rt.agent.model,
               content: blocks,
-              stop_reason: i === parts.length - 1 ? stopReason : null,
+              stop_reason: i === parts.length - 1 ? apiStopReason(stopReason) : null,
               stop_sequence: null,
               usage: usageJson(usage),
+              container: null,
+              context_management: null,
+              diagnostics: null,
+              stop_details: null,
             },
             parent_tool_use_id: null,
             ...this.common,
@@ -169,10 +223,8 @@ export class ClaudeJsonTurn {
   }
 
   result(r: PromptResult): ResultMessage {
-    const error = r.error ?? (r.stop === 'aborted' ? 'interrupted' : undefined);
-    return {
-      type: 'result',
-      subtype: subtypeOf(r),
+    const common = {
+      type: 'result' as const,
       is_error: r.stop !== 'end_turn',
       duration_ms: Date.now() - this.started,
       duration_api_ms: this.apiMs,
@@ -185,8 +237,11 @@ export class ClaudeJsonTurn {
       permission_denials: this.denials,
       modelUsage: modelUsageJson(this.rt),
       terminal_reason: terminalReason(r),
-      ...(r.stop !== 'end_turn' && error ? { errors: [error] } : {}),
       uuid: randomUUID(),
     };
+    const subtype = subtypeOf(r);
+    if (subtype === 'success') return { ...common, subtype };
+    // An error result always says what went wrong (the SDK requires `errors`).
+    return { ...common, subtype, errors: [r.error ?? (r.stop === 'aborted' ? 'interrupted' : `the turn stopped: ${r.stop}`)] };
   }
 }

@@ -50,11 +50,11 @@ export type ControlResponseLine = z.infer<typeof ControlResponseLine>;
 export type Writer = (obj: unknown) => void;
 
 export function successResponse(requestId: string, response: Record<string, unknown> = {}) {
-  return { type: 'control_response', response: { subtype: 'success', request_id: requestId, response } };
+  return { type: 'control_response', response: { subtype: 'success', request_id: requestId, response } } as const;
 }
 
 export function errorResponse(requestId: string, error: string) {
-  return { type: 'control_response', response: { subtype: 'error', request_id: requestId, error } };
+  return { type: 'control_response', response: { subtype: 'error', request_id: requestId, error } } as const;
 }
 
 /** Our own requests to the SDK (can_use_tool, hook_callback): one pending promise per request id. */

@@ -5,6 +5,7 @@
  * start is one stderr line and the session goes on without it.
  */
 import { existsSync } from 'node:fs';
+import type { McpServers as McpServerConfigs } from '../../core/agent/mcp/config-schema.js';
 import { McpConfigError, mcpJsonPath, parseMcpConfigArg, parseSdkServers, readMcpJson, resolveMcpServers, serversForMember } from '../../core/agent/mcp/config.js';
 import { McpServers } from '../../core/agent/mcp/servers.js';
 import { toolNameMatches } from '../../core/agent/permission-rules.js';
@@ -13,6 +14,7 @@ import type { Tool } from '../../core/agent/types.js';
 import { CliError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { agentHooks, type RuntimeInfo } from './hooks.js';
+import { activeTeamSession } from './team-hooks.js';
 import type { AgentCliOptions } from './options.js';
 
 const warn = (line: string) => process.stderr.write(`thclaws: ${line}\n`);
@@ -28,22 +30,36 @@ export function hiddenBy(rules: readonly string[] | undefined): (tool: Tool<any>
   return (t) => bare.some((r) => toolNameMatches(r, t.name));
 }
 
+/**
+ * The servers this process was given on its command line or by the Agent SDK: a teammate it spawns gets them
+ * too (its settings and `.mcp.json` it reads itself), through the team store.
+ */
+const handedDown: McpServerConfigs = {};
+
+export function serversForTeammates(): McpServerConfigs {
+  return { ...handedDown };
+}
+
 export async function setupMcp(opts: AgentCliOptions, info: RuntimeInfo, memberServers: readonly string[] | undefined): Promise<{ mcp: McpServers; tools: Tool<any>[] }> {
   const mcp = new McpServers(info.cwd, VERSION);
   let list;
   try {
     const trusted = isTrusted(info.projectRoot);
+    const team = activeTeamSession();
+    // A teammate's lead handed down its own --mcp-config / SDK servers at spawn; a member's list narrows them below.
+    const fromLead = info.agentName && team ? team.store.memberMcp.read(info.agentName) : {};
     list = resolveMcpServers({
       settings: info.settings.mcpServers,
       // `.mcp.json` is the project source of servers, as in Claude Code (--setting-sources without project skips it).
       project: trusted && (!opts.settingSources || opts.settingSources.includes('project')) ? readMcpJson(info.projectRoot) : undefined,
-      cli: (opts.mcpConfig ?? []).map((v) => parseMcpConfigArg(v, info.cwd)),
+      cli: [fromLead, ...(opts.mcpConfig ?? []).map((v) => parseMcpConfigArg(v, info.cwd))],
       ...(opts.strictMcpConfig ? { strict: true } : {}),
     });
   } catch (err) {
     if (err instanceof McpConfigError) throw new CliError(err.message);
     throw err;
   }
+  for (const s of list) if (s.scope === 'cli') handedDown[s.name] = s.config;
   list = serversForMember(list, memberServers);
   if (!list.length) return { mcp, tools: [] };
   process.once('exit', () => mcp.killSync());
@@ -64,6 +80,7 @@ export async function addSdkServers(mcp: McpServers, info: RuntimeInfo, tools: T
   }
   const list = Object.entries(servers).map(([name, config]) => ({ name, config, scope: 'sdk' as const }));
   if (!list.length) return undefined;
+  Object.assign(handedDown, servers);
   process.once('exit', () => mcp.killSync());
   const hidden = hiddenBy(disallowed);
   const added = (await mcp.connect(list, warn)).filter((t) => !hidden(t));

@@ -86,17 +86,15 @@ export async function runTurn(
   }
   const tools: ToolTally = { calls: 0, failed: 0 };
   const result = await agent.prompt(prompt, signal, countTools(events, tools));
-  const summary = turn.result(result);
+  let summary = turn.result(result);
   if (result.stop === 'end_turn' && allToolsFailed(tools)) {
-    summary.is_error = true;
-    summary.subtype = 'error_during_execution';
-    summary.errors = [allFailedLine(tools)];
+    summary = { ...summary, is_error: true, subtype: 'error_during_execution', errors: [allFailedLine(tools)] };
   }
   if (opts.format === 'stream-json') write(summary);
   else if (opts.format === 'json') write(opts.verbose ? [...all, summary] : summary);
   else {
     if (result.text) process.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
-    if (summary.errors) process.stderr.write(`thclaws: ${summary.errors[0]}\n`);
+    if (summary.subtype !== 'success') process.stderr.write(`thclaws: ${summary.errors[0]}\n`);
   }
   return { result, code: exitCodeOf(result, tools) };
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { AgentCliOptions } from './options.js';
 import { CliError } from '../errors.js';
 import { registerAgentHooks, type RuntimeInfo } from './hooks.js';
+import { serversForTeammates } from './mcp-setup.js';
 import { outsideWorktrees } from '../../core/teams/roots.js';
 import type { TeamSession, TeamSessionOptions } from '../../core/teams/session.js';
 import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
@@ -73,6 +74,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         ...teammateModeFor(info.settings.teammateMode, forcedMode),
         selfArgv: [process.execPath, ...process.execArgv, process.argv[1]!],
         childFlags: childFlags(opts),
+        childMcpServers: serversForTeammates,
         defaultModel: info.settings.model,
         maxLiveTeammates: settings.maxLiveTeammates,
         roleModels: settings.roleModels,

@@ -179,7 +179,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
     stop_reason: timedOut ? 'timeout' : last!.stop,
     usage: usageJson(agent.usage),
     tasks: summaryTasks,
-    ...(error && !ok ? { errors: [error] } : {}),
+    ...(!ok ? { errors: [error ?? 'team run failed'] } : {}),
   };
   if (ok) delete (summary as { errors?: unknown }).errors;
   if (format === 'json' || stream) emit(summary);

@@ -16,7 +16,7 @@ export interface LoopEvents {
   onThinking?(delta: string): void;
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolResult?(result: { id: string; name: string; content: string; isError: boolean }): void;
-  onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  onRetry?(info: { attempt: number; delayMs: number; reason: string; status?: number }): void;
   /** Each raw event of the model's stream (`--include-partial-messages`). */
   onStreamEvent?(event: Record<string, unknown>): void;
   /** Usage of one model call; `unknown`: the server reported none (tokens estimated, cost unknown). */

@@ -58,13 +58,13 @@ function pidLives(pid: number): boolean {
 }
 
 /** Opens a temp file, recreating `.tmp/` if it was removed since we last made it. */
-function openTemp(tmp: string): number {
+function openTemp(tmp: string, mode = 0o666): number {
   try {
-    return fs.openSync(tmp, 'w');
+    return fs.openSync(tmp, 'w', mode);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     fs.mkdirSync(path.dirname(tmp), { recursive: true });
-    return fs.openSync(tmp, 'w');
+    return fs.openSync(tmp, 'w', mode);
   }
 }
 
@@ -79,6 +79,8 @@ export interface WriteOptions {
   durable?: boolean;
   /** Checked right before the rename: a holder that lost its lock aborts with nothing written. */
   guard?: Guard;
+  /** File mode of the new file (0o600 for one that may hold credentials); default 0o666 less the umask. */
+  mode?: number;
 }
 
 /** Writes all of `data`: writeSync may write less than asked (a full disk, a signal, a pipe-like file). */
@@ -89,9 +91,9 @@ function writeAll(fd: number, data: string): void {
 }
 
 /** A temp file holding `data` (fsynced when durable); removed again if anything fails. */
-function writeTemp(file: string, data: string, durable: boolean): string {
+function writeTemp(file: string, data: string, durable: boolean, mode?: number): string {
   const tmp = tempPathFor(file);
-  const fd = openTemp(tmp);
+  const fd = openTemp(tmp, mode);
   try {
     writeAll(fd, data);
     if (durable) fs.fsyncSync(fd);
@@ -142,8 +144,8 @@ function renameRetrying(from: string, to: string): void {
  * write that returned is on disk. The guard (the caller's lock) is checked just before the rename.
  */
 export function writeFileAtomic(file: string, data: string, opts: boolean | WriteOptions = true): void {
-  const { durable = true, guard } = typeof opts === 'boolean' ? { durable: opts } : opts;
-  const tmp = writeTemp(file, data, durable);
+  const { durable = true, guard, mode } = typeof opts === 'boolean' ? { durable: opts } : opts;
+  const tmp = writeTemp(file, data, durable, mode);
   try {
     guard?.assertHeld();
     renameRetrying(tmp, file);

@@ -1,3 +1,4 @@
+import { MemberMcp } from './member-mcp.js';
 import { TeamConfigFile, knownNames } from './config.js';
 import { ensureDir } from './fsio.js';
 import { Inboxes, type NewMessage } from './inbox.js';
@@ -66,6 +67,8 @@ export class TeamStore {
   readonly reviews: Reviews;
   /** Spending limits (`budgets.json`). */
   readonly budgets: TeamBudgets;
+  /** The lead's MCP servers handed to each teammate (`agents/<name>/mcp.json`). */
+  readonly memberMcp: MemberMcp;
   /** Leases this process holds; a lost one stays here so claims with it fail loudly instead of re-leasing. */
   private readonly held = new Map<string, Lease>();
 
@@ -81,6 +84,7 @@ export class TeamStore {
     this.outputs = new OutputLogs(this.paths);
     this.reviews = new Reviews(this.paths, this.journal);
     this.budgets = new TeamBudgets(dir, this.journal);
+    this.memberMcp = new MemberMcp(this.paths, this.journal);
     this.tasks = new Tasks(
       this.paths,
       new TaskFiles(this.paths, this.journal),

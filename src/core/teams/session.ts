@@ -2,6 +2,7 @@
  * One team session per process: the team dir and project root resolved once and passed everywhere, the
  * process's identity (backed by its agent lease), its role, and the session epoch.
  */
+import type { McpServers } from '../agent/mcp/config-schema.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -41,6 +42,8 @@ export interface TeamSessionOptions {
   hooks?: import('./hooks.js').HooksConfig;
   /** Extra environment for every teammate (tests and benches pin HOME and the like). */
   childEnv?: Record<string, string>;
+  /** MCP servers a teammate gets from this lead (written to its agent dir at each spawn). */
+  childMcpServers?: () => McpServers;
   /** More variables teammates copy from the lead's environment by name (provider profiles' apiKeyEnv). */
   inheritEnv?: string[];
 }

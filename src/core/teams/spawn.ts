@@ -118,6 +118,8 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   };
   const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, argv, cwd, env, inherit_env: [...new Set([...INHERITED_ENV, ...(session.opts.inheritEnv ?? [])])], team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };
 
+  // The lead's MCP servers reach the teammate through its agent dir (owner-only: configs may hold tokens).
+  store.memberMcp.write(name, session.opts.childMcpServers?.() ?? {});
   // The spawner is named so that, should this process die before the child boots, the spawn is void at once.
   await store.statuses.write(name, { status: 'spawning', spawn_id: spawnId, model, pid: null, pid_start: null, current_task: null, spawner: selfProcess() } as never);
   const [initial] = prompt ? await store.send(LEAD, name, prompt, { summary: `initial prompt for ${name}`, extra: { spawn_id: spawnId, initial: true } }) : [];

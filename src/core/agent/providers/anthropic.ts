@@ -148,7 +148,7 @@ export class AnthropicProvider implements Provider {
           throw new ProviderError(message + suffix, status, apiErr !== undefined && isContextExceeded(apiErr));
         }
         const delayMs = backoffDelay(this.opts.retry, attempt + 1, parseRetryAfter(apiErr?.headers));
-        req.onRetry?.({ attempt: attempt + 1, delayMs, reason: message });
+        req.onRetry?.({ attempt: attempt + 1, delayMs, reason: message, ...(status !== undefined ? { status } : {}) });
         try {
           await sleep(delayMs, req.signal);
         } catch {

@@ -116,7 +116,7 @@ export class OpenAICompatibleProvider implements Provider {
           throw new ProviderError(message + suffix, apiErr.status, exceeded);
         }
         const delayMs = backoffDelay(this.opts.retry, attempt + 1, parseRetryAfter(apiErr.headers));
-        req.onRetry?.({ attempt: attempt + 1, delayMs, reason: message });
+        req.onRetry?.({ attempt: attempt + 1, delayMs, reason: message, ...(apiErr.status !== undefined ? { status: apiErr.status } : {}) });
         try {
           await sleep(delayMs, req.signal);
         } catch {

@@ -70,7 +70,7 @@ export interface CompletionRequest {
   /** Streamed thinking text as it arrives. */
   onThinking?: (delta: string) => void;
   /** Told before a retry wait, so a UI can say why it is slow. */
-  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string; /** HTTP status of the failed attempt; absent for a connection error. */ status?: number }) => void;
   /** Each raw event of the API's stream as it arrives (the Agent SDK's partial messages). */
   onStreamEvent?: (event: Record<string, unknown>) => void;
 }
