@@ -121,7 +121,51 @@ export function MemberActions({ member, onEdit }: { member: Member; onEdit: (nam
   );
 }
 
-/** The team bar: create a team, add a member, message everyone. */
+interface ResumeResult {
+  resumed: { name: string }[];
+  fresh: string[];
+  failed: { name: string; error: string }[];
+}
+
+/** What "Resume team" did, as one sentence per kind of outcome. */
+function resumeSummary(r: ResumeResult): string {
+  return [
+    r.resumed.length ? `Resumed ${r.resumed.map((m) => m.name).join(', ')} where ${r.resumed.length > 1 ? 'their conversations' : 'its conversation'} left off.` : '',
+    r.fresh.length ? `Started ${r.fresh.join(', ')} fresh (no saved conversation).` : '',
+    ...r.failed.map((f) => `${f.name} could not start: ${f.error}`),
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/**
+ * "Resume team": offered when the team's teammates ran and none is live any more (the processes that ran them
+ * are gone, e.g. the host was killed): each starts again in its own folder, on its saved conversation.
+ */
+function ResumeTeam() {
+  const members = useDashboard((s) => s.members);
+  const notify = useDashboard((s) => s.notify);
+  const [busy, setBusy] = useState(false);
+  const mates = members.filter((m) => m.name !== 'lead');
+  if (!mates.length || mates.some((m) => m.alive) || !mates.some((m) => m.state === 'dead' || m.state === 'stopped')) return null;
+  return (
+    <button
+      className="resume-team"
+      disabled={busy}
+      title="start every teammate again in its own folder, continuing its saved conversation"
+      onClick={() => {
+        setBusy(true);
+        void act({ type: 'team_resume' })
+          .then((r) => r && notify((r as ResumeResult).failed.length ? 'warn' : 'info', resumeSummary(r as ResumeResult)))
+          .finally(() => setBusy(false));
+      }}
+    >
+      {busy ? 'Resuming…' : 'Resume team'}
+    </button>
+  );
+}
+
+/** The team bar: create a team, add a member, resume the team after its processes died, message everyone. */
 export function TeamManager() {
   const team = useDashboard((s) => s.team);
   const editing = useDashboard((s) => s.editingMember);
@@ -134,6 +178,7 @@ export function TeamManager() {
         <button onClick={() => setCreating(true)}>Create a team</button>
       ) : (
         <>
+          <ResumeTeam />
           <button onClick={() => setEditing('new')}>Add member</button>
           <form
             className="message-all"
