@@ -1,17 +1,20 @@
 /**
  * "Resume team" after the processes that ran the team are gone: a real teammate (scripted provider) in its own
- * worktree does a turn, is SIGKILLed with its host; the next host, reading the team from disk, resumes it: the
- * same member is back in its worktree, writing the same saved conversation, and its next turn goes on from it.
+ * worktree does a turn, is SIGKILLed and its host closed; `thclaws team resume` starts the workspace's next host
+ * (`thclaws host`), which reads the team from disk and resumes it: the same member is back in its worktree,
+ * writing the same saved conversation, and its next turn goes on from it; a second resume is refused.
  * The rules (refused while a teammate is live; fresh start without a session; removed or never-run members left
  * alone) are checked on the real store with the spawn recorded.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readSession, sessionsDir, SessionStore } from '../../src/core/agent/sessions.js';
 import { deriveState, LEAD, selfProcess, TeamStore } from '../../src/core/store/index.js';
+import { stopHost } from '../../src/main/daemon/host-client.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
@@ -19,9 +22,16 @@ import { resumeTeam } from '../../src/main/host/team-resume.js';
 import type { HostEvent } from '../../src/shared/api.js';
 import { makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 
+const execFileP = promisify(execFile);
 const hosts: TeamHost[] = [];
+const daemons: string[] = [];
+// The workspace host `thclaws team resume` starts lives in this test's own runtime dir, and is stopped after.
+const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-run-'));
+fs.chmodSync(runtime, 0o700);
+const runEnv = { ...process.env, XDG_RUNTIME_DIR: runtime };
 afterAll(async () => {
   for (const h of hosts.splice(0)) await h.close();
+  for (const ws of daemons.splice(0)) await stopHost(ws, runEnv);
 });
 
 function openHost(ws: string, home: string) {
@@ -43,13 +53,15 @@ function openHost(ws: string, home: string) {
 const texts = (ws: string, id: string) => readSession(path.join(sessionsDir(ws), `${id}.jsonl`)).messages.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => ('text' in b ? b.text : '')).join('')));
 
 describe('Resume team with real processes', () => {
-  it('a SIGKILLed teammate (and its host) comes back in its worktree on its saved conversation', async () => {
+  it('a SIGKILLed teammate whose host is gone comes back, through `thclaws team resume`, in its worktree on its saved conversation', async () => {
     const ws = fs.realpathSync(makeTeamWorkspace(['alice']));
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: ws });
     const store = TeamStore.forWorkspace(ws);
     await store.config.update((c) => {
       c.members.find((m) => m.name === 'alice')!.isolation = 'worktree';
     });
+    fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted' }));
+    daemons.push(ws);
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-home-'));
     const first = openHost(ws, home);
     await first.open();
@@ -73,10 +85,10 @@ describe('Resume team with real processes', () => {
     await waitFor(async () => deriveState(await store.statuses.read('alice')) === 'dead', 'alice dead');
     await first.host.close(); // the host goes too: the next one knows the team only from disk
 
-    const next = openHost(ws, home);
-    await next.open();
-    const reply = await next.call({ type: 'team_resume' });
-    expect(reply).toMatchObject({ ok: true, result: { resumed: [{ name: 'alice', session_id: session }], fresh: [], failed: [] } });
+    // The next host is the workspace's `thclaws host`, started by `thclaws team resume` as after a reboot.
+    const cli = (args: string[]) => execFileP(THCLAWS, ['team', 'resume', '--dir', ws, ...args], { env: runEnv }).then((r) => ({ code: 0, ...r }), (e: { code: number; stdout: string; stderr: string }) => e);
+    const resumed = await cli([]);
+    expect(resumed).toMatchObject({ code: 0, stdout: `resumed alice (session ${session})\n` });
     const after = (await store.statuses.read('alice'))!;
     expect(after.pid).not.toBe(before.pid);
     expect(after.session_id).toBe(session);
@@ -89,6 +101,11 @@ describe('Resume team with real processes', () => {
       return answered(t, 'what was the word?') ? t : null;
     }, 'the resumed turn saved');
     expect(all.findIndex((x) => x.includes('PELICAN'))).toBeLessThan(all.findIndex((x) => x.includes('what was the word?')));
+
+    // Now alice is live: a second resume is refused in one line, naming her.
+    const again = await cli([]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/^thclaws: cannot resume the team while alice \((idle|working)\) is running: stop it first\n$/);
   }, 30_000);
 });
 
