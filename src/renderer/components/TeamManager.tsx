@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Member, MemberSpec } from '../../shared/api';
 import { act } from '../context';
+import { canResumeTeam, resumeSummary, type ResumeResult } from '../resume-team';
 import { useDashboard } from '../store';
 
 const EMPTY: MemberSpec = { role: '', prompt: '', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask' };
@@ -121,23 +122,6 @@ export function MemberActions({ member, onEdit }: { member: Member; onEdit: (nam
   );
 }
 
-interface ResumeResult {
-  resumed: { name: string }[];
-  fresh: string[];
-  failed: { name: string; error: string }[];
-}
-
-/** What "Resume team" did, as one sentence per kind of outcome. */
-function resumeSummary(r: ResumeResult): string {
-  return [
-    r.resumed.length ? `Resumed ${r.resumed.map((m) => m.name).join(', ')} where ${r.resumed.length > 1 ? 'their conversations' : 'its conversation'} left off.` : '',
-    r.fresh.length ? `Started ${r.fresh.join(', ')} fresh (no saved conversation).` : '',
-    ...r.failed.map((f) => `${f.name} could not start: ${f.error}`),
-  ]
-    .filter(Boolean)
-    .join(' ');
-}
-
 /**
  * "Resume team": offered when the team's teammates ran and none is live any more (the processes that ran them
  * are gone, e.g. the host was killed): each starts again in its own folder, on its saved conversation.
@@ -146,8 +130,7 @@ function ResumeTeam() {
   const members = useDashboard((s) => s.members);
   const notify = useDashboard((s) => s.notify);
   const [busy, setBusy] = useState(false);
-  const mates = members.filter((m) => m.name !== 'lead');
-  if (!mates.length || mates.some((m) => m.alive) || !mates.some((m) => m.state === 'dead' || m.state === 'stopped')) return null;
+  if (!canResumeTeam(members)) return null;
   return (
     <button
       className="resume-team"
