@@ -47,6 +47,7 @@ const REQUESTS: [Record<string, unknown>, Record<string, unknown>?][] = [
   [{ type: 'member_edit', name: 'alice', spec: { role: 'r', prompt: 'p', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask' } }],
   [{ type: 'member_remove', name: 'alice' }],
   [{ type: 'member_start', name: 'alice' }],
+  [{ type: 'team_resume' }],
   [{ type: 'approval_answer', request_id: 'r1', allow: true }, { type: 'approval_answer', request_id: 'r1', allow: true, always: false, team: false }],
   [{ type: 'approval_answer', request_id: 'r'.repeat(100), allow: false, always: true, team: true, feedback: 'no' }],
   [{ type: 'review_file', agent: 'alice', path: 'src/a.ts', source: 'committed' }],

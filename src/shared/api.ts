@@ -277,6 +277,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('member_edit', { name: agentName, spec: MemberSpecPatchSchema }),
   req('member_remove', { name: agentName }),
   req('member_start', { name: agentName }),
+  /** Starts every teammate that ran and is now dead or stopped again, each continuing its saved conversation; refused while one is live. */
+  req('team_resume', {}),
   /** The person's answer to a pending approval: allow (Approve / Always) or deny (Deny / Reject + feedback). */
   req('approval_answer', {
     request_id: z.string().min(1).max(100),

@@ -3,6 +3,7 @@ import { registerApprovalCommands } from './approval-commands.js';
 import { registerBudgetCommand } from './budget-command.js';
 import { registerHostCommand } from './host-command.js';
 import { registerMessageCommands } from './message-commands.js';
+import { registerResumeCommand } from './resume-command.js';
 import { registerReviewCommands } from './review-commands.js';
 import { registerTaskCommands } from './task-commands.js';
 import { registerTeamLifecycle } from './team-commands.js';
@@ -13,6 +14,7 @@ export function registerTeamCommand(program: Command): void {
   registerMessageCommands(team);
   registerTaskCommands(team);
   registerHostCommand(team);
+  registerResumeCommand(team);
   registerApprovalCommands(team);
   registerReviewCommands(team);
   registerBudgetCommand(team);

@@ -143,6 +143,8 @@ export const StatusSchema = z.looseObject({
   spawn_id: z.string().max(LIMITS.messageIdChars).nullish(),
   /** The model the agent runs on. */
   model: z.string().nullish(),
+  /** The saved conversation this process writes (`--resume <id>` continues it); malformed: null. */
+  session_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/).nullish().catch(null),
   /** The request the agent waits for; malformed: null (the liveness beside it matters more). */
   waiting: WaitingSchema.nullish().catch(null),
   /**

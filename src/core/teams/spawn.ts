@@ -25,6 +25,8 @@ export interface SpawnInput {
   planModeRequired?: boolean;
   /** Why plan mode was set, when the runtime set it (journaled, and said in the spawn result). */
   planModeReason?: string;
+  /** A saved session of this member to continue (`--resume`): the conversation goes on where it was. */
+  resumeSession?: string;
 }
 
 export interface SpawnOutcome {
@@ -63,6 +65,7 @@ export function resolveMode(mode: TeammateMode): 'background' | 'tmux' | 'host' 
 
 export async function spawnTeammate(session: TeamSession, input: SpawnInput): Promise<SpawnOutcome> {
   const name = assertMemberName(input.name.trim());
+  if (input.resumeSession !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(input.resumeSession)) throw new TeamError('invalid', `invalid session id "${input.resumeSession.slice(0, 80)}"`);
   const store = session.store;
   const cfg = await store.config.require();
   let member = cfg.members.find((m) => m.name === name);
@@ -102,7 +105,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   const prompt = [member.prompt, input.prompt].filter((p) => p?.trim()).join('\n\n');
   const teamDir = store.dir;
   // No permission flags: a teammate's mode is the team's setting for it, never the lead's own --accept-all.
-  const argv = [...session.opts.selfArgv, '--team-agent', name, '--team-dir', teamDir, ...session.opts.childFlags, ...(model ? ['--model', model] : [])];
+  const argv = [...session.opts.selfArgv, '--team-agent', name, '--team-dir', teamDir, ...session.opts.childFlags, ...(model ? ['--model', model] : []), ...(input.resumeSession ? ['--resume', input.resumeSession] : [])];
   const env: Record<string, string> = {
     THCLAWS_TEAM_AGENT: name,
     THCLAWS_TEAM_DIR: teamDir,

@@ -66,7 +66,7 @@ export class TeammateLoop {
   async run(): Promise<number> {
     const { store } = this.session;
     const lease = this.session.lease!;
-    await store.statuses.write(this.me, { status: 'spawning', spawn_id: this.opts.spawnId ?? null, model: this.opts.model } as never);
+    await store.statuses.write(this.me, { status: 'spawning', spawn_id: this.opts.spawnId ?? null, model: this.opts.model, session_id: this.agent.session.id } as never);
     this.heartbeat = await startHeartbeat(store.statuses, lease);
     this.session.onLeaseLost(() => {
       this.opts.print(`[${this.me}] lost the agent lease — another process is ${this.me} now; stopping`);

@@ -71,8 +71,8 @@ export class Membership {
     await this.tellLead(`the person removed teammate ${name}; its inbox and history are kept in ${path.relative(this.o.workspace, where)}`, { change: 'member_removed', member: name });
   }
 
-  /** Starts a member through the runtime's spawn, as a host-served teammate (a live pane here). */
-  async start(name: string): Promise<void> {
+  /** Starts a member through the runtime's spawn, as a host-served teammate (a live pane here); `resume` continues a saved session. */
+  async start(name: string, resume?: string): Promise<void> {
     const [bin, ...childFlags] = this.o.leadArgv;
     const session = new TeamSession({
       projectRoot: this.o.workspace,
@@ -87,8 +87,8 @@ export class Membership {
       maxLiveTeammates: this.o.maxLiveTeammates(),
       ...(this.o.env ? { childEnv: this.o.env } : {}),
     });
-    await spawnTeammate(session, { name });
-    await this.tellLead(`the person started teammate ${name}`, { change: 'member_started', member: name });
+    await spawnTeammate(session, { name, ...(resume ? { resumeSession: resume } : {}) });
+    await this.tellLead(`the person ${resume ? 'resumed' : 'started'} teammate ${name}`, { change: resume ? 'member_resumed' : 'member_started', member: name });
   }
 
   /** Each member's definition as the manager shows it. */

@@ -2,6 +2,7 @@ import { LEAD, TeamError } from '../../core/store/index.js';
 import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
 import type { TeamHost } from './team-host.js';
 import { isReviewRequest, runReviewRequest } from './review-requests.js';
+import { resumeTeam } from './team-resume.js';
 import type { TerminalView } from './terminal.js';
 
 /**
@@ -146,6 +147,8 @@ export class HostSession implements TerminalView {
       case 'member_start':
         await h.membership.start(req.name);
         return { started: req.name };
+      case 'team_resume':
+        return resumeTeam({ workspace: h.workspace, store: h.store, start: (name, resume) => h.membership.start(name, resume) });
     }
   }
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Member, MemberSpec } from '../../shared/api';
 import { act } from '../context';
+import { canResumeTeam, resumeSummary, type ResumeResult } from '../resume-team';
 import { useDashboard } from '../store';
 
 const EMPTY: MemberSpec = { role: '', prompt: '', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask' };
@@ -121,7 +122,33 @@ export function MemberActions({ member, onEdit }: { member: Member; onEdit: (nam
   );
 }
 
-/** The team bar: create a team, add a member, message everyone. */
+/**
+ * "Resume team": offered when the team's teammates ran and none is live any more (the processes that ran them
+ * are gone, e.g. the host was killed): each starts again in its own folder, on its saved conversation.
+ */
+function ResumeTeam() {
+  const members = useDashboard((s) => s.members);
+  const notify = useDashboard((s) => s.notify);
+  const [busy, setBusy] = useState(false);
+  if (!canResumeTeam(members)) return null;
+  return (
+    <button
+      className="resume-team"
+      disabled={busy}
+      title="start every teammate again in its own folder, continuing its saved conversation"
+      onClick={() => {
+        setBusy(true);
+        void act({ type: 'team_resume' })
+          .then((r) => r && notify((r as ResumeResult).failed.length ? 'warn' : 'info', resumeSummary(r as ResumeResult)))
+          .finally(() => setBusy(false));
+      }}
+    >
+      {busy ? 'Resuming…' : 'Resume team'}
+    </button>
+  );
+}
+
+/** The team bar: create a team, add a member, resume the team after its processes died, message everyone. */
 export function TeamManager() {
   const team = useDashboard((s) => s.team);
   const editing = useDashboard((s) => s.editingMember);
@@ -134,6 +161,7 @@ export function TeamManager() {
         <button onClick={() => setCreating(true)}>Create a team</button>
       ) : (
         <>
+          <ResumeTeam />
           <button onClick={() => setEditing('new')}>Add member</button>
           <form
             className="message-all"
