@@ -1,7 +1,7 @@
 /** Shell words as the rules see them (words.ts): look-alike folding, the three quoting styles, brace expansion, the word builder. */
 import { describe, expect, it } from 'vitest';
 import { checkCommand } from '../../src/core/guard/index.js';
-import { WordBuilder, ansiC, expandBraces, fold, unescapeDouble, unescapeUnquoted } from '../../src/core/guard/words.js';
+import { WordBuilder, ansiC, expandBraces, fold, literalWord, unescapeDouble, unescapeUnquoted, unknownWord } from '../../src/core/guard/words.js';
 import { leadCtx, teammateCtx } from './fixtures.js';
 
 describe('fold', () => {
@@ -88,6 +88,11 @@ describe('brace expansion', () => {
     expect(expandBraces('{1..z}{a,b}')).toEqual(['{1..z}a', '{1..z}b']);
     expect(expandBraces('{-1..A}')).toEqual(['{-1..A}']);
     expect(expandBraces('{a,b}{')).toEqual(['a{', 'b{']);
+    expect(expandBraces('{x,y}{a,b')).toEqual(['x{a,b', 'y{a,b']);
+    // A sequence is one number or one letter at each end, nothing around them.
+    expect(expandBraces('{ab..d}')).toEqual(['{ab..d}']);
+    expect(expandBraces('{a..cd}')).toEqual(['{a..cd}']);
+    expect(expandBraces('{1..10}')).toHaveLength(10);
   });
 
   it('gives up on quotes, escapes, expansions, non-lists and more than 64 words', () => {
@@ -95,6 +100,9 @@ describe('brace expansion', () => {
     expect(expandBraces('{1..65}')).toBeNull();
     expect(expandBraces('{a,b}'.repeat(6))).toHaveLength(64);
     expect(expandBraces('{a,b}'.repeat(7))).toBeNull();
+    // Sixteen rounds at most: one more list than that is left unknown, not half expanded.
+    expect(expandBraces('{1..1}'.repeat(15))).toEqual(['1'.repeat(15)]);
+    expect(expandBraces('{1..1}'.repeat(16))).toBeNull();
   });
 
   it('a sequence too long to expand leaves the whole word unknown, so `..` lists after it cannot climb out unseen', () => {
@@ -107,6 +115,11 @@ describe('brace expansion', () => {
 });
 
 describe('WordBuilder', () => {
+  it('a literal word is fully known; an unknown one (xargs input, find {}) is fully dynamic', () => {
+    expect(literalWord('src')).toEqual({ text: 'src', raw: 'src', dynamic: false, cmdSubst: false, substs: [], glob: false, prefix: 'src', lookalike: false });
+    expect(unknownWord('{}')).toEqual({ text: '', raw: '{}', dynamic: true, cmdSubst: false, substs: [], glob: false, prefix: '', lookalike: false });
+  });
+
   it('keeps the static prefix up to the first dynamic part, and the whole static text', () => {
     const b = new WordBuilder();
     b.addStatic('/tmp/');
