@@ -93,6 +93,7 @@ describe('brace expansion', () => {
     expect(expandBraces('{ab..d}')).toEqual(['{ab..d}']);
     expect(expandBraces('{a..cd}')).toEqual(['{a..cd}']);
     expect(expandBraces('{1..10}')).toHaveLength(10);
+    expect(expandBraces('{10..12}')).toEqual(['10', '11', '12']);
   });
 
   it('gives up on quotes, escapes, expansions, non-lists and more than 64 words', () => {
