@@ -101,7 +101,7 @@ describe('brace expansion', () => {
     expect(expandBraces('{1..65}')).toBeNull();
     expect(expandBraces('{a,b}'.repeat(6))).toHaveLength(64);
     expect(expandBraces('{a,b}'.repeat(7))).toBeNull();
-    // Sixteen rounds at most: one more list than that is left unknown, not half expanded.
+    // Fifteen lists at most (sixteen rounds, the last must change nothing): one more is left unknown, not half expanded.
     expect(expandBraces('{1..1}'.repeat(15))).toEqual(['1'.repeat(15)]);
     expect(expandBraces('{1..1}'.repeat(16))).toBeNull();
   });
