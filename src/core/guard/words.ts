@@ -121,9 +121,11 @@ export class WordBuilder {
 }
 
 const MAX_BRACE_WORDS = 64;
+/** A sequence longer than the guard expands: the word's value is unknown, not the literal text. */
+const TOO_MANY = 'too many';
 
-/** One level of `{a,b}` / `{1..3}` / `{a..c}` at the first top-level brace; null when it is not a list. */
-function expandOnce(s: string): string[] | null {
+/** One level of `{a,b}` / `{1..3}` / `{a..c}` at the first top-level brace list; null when there is none. */
+function expandOnce(s: string): string[] | null | typeof TOO_MANY {
   for (let i = 0; i < s.length; i++) {
     if (s[i] !== '{') continue;
     let depth = 0;
@@ -151,9 +153,11 @@ function expandOnce(s: string): string[] | null {
     const seq = /^(-?\d+|[a-zA-Z])\.\.(-?\d+|[a-zA-Z])$/.exec(body);
     if (seq) {
       const [a, b] = [seq[1] as string, seq[2] as string];
-      const num = /\d/.test(a) && /\d/.test(b);
+      const num = /\d/.test(a);
+      // A number and a letter make no sequence: bash leaves those braces as typed.
+      if (num !== /\d/.test(b)) continue;
       const [x, y] = num ? [Number(a), Number(b)] : [a.charCodeAt(0), b.charCodeAt(0)];
-      if (Math.abs(y - x) >= MAX_BRACE_WORDS) return null;
+      if (Math.abs(y - x) >= MAX_BRACE_WORDS) return TOO_MANY;
       const out: string[] = [];
       for (let k = x; x <= y ? k <= y : k >= y; k += x <= y ? 1 : -1) out.push(pre + (num ? String(k) : String.fromCharCode(k)) + post);
       return out;
@@ -175,6 +179,7 @@ export function expandBraces(raw: string): string[] | null {
     const next: string[] = [];
     for (const w of words) {
       const e = expandOnce(w);
+      if (e === TOO_MANY) return null;
       if (e) {
         changed = true;
         next.push(...e);
