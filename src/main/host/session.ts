@@ -146,6 +146,8 @@ export class HostSession implements TerminalView {
       case 'member_start':
         await h.membership.start(req.name);
         return { started: req.name };
+      case 'budget_set':
+        return { budgets: await h.budgets.set(req) };
     }
   }
 

@@ -20,9 +20,16 @@ export function createDashboardStore() {
       const patch = reduceTeam(s, ev) ?? reduceTasks(s, ev) ?? reduceUi(s, ev) ?? reduceReview(s, ev);
       if (patch) set(patch);
       if (ev.type === 'notice') s.notify(ev.level, ev.text);
+      if (ev.type === 'notice' && /^budget (at 80 %|reached)/.test(ev.text)) desktopNotify(ev.text);
       if (ev.type === 'roster' && !get().focused && ev.members.length) set({ focused: ev.members[0]!.name });
     },
   }));
+}
+
+/** A budget alert reaches a person who is looking elsewhere: a desktop notification, when they allowed them. */
+function desktopNotify(text: string): void {
+  if (typeof document === 'undefined' || document.hasFocus() || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  new Notification('thclaws', { body: text });
 }
 
 export type DashboardStore = ReturnType<typeof createDashboardStore>;
