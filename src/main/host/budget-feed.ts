@@ -51,8 +51,14 @@ export class BudgetFeed {
     return { type: 'budgets', stored: this.stored, settings: this.settings };
   }
 
-  spendEvents(): HostEvent[] {
-    return [...this.calls].map(([agent, calls]) => ({ type: 'spend', agent, calls }));
+  snapshotEvents(): HostEvent[] {
+    return [this.event(), ...[...this.calls].map(([agent, calls]): HostEvent => ({ type: 'spend', agent, calls }))];
+  }
+
+  /** The roster was re-read (a config change: membership, or budgets.json). */
+  async onRoster(members: Member[]): Promise<void> {
+    for (const m of members) this.observe(m);
+    await this.refresh();
   }
 
   /** Re-reads both sources; broadcasts when either changed. */

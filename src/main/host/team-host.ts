@@ -64,8 +64,7 @@ export class TeamHost {
   private readonly leadQuestions: LeadQuestions; // the lead REPL's own questions, as approval cards
   /** Teammates' changes, review comments and conflict warnings (the Changes view and the merge panel). */
   readonly review: ReviewFeed;
-  /** Spending limits, each agent's model calls, the 80 % notice. */
-  readonly budgets: BudgetFeed;
+  readonly budgets: BudgetFeed; // spending limits, each agent's model calls, the 80 % notice
 
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
@@ -135,8 +134,7 @@ export class TeamHost {
     view.send({ type: 'setup', setup: this.setup.view() });
     void this.membership.specs().then((specs) => view.send({ type: 'member_specs', specs }));
     for (const ev of this.review.snapshotEvents()) view.send(ev);
-    view.send(this.budgets.event());
-    for (const ev of this.budgets.spendEvents()) view.send(ev);
+    for (const ev of this.budgets.snapshotEvents()) view.send(ev);
   }
 
   private broadcast(ev: HostEvent): void {
@@ -285,8 +283,7 @@ export class TeamHost {
       this.ensureTail(name);
     }
     this.members = next;
-    for (const m of next.values()) this.budgets.observe(JSON.parse(m) as Member);
-    await this.budgets.refresh(); // budgets.json is a config file: it changed, or the roster did
+    await this.budgets.onRoster([...next.values()].map((m) => JSON.parse(m) as Member)); // budgets.json is config too
     void this.membership.specs().then((specs) => this.broadcast({ type: 'member_specs', specs }));
     this.broadcast({ type: 'roster', team: this.config?.name ?? null, members: [...next.values()].map((m) => JSON.parse(m) as Member) });
   }
@@ -368,14 +365,12 @@ export class TeamHost {
     const next = (this.shown = await this.settings.patch(patch));
     this.broadcast(this.settingsEvent(next));
     for (const name of this.names()) this.pushMember(name); // a role's model shows in its pane header
-    void this.refreshSandbox();
-    void this.budgets.refresh();
+    void Promise.all([this.refreshSandbox(), this.budgets.refresh()]).catch(() => undefined); // a settings budget counts too
     return next;
   }
 
   private settingsEvent(settings = this.readSettingsSafe()): HostEvent {
-    const models = modelChoices(this.workspace, { ...process.env, ...this.opts.env });
-    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode), models };
+    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode), models: modelChoices(this.workspace, { ...process.env, ...this.opts.env }) };
   }
 
   /** The agents' sandbox as they will get it here (settings layers, then the one probe per process). */
