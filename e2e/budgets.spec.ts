@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ROOT } from '../test/desktop/helpers.js';
 import { startDashboard, type Dashboard } from './fixture.js';
@@ -24,12 +25,12 @@ test.beforeAll(async ({ browser }) => {
   fs.writeFileSync(user, JSON.stringify({ providers: { local: { type: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1', models: { 'qwen3-coder': { contextWindow: 32768 } } } } }));
   d.startSim('alice', '--own-output');
   d.startSim('bob', '--own-output');
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage(); // a context of its own: axe-core needs one
   await page.goto(d.url);
 });
 
 test.afterAll(async () => {
-  await page?.close();
+  await page?.context().close();
   await d?.stop();
 });
 
@@ -42,6 +43,9 @@ test('a budget set from the card lands in budgets.json; spend, $? and the 80 % n
   const form = page.getByRole('form', { name: 'budget of alice' });
   await form.getByLabel('USD').fill('1');
   await form.getByLabel('Tokens').fill('1000');
+  await page.locator('.budget-card').screenshot({ path: path.join(shots, 'budget-form-1440.png') });
+  const axe = await new AxeBuilder({ page }).include('.budget-card').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toHaveCount(0);
   expect(budgets().teammates.alice).toEqual({ usd: 1, tokens: 1000 });
