@@ -75,6 +75,9 @@ test('a budget set from the card lands in budgets.json; spend, $? and the 80 % n
   expect(budgets().team).toEqual({ tokens: 50000 });
   await page.screenshot({ path: path.join(shots, 'budget-card-1440.png') });
   await page.setViewportSize({ width: 390, height: 844 });
+  // Folded on a phone until the person opens it.
+  await expect(page.getByRole('button', { name: 'Budgets and spend' })).toHaveAttribute('aria-expanded', 'false');
+  await page.getByRole('button', { name: 'Budgets and spend' }).click();
   await page.locator('.budget-card').screenshot({ path: path.join(shots, 'budget-card-390.png') });
   await page.setViewportSize({ width: 1440, height: 900 });
 

@@ -3,6 +3,7 @@ import type { BudgetsView, Member, SpendPoint } from '../../shared/api';
 import { applicableLimits, evaluateBudget, type Spend } from '../../core/teams/budget';
 import { act } from '../context';
 import { formatCost, formatTokens, formatUsd } from '../format';
+import { useNarrow } from '../layout';
 import { useDashboard } from '../store';
 
 type Limit = NonNullable<BudgetsView['team']>;
@@ -124,7 +125,10 @@ export function BudgetCard() {
   const spend = useDashboard((s) => s.spend);
   const team = useDashboard((s) => s.team);
   const [editing, setEditing] = useState<string | null>(null);
-  const [open, setOpen] = useState(true);
+  // Folded on a phone until asked for: the panes come first there.
+  const narrow = useNarrow();
+  const [asked, setOpen] = useState<boolean | null>(null);
+  const open = asked ?? !narrow;
   if (!team || !budgets) return null;
   const teamSpend: Spend & { tokens: number } = { tokens: 0, usd: 0 };
   let anyCall = false;
