@@ -113,3 +113,19 @@ test("the member form offers the profile's models and the aliases; the chosen on
   expect(cfg.members.find((m: { name: string }) => m.name === 'carol').model).toBe('local/qwen3-coder');
   await expect(pane).toBeVisible();
 });
+
+test('crossing 80 % while the window is not focused shows a desktop notification', async () => {
+  await page.context().grantPermissions(['notifications'], { origin: new URL(d.url).origin });
+  // Playwright makes every page think it has focus; without that emulation a page behind another has none.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+  const other = await page.context().newPage();
+  await other.bringToFront();
+  await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(false);
+  // bob has spent 200 tokens: a 240-token limit set from the CLI puts him at 83 %.
+  d.cli('team', 'budget', 'bob', '--tokens', '240');
+  const shown = () => page.evaluate(() => (window as unknown as { __budgetNotifications?: string[] }).__budgetNotifications ?? []);
+  await expect.poll(shown, { timeout: 30_000 }).toEqual(["budget at 80 %: bob's budget: 200 tokens of 240 tokens (83 %)"]);
+  await other.close();
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+});

@@ -29,7 +29,12 @@ export function createDashboardStore() {
 /** A budget alert reaches a person who is looking elsewhere: a desktop notification, when they allowed them. */
 function desktopNotify(text: string): void {
   if (typeof document === 'undefined' || document.hasFocus() || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  new Notification('thclaws', { body: text });
+  const n = new Notification('thclaws', { body: text });
+  // What the browser actually showed (read by the e2e test; no stub).
+  n.addEventListener('show', () => {
+    const w = window as unknown as { __budgetNotifications?: string[] };
+    w.__budgetNotifications = [...(w.__budgetNotifications ?? []), text];
+  });
 }
 
 export type DashboardStore = ReturnType<typeof createDashboardStore>;
