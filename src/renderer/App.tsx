@@ -13,6 +13,7 @@ import { HeaderMenu } from './components/HeaderMenu';
 import { StateCounts } from './components/StateCounts';
 import { Welcome } from './components/Welcome';
 import { TeamManager } from './components/TeamManager';
+import { BudgetCard } from './components/BudgetCard';
 import { ReviewButtons, WarningsBar } from './components/review/Warnings';
 import { ReviewLayer } from './components/review/ReviewLayer';
 import { DemoGuide } from './components/DemoGuide';
@@ -102,6 +103,7 @@ export function App() {
         {tab === 'team' ? (
           <>
             <TeamManager />
+            <BudgetCard />
             <TeamTab />
           </>
         ) : (

@@ -6,7 +6,7 @@
  * host import the inferred types, so a field added here is checked on both sides.
  */
 import { z } from 'zod';
-import { patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
+import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
 import { AGENT_NAME_PATTERN, TASK_ID_PATTERN } from '../core/store/limits.js';
 import { AGENT_STATES } from '../core/store/schemas.js';
 
@@ -149,6 +149,11 @@ export const MemberSpecPatchSchema = z.object({
   permission_mode: z.enum(['ask', 'auto']).optional(),
 });
 
+/** One model call's spend (a change of an agent's usage totals): at, tokens, USD (null: unknown price). */
+export const SpendPointSchema = z.object({ at: z.number(), tokens: z.number().int().nonnegative(), usd: z.number().nonnegative().nullable() });
+export type SpendPoint = z.infer<typeof SpendPointSchema>;
+export type BudgetsView = z.infer<typeof BudgetsSchema>;
+
 export const WorkspaceViewSchema = z.object({
   dir: z.string(),
   team: z.string().nullable(),
@@ -279,6 +284,11 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('member_start', { name: agentName }),
   /** Starts every teammate that ran and is now dead or stopped again, each continuing its saved conversation; refused while one is live. */
   req('team_resume', {}),
+  /**
+   * A spending limit in the team's budgets.json, as `thclaws team budget` sets it: one teammate's (`agent`), a
+   * role's or the team's (neither); `limit` null clears it. Raising a reached budget resumes the teammate.
+   */
+  req('budget_set', { agent: agentName.optional(), role: z.string().min(1).max(64).optional(), limit: BudgetLimitSchema.nullable() }),
   /** The person's answer to a pending approval: allow (Approve / Always) or deny (Deny / Reject + feedback). */
   req('approval_answer', {
     request_id: z.string().min(1).max(100),
@@ -329,11 +339,16 @@ export const EventSchema = z.discriminatedUnion('type', [
   /** The pty's size (the view used last sets it): every view shows the terminal at this size. */
   z.object({ type: z.literal('pty_size'), agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }),
   z.object({ type: z.literal('exit'), agent: agentName, code: z.number().int().nullable(), signal: z.string().nullable() }),
-  z.object({ type: z.literal('settings'), settings: SettingsViewSchema, restart_needed: z.boolean(), effective_mode: EffectiveModeSchema.optional() }),
+  /** `models`: what a model field offers (the Anthropic aliases and each provider profile's `<profile>/<model>`). */
+  z.object({ type: z.literal('settings'), settings: SettingsViewSchema, restart_needed: z.boolean(), effective_mode: EffectiveModeSchema.optional(), models: z.array(text(200)).max(1000).optional() }),
   z.object({ type: z.literal('sandbox'), sandbox: SandboxViewSchema }),
   z.object({ type: z.literal('setup'), setup: SetupViewSchema }),
   /** Each member's definition as the team manager edits it (config plus the person's settings for it). */
   z.object({ type: z.literal('member_specs'), specs: z.record(agentName, MemberSpecSchema) }),
+  /** Spending limits: budgets.json (`stored`, wins at its level) and the settings' `budgets`. */
+  z.object({ type: z.literal('budgets'), stored: BudgetsSchema, settings: BudgetsSchema }),
+  /** Each agent's model calls as the host saw them (tokens and USD of each; usd null: unknown price), oldest first. */
+  z.object({ type: z.literal('spend'), agent: agentName, calls: z.array(SpendPointSchema).max(500) }),
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), text: text(2000) }),
   /** The approval inbox: every live teammate's pending request, oldest first (sent whole on each change). */
   z.object({ type: z.literal('approvals'), pending: z.number().int().nonnegative(), items: z.array(ApprovalViewSchema).default([]) }),

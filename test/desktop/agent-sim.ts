@@ -2,6 +2,7 @@
  * A stand-in teammate process for dashboard tests: a real process that takes its lease, heartbeats, claims
  * and completes tasks through the store, prints what it does, and answers typed lines.
  * argv: <name> [--own-output] [--work-ms N] [--lines N] [--stream N]; team dir from THCLAWS_TEAM_DIR.
+ * A typed `spend <tokens> <usd|?>` accounts one model call of that size in its status (`?`: unknown price).
  * `--stream N` prints N frames of screen work (colours, a spinner redrawn in place, screen clears) after ready.
  */
 import { createInterface } from 'node:readline';
@@ -39,6 +40,11 @@ rl.on('line', (line) => {
   const text = line.trim();
   if (text === 'quit') void finish(0);
   else if (text === 'die') process.exit(3);
+  else if (text.startsWith('spend ')) {
+    const [, tokens, usd] = text.split(' ');
+    const usage = { input_tokens: Number(tokens), output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    void store.statuses.account(name, usage, usd === '?' ? null : Number(usd)).then(() => print(`[${name}] spent ${tokens}`));
+  }
   else print(`[${name}] got: ${text}`);
 });
 

@@ -149,6 +149,8 @@ export class HostSession implements TerminalView {
         return { started: req.name };
       case 'team_resume':
         return resumeTeam({ workspace: h.workspace, store: h.store, start: (name, resume) => h.membership.start(name, resume) });
+      case 'budget_set':
+        return { budgets: await h.budgets.set(req) };
     }
   }
 

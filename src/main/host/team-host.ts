@@ -22,6 +22,7 @@ import { Membership } from './membership.js';
 import { LazySpawnServer } from './lazy-spawn-server.js';
 import { LeadQuestions } from './lead-questions.js';
 import { ReviewFeed } from './review-feed.js';
+import { BudgetFeed, modelChoices } from './budget-feed.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
 const LIVENESS_MS = 2000;
@@ -63,6 +64,7 @@ export class TeamHost {
   private readonly leadQuestions: LeadQuestions; // the lead REPL's own questions, as approval cards
   /** Teammates' changes, review comments and conflict warnings (the Changes view and the merge panel). */
   readonly review: ReviewFeed;
+  readonly budgets: BudgetFeed; // spending limits, each agent's model calls, the 80 % notice
 
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
@@ -76,6 +78,7 @@ export class TeamHost {
     this.setup = new LeadSetup(this.workspace, { ...process.env, ...opts.env }, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
     this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates });
     this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
+    this.budgets = new BudgetFeed(this.store, this.workspace, { ...process.env, ...opts.env }, (ev) => this.broadcast(ev), () => [...this.members.values()].map((m) => JSON.parse(m) as Member));
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -131,6 +134,7 @@ export class TeamHost {
     view.send({ type: 'setup', setup: this.setup.view() });
     void this.membership.specs().then((specs) => view.send({ type: 'member_specs', specs }));
     for (const ev of this.review.snapshotEvents()) view.send(ev);
+    for (const ev of this.budgets.snapshotEvents()) view.send(ev);
   }
 
   private broadcast(ev: HostEvent): void {
@@ -279,6 +283,7 @@ export class TeamHost {
       this.ensureTail(name);
     }
     this.members = next;
+    await this.budgets.onRoster([...next.values()].map((m) => JSON.parse(m) as Member)); // budgets.json is config too
     void this.membership.specs().then((specs) => this.broadcast({ type: 'member_specs', specs }));
     this.broadcast({ type: 'roster', team: this.config?.name ?? null, members: [...next.values()].map((m) => JSON.parse(m) as Member) });
   }
@@ -321,6 +326,7 @@ export class TeamHost {
     const json = JSON.stringify(m);
     if (this.members.get(name) === json) return false;
     this.members.set(name, json);
+    this.budgets.observe(m);
     if (!this.launcher.get(name)) this.ensureTail(name);
     this.broadcast({ type: 'member', member: m });
     return true;
@@ -359,12 +365,12 @@ export class TeamHost {
     const next = (this.shown = await this.settings.patch(patch));
     this.broadcast(this.settingsEvent(next));
     for (const name of this.names()) this.pushMember(name); // a role's model shows in its pane header
-    void this.refreshSandbox();
+    void Promise.all([this.refreshSandbox(), this.budgets.refresh()]).catch(() => undefined); // a settings budget counts too
     return next;
   }
 
   private settingsEvent(settings = this.readSettingsSafe()): HostEvent {
-    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode) };
+    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode), models: modelChoices(this.workspace, { ...process.env, ...this.opts.env }) };
   }
 
   /** The agents' sandbox as they will get it here (settings layers, then the one probe per process). */

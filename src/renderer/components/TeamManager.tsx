@@ -39,6 +39,7 @@ function CreateTeamDialog({ onClose }: { onClose: () => void }) {
 /** Add a member, or edit one (its name is fixed once added). */
 export function MemberDialog({ name: editing, onClose }: { name: string | null; onClose: () => void }) {
   const current = useDashboard((s) => (editing ? s.memberSpecs[editing] : undefined));
+  const models = useDashboard((s) => s.models);
   const [name, setName] = useState(editing ?? '');
   const [spec, setSpec] = useState<MemberSpec>(current ?? EMPTY);
   const set = <K extends keyof MemberSpec>(k: K, v: MemberSpec[K]) => setSpec((s) => ({ ...s, [k]: v }));
@@ -66,7 +67,13 @@ export function MemberDialog({ name: editing, onClose }: { name: string | null; 
           Role <input name="member-role" value={spec.role} onChange={(e) => set('role', e.target.value)} autoFocus={!!editing} />
         </label>
         <label>
-          Model <input name="member-model" value={spec.model ?? ''} placeholder="the team's default" onChange={(e) => set('model', e.target.value)} />
+          Model <input name="member-model" list="member-models" value={spec.model ?? ''} placeholder="the team's default" onChange={(e) => set('model', e.target.value)} />
+          {/* The Anthropic aliases and each provider profile's `<profile>/<model>`; any other id may be typed. */}
+          <datalist id="member-models">
+            {models.map((m) => (
+              <option key={m} value={m} />
+            ))}
+          </datalist>
         </label>
         <label>
           Isolation

@@ -20,9 +20,21 @@ export function createDashboardStore() {
       const patch = reduceTeam(s, ev) ?? reduceTasks(s, ev) ?? reduceUi(s, ev) ?? reduceReview(s, ev);
       if (patch) set(patch);
       if (ev.type === 'notice') s.notify(ev.level, ev.text);
+      if (ev.type === 'notice' && /^budget (at 80 %|reached)/.test(ev.text)) desktopNotify(ev.text);
       if (ev.type === 'roster' && !get().focused && ev.members.length) set({ focused: ev.members[0]!.name });
     },
   }));
+}
+
+/** A budget alert reaches a person who is looking elsewhere: a desktop notification, when they allowed them. */
+function desktopNotify(text: string): void {
+  if (typeof document === 'undefined' || document.hasFocus() || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  const n = new Notification('thclaws', { body: text });
+  // What the browser actually showed (read by the e2e test; no stub).
+  n.addEventListener('show', () => {
+    const w = window as unknown as { __budgetNotifications?: string[] };
+    w.__budgetNotifications = [...(w.__budgetNotifications ?? []), text];
+  });
 }
 
 export type DashboardStore = ReturnType<typeof createDashboardStore>;

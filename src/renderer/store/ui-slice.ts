@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { HostEvent, MemberSpec, SandboxView, SettingsView, SetupView } from '../../shared/api';
+import type { BudgetsView, HostEvent, MemberSpec, SandboxView, SettingsView, SetupView, SpendPoint } from '../../shared/api';
 import type { DashboardState } from './index';
 
 export type Tab = 'team' | 'board';
@@ -26,6 +26,12 @@ export interface UiSlice {
   setup: SetupView | null;
   /** Each teammate's definition, for the team manager's edit form. */
   memberSpecs: Record<string, MemberSpec>;
+  /** What a model field offers (Anthropic aliases, `<profile>/<model>`). */
+  models: string[];
+  /** Spending limits: budgets.json and the settings'. */
+  budgets: { stored: BudgetsView; settings: BudgetsView } | null;
+  /** Each agent's model calls seen by the host (the spend chart). */
+  spend: Record<string, SpendPoint[]>;
   /** The member dialog: a name being edited, 'new' while adding, else null. */
   editingMember: string | null;
   setEditingMember(name: string | null): void;
@@ -59,6 +65,9 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   tab: 'team',
   setup: null,
   memberSpecs: {},
+  models: [],
+  budgets: null,
+  spend: {},
   editingMember: null,
   setEditingMember: (editingMember) => set({ editingMember }),
   focused: null,
@@ -92,8 +101,10 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   },
 });
 
-export function reduceUi(_state: DashboardState, ev: HostEvent): Partial<DashboardState> | null {
-  if (ev.type === 'settings') return { settings: ev.settings, restartNeeded: ev.restart_needed, effectiveMode: ev.effective_mode ?? null };
+export function reduceUi(state: DashboardState, ev: HostEvent): Partial<DashboardState> | null {
+  if (ev.type === 'settings') return { settings: ev.settings, restartNeeded: ev.restart_needed, effectiveMode: ev.effective_mode ?? null, models: ev.models ?? state.models };
+  if (ev.type === 'budgets') return { budgets: { stored: ev.stored, settings: ev.settings } };
+  if (ev.type === 'spend') return { spend: { ...state.spend, [ev.agent]: ev.calls } };
   if (ev.type === 'sandbox') return { sandbox: ev.sandbox };
   if (ev.type === 'setup') return { setup: ev.setup };
   if (ev.type === 'member_specs') return { memberSpecs: ev.specs };

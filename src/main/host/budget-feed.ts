@@ -1,0 +1,120 @@
+/**
+ * The dashboard's budgets and spend: the limits (budgets.json and the settings'), each agent's model calls
+ * (tokens and USD per change of its usage totals, kept in memory for the chart), a notice when an agent
+ * crosses 80 % of a limit, and `budget_set` through the store's budgets API (the same as `thclaws team budget`,
+ * so raising a reached budget resumes the teammate).
+ */
+import { BudgetsSchema, type Budgets } from '../../core/agent/settings-schema.js';
+import { loadSettings } from '../../core/agent/settings.js';
+import { MODEL_ALIASES } from '../../core/agent/models.js';
+import { LEAD, type TeamStore } from '../../core/store/index.js';
+import type { BudgetTarget } from '../../core/store/budgets.js';
+import { applicableLimits, evaluateBudget, type Spend } from '../../core/teams/budget.js';
+import type { HostEvent, Member, SpendPoint } from '../../shared/api.js';
+
+/** Calls kept per agent for the chart. */
+const MAX_CALLS = 200;
+
+/** The layered settings as the agents read them; a broken file reads as none (the runtime reports it). */
+function loadSafe(workspace: string, env: NodeJS.ProcessEnv): ReturnType<typeof loadSettings>['settings'] | null {
+  try {
+    return loadSettings(workspace, env).settings;
+  } catch {
+    return null;
+  }
+}
+
+/** What a model field offers: the Anthropic aliases, then each provider profile's `<profile>/<model>`. */
+export function modelChoices(workspace: string, env: NodeJS.ProcessEnv): string[] {
+  const s = loadSafe(workspace, env);
+  const out = Object.keys(MODEL_ALIASES);
+  for (const [profile, p] of Object.entries(s?.providers ?? {})) for (const model of Object.keys(p.models ?? {})) out.push(`${profile}/${model}`);
+  return out.slice(0, 1000);
+}
+
+export class BudgetFeed {
+  private stored: Budgets = BudgetsSchema.parse({});
+  private settings: Budgets = BudgetsSchema.parse({});
+  private readonly last = new Map<string, { tokens: number; usd: number | null }>();
+  private readonly calls = new Map<string, SpendPoint[]>();
+  private readonly told = new Set<string>();
+
+  constructor(
+    private readonly store: TeamStore,
+    private readonly workspace: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly broadcast: (ev: HostEvent) => void,
+    private readonly members: () => Member[],
+  ) {}
+
+  event(): HostEvent {
+    return { type: 'budgets', stored: this.stored, settings: this.settings };
+  }
+
+  snapshotEvents(): HostEvent[] {
+    return [this.event(), ...[...this.calls].map(([agent, calls]): HostEvent => ({ type: 'spend', agent, calls }))];
+  }
+
+  /** The roster was re-read (a config change: membership, or budgets.json). */
+  async onRoster(members: Member[]): Promise<void> {
+    for (const m of members) this.observe(m);
+    await this.refresh();
+  }
+
+  /** Re-reads both sources; broadcasts when either changed. */
+  async refresh(): Promise<void> {
+    const stored = await this.store.budgets.read();
+    const settings = loadSafe(this.workspace, this.env)?.budgets ?? BudgetsSchema.parse({});
+    if (JSON.stringify([stored, settings]) === JSON.stringify([this.stored, this.settings])) return;
+    this.stored = stored;
+    this.settings = settings;
+    this.broadcast(this.event());
+    this.checkAll();
+  }
+
+  async set(req: { agent?: string; role?: string; limit: Budgets['team'] }): Promise<Budgets> {
+    if (req.agent !== undefined && req.role !== undefined) throw new Error('a budget is for one teammate, one role or the team, not two');
+    const target: BudgetTarget = req.agent !== undefined ? { agent: req.agent } : req.role !== undefined ? { role: req.role } : { team: true };
+    const next = await this.store.budgets.set(target, req.limit ?? null);
+    // A changed limit is a new key: crossing it is told again; an unchanged one is not repeated.
+    await this.refresh();
+    return next;
+  }
+
+  /** A member's totals as the host sees them: a growth is one model call (or a few between two reads). */
+  observe(m: Member): void {
+    // Before its first call an agent is at zero; totals found at start-up are history, not one call.
+    if (m.tokens === null) return void this.last.set(m.name, { tokens: 0, usd: 0 });
+    const prev = this.last.get(m.name);
+    this.last.set(m.name, { tokens: m.tokens, usd: m.cost_usd });
+    if (prev && m.tokens > prev.tokens) {
+      const usd = m.cost_usd === null || prev.usd === null ? null : Math.max(0, m.cost_usd - prev.usd);
+      const list = this.calls.get(m.name) ?? [];
+      list.push({ at: Date.now(), tokens: m.tokens - prev.tokens, usd });
+      if (list.length > MAX_CALLS) list.shift();
+      this.calls.set(m.name, list);
+      this.broadcast({ type: 'spend', agent: m.name, calls: list });
+    }
+    if (!prev || m.tokens !== prev.tokens) this.checkAll();
+  }
+
+  /** A notice the first time an agent's spend passes 80 % of a limit that applies to it. */
+  private checkAll(): void {
+    const members = this.members();
+    const team: Spend = { tokens: 0, usd: 0 };
+    for (const m of members) {
+      team.tokens += m.tokens ?? 0;
+      team.usd = team.usd === null || (m.tokens !== null && m.cost_usd === null) ? null : team.usd + (m.cost_usd ?? 0);
+    }
+    for (const m of members) {
+      if (m.name === LEAD || m.tokens === null) continue;
+      const limits = applicableLimits(this.stored, this.settings, m.name, m.role);
+      const st = evaluateBudget(limits, { tokens: m.tokens, usd: m.cost_usd }, team, m.name);
+      if (!st || st.level === 'ok') continue;
+      const key = `${st.scope === 'team' ? '' : m.name}:${st.level}:${st.scope}:${st.unit}:${st.limit}`;
+      if (this.told.has(key)) continue;
+      this.told.add(key);
+      this.broadcast({ type: 'notice', level: 'warn', text: st.level === 'stop' ? `budget reached: ${st.text}` : `budget at 80 %: ${st.text}` });
+    }
+  }
+}

@@ -1,0 +1,189 @@
+import { useState } from 'react';
+import type { BudgetsView, Member, SpendPoint } from '../../shared/api';
+import { applicableLimits, evaluateBudget, type Spend } from '../../core/teams/budget';
+import { act } from '../context';
+import { formatCost, formatTokens, formatUsd } from '../format';
+import { useNarrow } from '../layout';
+import { useDashboard } from '../store';
+
+type Limit = NonNullable<BudgetsView['team']>;
+
+function limitText(l: Limit | null | undefined): string {
+  if (!l) return 'no limit';
+  return [l.usd !== undefined ? formatUsd(l.usd) : null, l.tokens !== undefined ? formatTokens(l.tokens) : null].filter(Boolean).join(' / ');
+}
+
+/** Tokens (bars) and USD (line) of each model call, oldest first: who is burning money, at a glance. */
+export function SpendChart({ calls, label }: { calls: SpendPoint[]; label: string }) {
+  if (!calls.length) return <span className="spend-chart empty">no calls yet</span>;
+  const w = 120;
+  const h = 28;
+  const shown = calls.slice(-40);
+  const maxTok = Math.max(...shown.map((c) => c.tokens), 1);
+  const maxUsd = Math.max(...shown.map((c) => c.usd ?? 0), 1e-9);
+  // A slot per call, at most 12 px: a lone call reads as one bar, not a full block.
+  const step = Math.min(w / shown.length, 12);
+  const line = shown.map((c, i) => `${(i + 0.5) * step},${h - ((c.usd ?? 0) / maxUsd) * (h - 2) - 1}`).join(' ');
+  const unknown = shown.some((c) => c.usd === null);
+  return (
+    <svg className="spend-chart" role="img" aria-label={`${label}: ${shown.length} model calls${unknown ? ', some at an unknown price' : ''}`} width={w} height={h} viewBox={`0 0 ${w} ${h}`}>
+      {shown.map((c, i) => (
+        <rect key={i} x={i * step + 0.5} width={Math.max(step - 1, 1)} y={h - (c.tokens / maxTok) * h} height={(c.tokens / maxTok) * h} className="tok">
+          <title>{`${formatTokens(c.tokens)}, ${c.usd === null ? '$?' : formatUsd(c.usd)} at ${new Date(c.at).toLocaleTimeString()}`}</title>
+        </rect>
+      ))}
+      {!unknown && shown.length > 1 && <polyline points={line} className="usd" fill="none" />}
+    </svg>
+  );
+}
+
+/** Set, raise or clear one limit (budgets.json, as `thclaws team budget`). */
+function BudgetForm({ agent, current, onClose }: { agent: string | null; current: Limit | null | undefined; onClose: () => void }) {
+  const [usd, setUsd] = useState(current?.usd?.toString() ?? '');
+  const [tokens, setTokens] = useState(current?.tokens?.toString() ?? '');
+  const who = agent ?? 'the team';
+  const send = async (clear: boolean) => {
+    const limit = clear ? null : { ...(usd.trim() ? { usd: Number(usd) } : {}), ...(tokens.trim() ? { tokens: Number(tokens) } : {}) };
+    const r = await act({ type: 'budget_set', ...(agent ? { agent } : {}), limit });
+    if (r !== undefined) onClose();
+  };
+  return (
+    <form
+      className="budget-form"
+      aria-label={`budget of ${who}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send(false);
+      }}
+    >
+      <label>
+        USD <input name="budget-usd" type="number" min="0" step="any" inputMode="decimal" value={usd} onChange={(e) => setUsd(e.target.value)} autoFocus />
+      </label>
+      <label>
+        Tokens <input name="budget-tokens" type="number" min="1" step="1" inputMode="numeric" value={tokens} onChange={(e) => setTokens(e.target.value)} />
+      </label>
+      <button type="submit" disabled={!usd.trim() && !tokens.trim()}>
+        Save
+      </button>
+      {current && (
+        <button type="button" onClick={() => void send(true)}>
+          Clear
+        </button>
+      )}
+      <button type="button" onClick={onClose}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+function Row({ name, spend, calls, limit, source, state, editable, editing, setEditing }: {
+  name: string;
+  spend: Pick<Member, 'tokens' | 'cost_usd'>;
+  calls: SpendPoint[] | null;
+  limit: Limit | null | undefined;
+  source: string;
+  state: ReturnType<typeof evaluateBudget>;
+  editable: boolean;
+  editing: boolean;
+  setEditing: (v: boolean) => void;
+}) {
+  const pct = state && state.level !== 'ok' ? state.level : state && state.fraction > 0 ? 'ok' : '';
+  return (
+    <li className={`budget-row ${pct}`} data-agent={name}>
+      <span className="budget-name">{name}</span>
+      <span className="budget-spend" data-testid={`spend-${name}`}>
+        {formatTokens(spend.tokens)} · {formatCost(spend)}
+      </span>
+      <span className="budget-limit" data-testid={`limit-${name}`} title={state?.text ?? ''}>
+        {limitText(limit)}
+        {limit && source !== 'own' ? ` (${source})` : ''}
+        {state && limit ? ` · ${Math.floor(state.fraction * 100)} %` : ''}
+      </span>
+      {calls ? <SpendChart calls={calls} label={`${name}'s spend per model call`} /> : <span />}
+      {editable && !editing && (
+        <button
+          className="budget-edit"
+          onClick={() => {
+            // Asked on a click (browsers refuse otherwise): budget alerts then reach an unfocused window.
+            if (typeof Notification !== 'undefined' && Notification.permission === 'default') void Notification.requestPermission().catch(() => undefined);
+            setEditing(true);
+          }} aria-label={`set the budget of ${name}`}>
+          {limit && source === 'own' ? 'Change' : 'Set'}
+        </button>
+      )}
+      {editing && <BudgetForm agent={name === 'team' ? null : name} current={source === 'own' ? limit : null} onClose={() => setEditing(false)} />}
+    </li>
+  );
+}
+
+/** Per member and for the team: spend, the limit that applies and how far it has gone; set it from here. */
+export function BudgetCard() {
+  const members = useDashboard((s) => s.members);
+  const specs = useDashboard((s) => s.memberSpecs);
+  const budgets = useDashboard((s) => s.budgets);
+  const spend = useDashboard((s) => s.spend);
+  const team = useDashboard((s) => s.team);
+  const [editing, setEditing] = useState<string | null>(null);
+  // Folded on a phone until asked for: the panes come first there.
+  const narrow = useNarrow();
+  const [asked, setOpen] = useState<boolean | null>(null);
+  const open = asked ?? !narrow;
+  if (!team || !budgets) return null;
+  const teamSpend: Spend & { tokens: number } = { tokens: 0, usd: 0 };
+  let anyCall = false;
+  for (const m of members) {
+    if (m.tokens === null) continue;
+    anyCall = true;
+    teamSpend.tokens += m.tokens;
+    teamSpend.usd = teamSpend.usd === null || m.cost_usd === null ? null : teamSpend.usd + m.cost_usd;
+  }
+  const teamLimit = budgets.stored.team ?? budgets.settings.team;
+  const teamState = teamLimit ? evaluateBudget([{ scope: 'team', limit: teamLimit }], teamSpend, teamSpend, 'team') : null;
+  return (
+    <section className="budget-card" aria-label="budgets">
+      <h3>
+        <button className="budget-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+          Budgets and spend
+        </button>
+      </h3>
+      {open && (
+        <ul>
+          <Row
+            name="team"
+            spend={{ tokens: anyCall ? teamSpend.tokens : null, cost_usd: teamSpend.usd }}
+            calls={null}
+            limit={teamLimit}
+            source={budgets.stored.team ? 'own' : 'settings'}
+            state={teamState}
+            editable
+            editing={editing === 'team'}
+            setEditing={(v) => setEditing(v ? 'team' : null)}
+          />
+          {members.map((m) => {
+            const role = specs[m.name]?.role ?? m.role;
+            const limits = m.name === 'lead' ? [] : applicableLimits(budgets.stored, budgets.settings, m.name, role);
+            const first = limits[0];
+            const own = budgets.stored.teammates[m.name];
+            const state = limits.length ? evaluateBudget(limits, { tokens: m.tokens ?? 0, usd: m.tokens === null ? 0 : m.cost_usd }, { tokens: teamSpend.tokens, usd: teamSpend.usd }, m.name) : null;
+            const source = !first ? 'own' : first.scope === 'teammate' ? (own ? 'own' : 'settings') : first.scope;
+            return (
+              <Row
+                key={m.name}
+                name={m.name}
+                spend={m}
+                calls={spend[m.name] ?? []}
+                limit={first?.limit}
+                source={source}
+                state={state}
+                editable={m.name !== 'lead'}
+                editing={editing === m.name}
+                setEditing={(v) => setEditing(v ? m.name : null)}
+              />
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
