@@ -7,17 +7,12 @@
  */
 import { z } from 'zod';
 import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
-import { AGENT_NAME_PATTERN, TASK_ID_PATTERN } from '../core/store/limits.js';
-import { AGENT_STATES } from '../core/store/schemas.js';
 
-const agentName = z.string().regex(AGENT_NAME_PATTERN, 'invalid agent name');
-const taskId = z.string().regex(TASK_ID_PATTERN, 'invalid task id');
-const text = (max: number) => z.string().max(max);
+import { agentName, taskId, text, AgentStateSchema } from './fields.js';
+import { BranchOverviewSchema, ChangeSourceSchema, ChangesViewSchema, ConflictWarningSchema, FileChangeSchema, relPath, ReviewCommentViewSchema } from './review-views.js';
 
-/** The store's states, and `not_configured`: the lead cannot start for want of a model key (the welcome says what to do). */
-export const VIEW_STATES = [...AGENT_STATES, 'not_configured'] as const;
-export const AgentStateSchema = z.enum(VIEW_STATES);
-export type AgentStateName = z.infer<typeof AgentStateSchema>;
+export { VIEW_STATES, AgentStateSchema, type AgentStateName } from './fields.js';
+export * from './review-views.js';
 
 /** How the host shows an agent's terminal: a pty it owns (typing works) or a read-only tail of output.log. */
 export const TerminalModeSchema = z.discriminatedUnion('kind', [
@@ -161,69 +156,6 @@ export const WorkspaceViewSchema = z.object({
   /** The live demo's throw-away workspace: the page opens the team's changes once its tasks are done. */
   demo: z.boolean().optional(),
 });
-
-// ---------------------------------------------------------------------------------------------------------
-// Review and merge (the Changes view, warnings, the merge panel).
-
-const relPath = z.string().min(1).max(4096);
-export const ChangeSourceSchema = z.enum(['committed', 'staged', 'unstaged', 'untracked']);
-export const FileChangeSchema = z.object({
-  path: relPath,
-  old_path: relPath.nullable(),
-  status: z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type_changed']),
-  source: ChangeSourceSchema,
-  binary: z.boolean(),
-  huge: z.boolean(),
-  size: z.number().int().nonnegative().nullable(),
-  added: z.number().int().nonnegative().nullable(),
-  deleted: z.number().int().nonnegative().nullable(),
-  sig: z.string().max(200),
-});
-export type FileChangeView = z.infer<typeof FileChangeSchema>;
-const commitView = z.object({ sha: z.string().max(64), subject: text(2000), at: z.number() });
-export const ChangesViewSchema = z.object({
-  agent: agentName,
-  branch: text(300),
-  into: text(300),
-  base: z.string().max(64).nullable(),
-  head: z.string().max(64).nullable(),
-  ahead: z.number().int().nonnegative(),
-  behind: z.number().int().nonnegative(),
-  last_commit: commitView.nullable(),
-  files: z.array(FileChangeSchema).max(20_000),
-});
-export type ChangesView = z.infer<typeof ChangesViewSchema>;
-export const ReviewCommentViewSchema = z.object({
-  id: z.string().max(64),
-  path: relPath,
-  line: z.number().int().positive(),
-  end_line: z.number().int().positive().nullish(),
-  lines: z.array(z.string().max(2000)).max(200),
-  text: text(20_000),
-  state: z.enum(['pending', 'sent', 'outdated', 'resolved']),
-  created_at: z.number(),
-});
-export type ReviewCommentView = z.infer<typeof ReviewCommentViewSchema>;
-const lineRange = z.object({ start: z.number().int(), end: z.number().int() });
-export const ConflictWarningSchema = z.object({
-  id: text(10_000),
-  kind: z.enum(['overlap', 'conflict']),
-  agents: z.tuple([agentName, agentName]),
-  files: z.array(z.object({ path: relPath, conflict: z.boolean(), lines: z.array(lineRange).max(500) })).max(2000),
-});
-export type ConflictWarningView = z.infer<typeof ConflictWarningSchema>;
-export const BranchOverviewSchema = z.object({
-  agent: agentName,
-  branch: text(300),
-  ahead: z.number().int().nonnegative(),
-  behind: z.number().int().nonnegative(),
-  last_commit: commitView.nullable(),
-  completed_tasks: z.array(z.object({ id: taskId, subject: text(2000) })),
-  open_comments: z.number().int().nonnegative(),
-  uncommitted: z.array(relPath),
-  state: AgentStateSchema,
-});
-export type BranchOverviewView = z.infer<typeof BranchOverviewSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests: view → host. `id` pairs a request with its reply; id 0 asks for no reply unless it fails
