@@ -1,5 +1,7 @@
 /** What a TeamHost is opened with, and where this package's own `thclaws` is (the lead's default argv). */
 import path from 'node:path';
+import { LEAD } from '../../core/store/index.js';
+import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import type { KeyCipher } from './lead-setup.js';
 import { packageRoot } from './package-root.js';
 import type { RecentWorkspaces } from './recent.js';
@@ -25,3 +27,17 @@ export interface TeamHostOptions {
 }
 
 export const thclawsBin = (): string => path.join(packageRoot(), 'bin', 'thclaws');
+
+/**
+ * A child's environment: this process's, the team dir, the options' overrides. The lead is the one process
+ * without a team agent name; whatever the workspace's teammateMode, every teammate it spawns comes to this
+ * host as a spawn request (so it runs in a live pane here), and it gets `leadEnv` (key, its questions' file).
+ */
+export function childEnvOf(agent: string, teamDir: string, overrides: Record<string, string> | undefined, leadEnv: () => Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  Object.assign(env, { THCLAWS_TEAM_DIR: teamDir, TERM: 'xterm-256color' }, overrides);
+  if (agent !== LEAD) env.THCLAWS_TEAM_AGENT = agent;
+  else Object.assign(env, { [TEAMMATE_MODE_ENV]: 'host' }, leadEnv());
+  return env;
+}

@@ -13,11 +13,10 @@ import { ProjectSettingsFile } from './settings-file.js';
 import { TeamDirWatcher } from './team-watch.js';
 import { AgentTerminal, type TerminalView } from './terminal.js';
 import { effectiveMode, memberView, sandboxView, waitingOf, type HostSideInfo } from './views.js';
-import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import { ApprovalsFeed } from './approvals-feed.js';
 import { TaskFeed } from './task-feed.js';
 import { LeadSetup } from './lead-setup.js';
-import { thclawsBin, type TeamHostOptions } from './host-options.js';
+import { childEnvOf, thclawsBin, type TeamHostOptions } from './host-options.js';
 import { Membership } from './membership.js';
 import { LazySpawnServer } from './lazy-spawn-server.js';
 import { LeadQuestions } from './lead-questions.js';
@@ -65,6 +64,7 @@ export class TeamHost {
   /** Teammates' changes, review comments and conflict warnings (the Changes view and the merge panel). */
   readonly review: ReviewFeed;
   readonly budgets: BudgetFeed; // spending limits, each agent's model calls, the 80 % notice
+  private readonly env: NodeJS.ProcessEnv; // the agents' environment: this process's and the options' overrides
 
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
@@ -75,10 +75,11 @@ export class TeamHost {
     this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev), this.leadQuestions, (d) => this.terminal(LEAD).write(d));
     this.tasks = new TaskFeed(this.store, (ev) => this.broadcast(ev));
     this.spawnServer = new LazySpawnServer(this.store, () => this.hostLauncher(), `desktop ${process.pid}`);
-    this.setup = new LeadSetup(this.workspace, { ...process.env, ...opts.env }, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
+    this.env = { ...process.env, ...opts.env };
+    this.setup = new LeadSetup(this.workspace, this.env, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
     this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates });
     this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
-    this.budgets = new BudgetFeed(this.store, this.workspace, { ...process.env, ...opts.env }, (ev) => this.broadcast(ev), () => [...this.members.values()].map((m) => JSON.parse(m) as Member));
+    this.budgets = new BudgetFeed(this.store, this.workspace, this.env, (ev) => this.broadcast(ev), () => this.memberList());
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -126,7 +127,7 @@ export class TeamHost {
   /** Everything a view needs on (re)connect; later changes arrive as deltas. */
   snapshot(view: TerminalView): void {
     view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list(), ...(this.opts.demo ? { demo: true } : {}) } });
-    view.send({ type: 'roster', team: this.config?.name ?? null, members: [...this.members.values()].map((m) => JSON.parse(m) as Member) });
+    view.send({ type: 'roster', team: this.config?.name ?? null, members: this.memberList() });
     view.send({ type: 'tasks', tasks: this.tasks.current() });
     view.send(this.settingsEvent());
     view.send({ type: 'sandbox', sandbox: this.sandbox });
@@ -148,17 +149,6 @@ export class TeamHost {
   }
 
   // ----- processes -------------------------------------------------------------------------------------
-
-  private childEnv(agent: string): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    Object.assign(env, { THCLAWS_TEAM_DIR: this.store.dir, TERM: 'xterm-256color' }, this.opts.env);
-    // The lead is the one process without a team agent name. Whatever the workspace's teammateMode, every
-    // teammate it spawns comes to this host as a spawn request, so it runs in a live pane here.
-    if (agent !== LEAD) env.THCLAWS_TEAM_AGENT = agent;
-    else Object.assign(env, { [TEAMMATE_MODE_ENV]: 'host' }, this.setup.envForLead(), this.leadQuestions.env());
-    return env;
-  }
 
   async startLead(): Promise<void> {
     // Without a key the lead is "not configured" (the welcome says what to do), never a dead agent.
@@ -184,7 +174,7 @@ export class TeamHost {
       agent,
       argv,
       cwd: this.workspace,
-      env: this.childEnv(agent),
+      env: childEnvOf(agent, this.store.dir, this.opts.env, () => ({ ...this.setup.envForLead(), ...this.leadQuestions.env() })),
       team_dir: this.store.dir,
       model,
       requested_at: Date.now(),
@@ -283,9 +273,10 @@ export class TeamHost {
       this.ensureTail(name);
     }
     this.members = next;
-    await this.budgets.onRoster([...next.values()].map((m) => JSON.parse(m) as Member)); // budgets.json is config too
+    const roster = this.memberList();
+    await this.budgets.onRoster(roster); // budgets.json is config too
     void this.membership.specs().then((specs) => this.broadcast({ type: 'member_specs', specs }));
-    this.broadcast({ type: 'roster', team: this.config?.name ?? null, members: [...next.values()].map((m) => JSON.parse(m) as Member) });
+    this.broadcast({ type: 'roster', team: this.config?.name ?? null, members: roster });
   }
 
   private async readStatus(name: string): Promise<void> {
@@ -370,12 +361,12 @@ export class TeamHost {
   }
 
   private settingsEvent(settings = this.readSettingsSafe()): HostEvent {
-    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode), models: modelChoices(this.workspace, { ...process.env, ...this.opts.env }) };
+    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode), models: modelChoices(this.workspace, this.env) };
   }
 
   /** The agents' sandbox as they will get it here (settings layers, then the one probe per process). */
   async refreshSandbox(): Promise<SandboxView> {
-    const next = sandboxView(await workspaceSandboxStatus(this.workspace, { ...process.env, ...this.opts.env }));
+    const next = sandboxView(await workspaceSandboxStatus(this.workspace, this.env));
     if (JSON.stringify(next) !== JSON.stringify(this.sandbox) && !this.closed) {
       this.sandbox = next;
       this.broadcast({ type: 'sandbox', sandbox: next });
@@ -387,6 +378,11 @@ export class TeamHost {
     const m = this.members.get(name);
     return m ? (JSON.parse(m) as Member) : null;
   }
+
+  private memberList(): Member[] {
+    return [...this.members.values()].map((m) => JSON.parse(m) as Member);
+  }
+
 
   async close(): Promise<void> {
     this.closed = true;
