@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
 
 import { agentName, taskId, text, AgentStateSchema } from './fields.js';
-import { BranchOverviewSchema, ChangeSourceSchema, ChangesViewSchema, ConflictWarningSchema, FileChangeSchema, relPath, ReviewCommentViewSchema } from './review-views.js';
+import { ChangeSourceSchema, ChangesViewSchema, ConflictWarningSchema, relPath, ReviewCommentViewSchema } from './review-views.js';
 
 export { VIEW_STATES, AgentStateSchema, type AgentStateName } from './fields.js';
 export * from './review-views.js';
