@@ -34,7 +34,8 @@ afterEach(() => {
 
 /** A child that exited and that its parent (a `sleep` that never waits) leaves unreaped. */
 async function zombie(): Promise<{ pid: number; start: string }> {
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // The child outlives the `exec` by a second: one that exits while `sh` is still running is reaped by `sh`.
+  const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
   parents.push(parent.pid!);
   const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (b) => resolve(Number(String(b).trim()))));
   // Its start time, read while it exists (a zombie keeps it).
