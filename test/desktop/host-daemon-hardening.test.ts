@@ -4,7 +4,7 @@
  * serves another workspace, a host that drops a connection while exiting, a client that never says hello,
  * and one that never reads.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
