@@ -112,6 +112,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     const greedy = net.connect(daemon.paths.socket);
     greedy.pause();
     greedy.write(`${JSON.stringify({ type: 'hello', protocol: 1, client: 'test' })}\n`);
+    await waitFor(() => daemon.clients() === 1 || null, 'the host to accept the client that will not read');
     // Thousands of requests, no read: the replies pile up in the host's queue for this socket.
     const burst = Array.from({ length: 4000 }, (_, i) => JSON.stringify({ id: i + 1, type: 'settings_get' })).join('\n');
     greedy.write(`${burst}\n`);
