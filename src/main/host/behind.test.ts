@@ -71,7 +71,7 @@ describe('a view that falls behind', () => {
       expect(t.paused).toBe(false);
       // The frozen view wakes and acknowledges what it was sent: it gets today's screen, from today's seq.
       t.ack(frozen, frozenHad);
-      const replay = frozen.events.findLast((e) => e.type === 'replay');
+      const replay = [...frozen.events].reverse().find((e) => e.type === 'replay');
       expect(replay).toMatchObject({ type: 'replay', agent: 'lead' });
       expect(replay && 'seq' in replay && replay.seq).toBeGreaterThan(0);
       t.push('z');
