@@ -59,6 +59,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   const lock: HeldLock = held.lock;
   let manager: HostManager;
   try {
+    if (fs.lstatSync(paths.socket, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${paths.socket} is a directory where the host's socket goes: remove it and start again`);
     fs.rmSync(paths.socket, { force: true });
     manager = await opts.open(paths.workspace);
   } catch (err) {
