@@ -9,6 +9,7 @@ interface HostOptions {
   leadScript?: string;
   idleMs: string;
   stop?: boolean;
+  secretsStdin?: boolean;
 }
 
 /** Exit after 10 minutes with no client and no live agent, unless told otherwise. */
@@ -24,12 +25,14 @@ export function registerHostCommand(program: Command): void {
     .option('--lead-script <file>', 'run the lead on the scripted provider with this script')
     .option('--idle-ms <ms>', 'exit after this long with no client and no live agent (0: never)', String(DEFAULT_IDLE_MS))
     .option('--stop', "stop the workspace's running host (its agents are stopped) and exit")
+    .option('--secrets-stdin', 'read credentials (a JSON object of environment variables) from stdin, so that they never appear in this long-lived process\'s environment listing')
     .action(async (opts: HostOptions) => {
       const dir = path.resolve(opts.dir);
       if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
       if (opts.stop) return stopCommand(dir);
       const idleMs = Number(opts.idleMs);
       if (!Number.isInteger(idleMs) || idleMs < 0) throw new CliError(`invalid --idle-ms ${JSON.stringify(opts.idleMs)}`);
+      if (opts.secretsStdin) await readSecrets();
       const [{ startHostDaemon, HostRunningError }, { openHostManager }] = await Promise.all([import('../main/daemon/host-daemon.js'), import('../main/daemon/open-host.js')]);
       let closed!: () => void;
       const done = new Promise<void>((r) => (closed = r));
@@ -56,4 +59,27 @@ export async function stopCommand(dir: string): Promise<void> {
     throw new CliError(err.message.split('\n')[0]!, 1);
   });
   process.stdout.write(stopped ? `stopped the host (pid ${stopped.pid}) of ${dir}\n` : `no host runs for ${dir}\n`);
+}
+
+/**
+ * Credentials handed over by the client that started this host: set in this process's environment (so the
+ * agents it spawns get them) after start, where `/proc/<pid>/environ`, which lists the start-time block, never shows them.
+ */
+async function readSecrets(): Promise<void> {
+  const { isSecretEnvName } = await import('../main/daemon/host-client.js');
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.length > 1024 * 1024) throw new CliError('--secrets-stdin: more than 1 MiB on stdin');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text || '{}');
+  } catch {
+    throw new CliError('--secrets-stdin: stdin is not a JSON object');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliError('--secrets-stdin: stdin is not a JSON object');
+  for (const [k, v] of Object.entries(parsed)) {
+    if (typeof v === 'string' && isSecretEnvName(k)) process.env[k] = v;
+  }
 }

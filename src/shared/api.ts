@@ -354,4 +354,10 @@ export const FLOW = {
   scrollback: 1024 * 1024,
   /** Scrollback lines of the host's screen of each pty and of the views' terminals (restored on attach). */
   scrollbackLines: 1000,
+  /**
+   * A view over a limit (unacknowledged or in transit) that has not acknowledged anything for this long is
+   * behind (a frozen tab, a half-open link): it stops holding the source and the others, and gets the screen
+   * again once it catches up.
+   */
+  stallMs: 2000,
 } as const;

@@ -58,6 +58,9 @@ class WsView {
   close(): void {
     this.ws.terminate();
   }
+  closed(): Promise<number> {
+    return this.ws.readyState === WebSocket.CLOSED ? Promise.resolve(-1) : new Promise((r) => this.ws.once('close', (code: number) => r(code)));
+  }
 }
 
 /**
@@ -130,5 +133,23 @@ describe('the team outlives the dashboard', () => {
     await waitFor(async () => (await c.text()) === (await b.text()), 'both views showing the same screen');
     expect(await a.text()).toContain('hello before');
     for (const v of [a, b, c]) v.close();
+  }, 120_000);
+
+  it('SIGKILL of the host under an open page: the page is told (its socket closes) and, reconnecting, gets a new host that answers', async () => {
+    const dash = await startDashboard();
+    const d = await WsView.open(dash.url);
+    d.send({ type: 'subscribe' });
+    await waitFor(() => d.member('lead'), 'the roster');
+    const closed = d.closed();
+    process.kill(dash.hostPid, 'SIGKILL');
+    expect(await closed).toBe(1012);
+    // What the page does on close: connect again. The dashboard starts a new host, which reads the team from disk.
+    const e = await WsView.open(dash.url);
+    e.send({ type: 'subscribe' });
+    e.send({ type: 'settings_get' });
+    await waitFor(() => e.events.some((ev) => ev.type === 'reply' && ev.id === 2 && ev.ok), 'a reply from the new host', 40_000);
+    await waitFor(() => e.member('lead'), 'the roster from the new host');
+    hostPid = 0;
+    e.close();
   }, 120_000);
 });

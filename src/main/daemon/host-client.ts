@@ -46,6 +46,8 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
         const w = HostWelcomeSchema.safeParse(raw);
         if (!w.success) return fail(new Error('the host did not answer the hello'));
         if (w.data.type === 'refused') return fail(new Error(w.data.error));
+        // A host serving another workspace at this socket path is never talked to (not even to stop it).
+        if (w.data.workspace !== paths.workspace) return fail(new Error(`the host at ${paths.socket} serves ${w.data.workspace}, not ${paths.workspace}`));
         welcomed = true;
         clearTimeout(timer);
         resolve({
@@ -65,41 +67,57 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
     socket.on('data', (d) => reader.push(d));
     socket.on('error', (err) => (welcomed ? undefined : fail(err)));
     socket.on('close', () => {
-      if (!welcomed) fail(new Error('the host closed the connection before answering'));
+      if (!welcomed) fail(Object.assign(new Error('the host closed the connection before answering'), { code: 'ECONNRESET' }));
       for (const cb of closes.splice(0)) cb();
     });
   });
 }
 
-const noHost = (err: unknown) => ['ENOENT', 'ECONNREFUSED'].includes((err as NodeJS.ErrnoException).code ?? '');
+/** No host serves the socket: none runs, or one is exiting (idle) and dropped the connection it had just accepted. */
+const noHost = (err: unknown) => ['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE'].includes((err as NodeJS.ErrnoException).code ?? '');
 
 /**
  * Connects to the workspace's host, starting it detached (its output to the log in the runtime dir) when
- * none runs; the host outlives this process. `argv` runs `thclaws host --dir <workspace>`.
+ * none runs; the host outlives this process. `argv` runs `thclaws host --dir <workspace>`. A host that was
+ * exiting when asked, or a start that lost the lease to one that then exited, is started again until the deadline.
  */
 export async function connectOrStartHost(workspace: string, argv: string[], opts: { client: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<HostConnection> {
-  try {
-    return await connectHost(workspace, opts);
-  } catch (err) {
-    if (!noHost(err)) throw err;
-  }
   const paths = hostPaths(workspace, opts.env);
-  const out = fs.openSync(paths.log, 'a', 0o600);
-  const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', out, out], env: opts.env ?? process.env });
-  fs.closeSync(out);
-  let exited: number | null = null;
-  child.once('exit', (code) => (exited = code ?? 1));
-  child.unref();
   const end = Date.now() + (opts.timeoutMs ?? 30_000);
+  let child: { exited: number | null } | null = null;
   for (;;) {
     try {
       return await connectHost(workspace, opts);
     } catch (err) {
-      // Another client may have started it first: this one's child then exits naming it, and the connect works.
-      if (!noHost(err) || Date.now() > end) throw exited !== null ? new Error(`the host exited (code ${exited}); see ${paths.log}`) : err;
+      if (!noHost(err) || Date.now() > end) throw child?.exited != null ? new Error(`the host exited (code ${child.exited}); see ${paths.log}`) : err;
     }
+    // Another client may have started it first: this one's child then exits naming it, and the connect works.
+    if (!child || child.exited !== null) child = startDetached(argv, paths.log, opts.env ?? process.env);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Names of variables that hold credentials: kept out of a long-lived process's environment listing. */
+export const isSecretEnvName = (name: string): boolean => /(^|_)(API_KEY|AUTH_TOKEN|TOKEN|SECRET|PASSWORD)$/i.test(name) || /^(ANTHROPIC|OPENAI)_.*KEY/i.test(name);
+
+/**
+ * Starts the host detached. Credentials from the environment (an API key the lead needs) go through its
+ * stdin, not its environment: `/proc/<pid>/environ` of a process that outlives the terminal lists only what
+ * it started with, and the host adds them to its own environment after reading them.
+ */
+function startDetached(argv: string[], log: string, env: NodeJS.ProcessEnv): { exited: number | null } {
+  const secrets = Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && isSecretEnvName(k)));
+  const plain = Object.fromEntries(Object.entries(env).filter(([k]) => !isSecretEnvName(k)));
+  const out = fs.openSync(log, 'a', 0o600);
+  const child = spawn(argv[0]!, [...argv.slice(1), '--secrets-stdin'], { detached: true, stdio: ['pipe', out, out], env: plain });
+  fs.closeSync(out);
+  child.stdin!.on('error', () => {});
+  child.stdin!.end(`${JSON.stringify(secrets)}\n`);
+  const state = { exited: null as number | null };
+  child.once('exit', (code) => (state.exited = code ?? 1));
+  child.unref();
+  (child.stdin as unknown as { unref?(): void }).unref?.();
+  return state;
 }
 
 /** Asks the workspace's host to stop its agents and exit; false when none runs. */

@@ -16,6 +16,9 @@ export interface HostDaemonOptions {
   onClosed?(reason: string): void;
   log?(line: string): void;
   env?: NodeJS.ProcessEnv;
+  /** Overrides for tests: how long a client may stay silent before its hello, how much it may leave unread. */
+  helloDeadlineMs?: number;
+  maxClientBacklog?: number;
 }
 
 export interface HostDaemon {
@@ -34,6 +37,14 @@ export class HostRunningError extends Error {
 
 /** Longest line a client may send (a request), as on the WebSocket. */
 const MAX_LINE = 1024 * 1024;
+/** A client that has not said hello by then is closed: a silent one would keep an idle host alive for ever. */
+export const HELLO_DEADLINE_MS = 10_000;
+/**
+ * Most a client may leave unread in its socket's queue. Screens restored on attach are the largest events
+ * (8 panes of 1 MiB scrollback fit many times over); past this the client is not reading and is closed
+ * rather than grow the host's memory without bound.
+ */
+export const MAX_CLIENT_BACKLOG = 256 * 1024 * 1024;
 
 /**
  * The workspace's host: holds its lease (one per workspace, a dead holder's taken over), owns the TeamHost
@@ -48,6 +59,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   const lock: HeldLock = held.lock;
   let manager: HostManager;
   try {
+    if (fs.lstatSync(paths.socket, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${paths.socket} is a directory where the host's socket goes: remove it and start again`);
     fs.rmSync(paths.socket, { force: true });
     manager = await opts.open(paths.workspace);
   } catch (err) {
@@ -61,8 +73,20 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   const server = net.createServer((socket) => {
     sockets.add(socket);
     const send = (obj: HostEvent | HostWelcome) => {
-      if (!socket.destroyed) socket.write(`${JSON.stringify(obj)}\n`);
+      if (socket.destroyed) return;
+      if (socket.writableLength > (opts.maxClientBacklog ?? MAX_CLIENT_BACKLOG)) {
+        log(`closing a client that left ${Math.round(socket.writableLength / 1048576)} MiB unread`);
+        socket.destroy();
+        return;
+      }
+      socket.write(`${JSON.stringify(obj)}\n`);
     };
+    const helloTimer = setTimeout(() => {
+      if (conn || socket.destroyed) return;
+      log('closing a client that said no hello in time');
+      socket.destroy();
+    }, opts.helloDeadlineMs ?? HELLO_DEADLINE_MS);
+    helloTimer.unref();
     let conn: ReturnType<HostManager['connect']> | null = null;
     const reader = new LineReader(MAX_LINE, (line) => {
       let raw: unknown;
@@ -83,6 +107,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       if (hello.data.protocol !== HOST_PROTOCOL) {
         return refuse(`this host (pid ${process.pid}) speaks protocol ${HOST_PROTOCOL}, the client ${hello.data.protocol}: use the same thclaws version, or stop the host (thclaws host --stop)`);
       }
+      clearTimeout(helloTimer);
       send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
       if (hello.data.stop) {
         log(`stop asked by a client (${hello.data.client})`);
@@ -102,6 +127,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     };
     socket.on('data', (d) => reader.push(d));
     const gone = () => {
+      clearTimeout(helloTimer);
       sockets.delete(socket);
       conn?.close();
       conn = null;

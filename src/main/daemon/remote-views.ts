@@ -30,7 +30,8 @@ export class RemoteViews {
     return connectOrStartHost(this.workspace, this.hostArgv, { client: 'dashboard', env: this.env });
   }
 
-  connect(out: (event: HostEvent) => void): ViewLink {
+  /** `lost`: the host connection closed under the view (the host died or stopped), not by the view. */
+  connect(out: (event: HostEvent) => void, lost?: () => void): ViewLink {
     let closed = false;
     const pending: unknown[] = [];
     let conn: HostConnection | null = null;
@@ -39,7 +40,11 @@ export class RemoteViews {
         if (closed) return c.close();
         conn = c;
         c.onEvent(out);
-        c.onClose(() => out({ type: 'notice', level: 'warn', text: 'the connection to the workspace host closed' }));
+        c.onClose(() => {
+          if (closed) return;
+          out({ type: 'notice', level: 'warn', text: 'the workspace host stopped; reconnecting (a new host reads the team from disk)' });
+          lost?.();
+        });
         for (const r of pending.splice(0)) c.send(r);
       },
       (err: Error) => out({ type: 'notice', level: 'error', text: `cannot reach the workspace host: ${err.message.split('\n')[0]!}` }),

@@ -30,10 +30,33 @@ export function runtimeDir(env: NodeJS.ProcessEnv = process.env): string {
   return base;
 }
 
+/** A Unix socket path longer than this is cut short by the kernel (108 bytes on Linux with the NUL, 104 on macOS). */
+export const MAX_SOCKET_PATH = process.platform === 'darwin' ? 103 : 107;
+
+/**
+ * Where the one-per-workspace lease lives: `/tmp/thclaws-<uid>-leases`, whatever the environment says. The
+ * runtime directory follows `XDG_RUNTIME_DIR`, which cron, `su` and some terminals leave unset: two hosts
+ * started from such places would each hold a lease in their own directory and both run the workspace's lead.
+ */
+export function leaseDir(): string {
+  const dir = process.platform === 'win32' ? path.join(os.tmpdir(), 'thclaws-leases') : `/tmp/thclaws-${uid()}-leases`;
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = fs.lstatSync(dir);
+  if (!st.isDirectory() || st.isSymbolicLink()) throw new Error(`${dir} is not a directory`);
+  if (st.uid !== uid()) throw new Error(`${dir} belongs to another user (uid ${st.uid})`);
+  if ((st.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+  return dir;
+}
+
 /** The host's files for a workspace, keyed by a hash of its real path (two spellings, one host). */
 export function hostPaths(workspace: string, env: NodeJS.ProcessEnv = process.env): HostPaths {
   const real = fs.realpathSync(workspace);
   const key = createHash('sha256').update(real).digest('hex').slice(0, 24);
   const dir = runtimeDir(env);
-  return { dir, workspace: real, socket: path.join(dir, `host-${key}.sock`), lock: path.join(dir, `host-${key}.lock`), log: path.join(dir, `host-${key}.log`) };
+  const socket = path.join(dir, `host-${key}.sock`);
+  // Cut short, every workspace's socket would get the same name and a client could reach another workspace's host.
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
+    throw new Error(`the host's socket path would be ${Buffer.byteLength(socket)} bytes, over the ${MAX_SOCKET_PATH}-byte limit for Unix sockets: set XDG_RUNTIME_DIR to a shorter directory`);
+  }
+  return { dir, workspace: real, socket, lock: path.join(leaseDir(), `host-${key}.lock`), log: path.join(dir, `host-${key}.log`) };
 }

@@ -7,6 +7,8 @@ import { FLOW } from '../../shared/api.js';
  */
 export class FlowGate<V> {
   private readonly unacked = new Map<V, number>();
+  /** When each view last acknowledged (or attached), ms: a view silent too long while over the mark is behind. */
+  private readonly lastAck = new Map<V, number>();
   private paused = false;
 
   constructor(
@@ -20,10 +22,12 @@ export class FlowGate<V> {
 
   attach(view: V): void {
     if (!this.unacked.has(view)) this.unacked.set(view, 0);
+    this.lastAck.set(view, Date.now());
   }
 
   detach(view: V, queued = 0): void {
     this.unacked.delete(view);
+    this.lastAck.delete(view);
     this.check(queued);
   }
 
@@ -39,7 +43,13 @@ export class FlowGate<V> {
     const n = this.unacked.get(view);
     if (n === undefined) return;
     this.unacked.set(view, Math.max(0, n - chars));
+    this.lastAck.set(view, Date.now());
     this.check(queued);
+  }
+
+  /** Views over the high-water mark that have acknowledged nothing for `stallMs`: they hold the source for nothing. */
+  stalled(stallMs: number, now = Date.now()): V[] {
+    return [...this.unacked].filter(([v, n]) => n > this.high && now - (this.lastAck.get(v) ?? now) >= stallMs).map(([v]) => v);
   }
 
   /** Re-evaluates with the host's own queue length (characters waiting for the shared budget). */

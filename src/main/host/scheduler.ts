@@ -24,9 +24,11 @@ export const ECHO_MAX = 4096;
 export class OutputScheduler {
   private readonly waiting = new Set<OutputSource>();
   private timer: NodeJS.Timeout | null = null;
+  /** The timer is the stall check of held bulk output, not a batch: a receipt or a view leaving runs it now. */
+  private heldTimer = false;
   private start = 0;
   /** Output sent to each view and not yet received by it. */
-  readonly transit = new TransitWindow<unknown>(FLOW.transit);
+  readonly transit = new TransitWindow<unknown>(FLOW.transit, FLOW.stallMs);
 
   constructor(
     private readonly budgetPerTick: number = 1024 * 1024,
@@ -47,13 +49,20 @@ export class OutputScheduler {
   received(view: unknown, chars: number): void {
     const was = this.transit.congested;
     this.transit.received(view, chars);
-    if (was && !this.transit.congested && this.waiting.size && !this.timer) this.timer = setTimeout(() => this.tick(), 0);
+    if (was && !this.transit.congested && this.waiting.size) this.tickSoon();
+  }
+
+  private tickSoon(): void {
+    if (this.timer && this.heldTimer) clearTimeout(this.timer);
+    else if (this.timer) return;
+    this.heldTimer = false;
+    this.timer = setTimeout(() => this.tick(), 0);
   }
 
   /** A view is gone: nothing is held for it any more. */
   removeView(view: unknown): void {
     this.transit.remove(view);
-    if (this.waiting.size && !this.timer) this.timer = setTimeout(() => this.tick(), 0);
+    if (this.waiting.size) this.tickSoon();
   }
 
   forget(source: OutputSource): void {
@@ -62,6 +71,7 @@ export class OutputScheduler {
 
   private tick(): void {
     this.timer = null;
+    this.heldTimer = false;
     let budget = this.budgetPerTick;
     // While a view has too much in transit only interactive sources send; \`received\` wakes the rest.
     const held = this.transit.congested;
@@ -83,7 +93,12 @@ export class OutputScheduler {
       }
     }
     for (const s of sources) if (s.queued === 0) this.waiting.delete(s);
-    if (this.waiting.size && !this.timer && !(this.transit.congested && ![...this.waiting].some((s) => s.interactive))) this.timer = setTimeout(() => this.tick(), this.batchMs);
+    if (this.waiting.size && !this.timer) {
+      // Held for a congested view: `received` wakes the rest, or, if that view has gone silent, the stall check does.
+      const held = this.transit.congested && ![...this.waiting].some((s) => s.interactive);
+      this.heldTimer = held;
+      this.timer = setTimeout(() => this.tick(), held ? FLOW.stallMs : this.batchMs);
+    }
   }
 
   dispose(): void {

@@ -36,6 +36,12 @@ export class AgentTerminal implements OutputSource {
   private readonly sizes = new ViewSizes<TerminalView>();
   private applied: { cols: number; rows: number } | null = null;
   private readonly gate: FlowGate<TerminalView>;
+  /**
+   * Views that fell behind (see FLOW.stallMs), with what they still have to acknowledge: sent nothing, left
+   * out of the gate; once they have caught up they get the screen again, as on attach.
+   */
+  private readonly behind = new Map<TerminalView, number>();
+  private stallTimer: NodeJS.Timeout | null = null;
   private input: TerminalInput | null = null;
   /** When a view last wrote to the terminal (the person typing), ms. */
   private typedAt = -Infinity;
@@ -45,7 +51,10 @@ export class AgentTerminal implements OutputSource {
     private readonly scheduler: OutputScheduler,
   ) {
     this.gate = new FlowGate(
-      () => this.input?.pause(),
+      () => {
+        this.input?.pause();
+        this.armStall();
+      },
       () => this.input?.resume(),
       FLOW.highWater,
       FLOW.lowWater,
@@ -122,6 +131,7 @@ export class AgentTerminal implements OutputSource {
     this.pendingSeq += taken;
     this.pendingChars -= taken;
     for (const v of this.views) {
+      if (this.behind.has(v)) continue;
       v.send({ type: 'output', agent: this.agent, seq, data: chunk });
       this.gate.sent(v, taken, this.pendingChars);
     }
@@ -134,6 +144,7 @@ export class AgentTerminal implements OutputSource {
    */
   attach(view: TerminalView): void {
     if (this.views.has(view)) this.views.delete(view);
+    this.behind.delete(view);
     const { seq, state, tail } = this.screen.snapshot();
     this.gate.attach(view);
     // The size first: the view's terminal takes it before it writes the screen drawn at it.
@@ -144,7 +155,7 @@ export class AgentTerminal implements OutputSource {
     this.gate.sent(view, state.length + tail.length, this.pendingChars);
     // Pending output is in this view's tail; send it now to the others only, so the next batch starts at `total`.
     if (this.pending.length) {
-      const others = [...this.views];
+      const others = [...this.views].filter((v) => !this.behind.has(v));
       const chunks = this.pending.join('');
       const pendingSeq = this.pendingSeq;
       this.dropPending();
@@ -157,6 +168,7 @@ export class AgentTerminal implements OutputSource {
   }
 
   detach(view: TerminalView): void {
+    this.behind.delete(view);
     this.sizes.remove(view);
     if (!this.views.delete(view)) return;
     if (!this.views.size) this.dropPending();
@@ -165,7 +177,26 @@ export class AgentTerminal implements OutputSource {
   }
 
   ack(view: TerminalView, chars: number): void {
-    this.gate.ack(view, chars, this.pendingChars);
+    const owed = this.behind.get(view);
+    if (owed === undefined) return this.gate.ack(view, chars, this.pendingChars);
+    // A view that was behind is back: once it has drawn nearly all it was sent, it gets today's screen.
+    if (owed - chars > FLOW.lowWater) return void this.behind.set(view, owed - chars);
+    this.attach(view);
+  }
+
+  /** While the source is paused, looks every FLOW.stallMs for views that hold it without acknowledging. */
+  private armStall(): void {
+    if (this.stallTimer) return;
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = null;
+      if (!this.gate.isPaused) return;
+      for (const v of this.gate.stalled(FLOW.stallMs)) {
+        this.behind.set(v, this.gate.outstanding(v) ?? 0);
+        this.gate.detach(v, this.pendingChars);
+      }
+      if (this.gate.isPaused) this.armStall();
+    }, FLOW.stallMs);
+    this.stallTimer.unref?.();
   }
 
   write(data: string): boolean {
@@ -229,6 +260,7 @@ export class AgentTerminal implements OutputSource {
 
   /** Stops the screen's parser (the terminal is gone for good). */
   dispose(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
     this.screen.dispose();
   }
 }

@@ -68,8 +68,8 @@ describe('OutputScheduler: an echo goes first', () => {
     vi.advanceTimersByTime(50);
     expect(log.filter(([n]) => n === 'flood')).toEqual([]);
     expect(typed.left).toBe(0);
-    // Nothing spins while held and no interactive source waits.
-    expect(vi.getTimerCount()).toBe(0);
+    // Nothing spins while held and no interactive source waits: one timer, the stall check.
+    expect(vi.getTimerCount()).toBe(1);
     sched.received(view, sched.transit.max);
     vi.advanceTimersByTime(0);
     expect(flood.left).toBe(0);

@@ -7,8 +7,14 @@
  */
 export class TransitWindow<V> {
   private readonly inTransit = new Map<V, number>();
+  /** When each view last reported receipt, ms. */
+  private readonly lastAt = new Map<V, number>();
 
-  constructor(readonly max: number) {}
+  /** `stallMs`: a view silent that long is behind (a frozen tab): it no longer holds bulk output for every pane. */
+  constructor(
+    readonly max: number,
+    readonly stallMs = Infinity,
+  ) {}
 
   sent(view: V, chars: number): void {
     const n = this.inTransit.get(view);
@@ -18,15 +24,18 @@ export class TransitWindow<V> {
   /** The view received `chars`; its first report enrols it (what it was sent before is not counted). */
   received(view: V, chars: number): void {
     this.inTransit.set(view, Math.max(0, (this.inTransit.get(view) ?? chars) - chars));
+    this.lastAt.set(view, Date.now());
   }
 
   remove(view: V): void {
     this.inTransit.delete(view);
+    this.lastAt.delete(view);
   }
 
-  /** Some view has more than `max` characters on its way: bulk output waits. */
+  /** Some live view has more than `max` characters on its way: bulk output waits. */
   get congested(): boolean {
-    for (const n of this.inTransit.values()) if (n > this.max) return true;
+    const now = Date.now();
+    for (const [v, n] of this.inTransit) if (n > this.max && now - (this.lastAt.get(v) ?? now) < this.stallMs) return true;
     return false;
   }
 }

@@ -8,7 +8,7 @@ import { serveStatic } from './static.js';
 
 export interface DashboardServerOptions {
   /** The views' way to the team: the in-process HostManager, or the workspace's host process (RemoteViews). */
-  manager: { connect(out: (event: HostEvent) => void): ViewLink };
+  manager: { connect(out: (event: HostEvent) => void, lost?: () => void): ViewLink };
   /** Built renderer (index.html + assets). */
   rendererDir: string;
   port?: number;
@@ -99,7 +99,9 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
     const send = (e: HostEvent) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(e));
     };
-    const conn = opts.manager.connect(send);
+    // The team behind this view is gone (the workspace host died): close, so that the page says it is
+    // disconnected and reconnects, which starts a new host and subscribes again.
+    const conn = opts.manager.connect(send, () => ws.close(1012, 'the workspace host stopped'));
     ws.on('message', (data, isBinary) => {
       let raw: unknown;
       try {

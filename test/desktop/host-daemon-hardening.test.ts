@@ -1,0 +1,122 @@
+/**
+ * The workspace host against hostile and unlucky clients: credentials kept out of its environment listing,
+ * one lease whatever the environment, socket paths the kernel would cut short, a host at the socket that
+ * serves another workspace, a host that drops a connection while exiting, a client that never says hello,
+ * and one that never reads.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connectHost, connectOrStartHost, stopHost } from '../../src/main/daemon/host-client.js';
+import { startHostDaemon } from '../../src/main/daemon/host-daemon.js';
+import { openHostManager } from '../../src/main/daemon/open-host.js';
+import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
+import { THCLAWS, waitFor } from './helpers.js';
+
+const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
+const stops: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const s of stops) await s().catch(() => {});
+});
+
+function descendants(pid: number): number[] {
+  const out = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout.trim();
+  const kids = out ? out.split(/\s+/).map(Number) : [];
+  return kids.flatMap((k) => [k, ...descendants(k)]);
+}
+const environ = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+};
+
+describe.runIf(process.platform === 'linux')('the workspace host, hardened', () => {
+  it("an API key in the starting shell's environment reaches the lead, never the host's environment listing", async () => {
+    const ws = tmp('hard-key-');
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-'), HOME: tmp('hard-home-'), ANTHROPIC_API_KEY: 'sk-ant-api03-thclaws-test-only' };
+    const script = path.join(tmp('hard-script-'), 'lead.json');
+    fs.writeFileSync(script, JSON.stringify({ rules: [] }));
+    const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--lead-script', script, '--idle-ms', '0'], { client: 'test', env });
+    stops.push(() => stopHost(ws, env));
+    c.close();
+    expect(environ(c.pid).filter((kv) => kv.startsWith('ANTHROPIC_API_KEY='))).toEqual([]);
+    expect(fs.readFileSync(`/proc/${c.pid}/cmdline`, 'utf8')).not.toContain('sk-ant-api03');
+    // The lead (in the host's pty, under its wrapper) still has the key it needs.
+    const lead = await waitFor(() => descendants(c.pid).find((p) => environ(p).includes('ANTHROPIC_API_KEY=sk-ant-api03-thclaws-test-only')), "the lead's process with the key");
+    expect(lead).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('one lease per workspace whatever XDG_RUNTIME_DIR says: a second host started from another environment refuses, naming the first', async () => {
+    const ws = tmp('hard-lease-');
+    const envA = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rta-') };
+    const envB = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rtb-') };
+    const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env: envA });
+    stops.push(() => stopHost(ws, envA));
+    c.close();
+    const second = spawnSync(THCLAWS, ['host', '--dir', ws, '--no-lead'], { env: envB, encoding: 'utf8', timeout: 30_000 });
+    expect(second.status).toBe(1);
+    expect(second.stderr.trim().split('\n')).toEqual([expect.stringContaining(`a host already runs for ${fs.realpathSync(ws)} (pid ${c.pid})`)]);
+  }, 60_000);
+
+  it('a socket path the kernel would cut short is refused with what to do, never truncated', () => {
+    const deep = path.join(tmp('hard-long-'), 'x'.repeat(60));
+    fs.mkdirSync(deep);
+    expect(() => hostPaths(tmp('hard-ws-'), { XDG_RUNTIME_DIR: deep })).toThrow(/over the 107-byte limit for Unix sockets: set XDG_RUNTIME_DIR to a shorter directory/);
+  });
+
+  it('a host at the socket that serves another workspace is never talked to', async () => {
+    const ws = tmp('hard-other-');
+    const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    const p = hostPaths(ws, env);
+    const impostor = net.createServer((s) => s.write(`${JSON.stringify({ type: 'welcome', protocol: 1, pid: 1, workspace: '/somewhere/else' })}\n`));
+    await new Promise<void>((r) => impostor.listen(p.socket, r));
+    try {
+      await expect(connectHost(ws, { client: 'test', env, protocol: 1 })).rejects.toThrow(`serves /somewhere/else, not ${p.workspace}`);
+    } finally {
+      impostor.close();
+    }
+  });
+
+  it('a host that drops the connection while exiting is started again, not reported as an error', async () => {
+    const ws = tmp('hard-reset-');
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    const p = hostPaths(ws, env);
+    // What an idle host does in its last moment: accepts, then resets. It holds no lease, so a new host takes over.
+    const exiting = net.createServer((s) => s.destroy());
+    await new Promise<void>((r) => exiting.listen(p.socket, r));
+    try {
+      const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env });
+      stops.push(() => stopHost(ws, env));
+      expect(c.workspace).toBe(p.workspace);
+      c.close();
+    } finally {
+      exiting.close();
+    }
+  }, 60_000);
+
+  it('a client that never says hello is closed, and one that never reads is closed before the host grows without bound', async () => {
+    const ws = tmp('hard-silent-');
+    const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    const daemon = await startHostDaemon({ workspace: ws, env, open: (w) => openHostManager(w, { startLead: false }), helloDeadlineMs: 300, maxClientBacklog: 256 * 1024, log: () => {} });
+    stops.push(() => daemon.close());
+    const silent = net.connect(daemon.paths.socket);
+    silent.write('{"type":"hel');
+    await new Promise((r) => silent.once('close', r));
+    await waitFor(() => daemon.clients() === 0 || null, 'the host to forget the silent client');
+
+    const greedy = net.connect(daemon.paths.socket);
+    greedy.pause();
+    greedy.write(`${JSON.stringify({ type: 'hello', protocol: 1, client: 'test' })}\n`);
+    await waitFor(() => daemon.clients() === 1 || null, 'the host to accept the client that will not read');
+    // Thousands of requests, no read: the replies pile up in the host's queue for this socket.
+    const burst = Array.from({ length: 4000 }, (_, i) => JSON.stringify({ id: i + 1, type: 'settings_get' })).join('\n');
+    greedy.write(`${burst}\n`);
+    await waitFor(() => daemon.clients() === 0 || null, 'the host to close the client that does not read');
+    greedy.destroy();
+  }, 60_000);
+});
