@@ -217,14 +217,16 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   if (mode === 'plan' || opts.inputFormat === 'stream-json') activeTools.push(exitPlanModeTool(permissions));
   const resume = opts.resume ?? (opts.continue ? SessionStore.newest(projectRoot, agentName) : undefined);
   if (opts.continue && !resume) throw new CliError(`--continue: no saved session in ${projectRoot}/.thclaws/sessions`);
+  // `--no-session-persistence`: nothing on disk (a resumed session is read, and not appended to).
+  const persist = opts.sessionPersistence !== false;
   let session: SessionStore;
   let messages;
   let usage;
   try {
     if (resume) {
-      ({ store: session, messages, usage } = SessionStore.resume(projectRoot, resume));
+      ({ store: session, messages, usage } = SessionStore.resume(projectRoot, resume, { persist }));
     } else {
-      session = SessionStore.create(projectRoot, { model, provider: provider.name, cwd, ...(agentName ? { agentName } : {}) });
+      session = SessionStore.create(projectRoot, { model, provider: provider.name, cwd, ...(agentName ? { agentName } : {}) }, { persist });
     }
   } catch (err) {
     if (err instanceof SessionError) throw new CliError(err.message);

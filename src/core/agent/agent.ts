@@ -108,12 +108,11 @@ export class Agent {
   /** Forget the conversation and continue in a new transcript. */
   clear(): void {
     this.messages.length = 0;
-    this.session = SessionStore.create(this.cfg.projectRoot, {
-      model: this.model,
-      provider: this.provider.name,
-      cwd: this.cfg.cwd,
-      ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
-    });
+    this.session = SessionStore.create(
+      this.cfg.projectRoot,
+      { model: this.model, provider: this.provider.name, cwd: this.cfg.cwd, ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}) },
+      { persist: this.session.persisted },
+    );
   }
 
   async prompt(text: string | PromptBlock[], signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary' | 'beforeModelCall'> = {}): Promise<PromptResult> {

@@ -1,0 +1,56 @@
+/**
+ * The Agent SDK's options that become Claude Code flags — persistSession, thinking, maxBudgetUsd,
+ * fallbackModel, outputFormat (JSON schema), additionalDirectories — driven through the real SDK against the
+ * fake Messages API: what the model request carried, and what the SDK's messages say.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { query, type Options, type SDKMessage, type SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import { describe, expect, it } from 'vitest';
+import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
+import type { FakeAnthropic } from './fake-anthropic.js';
+import { useFakeApiWorkspace } from './harness.js';
+import { BIN, scrubbedEnv } from './helpers.js';
+
+describe('Agent SDK options that are Claude Code flags (real SDK, real process, fake API)', () => {
+  let dir: string;
+  let fake: FakeAnthropic;
+  let stderr = '';
+  useFakeApiWorkspace({
+    cli: true,
+    each: (w) => {
+      ({ dir, fake } = w);
+      stderr = '';
+    },
+  });
+
+  const options = (extra: Options = {}): Options => ({
+    pathToClaudeCodeExecutable: BIN,
+    cwd: dir,
+    env: scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url }) as Record<string, string>,
+    stderr: (s) => (stderr += s),
+    ...extra,
+  });
+
+  /** Every message, each checked against our runtime schema of Claude Code's lines. */
+  async function run(prompt: string, extra: Options = {}): Promise<{ msgs: SDKMessage[]; result: SDKResultMessage }> {
+    const msgs: SDKMessage[] = [];
+    for await (const m of query({ prompt, options: options(extra) })) msgs.push(m);
+    for (const m of msgs) StreamJsonLine.parse(m);
+    const result = msgs.at(-1) as SDKResultMessage;
+    expect(result.type).toBe('result');
+    return { msgs, result };
+  }
+
+  it('persistSession: false writes no transcript; resuming that session fails with one clear line', async () => {
+    fake.enqueue({ text: 'not kept' });
+    const { result } = await run('hi', { persistSession: false });
+    expect(result.subtype).toBe('success');
+    const sessions = path.join(dir, '.thclaws/sessions');
+    expect(existsSync(sessions) ? readdirSync(sessions) : []).toEqual([]);
+    const resumed = run('again', { resume: result.session_id });
+    await expect(resumed).rejects.toThrow();
+    expect(stderr).toMatch(new RegExp(`thclaws: no session "${result.session_id}" .*never saved`));
+    expect(fake.requests).toHaveLength(1);
+  });
+});
