@@ -3,7 +3,7 @@
  * fallbackModel, outputFormat (JSON schema), additionalDirectories — driven through the real SDK against the
  * fake Messages API: what the model request carried, and what the SDK's messages say.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { query, type Options, type SDKMessage, type SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
