@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { query, type Options, type SDKMessage, type SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import { query, type Options, type SDKMessage, type SDKResultMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
 import type { FakeAnthropic } from './fake-anthropic.js';
@@ -52,5 +52,33 @@ describe('Agent SDK options that are Claude Code flags (real SDK, real process, 
     await expect(resumed).rejects.toThrow();
     expect(stderr).toMatch(new RegExp(`thclaws: no session "${result.session_id}" .*never saved`));
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('maxThinkingTokens: budget_tokens on a manual-budget model, the thinking block emitted on its own; setMaxThinkingTokens(0) turns it off', async () => {
+    fake.enqueue({ thinking: [{ thinking: 'let me think', signature: 'sig-1' }], text: 'thought' }, { text: 'plain' });
+    let firstDone!: () => void;
+    const first = new Promise<void>((r) => (firstDone = r));
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      yield { type: 'user', message: { role: 'user', content: 'one' }, parent_tool_use_id: null, session_id: '' };
+      await first;
+      yield { type: 'user', message: { role: 'user', content: 'two' }, parent_tool_use_id: null, session_id: '' };
+    }
+    const q = query({ prompt: input(), options: options({ model: 'claude-sonnet-4-5', maxThinkingTokens: 5000 }) });
+    const msgs: SDKMessage[] = [];
+    for await (const m of q) {
+      msgs.push(m);
+      if (m.type === 'result' && msgs.filter((x) => x.type === 'result').length === 1) {
+        await q.setMaxThinkingTokens(0);
+        firstDone();
+      }
+    }
+    for (const m of msgs) StreamJsonLine.parse(m);
+    expect(fake.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 5000, display: 'summarized' });
+    expect(fake.requests[1]!.body.thinking).toEqual({ type: 'disabled' });
+    const blocks = msgs.flatMap((m) => (m.type === 'assistant' ? [m.message.content] : []));
+    expect(blocks[0]).toEqual([{ type: 'thinking', thinking: 'let me think', signature: 'sig-1' }]);
+    expect(blocks[1]).toMatchObject([{ type: 'text', text: 'thought' }]);
+    // The thinking block goes back to the model with the conversation, as it was streamed.
+    expect(fake.requests[1]!.body.messages[1].content[0]).toEqual({ type: 'thinking', thinking: 'let me think', signature: 'sig-1' });
   });
 });

@@ -106,6 +106,14 @@ export async function handleControlRequest(c: SessionControl, line: ControlReque
       c.rt.agent.model = wanted ?? c.rt.agent.defaultModel;
       return successResponse(id);
     }
+    case 'set_max_thinking_tokens': {
+      // null: back to the session's start; 0: off; N: a budget (adaptive models take it as on).
+      const n = req.max_thinking_tokens;
+      if (n === null) c.rt.agent.thinking = c.rt.startThinking;
+      else if (typeof n === 'number' && Number.isInteger(n) && n >= 0) c.rt.agent.thinking = n === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: n };
+      else if (n !== undefined) return errorResponse(id, `max_thinking_tokens must be a whole number of tokens or null, got ${JSON.stringify(n)}`);
+      return successResponse(id);
+    }
     case 'mcp_status':
       // Servers from a running `initialize` are reported once they have connected (or failed).
       await c.initializing;

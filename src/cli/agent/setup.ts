@@ -9,7 +9,7 @@ import { ApiKeyError, ApiKeyStore } from '../../core/agent/api-key.js';
 import { AnthropicProvider } from '../../core/agent/providers/anthropic.js';
 import { DEFAULT_SCRIPT, ScriptedProvider, loadScriptFile } from '../../core/agent/providers/scripted.js';
 import type { Provider } from '../../core/agent/providers/types.js';
-import { ProviderError } from '../../core/agent/providers/types.js';
+import { ProviderError, type ThinkingSetting } from '../../core/agent/providers/types.js';
 import { SessionError, SessionStore } from '../../core/agent/sessions.js';
 import { SettingsError, addAllowRule, loadSettings, type LoadedSettings } from '../../core/agent/settings.js';
 import { trustFolder } from '../../core/agent/trust.js';
@@ -41,6 +41,8 @@ export interface Runtime {
   sandbox: { warm(): Promise<void> };
   /** Connected MCP servers (their tools are among the agent's). */
   mcp: McpServers;
+  /** The thinking the session started with (`set_max_thinking_tokens` with null goes back to it). */
+  startThinking?: ThinkingSetting;
   /** `--disallowedTools`: the Agent SDK's servers added later are held to them too. */
   disallowedTools?: string[];
 }
@@ -123,6 +125,14 @@ function loadTrustedSettings(projectRoot: string, sources?: AgentCliOptions['set
     if (err instanceof SettingsError) throw new CliError(err.message);
     throw err;
   }
+}
+
+/** `--max-thinking-tokens N` (0: off) or `--thinking adaptive|disabled`, as the Agent SDK passes its thinking options. */
+function thinkingOf(opts: AgentCliOptions): { thinking?: ThinkingSetting } {
+  if (opts.thinking !== undefined && opts.maxThinkingTokens !== undefined) throw new CliError('--thinking and --max-thinking-tokens: give one of them');
+  if (opts.thinking) return { thinking: { type: opts.thinking } };
+  if (opts.maxThinkingTokens === undefined) return {};
+  return { thinking: opts.maxThinkingTokens === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: opts.maxThinkingTokens } };
 }
 
 export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, askTrust?: TrustPrompt): Promise<Runtime> {
@@ -242,6 +252,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     shells,
     ...(opts.effort ? { effort: opts.effort } : {}),
     ...(opts.thinkingDisplay ? { thinkingDisplay: opts.thinkingDisplay } : {}),
+    ...thinkingOf(opts),
     provider,
     providerFor,
     model,
@@ -269,5 +280,5 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   });
   if (opts.systemPrompt !== undefined) agent.replaceSystemPrompt(opts.systemPrompt);
   if (opts.appendSystemPrompt) agent.appendSystemPrompt(opts.appendSystemPrompt);
-  return { agent, info, permissions, mode, resumed: !!resume, sandbox, mcp, ...(opts.disallowedTools ? { disallowedTools: opts.disallowedTools } : {}), ...(approver ? { approver } : {}) };
+  return { agent, info, permissions, mode, resumed: !!resume, sandbox, mcp, ...(agent.thinking ? { startThinking: agent.thinking } : {}), ...(opts.disallowedTools ? { disallowedTools: opts.disallowedTools } : {}), ...(approver ? { approver } : {}) };
 }

@@ -7,7 +7,7 @@ import { estimateCost } from './cost.js';
 import { runLoop, type LoopEvents, type LoopOptions, type LoopResult } from './loop.js';
 import { modelInfo } from './models.js';
 import type { SessionPermissionChecker } from './permissions.js';
-import type { ChatMessage, Effort, PromptBlock, Provider, ThinkingDisplay, Usage } from './providers/types.js';
+import type { ChatMessage, Effort, PromptBlock, Provider, ThinkingDisplay, ThinkingSetting, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
@@ -43,6 +43,8 @@ export interface AgentConfig {
   effort?: Effort;
   /** `--thinking-display`; else settings `thinkingDisplay`. */
   thinkingDisplay?: ThinkingDisplay;
+  /** `--max-thinking-tokens` / `--thinking`; absent = the model's default. */
+  thinking?: ThinkingSetting;
   /** Background shells; killed by `dispose()`. */
   shells?: ShellRegistry;
   /** Every model call's usage and estimated USD (null: no known price), e.g. for a team agent's status. */
@@ -67,12 +69,15 @@ export class Agent {
   costKnown = true;
 
   readonly effort?: Effort;
+  /** Asked-for thinking; the Agent SDK's `set_max_thinking_tokens` changes it mid-session. */
+  thinking?: ThinkingSetting;
   /** The model the session started with (`set_model` with no model goes back to it). */
   readonly defaultModel: string;
   private system: string;
 
   constructor(private readonly cfg: AgentConfig) {
     this.effort = cfg.effort ?? cfg.settings.effort;
+    if (cfg.thinking) this.thinking = cfg.thinking;
     this.defaultModel = cfg.model;
     this.system = cfg.system;
     this.messages = cfg.messages ?? [];
@@ -140,6 +145,7 @@ export class Agent {
       maxTokens: maxOutput ? Math.min(s.maxTokens, maxOutput) : s.maxTokens,
       ...(this.effort ? { effort: this.effort } : {}),
       thinkingDisplay: this.cfg.thinkingDisplay ?? s.thinkingDisplay,
+      ...(this.thinking ? { thinking: this.thinking } : {}),
       toolOutputMaxChars: s.toolOutputMaxChars,
       context: {
         cwd: this.cfg.cwd,

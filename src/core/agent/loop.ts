@@ -4,7 +4,7 @@
  * signal aborts. Thinking blocks stay in the conversation exactly as the API returned them.
  */
 import { modelInfo } from './models.js';
-import type { AssistantBlock, ChatMessage, CompletionResponse, Effort, PromptBlock, Provider, ThinkingDisplay, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
+import type { AssistantBlock, ChatMessage, CompletionResponse, Effort, PromptBlock, Provider, ThinkingDisplay, ThinkingSetting, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
 import { AbortedError, addUsage, emptyUsage, ProviderError } from './providers/types.js';
 import { capOutput, runToolBatch, runToolCall, toolSpec } from './tool-run.js';
 import type { Tool, ToolContext } from './types.js';
@@ -39,6 +39,7 @@ export interface LoopOptions {
   toolOutputMaxChars: number;
   effort?: Effort;
   thinkingDisplay?: ThinkingDisplay;
+  thinking?: ThinkingSetting;
   /** Continuations after a response cut off by max_tokens before the turn is reported truncated. */
   maxContinuations?: number;
   /**
@@ -158,6 +159,7 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
         signal,
         ...(opts.effort ? { effort: opts.effort } : {}),
         ...(opts.thinkingDisplay ? { thinkingDisplay: opts.thinkingDisplay } : {}),
+        ...(opts.thinking ? { thinking: opts.thinking } : {}),
         onText: events?.onText,
         onThinking: events?.onThinking,
         onRetry: events?.onRetry,
