@@ -3,7 +3,7 @@
  * fallbackModel, outputFormat (JSON schema), additionalDirectories — driven through the real SDK against the
  * fake Messages API: what the model request carried, and what the SDK's messages say.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { query, type Options, type SDKMessage, type SDKResultMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
@@ -80,5 +80,18 @@ describe('Agent SDK options that are Claude Code flags (real SDK, real process, 
     expect(blocks[1]).toMatchObject([{ type: 'text', text: 'thought' }]);
     // The thinking block goes back to the model with the conversation, as it was streamed.
     expect(fake.requests[1]!.body.messages[1].content[0]).toEqual({ type: 'thinking', thinking: 'let me think', signature: 'sig-1' });
+  });
+
+  it('maxBudgetUsd: the tool calls of the response that spent it still run, then no model call starts (error_max_budget_usd); an unpriced model is refused', async () => {
+    // claude-sonnet-4-5 at $3/$15 per MTok: 1000 in + 100 out = $0.0045, over a $0.001 budget.
+    fake.enqueue({ toolUses: [{ name: 'Write', input: { file_path: 'a.txt', content: 'ran' } }], usage: { input_tokens: 1000, output_tokens: 100 } }, { text: 'never asked' });
+    const { result } = await run('write', { model: 'claude-sonnet-4-5', maxBudgetUsd: 0.001, permissionMode: 'acceptEdits' });
+    expect(result).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true, terminal_reason: 'budget_exhausted', errors: ['Reached maximum budget ($0.001)'] });
+    expect(result.total_cost_usd).toBeCloseTo(0.0045, 6);
+    expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('ran');
+    expect(fake.requests).toHaveLength(1);
+    await expect(run('hi', { model: 'no-price-model', maxBudgetUsd: 1 })).rejects.toThrow();
+    expect(stderr).toMatch(/^thclaws: --max-budget-usd: no-price-model has no known price/m);
+    expect(fake.requests).toHaveLength(1);
   });
 });

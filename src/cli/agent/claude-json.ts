@@ -60,6 +60,8 @@ function terminalReason(r: PromptResult): ResultMessage['terminal_reason'] {
       return 'aborted_streaming';
     case 'context_exceeded':
       return 'prompt_too_long';
+    case 'budget':
+      return 'budget_exhausted';
     default:
       return 'model_error';
   }
@@ -85,6 +87,7 @@ export function usageJson(u: Usage): AssistantMessage['message']['usage'] {
 
 export function subtypeOf(r: PromptResult): ResultMessage['subtype'] {
   if (r.stop === 'end_turn') return 'success';
+  if (r.stop === 'budget') return 'error_max_budget_usd';
   return r.stop === 'max_iterations' ? 'error_max_turns' : 'error_during_execution';
 }
 

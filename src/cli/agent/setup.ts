@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Agent } from '../../core/agent/agent.js';
 import { agentsDir, loadAgentDefs, type AgentDef } from '../../core/agent/agent-defs.js';
 import { resolveModelAlias } from '../../core/agent/models.js';
+import { priceFor } from '../../core/agent/cost.js';
 import { SessionPermissionChecker, type PermissionMode } from '../../core/agent/permissions.js';
 import { ApiKeyError, ApiKeyStore } from '../../core/agent/api-key.js';
 import { AnthropicProvider } from '../../core/agent/providers/anthropic.js';
@@ -176,6 +177,11 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     if (err instanceof ProviderError) throw new CliError(err.message, 2);
     throw err;
   }
+  // A budget is kept from list prices: a model without one could spend without limit, so it is refused up front.
+  if (opts.maxBudgetUsd !== undefined && providerName !== 'scripted') {
+    const unpriced = [model, ...(opts.fallbackModel ?? []).map(resolveModelAlias)].find((m) => !priceFor(m));
+    if (unpriced) throw new CliError(`--max-budget-usd: ${unpriced} has no known price, so its spending cannot be counted; use a model with a price (src/core/agent/models.json) or drop the budget`);
+  }
   const mode: PermissionMode = opts.acceptAll ? 'auto' : (opts.permissionMode ?? settings.permissionMode);
 
   let guard: CommandGuard | undefined;
@@ -253,6 +259,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     ...(opts.effort ? { effort: opts.effort } : {}),
     ...(opts.thinkingDisplay ? { thinkingDisplay: opts.thinkingDisplay } : {}),
     ...thinkingOf(opts),
+    ...(opts.maxBudgetUsd !== undefined ? { maxBudgetUsd: opts.maxBudgetUsd } : {}),
     provider,
     providerFor,
     model,

@@ -45,6 +45,8 @@ export interface AgentConfig {
   thinkingDisplay?: ThinkingDisplay;
   /** `--max-thinking-tokens` / `--thinking`; absent = the model's default. */
   thinking?: ThinkingSetting;
+  /** `--max-budget-usd`: no model call starts once this process's session has spent this much. */
+  maxBudgetUsd?: number;
   /** Background shells; killed by `dispose()`. */
   shells?: ShellRegistry;
   /** Every model call's usage and estimated USD (null: no known price), e.g. for a team agent's status. */
@@ -120,6 +122,14 @@ export class Agent {
     );
   }
 
+  /** Why the next model call must not start under `maxBudgetUsd` (checked between calls: never mid-tool). */
+  private overBudget(): string | undefined {
+    const max = this.cfg.maxBudgetUsd;
+    if (max === undefined) return undefined;
+    if (!this.costKnown) return `the cost of a model call is unknown, so the budget ($${max}) cannot be kept`;
+    return this.costUsd >= max ? `Reached maximum budget ($${max})` : undefined;
+  }
+
   async prompt(text: string | PromptBlock[], signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary' | 'beforeModelCall'> = {}): Promise<PromptResult> {
     this.cfg.onTurn?.(true);
     try {
@@ -160,7 +170,7 @@ export class Agent {
       },
       signal,
       ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),
-      ...(extra.beforeModelCall ? { beforeModelCall: extra.beforeModelCall } : {}),
+      beforeModelCall: async () => this.overBudget() ?? (await extra.beforeModelCall?.()),
       events: {
         ...events,
         onMessage: (m) => {

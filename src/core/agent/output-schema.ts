@@ -169,7 +169,7 @@ const resultCommon = {
   /** Per model, cumulative across the session's turns (the Agent SDK requires it). */
   modelUsage: z.record(z.string(), ModelUsageJson),
   /** Why the turn ended, in the Agent SDK's words. */
-  terminal_reason: z.enum(['completed', 'max_turns', 'aborted_streaming', 'prompt_too_long', 'model_error']),
+  terminal_reason: z.enum(['completed', 'max_turns', 'aborted_streaming', 'prompt_too_long', 'model_error', 'budget_exhausted', 'structured_output_retry_exhausted']),
   uuid: uuidJson,
 };
 
@@ -184,7 +184,7 @@ export const ResultSuccess = z.object({
 /** The Agent SDK's SDKResultError: `errors` says what went wrong, one line each (never empty). */
 export const ResultError = z.object({
   ...resultCommon,
-  subtype: z.enum(['error_max_turns', 'error_during_execution']),
+  subtype: z.enum(['error_max_turns', 'error_during_execution', 'error_max_budget_usd', 'error_max_structured_output_retries']),
   errors: z.array(z.string()).min(1),
   /** The turn's last text (may be empty); Claude Code's error results have none, scripts written for ours read it. */
   result: z.string(),
