@@ -3,7 +3,7 @@
  * fallbackModel, outputFormat (JSON schema), additionalDirectories — driven through the real SDK against the
  * fake Messages API: what the model request carried, and what the SDK's messages say.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { query, type Options, type SDKMessage, type SDKResultMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
@@ -93,5 +93,34 @@ describe('Agent SDK options that are Claude Code flags (real SDK, real process, 
     await expect(run('hi', { model: 'no-price-model', maxBudgetUsd: 1 })).rejects.toThrow();
     expect(stderr).toMatch(/^thclaws: --max-budget-usd: no-price-model has no known price/m);
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('fallbackModel: overloaded (529, after the retries), unavailable (503, at once) or not found (404) moves the turn to the fallback; each turn starts on the main model', async () => {
+    mkdirSync(path.join(dir, '.config/thclaws'), { recursive: true });
+    writeFileSync(path.join(dir, '.config/thclaws/settings.json'), JSON.stringify({ retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } }));
+    fake.enqueue(
+      { kind: 'error', status: 529 },
+      { kind: 'error', status: 529 },
+      { text: 'a' },
+      { kind: 'error', status: 404, type: 'not_found_error', message: 'model: claude-sonnet-4-5' },
+      { text: 'b' },
+      { kind: 'error', status: 503 },
+      { text: 'c' },
+    );
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      for (const content of ['one', 'two', 'three']) yield { type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, session_id: '' };
+    }
+    const msgs: SDKMessage[] = [];
+    const env = { ...(options().env as Record<string, string>), XDG_CONFIG_HOME: path.join(dir, '.config') };
+    for await (const m of query({ prompt: input(), options: options({ model: 'claude-sonnet-4-5', fallbackModel: 'claude-haiku-4-5', env }) })) msgs.push(m);
+    for (const m of msgs) StreamJsonLine.parse(m);
+    expect(fake.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-sonnet-4-5', 'claude-haiku-4-5']);
+    const fallbacks = msgs.filter((m) => m.type === 'system' && (m as { subtype: string }).subtype === 'model_fallback');
+    expect(fallbacks.map((m) => (m as unknown as { trigger: string }).trigger)).toEqual(['overloaded', 'model_not_found', 'server_error']);
+    expect(fallbacks[0]).toMatchObject({ original_model: 'claude-sonnet-4-5', fallback_model: 'claude-haiku-4-5' });
+    const results = msgs.filter((m): m is SDKResultMessage => m.type === 'result');
+    expect(results.map((r) => [r.subtype, (r as { result: string }).result])).toEqual([['success', 'a'], ['success', 'b'], ['success', 'c']]);
+    expect(Object.keys(results[0]!.modelUsage)).toEqual(['claude-haiku-4-5']);
+    expect(msgs.filter((m) => m.type === 'assistant').map((m) => (m as { message: { model: string } }).message.model)).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5', 'claude-haiku-4-5']);
   });
 });

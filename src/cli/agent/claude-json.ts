@@ -177,6 +177,16 @@ export class ClaudeJsonTurn {
           error_message: i.reason,
           ...this.common,
         }),
+      onModelFallback: ({ from, to, trigger }) =>
+        this.emit({
+          type: 'system',
+          subtype: 'model_fallback',
+          trigger,
+          original_model: from,
+          fallback_model: to,
+          content: trigger === 'model_not_found' ? `Switched to ${to} because ${from} is not available` : `Switched to ${to} due to high demand for ${from}`,
+          ...this.common,
+        }),
       onToolCall: (c) => this.inputs.set(c.id, { name: c.name, input: c.input }),
       onToolResult: (r) => {
         if (r.isError && r.content.startsWith('permission denied:')) {
@@ -185,7 +195,9 @@ export class ClaudeJsonTurn {
       },
       onResponse: ({ message, stopReason, usage }) => {
         this.apiMs += Date.now() - this.requestStart;
-        addModelUsage(this.rt, this.rt.agent.model, usage);
+        // The model that wrote it: a fallback's calls are counted under the fallback.
+        const model = message.model ?? this.rt.agent.model;
+        addModelUsage(this.rt, model, usage);
         const id = `msg_${randomBytes(12).toString('hex')}`;
         const content = (message.content as AssistantBlock[]).map(apiBlock);
         // Every block's line carries the response's id and usage; the stop reason is known at the last one.
@@ -197,7 +209,7 @@ export class ClaudeJsonTurn {
               id,
               type: 'message',
               role: 'assistant',
-              model: this.rt.agent.model,
+              model,
               content: blocks,
               stop_reason: i === parts.length - 1 ? apiStopReason(stopReason) : null,
               stop_sequence: null,

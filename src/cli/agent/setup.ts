@@ -177,9 +177,19 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     if (err instanceof ProviderError) throw new CliError(err.message, 2);
     throw err;
   }
+  const fallbackModels = (opts.fallbackModel ?? []).map(resolveModelAlias);
+  for (const m of fallbackModels) {
+    if (m === model) throw new CliError(`--fallback-model: ${m} is the main model; a fallback must be another model`);
+    try {
+      providerFor(m);
+    } catch (err) {
+      if (err instanceof ProviderError) throw new CliError(`--fallback-model: ${err.message}`, 2);
+      throw err;
+    }
+  }
   // A budget is kept from list prices: a model without one could spend without limit, so it is refused up front.
   if (opts.maxBudgetUsd !== undefined && providerName !== 'scripted') {
-    const unpriced = [model, ...(opts.fallbackModel ?? []).map(resolveModelAlias)].find((m) => !priceFor(m));
+    const unpriced = [model, ...fallbackModels].find((m) => !priceFor(m));
     if (unpriced) throw new CliError(`--max-budget-usd: ${unpriced} has no known price, so its spending cannot be counted; use a model with a price (src/core/agent/models.json) or drop the budget`);
   }
   const mode: PermissionMode = opts.acceptAll ? 'auto' : (opts.permissionMode ?? settings.permissionMode);
@@ -260,6 +270,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     ...(opts.thinkingDisplay ? { thinkingDisplay: opts.thinkingDisplay } : {}),
     ...thinkingOf(opts),
     ...(opts.maxBudgetUsd !== undefined ? { maxBudgetUsd: opts.maxBudgetUsd } : {}),
+    ...(fallbackModels.length ? { fallbackModels } : {}),
     provider,
     providerFor,
     model,

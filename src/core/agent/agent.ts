@@ -45,6 +45,8 @@ export interface AgentConfig {
   thinkingDisplay?: ThinkingDisplay;
   /** `--max-thinking-tokens` / `--thinking`; absent = the model's default. */
   thinking?: ThinkingSetting;
+  /** `--fallback-model`: tried in order within a turn when the model is overloaded or unavailable. */
+  fallbackModels?: string[];
   /** `--max-budget-usd`: no model call starts once this process's session has spent this much. */
   maxBudgetUsd?: number;
   /** Background shells; killed by `dispose()`. */
@@ -156,6 +158,7 @@ export class Agent {
       ...(this.effort ? { effort: this.effort } : {}),
       thinkingDisplay: this.cfg.thinkingDisplay ?? s.thinkingDisplay,
       ...(this.thinking ? { thinking: this.thinking } : {}),
+      ...(this.cfg.fallbackModels?.length ? { fallbackModels: this.cfg.fallbackModels, providerFor: (m: string) => this.cfg.providerFor?.(m) ?? this.cfg.provider } : {}),
       toolOutputMaxChars: s.toolOutputMaxChars,
       context: {
         cwd: this.cfg.cwd,
@@ -177,14 +180,15 @@ export class Agent {
           this.session.appendMessage(m);
           events.onMessage?.(m);
         },
-        onUsage: (u, unknown) => {
-          const c = provider.name === 'scripted' ? 0 : unknown ? undefined : estimateCost(this.model, u);
+        onUsage: (u, unknown, model) => {
+          const scripted = (this.cfg.providerFor?.(model) ?? this.cfg.provider).name === 'scripted';
+          const c = scripted ? 0 : unknown ? undefined : estimateCost(model, u);
           cost = cost === undefined || c === undefined ? undefined : cost + c;
           if (c !== undefined) this.costUsd += c;
           else this.costKnown = false;
-          this.session.append({ type: 'usage', at: new Date().toISOString(), model: this.model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
+          this.session.append({ type: 'usage', at: new Date().toISOString(), model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
           this.cfg.onUsage?.(u, c ?? null);
-          events.onUsage?.(u, unknown);
+          events.onUsage?.(u, unknown, model);
         },
       },
     });

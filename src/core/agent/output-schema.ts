@@ -112,6 +112,21 @@ export const SystemRetryMessage = z.object({
   ...common,
 });
 
+/**
+ * `--fallback-model`: the turn goes on with the fallback, as Claude Code announces it (a line the Agent SDK
+ * passes through; its exported types do not declare it).
+ */
+export const ModelFallbackMessage = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('model_fallback'),
+  trigger: z.enum(['overloaded', 'server_error', 'model_not_found']),
+  original_model: z.string(),
+  fallback_model: z.string(),
+  /** In words: "Switched to X due to high demand for Y" / "… because Y is not available". */
+  content: z.string(),
+  ...common,
+});
+
 export const AssistantMessage = z.object({
   type: z.literal('assistant'),
   message: z.object({
@@ -211,7 +226,7 @@ export const StreamEventMessage = z.object({
 });
 
 /** One line of `--output-format stream-json`. */
-export const StreamJsonLine = z.union([SystemInitMessage, SystemRetryMessage, AssistantMessage, UserMessage, ResultMessage, StreamEventMessage]);
+export const StreamJsonLine = z.union([SystemInitMessage, SystemRetryMessage, ModelFallbackMessage, AssistantMessage, UserMessage, ResultMessage, StreamEventMessage]);
 
 /** One line of `--input-format stream-json`: a user message, content as a string or text, image and document blocks. */
 export const StreamJsonInput = z.object({

@@ -151,7 +151,7 @@ export class AnthropicProvider implements Provider {
         const message = apiErr ? describeApiError(apiErr) : `connection error: ${(err as Error).message}`;
         // Once text reached the screen a retry would print it twice; fail instead.
         // Only API errors (which include connection errors, status undefined) are retried; our own bugs are not.
-        const retryable = !sawOutput && apiErr !== undefined && isRetryable(apiErr);
+        const retryable = !sawOutput && apiErr !== undefined && isRetryable(apiErr) && !(status !== undefined && req.noRetryStatuses?.includes(status));
         if (!retryable || attempt >= this.opts.retry.maxRetries) {
           const suffix = retryable && attempt > 0 ? ` (gave up after ${attempt + 1} attempts)` : '';
           throw new ProviderError(message + suffix, status, apiErr !== undefined && isContextExceeded(apiErr));

@@ -67,6 +67,8 @@ export interface CompletionRequest {
   thinkingDisplay?: ThinkingDisplay;
   /** Asked-for thinking (the Agent SDK's `thinking` / `maxThinkingTokens`); absent = the model's default. */
   thinking?: ThinkingSetting;
+  /** HTTP statuses not retried here (a fallback model takes over instead). */
+  noRetryStatuses?: number[];
   /** Streamed text as it arrives. */
   onText?: (delta: string) => void;
   /** Streamed thinking text as it arrives. */
