@@ -123,4 +123,23 @@ describe('Agent SDK options that are Claude Code flags (real SDK, real process, 
     expect(Object.keys(results[0]!.modelUsage)).toEqual(['claude-haiku-4-5']);
     expect(msgs.filter((m) => m.type === 'assistant').map((m) => (m as { message: { model: string } }).message.model)).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5', 'claude-haiku-4-5']);
   });
+
+  it('outputFormat json_schema: an invalid answer gets the schema errors back, a valid one ends the turn as structured_output; no valid answer after 5 attempts fails', async () => {
+    const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    fake.enqueue({ toolUses: [{ name: 'StructuredOutput', input: { n: 'x' } }] }, { toolUses: [{ name: 'StructuredOutput', input: { n: 3 } }] });
+    const { result } = await run('count', { outputFormat: { type: 'json_schema', schema } });
+    expect(result).toMatchObject({ subtype: 'success', structured_output: { n: 3 }, result: '{"n":3}' });
+    const offered = (fake.requests[0]!.body.tools as { name: string; input_schema: unknown }[]).find((t) => t.name === 'StructuredOutput');
+    expect(offered?.input_schema).toEqual(schema);
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain('Output does not match required schema: /n: must be number');
+    expect(fake.requests).toHaveLength(2);
+
+    fake.fallback = { text: 'just prose' };
+    const failed = await run('count', { outputFormat: { type: 'json_schema', schema } });
+    expect(failed.result).toMatchObject({ subtype: 'error_max_structured_output_retries', is_error: true, terminal_reason: 'structured_output_retry_exhausted' });
+    expect((failed.result as { errors: string[] }).errors[0]).toMatch(/^Failed to provide valid structured output after 5 attempts/);
+    // Each prose answer got the reminder; the fifth ended the turn.
+    expect(fake.requests).toHaveLength(2 + 5);
+    expect(JSON.stringify(fake.requests[6]!.body.messages.at(-1))).toContain('You MUST call the StructuredOutput tool');
+  });
 });

@@ -62,6 +62,8 @@ function terminalReason(r: PromptResult): ResultMessage['terminal_reason'] {
       return 'prompt_too_long';
     case 'budget':
       return 'budget_exhausted';
+    case 'structured_output':
+      return 'structured_output_retry_exhausted';
     default:
       return 'model_error';
   }
@@ -88,6 +90,7 @@ export function usageJson(u: Usage): AssistantMessage['message']['usage'] {
 export function subtypeOf(r: PromptResult): ResultMessage['subtype'] {
   if (r.stop === 'end_turn') return 'success';
   if (r.stop === 'budget') return 'error_max_budget_usd';
+  if (r.stop === 'structured_output') return 'error_max_structured_output_retries';
   return r.stop === 'max_iterations' ? 'error_max_turns' : 'error_during_execution';
 }
 
@@ -255,7 +258,7 @@ export class ClaudeJsonTurn {
       uuid: randomUUID(),
     };
     const subtype = subtypeOf(r);
-    if (subtype === 'success') return { ...common, subtype };
+    if (subtype === 'success') return { ...common, subtype, ...(r.structuredOutput ? { structured_output: r.structuredOutput.v } : {}) };
     // An error result always says what went wrong (the SDK requires `errors`).
     return { ...common, subtype, errors: [r.error ?? (r.stop === 'aborted' ? 'interrupted' : `the turn stopped: ${r.stop}`)] };
   }

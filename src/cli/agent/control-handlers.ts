@@ -7,7 +7,8 @@ import { knownModels, modelInfo, resolveModelAlias } from '../../core/agent/mode
 import { errorResponse, InitializeRequest, successResponse, type ControlRequestLine, type OutgoingRequests } from './control-protocol.js';
 import { addSdkServers } from './mcp-setup.js';
 import { installPreToolUse, SUPPORTED_SDK_HOOKS } from './sdk-hooks.js';
-import type { Runtime } from './setup.js';
+import { outputSchema, type Runtime } from './setup.js';
+import { CliError } from '../errors.js';
 
 export interface SessionControl {
   rt: Runtime;
@@ -42,9 +43,14 @@ async function initializeResponse(c: SessionControl, raw: unknown): Promise<Reco
     return msg;
   }
   if (req.jsonSchema !== undefined && req.jsonSchema !== null) {
-    const msg = 'initialize: a JSON-schema output format (structured output) is not supported by thclaws';
-    process.stderr.write(`thclaws: ${msg}\n`);
-    return msg;
+    // The SDK sends the schema of its outputFormat here as well as in --json-schema.
+    try {
+      c.rt.agent.setOutputSchema(await outputSchema(req.jsonSchema, 'initialize: jsonSchema'));
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      process.stderr.write(`thclaws: ${err.message}\n`);
+      return err.message;
+    }
   }
   if (req.sdkMcpServers?.length) {
     const msg = `initialize: in-process SDK MCP servers (createSdkMcpServer: ${req.sdkMcpServers.join(', ')}) are not supported by thclaws; give the server as a stdio or http server instead`;

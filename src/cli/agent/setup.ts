@@ -27,6 +27,7 @@ import { agentHooks, type RuntimeInfo } from './hooks.js';
 import { setupSandbox } from './sandbox-setup.js';
 import { hiddenBy, setupMcp, untrustedMcpJson } from './mcp-setup.js';
 import type { McpServers } from '../../core/agent/mcp/servers.js';
+import type { StructuredOutput } from '../../core/agent/structured-output.js';
 
 export const NO_KEY_MESSAGE = 'no API key: set ANTHROPIC_API_KEY, add one in the dashboard (thclaws dashboard), or run with --provider scripted --script <file>';
 
@@ -134,6 +135,26 @@ function thinkingOf(opts: AgentCliOptions): { thinking?: ThinkingSetting } {
   if (opts.thinking) return { thinking: { type: opts.thinking } };
   if (opts.maxThinkingTokens === undefined) return {};
   return { thinking: opts.maxThinkingTokens === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: opts.maxThinkingTokens } };
+}
+
+/** The structured output of a JSON schema given as text or as parsed JSON; a bad one is one line naming `what`. */
+export async function outputSchema(schema: unknown, what: string): Promise<StructuredOutput> {
+  // Loaded on use: the validator is needed only with a schema.
+  const { StructuredOutput, OutputSchemaError } = await import('../../core/agent/structured-output.js');
+  let parsed = schema;
+  if (typeof schema === 'string') {
+    try {
+      parsed = JSON.parse(schema);
+    } catch (err) {
+      throw new CliError(`${what}: not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  try {
+    return new StructuredOutput(parsed as Record<string, unknown>);
+  } catch (err) {
+    if (err instanceof OutputSchemaError) throw new CliError(`${what}: ${err.message}`);
+    throw err;
+  }
 }
 
 export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, askTrust?: TrustPrompt): Promise<Runtime> {
@@ -296,6 +317,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
       for (const h of agentHooks) h.onTurn?.(working);
     },
   });
+  if (opts.jsonSchema !== undefined) agent.setOutputSchema(await outputSchema(opts.jsonSchema, '--json-schema'));
   if (opts.systemPrompt !== undefined) agent.replaceSystemPrompt(opts.systemPrompt);
   if (opts.appendSystemPrompt) agent.appendSystemPrompt(opts.appendSystemPrompt);
   return { agent, info, permissions, mode, resumed: !!resume, sandbox, mcp, ...(agent.thinking ? { startThinking: agent.thinking } : {}), ...(opts.disallowedTools ? { disallowedTools: opts.disallowedTools } : {}), ...(approver ? { approver } : {}) };

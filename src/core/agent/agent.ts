@@ -11,6 +11,7 @@ import type { ChatMessage, Effort, PromptBlock, Provider, ThinkingDisplay, Think
 import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
+import type { StructuredOutput } from './structured-output.js';
 import type { ShellRegistry } from './tools/shells.js';
 import type { BashSandbox, Tool } from './types.js';
 
@@ -60,6 +61,8 @@ export interface AgentConfig {
 export interface PromptResult extends LoopResult {
   /** Estimated USD of this prompt; undefined when the model has no known price. */
   costUsd?: number;
+  /** With an output schema: the answer the model gave through StructuredOutput. */
+  structuredOutput?: { v: unknown };
 }
 
 export class Agent {
@@ -78,6 +81,7 @@ export class Agent {
   /** The model the session started with (`set_model` with no model goes back to it). */
   readonly defaultModel: string;
   private system: string;
+  private structured?: StructuredOutput;
 
   constructor(private readonly cfg: AgentConfig) {
     this.effort = cfg.effort ?? cfg.settings.effort;
@@ -102,6 +106,14 @@ export class Agent {
 
   get tools(): Tool<any>[] {
     return this.cfg.tools;
+  }
+
+  /** `--json-schema` / the Agent SDK's output format: every turn must end with an answer valid against it. */
+  setOutputSchema(structured: StructuredOutput): void {
+    const at = this.cfg.tools.findIndex((t) => t.name === structured.tool.name);
+    if (at >= 0) this.cfg.tools.splice(at, 1);
+    this.cfg.tools.push(structured.tool);
+    this.structured = structured;
   }
 
   /** The Agent SDK's `systemPrompt` string: replaces ours from the next model call on. */
@@ -146,6 +158,7 @@ export class Agent {
     let cost: number | undefined = 0;
     const maxOutput = modelInfo(this.model)?.maxOutput;
     const provider = this.provider;
+    const finish = this.structured?.begin();
     const result = await runLoop(text, {
       ...extra,
       provider,
@@ -174,6 +187,7 @@ export class Agent {
       signal,
       ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),
       beforeModelCall: async () => this.overBudget() ?? (await extra.beforeModelCall?.()),
+      ...(finish ? { finish } : {}),
       events: {
         ...events,
         onMessage: (m) => {
@@ -193,6 +207,7 @@ export class Agent {
       },
     });
     this.usage = addUsage(this.usage, result.usage);
-    return { ...result, ...(cost !== undefined ? { costUsd: Math.round(cost * 1e6) / 1e6 } : {}) };
+    const answer = result.stop === 'end_turn' ? this.structured?.output : undefined;
+    return { ...result, ...(cost !== undefined ? { costUsd: Math.round(cost * 1e6) / 1e6 } : {}), ...(answer ? { structuredOutput: answer } : {}) };
   }
 }

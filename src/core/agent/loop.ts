@@ -59,13 +59,23 @@ export interface LoopOptions {
    * tool calls of the last response have all run, so no tool is ever cut in half.
    */
   beforeModelCall?: () => Promise<string | undefined>;
+  /** A turn that must end with a given answer (structured output): how it ends, or fails. */
+  finish?: TurnFinish;
   /** Tool context without the signal (the loop passes its own). */
   context: Omit<ToolContext, 'signal'>;
   signal: AbortSignal;
   events?: LoopEvents;
 }
 
-export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error' | 'max_tokens' | 'refusal' | 'context_exceeded' | 'budget';
+export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error' | 'max_tokens' | 'refusal' | 'context_exceeded' | 'budget' | 'structured_output';
+
+/** How a turn that must end with a given answer ends (structured output). */
+export interface TurnFinish {
+  /** After a batch of tool results: `done` (the answer as text) ends the turn; `failed` ends it as failed. */
+  afterTools(): { done: string } | { failed: string } | undefined;
+  /** The model ended its turn without the answer: a reminder to send as the next user message, or a failure. */
+  onEndTurn(): { nudge: string } | { failed: string };
+}
 
 export interface LoopResult {
   stop: LoopStop;
@@ -253,7 +263,13 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
     else if (response.incompleteToolUses?.length) {
       extra.push(`[${response.incompleteToolUses.map((c) => c.name).join(', ')} call input was not valid JSON and was not run.]`);
     }
-    if (calls.length === 0 && extra.length === 0) return { stop: 'end_turn', text: lastText(messages), usage, iterations: iteration };
+    if (calls.length === 0 && extra.length === 0) {
+      if (!opts.finish) return { stop: 'end_turn', text: lastText(messages), usage, iterations: iteration };
+      const f = opts.finish.onEndTurn();
+      if ('failed' in f) return { stop: 'structured_output', text: lastText(messages), usage, iterations: iteration, error: f.failed };
+      push({ role: 'user', content: [{ type: 'text', text: f.nudge }] });
+      continue;
+    }
 
     const results: ToolResultBlock[] = [];
     await runToolBatch(calls, opts.tools, ctx, events, (call, r) => {
@@ -264,5 +280,13 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
     if (calls.length && !signal.aborted) extra.push(...((await opts.onToolBoundary?.()) ?? []));
     push({ role: 'user', content: [...results, ...extra.map((text) => ({ type: 'text' as const, text }))] });
     if (signal.aborted) return interrupted(usage, iteration);
+    const finished = calls.length ? opts.finish?.afterTools() : undefined;
+    if (finished) {
+      // The answer (or the failure) closes the turn without another model call; the conversation stays valid.
+      const text = 'done' in finished ? finished.done : '[no valid structured output]';
+      push({ role: 'assistant', content: [{ type: 'text', text }], model });
+      if ('done' in finished) return { stop: 'end_turn', text, usage, iterations: iteration };
+      return { stop: 'structured_output', text: '', usage, iterations: iteration, error: finished.failed };
+    }
   }
 }

@@ -192,8 +192,10 @@ const resultCommon = {
 export const ResultSuccess = z.object({
   ...resultCommon,
   subtype: z.literal('success'),
-  /** Final text of the turn. */
+  /** Final text of the turn (with an output schema: the answer as JSON text). */
   result: z.string(),
+  /** With an output schema (`--json-schema`): the answer, valid against it. */
+  structured_output: z.unknown().optional(),
 });
 
 /** The Agent SDK's SDKResultError: `errors` says what went wrong, one line each (never empty). */
