@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
 import type { FakeAnthropic } from './fake-anthropic.js';
 import { useFakeApiWorkspace } from './harness.js';
-import { BIN, scrubbedEnv } from './helpers.js';
+import { BIN, scrubbedEnv, tempDir } from './helpers.js';
 
 describe('Agent SDK options that are Claude Code flags (real SDK, real process, fake API)', () => {
   let dir: string;
@@ -141,5 +141,39 @@ describe('Agent SDK options that are Claude Code flags (real SDK, real process, 
     // Each prose answer got the reminder; the fifth ended the turn.
     expect(fake.requests).toHaveLength(2 + 5);
     expect(JSON.stringify(fake.requests[6]!.body.messages.at(-1))).toContain('You MUST call the StructuredOutput tool');
+  });
+
+  it('additionalDirectories: the tools read and write there like the workspace (acceptEdits, OS sandbox included); outside both is refused; a missing one is one clear error', async () => {
+    const extra = tempDir('thclaws-extra-');
+    const outside = tempDir('thclaws-outside-');
+    try {
+      writeFileSync(path.join(outside.dir, 'secret.txt'), 'no');
+      fake.enqueue(
+        { toolUses: [{ name: 'Write', input: { file_path: path.join(extra.dir, 'a.txt'), content: 'tool' } }] },
+        { toolUses: [{ name: 'Read', input: { file_path: path.join(outside.dir, 'secret.txt') } }] },
+        { toolUses: [{ name: 'Bash', input: { command: `echo bash > ${extra.dir}/b.txt; echo no > ${outside.dir}/c.txt; true` } }] },
+        { text: 'done' },
+      );
+      const asked: string[] = [];
+      const { result } = await run('go', {
+        additionalDirectories: [extra.dir],
+        permissionMode: 'acceptEdits',
+        canUseTool: async (tool, input) => (asked.push(tool), { behavior: 'allow', updatedInput: input }),
+      });
+      expect(result.subtype).toBe('success');
+      expect(readFileSync(path.join(extra.dir, 'a.txt'), 'utf8')).toBe('tool');
+      // An edit in an added directory is a workspace edit: acceptEdits runs it unasked; Bash still asks.
+      expect(asked).toEqual(['Bash']);
+      expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toMatch(/access denied: .*secret\.txt is outside the workspace root .* and the added directories/);
+      expect(readFileSync(path.join(extra.dir, 'b.txt'), 'utf8')).toBe('bash\n');
+      if (process.env.THCLAWS_SKIP_SANDBOX_TESTS !== '1') expect(existsSync(path.join(outside.dir, 'c.txt'))).toBe(false);
+      expect(JSON.stringify(fake.requests[0]!.body.system)).toContain(`Additional working directories, read and written like the workspace: ${extra.dir}`);
+
+      await expect(run('hi', { additionalDirectories: [path.join(dir, 'missing')] })).rejects.toThrow();
+      expect(stderr).toMatch(/^thclaws: --add-dir: not a directory: .*missing$/m);
+    } finally {
+      extra.cleanup();
+      outside.cleanup();
+    }
   });
 });

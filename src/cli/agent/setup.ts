@@ -1,5 +1,5 @@
 /** Turns CLI options, env and settings into a ready Agent (provider, tools, permissions, session). */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Agent } from '../../core/agent/agent.js';
 import { agentsDir, loadAgentDefs, type AgentDef } from '../../core/agent/agent-defs.js';
@@ -55,6 +55,15 @@ function resolveCwd(dir: string | undefined): string {
   if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new CliError(`--cwd: not a directory: ${dir}`);
   process.chdir(abs);
   return abs;
+}
+
+/** `--add-dir`: each an existing directory, canonical (symlinks resolved, as the sandbox compares real paths). */
+function addedDirs(dirs: string[] | undefined, cwd: string): string[] {
+  return [...new Set((dirs ?? []).map((d) => {
+    const abs = path.resolve(cwd, d);
+    if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new CliError(`--add-dir: not a directory: ${d}`);
+    return realpathSync(abs);
+  }))];
 }
 
 /** Teammate flags become env (THCLAWS_TEAM_AGENT, THCLAWS_TEAM_DIR) so every subprocess inherits them. */
@@ -177,9 +186,11 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     );
   }
   const settings = loaded.settings;
+  const additionalDirs = addedDirs(opts.addDir, cwd);
   const info: RuntimeInfo = { role: flagRole, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) };
   for (const h of agentHooks) info.role = h.role?.(info) ?? info.role;
   for (const h of agentHooks) await h.prepare?.(info);
+  if (additionalDirs.length && info.role === 'teammate') throw new CliError("--add-dir is for a solo or lead session; a teammate works in its own worktree");
 
   // --script alone means the scripted provider.
   const providerName = opts.provider ?? (opts.script ? 'scripted' : settings.provider);
@@ -219,6 +230,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   let approver: Approver | undefined;
   const tools = builtinTools();
   const addenda: string[] = [];
+  if (additionalDirs.length) addenda.push(`Additional working directories, read and written like the workspace: ${additionalDirs.join(', ')}`);
   if (def?.instructions) addenda.push(`# Agent Role: ${def.description || def.name}\n\n${def.instructions}`);
   for (const h of agentHooks) {
     guard = h.guard?.(info) ?? guard;
@@ -237,7 +249,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     guard = createCommandGuard('lead', { workspaceRoot: projectRoot, cwd, agentName: 'lead' });
   }
   // Every role's Bash runs in the OS sandbox shaped by that role (src/core/sandbox).
-  const sandbox = setupSandbox({ role: info.role, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) });
+  const sandbox = setupSandbox({ role: info.role, cwd, projectRoot, settings, interactive, additionalDirs, ...(agentName ? { agentName } : {}) });
   const allowed = def?.tools ? new Set(def.tools) : undefined;
   // Background shells come with Bash: a definition that allows Bash allows reading and stopping them.
   if (allowed?.has('Bash')) for (const t of ['BashOutput', 'KillShell']) allowed.add(t);
@@ -258,6 +270,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
       // Asks again the moment the sandbox is found not to run: the probe's answer decides, not the setting alone.
       ...(settings.autoAllowSandboxedBash ? { sandboxed: async () => (await sandbox.ready()).state === 'os' } : {}),
       persist: (rule) => addAllowRule(projectRoot, rule),
+      additionalDirs,
     },
   );
   // Plan mode's way out; a stream-json session may enter plan mode later (set_permission_mode).
@@ -292,6 +305,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     ...thinkingOf(opts),
     ...(opts.maxBudgetUsd !== undefined ? { maxBudgetUsd: opts.maxBudgetUsd } : {}),
     ...(fallbackModels.length ? { fallbackModels } : {}),
+    ...(additionalDirs.length ? { additionalDirs } : {}),
     provider,
     providerFor,
     model,

@@ -26,6 +26,8 @@ export interface AgentConfig {
   settings: Settings;
   cwd: string;
   projectRoot: string;
+  /** `--add-dir`: directories the tools may use like the workspace (canonical). */
+  additionalDirs?: string[];
   /** Sandbox root of the tools when narrower than projectRoot (a teammate's worktree). */
   sandboxRoot?: string;
   role: Role;
@@ -176,6 +178,7 @@ export class Agent {
       context: {
         cwd: this.cfg.cwd,
         projectRoot: this.cfg.sandboxRoot ?? this.cfg.projectRoot,
+        ...(this.cfg.additionalDirs?.length ? { additionalDirs: this.cfg.additionalDirs } : {}),
         role: this.cfg.role,
         permissions: this.cfg.permissions,
         limits: s,
