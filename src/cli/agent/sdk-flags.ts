@@ -1,6 +1,7 @@
 /**
  * Claude Code flags the Agent SDK may pass that thclaws cannot honour yet: each is accepted by the parser
  * only to be refused by name with the reason (exit 2), never ignored, so a caller relying on one learns at once.
+ * Also the value parsers of the SDK flags that are honoured (one-line errors, exit 2).
  */
 import { Option, type Command } from 'commander';
 import { CliError } from '../errors.js';
