@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { CliError } from './errors.js';
 import type { AgentCliOptions } from './agent/options.js';
-import { addRefusedSdkFlags, refuseSdkFlags, settingSources } from './agent/sdk-flags.js';
+import { addRefusedSdkFlags, budgetUsd, fallbackModels, refuseSdkFlags, settingSources, thinkingTokens } from './agent/sdk-flags.js';
 
 export type { AgentCliOptions } from './agent/options.js';
 
@@ -61,6 +61,13 @@ export function registerAgentCommand(program: Command): void {
     .option('--model <id>', 'model id or alias: sonnet, opus, haiku (default: settings "model", else the current Sonnet)')
     .addOption(new Option('--effort <level>', 'thinking effort (default: settings "effort", else the model\'s own)').choices(['low', 'medium', 'high', 'xhigh', 'max']))
     .addOption(new Option('--thinking-display <mode>', 'summarized: thinking text is returned and shown; omitted: signatures only').choices(['summarized', 'omitted']))
+    .option('--max-thinking-tokens <n>', 'thinking budget: 0 turns thinking off; on a manual-budget model it is sent as budget_tokens, an adaptive model just thinks', thinkingTokens)
+    .addOption(new Option('--thinking <mode>', 'adaptive: the model decides how much to think; disabled: no thinking').choices(['adaptive', 'disabled']))
+    .option('--fallback-model <models>', 'model(s) tried in order when the main one is overloaded (529 after retries, 503) or not found (404); comma-separated', fallbackModels)
+    .option('--add-dir <dir>', 'another directory the tools may read and write, like the workspace (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--no-session-persistence', 'do not save the session transcript (it cannot be resumed)')
+    .option('--json-schema <schema>', 'the final answer is JSON valid against this JSON schema (result.structured_output)')
+    .option('--max-budget-usd <usd>', 'stop before the next model call once the session has spent this much (list prices)', budgetUsd)
     .addOption(new Option('--input-format <format>', 'input of -p: text, or stream-json (one user message per line on stdin)').choices(['text', 'stream-json']).default('text'))
     .option('--verbose', 'show every tool call and result (in -p text mode: on stderr)')
     .addOption(new Option('--provider <name>', 'model provider (default: settings "provider")').choices(['anthropic', 'scripted']))

@@ -2,7 +2,8 @@
  * Compile-time conformance (checked by `npm run typecheck`, not run by vitest): every message shape thclaws
  * prints in stream-json — the types its builders in src/cli/agent/claude-json.ts return — must be assignable to
  * the Agent SDK's exported message types. A field the SDK requires and we drop, or a value outside the SDK's
- * union, fails `tsc` here. No known gaps remain: every line type fits. Type-only imports: nothing of the SDK reaches src/ at runtime.
+ * union, fails `tsc` here. One line is left out on purpose: `system`/`model_fallback`, which Claude Code prints and the
+ * SDK passes through although its exported types do not declare it. Type-only imports: nothing of the SDK reaches src/ at runtime.
  */
 import type {
   NonNullableUsage,
@@ -20,6 +21,7 @@ import type {
 import type { z } from 'zod';
 import type {
   AssistantMessage,
+  ModelFallbackMessage,
   ResultError,
   ResultMessage,
   ResultSuccess,
@@ -45,7 +47,7 @@ export type Conformant = [
   Assignable<z.infer<typeof ResultError>, SDKResultError>,
   Assignable<ResultMessage, SDKResultMessage>,
   Assignable<z.infer<typeof StreamEventMessage>, SDKPartialAssistantMessage>,
-  Assignable<StreamJsonLine, SDKMessage>,
+  Assignable<Exclude<StreamJsonLine, z.infer<typeof ModelFallbackMessage>>, SDKMessage>,
   Assignable<ReturnType<typeof successResponse>, SDKControlResponse>,
   Assignable<ReturnType<typeof errorResponse>, SDKControlResponse>,
   // The builders return those shapes (not a wider type that would escape the checks above).

@@ -37,9 +37,9 @@ describe('stream-json input with malformed lines (real process, fake API)', () =
 
   it('an Agent SDK flag thclaws cannot honour is refused by name in one line (exit 2); --setting-sources picks the settings files read', async () => {
     const env = scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
-    const refused = await runCli(['-p', 'hi', '--fallback-model', 'haiku'], { cwd: dir, env });
+    const refused = await runCli(['-p', 'hi', '--betas', 'x'], { cwd: dir, env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^thclaws: --fallback-model is not supported by thclaws: .+\n$/);
+    expect(refused.stderr).toMatch(/^thclaws: --betas is not supported by thclaws: .+\n$/);
     expect(fake.requests).toHaveLength(0);
     mkdirSync(path.join(dir, '.thclaws'));
     writeFileSync(path.join(dir, '.thclaws/settings.json'), JSON.stringify({ model: 'haiku' }));

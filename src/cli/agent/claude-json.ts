@@ -71,6 +71,10 @@ function terminalReason(r: PromptResult): ResultMessage['terminal_reason'] {
       return 'aborted_streaming';
     case 'context_exceeded':
       return 'prompt_too_long';
+    case 'budget':
+      return 'budget_exhausted';
+    case 'structured_output':
+      return 'structured_output_retry_exhausted';
     default:
       return 'model_error';
   }
@@ -96,6 +100,8 @@ export function usageJson(u: Usage): AssistantMessage['message']['usage'] {
 
 export function subtypeOf(r: PromptResult): ResultMessage['subtype'] {
   if (r.stop === 'end_turn') return 'success';
+  if (r.stop === 'budget') return 'error_max_budget_usd';
+  if (r.stop === 'structured_output') return 'error_max_structured_output_retries';
   return r.stop === 'max_iterations' ? 'error_max_turns' : 'error_during_execution';
 }
 
@@ -185,6 +191,16 @@ export class ClaudeJsonTurn {
           error_message: i.reason,
           ...this.common,
         }),
+      onModelFallback: ({ from, to, trigger }) =>
+        this.emit({
+          type: 'system',
+          subtype: 'model_fallback',
+          trigger,
+          original_model: from,
+          fallback_model: to,
+          content: trigger === 'model_not_found' ? `Switched to ${to} because ${from} is not available` : `Switched to ${to} due to high demand for ${from}`,
+          ...this.common,
+        }),
       onToolCall: (c) => this.inputs.set(c.id, { name: c.name, input: c.input }),
       onToolResult: (r) => {
         if (r.isError && r.content.startsWith('permission denied:')) {
@@ -193,7 +209,9 @@ export class ClaudeJsonTurn {
       },
       onResponse: ({ message, stopReason, usage }) => {
         this.apiMs += Date.now() - this.requestStart;
-        addModelUsage(this.rt, this.rt.agent.model, usage);
+        // The model that wrote it: a fallback's calls are counted under the fallback.
+        const model = message.model ?? this.rt.agent.model;
+        addModelUsage(this.rt, model, usage);
         const id = `msg_${randomBytes(12).toString('hex')}`;
         const content = (message.content as AssistantBlock[]).map(apiBlock);
         // Every block's line carries the response's id and usage; the stop reason is known at the last one.
@@ -205,7 +223,7 @@ export class ClaudeJsonTurn {
               id,
               type: 'message',
               role: 'assistant',
-              model: this.rt.agent.model,
+              model,
               content: blocks,
               stop_reason: i === parts.length - 1 ? apiStopReason(stopReason) : null,
               stop_sequence: null,
@@ -251,7 +269,7 @@ export class ClaudeJsonTurn {
       uuid: randomUUID(),
     };
     const subtype = subtypeOf(r);
-    if (subtype === 'success') return { ...common, subtype };
+    if (subtype === 'success') return { ...common, subtype, ...(r.structuredOutput ? { structured_output: r.structuredOutput.v } : {}) };
     // An error result always says what went wrong (the SDK requires `errors`).
     return { ...common, subtype, errors: [r.error ?? (r.stop === 'aborted' ? 'interrupted' : `the turn stopped: ${r.stop}`)] };
   }

@@ -7,7 +7,8 @@ import { knownModels, modelInfo, resolveModelAlias } from '../../core/agent/mode
 import { errorResponse, InitializeRequest, successResponse, type ControlRequestLine, type OutgoingRequests } from './control-protocol.js';
 import { addSdkServers } from './mcp-setup.js';
 import { installPreToolUse, SUPPORTED_SDK_HOOKS } from './sdk-hooks.js';
-import type { Runtime } from './setup.js';
+import { outputSchema, type Runtime } from './setup.js';
+import { CliError } from '../errors.js';
 
 export interface SessionControl {
   rt: Runtime;
@@ -42,9 +43,14 @@ async function initializeResponse(c: SessionControl, raw: unknown): Promise<Reco
     return msg;
   }
   if (req.jsonSchema !== undefined && req.jsonSchema !== null) {
-    const msg = 'initialize: a JSON-schema output format (structured output) is not supported by thclaws';
-    process.stderr.write(`thclaws: ${msg}\n`);
-    return msg;
+    // The SDK sends the schema of its outputFormat here as well as in --json-schema.
+    try {
+      c.rt.agent.setOutputSchema(await outputSchema(req.jsonSchema, 'initialize: jsonSchema'));
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      process.stderr.write(`thclaws: ${err.message}\n`);
+      return err.message;
+    }
   }
   if (req.sdkMcpServers?.length) {
     const msg = `initialize: in-process SDK MCP servers (createSdkMcpServer: ${req.sdkMcpServers.join(', ')}) are not supported by thclaws; give the server as a stdio or http server instead`;
@@ -104,6 +110,14 @@ export async function handleControlRequest(c: SessionControl, line: ControlReque
       const wanted = typeof req.model === 'string' && req.model ? resolveModelAlias(req.model) : undefined;
       if (wanted && !modelInfo(wanted)) return errorResponse(id, `unknown model "${req.model}"; known: ${knownModels().join(', ')}`);
       c.rt.agent.model = wanted ?? c.rt.agent.defaultModel;
+      return successResponse(id);
+    }
+    case 'set_max_thinking_tokens': {
+      // null: back to the session's start; 0: off; N: a budget (adaptive models take it as on).
+      const n = req.max_thinking_tokens;
+      if (n === null) c.rt.agent.thinking = c.rt.startThinking;
+      else if (typeof n === 'number' && Number.isInteger(n) && n >= 0) c.rt.agent.thinking = n === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: n };
+      else if (n !== undefined) return errorResponse(id, `max_thinking_tokens must be a whole number of tokens or null, got ${JSON.stringify(n)}`);
       return successResponse(id);
     }
     case 'mcp_status':

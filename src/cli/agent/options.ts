@@ -29,6 +29,20 @@ export interface AgentCliOptions {
   includePartialMessages?: boolean;
   /** Resume the newest session of this project. */
   continue?: boolean;
+  /** `--max-thinking-tokens`: 0 = no thinking; else a budget (manual-budget models) or adaptive thinking. */
+  maxThinkingTokens?: number;
+  /** `--thinking adaptive|disabled` (the Agent SDK's `thinking` option). */
+  thinking?: 'adaptive' | 'disabled';
+  /** `--fallback-model`: tried in order when the main model is overloaded or unavailable. */
+  fallbackModel?: string[];
+  /** `--add-dir`: more directories the tools may use, like the workspace. */
+  addDir?: string[];
+  /** `--no-session-persistence` sets this false: no transcript on disk. */
+  sessionPersistence?: boolean;
+  /** `--json-schema`: the answer's JSON schema (structured output). */
+  jsonSchema?: string;
+  /** `--max-budget-usd`: spending limit of this process's session. */
+  maxBudgetUsd?: number;
   maxIterations?: number;
   cwd?: string;
   resume?: string;

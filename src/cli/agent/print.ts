@@ -78,9 +78,10 @@ export async function runTurn(
   let events: LoopEvents;
   if (opts.format === 'text') {
     const renderer = new TurnRenderer((s) => process.stderr.write(s), painter(false), { full: true });
+    const onModelFallback: LoopEvents['onModelFallback'] = (f) => process.stderr.write(`thclaws: ${f.from} ${f.trigger === 'model_not_found' ? 'is not available' : 'is overloaded'}: this turn goes on with ${f.to}\n`);
     events = opts.verbose
       ? { ...renderer.events(), onText: undefined }
-      : { onRetry: (i) => process.stderr.write(`thclaws: retry ${i.attempt} in ${(i.delayMs / 1000).toFixed(1)} s: ${i.reason}\n`) };
+      : { onRetry: (i) => process.stderr.write(`thclaws: retry ${i.attempt} in ${(i.delayMs / 1000).toFixed(1)} s: ${i.reason}\n`), onModelFallback };
   } else {
     events = turn.events(opts.format === 'stream-json' && !!opts.includePartial);
   }

@@ -97,6 +97,7 @@ export class TurnRenderer {
         this.line(r.isError ? this.paint.red(text) : this.paint.dim(text));
       },
       onRetry: (i) => this.line(this.paint.dim(`(retry ${i.attempt} in ${(i.delayMs / 1000).toFixed(1)} s: ${i.reason})`)),
+      onModelFallback: (f) => this.line(this.paint.dim(`(${f.from} ${f.trigger === 'model_not_found' ? 'is not available' : 'is overloaded'}: this turn goes on with ${f.to})`)),
     };
   }
 }

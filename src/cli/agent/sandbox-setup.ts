@@ -32,6 +32,8 @@ export interface SandboxSetup {
   agentName?: string;
   settings: Settings;
   interactive?: boolean;
+  /** `--add-dir` (canonical): the workspace's other directories. */
+  additionalDirs?: readonly string[];
   /** Where the warning goes (stderr). */
   warn?: (line: string) => void;
 }
@@ -58,7 +60,7 @@ export function setupSandbox(s: SandboxSetup): RoleSandbox & { warm(): Promise<v
   const root = wt > 0 && wt < parts.length - 1 ? parts.slice(0, wt).join(path.sep) || path.sep : parts.join(path.sep);
   const common = s.role === 'solo' ? undefined : gitCommonDir(cwd);
   const sandbox = createRoleSandbox(
-    { role: s.role, workspaceRoot: root, cwd, ...(s.agentName ? { agentName: s.agentName } : {}), ...(common ? { gitCommonDir: common } : {}) },
+    { role: s.role, workspaceRoot: root, cwd, ...(s.agentName ? { agentName: s.agentName } : {}), ...(common ? { gitCommonDir: common } : {}), ...(s.additionalDirs?.length ? { additionalDirs: s.additionalDirs } : {}) },
     settings,
   );
   const tail = settings.sandbox === 'required' ? ' Bash is disabled (setting sandbox: "required").' : '';

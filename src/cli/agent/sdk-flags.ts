@@ -1,18 +1,13 @@
 /**
  * Claude Code flags the Agent SDK may pass that thclaws cannot honour yet: each is accepted by the parser
  * only to be refused by name with the reason (exit 2), never ignored, so a caller relying on one learns at once.
+ * Also the value parsers of the SDK flags that are honoured (one-line errors, exit 2).
  */
 import { Option, type Command } from 'commander';
 import { CliError } from '../errors.js';
 
 /** flag (with its value, if any) → why it is refused. */
 const REFUSED: ReadonlyArray<[string, string]> = [
-  ['--fallback-model <model>', 'a failing model is retried (settings "retry"), never swapped for another'],
-  ['--add-dir <dir>', 'the tools and the OS sandbox are confined to the project root'],
-  ['--no-session-persistence', 'every session is saved under .thclaws/sessions (resume and the dashboard read it)'],
-  ['--json-schema <schema>', 'structured output (a JSON-schema output format) is not implemented'],
-  ['--max-budget-usd <usd>', 'a cost budget is not enforced (the result reports total_cost_usd)'],
-  ['--max-thinking-tokens <n>', 'thinking is set by --effort (adaptive thinking), not by a token budget'],
   ['--tools <tools>', 'the base tool set is fixed; hide tools with --disallowedTools'],
   ['--agent <name>', 'agents run as team members (thclaws team), not as the session\'s main agent'],
   ['--agents <json>', 'subagents come from .thclaws/agents/*.md'],
@@ -42,6 +37,27 @@ export function refuseSdkFlags(opts: Record<string, unknown>): void {
     const given = flag.startsWith('--no-') ? opts[k] === false : opts[k] !== undefined;
     if (given) throw new CliError(`${flag.split(' ')[0]} is not supported by thclaws: ${why}`);
   }
+}
+
+/** `--max-budget-usd`: a positive number of US dollars. */
+export function budgetUsd(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`--max-budget-usd must be a positive number of US dollars, got "${value}"`);
+  return n;
+}
+
+/** `--max-thinking-tokens`: 0 turns thinking off; otherwise a budget (the API's minimum is 1024). */
+export function thinkingTokens(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new CliError(`--max-thinking-tokens must be 0 (no thinking) or a number of tokens, got "${value}"`);
+  return n;
+}
+
+/** `--fallback-model a,b`: models tried in order when the main one is overloaded or unavailable. */
+export function fallbackModels(value: string, previous: string[] = []): string[] {
+  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!list.length) throw new CliError('--fallback-model needs a model id or alias');
+  return [...previous, ...list];
 }
 
 export const SETTING_SOURCES = ['user', 'project', 'local'] as const;

@@ -1,15 +1,16 @@
 /** Turns CLI options, env and settings into a ready Agent (provider, tools, permissions, session). */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Agent } from '../../core/agent/agent.js';
 import { agentsDir, loadAgentDefs, type AgentDef } from '../../core/agent/agent-defs.js';
 import { resolveModelAlias } from '../../core/agent/models.js';
+import { priceFor } from '../../core/agent/cost.js';
 import { SessionPermissionChecker, type PermissionMode } from '../../core/agent/permissions.js';
 import { ApiKeyError, ApiKeyStore } from '../../core/agent/api-key.js';
 import { AnthropicProvider } from '../../core/agent/providers/anthropic.js';
 import { DEFAULT_SCRIPT, ScriptedProvider, loadScriptFile } from '../../core/agent/providers/scripted.js';
 import type { Provider } from '../../core/agent/providers/types.js';
-import { ProviderError } from '../../core/agent/providers/types.js';
+import { ProviderError, type ThinkingSetting } from '../../core/agent/providers/types.js';
 import { SessionError, SessionStore } from '../../core/agent/sessions.js';
 import { SettingsError, addAllowRule, loadSettings, type LoadedSettings } from '../../core/agent/settings.js';
 import { trustFolder } from '../../core/agent/trust.js';
@@ -26,6 +27,7 @@ import { agentHooks, type RuntimeInfo } from './hooks.js';
 import { setupSandbox } from './sandbox-setup.js';
 import { hiddenBy, setupMcp, untrustedMcpJson } from './mcp-setup.js';
 import type { McpServers } from '../../core/agent/mcp/servers.js';
+import type { StructuredOutput } from '../../core/agent/structured-output.js';
 
 export const NO_KEY_MESSAGE = 'no API key: set ANTHROPIC_API_KEY, add one in the dashboard (thclaws dashboard), or run with --provider scripted --script <file>';
 
@@ -41,6 +43,8 @@ export interface Runtime {
   sandbox: { warm(): Promise<void> };
   /** Connected MCP servers (their tools are among the agent's). */
   mcp: McpServers;
+  /** The thinking the session started with (`set_max_thinking_tokens` with null goes back to it). */
+  startThinking?: ThinkingSetting;
   /** `--disallowedTools`: the Agent SDK's servers added later are held to them too. */
   disallowedTools?: string[];
 }
@@ -51,6 +55,15 @@ function resolveCwd(dir: string | undefined): string {
   if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new CliError(`--cwd: not a directory: ${dir}`);
   process.chdir(abs);
   return abs;
+}
+
+/** `--add-dir`: each an existing directory, canonical (symlinks resolved, as the sandbox compares real paths). */
+function addedDirs(dirs: string[] | undefined, cwd: string): string[] {
+  return [...new Set((dirs ?? []).map((d) => {
+    const abs = path.resolve(cwd, d);
+    if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new CliError(`--add-dir: not a directory: ${d}`);
+    return realpathSync(abs);
+  }))];
 }
 
 /** Teammate flags become env (THCLAWS_TEAM_AGENT, THCLAWS_TEAM_DIR) so every subprocess inherits them. */
@@ -125,6 +138,34 @@ function loadTrustedSettings(projectRoot: string, sources?: AgentCliOptions['set
   }
 }
 
+/** `--max-thinking-tokens N` (0: off) or `--thinking adaptive|disabled`, as the Agent SDK passes its thinking options. */
+function thinkingOf(opts: AgentCliOptions): { thinking?: ThinkingSetting } {
+  if (opts.thinking !== undefined && opts.maxThinkingTokens !== undefined) throw new CliError('--thinking and --max-thinking-tokens: give one of them');
+  if (opts.thinking) return { thinking: { type: opts.thinking } };
+  if (opts.maxThinkingTokens === undefined) return {};
+  return { thinking: opts.maxThinkingTokens === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: opts.maxThinkingTokens } };
+}
+
+/** The structured output of a JSON schema given as text or as parsed JSON; a bad one is one line naming `what`. */
+export async function outputSchema(schema: unknown, what: string): Promise<StructuredOutput> {
+  // Loaded on use: the validator is needed only with a schema.
+  const { StructuredOutput, OutputSchemaError } = await import('../../core/agent/structured-output.js');
+  let parsed = schema;
+  if (typeof schema === 'string') {
+    try {
+      parsed = JSON.parse(schema);
+    } catch (err) {
+      throw new CliError(`${what}: not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  try {
+    return new StructuredOutput(parsed as Record<string, unknown>);
+  } catch (err) {
+    if (err instanceof OutputSchemaError) throw new CliError(`${what}: ${err.message}`);
+    throw err;
+  }
+}
+
 export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, askTrust?: TrustPrompt): Promise<Runtime> {
   const cwd = resolveCwd(opts.cwd);
   const { agentName, role: flagRole } = applyTeamFlags(opts, cwd);
@@ -145,9 +186,11 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     );
   }
   const settings = loaded.settings;
+  const additionalDirs = addedDirs(opts.addDir, cwd);
   const info: RuntimeInfo = { role: flagRole, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) };
   for (const h of agentHooks) info.role = h.role?.(info) ?? info.role;
   for (const h of agentHooks) await h.prepare?.(info);
+  if (additionalDirs.length && info.role === 'teammate') throw new CliError("--add-dir is for a solo or lead session; a teammate works in its own worktree");
 
   // --script alone means the scripted provider.
   const providerName = opts.provider ?? (opts.script ? 'scripted' : settings.provider);
@@ -166,12 +209,28 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     if (err instanceof ProviderError) throw new CliError(err.message, 2);
     throw err;
   }
+  const fallbackModels = (opts.fallbackModel ?? []).map(resolveModelAlias);
+  for (const m of fallbackModels) {
+    if (m === model) throw new CliError(`--fallback-model: ${m} is the main model; a fallback must be another model`);
+    try {
+      providerFor(m);
+    } catch (err) {
+      if (err instanceof ProviderError) throw new CliError(`--fallback-model: ${err.message}`, 2);
+      throw err;
+    }
+  }
+  // A budget is kept from list prices: a model without one could spend without limit, so it is refused up front.
+  if (opts.maxBudgetUsd !== undefined && providerName !== 'scripted') {
+    const unpriced = [model, ...fallbackModels].find((m) => !priceFor(m));
+    if (unpriced) throw new CliError(`--max-budget-usd: ${unpriced} has no known price, so its spending cannot be counted; use a model with a price (src/core/agent/models.json) or drop the budget`);
+  }
   const mode: PermissionMode = opts.acceptAll ? 'auto' : (opts.permissionMode ?? settings.permissionMode);
 
   let guard: CommandGuard | undefined;
   let approver: Approver | undefined;
   const tools = builtinTools();
   const addenda: string[] = [];
+  if (additionalDirs.length) addenda.push(`Additional working directories, read and written like the workspace: ${additionalDirs.join(', ')}`);
   if (def?.instructions) addenda.push(`# Agent Role: ${def.description || def.name}\n\n${def.instructions}`);
   for (const h of agentHooks) {
     guard = h.guard?.(info) ?? guard;
@@ -190,7 +249,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     guard = createCommandGuard('lead', { workspaceRoot: projectRoot, cwd, agentName: 'lead' });
   }
   // Every role's Bash runs in the OS sandbox shaped by that role (src/core/sandbox).
-  const sandbox = setupSandbox({ role: info.role, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) });
+  const sandbox = setupSandbox({ role: info.role, cwd, projectRoot, settings, interactive, additionalDirs, ...(agentName ? { agentName } : {}) });
   const allowed = def?.tools ? new Set(def.tools) : undefined;
   // Background shells come with Bash: a definition that allows Bash allows reading and stopping them.
   if (allowed?.has('Bash')) for (const t of ['BashOutput', 'KillShell']) allowed.add(t);
@@ -211,20 +270,23 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
       // Asks again the moment the sandbox is found not to run: the probe's answer decides, not the setting alone.
       ...(settings.autoAllowSandboxedBash ? { sandboxed: async () => (await sandbox.ready()).state === 'os' } : {}),
       persist: (rule) => addAllowRule(projectRoot, rule),
+      additionalDirs,
     },
   );
   // Plan mode's way out; a stream-json session may enter plan mode later (set_permission_mode).
   if (mode === 'plan' || opts.inputFormat === 'stream-json') activeTools.push(exitPlanModeTool(permissions));
   const resume = opts.resume ?? (opts.continue ? SessionStore.newest(projectRoot, agentName) : undefined);
   if (opts.continue && !resume) throw new CliError(`--continue: no saved session in ${projectRoot}/.thclaws/sessions`);
+  // `--no-session-persistence`: nothing on disk (a resumed session is read, and not appended to).
+  const persist = opts.sessionPersistence !== false;
   let session: SessionStore;
   let messages;
   let usage;
   try {
     if (resume) {
-      ({ store: session, messages, usage } = SessionStore.resume(projectRoot, resume));
+      ({ store: session, messages, usage } = SessionStore.resume(projectRoot, resume, { persist }));
     } else {
-      session = SessionStore.create(projectRoot, { model, provider: provider.name, cwd, ...(agentName ? { agentName } : {}) });
+      session = SessionStore.create(projectRoot, { model, provider: provider.name, cwd, ...(agentName ? { agentName } : {}) }, { persist });
     }
   } catch (err) {
     if (err instanceof SessionError) throw new CliError(err.message);
@@ -240,6 +302,10 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     shells,
     ...(opts.effort ? { effort: opts.effort } : {}),
     ...(opts.thinkingDisplay ? { thinkingDisplay: opts.thinkingDisplay } : {}),
+    ...thinkingOf(opts),
+    ...(opts.maxBudgetUsd !== undefined ? { maxBudgetUsd: opts.maxBudgetUsd } : {}),
+    ...(fallbackModels.length ? { fallbackModels } : {}),
+    ...(additionalDirs.length ? { additionalDirs } : {}),
     provider,
     providerFor,
     model,
@@ -265,7 +331,8 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
       for (const h of agentHooks) h.onTurn?.(working);
     },
   });
+  if (opts.jsonSchema !== undefined) agent.setOutputSchema(await outputSchema(opts.jsonSchema, '--json-schema'));
   if (opts.systemPrompt !== undefined) agent.replaceSystemPrompt(opts.systemPrompt);
   if (opts.appendSystemPrompt) agent.appendSystemPrompt(opts.appendSystemPrompt);
-  return { agent, info, permissions, mode, resumed: !!resume, sandbox, mcp, ...(opts.disallowedTools ? { disallowedTools: opts.disallowedTools } : {}), ...(approver ? { approver } : {}) };
+  return { agent, info, permissions, mode, resumed: !!resume, sandbox, mcp, ...(agent.thinking ? { startThinking: agent.thinking } : {}), ...(opts.disallowedTools ? { disallowedTools: opts.disallowedTools } : {}), ...(approver ? { approver } : {}) };
 }

@@ -7,10 +7,11 @@ import { estimateCost } from './cost.js';
 import { runLoop, type LoopEvents, type LoopOptions, type LoopResult } from './loop.js';
 import { modelInfo } from './models.js';
 import type { SessionPermissionChecker } from './permissions.js';
-import type { ChatMessage, Effort, PromptBlock, Provider, ThinkingDisplay, Usage } from './providers/types.js';
+import type { ChatMessage, Effort, PromptBlock, Provider, ThinkingDisplay, ThinkingSetting, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
+import type { StructuredOutput } from './structured-output.js';
 import type { ShellRegistry } from './tools/shells.js';
 import type { BashSandbox, Tool } from './types.js';
 
@@ -25,6 +26,8 @@ export interface AgentConfig {
   settings: Settings;
   cwd: string;
   projectRoot: string;
+  /** `--add-dir`: directories the tools may use like the workspace (canonical). */
+  additionalDirs?: string[];
   /** Sandbox root of the tools when narrower than projectRoot (a teammate's worktree). */
   sandboxRoot?: string;
   role: Role;
@@ -43,6 +46,12 @@ export interface AgentConfig {
   effort?: Effort;
   /** `--thinking-display`; else settings `thinkingDisplay`. */
   thinkingDisplay?: ThinkingDisplay;
+  /** `--max-thinking-tokens` / `--thinking`; absent = the model's default. */
+  thinking?: ThinkingSetting;
+  /** `--fallback-model`: tried in order within a turn when the model is overloaded or unavailable. */
+  fallbackModels?: string[];
+  /** `--max-budget-usd`: no model call starts once this process's session has spent this much. */
+  maxBudgetUsd?: number;
   /** Background shells; killed by `dispose()`. */
   shells?: ShellRegistry;
   /** Every model call's usage and estimated USD (null: no known price), e.g. for a team agent's status. */
@@ -54,6 +63,8 @@ export interface AgentConfig {
 export interface PromptResult extends LoopResult {
   /** Estimated USD of this prompt; undefined when the model has no known price. */
   costUsd?: number;
+  /** With an output schema: the answer the model gave through StructuredOutput. */
+  structuredOutput?: { v: unknown };
 }
 
 export class Agent {
@@ -67,12 +78,16 @@ export class Agent {
   costKnown = true;
 
   readonly effort?: Effort;
+  /** Asked-for thinking; the Agent SDK's `set_max_thinking_tokens` changes it mid-session. */
+  thinking?: ThinkingSetting;
   /** The model the session started with (`set_model` with no model goes back to it). */
   readonly defaultModel: string;
   private system: string;
+  private structured?: StructuredOutput;
 
   constructor(private readonly cfg: AgentConfig) {
     this.effort = cfg.effort ?? cfg.settings.effort;
+    if (cfg.thinking) this.thinking = cfg.thinking;
     this.defaultModel = cfg.model;
     this.system = cfg.system;
     this.messages = cfg.messages ?? [];
@@ -95,6 +110,14 @@ export class Agent {
     return this.cfg.tools;
   }
 
+  /** `--json-schema` / the Agent SDK's output format: every turn must end with an answer valid against it. */
+  setOutputSchema(structured: StructuredOutput): void {
+    const at = this.cfg.tools.findIndex((t) => t.name === structured.tool.name);
+    if (at >= 0) this.cfg.tools.splice(at, 1);
+    this.cfg.tools.push(structured.tool);
+    this.structured = structured;
+  }
+
   /** The Agent SDK's `systemPrompt` string: replaces ours from the next model call on. */
   replaceSystemPrompt(text: string): void {
     this.system = text;
@@ -108,12 +131,19 @@ export class Agent {
   /** Forget the conversation and continue in a new transcript. */
   clear(): void {
     this.messages.length = 0;
-    this.session = SessionStore.create(this.cfg.projectRoot, {
-      model: this.model,
-      provider: this.provider.name,
-      cwd: this.cfg.cwd,
-      ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
-    });
+    this.session = SessionStore.create(
+      this.cfg.projectRoot,
+      { model: this.model, provider: this.provider.name, cwd: this.cfg.cwd, ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}) },
+      { persist: this.session.persisted },
+    );
+  }
+
+  /** Why the next model call must not start under `maxBudgetUsd` (checked between calls: never mid-tool). */
+  private overBudget(): string | undefined {
+    const max = this.cfg.maxBudgetUsd;
+    if (max === undefined) return undefined;
+    if (!this.costKnown) return `the cost of a model call is unknown, so the budget ($${max}) cannot be kept`;
+    return this.costUsd >= max ? `Reached maximum budget ($${max})` : undefined;
   }
 
   async prompt(text: string | PromptBlock[], signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary' | 'beforeModelCall'> = {}): Promise<PromptResult> {
@@ -130,6 +160,7 @@ export class Agent {
     let cost: number | undefined = 0;
     const maxOutput = modelInfo(this.model)?.maxOutput;
     const provider = this.provider;
+    const finish = this.structured?.begin();
     const result = await runLoop(text, {
       ...extra,
       provider,
@@ -141,10 +172,13 @@ export class Agent {
       maxTokens: maxOutput ? Math.min(s.maxTokens, maxOutput) : s.maxTokens,
       ...(this.effort ? { effort: this.effort } : {}),
       thinkingDisplay: this.cfg.thinkingDisplay ?? s.thinkingDisplay,
+      ...(this.thinking ? { thinking: this.thinking } : {}),
+      ...(this.cfg.fallbackModels?.length ? { fallbackModels: this.cfg.fallbackModels, providerFor: (m: string) => this.cfg.providerFor?.(m) ?? this.cfg.provider } : {}),
       toolOutputMaxChars: s.toolOutputMaxChars,
       context: {
         cwd: this.cfg.cwd,
         projectRoot: this.cfg.sandboxRoot ?? this.cfg.projectRoot,
+        ...(this.cfg.additionalDirs?.length ? { additionalDirs: this.cfg.additionalDirs } : {}),
         role: this.cfg.role,
         permissions: this.cfg.permissions,
         limits: s,
@@ -155,25 +189,28 @@ export class Agent {
       },
       signal,
       ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),
-      ...(extra.beforeModelCall ? { beforeModelCall: extra.beforeModelCall } : {}),
+      beforeModelCall: async () => this.overBudget() ?? (await extra.beforeModelCall?.()),
+      ...(finish ? { finish } : {}),
       events: {
         ...events,
         onMessage: (m) => {
           this.session.appendMessage(m);
           events.onMessage?.(m);
         },
-        onUsage: (u, unknown) => {
-          const c = provider.name === 'scripted' ? 0 : unknown ? undefined : estimateCost(this.model, u);
+        onUsage: (u, unknown, model) => {
+          const scripted = (this.cfg.providerFor?.(model) ?? this.cfg.provider).name === 'scripted';
+          const c = scripted ? 0 : unknown ? undefined : estimateCost(model, u);
           cost = cost === undefined || c === undefined ? undefined : cost + c;
           if (c !== undefined) this.costUsd += c;
           else this.costKnown = false;
-          this.session.append({ type: 'usage', at: new Date().toISOString(), model: this.model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
+          this.session.append({ type: 'usage', at: new Date().toISOString(), model, usage: u, ...(c !== undefined ? { costUsd: c } : {}) });
           this.cfg.onUsage?.(u, c ?? null);
-          events.onUsage?.(u, unknown);
+          events.onUsage?.(u, unknown, model);
         },
       },
     });
     this.usage = addUsage(this.usage, result.usage);
-    return { ...result, ...(cost !== undefined ? { costUsd: Math.round(cost * 1e6) / 1e6 } : {}) };
+    const answer = result.stop === 'end_turn' ? this.structured?.output : undefined;
+    return { ...result, ...(cost !== undefined ? { costUsd: Math.round(cost * 1e6) / 1e6 } : {}), ...(answer ? { structuredOutput: answer } : {}) };
   }
 }

@@ -4,7 +4,7 @@
  * signal aborts. Thinking blocks stay in the conversation exactly as the API returned them.
  */
 import { modelInfo } from './models.js';
-import type { AssistantBlock, ChatMessage, CompletionResponse, Effort, PromptBlock, Provider, ThinkingDisplay, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
+import type { AssistantBlock, ChatMessage, CompletionResponse, Effort, PromptBlock, Provider, ThinkingDisplay, ThinkingSetting, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
 import { AbortedError, addUsage, emptyUsage, ProviderError } from './providers/types.js';
 import { capOutput, runToolBatch, runToolCall, toolSpec } from './tool-run.js';
 import type { Tool, ToolContext } from './types.js';
@@ -19,8 +19,10 @@ export interface LoopEvents {
   onRetry?(info: { attempt: number; delayMs: number; reason: string; status?: number }): void;
   /** Each raw event of the model's stream (`--include-partial-messages`). */
   onStreamEvent?(event: Record<string, unknown>): void;
-  /** Usage of one model call; `unknown`: the server reported none (tokens estimated, cost unknown). */
-  onUsage?(usage: Usage, unknown?: boolean): void;
+  /** Usage of one model call by `model`; `unknown`: the server reported none (tokens estimated, cost unknown). */
+  onUsage?(usage: Usage, unknown: boolean, model: string): void;
+  /** The turn goes on with a fallback model (`--fallback-model`): the one it used is overloaded or unavailable. */
+  onModelFallback?(info: { from: string; to: string; trigger: FallbackTrigger }): void;
   /** One complete model response as it joins the conversation (stream-json `assistant` messages). */
   onResponse?(response: { message: ChatMessage; stopReason: string; usage: Usage }): void;
   /** Every message appended to the conversation (session persistence). */
@@ -39,6 +41,11 @@ export interface LoopOptions {
   toolOutputMaxChars: number;
   effort?: Effort;
   thinkingDisplay?: ThinkingDisplay;
+  thinking?: ThinkingSetting;
+  /** Tried in order, for the rest of the turn, when the model is overloaded or unavailable. */
+  fallbackModels?: string[];
+  /** The provider of a fallback model (a `<profile>/<model>` id); absent: `provider`. */
+  providerFor?: (model: string) => Provider;
   /** Continuations after a response cut off by max_tokens before the turn is reported truncated. */
   maxContinuations?: number;
   /**
@@ -52,13 +59,23 @@ export interface LoopOptions {
    * tool calls of the last response have all run, so no tool is ever cut in half.
    */
   beforeModelCall?: () => Promise<string | undefined>;
+  /** A turn that must end with a given answer (structured output): how it ends, or fails. */
+  finish?: TurnFinish;
   /** Tool context without the signal (the loop passes its own). */
   context: Omit<ToolContext, 'signal'>;
   signal: AbortSignal;
   events?: LoopEvents;
 }
 
-export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error' | 'max_tokens' | 'refusal' | 'context_exceeded' | 'budget';
+export type LoopStop = 'end_turn' | 'max_iterations' | 'aborted' | 'error' | 'max_tokens' | 'refusal' | 'context_exceeded' | 'budget' | 'structured_output';
+
+/** How a turn that must end with a given answer ends (structured output). */
+export interface TurnFinish {
+  /** After a batch of tool results: `done` (the answer as text) ends the turn; `failed` ends it as failed. */
+  afterTools(): { done: string } | { failed: string } | undefined;
+  /** The model ended its turn without the answer: a reminder to send as the next user message, or a failure. */
+  onEndTurn(): { nudge: string } | { failed: string };
+}
 
 export interface LoopResult {
   stop: LoopStop;
@@ -70,6 +87,14 @@ export interface LoopResult {
 }
 
 export const INTERRUPTED = '[interrupted by the user]';
+
+export type FallbackTrigger = 'overloaded' | 'server_error' | 'model_not_found';
+
+/** As Claude Code: overloaded (529, after its retries), unavailable (503) or not found (404) moves to the fallback. */
+export function fallbackTrigger(err: unknown): FallbackTrigger | undefined {
+  if (!(err instanceof ProviderError)) return undefined;
+  return err.status === 529 ? 'overloaded' : err.status === 503 ? 'server_error' : err.status === 404 ? 'model_not_found' : undefined;
+}
 export const DEFAULT_MAX_CONTINUATIONS = 3;
 
 function lastText(messages: ChatMessage[]): string {
@@ -136,6 +161,10 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
   let usage = emptyUsage();
   let continuations = 0;
   let lastPromptTokens = 0;
+  // The main model again at each turn's start; a fallback, once taken, serves the rest of the turn.
+  let model = opts.model;
+  let provider = opts.provider;
+  const fallbacks = [...(opts.fallbackModels ?? [])].filter((m) => m !== model);
   for (let iteration = 1; ; iteration++) {
     if (iteration > opts.maxIterations) {
       return { stop: 'max_iterations', text: lastText(messages), usage, iterations: iteration - 1, error: `stopped after ${opts.maxIterations} iterations (--max-iterations)` };
@@ -147,41 +176,55 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
       push({ role: 'assistant', content: [{ type: 'text', text: `[paused: ${held}]` }] });
       return { stop: 'budget', text: lastText(messages), usage, iterations: iteration - 1, error: held };
     }
-    let response: CompletionResponse;
-    try {
-      response = await opts.provider.complete({
-        model: opts.model,
-        system: opts.system,
-        messages,
-        tools: specs,
-        maxTokens: opts.maxTokens,
-        signal,
-        ...(opts.effort ? { effort: opts.effort } : {}),
-        ...(opts.thinkingDisplay ? { thinkingDisplay: opts.thinkingDisplay } : {}),
-        onText: events?.onText,
-        onThinking: events?.onThinking,
-        onRetry: events?.onRetry,
-        ...(events?.onStreamEvent ? { onStreamEvent: events.onStreamEvent } : {}),
-      });
-    } catch (err) {
-      if (err instanceof AbortedError || signal.aborted) return interrupted(usage, iteration - 1);
-      const exceeded = err instanceof ProviderError && err.contextExceeded;
-      const message = exceeded
-        ? contextExceededMessage(opts.model, messages, Math.max(lastPromptTokens, reportedPromptTokens(err.message)))
-        : err instanceof ProviderError
-          ? err.message
-          : `provider failed: ${(err as Error).message}`;
-      // Keep the conversation valid for the next prompt: a user message must be answered.
-      push({ role: 'assistant', content: [{ type: 'text', text: `[error: ${message}]` }] });
-      return { stop: exceeded ? 'context_exceeded' : 'error', text: '', usage, iterations: iteration, error: message };
+    let response: CompletionResponse | undefined;
+    while (!response) {
+      try {
+        response = await provider.complete({
+          model,
+          system: opts.system,
+          messages,
+          tools: specs,
+          // A fallback may take less output than the main model.
+          maxTokens: Math.min(opts.maxTokens, modelInfo(model)?.maxOutput ?? opts.maxTokens),
+          signal,
+          ...(opts.effort ? { effort: opts.effort } : {}),
+          ...(opts.thinkingDisplay ? { thinkingDisplay: opts.thinkingDisplay } : {}),
+          ...(opts.thinking ? { thinking: opts.thinking } : {}),
+          // With a fallback waiting, an unavailable model (503) is left at once, as Claude Code does.
+          ...(fallbacks.length ? { noRetryStatuses: [503] } : {}),
+          onText: events?.onText,
+          onThinking: events?.onThinking,
+          onRetry: events?.onRetry,
+          ...(events?.onStreamEvent ? { onStreamEvent: events.onStreamEvent } : {}),
+        });
+      } catch (err) {
+        if (err instanceof AbortedError || signal.aborted) return interrupted(usage, iteration - 1);
+        const trigger = fallbackTrigger(err);
+        if (trigger && fallbacks.length) {
+          const to = fallbacks.shift()!;
+          events?.onModelFallback?.({ from: model, to, trigger });
+          model = to;
+          provider = opts.providerFor?.(to) ?? opts.provider;
+          continue;
+        }
+        const exceeded = err instanceof ProviderError && err.contextExceeded;
+        const message = exceeded
+          ? contextExceededMessage(model, messages, Math.max(lastPromptTokens, reportedPromptTokens(err.message)))
+          : err instanceof ProviderError
+            ? err.message
+            : `provider failed: ${(err as Error).message}`;
+        // Keep the conversation valid for the next prompt: a user message must be answered.
+        push({ role: 'assistant', content: [{ type: 'text', text: `[error: ${message}]` }] });
+        return { stop: exceeded ? 'context_exceeded' : 'error', text: '', usage, iterations: iteration, error: message };
+      }
     }
     if (signal.aborted) return interrupted(usage, iteration - 1);
     usage = addUsage(usage, response.usage);
     lastPromptTokens = response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens + response.usage.outputTokens;
-    events?.onUsage?.(response.usage, response.usageUnknown === true);
+    events?.onUsage?.(response.usage, response.usageUnknown === true, model);
     const stop = response.stopReason;
     const respond = (content: AssistantBlock[]) => {
-      const message: ChatMessage = { role: 'assistant', content, model: opts.model };
+      const message: ChatMessage = { role: 'assistant', content, model };
       push(message);
       events?.onResponse?.({ message, stopReason: stop, usage: response.usage });
     };
@@ -192,7 +235,7 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
     }
     if (stop === 'model_context_window_exceeded') {
       respond(closedContent(response.content, '[context window exceeded]'));
-      return { stop: 'context_exceeded', text: lastText(messages), usage, iterations: iteration, error: contextExceededMessage(opts.model, messages, lastPromptTokens) };
+      return { stop: 'context_exceeded', text: lastText(messages), usage, iterations: iteration, error: contextExceededMessage(model, messages, lastPromptTokens) };
     }
     const truncated = stop === 'max_tokens';
     if (truncated && ++continuations > maxContinuations) {
@@ -220,7 +263,13 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
     else if (response.incompleteToolUses?.length) {
       extra.push(`[${response.incompleteToolUses.map((c) => c.name).join(', ')} call input was not valid JSON and was not run.]`);
     }
-    if (calls.length === 0 && extra.length === 0) return { stop: 'end_turn', text: lastText(messages), usage, iterations: iteration };
+    if (calls.length === 0 && extra.length === 0) {
+      if (!opts.finish) return { stop: 'end_turn', text: lastText(messages), usage, iterations: iteration };
+      const f = opts.finish.onEndTurn();
+      if ('failed' in f) return { stop: 'structured_output', text: lastText(messages), usage, iterations: iteration, error: f.failed };
+      push({ role: 'user', content: [{ type: 'text', text: f.nudge }] });
+      continue;
+    }
 
     const results: ToolResultBlock[] = [];
     await runToolBatch(calls, opts.tools, ctx, events, (call, r) => {
@@ -231,5 +280,13 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
     if (calls.length && !signal.aborted) extra.push(...((await opts.onToolBoundary?.()) ?? []));
     push({ role: 'user', content: [...results, ...extra.map((text) => ({ type: 'text' as const, text }))] });
     if (signal.aborted) return interrupted(usage, iteration);
+    const finished = calls.length ? opts.finish?.afterTools() : undefined;
+    if (finished) {
+      // The answer (or the failure) closes the turn without another model call; the conversation stays valid.
+      const text = 'done' in finished ? finished.done : '[no valid structured output]';
+      push({ role: 'assistant', content: [{ type: 'text', text }], model });
+      if ('done' in finished) return { stop: 'end_turn', text, usage, iterations: iteration };
+      return { stop: 'structured_output', text: '', usage, iterations: iteration, error: finished.failed };
+    }
   }
 }

@@ -112,6 +112,21 @@ export const SystemRetryMessage = z.object({
   ...common,
 });
 
+/**
+ * `--fallback-model`: the turn goes on with the fallback, as Claude Code announces it (a line the Agent SDK
+ * passes through; its exported types do not declare it).
+ */
+export const ModelFallbackMessage = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('model_fallback'),
+  trigger: z.enum(['overloaded', 'server_error', 'model_not_found']),
+  original_model: z.string(),
+  fallback_model: z.string(),
+  /** In words: "Switched to X due to high demand for Y" / "… because Y is not available". */
+  content: z.string(),
+  ...common,
+});
+
 export const AssistantMessage = z.object({
   type: z.literal('assistant'),
   message: z.object({
@@ -177,7 +192,7 @@ const resultCommon = {
   /** Per model, cumulative across the session's turns (the Agent SDK requires it). */
   modelUsage: z.record(z.string(), ModelUsageJson),
   /** Why the turn ended, in the Agent SDK's words. */
-  terminal_reason: z.enum(['completed', 'max_turns', 'aborted_streaming', 'prompt_too_long', 'model_error']),
+  terminal_reason: z.enum(['completed', 'max_turns', 'aborted_streaming', 'prompt_too_long', 'model_error', 'budget_exhausted', 'structured_output_retry_exhausted']),
   uuid: uuidJson,
 };
 
@@ -185,14 +200,16 @@ const resultCommon = {
 export const ResultSuccess = z.object({
   ...resultCommon,
   subtype: z.literal('success'),
-  /** Final text of the turn. */
+  /** Final text of the turn (with an output schema: the answer as JSON text). */
   result: z.string(),
+  /** With an output schema (`--json-schema`): the answer, valid against it. */
+  structured_output: z.unknown().optional(),
 });
 
 /** The Agent SDK's SDKResultError: `errors` says what went wrong, one line each (never empty). */
 export const ResultError = z.object({
   ...resultCommon,
-  subtype: z.enum(['error_max_turns', 'error_during_execution']),
+  subtype: z.enum(['error_max_turns', 'error_during_execution', 'error_max_budget_usd', 'error_max_structured_output_retries']),
   errors: z.array(z.string()).min(1),
   /** The turn's last text (may be empty); Claude Code's error results have none, scripts written for ours read it. */
   result: z.string(),
@@ -219,7 +236,7 @@ export const StreamEventMessage = z.object({
 });
 
 /** One line of `--output-format stream-json`. */
-export const StreamJsonLine = z.union([SystemInitMessage, SystemRetryMessage, AssistantMessage, UserMessage, ResultMessage, StreamEventMessage]);
+export const StreamJsonLine = z.union([SystemInitMessage, SystemRetryMessage, ModelFallbackMessage, AssistantMessage, UserMessage, ResultMessage, StreamEventMessage]);
 
 /** One line of `--input-format stream-json`: a user message, content as a string or text, image and document blocks. */
 export const StreamJsonInput = z.object({

@@ -57,6 +57,8 @@ export interface CheckerOptions {
   deny?: string[];
   /** Persists a new rule (the "always" answer) so later sessions keep it. */
   persist?: (rule: string) => void;
+  /** `--add-dir`: directories that count as the workspace (acceptEdits lets edits there run unasked). */
+  additionalDirs?: readonly string[];
 }
 
 export class SessionPermissionChecker implements PermissionChecker {
@@ -91,7 +93,7 @@ export class SessionPermissionChecker implements PermissionChecker {
     } catch {
       return false;
     }
-    return isInside(real, realpathOr(scope.worktree ?? scope.projectRoot));
+    return [scope.worktree ?? scope.projectRoot, ...(this.opts.additionalDirs ?? [])].some((root) => isInside(real, realpathOr(root)));
   }
 
   setApprover(approver: Approver): void {

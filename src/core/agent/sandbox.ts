@@ -1,7 +1,8 @@
 /**
  * Path sandbox: relative paths join the cwd, are normalised, symlinks are resolved (dangling ones to their
  * target; the nearest existing ancestor for paths that do not exist yet) and the result must stay inside the
- * root. Writes under `<root>/.thclaws/` are refused: that directory holds team state and sessions.
+ * root or one of the added directories (`--add-dir`), which count as the workspace. Writes under the root's
+ * `.thclaws/` are refused: that directory holds team state and sessions.
  */
 import path from 'node:path';
 import { PathResolveError, canonicalPath, isInside } from '../fs-paths.js';
@@ -21,25 +22,29 @@ function canonicalise(abs: string): string {
 
 export interface Sandbox {
   readonly root: string;
+  /** The added directories, canonical. */
+  readonly extraRoots: readonly string[];
   /** Absolute, canonical path inside the root, or throws SandboxError. */
   resolve(p: string, cwd: string, mode: 'read' | 'write'): string;
 }
 
-export function createSandbox(root: string): Sandbox {
+export function createSandbox(root: string, extra: readonly string[] = []): Sandbox {
   const realRoot = canonicalise(path.resolve(root));
+  const extraRoots = extra.map((d) => canonicalise(path.resolve(d)));
+  const roots = [realRoot, ...extraRoots];
   const reserved = path.join(realRoot, '.thclaws');
+  const where = extraRoots.length ? `the workspace root ${realRoot} and the added directories ${extraRoots.join(', ')}` : `the workspace root ${realRoot}`;
   return {
     root: realRoot,
+    extraRoots,
     resolve(p, cwd, mode) {
       if (typeof p !== 'string' || p.length === 0) throw new SandboxError('access denied: empty path');
       if (p.includes('\0')) throw new SandboxError('access denied: path contains a NUL byte');
       const lexical = path.resolve(cwd, p);
       const real = canonicalise(lexical);
-      if (!isInside(real, realRoot)) {
+      if (!roots.some((r) => isInside(real, r))) {
         const via = real !== lexical ? ` (resolves to ${real})` : '';
-        throw new SandboxError(
-          `access denied: ${p}${via} is outside the workspace root ${realRoot} — this is a sandbox rule, NOT a permission/approval issue; work inside the workspace`,
-        );
+        throw new SandboxError(`access denied: ${p}${via} is outside ${where} — this is a sandbox rule, NOT a permission/approval issue; work inside the workspace`);
       }
       if (mode === 'write' && isInside(real, reserved)) {
         throw new SandboxError(

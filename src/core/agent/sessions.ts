@@ -53,14 +53,17 @@ export class SessionStore {
   private constructor(
     readonly id: string,
     dir: string,
+    /** False: nothing is written (`--no-session-persistence`); `file` names where it would have been. */
+    readonly persisted = true,
   ) {
     this.file = path.join(dir, `${id}.jsonl`);
   }
 
-  static create(projectRoot: string, meta: Omit<Extract<SessionRecord, { type: 'meta' }>, 'type' | 'id' | 'createdAt'>): SessionStore {
+  static create(projectRoot: string, meta: Omit<Extract<SessionRecord, { type: 'meta' }>, 'type' | 'id' | 'createdAt'>, opts: { persist?: boolean } = {}): SessionStore {
     const dir = sessionsDir(projectRoot);
-    mkdirSync(dir, { recursive: true });
-    const store = new SessionStore(newSessionId(), dir);
+    const persist = opts.persist ?? true;
+    if (persist) mkdirSync(dir, { recursive: true });
+    const store = new SessionStore(newSessionId(), dir, persist);
     store.append({ type: 'meta', id: store.id, createdAt: new Date().toISOString(), ...meta });
     return store;
   }
@@ -84,15 +87,18 @@ export class SessionStore {
   }
 
   /** Opens an existing session for appending and returns its messages and usage so far. */
-  static resume(projectRoot: string, id: string): { store: SessionStore; messages: ChatMessage[]; usage: Usage } {
+  static resume(projectRoot: string, id: string, opts: { persist?: boolean } = {}): { store: SessionStore; messages: ChatMessage[]; usage: Usage } {
     if (!ID_RE.test(id)) throw new SessionError(`invalid session id "${id}"`);
-    const store = new SessionStore(id, sessionsDir(projectRoot));
-    if (!existsSync(store.file)) throw new SessionError(`no session "${id}" in ${sessionsDir(projectRoot)}`);
+    const store = new SessionStore(id, sessionsDir(projectRoot), opts.persist ?? true);
+    if (!existsSync(store.file)) {
+      throw new SessionError(`no session "${id}" in ${sessionsDir(projectRoot)} (a session run with --no-session-persistence, the Agent SDK's persistSession: false, was never saved)`);
+    }
     const { messages, usage } = readSession(store.file);
     return { store, messages, usage };
   }
 
   append(record: SessionRecord): void {
+    if (!this.persisted) return;
     appendFileSync(this.file, `${JSON.stringify(record)}\n`);
   }
 

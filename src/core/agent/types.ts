@@ -14,6 +14,8 @@ export interface ToolContext {
   cwd: string;
   /** Sandbox root: THCLAWS_PROJECT_ROOT if set, else the workspace. */
   projectRoot: string;
+  /** `--add-dir`: more directories the tools may read and write, exactly like the workspace. */
+  additionalDirs?: readonly string[];
   role: Role;
   /** Team agent name when in a team (`lead` or a teammate). */
   agentName?: string;

@@ -80,6 +80,18 @@ describe('sandbox policy per role', () => {
     expect(p.denyWrite).toContain(path.join(ws, '.thclaws'));
   });
 
+  it('added directories (--add-dir) are the workspace: writable for a solo agent, read-only for the lead, none for a teammate', () => {
+    const extra = '/data/shared';
+    const solo = policyFor({ ...base, role: 'solo', cwd: ws, additionalDirs: [extra] }, defaults);
+    expect(solo.allowWrite).toContain(extra);
+    expect(areaOf(solo, path.join(extra, 'x.txt'))).toMatchObject({ writable: true, rule: 'added directory (--add-dir)' });
+    expect(areaOf(solo, '/data/other.txt').writable).toBe(false);
+    const lead = policyFor({ ...base, role: 'lead', cwd: ws, additionalDirs: [extra] }, defaults);
+    expect(lead.allowWrite).not.toContain(extra);
+    expect(areaOf(lead, path.join(extra, 'x.txt'))).toMatchObject({ writable: false, rule: "the lead's workspace is read-only" });
+    expect(policyFor({ ...base, role: 'teammate', cwd: path.join(ws, '.worktrees/alice'), additionalDirs: [extra] }, defaults).allowWrite).not.toContain(extra);
+  });
+
   it('a scratch directory holding the workspace is not opened whole (a private one is made instead)', () => {
     const p = policyFor({ role: 'lead', workspaceRoot: '/tmp/ws', cwd: '/tmp/ws', home, tmpDirs: ['/tmp'] }, defaults);
     expect(p.allowWrite).not.toContain('/tmp');

@@ -19,6 +19,8 @@ export interface PolicyInput {
   home?: string;
   /** Scratch directories (default /tmp, /var/tmp and os.tmpdir()). */
   tmpDirs?: readonly string[];
+  /** `--add-dir`: more directories that are the workspace (writable for a solo agent, read-only for the lead). Canonical. */
+  additionalDirs?: readonly string[];
 }
 
 /** One area of the filesystem and whether the role may write it; the most specific area containing a path decides. */
@@ -139,6 +141,16 @@ export function policyFor(input: PolicyInput, settings: SandboxSettings): Sandbo
   } else {
     allowWrite.push(root);
     areas.push({ path: root, writable: true, rule: 'project root', why: '', instead: '' });
+  }
+  // Added directories are the workspace too: as writable as the root is for the role (a teammate gets none).
+  const extra = input.role === 'teammate' ? [] : (input.additionalDirs ?? []).map((d) => path.resolve(d));
+  for (const d of extra) {
+    if (input.role === 'solo') {
+      allowWrite.push(d);
+      areas.push({ path: d, writable: true, rule: 'added directory (--add-dir)', why: '', instead: '' });
+    } else {
+      areas.push({ path: d, writable: false, rule: "the lead's workspace is read-only", why: 'the team lead is a coordinator and does not change source files', instead: 'Delegate the change to the responsible teammate with SendMessage.' });
+    }
   }
 
   // Scratch and cache directories, unless one of them holds the workspace (then it would re-open it).

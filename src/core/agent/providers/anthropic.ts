@@ -56,16 +56,25 @@ export function isContextExceeded(err: ApiErrorLike): boolean {
   return relevant && CONTEXT_EXCEEDED.test(err.error?.error?.message ?? err.message);
 }
 
+/** The API's smallest `budget_tokens`. */
+export const MIN_THINKING_BUDGET = 1024;
+
 /**
- * Thinking parameters the model accepts: adaptive models get `{type: 'adaptive', display}` and the effort;
- * a manual budget is never sent (adaptive models refuse it with a 400), nor to a model not in the table.
+ * Thinking parameters the model accepts. Adaptive models get `{type: 'adaptive', display}` and the effort (a
+ * budget asked for only turns thinking on: they refuse manual budgets); manual-budget models think only when
+ * a budget was asked for, sent as `budget_tokens` (at least the API's minimum, below max_tokens, which grows
+ * to fit it). `disabled` is sent as such; a model not in the table gets no thinking parameters.
  */
-export function thinkingParams(req: Pick<CompletionRequest, 'model' | 'effort' | 'thinkingDisplay'>): Record<string, unknown> {
-  if (modelInfo(req.model)?.thinking !== 'adaptive') return {};
-  return {
-    thinking: { type: 'adaptive', ...(req.thinkingDisplay ? { display: req.thinkingDisplay } : {}) },
-    ...(req.effort ? { output_config: { effort: req.effort } } : {}),
-  };
+export function thinkingParams(req: Pick<CompletionRequest, 'model' | 'effort' | 'thinkingDisplay' | 'thinking' | 'maxTokens'>): Record<string, unknown> {
+  const info = modelInfo(req.model);
+  if (!info) return {};
+  const display = req.thinkingDisplay ? { display: req.thinkingDisplay } : {};
+  const effort = info.thinking === 'adaptive' && req.effort ? { output_config: { effort: req.effort } } : {};
+  if (req.thinking?.type === 'disabled') return { thinking: { type: 'disabled' }, ...effort };
+  if (info.thinking === 'adaptive') return { thinking: { type: 'adaptive', ...display }, ...effort };
+  if (req.thinking?.type !== 'enabled') return {};
+  const budget = Math.max(MIN_THINKING_BUDGET, Math.min(req.thinking.budgetTokens, req.maxTokens - 1));
+  return { thinking: { type: 'enabled', budget_tokens: budget, ...display }, ...(budget >= req.maxTokens ? { max_tokens: budget + 1 } : {}) };
 }
 
 /** Error types of a mid-stream `error` event worth another attempt; the others would fail the same way. */
@@ -142,7 +151,7 @@ export class AnthropicProvider implements Provider {
         const message = apiErr ? describeApiError(apiErr) : `connection error: ${(err as Error).message}`;
         // Once text reached the screen a retry would print it twice; fail instead.
         // Only API errors (which include connection errors, status undefined) are retried; our own bugs are not.
-        const retryable = !sawOutput && apiErr !== undefined && isRetryable(apiErr);
+        const retryable = !sawOutput && apiErr !== undefined && isRetryable(apiErr) && !(status !== undefined && req.noRetryStatuses?.includes(status));
         if (!retryable || attempt >= this.opts.retry.maxRetries) {
           const suffix = retryable && attempt > 0 ? ` (gave up after ${attempt + 1} attempts)` : '';
           throw new ProviderError(message + suffix, status, apiErr !== undefined && isContextExceeded(apiErr));

@@ -65,6 +65,10 @@ export interface CompletionRequest {
   effort?: Effort;
   /** Whether thinking text is returned (`summarized`) or only its signature (`omitted`). */
   thinkingDisplay?: ThinkingDisplay;
+  /** Asked-for thinking (the Agent SDK's `thinking` / `maxThinkingTokens`); absent = the model's default. */
+  thinking?: ThinkingSetting;
+  /** HTTP statuses not retried here (a fallback model takes over instead). */
+  noRetryStatuses?: number[];
   /** Streamed text as it arrives. */
   onText?: (delta: string) => void;
   /** Streamed thinking text as it arrives. */
@@ -77,6 +81,11 @@ export interface CompletionRequest {
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 export type ThinkingDisplay = 'summarized' | 'omitted';
+/**
+ * `enabled` with a budget is sent as `budget_tokens` to a manual-budget model; an adaptive model takes any
+ * budget as "on" (it refuses manual budgets). `disabled`: no thinking.
+ */
+export type ThinkingSetting = { type: 'adaptive' } | { type: 'disabled' } | { type: 'enabled'; budgetTokens: number };
 
 export interface CompletionResponse {
   content: AssistantBlock[];

@@ -24,12 +24,14 @@ export function limitsOf(ctx: ToolContext): ToolLimits {
 
 const sandboxes = new Map<string, Sandbox>();
 
-/** Sandboxes are cached per root: the root's realpath is computed once. */
+/** Sandboxes are cached per root and added directories: their realpaths are computed once. */
 export function sandboxFor(ctx: ToolContext): Sandbox {
-  let sb = sandboxes.get(ctx.projectRoot);
+  const extra = ctx.additionalDirs ?? [];
+  const key = [ctx.projectRoot, ...extra].join('\0');
+  let sb = sandboxes.get(key);
   if (!sb) {
-    sb = createSandbox(ctx.projectRoot);
-    sandboxes.set(ctx.projectRoot, sb);
+    sb = createSandbox(ctx.projectRoot, extra);
+    sandboxes.set(key, sb);
   }
   return sb;
 }
