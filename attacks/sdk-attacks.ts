@@ -118,7 +118,7 @@ const cases: Record<string, () => Promise<string>> = {
     }
     clearInterval(timer);
     await new Promise((r) => setTimeout(r, 9000));
-    return `expect: turn 1 ends with its result, turn 2 answered "after the interrupt", the sleep killed (no slept.txt)\n  threw=${threw} results=${results(msgs)} ms=${Date.now() - t0} slept.txt=${fs.existsSync(path.join(dir, 'slept.txt'))}\n  requests=${fake.requests.length} 2nd request last msgs=${JSON.stringify(fake.requests[1]?.body.messages.slice(-2)).slice(0, 400)}`;
+    return `expect: turn 1 ends with its result, turn 2 answered "after the interrupt", the sleep killed (no slept.txt)\n  threw=${threw} results=${results(msgs)} ms=${Date.now() - t0} slept.txt=${fs.existsSync(path.join(dir, 'slept.txt'))}\n  requests=${fake.requests.length} 2nd request messages=${JSON.stringify(fake.requests[1]?.body.messages.map((m: any) => [m.role, (Array.isArray(m.content) ? m.content : [{ type: "text", text: m.content }]).map((b: any) => b.type + (b.text ? ":" + b.text.slice(0, 40) : b.content ? ":" + JSON.stringify(b.content).slice(0, 60) : ""))]))}`;
   },
 };
 
