@@ -122,6 +122,19 @@ const cases: Record<string, () => Promise<string>> = {
   },
 };
 
+cases['SDK agents option (sent inside initialize, not as a flag)'] = async () => {
+  fake.enqueue({ text: 'ok' });
+  const r = await collect(query({ prompt: 'x', options: options({ agents: { reviewer: { description: 'reviews code', prompt: 'You review.' } } }) }));
+  const init = r.msgs.find((m) => m.type === 'system' && m.subtype === 'init') as { agents?: string[] } | undefined;
+  return `expect (docs/agent.md: agents "refused, each by name"): the query fails naming agents, or the subagent exists\n  threw=${r.threw} results=${results(r.msgs)} init.agents=${JSON.stringify(init?.agents)} stderr=${JSON.stringify(stderr.slice(0, 200))}`;
+};
+
+cases['canUseTool deny with interrupt: true'] = async () => {
+  fake.enqueue({ toolUses: [{ name: 'Write', input: { file_path: 'i.txt', content: 'x' } }] }, { toolUses: [{ name: 'Bash', input: { command: 'echo went on > on.txt' } }] }, { text: 'kept going' });
+  const r = await collect(query({ prompt: 'x', options: options({ canUseTool: async (t, input) => (t === 'Write' ? { behavior: 'deny', message: 'stop everything', interrupt: true } : { behavior: 'allow', updatedInput: input }) }) }));
+  return `expect (Claude Code): the turn stops at the denial (interrupt), no further model request\n  threw=${r.threw} results=${results(r.msgs)} model requests=${fake.requests.length} on.txt=${fs.existsSync(path.join(dir, 'on.txt'))}`;
+};
+
 const only = process.argv.slice(2);
 for (const [name, fn] of Object.entries(cases)) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
