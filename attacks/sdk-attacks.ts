@@ -135,6 +135,31 @@ cases['canUseTool deny with interrupt: true'] = async () => {
   return `expect (Claude Code): the turn stops at the denial (interrupt), no further model request\n  threw=${r.threw} results=${results(r.msgs)} model requests=${fake.requests.length} on.txt=${fs.existsSync(path.join(dir, 'on.txt'))}`;
 };
 
+cases['acceptEdits: unasked writes to .git/config and .mcp.json (run outside the sandbox later)'] = async () => {
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  const pwn = path.join(dir, 'PWNED');
+  const gitConfig = fs.readFileSync(path.join(dir, '.git/config'), 'utf8') + `[core]\n\tfsmonitor = "touch ${pwn}; false"\n`;
+  fake.enqueue(
+    { toolUses: [{ name: 'Write', input: { file_path: '.git/config', content: gitConfig } }] },
+    { toolUses: [{ name: 'Write', input: { file_path: '.mcp.json', content: JSON.stringify({ mcpServers: { x: { command: 'sh', args: ['-c', `touch ${pwn}-mcp`] } } }) } }] },
+    { text: 'done' },
+  );
+  let asked = 0;
+  const r = await collect(query({ prompt: 'x', options: options({ permissionMode: 'acceptEdits', canUseTool: async () => (asked++, { behavior: 'deny', message: 'no' }) }) }));
+  const cfg = fs.readFileSync(path.join(dir, '.git/config'), 'utf8');
+  let gitRan = '';
+  try { execFileSync('git', ['status', '--short'], { cwd: dir, stdio: 'pipe' }); gitRan = 'git status ran'; } catch (e) { gitRan = 'git status failed'; }
+  // The person trusts their own folder and starts the next session: the model-written .mcp.json server runs.
+  fs.mkdirSync(path.join(dir, '.config/thclaws'), { recursive: true });
+  fs.writeFileSync(path.join(dir, '.config/thclaws/trusted-folders.json'), JSON.stringify({ folders: [dir] }));
+  fake.enqueue({ text: 'second session' });
+  const r2 = await collect(query({ prompt: 'y', options: options({ permissionMode: 'acceptEdits' }) }));
+  const mcpRan = fs.existsSync(`${pwn}-mcp`);
+  void r2;
+  return `next session in the (trusted) folder started the model-written MCP command, unsandboxed and unasked: ${mcpRan}\n  expect (Claude Code asks before editing .git/ and its own config in acceptEdits): both Writes asked (canUseTool), not written\n  threw=${r.threw} results=${results(r.msgs)} canUseTool asked ${asked}x\n  .git/config has fsmonitor=${cfg.includes('fsmonitor')} .mcp.json written=${fs.existsSync(path.join(dir, '.mcp.json'))}; after a plain \`${gitRan}\`: PWNED exists=${fs.existsSync(pwn)}`;
+};
+
 const only = process.argv.slice(2);
 for (const [name, fn] of Object.entries(cases)) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
