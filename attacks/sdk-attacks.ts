@@ -160,6 +160,13 @@ cases['acceptEdits: unasked writes to .git/config and .mcp.json (run outside the
   return `next session in the (trusted) folder started the model-written MCP command, unsandboxed and unasked: ${mcpRan}\n  expect (Claude Code asks before editing .git/ and its own config in acceptEdits): both Writes asked (canUseTool), not written\n  threw=${r.threw} results=${results(r.msgs)} canUseTool asked ${asked}x\n  .git/config has fsmonitor=${cfg.includes('fsmonitor')} .mcp.json written=${fs.existsSync(path.join(dir, '.mcp.json'))}; after a plain \`${gitRan}\`: PWNED exists=${fs.existsSync(pwn)}`;
 };
 
+cases['permission_suggestions shape sent to canUseTool'] = async () => {
+  fake.enqueue({ toolUses: [{ name: 'Bash', input: { command: 'npm test' } }] }, { toolUses: [{ name: 'Write', input: { file_path: 'src/a.ts', content: 'x' } }] }, { text: 'done' });
+  const seen: unknown[] = [];
+  const r = await collect(query({ prompt: 'x', options: options({ canUseTool: async (_t, _i, o) => (seen.push(o.suggestions), { behavior: 'deny', message: 'no' }) }) }));
+  return `expect (SDK PermissionRuleValue): ruleContent is the part inside the parentheses ("npm test"), not a whole rule\n  threw=${r.threw} suggestions=${JSON.stringify(seen)}`;
+};
+
 const only = process.argv.slice(2);
 for (const [name, fn] of Object.entries(cases)) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
