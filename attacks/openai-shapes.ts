@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OpenAICompatibleProvider } from '../src/core/agent/providers/openai-compatible.js';
 
-type Case = { name: string; chunks?: unknown[]; raw?: string; status?: number; headers?: Record<string, string>; expect: string };
+type Case = { name: string; chunks?: unknown[]; raw?: string; status?: number; headers?: Record<string, string>; expect: string; cutFirst?: boolean };
 const c = (delta: unknown, finish: string | null = null, extra: object = {}) => ({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
 const usage = { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } };
 
@@ -94,6 +94,12 @@ const cases: Case[] = [
     expect: 'an error, not a complete end_turn answer',
   },
   {
+    name: 'connection cut right after the headers, before any chunk (first attempt only)',
+    cutFirst: true,
+    chunks: [c({ content: 'hello' }, 'stop'), usage],
+    expect: 'retried like any network failure (nothing was shown yet): 2 requests, text "hello"',
+  },
+  {
     name: '429 with retry-after 3600',
     status: 429,
     headers: { 'retry-after': '3600' },
@@ -118,6 +124,10 @@ const server = http.createServer((req, res) => {
       return res.end(current.raw);
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (current.cutFirst && hits === 1) {
+      res.flushHeaders();
+      return void setTimeout(() => res.socket?.destroy(), 20);
+    }
     for (const ch of current.chunks ?? []) res.write(`data: ${JSON.stringify(ch)}\n\n`);
     res.end('data: [DONE]\n\n');
   });
