@@ -92,4 +92,34 @@ describe('budget attacks', () => {
     }, 'bob to be held or to finish', 60_000);
     expect({ outcome, openaiCalls: openai.requests.length }).toEqual({ outcome: 'held', openaiCalls: 1 });
   }, 90_000);
+
+  it('a hand-edit typo in budgets.json must not lift the limit of a teammate held at it', async () => {
+    const fake = await new FakeAnthropic().start();
+    const ws = teamWorkspace();
+    const session = leadSession(ws, writeScript(ws, { rules: [] }), {
+      childFlags: [],
+      childEnv: { HOME: ws.home, THCLAWS_TEST: '1', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
+    });
+    cleanups.push(async () => {
+      await shutdownTeam(session, new LeadHandler(session), { graceMs: 1000, force: true }).catch(() => {});
+      await session.close();
+      await fake.close();
+      ws.cleanup();
+    });
+    session.store.init();
+    await session.store.config.create({ name: 't', members: [{ name: 'alice', model: 'claude-sonnet-5-5' }] });
+    await session.becomeLead();
+    await session.store.budgets.set({ agent: 'alice' }, { tokens: 40 });
+    await session.store.tasks.create({ subject: 'write parts', description: 'p1..p4', reservedFor: 'alice' });
+    fake.enqueue(write('p1.txt', 'one'), write('p2.txt', 'two'), write('p3.txt', 'three'));
+    await spawnTeammate(session, { name: 'alice' });
+    await waitFor(async () => (await session.store.statuses.read('alice'))?.budget_reached, 'alice to stop at her budget');
+    expect(fake.requests).toHaveLength(3);
+    // The person edits the file by hand and leaves a trailing comma (or lowers another limit to -1).
+    fake.enqueue(write('p4.txt', 'spent past the limit'), { text: 'more', usage });
+    fs.writeFileSync(session.store.budgets.file, '{"teammates":{"alice":{"tokens":40},},"roles":{}}');
+    // Two safety polls: alice must still be held, and no model call made.
+    await new Promise((r) => setTimeout(r, 12_000));
+    expect({ held: (await session.store.statuses.read('alice'))?.budget_reached ?? null, calls: fake.requests.length }).toEqual({ held: expect.any(String), calls: 3 });
+  }, 90_000);
 });
