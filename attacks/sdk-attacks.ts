@@ -167,6 +167,13 @@ cases['permission_suggestions shape sent to canUseTool'] = async () => {
   return `expect (SDK PermissionRuleValue): ruleContent is the part inside the parentheses ("npm test"), not a whole rule\n  threw=${r.threw} suggestions=${JSON.stringify(seen)}`;
 };
 
+cases['PreToolUse hook input shape (SDK PreToolUseHookInput requires tool_use_id)'] = async () => {
+  fake.enqueue({ toolUses: [{ name: 'Read', input: { file_path: 'nothing.txt' } }] }, { text: 'done' });
+  const seen: unknown[] = [];
+  const r = await collect(query({ prompt: 'x', options: options({ hooks: { PreToolUse: [{ hooks: [async (input, toolUseId) => (seen.push({ input, toolUseId }), {})] }] } }) }));
+  return `expect: input.tool_use_id (required by the SDK type) and the callback's toolUseId set\n  threw=${r.threw} seen=${JSON.stringify(seen)}`;
+};
+
 const only = process.argv.slice(2);
 for (const [name, fn] of Object.entries(cases)) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
