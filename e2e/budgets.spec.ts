@@ -1,24 +1,28 @@
 /**
- * Budgets and models from the dashboard, in real Chromium against `thclaws dashboard` (a real process) and a
- * real teammate process that accounts its model calls in its status: the budget card shows spend and limits
+ * Budgets and models from the dashboard, in real Chromium against `thclaws dashboard` (a real process) and
+ * teammate processes that account their model calls in their status: the budget card shows spend and limits
  * (an unknown price as `$?`), a budget set in the card lands in budgets.json, crossing 80 % raises a notice,
- * each call shows in the spend chart; the member form offers the person's provider-profile models.
+ * each call shows in the spend chart; the member form offers the person's provider-profile models; a role's
+ * budget is set from the card; a real `thclaws --team-agent` (scripted provider) parked at `budget reached`
+ * resumes its task when the person raises its budget in the card; the chart survives a restart of the dashboard.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT } from '../test/desktop/helpers.js';
+import { ROOT, THCLAWS } from '../test/desktop/helpers.js';
 import { startDashboard, type Dashboard } from './fixture.js';
 
 let d: Dashboard;
 let page: Page;
+let dave: ChildProcess | undefined;
 const shots = path.join(ROOT, 'test-results', 'screenshots');
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
-  d = await startDashboard(['alice', 'bob'], { teamEnabled: true });
+  d = await startDashboard(['alice', 'bob', 'dave'], { teamEnabled: true }); // dave: a real teammate, started later
   // The person's own provider profile (user settings): its models are offered wherever a model is named.
   const user = path.join(d.ws, '.home', '.config', 'thclaws', 'settings.json');
   fs.mkdirSync(path.dirname(user), { recursive: true });
@@ -30,6 +34,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
+  dave?.kill('SIGKILL');
   await page?.context().close();
   await d?.stop();
 });
@@ -102,6 +107,7 @@ test("the member form offers the profile's models and the aliases; the chosen on
   const offered = await add.locator('#member-models option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   expect(offered).toEqual(expect.arrayContaining(['local/qwen3-coder', 'sonnet', 'opus', 'haiku']));
   await add.getByLabel('Name').fill('carol');
+  await add.getByLabel('Role').fill('reviewer');
   await add.getByLabel('Model').fill('local/qwen3-coder');
   await page.screenshot({ path: path.join(shots, 'member-form-1440.png') });
   await page.setViewportSize({ width: 390, height: 844 });
@@ -128,4 +134,69 @@ test('crossing 80 % while the window is not focused shows a desktop notification
   await expect.poll(shown, { timeout: 30_000 }).toEqual(["budget at 80 %: bob's budget: 200 tokens of 240 tokens (83 %)"]);
   await other.close();
   await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+});
+
+test("a role's budget is set from the card and applies to each teammate of that role", async () => {
+  d.cli('team', 'budget', '--team', '--clear'); // else the team's limit, further gone, is the one shown
+  const role = page.locator('.budget-row[data-role="reviewer"]');
+  await expect(role).toContainText('each of carol');
+  await expect(page.getByTestId('limit-role-reviewer')).toHaveText('no limit');
+  await role.getByRole('button', { name: 'set the budget of role reviewer' }).click();
+  const form = page.getByRole('form', { name: 'budget of role reviewer' });
+  await form.getByLabel('USD').fill('2');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toHaveCount(0);
+  expect(budgets().roles).toEqual({ reviewer: { usd: 2 } });
+  await expect(page.getByTestId('limit-role-reviewer')).toHaveText('$2.00');
+  // carol has no limit of her own: her role's applies to her.
+  await expect(page.getByTestId('limit-carol')).toHaveText('$2.00 (role) · 0 %');
+  await page.locator('.budget-card').screenshot({ path: path.join(shots, 'budget-role-1440.png') });
+});
+
+test('a real teammate parked at its budget resumes its task when the person raises the budget in the card', async () => {
+  test.setTimeout(90_000);
+  await row('dave').getByRole('button', { name: 'set the budget of dave' }).click();
+  await page.getByRole('form', { name: 'budget of dave' }).getByLabel('Tokens').fill('1');
+  await page.getByRole('form', { name: 'budget of dave' }).getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('limit-dave')).toHaveText('1 tok · 0 %');
+  const task = JSON.parse(d.cli('team', 'task', 'add', '--subject', 'write the budget parts', '--owner', 'dave', '--json')) as { id: string };
+  // One model call (a whole file written), then 1 token is spent past: parked before the second call.
+  const script = path.join(d.ws, '.home', 'dave-script.json');
+  fs.writeFileSync(script, JSON.stringify({
+    rules: [
+      { match: 'budget was raised', turns: [{ text: 'go on', tool_calls: [{ name: 'Write', input: { file_path: 'part2.txt', content: 'two' } }, { name: 'TeamTaskComplete', input: { task_id: task.id, summary: 'both parts' } }] }, { text: 'done' }] },
+      { match: 'budget parts', turns: [{ text: 'part one', tool_calls: [{ name: 'Write', input: { file_path: 'part1.txt', content: 'one' } }] }, { text: 'past the budget: never played' }] },
+    ],
+    fallback: [{ text: 'ok' }],
+  }));
+  const home = path.join(d.ws, '.home');
+  // --accept-all: its Write needs no approval card (approvals have their own tests).
+  dave = spawn(THCLAWS, ['--team-agent', 'dave', '--accept-all', '--script', script], { cwd: d.ws, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), THCLAWS_TEAM_DIR: d.teamDir }, stdio: 'ignore' });
+
+  const pane = page.locator('.pane[data-agent="dave"]');
+  await expect(pane.locator('.pane-budget')).toHaveText('budget reached', { timeout: 30_000 });
+  await expect(row('dave')).toHaveClass(/stop/);
+  expect(fs.readFileSync(path.join(d.ws, 'part1.txt'), 'utf8')).toBe('one');
+  expect(fs.existsSync(path.join(d.ws, 'part2.txt'))).toBe(false);
+  expect(JSON.parse(d.cli('team', 'task', 'show', task.id, '--json'))).toMatchObject({ status: 'in_progress', owner: 'dave', parked: 'budget' });
+  await page.screenshot({ path: path.join(shots, 'budget-reached-1440.png') });
+
+  await row('dave').getByRole('button', { name: 'set the budget of dave' }).click();
+  await page.getByRole('form', { name: 'budget of dave' }).getByLabel('Tokens').fill('100000000');
+  await page.getByRole('form', { name: 'budget of dave' }).getByRole('button', { name: 'Save' }).click();
+  await expect(pane.locator('.pane-budget')).toHaveCount(0, { timeout: 30_000 });
+  await expect.poll(() => JSON.parse(d.cli('team', 'task', 'show', task.id, '--json')).status, { timeout: 30_000 }).toBe('completed');
+  expect(fs.readFileSync(path.join(d.ws, 'part2.txt'), 'utf8')).toBe('two');
+  expect(d.cli('team', 'status').split('\n').find((l) => l.startsWith('dave '))).not.toContain('budget reached');
+  await expect(row('dave')).not.toHaveClass(/stop/);
+});
+
+test('the spend chart is read back after the dashboard restarts', async () => {
+  const before = await row('dave').locator('.spend-chart rect').count();
+  expect(before).toBeGreaterThanOrEqual(3);
+  await d.restart();
+  await page.goto(d.url);
+  await expect(row('alice').getByRole('img', { name: "alice's spend per model call: 2 model calls" })).toBeVisible();
+  await expect(row('dave').locator('.spend-chart rect')).toHaveCount(before);
+  await expect(row('bob').getByRole('img', { name: "bob's spend per model call: 1 model calls, some at an unknown price" })).toBeVisible();
 });

@@ -13,6 +13,8 @@ export interface Dashboard {
   sims: Map<string, ChildProcess>;
   cli(...args: string[]): string;
   startSim(name: string, ...args: string[]): ChildProcess;
+  /** Stops `thclaws dashboard` and starts it again on the same workspace (a new url; teammates live on). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,29 +42,42 @@ export async function startDashboard(members: string[], settings: Record<string,
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: path.join(ws, '.home'), XDG_CONFIG_HOME: path.join(ws, '.home', '.config') };
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
   fs.mkdirSync(path.join(ws, '.home'), { recursive: true });
-  const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`dashboard did not print its URL: ${out}`)), 30_000);
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /http:\/\/\S+token=\S+/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0]);
-      }
+  const launch = async (): Promise<{ proc: ChildProcess; url: string }> => {
+    const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`dashboard did not print its URL: ${out}`)), 30_000);
+      proc.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /http:\/\/\S+token=\S+/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[0]);
+        }
+      });
+      proc.once('exit', (code) => reject(new Error(`dashboard exited with ${code}: ${out}`)));
     });
-    proc.once('exit', (code) => reject(new Error(`dashboard exited with ${code}: ${out}`)));
-  });
+    return { proc, url };
+  };
+  const stopDashboard = async (proc: ChildProcess) => {
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  };
+  const { proc, url } = await launch();
   const base = new URL(url).origin;
-  return {
+  const d: Dashboard = {
     ws, url, base, teamDir, proc, sims, cli, startSim,
+    restart: async () => {
+      await stopDashboard(d.proc);
+      Object.assign(d, await launch());
+      d.base = new URL(d.url).origin;
+    },
     stop: async () => {
       for (const s of sims.values()) s.kill('SIGKILL');
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (proc.exitCode === null) proc.kill('SIGKILL');
+      await stopDashboard(d.proc);
     },
   };
+  return d;
 }

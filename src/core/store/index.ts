@@ -16,3 +16,4 @@ export { startHeartbeat, type Heartbeat } from './heartbeat.js';
 export type { OutputAppender, OutputLogs } from './output.js';
 export { SpawnRequestSchema, SpawnRequests, type StoredSpawnRequest } from './spawn-requests.js';
 export { Reviews, ReviewCommentSchema, REVIEW_STATES, type ReviewComment, type ReviewState, type NewComment } from './reviews.js';
+export { MAX_SPEND_CALLS, SpendHistory, type SpendCall } from './spend.js';

@@ -45,6 +45,10 @@ export class TeamPaths {
   status(agent: string): string {
     return path.join(this.agentDir(agent), 'status.json');
   }
+  /** Its spend per model call (the dashboard's chart). */
+  spend(agent: string): string {
+    return path.join(this.agentDir(agent), 'spend.json');
+  }
   output(agent: string): string {
     return path.join(this.agentDir(agent), 'output.log');
   }

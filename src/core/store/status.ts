@@ -15,10 +15,14 @@ type UsageField = 'input_tokens' | 'output_tokens' | 'cache_creation_input_token
 
 export type StatusUpdate = Partial<Omit<AgentStatus, 'agent' | 'last_heartbeat'>>;
 
+/** Told of each accounted call (its tokens, its cost) before the totals change: the spend history. */
+export type OnAccount = (agent: string, tokens: number, costUsd: number | null) => Promise<void>;
+
 export class Statuses {
   constructor(
     private readonly paths: TeamPaths,
     private readonly journal: Journal,
+    private readonly onAccount?: OnAccount,
   ) {}
 
   /** null when absent; a corrupt status file is quarantined under its lock. */
@@ -83,6 +87,13 @@ export class Statuses {
    */
   async account(agent: string, usage: UsageTotals, costUsd: number | null): Promise<AgentStatus> {
     UsageTotalsSchema.parse(usage);
+    if (costUsd !== null && !(Number.isFinite(costUsd) && costUsd >= 0)) throw new Error(`invalid cost: ${costUsd}`);
+    // The call's history point first: whoever wakes on the status change finds it there.
+    const tokens = usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+    await this.onAccount?.(agent, tokens, costUsd).catch((err: unknown) => {
+      // The chart loses a point; the totals (what budgets weigh) are still written.
+      this.journal.record({ event: 'note', file: this.paths.spend(agent), reason: `spend history not written: ${(err as Error).message}` });
+    });
     return this.modify(agent, (read) => {
       const base = read.last_heartbeat === undefined ? { ...read, last_heartbeat: Date.now() } : read;
       const prev = (base as AgentStatus).usage;

@@ -12,6 +12,7 @@ import { archiveMember, archiveTeam, removedMemberNames } from './archive.js';
 import { OutputLogs } from './output.js';
 import { SpawnRequests } from './spawn-requests.js';
 import { TeamBudgets } from './budgets.js';
+import { SpendHistory } from './spend.js';
 import { Reviews } from './reviews.js';
 import { TaskFiles } from './task-files.js';
 import { Tasks } from './tasks.js';
@@ -67,6 +68,8 @@ export class TeamStore {
   readonly reviews: Reviews;
   /** Spending limits (`budgets.json`). */
   readonly budgets: TeamBudgets;
+  /** Each agent's spend per model call (`agents/<name>/spend.json`), appended as calls are accounted. */
+  readonly spend: SpendHistory;
   /** The lead's MCP servers handed to each teammate (`agents/<name>/mcp.json`). */
   readonly memberMcp: MemberMcp;
   /** Leases this process holds; a lost one stays here so claims with it fail loudly instead of re-leasing. */
@@ -79,7 +82,8 @@ export class TeamStore {
     this.journal = new Journal(this.paths.log, dir);
     this.config = new TeamConfigFile(this.paths, this.journal);
     this.inboxes = new Inboxes(this.paths, this.journal);
-    this.statuses = new Statuses(this.paths, this.journal);
+    this.spend = new SpendHistory(this.paths, this.journal);
+    this.statuses = new Statuses(this.paths, this.journal, (agent, tokens, usd) => this.spend.append(agent, { at: Date.now(), tokens, usd }));
     this.spawnRequests = new SpawnRequests(this.paths, this.journal);
     this.outputs = new OutputLogs(this.paths);
     this.reviews = new Reviews(this.paths, this.journal);

@@ -16,12 +16,16 @@ describe('budget arithmetic', () => {
     expect(evaluateBudget(limits, { tokens: 10, usd: 0.1 }, { tokens: 0, usd: 1 }, 'alice')!.level).toBe('ok');
   });
 
-  it('an unknown cost cannot pass a USD limit as spent zero: that limit is not judged, the token limit still is', () => {
+  it('an unknown cost never passes a USD limit as spent zero nor as no limit: it is reached until a person changes it', () => {
     const limits = applicableLimits(b({}), b({ teammates: { bob: { usd: 1, tokens: 100 } } }), 'bob', null);
-    expect(evaluateBudget(limits, { tokens: 100, usd: null }, { tokens: 0, usd: 0 }, 'bob')).toMatchObject({ level: 'stop', unit: 'tokens' });
-    expect(evaluateBudget(limits, { tokens: 10, usd: null }, { tokens: 0, usd: 0 }, 'bob')).toMatchObject({ level: 'ok', unit: 'tokens' });
-    const usdOnly = applicableLimits(b({}), b({ teammates: { bob: { usd: 1 } } }), 'bob', null);
-    expect(evaluateBudget(usdOnly, { tokens: 10, usd: null }, { tokens: 0, usd: 0 }, 'bob')!.text).toBe('cost unknown (a model without a price): the $1 limit cannot be judged');
+    expect(evaluateBudget(limits, { tokens: 10, usd: null }, { tokens: 0, usd: 0 }, 'bob')).toMatchObject({ level: 'stop', unit: 'usd', unknown: true });
+    expect(evaluateBudget(limits, { tokens: 10, usd: 0.1 }, { tokens: 0, usd: 0 }, 'bob')).toMatchObject({ level: 'ok' });
+    const usdOnly = applicableLimits(b({}), b({ team: { usd: 5 } }), 'bob', null);
+    expect(evaluateBudget(usdOnly, { tokens: 10, usd: 0 }, { tokens: 10, usd: null }, 'bob')!.text).toBe(
+      "the team's budget: $? of $5.0000 (a model without a price: its cost is unknown, so a USD limit cannot be judged; set a token budget instead)",
+    );
+    // A token limit past 100 % still says by how much.
+    expect(evaluateBudget(limits, { tokens: 150, usd: null }, { tokens: 0, usd: 0 }, 'bob')).toMatchObject({ level: 'stop', unit: 'tokens', fraction: 1.5 });
     expect(() => b({ team: {} })).toThrow(/usd or tokens/);
   });
 });

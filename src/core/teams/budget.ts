@@ -1,8 +1,8 @@
 /**
  * Budget arithmetic, pure: which limits apply to a teammate (its own, its role's, the team's; a limit stored
  * with `thclaws team budget` wins over the settings' at the same level) and how far its spend has gone.
- * A USD limit cannot be judged while a cost is unknown (a model without a price): that limit is skipped and
- * the state says so, never treated as spent zero.
+ * A USD limit cannot be judged while a cost is unknown (a model without a price): never treated as spent zero
+ * nor skipped (that would make it no limit at all), it counts as reached, and the text says how to go on.
  */
 import type { BudgetLimit, Budgets } from '../agent/settings-schema.js';
 
@@ -26,6 +26,8 @@ export interface BudgetState {
   fraction: number;
   /** One line: `backend's budget: $0.0420 of $0.0500 (84 %)`. */
   text: string;
+  /** A USD limit over a spend whose cost is unknown: reached, since it cannot be judged. */
+  unknown?: true;
 }
 
 export interface ApplicableLimit {
@@ -58,15 +60,17 @@ export function evaluateBudget(limits: ApplicableLimit[], own: Spend, team: Spen
     const candidates: Array<['usd' | 'tokens', number, number]> = [];
     if (limit.tokens !== undefined) candidates.push(['tokens', limit.tokens, spend.tokens]);
     if (limit.usd !== undefined && spend.usd !== null) candidates.push(['usd', limit.usd, spend.usd]);
-    if (limit.usd !== undefined && spend.usd === null && !worst && !candidates.length) {
-      worst = { level: 'ok', scope, unit: 'usd', limit: limit.usd, spent: 0, fraction: 0, text: `cost unknown (a model without a price): the $${limit.usd} limit cannot be judged` };
+    const whose = scope === 'team' ? "the team's budget" : scope === 'role' ? `${agent}'s role budget` : `${agent}'s budget`;
+    if (limit.usd !== undefined && spend.usd === null && !worst?.unknown && !(worst && worst.fraction > 1)) {
+      // Reached: a person decides (a token budget instead, or no USD limit), never an unlimited run on `$?`.
+      const text = `${whose}: $? of $${limit.usd.toFixed(4)} (a model without a price: its cost is unknown, so a USD limit cannot be judged; set a token budget instead)`;
+      worst = { level: 'stop', scope, unit: 'usd', limit: limit.usd, spent: 0, fraction: 1, text, unknown: true };
     }
     for (const [unit, max, spent] of candidates) {
       const fraction = spent / max;
       if (worst && worst.fraction >= fraction) continue;
       const level = fraction >= 1 ? 'stop' : fraction >= BUDGET_WARN_FRACTION ? 'warn' : 'ok';
       const fmt = (n: number) => (unit === 'usd' ? `$${n.toFixed(4)}` : `${Math.round(n).toLocaleString('en-US')} tokens`);
-      const whose = scope === 'team' ? "the team's budget" : scope === 'role' ? `${agent}'s role budget` : `${agent}'s budget`;
       worst = { level, scope, unit, limit: max, spent, fraction, text: `${whose}: ${fmt(spent)} of ${fmt(max)} (${Math.floor(fraction * 100)} %)` };
     }
   }

@@ -13,29 +13,41 @@ const member = (name: string, tokens: number | null, cost_usd: number | null): M
   ({ name, role: '', model: null, state: 'idle', alive: true, current_task: null, tokens, cost_usd, queued: 0, terminal: { kind: 'readonly', reason: '' }, can_respawn: false, waiting_for: null, budget_reached: null }) as Member;
 
 describe('the host budget feed', () => {
-  it('charts each growth of an agent’s totals as one call (unknown price kept unknown) and tells 80 % once per limit', async () => {
+  it('charts each accounted call from the store (unknown price kept unknown), a new feed reads them back, and tells 80 % once per limit', async () => {
     const store = new TeamStore(path.join(tmp, 'team'));
-    fs.mkdirSync(store.dir, { recursive: true });
+    store.init();
+    await store.config.create({ name: 't', members: [{ name: 'alice' }] });
     const events: HostEvent[] = [];
     let roster: Member[] = [];
     const feed = new BudgetFeed(store, tmp, { HOME: tmp, XDG_CONFIG_HOME: path.join(tmp, 'cfg') }, (e) => events.push(e), () => roster);
     await feed.set({ agent: 'alice', limit: { tokens: 1000 } });
     expect(JSON.parse(fs.readFileSync(path.join(store.dir, 'budgets.json'), 'utf8')).teammates.alice).toEqual({ tokens: 1000 });
-    const step = (tokens: number | null, usd: number | null) => feed.observe((roster = [member('alice', tokens, usd)])[0]!);
-    step(null, null);
-    step(500, 0.5);
-    step(850, null);
-    step(850, null);
+    const step = async (f: BudgetFeed, tokens: number, usd: number | null) => {
+      if (tokens) await store.statuses.account('alice', { input_tokens: tokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, usd);
+      const st = (await store.status()).members.find((m) => m.name === 'alice');
+      f.observe((roster = [member('alice', st?.tokens ?? null, st?.cost_usd ?? null)])[0]!);
+      await f.settled();
+    };
+    await step(feed, 0, null);
+    await step(feed, 500, 0.5);
+    await step(feed, 350, null);
+    await step(feed, 0, null);
     const spend = events.filter((e) => e.type === 'spend');
+    expect(spend).toHaveLength(2);
     expect(spend.at(-1)).toMatchObject({ agent: 'alice', calls: [{ tokens: 500, usd: 0.5 }, { tokens: 350, usd: null }] });
     const notices = () => events.filter((e) => e.type === 'notice').map((e) => (e as { text: string }).text);
     expect(notices()).toEqual(["budget at 80 %: alice's budget: 850 tokens of 1,000 tokens (85 %)"]);
     await feed.set({ agent: 'alice', limit: { tokens: 1000, usd: 9 } });
-    step(900, null);
-    expect(notices()).toHaveLength(1);
-    step(1000, null);
-    expect(notices().at(-1)).toBe("budget reached: alice's budget: 1,000 tokens of 1,000 tokens (100 %)");
+    await step(feed, 50, null);
+    // $? against a USD limit is reached, never an unlimited run.
+    expect(notices().at(-1)).toMatch(/^budget reached: alice's budget: \$\? of \$9\.0000/);
     await expect(feed.set({ agent: 'alice', role: 'x', limit: null })).rejects.toThrow(/one teammate, one role or the team/);
+
+    // A restarted host: a new store and feed over the same files chart every call at first sight.
+    const later: HostEvent[] = [];
+    const reborn = new BudgetFeed(new TeamStore(store.dir), tmp, { HOME: tmp, XDG_CONFIG_HOME: path.join(tmp, 'cfg') }, (e) => later.push(e), () => roster);
+    await step(reborn, 0, null);
+    expect(reborn.snapshotEvents().filter((e) => e.type === 'spend')).toMatchObject([{ agent: 'alice', calls: [{ tokens: 500 }, { tokens: 350 }, { tokens: 50 }] }]);
   });
 
   it("offers the aliases and each provider profile's <profile>/<model>", () => {

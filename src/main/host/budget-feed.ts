@@ -1,8 +1,8 @@
 /**
  * The dashboard's budgets and spend: the limits (budgets.json and the settings'), each agent's model calls
- * (tokens and USD per change of its usage totals, kept in memory for the chart), a notice when an agent
- * crosses 80 % of a limit, and `budget_set` through the store's budgets API (the same as `thclaws team budget`,
- * so raising a reached budget resumes the teammate).
+ * (the store's spend history, re-read when its totals change, so the chart survives a restart of the host), a
+ * notice when an agent crosses 80 % of a limit, and `budget_set` through the store's budgets API (the same as
+ * `thclaws team budget`, so raising a reached budget resumes the teammate).
  */
 import { BudgetsSchema, type Budgets } from '../../core/agent/settings-schema.js';
 import { loadSettings } from '../../core/agent/settings.js';
@@ -11,9 +11,6 @@ import { LEAD, type TeamStore } from '../../core/store/index.js';
 import type { BudgetTarget } from '../../core/store/budgets.js';
 import { applicableLimits, evaluateBudget, type Spend } from '../../core/teams/budget.js';
 import type { HostEvent, Member, SpendPoint } from '../../shared/api.js';
-
-/** Calls kept per agent for the chart. */
-const MAX_CALLS = 200;
 
 /** The layered settings as the agents read them; a broken file reads as none (the runtime reports it). */
 function loadSafe(workspace: string, env: NodeJS.ProcessEnv): ReturnType<typeof loadSettings>['settings'] | null {
@@ -32,11 +29,15 @@ export function modelChoices(workspace: string, env: NodeJS.ProcessEnv): string[
   return out.slice(0, 1000);
 }
 
+/** Calls sent per agent for the chart (the store keeps more): a view is sent them again on every call. */
+const CHART_CALLS = 200;
+
 export class BudgetFeed {
   private stored: Budgets = BudgetsSchema.parse({});
   private settings: Budgets = BudgetsSchema.parse({});
   private readonly last = new Map<string, { tokens: number; usd: number | null }>();
   private readonly calls = new Map<string, SpendPoint[]>();
+  private readonly reading = new Map<string, Promise<void>>();
   private readonly told = new Set<string>();
 
   constructor(
@@ -81,21 +82,32 @@ export class BudgetFeed {
     return next;
   }
 
-  /** A member's totals as the host sees them: a growth is one model call (or a few between two reads). */
+  /** A member's totals as the host sees them: when they change, its calls are re-read for the chart. */
   observe(m: Member): void {
-    // Before its first call an agent is at zero; totals found at start-up are history, not one call.
-    if (m.tokens === null) return void this.last.set(m.name, { tokens: 0, usd: 0 });
     const prev = this.last.get(m.name);
-    this.last.set(m.name, { tokens: m.tokens, usd: m.cost_usd });
-    if (prev && m.tokens > prev.tokens) {
-      const usd = m.cost_usd === null || prev.usd === null ? null : Math.max(0, m.cost_usd - prev.usd);
-      const list = this.calls.get(m.name) ?? [];
-      list.push({ at: Date.now(), tokens: m.tokens - prev.tokens, usd });
-      if (list.length > MAX_CALLS) list.shift();
-      this.calls.set(m.name, list);
-      this.broadcast({ type: 'spend', agent: m.name, calls: list });
-    }
-    if (!prev || m.tokens !== prev.tokens) this.checkAll();
+    this.last.set(m.name, { tokens: m.tokens ?? 0, usd: m.cost_usd });
+    if (prev && prev.tokens === (m.tokens ?? 0)) return;
+    // First sight of an agent (a restart included) or a growth: the history file holds every call.
+    if (m.tokens !== null) this.reload(m.name);
+    this.checkAll();
+  }
+
+  /** Re-reads one agent's calls; reads of one agent are chained so an older read never lands last. */
+  private reload(agent: string): void {
+    const prior = this.reading.get(agent) ?? Promise.resolve();
+    const next = prior.then(async () => {
+      const calls = (await this.store.spend.read(agent)).slice(-CHART_CALLS);
+      const had = this.calls.get(agent);
+      if (had && JSON.stringify(had) === JSON.stringify(calls)) return;
+      this.calls.set(agent, calls);
+      this.broadcast({ type: 'spend', agent, calls });
+    }).catch(() => undefined);
+    this.reading.set(agent, next);
+  }
+
+  /** Resolves once every re-read asked for so far has been broadcast (tests). */
+  async settled(): Promise<void> {
+    await Promise.all(this.reading.values());
   }
 
   /** A notice the first time an agent's spend passes 80 % of a limit that applies to it. */

@@ -37,14 +37,17 @@ export function SpendChart({ calls, label }: { calls: SpendPoint[]; label: strin
   );
 }
 
+/** Whose limit a form sets: one teammate's, one role's (each teammate of it), or the team's. */
+type Target = { agent: string } | { role: string } | null;
+
 /** Set, raise or clear one limit (budgets.json, as `thclaws team budget`). */
-function BudgetForm({ agent, current, onClose }: { agent: string | null; current: Limit | null | undefined; onClose: () => void }) {
+function BudgetForm({ target, current, onClose }: { target: Target; current: Limit | null | undefined; onClose: () => void }) {
   const [usd, setUsd] = useState(current?.usd?.toString() ?? '');
   const [tokens, setTokens] = useState(current?.tokens?.toString() ?? '');
-  const who = agent ?? 'the team';
+  const who = !target ? 'the team' : 'agent' in target ? target.agent : `role ${target.role}`;
   const send = async (clear: boolean) => {
     const limit = clear ? null : { ...(usd.trim() ? { usd: Number(usd) } : {}), ...(tokens.trim() ? { tokens: Number(tokens) } : {}) };
-    const r = await act({ type: 'budget_set', ...(agent ? { agent } : {}), limit });
+    const r = await act({ type: 'budget_set', ...(target ?? {}), limit });
     if (r !== undefined) onClose();
   };
   return (
@@ -98,7 +101,7 @@ function Row({ name, spend, calls, limit, source, state, editable, editing, setE
       <span className="budget-limit" data-testid={`limit-${name}`} title={state?.text ?? ''}>
         {limitText(limit)}
         {limit && source !== 'own' ? ` (${source})` : ''}
-        {state && limit ? ` · ${Math.floor(state.fraction * 100)} %` : ''}
+        {state && limit ? (state.unknown ? ' · $? (unknown price)' : ` · ${Math.floor(state.fraction * 100)} %`) : ''}
       </span>
       {calls ? <SpendChart calls={calls} label={`${name}'s spend per model call`} /> : <span />}
       {editable && !editing && (
@@ -112,12 +115,57 @@ function Row({ name, spend, calls, limit, source, state, editable, editing, setE
           {limit && source === 'own' ? 'Change' : 'Set'}
         </button>
       )}
-      {editing && <BudgetForm agent={name === 'team' ? null : name} current={source === 'own' ? limit : null} onClose={() => setEditing(false)} />}
+      {editing && <BudgetForm target={name === 'team' ? null : { agent: name }} current={source === 'own' ? limit : null} onClose={() => setEditing(false)} />}
     </li>
   );
 }
 
-/** Per member and for the team: spend, the limit that applies and how far it has gone; set it from here. */
+/** A role's limit applies to each teammate of that role on its own spend: the row names them, no sum. */
+function RoleRow({ role, limit, fromSettings, who, editing, setEditing }: {
+  role: string;
+  limit: Limit | undefined;
+  fromSettings: boolean;
+  who: string[];
+  editing: boolean;
+  setEditing: (v: boolean) => void;
+}) {
+  return (
+    <li className="budget-row role" data-role={role}>
+      <span className="budget-name">role {role}</span>
+      <span className="budget-spend">{who.length ? `each of ${who.join(', ')}` : 'no member yet'}</span>
+      <span className="budget-limit" data-testid={`limit-role-${role}`}>
+        {limitText(limit)}
+        {limit && fromSettings ? ' (settings)' : ''}
+      </span>
+      <span />
+      {!editing && (
+        <button className="budget-edit" onClick={() => setEditing(true)} aria-label={`set the budget of role ${role}`}>
+          {limit && !fromSettings ? 'Change' : 'Set'}
+        </button>
+      )}
+      {editing && <BudgetForm target={{ role }} current={fromSettings ? null : limit} onClose={() => setEditing(false)} />}
+    </li>
+  );
+}
+
+/** Roles of the members and of the stored and settings limits, matched ignoring case and spaces like the runtime. */
+function rolesOf(members: { name: string; role: string }[], budgets: { stored: BudgetsView; settings: BudgetsView }) {
+  const out = new Map<string, { role: string; who: string[] }>();
+  const add = (role: string, who?: string) => {
+    const key = role.trim().toLowerCase();
+    if (!key) return;
+    const e = out.get(key) ?? { role: role.trim(), who: [] };
+    if (who) e.who.push(who);
+    out.set(key, e);
+  };
+  for (const r of [...Object.keys(budgets.stored.roles), ...Object.keys(budgets.settings.roles)]) add(r);
+  for (const m of members) if (m.name !== 'lead') add(m.role, m.name);
+  return [...out.values()];
+}
+
+const findRole = (table: Record<string, Limit>, role: string) => Object.entries(table).find(([r]) => r.trim().toLowerCase() === role.toLowerCase())?.[1];
+
+/** Per member, per role and for the team: spend, the limit that applies and how far it has gone; set it from here. */
 export function BudgetCard() {
   const members = useDashboard((s) => s.members);
   const specs = useDashboard((s) => s.memberSpecs);
@@ -160,12 +208,28 @@ export function BudgetCard() {
             editing={editing === 'team'}
             setEditing={(v) => setEditing(v ? 'team' : null)}
           />
+          {rolesOf(members.map((m) => ({ name: m.name, role: specs[m.name]?.role ?? m.role })), budgets).map(({ role, who }) => {
+            const own = findRole(budgets.stored.roles, role);
+            const limit = own ?? findRole(budgets.settings.roles, role);
+            return (
+              <RoleRow
+                key={`role:${role}`}
+                role={role}
+                limit={limit}
+                fromSettings={!own && !!limit}
+                who={who}
+                editing={editing === `role:${role}`}
+                setEditing={(v) => setEditing(v ? `role:${role}` : null)}
+              />
+            );
+          })}
           {members.map((m) => {
             const role = specs[m.name]?.role ?? m.role;
             const limits = m.name === 'lead' ? [] : applicableLimits(budgets.stored, budgets.settings, m.name, role);
-            const first = limits[0];
             const own = budgets.stored.teammates[m.name];
             const state = limits.length ? evaluateBudget(limits, { tokens: m.tokens ?? 0, usd: m.tokens === null ? 0 : m.cost_usd }, { tokens: teamSpend.tokens, usd: teamSpend.usd }, m.name) : null;
+            // The limit shown is the one its percentage is of: the furthest gone (the one that stops it first).
+            const first = limits.find((l) => l.scope === state?.scope) ?? limits[0];
             const source = !first ? 'own' : first.scope === 'teammate' ? (own ? 'own' : 'settings') : first.scope;
             return (
               <Row
