@@ -23,9 +23,10 @@ export async function runTeammateCli(rt: Runtime, session: TeamSession, explicit
   const renderer = new TurnRenderer((s) => process.stdout.write(s), painter(!!process.stdout.isTTY && !process.env.NO_COLOR));
   const print = (l: string) => renderer.line(l);
   const responses = new ResponseWaiters();
-  const { BudgetGuard } = await import('../../core/teams/budget-guard.js');
+  const [{ BudgetGuard, settingsBudgets }, { priceFor }] = await Promise.all([import('../../core/teams/budget-guard.js'), import('../../core/agent/cost.js')]);
+  const budget = new BudgetGuard(session, settingsBudgets(rt.info.projectRoot, process.env, rt.info.settings.budgets), print, () => priceFor(rt.agent.model) !== undefined);
   const loop = new TeammateLoop(session, rt.agent, {
-    budget: new BudgetGuard(session, rt.info.settings.budgets, (l) => renderer.line(l)),
+    budget,
     ...(process.env.THCLAWS_SPAWN_ID ? { spawnId: process.env.THCLAWS_SPAWN_ID } : {}),
     model: rt.agent.model,
     print,
