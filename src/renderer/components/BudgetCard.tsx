@@ -47,7 +47,7 @@ function BudgetForm({ target, current, onClose }: { target: Target; current: Lim
   const who = !target ? 'the team' : 'agent' in target ? target.agent : `role ${target.role}`;
   const send = async (clear: boolean) => {
     const limit = clear ? null : { ...(usd.trim() ? { usd: Number(usd) } : {}), ...(tokens.trim() ? { tokens: Number(tokens) } : {}) };
-    const r = await act({ type: 'budget_set', ...(target ?? {}), limit });
+    const r = await act({ type: 'budget_set', ...target, limit });
     if (r !== undefined) onClose();
   };
   return (
