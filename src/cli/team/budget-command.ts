@@ -31,6 +31,8 @@ export function registerBudgetCommand(team: Command): void {
         if ('agent' in target) await store.config.require();
         const limit = opts.clear ? null : { ...(usd !== undefined ? { usd } : {}), ...(tokens !== undefined ? { tokens } : {}) };
         const budgets = await store.budgets.set(target, limit);
+        const recovered = store.budgets.notice();
+        if (recovered) process.stderr.write(`thclaws: warning: ${recovered}\n`);
         const who = 'team' in target ? 'the team' : 'role' in target ? `role ${target.role}` : target.agent;
         const what = limit ? [limit.usd !== undefined ? `$${limit.usd}` : '', limit.tokens !== undefined ? `${limit.tokens.toLocaleString('en-US')} tokens` : ''].filter(Boolean).join(' and ') : 'no limit';
         print(opts, budgets, () => `budget of ${who}: ${what}`);

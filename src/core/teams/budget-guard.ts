@@ -36,6 +36,8 @@ export class BudgetGuard {
     await this.session.settled();
     const { store, me } = this.session;
     const [stored, cfg] = await Promise.all([store.budgets.read(), store.config.load().catch(() => null)]);
+    const recovered = store.budgets.notice();
+    if (recovered) this.print(`[${me}] ${recovered}`);
     const limits = applicableLimits(stored, this.settings(), me, cfg?.members.find((m) => m.name === me)?.role);
     if (!limits.length) return null;
     const read = spendOf(await store.statuses.read(me));
