@@ -109,6 +109,8 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
   let last: PromptResult;
   let turns = 0;
   let timedOut = false;
+  // Set when the open work waits on a reached budget: a print run cannot raise it, so it ends and says so.
+  let budgetStop: string | undefined;
   // Watch from the moment there is a team (TeamCreate may run in the first turn).
   if (session.role === 'lead' && session.teamExists()) handler.start();
   session.onRole(() => handler.start());
@@ -135,6 +137,19 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
         await handler.ack(batch.ids);
         const p = await handler.progress();
         if (p.open === 0 && p.busy.length === 0) break;
+        if (p.budget) {
+          // A notice that came in meanwhile gets its lead turn (the lead may hand the work on) before giving up.
+          const late = handler.drain();
+          if (late.prompt) {
+            last = await agent.prompt(late.prompt, controller.signal, turnEvents());
+            turns++;
+            await handler.ack(late.ids);
+            continue;
+          }
+          await handler.ack(late.ids);
+          budgetStop = p.budget;
+          break;
+        }
         if (!p.live.length && p.open > 0) {
           // Nobody left to do the work: one more lead turn if the watchdog has news (it may respawn), else stop.
           await handler.watchdog();
@@ -168,8 +183,8 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
     allDone = p.open === 0;
   }
   await session.close();
-  const error = timedOut ? `timed out after ${timeoutS} s with ${summaryTasks.open} task(s) open` : last!.error ?? (!allDone ? `${summaryTasks.open} task(s) not completed` : undefined);
-  const ok = !timedOut && allDone && (last!.stop === 'end_turn' || turns > 1);
+  const error = timedOut ? `timed out after ${timeoutS} s with ${summaryTasks.open} task(s) open` : budgetStop ?? last!.error ?? (!allDone ? `${summaryTasks.open} task(s) not completed` : undefined);
+  const ok = !timedOut && !budgetStop && allDone && (last!.stop === 'end_turn' || turns > 1);
   const base = lastTurn?.result(last!);
   const summary = {
     ...base,
@@ -177,7 +192,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
     subtype: ok ? 'success' : 'error_during_execution',
     is_error: !ok,
     num_turns: turns,
-    stop_reason: timedOut ? 'timeout' : last!.stop,
+    stop_reason: timedOut ? 'timeout' : budgetStop ? 'budget' : last!.stop,
     usage: usageJson(agent.usage),
     tasks: summaryTasks,
     ...(!ok ? { errors: [error ?? 'team run failed'] } : {}),
