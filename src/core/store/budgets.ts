@@ -47,8 +47,11 @@ export class TeamBudgets {
     return n;
   }
 
-  /** Sets (or with null removes) one limit, keeping every other. */
-  async set(target: BudgetTarget, limit: BudgetLimit | null): Promise<Budgets> {
+  /**
+   * Sets (or with null removes) one limit, keeping every other. `merge`: the units not given keep their value
+   * (setting tokens keeps a USD limit at the same target).
+   */
+  async set(target: BudgetTarget, limit: BudgetLimit | null, opts: { merge?: boolean } = {}): Promise<Budgets> {
     if (limit) {
       const res = BudgetLimitSchema.safeParse(limit);
       if (!res.success) throw new TeamError('invalid', `invalid budget: ${describeIssues(res.error)}`);
@@ -57,13 +60,13 @@ export class TeamBudgets {
     if ('role' in target && !/^[^\0\n]{1,64}$/.test(target.role.trim())) throw new TeamError('invalid', 'invalid role name');
     return withLock(this.file, (guard) => {
       const b = this.recover(guard) ?? BudgetsSchema.parse({});
-      if ('team' in target) b.team = limit;
-      else {
-        const table = 'agent' in target ? b.teammates : b.roles;
-        const key = 'agent' in target ? target.agent : target.role.trim();
-        if (limit) table[key] = limit;
-        else delete table[key];
-      }
+      const table = 'team' in target ? null : 'agent' in target ? b.teammates : b.roles;
+      const key = 'team' in target ? '' : 'agent' in target ? target.agent : target.role.trim();
+      const before = table ? table[key] : b.team;
+      const next = limit && opts.merge && before ? { ...before, ...limit } : limit;
+      if (!table) b.team = next;
+      else if (next) table[key] = next;
+      else delete table[key];
       writeFileAtomic(this.file, JSON.stringify(b, null, 2), { guard });
       return this.remember(b);
     }, { journal: this.journal });
