@@ -36,8 +36,8 @@ export const ProfileModelSchema = z.looseObject({
 
 /**
  * A named OpenAI-compatible server (Ollama, vLLM, LM Studio, llama.cpp, OpenRouter, OpenAI). No `apiKeyEnv`:
- * no key is sent. A project's profile that points at a host the person's own profiles do not name is
- * ignored until the folder is trusted: it would send the code to that host.
+ * no key is sent. Until the folder is trusted a project's profile is ignored unless it sends only to a host
+ * and with a key variable the person's own profiles already do (provider-profiles.ts).
  */
 export const ProviderProfileSchema = z.looseObject({
   type: z.literal('openai-compatible'),
