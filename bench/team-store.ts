@@ -1,12 +1,14 @@
 /**
  * Team store benchmark: delivery latency (watch vs 500/1000 ms polling), contended claims and appends with
- * 8 real processes, idle watcher CPU, and inbox append cost at 10 vs 10,000 messages.
+ * 8 real processes, idle watcher CPU, inbox append cost at 10 vs 10,000 messages, and what the spend history
+ * adds to accounting one model call.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../src/core/store/fsio.js';
-import { createInboxConsumer, TeamStore } from '../src/core/store/index.js';
+import { createInboxConsumer, MAX_SPEND_CALLS, TeamStore } from '../src/core/store/index.js';
+import { Statuses } from '../src/core/store/status.js';
 import { startWorker, tempDir } from '../test/team/helpers.js';
 import { round, summarize } from './stats.js';
 import type { BenchSection } from './types.js';
@@ -137,6 +139,19 @@ function sideBySide(baseline: string, pairs: number): { old: Array<Record<string
 
 const median = (v: number[]) => summarize(v).p50;
 
+/** Mean ms to account one model call: the status totals alone, or with the spend history (full: 500 calls). */
+export async function accountCost(withHistory: boolean, samples = 200): Promise<number> {
+  const store = await newTeam(['alice']);
+  const call = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  fs.mkdirSync(store.paths.agentDir('alice'), { recursive: true });
+  fs.writeFileSync(store.paths.spend('alice'), JSON.stringify({ calls: Array.from({ length: MAX_SPEND_CALLS }, (_, i) => ({ at: Date.now() + i, tokens: 1100, usd: 0.0045 })) }));
+  const statuses = withHistory ? store.statuses : new Statuses(store.paths, store.journal);
+  for (let i = 0; i < 10; i++) await statuses.account('alice', call, 0.0045);
+  const t = hr();
+  for (let i = 0; i < samples; i++) await statuses.account('alice', call, 0.0045);
+  return Number(hr() - t) / 1e6 / samples;
+}
+
 export async function runTeamStoreBench(): Promise<BenchSection> {
   const rows: BenchSection['rows'] = [];
   const details: Record<string, unknown> = {};
@@ -192,6 +207,12 @@ export async function runTeamStoreBench(): Promise<BenchSection> {
     rows.push({ metric: 'append cost, inbox of 10 messages', value: `${round(small)} ms`, n: 200, target: '-' });
     rows.push({ metric: 'append cost, inbox of 10,000 messages (bounded)', value: `${round(large)} ms (${round(large / small)}x)`, n: 200, target: '<= 2x of 10' });
     rows.push({ metric: 'append cost, 10,000 messages, unbounded array (thClaws-style)', value: `${round(naive)} ms (${round(naive / small)}x)`, n: 50, target: 'baseline' });
+
+    const bare = await accountCost(false);
+    const withHistory = await accountCost(true);
+    details.account_cost = { bare, with_history: withHistory };
+    rows.push({ metric: 'account one model call: status totals only', value: `${round(bare)} ms`, n: 200, target: 'baseline' });
+    rows.push({ metric: 'account one model call: + spend history of 500 calls', value: `${round(withHistory)} ms (+${round(withHistory - bare)} ms)`, n: 200, target: '< 5 ms added (a model call takes seconds)' });
 
     const baseline = process.env.THCLAWS_BENCH_BASELINE;
     if (baseline) {

@@ -151,6 +151,9 @@ test("a role's budget is set from the card and applies to each teammate of that 
   // carol has no limit of her own: her role's applies to her.
   await expect(page.getByTestId('limit-carol')).toHaveText('$2.00 (role) · 0 %');
   await page.locator('.budget-card').screenshot({ path: path.join(shots, 'budget-role-1440.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('.budget-card').screenshot({ path: path.join(shots, 'budget-role-390.png') });
+  await page.setViewportSize({ width: 1440, height: 900 });
 });
 
 test('a real teammate parked at its budget resumes its task when the person raises the budget in the card', async () => {
@@ -180,6 +183,9 @@ test('a real teammate parked at its budget resumes its task when the person rais
   expect(fs.existsSync(path.join(d.ws, 'part2.txt'))).toBe(false);
   expect(JSON.parse(d.cli('team', 'task', 'show', task.id, '--json'))).toMatchObject({ status: 'in_progress', owner: 'dave', parked: 'budget' });
   await page.screenshot({ path: path.join(shots, 'budget-reached-1440.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(shots, 'budget-reached-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   await row('dave').getByRole('button', { name: 'set the budget of dave' }).click();
   await page.getByRole('form', { name: 'budget of dave' }).getByLabel('Tokens').fill('100000000');

@@ -145,7 +145,7 @@ export const MemberSpecPatchSchema = z.object({
   permission_mode: z.enum(['ask', 'auto']).optional(),
 });
 
-/** One model call's spend (a change of an agent's usage totals): at, tokens, USD (null: unknown price). */
+/** One model call's spend (from the store's spend history): at, tokens, USD (null: unknown price). */
 export const SpendPointSchema = z.object({ at: z.number(), tokens: z.number().int().nonnegative(), usd: z.number().nonnegative().nullable() });
 export type SpendPoint = z.infer<typeof SpendPointSchema>;
 export type BudgetsView = z.infer<typeof BudgetsSchema>;
@@ -280,7 +280,7 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('member_specs'), specs: z.record(agentName, MemberSpecSchema) }),
   /** Spending limits: budgets.json (`stored`, wins at its level) and the settings' `budgets`. */
   z.object({ type: z.literal('budgets'), stored: BudgetsSchema, settings: BudgetsSchema }),
-  /** Each agent's model calls as the host saw them (tokens and USD of each; usd null: unknown price), oldest first. */
+  /** An agent's latest model calls from its spend history (tokens and USD of each; usd null: unknown price), oldest first. */
   z.object({ type: z.literal('spend'), agent: agentName, calls: z.array(SpendPointSchema).max(500) }),
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), text: text(2000) }),
   /** The approval inbox: every live teammate's pending request, oldest first (sent whole on each change). */

@@ -93,6 +93,19 @@ describe('provider profiles in settings, and <profile>/<model> in real processes
     expect(fake.requests[0]!.headers.authorization).toBeUndefined();
   });
 
+  it('-p --output-format json: a model without a price reports an upper bound, flagged, never $0; a priced one its estimate', async () => {
+    userSettings({ providers: { local: profile(fake.url) } });
+    fake.enqueue({ text: 'a', usage: { prompt_tokens: 1000, completion_tokens: 100 } }, { text: 'b', usage: { prompt_tokens: 1000, completion_tokens: 100 } });
+    const unpriced = JSON.parse((await runCli(['-p', 'hi', '--model', 'local/mystery', '--output-format', 'json'], { cwd: project, env: scrubbedEnv(home) })).stdout);
+    // 1,000 in and 100 out at the dearest rates of the model table ($5 and $25 a million).
+    expect(unpriced).toMatchObject({ total_cost_usd: 0.0075, cost_unknown: true, unpriced_models: ['local/mystery'] });
+    expect(unpriced.modelUsage['local/mystery'].costUSD).toBe(0.0075);
+    const priced = JSON.parse((await runCli(['-p', 'hi', '--model', 'local/qwen3-coder', '--output-format', 'json'], { cwd: project, env: scrubbedEnv(home) })).stdout);
+    expect(priced.total_cost_usd).toBe(0);
+    expect(priced).not.toHaveProperty('cost_unknown');
+    expect(priced).not.toHaveProperty('unpriced_models');
+  });
+
   it('apiKeyEnv: the key is sent; unset, or an unknown profile, or an unreachable server: one line on stderr', async () => {
     userSettings({ providers: { local: profile(fake.url, { apiKeyEnv: 'LOCAL_API_KEY' }), dead: profile('http://127.0.0.1:9/v1') }, retry: { maxRetries: 0 } });
     fake.enqueue({ text: 'keyed' });

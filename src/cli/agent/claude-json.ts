@@ -6,24 +6,35 @@ import { API_STOP_REASONS } from '../../core/agent/output-schema.js';
 import type { AssistantMessage, StreamJsonLine, ResultMessage, SystemInitMessage, SystemRetryMessage } from '../../core/agent/output-schema.js';
 import type { z } from 'zod';
 import type { AssistantBlock, ChatMessage, Usage } from '../../core/agent/providers/types.js';
-import { estimateCost } from '../../core/agent/cost.js';
+import { ceilingCost, estimateCost } from '../../core/agent/cost.js';
 import { modelInfo } from '../../core/agent/models.js';
 import { VERSION } from '../version.js';
 import type { Runtime } from './setup.js';
 
 /** Per-model totals of this process's session, as the Agent SDK's `modelUsage` (cumulative across turns). */
-const modelUsageOf = new WeakMap<Runtime, Map<string, { u: Usage; cost: number }>>();
+const modelUsageOf = new WeakMap<Runtime, Map<string, { u: Usage; cost: number; unpriced: boolean }>>();
 
 function addModelUsage(rt: Runtime, model: string, u: Usage): void {
   let m = modelUsageOf.get(rt);
   if (!m) modelUsageOf.set(rt, (m = new Map()));
-  const e = m.get(model) ?? { u: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, cost: 0 };
+  const e = m.get(model) ?? { u: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, cost: 0, unpriced: false };
   e.u.inputTokens += u.inputTokens;
   e.u.outputTokens += u.outputTokens;
   e.u.cacheReadTokens += u.cacheReadTokens;
   e.u.cacheWriteTokens += u.cacheWriteTokens;
-  e.cost += (rt.agent.provider.name === 'scripted' ? 0 : estimateCost(model, u)) ?? 0;
+  const known = rt.agent.provider.name === 'scripted' ? 0 : estimateCost(model, u);
+  // A model without a price: the SDK wants a number, so the honest one is an upper bound (flagged in the result).
+  if (known === undefined) e.unpriced = true;
+  e.cost = Math.round((e.cost + (known ?? ceilingCost(u))) * 1e6) / 1e6;
   m.set(model, e);
+}
+
+/** The result's cost: the estimate when every price is known; else an upper bound, flagged, never too low. */
+function costFields(rt: Runtime, r: PromptResult): { total_cost_usd: number; cost_unknown?: true; unpriced_models?: string[] } {
+  if (r.costUsd !== undefined) return { total_cost_usd: r.costUsd };
+  const models = [...(modelUsageOf.get(rt) ?? [])];
+  const total = models.reduce((n, [, e]) => n + e.cost, 0);
+  return { total_cost_usd: Math.round(total * 1e6) / 1e6, cost_unknown: true, unpriced_models: models.filter(([, e]) => e.unpriced).map(([name]) => name) };
 }
 
 function modelUsageJson(rt: Runtime) {
@@ -232,7 +243,7 @@ export class ClaudeJsonTurn {
       result: r.text,
       stop_reason: r.stop,
       session_id: this.rt.agent.session.id,
-      total_cost_usd: r.costUsd ?? 0,
+      ...costFields(this.rt, r),
       usage: usageJson(r.usage),
       permission_denials: this.denials,
       modelUsage: modelUsageJson(this.rt),

@@ -162,8 +162,16 @@ const resultCommon = {
   /** The turn's stop: end_turn, max_tokens, refusal, context_exceeded, max_iterations, error, aborted. */
   stop_reason: z.string(),
   session_id: z.string().min(1),
-  /** Estimated from list prices; 0 for a model without a known price. */
+  /**
+   * Estimated from list prices. A number, as the Agent SDK requires; when a call's cost is unknown (a model
+   * without a price) it is an upper bound (those tokens at the dearest rates of the model table) and
+   * `cost_unknown` says so: never a too-low number.
+   */
   total_cost_usd: z.number().min(0),
+  /** Present (true) when `total_cost_usd` is an upper bound: some call's price is unknown. */
+  cost_unknown: z.literal(true).optional(),
+  /** The models whose price is unknown (add a `price` to their provider profile to have an estimate). */
+  unpriced_models: z.array(z.string()).optional(),
   usage: UsageJson,
   permission_denials: z.array(z.object({ tool_name: z.string(), tool_use_id: z.string(), tool_input: z.record(z.string(), z.unknown()) })),
   /** Per model, cumulative across the session's turns (the Agent SDK requires it). */
