@@ -6,6 +6,7 @@
  * host import the inferred types, so a field added here is checked on both sides.
  */
 import { z } from 'zod';
+import { ModelNameSchema } from '../core/agent/model-name.js';
 import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
 
 import { agentName, taskId, text, AgentStateSchema } from './fields.js';
@@ -125,7 +126,7 @@ export const MemberSpecSchema = z.object({
   role: text(200).default(''),
   /** Instructions the teammate starts with. */
   prompt: text(20_000).default(''),
-  model: z.string().max(200).nullable().default(null),
+  model: ModelNameSchema.nullable().default(null),
   /** `worktree`: its own git worktree and branch; `shared`: the project folder. */
   isolation: z.enum(['worktree', 'shared']).default('shared'),
   /** May only read until its plan is approved. */
@@ -138,7 +139,7 @@ export type MemberSpec = z.infer<typeof MemberSpecSchema>;
 export const MemberSpecPatchSchema = z.object({
   role: text(200).optional(),
   prompt: text(20_000).optional(),
-  model: z.string().max(200).nullable().optional(),
+  model: ModelNameSchema.nullable().optional(),
   isolation: z.enum(['worktree', 'shared']).optional(),
   plan_mode: z.boolean().optional(),
   permission_mode: z.enum(['ask', 'auto']).optional(),

@@ -30,7 +30,11 @@ export type FakeOpenAIReply =
       /** Pause before each text chunk (abort tests, token pacing in demos). */
       chunkDelayMs?: number;
     }
-  | { kind: 'error'; status: number; message?: string; headers?: Record<string, string> };
+  | { kind: 'error'; status: number; message?: string; headers?: Record<string, string> }
+  /** A 200 stream that carries an `error` object (as OpenRouter and proxies send), after any text given. */
+  | { kind: 'stream-error'; text?: string; error: { message: string; code?: number | string } }
+  /** A 200 stream whose connection is cut before its first chunk. */
+  | { kind: 'cut' };
 
 export interface RecordedOpenAIRequest {
   url: string;
@@ -93,6 +97,19 @@ export class FakeOpenAI {
     }
     const reply = this.queue.shift() ?? (await this.respond?.(body)) ?? this.fallback;
     if (reply.kind === 'error') return this.sendError(res, reply);
+    if (reply.kind === 'cut') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      res.socket?.destroy();
+      return;
+    }
+    if (reply.kind === 'stream-error') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const base = { id: `chatcmpl-${++this.counter}`, object: 'chat.completion.chunk', created: 1, model: body?.model ?? 'fake' };
+      if (reply.text) res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: reply.text }, finish_reason: null }] })}\n\n`);
+      res.end(`data: ${JSON.stringify({ error: reply.error })}\n\n`);
+      return;
+    }
     await this.stream(res, body, reply);
   }
 
@@ -101,7 +118,7 @@ export class FakeOpenAI {
     res.end(JSON.stringify({ error: { message: r.message ?? `fake error ${r.status}`, type: 'fake_error', code: null } }));
   }
 
-  private async stream(res: http.ServerResponse, body: any, r: Exclude<FakeOpenAIReply, { kind: 'error' }>): Promise<void> {
+  private async stream(res: http.ServerResponse, body: any, r: Extract<FakeOpenAIReply, { kind?: 'message' }>): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     let closed = false;
     res.on('close', () => (closed = true));

@@ -172,4 +172,25 @@ describe('OpenAI-compatible provider through the real openai package against a l
     expect(dead.error).toMatch(/^cannot reach http:\/\/127\.0\.0\.1:9\/v1 \(provider profile 'local'\): is the server running and is baseURL right\? \(.+\) \(gave up after 2 attempts\)$/);
     expect(dead.error).not.toMatch(/\n/);
   });
+
+  it('an error sent inside the stream is named as such and judged by its code; a cut before any output is retried; finish_reason error is no answer', async () => {
+    fake.enqueue({ kind: 'stream-error', error: { message: 'model qwen9 not found', code: 404 } });
+    const notFound = run('x');
+    expect((await notFound.result).error).toMatch(/^unknown model 'qwen3-coder' at .* \(404\): .*model qwen9 not found \(sent inside the stream\)$/);
+    expect(fake.requests).toHaveLength(1);
+    fake.enqueue({ kind: 'stream-error', error: { message: 'Provider returned error' } });
+    expect((await run('x').result).error).toBe(`${fake.url} (provider profile 'local') sent an error inside its stream: Provider returned error`);
+    // Mid-answer, a retryable code is not retried either: the text was already shown.
+    fake.enqueue({ kind: 'stream-error', text: 'Hello ', error: { message: 'upstream failed', code: 502 } });
+    expect((await run('x').result).error).toMatch(/^API error 502 at .*: upstream failed \(sent inside the stream\)$/);
+    fake.requests.length = 0;
+    fake.enqueue({ kind: 'cut' }, { finishReason: null, noUsage: true }, { text: 'after two cuts' });
+    const cut = run('x');
+    expect(await cut.result).toMatchObject({ stop: 'end_turn', text: 'after two cuts' });
+    fake.requests.length = 0;
+    fake.enqueue({ kind: 'cut' }, { kind: 'cut' }, { kind: 'cut' });
+    expect((await run('x').result).error).toMatch(/^the connection to .* failed: .* \(is the server still running\?\) \(gave up after 3 attempts\)$/);
+    fake.enqueue({ text: 'partial', finishReason: 'error' });
+    expect(await run('x').result).toMatchObject({ stop: 'error', error: `${fake.url} ended its answer with finish_reason "error": the answer is incomplete` });
+  });
 });

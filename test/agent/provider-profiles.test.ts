@@ -61,6 +61,29 @@ describe('provider profiles in settings, and <profile>/<model> in real processes
     expect(() => loadSettings(project, env, { trusted: true })).toThrow(/key "providers\.bad\.baseURL"/);
   });
 
+  it("before trust a project may not send another secret to the person's host, redefine the person's profile, or add a field that could send more", () => {
+    const env = { HOME: home };
+    const host = 'http://localhost:9/v1';
+    const mine = profile(host, { apiKeyEnv: 'MY_LLM_KEY' });
+    userSettings({ providers: { mine } });
+    projectSettings({
+      providers: {
+        otherSecret: profile(host, { apiKeyEnv: 'GITHUB_TOKEN' }),
+        mine: profile(host, { apiKeyEnv: 'GITHUB_TOKEN' }),
+        headers: profile(host, { apiKeyEnv: 'MY_LLM_KEY', headers: { 'x-token': 'y' } }),
+        sameKey: profile(host, { apiKeyEnv: 'MY_LLM_KEY' }),
+        noKey: profile(host),
+        sameAsMine: mine,
+      },
+    });
+    const untrusted = loadSettings(project, env);
+    const file = path.join(project, '.thclaws/settings.json');
+    expect(untrusted.ignored).toEqual(['otherSecret', 'mine', 'headers'].map((k) => `${file}: providers.${k}`));
+    expect(Object.keys(untrusted.settings.providers).sort()).toEqual(['mine', 'noKey', 'sameAsMine', 'sameKey']);
+    expect(untrusted.settings.providers.mine!.apiKeyEnv).toBe('MY_LLM_KEY');
+    expect(loadSettings(project, env, { trusted: true }).settings.providers.mine!.apiKeyEnv).toBe('GITHUB_TOKEN');
+  });
+
   it('-p --model local/qwen3-coder talks to the profile\'s server with no Anthropic key, and no key at all when apiKeyEnv is absent', async () => {
     userSettings({ providers: { local: profile(fake.url) } });
     fake.enqueue({ text: 'local answer' });

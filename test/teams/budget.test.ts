@@ -39,6 +39,12 @@ describe('budgets', () => {
     // 15 tokens a call against 55: after the third call 45 (81 %), after the fourth 60 (109 %).
     expect(await cli('budget', 'alice', '--tokens', '55')).toMatchObject({ code: 0, stdout: 'budget of alice: 55 tokens\n' });
     expect(await cli('budget', 'alice', '--tokens', 'lots')).toMatchObject({ code: 2, stderr: 'thclaws: --tokens: expected a whole number above 0, got "lots"\n' });
+    // Targets that would never act are refused, one line and exit 2; one unit given keeps the other.
+    const [nobody, lead, both] = await Promise.all([cli('budget', 'nobody', '--usd', '5'), cli('budget', 'lead', '--usd', '1'), cli('budget', 'alice', '--clear', '--usd', '5')]);
+    expect(nobody).toMatchObject({ code: 2, stderr: 'thclaws: team budget: no teammate named "nobody" (members: alice)\n' });
+    expect(lead).toMatchObject({ code: 2, stderr: "thclaws: team budget: the lead is never held by a budget; limit the whole team with --team\n" });
+    expect(both).toMatchObject({ code: 2, stderr: 'thclaws: team budget: --clear removes the limit; give it without --usd or --tokens\n' });
+    expect(await cli('budget', 'alice', '--usd', '50')).toMatchObject({ code: 0, stdout: 'budget of alice: $50 and 55 tokens\n' });
     const big = 'x'.repeat(200_000);
     fake.enqueue(write('p1.txt', 'one'), write('p2.txt', 'two'), write('p3.txt', 'three'), write('p4.txt', big));
     await spawnTeammate(session, { name: 'alice' });

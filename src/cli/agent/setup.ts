@@ -28,6 +28,7 @@ import { setupSandbox } from './sandbox-setup.js';
 import { hiddenBy, setupMcp, untrustedMcpJson } from './mcp-setup.js';
 import type { McpServers } from '../../core/agent/mcp/servers.js';
 import type { StructuredOutput } from '../../core/agent/structured-output.js';
+import { modelNameProblem } from '../../core/agent/model-name.js';
 
 export const NO_KEY_MESSAGE = 'no API key: set ANTHROPIC_API_KEY, add one in the dashboard (thclaws dashboard), or run with --provider scripted --script <file>';
 
@@ -195,6 +196,8 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   // --script alone means the scripted provider.
   const providerName = opts.provider ?? (opts.script ? 'scripted' : settings.provider);
   const def = agentName ? agentDefFor(projectRoot, agentName) : undefined;
+  const problem = opts.model === undefined ? null : modelNameProblem(opts.model);
+  if (problem) throw new CliError(`--model: ${problem}`, 2);
   const model = resolveModelAlias(opts.model ?? def?.model ?? settings.model);
   registerProfileModels(settings.providers);
   // A `<profile>/<model>` id talks to its profile's server; a plain id to Anthropic (or the script), whose

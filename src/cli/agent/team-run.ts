@@ -23,9 +23,10 @@ export async function runTeammateCli(rt: Runtime, session: TeamSession, explicit
   const renderer = new TurnRenderer((s) => process.stdout.write(s), painter(!!process.stdout.isTTY && !process.env.NO_COLOR));
   const print = (l: string) => renderer.line(l);
   const responses = new ResponseWaiters();
-  const { BudgetGuard } = await import('../../core/teams/budget-guard.js');
+  const [{ BudgetGuard, settingsBudgets }, { priceFor }] = await Promise.all([import('../../core/teams/budget-guard.js'), import('../../core/agent/cost.js')]);
+  const budget = new BudgetGuard(session, settingsBudgets(rt.info.projectRoot, process.env, rt.info.settings.budgets), print, () => priceFor(rt.agent.model) !== undefined);
   const loop = new TeammateLoop(session, rt.agent, {
-    budget: new BudgetGuard(session, rt.info.settings.budgets, (l) => renderer.line(l)),
+    budget,
     ...(process.env.THCLAWS_SPAWN_ID ? { spawnId: process.env.THCLAWS_SPAWN_ID } : {}),
     model: rt.agent.model,
     print,
@@ -108,6 +109,8 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
   let last: PromptResult;
   let turns = 0;
   let timedOut = false;
+  // Set when the open work waits on a reached budget: a print run cannot raise it, so it ends and says so.
+  let budgetStop: string | undefined;
   // Watch from the moment there is a team (TeamCreate may run in the first turn).
   if (session.role === 'lead' && session.teamExists()) handler.start();
   session.onRole(() => handler.start());
@@ -134,6 +137,19 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
         await handler.ack(batch.ids);
         const p = await handler.progress();
         if (p.open === 0 && p.busy.length === 0) break;
+        if (p.budget) {
+          // A notice that came in meanwhile gets its lead turn (the lead may hand the work on) before giving up.
+          const late = handler.drain();
+          if (late.prompt) {
+            last = await agent.prompt(late.prompt, controller.signal, turnEvents());
+            turns++;
+            await handler.ack(late.ids);
+            continue;
+          }
+          await handler.ack(late.ids);
+          budgetStop = p.budget;
+          break;
+        }
         if (!p.live.length && p.open > 0) {
           // Nobody left to do the work: one more lead turn if the watchdog has news (it may respawn), else stop.
           await handler.watchdog();
@@ -167,8 +183,8 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
     allDone = p.open === 0;
   }
   await session.close();
-  const error = timedOut ? `timed out after ${timeoutS} s with ${summaryTasks.open} task(s) open` : last!.error ?? (!allDone ? `${summaryTasks.open} task(s) not completed` : undefined);
-  const ok = !timedOut && allDone && (last!.stop === 'end_turn' || turns > 1);
+  const error = timedOut ? `timed out after ${timeoutS} s with ${summaryTasks.open} task(s) open` : budgetStop ?? last!.error ?? (!allDone ? `${summaryTasks.open} task(s) not completed` : undefined);
+  const ok = !timedOut && !budgetStop && allDone && (last!.stop === 'end_turn' || turns > 1);
   const base = lastTurn?.result(last!);
   const summary = {
     ...base,
@@ -176,7 +192,7 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
     subtype: ok ? 'success' : 'error_during_execution',
     is_error: !ok,
     num_turns: turns,
-    stop_reason: timedOut ? 'timeout' : last!.stop,
+    stop_reason: timedOut ? 'timeout' : budgetStop ? 'budget' : last!.stop,
     usage: usageJson(agent.usage),
     tasks: summaryTasks,
     ...(!ok ? { errors: [error ?? 'team run failed'] } : {}),

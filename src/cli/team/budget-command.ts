@@ -1,6 +1,7 @@
 /** `thclaws team budget <name|--team|--role R> --usd N | --tokens N`: the team's spending limits in budgets.json. */
 import type { Command } from 'commander';
 import type { BudgetTarget } from '../../core/store/budgets.js';
+import { LEAD } from '../../core/store/index.js';
 import { CliError } from '../errors.js';
 import { action, openStore, print, withCommon, type CommonOpts } from './common.js';
 
@@ -26,13 +27,23 @@ export function registerBudgetCommand(team: Command): void {
         const usd = amount('--usd', opts.usd, false);
         const tokens = amount('--tokens', opts.tokens, true);
         if (!opts.clear && usd === undefined && tokens === undefined) throw new CliError('team budget: give --usd <amount>, --tokens <count>, or --clear', 2);
+        if (opts.clear && (usd !== undefined || tokens !== undefined)) throw new CliError('team budget: --clear removes the limit; give it without --usd or --tokens', 2);
         const target: BudgetTarget = opts.team ? { team: true } : opts.role !== undefined ? { role: opts.role } : { agent: name! };
         const store = openStore(opts);
-        if ('agent' in target) await store.config.require();
+        if ('agent' in target) {
+          // The lead's turns are the person's: only teammates are held, so a lead limit would never act.
+          if (target.agent === LEAD) throw new CliError('team budget: the lead is never held by a budget; limit the whole team with --team', 2);
+          const members = (await store.config.require()).members.map((m) => m.name);
+          if (!members.includes(target.agent)) throw new CliError(`team budget: no teammate named "${target.agent}" (members: ${members.join(', ') || 'none'})`, 2);
+        }
         const limit = opts.clear ? null : { ...(usd !== undefined ? { usd } : {}), ...(tokens !== undefined ? { tokens } : {}) };
-        const budgets = await store.budgets.set(target, limit);
+        // One unit given keeps the other: `--tokens N` on a target with a USD limit keeps it.
+        const budgets = await store.budgets.set(target, limit, { merge: true });
+        const recovered = store.budgets.notice();
+        if (recovered) process.stderr.write(`thclaws: warning: ${recovered}\n`);
         const who = 'team' in target ? 'the team' : 'role' in target ? `role ${target.role}` : target.agent;
-        const what = limit ? [limit.usd !== undefined ? `$${limit.usd}` : '', limit.tokens !== undefined ? `${limit.tokens.toLocaleString('en-US')} tokens` : ''].filter(Boolean).join(' and ') : 'no limit';
+        const now = 'team' in target ? budgets.team : 'role' in target ? budgets.roles[target.role.trim()] : budgets.teammates[target.agent];
+        const what = now ? [now.usd !== undefined ? `$${now.usd}` : '', now.tokens !== undefined ? `${now.tokens.toLocaleString('en-US')} tokens` : ''].filter(Boolean).join(' and ') : 'no limit';
         print(opts, budgets, () => `budget of ${who}: ${what}`);
       }),
     );

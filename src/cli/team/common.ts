@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { TeamError, TeamStore } from '../../core/store/index.js';
 import { CliError } from '../errors.js';
+import { printable } from '../../core/agent/model-name.js';
 
 export interface CommonOpts {
   dir?: string;
@@ -49,7 +50,9 @@ export function age(ms: number | null): string {
 }
 
 /** Pads columns for a plain-text table. */
-export function table(rows: string[][]): string {
+/** Cells come from team files a model wrote (names, roles, models): control characters are shown, not acted on. */
+export function table(cells: string[][]): string {
+  const rows = cells.map((r) => r.map(printable));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
 }

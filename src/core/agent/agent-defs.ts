@@ -6,11 +6,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { ModelNameSchema } from './model-name.js';
 
 const FrontMatter = z.looseObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'letters, digits, "_" or "-", 1-64 characters').optional(),
   description: z.string().optional(),
-  model: z.string().min(1).optional(),
+  model: ModelNameSchema.optional(),
   /** A YAML list or a comma-separated string of tool names. */
   tools: z.union([z.array(z.string().min(1)), z.string()]).optional(),
   isolation: z.enum(['none', 'worktree']).optional(),

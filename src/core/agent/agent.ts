@@ -14,6 +14,7 @@ import type { Settings } from './settings.js';
 import type { StructuredOutput } from './structured-output.js';
 import type { ShellRegistry } from './tools/shells.js';
 import type { BashSandbox, Tool } from './types.js';
+import { modelNameProblem } from './model-name.js';
 
 export interface AgentConfig {
   provider: Provider;
@@ -102,6 +103,8 @@ export class Agent {
 
   /** Switches the model (and with a `<profile>/` prefix, the provider); throws for an unknown profile. */
   setModel(model: string): void {
+    const problem = modelNameProblem(model);
+    if (problem) throw new Error(problem);
     this.cfg.providerFor?.(model);
     this.model = model;
   }

@@ -84,23 +84,43 @@ function hostOf(url: unknown): string | null {
   }
 }
 
+/** Profile fields known to send nothing anywhere by themselves; any other (a header, a proxy…) might. */
+const INERT_FIELDS = new Set(['type', 'baseURL', 'apiKeyEnv', 'maxTokensParam', 'models']);
+
+type RawProfile = { baseURL?: unknown; apiKeyEnv?: unknown } & Record<string, unknown>;
+
+/** Where a profile sends code and which secret goes with it: `host|KEY_VAR` (null: no usable host). */
+function destination(p: RawProfile | undefined): string | null {
+  const h = hostOf(p?.baseURL);
+  return h === null ? null : `${h}|${typeof p?.apiKeyEnv === 'string' ? p.apiKeyEnv : ''}`;
+}
+
 /**
- * Profiles of a project layer that would send code to a host none of the person's own (user settings)
- * profiles names: ignored until the folder is trusted. Returned as `providers.<name>` keys.
+ * Profiles of a project layer that would send code or a secret somewhere the person has not: ignored until
+ * the folder is trusted. A project profile is kept only if its host is one of the person's own (user settings)
+ * profiles' and a key variable it names is one the person sends to that host, it has no field that could
+ * send more, and it does not redefine a profile of the person's. Returned as `providers.<name>` keys.
  */
 export function untrustedProfileKeys(projectRaw: Record<string, unknown>, userRaw: Record<string, unknown> | undefined): string[] {
+  const userProfiles = (userRaw?.providers ?? {}) as Record<string, RawProfile>;
   const own = new Set<string>();
-  const userProfiles = (userRaw?.providers ?? {}) as Record<string, { baseURL?: unknown }>;
+  const ownHosts = new Set<string>();
   for (const p of Object.values(userProfiles)) {
+    const d = destination(p);
+    if (d) own.add(d);
     const h = hostOf(p?.baseURL);
-    if (h) own.add(h);
+    if (h) ownHosts.add(h);
   }
   const project = projectRaw.providers;
   if (!project || typeof project !== 'object') return [];
-  return Object.entries(project as Record<string, { baseURL?: unknown }>)
-    .filter(([, p]) => {
-      const h = hostOf(p?.baseURL);
-      return h === null || !own.has(h);
+  return Object.entries(project as Record<string, RawProfile>)
+    .filter(([name, p]) => {
+      if (!p || typeof p !== 'object') return true;
+      if (Object.hasOwn(userProfiles, name) && JSON.stringify(userProfiles[name]) !== JSON.stringify(p)) return true;
+      if (Object.keys(p).some((k) => !INERT_FIELDS.has(k))) return true;
+      const h = hostOf(p.baseURL);
+      if (h === null || !ownHosts.has(h)) return true;
+      return p.apiKeyEnv !== undefined && !own.has(destination(p)!);
     })
     .map(([name]) => `providers.${name}`);
 }

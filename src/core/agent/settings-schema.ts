@@ -5,6 +5,7 @@
  * dashboard's renderer imports it through the API contract. Unknown keys are kept (newer versions add keys).
  */
 import { z } from 'zod';
+import { ModelNameSchema } from './model-name.js';
 import { DEFAULT_MODEL } from './models.js';
 import { TEAMS_POLICY } from '../teams/policy.js';
 import { McpServers } from './mcp/config-schema.js';
@@ -35,8 +36,8 @@ export const ProfileModelSchema = z.looseObject({
 
 /**
  * A named OpenAI-compatible server (Ollama, vLLM, LM Studio, llama.cpp, OpenRouter, OpenAI). No `apiKeyEnv`:
- * no key is sent. A project's profile that points at a host the person's own profiles do not name is
- * ignored until the folder is trusted: it would send the code to that host.
+ * no key is sent. Until the folder is trusted a project's profile is ignored unless it sends only to a host
+ * and with a key variable the person's own profiles already do (provider-profiles.ts).
  */
 export const ProviderProfileSchema = z.looseObject({
   type: z.literal('openai-compatible'),
@@ -66,7 +67,7 @@ export const SettingsSchema = z.looseObject({
   /** Agent Teams feature flag: off unless a project opts in. */
   teamEnabled: z.boolean().default(false),
   /** Default model id or alias (`sonnet`, `opus`, `haiku`); `--model` overrides. The current Sonnet (models.json). */
-  model: z.string().min(1).max(200).default(DEFAULT_MODEL),
+  model: ModelNameSchema.default(DEFAULT_MODEL),
   /** Thinking effort (`--effort`); absent = the model's own default. */
   effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
   /**
@@ -86,7 +87,7 @@ export const SettingsSchema = z.looseObject({
    * Model per teammate role (`{ "reviewer": "opus" }`, matched to a member's role ignoring case and surrounding
    * spaces). A spawn's model is the one SpawnTeammate or TeamCreate names, else its role's, else `model`.
    */
-  roleModels: z.record(z.string().min(1).max(64), z.string().min(1).max(200)).default({}),
+  roleModels: z.record(z.string().min(1).max(64), ModelNameSchema).default({}),
   /**
    * Spending limits: at 80 % the lead and the dashboard are told; at 100 % a teammate finishes the tool call
    * it is in, parks its task and waits until the budget is raised. `thclaws team budget` sets them per team.

@@ -1,13 +1,15 @@
 /**
  * `budgets.json` in the team dir: the team's spending limits set by `thclaws team budget` and the dashboard
  * (per teammate, per role, for the team). They override the settings' `budgets` at the same level. Written
- * under its lock, atomically; a corrupt file is quarantined and reads as no limits.
+ * under its lock, atomically. A file that does not parse (a hand edit's typo) never lifts a limit: it is
+ * quarantined and replaced by the last valid limits (this process's last read, else the copy kept in
+ * `budgets.last-valid.json`), and the journal and `notice()` say so.
  */
 import path from 'node:path';
 import { BudgetLimitSchema, BudgetsSchema, type BudgetLimit, type Budgets } from '../agent/settings-schema.js';
 import { parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
-import { withLock } from './lock.js';
+import { withLock, type LockGuard } from './lock.js';
 import { assertAgentName } from './names.js';
 import { describeIssues } from './schemas.js';
 import { TeamError } from './errors.js';
@@ -16,29 +18,40 @@ export type BudgetTarget = { team: true } | { agent: string } | { role: string }
 
 export class TeamBudgets {
   readonly file: string;
+  /** The last valid limits, kept for a later corrupt read (one copy per team, written when they change). */
+  readonly validFile: string;
+  private lastValid: Budgets | null = null;
+  private savedValid: string | null = null;
+  private recovered: string | null = null;
 
   constructor(
     dir: string,
     private readonly journal: Journal,
   ) {
     this.file = path.join(dir, 'budgets.json');
+    this.validFile = path.join(dir, 'budgets.last-valid.json');
   }
 
-  /** The stored limits; absent or quarantined: none. */
+  /** The stored limits; absent: none; corrupt: the last valid ones, restored (see `notice()`). */
   async read(): Promise<Budgets> {
     const r = this.parse();
-    if (r.kind === 'ok') return r.budgets;
-    if (r.kind === 'corrupt') {
-      await this.journal.quarantineIfStillBad(this.file, () => {
-        const again = this.parse();
-        return again.kind === 'corrupt' ? again.reason : null;
-      });
-    }
-    return BudgetsSchema.parse({});
+    if (r.kind === 'ok') return this.remember(r.budgets);
+    if (r.kind === 'missing') return BudgetsSchema.parse({});
+    return withLock(this.file, (guard) => this.recover(guard) ?? BudgetsSchema.parse({}), { journal: this.journal });
   }
 
-  /** Sets (or with null removes) one limit, keeping every other. */
-  async set(target: BudgetTarget, limit: BudgetLimit | null): Promise<Budgets> {
+  /** One line saying a corrupt file was replaced by the last valid limits since the last call, else null. */
+  notice(): string | null {
+    const n = this.recovered;
+    this.recovered = null;
+    return n;
+  }
+
+  /**
+   * Sets (or with null removes) one limit, keeping every other. `merge`: the units not given keep their value
+   * (setting tokens keeps a USD limit at the same target).
+   */
+  async set(target: BudgetTarget, limit: BudgetLimit | null, opts: { merge?: boolean } = {}): Promise<Budgets> {
     if (limit) {
       const res = BudgetLimitSchema.safeParse(limit);
       if (!res.success) throw new TeamError('invalid', `invalid budget: ${describeIssues(res.error)}`);
@@ -46,19 +59,57 @@ export class TeamBudgets {
     if ('agent' in target) assertAgentName(target.agent);
     if ('role' in target && !/^[^\0\n]{1,64}$/.test(target.role.trim())) throw new TeamError('invalid', 'invalid role name');
     return withLock(this.file, (guard) => {
-      const r = this.parse();
-      if (r.kind === 'corrupt') this.journal.quarantine(this.file, r.reason);
-      const b = r.kind === 'ok' ? r.budgets : BudgetsSchema.parse({});
-      if ('team' in target) b.team = limit;
-      else {
-        const table = 'agent' in target ? b.teammates : b.roles;
-        const key = 'agent' in target ? target.agent : target.role.trim();
-        if (limit) table[key] = limit;
-        else delete table[key];
-      }
+      const b = this.recover(guard) ?? BudgetsSchema.parse({});
+      const table = 'team' in target ? null : 'agent' in target ? b.teammates : b.roles;
+      const key = 'team' in target ? '' : 'agent' in target ? target.agent : target.role.trim();
+      const before = table ? table[key] : b.team;
+      const next = limit && opts.merge && before ? { ...before, ...limit } : limit;
+      if (!table) b.team = next;
+      else if (next) table[key] = next;
+      else delete table[key];
       writeFileAtomic(this.file, JSON.stringify(b, null, 2), { guard });
-      return b;
+      return this.remember(b);
     }, { journal: this.journal });
+  }
+
+  /**
+   * Under the file's lock: the limits now, with a corrupt file moved aside and the last valid limits written
+   * in its place (null: no file and nothing valid known).
+   */
+  private recover(guard: LockGuard): Budgets | null {
+    const r = this.parse();
+    if (r.kind === 'ok') return this.remember(r.budgets);
+    if (r.kind === 'missing') return null;
+    const movedTo = this.journal.quarantine(this.file, r.reason);
+    const kept = this.lastValid ?? this.readValidCopy();
+    if (kept) writeFileAtomic(this.file, JSON.stringify(kept, null, 2), { guard });
+    const what = kept ? 'the last valid limits are kept' : 'no valid limits were ever read: none apply';
+    this.recovered = `budgets.json is invalid (${r.reason})${movedTo ? `: moved to ${path.basename(movedTo)}` : ''}; ${what}`;
+    this.journal.record({ event: 'note', file: this.file, reason: this.recovered });
+    return kept;
+  }
+
+  private remember(b: Budgets): Budgets {
+    this.lastValid = b;
+    const text = JSON.stringify(b, null, 2);
+    if (text !== this.savedValid) {
+      // A copy for processes that start after the file went bad; losing it only loses that fallback.
+      try {
+        writeFileAtomic(this.validFile, text, false);
+        this.savedValid = text;
+      } catch {
+        // read-only team dir: this process's memory still holds them
+      }
+    }
+    return b;
+  }
+
+  private readValidCopy(): Budgets | null {
+    const r = readTextFile(this.validFile);
+    if (r.kind !== 'ok') return null;
+    const json = parseJson(r.text);
+    const res = json.ok ? BudgetsSchema.safeParse(json.value) : null;
+    return res?.success ? res.data : null;
   }
 
   private parse(): { kind: 'ok'; budgets: Budgets } | { kind: 'missing' } | { kind: 'corrupt'; reason: string } {

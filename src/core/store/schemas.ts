@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelNameSchema } from '../agent/model-name.js';
 import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from './limits.js';
 
 /** On-disk schemas. Loose objects: unknown fields (from newer versions or thClaws) survive a rewrite. */
@@ -10,7 +11,8 @@ export const MemberSchema = z.looseObject({
   name: agentName,
   role: z.string().default(''),
   prompt: z.string().default(''),
-  model: z.string().nullish(),
+  // Read leniently: a bad id (hand-edited) reads as none rather than making the whole file corrupt.
+  model: ModelNameSchema.nullish().catch(null),
   isolation: z.enum(['worktree', 'none']).nullish(),
   is_active: z.boolean().default(false),
   /** Starts in plan mode on every spawn (set by a spawn that asked for it). */
@@ -142,7 +144,8 @@ export const StatusSchema = z.looseObject({
   /** The spawn this process answers (boot verification matches it). */
   spawn_id: z.string().max(LIMITS.messageIdChars).nullish(),
   /** The model the agent runs on. */
-  model: z.string().nullish(),
+  // Read leniently: a bad id (hand-edited) reads as none rather than making the whole file corrupt.
+  model: ModelNameSchema.nullish().catch(null),
   /** The saved conversation this process writes (`--resume <id>` continues it); malformed: null. */
   session_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/).nullish().catch(null),
   /** The request the agent waits for; malformed: null (the liveness beside it matters more). */

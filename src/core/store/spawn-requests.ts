@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelNameSchema } from '../agent/model-name.js';
 import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
 import { withLock } from './lock.js';
@@ -22,7 +23,7 @@ export const SpawnRequestSchema = z.looseObject({
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()),
   inherit_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),
   team_dir: z.string().min(1),
-  model: z.string().nullish(),
+  model: ModelNameSchema.nullish().catch(null),
   cols: z.number().int().positive().max(1000).optional(),
   rows: z.number().int().positive().max(1000).optional(),
   requested_at: z.number().int().nonnegative(),

@@ -2,11 +2,13 @@
  * A teammate's spending guard: before each model call it weighs the spend recorded in the team's statuses
  * against the limits that apply (budget.ts). At 80 % it tells the lead (a `budget_notice` frame, which the
  * dashboard shows too) and journals it, once per limit; at 100 % it tells again and returns the reason that
- * stops the turn before the next model call.
+ * stops the turn before the next model call. The settings' limits are read afresh each time (a person raises
+ * them in settings.json as well as with `thclaws team budget`).
  */
 import type { Budgets } from '../agent/settings-schema.js';
+import { loadSettings } from '../agent/settings.js';
 import { LEAD, usageOf, type AgentStatus } from '../store/index.js';
-import { applicableLimits, evaluateBudget, type BudgetState, type Spend } from './budget.js';
+import { applicableLimits, evaluateBudget, teamSpend, type BudgetState, type Spend } from './budget.js';
 import { sendFrame } from './protocol.js';
 import type { TeamSession } from './session.js';
 
@@ -18,10 +20,15 @@ function spendOf(st: AgentStatus | null): Spend {
 export class BudgetGuard {
   private readonly told = new Set<string>();
 
+  /**
+   * `settings`: the settings' budgets now (a reader that fails keeps the last it gave). `priced`: whether this
+   * teammate's model has a price; without one its spend counts as unknown from the first call on.
+   */
   constructor(
     private readonly session: TeamSession,
-    private readonly settings: Budgets,
+    private readonly settings: () => Budgets,
     private readonly print: (line: string) => void,
+    private readonly priced: () => boolean = () => true,
   ) {}
 
   async state(): Promise<BudgetState | null> {
@@ -29,18 +36,19 @@ export class BudgetGuard {
     await this.session.settled();
     const { store, me } = this.session;
     const [stored, cfg] = await Promise.all([store.budgets.read(), store.config.load().catch(() => null)]);
-    const limits = applicableLimits(stored, this.settings, me, cfg?.members.find((m) => m.name === me)?.role);
+    const recovered = store.budgets.notice();
+    if (recovered) this.print(`[${me}] ${recovered}`);
+    const limits = applicableLimits(stored, this.settings(), me, cfg?.members.find((m) => m.name === me)?.role);
     if (!limits.length) return null;
-    const own = spendOf(await store.statuses.read(me));
-    const team: Spend = { tokens: 0, usd: 0 };
+    const read = spendOf(await store.statuses.read(me));
+    const own: Spend = this.priced() ? read : { tokens: read.tokens, usd: null };
+    const others: Spend[] = [];
     if (limits.some((l) => l.scope === 'team')) {
       for (const name of [LEAD, ...(cfg?.members ?? []).map((m) => m.name)]) {
-        const s = spendOf(await store.statuses.read(name).catch(() => null));
-        team.tokens += s.tokens;
-        team.usd = team.usd === null || s.usd === null ? null : team.usd + s.usd;
+        if (name !== me) others.push(spendOf(await store.statuses.read(name).catch(() => null)));
       }
     }
-    return evaluateBudget(limits, own, team, me);
+    return evaluateBudget(limits, own, teamSpend([own, ...others]), me);
   }
 
   /** Before a model call: undefined to go on, else why the turn stops here. */
@@ -58,4 +66,17 @@ export class BudgetGuard {
     }
     return st.level === 'stop' ? `budget reached — ${st.text}` : undefined;
   }
+}
+
+/** The settings' budgets as they are now; while the settings cannot be read, the last ones read still hold. */
+export function settingsBudgets(projectRoot: string, env: NodeJS.ProcessEnv, initial: Budgets): () => Budgets {
+  let last = initial;
+  return () => {
+    try {
+      last = loadSettings(projectRoot, env).settings.budgets;
+    } catch {
+      // A half-saved or mistyped settings file must not lift a limit: keep the last valid ones.
+    }
+    return last;
+  };
 }

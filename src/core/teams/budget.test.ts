@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BudgetsSchema } from '../agent/settings-schema.js';
-import { applicableLimits, evaluateBudget } from './budget.js';
+import { applicableLimits, evaluateBudget, teamSpend } from './budget.js';
 
 const b = (v: unknown) => BudgetsSchema.parse(v);
 
@@ -27,5 +27,24 @@ describe('budget arithmetic', () => {
     // A token limit past 100 % still says by how much.
     expect(evaluateBudget(limits, { tokens: 150, usd: null }, { tokens: 0, usd: 0 }, 'bob')).toMatchObject({ level: 'stop', unit: 'tokens', fraction: 1.5 });
     expect(() => b({ team: {} })).toThrow(/usd or tokens/);
+  });
+
+  it("one member without a price does not switch off the team's USD limit: the known costs are a lower bound", () => {
+    const limits = applicableLimits(b({ team: { usd: 1 } }), b({}), 'alice', null);
+    // The lead ($5, priced) and bob (unpriced) together: at least $5 of $1.
+    const team = teamSpend([{ tokens: 1000, usd: 5 }, { tokens: 10, usd: null }, { tokens: 20, usd: 0 }]);
+    expect(team).toEqual({ tokens: 1030, usd: 5, partial: true });
+    expect(evaluateBudget(limits, { tokens: 20, usd: 0 }, team, 'alice')).toMatchObject({
+      level: 'stop',
+      scope: 'team',
+      unit: 'usd',
+      text: "the team's budget: at least $5.0000 of $1.0000 (500 %; some members have no price, their cost is not counted)",
+    });
+    // Under the limit the priced members go on, and the text says the figure is a lower bound.
+    const low = teamSpend([{ tokens: 1000, usd: 0.5 }, { tokens: 10, usd: null }]);
+    expect(evaluateBudget(limits, { tokens: 0, usd: 0 }, low, 'alice')).toMatchObject({ level: 'ok', text: expect.stringContaining('at least $0.5000') });
+    // The unpriced member itself cannot be weighed against the team's USD limit: held, with the reason.
+    expect(evaluateBudget(limits, { tokens: 10, usd: null }, low, 'bob')).toMatchObject({ level: 'stop', unknown: true, text: expect.stringContaining("bob's model has no price") });
+    expect(teamSpend([{ tokens: 1, usd: 0.25 }, { tokens: 2, usd: 0.5 }])).toEqual({ tokens: 3, usd: 0.75 });
   });
 });

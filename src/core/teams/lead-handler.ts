@@ -3,7 +3,7 @@
  * lead turns, content-free idle notifications are only shown, stale and forged frames are dropped, and a
  * watchdog reports a teammate that is really dead (pid gone or silent past the stale limit), never a slow one.
  */
-import { deriveState, isLive, type Message } from '../store/index.js';
+import { deriveState, isLive, type Message, type Task } from '../store/index.js';
 import { frameEpochCurrent, frameMessage } from './protocol.js';
 import { TEAMS_POLICY } from './policy.js';
 import type { TeamSession } from './session.js';
@@ -174,16 +174,36 @@ export class LeadHandler {
   }
 
   /** Teammates that are live and not idle, and unfinished tasks: the team is done when both are empty. */
-  async progress(): Promise<{ busy: string[]; open: number; total: number; live: string[] }> {
+  /**
+   * The team's progress. `budget`: the reason the open work cannot go on because of a spending limit (every
+   * open task waits on a teammate held at its budget, or every live teammate is held), else null.
+   */
+  async progress(): Promise<{ busy: string[]; open: number; total: number; live: string[]; budget: string | null }> {
     const cfg = await this.session.store.config.load();
     const busy: string[] = [];
     const live: string[] = [];
+    const held = new Map<string, string>();
     for (const m of cfg?.members ?? []) {
-      const state = deriveState(await this.session.store.statuses.read(m.name));
+      const st = await this.session.store.statuses.read(m.name);
+      const state = deriveState(st);
       if (isLive(state)) live.push(m.name);
-      if (state === 'working' || state === 'spawning' || (isLive(state) && this.session.store.inboxes.unread(m.name).length > 0)) busy.push(m.name);
+      // A teammate held at its budget takes no message or task until a person raises it.
+      if (isLive(state) && st?.budget_reached) held.set(m.name, st.budget_reached);
+      else if (state === 'working' || state === 'spawning' || (isLive(state) && this.session.store.inboxes.unread(m.name).length > 0)) busy.push(m.name);
     }
     const tasks = await this.session.store.tasks.list();
-    return { busy, open: tasks.filter((t) => t.status !== 'completed').length, total: tasks.length, live };
+    const open = tasks.filter((t) => t.status !== 'completed');
+    return { busy, open: open.length, total: tasks.length, live, budget: busy.length ? null : budgetBlock(open, live, held) };
   }
+}
+
+/** Why no open task can go on for budget reasons (see `progress`), or null when one can or none is held. */
+export function budgetBlock(open: readonly Task[], live: readonly string[], held: ReadonlyMap<string, string>): string | null {
+  if (!held.size || !open.length) return null;
+  const waits = (t: Task) => t.parked === 'budget' || (t.owner ? held.has(t.owner) : !!t.reserved_for && held.has(t.reserved_for));
+  if (live.some((n) => !held.has(n)) && !open.every(waits)) return null;
+  const [name, reason] = [...held][0]!;
+  const who = [...held.keys()].join(', ');
+  const target = reason.includes("the team's budget") ? '--team' : reason.includes('role budget') ? '--role <role>' : name;
+  return `${reason.replace(/^budget reached — /, 'budget reached: ')} (${who} ${held.size > 1 ? 'wait' : 'waits'} with ${open.length} task(s) open; raise it with thclaws team budget ${target} --usd N|--tokens N)`;
 }

@@ -9,7 +9,7 @@ import { loadSettings } from '../../core/agent/settings.js';
 import { MODEL_ALIASES } from '../../core/agent/models.js';
 import { LEAD, type TeamStore } from '../../core/store/index.js';
 import type { BudgetTarget } from '../../core/store/budgets.js';
-import { applicableLimits, evaluateBudget, type Spend } from '../../core/teams/budget.js';
+import { applicableLimits, evaluateBudget, teamSpend } from '../../core/teams/budget.js';
 import type { HostEvent, Member, SpendPoint } from '../../shared/api.js';
 
 /** The layered settings as the agents read them; a broken file reads as none (the runtime reports it). */
@@ -113,11 +113,7 @@ export class BudgetFeed {
   /** A notice the first time an agent's spend passes 80 % of a limit that applies to it. */
   private checkAll(): void {
     const members = this.members();
-    const team: Spend = { tokens: 0, usd: 0 };
-    for (const m of members) {
-      team.tokens += m.tokens ?? 0;
-      team.usd = team.usd === null || (m.tokens !== null && m.cost_usd === null) ? null : team.usd + (m.cost_usd ?? 0);
-    }
+    const team = teamSpend(members.filter((m) => m.tokens !== null).map((m) => ({ tokens: m.tokens ?? 0, usd: m.cost_usd })));
     for (const m of members) {
       if (m.name === LEAD || m.tokens === null) continue;
       const limits = applicableLimits(this.stored, this.settings, m.name, m.role);

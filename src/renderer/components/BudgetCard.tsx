@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { BudgetsView, Member, SpendPoint } from '../../shared/api';
-import { applicableLimits, evaluateBudget, type Spend } from '../../core/teams/budget';
+import { applicableLimits, evaluateBudget, teamSpend as sumTeamSpend, type Spend } from '../../core/teams/budget';
 import { act } from '../context';
 import { formatCost, formatTokens, formatUsd } from '../format';
 import { useNarrow } from '../layout';
@@ -178,14 +178,10 @@ export function BudgetCard() {
   const [asked, setOpen] = useState<boolean | null>(null);
   const open = asked ?? !narrow;
   if (!team || !budgets) return null;
-  const teamSpend: Spend & { tokens: number } = { tokens: 0, usd: 0 };
-  let anyCall = false;
-  for (const m of members) {
-    if (m.tokens === null) continue;
-    anyCall = true;
-    teamSpend.tokens += m.tokens;
-    teamSpend.usd = teamSpend.usd === null || m.cost_usd === null ? null : teamSpend.usd + m.cost_usd;
-  }
+  const called = members.filter((m) => m.tokens !== null);
+  const anyCall = called.length > 0;
+  // The known costs are a lower bound of the team's: its USD limit still stops the team once they reach it.
+  const teamSpend: Spend = sumTeamSpend(called.map((m) => ({ tokens: m.tokens ?? 0, usd: m.cost_usd })));
   const teamLimit = budgets.stored.team ?? budgets.settings.team;
   const teamState = teamLimit ? evaluateBudget([{ scope: 'team', limit: teamLimit }], teamSpend, teamSpend, 'team') : null;
   return (
@@ -199,7 +195,7 @@ export function BudgetCard() {
         <ul>
           <Row
             name="team"
-            spend={{ tokens: anyCall ? teamSpend.tokens : null, cost_usd: teamSpend.usd }}
+            spend={{ tokens: anyCall ? teamSpend.tokens : null, cost_usd: teamSpend.partial ? null : teamSpend.usd }}
             calls={null}
             limit={teamLimit}
             source={budgets.stored.team ? 'own' : 'settings'}
@@ -227,7 +223,7 @@ export function BudgetCard() {
             const role = specs[m.name]?.role ?? m.role;
             const limits = m.name === 'lead' ? [] : applicableLimits(budgets.stored, budgets.settings, m.name, role);
             const own = budgets.stored.teammates[m.name];
-            const state = limits.length ? evaluateBudget(limits, { tokens: m.tokens ?? 0, usd: m.tokens === null ? 0 : m.cost_usd }, { tokens: teamSpend.tokens, usd: teamSpend.usd }, m.name) : null;
+            const state = limits.length ? evaluateBudget(limits, { tokens: m.tokens ?? 0, usd: m.tokens === null ? 0 : m.cost_usd }, teamSpend, m.name) : null;
             // The limit shown is the one its percentage is of: the furthest gone (the one that stops it first).
             const first = limits.find((l) => l.scope === state?.scope) ?? limits[0];
             const source = !first ? 'own' : first.scope === 'teammate' ? (own ? 'own' : 'settings') : first.scope;

@@ -33,6 +33,9 @@ interface ApiErrorLike {
   cause?: unknown;
 }
 
+/** A stream that ended before its finish_reason: retried when nothing of it was shown yet. */
+class StreamCutError extends ProviderError {}
+
 const CONTEXT_EXCEEDED = /context length|context window|maximum context|too many tokens|prompt is too long/i;
 const NO_TOOLS = /does not support tools|tools? (are |is )?not supported|tool[_ ]choice|function calling is not (supported|enabled)/i;
 const UNKNOWN_MODEL = /model .*(not found|does not exist)|no such model|unknown model|model_not_found/i;
@@ -104,19 +107,16 @@ export class OpenAICompatibleProvider implements Provider {
         return await this.once(client, req, () => (sawOutput = true));
       } catch (err) {
         if (req.signal.aborted || err instanceof sdk.APIUserAbortError) throw new AbortedError();
-        if (err instanceof ProviderError) throw err;
-        const apiErr = err instanceof sdk.APIError ? (err as unknown as ApiErrorLike) : undefined;
-        if (!apiErr) throw new ProviderError(`provider failed at ${this.opts.baseURL}: ${(err as Error).message}`);
-        const message = this.describe(apiErr, req.model);
+        if (err instanceof ProviderError && !(err instanceof StreamCutError)) throw err;
+        const f = this.failure(err, sdk, req.model);
         // Once text reached the screen a retry would print it twice; fail instead.
-        const retryable = !sawOutput && isRetryableStatus(apiErr.status);
+        const retryable = !sawOutput && f.retryable;
         if (!retryable || attempt >= this.opts.retry.maxRetries) {
           const suffix = retryable && attempt > 0 ? ` (gave up after ${attempt + 1} attempts)` : '';
-          const exceeded = (apiErr.status === 400 || apiErr.status === 413) && CONTEXT_EXCEEDED.test(apiErr.error?.message ?? apiErr.message);
-          throw new ProviderError(message + suffix, apiErr.status, exceeded);
+          throw new ProviderError(f.message + suffix, f.status, f.exceeded);
         }
-        const delayMs = backoffDelay(this.opts.retry, attempt + 1, parseRetryAfter(apiErr.headers));
-        req.onRetry?.({ attempt: attempt + 1, delayMs, reason: message, ...(apiErr.status !== undefined ? { status: apiErr.status } : {}) });
+        const delayMs = backoffDelay(this.opts.retry, attempt + 1, parseRetryAfter(f.headers));
+        req.onRetry?.({ attempt: attempt + 1, delayMs, reason: f.message, ...(f.status !== undefined ? { status: f.status } : {}) });
         try {
           await sleep(delayMs, req.signal);
         } catch {
@@ -124,6 +124,27 @@ export class OpenAICompatibleProvider implements Provider {
         }
       }
     }
+  }
+
+  /**
+   * What went wrong, in one line, and whether trying again may help: a refused connection or one cut before
+   * the answer ended may; an error the server sent inside its stream is judged by the code it carries.
+   */
+  private failure(err: unknown, sdk: SdkModule, model: string): { message: string; retryable: boolean; status?: number; exceeded?: boolean; headers?: ApiErrorLike['headers'] } {
+    const where = `${this.opts.baseURL} (provider profile '${this.opts.profile}')`;
+    if (err instanceof StreamCutError) return { message: err.message, retryable: true };
+    if (!(err instanceof sdk.APIError)) return { message: `the connection to ${where} failed: ${(err as Error).message} (is the server still running?)`, retryable: true };
+    const apiErr = err as unknown as ApiErrorLike;
+    if (apiErr.status === undefined && !(err instanceof sdk.APIConnectionError)) {
+      // `data: {"error": …}` in a 200 stream: the SDK gives no status; the error's own code may be one.
+      const code = Number((apiErr.error as { code?: unknown } | null | undefined)?.code);
+      if (Number.isInteger(code) && code >= 400 && code < 600) return { message: `${this.describe({ ...apiErr, message: apiErr.message, status: code }, model)} (sent inside the stream)`, retryable: isRetryableStatus(code), status: code };
+      const detail = (apiErr.error?.message ?? apiErr.message).replace(/\s+/g, ' ');
+      return { message: `${where} sent an error inside its stream: ${detail}`, retryable: false };
+    }
+    const message = this.describe(apiErr, model);
+    const exceeded = (apiErr.status === 400 || apiErr.status === 413) && CONTEXT_EXCEEDED.test(apiErr.error?.message ?? apiErr.message);
+    return { message, retryable: isRetryableStatus(apiErr.status), ...(apiErr.status !== undefined ? { status: apiErr.status } : {}), exceeded, ...(apiErr.headers ? { headers: apiErr.headers } : {}) };
   }
 
   private async once(client: SdkClient, req: CompletionRequest, markOutput: () => void): Promise<CompletionResponse> {
@@ -151,7 +172,9 @@ export class OpenAICompatibleProvider implements Provider {
     }
     // The SDK ends the iteration quietly on abort: a cut-off message must not pass as complete.
     if (req.signal.aborted) throw new AbortedError();
-    if (acc.finish === null) throw new ProviderError(`the stream from ${this.opts.baseURL} ended without a finish_reason (connection cut?)`);
+    if (acc.finish === null) throw new StreamCutError(`the stream from ${this.opts.baseURL} ended without a finish_reason (connection cut?)`);
+    // `error` (vLLM, some proxies): the server gave up mid-answer; what came is not a complete answer.
+    if (acc.finish === 'error') throw new ProviderError(`${this.opts.baseURL} ended its answer with finish_reason "error": the answer is incomplete`);
     if (acc.usage) return acc.result(acc.usage);
     // A server that ignores include_usage: tokens estimated (~4 characters each) for budgets, cost unknown.
     const estimate = emptyUsage();

@@ -86,7 +86,9 @@ export class ChunkAccumulator {
   text = '';
   finish: string | null = null;
   usage: Usage | undefined;
-  private readonly calls: Array<{ id: string; name: string; args: string } | undefined> = [];
+  private readonly calls: Array<{ id: string; name: string; args: string }> = [];
+  /** A chunk's tool-call `index` → the call it feeds (a new id at a used index starts a new call). */
+  private readonly slots = new Map<number, number>();
 
   /** Applies one chunk; returns the text and reasoning it added (for streaming to the screen). */
   add(chunk: any): { text?: string; reasoning?: string } {
@@ -102,24 +104,42 @@ export class ChunkAccumulator {
     // Reasoning text (vLLM, DeepSeek, Ollama, OpenRouter name it differently) is shown, not kept: it has no signature.
     const reasoning = d.reasoning_content ?? d.reasoning;
     if (typeof reasoning === 'string' && reasoning) out.reasoning = reasoning;
-    for (const tc of Array.isArray(d.tool_calls) ? d.tool_calls : []) {
-      const i = typeof tc.index === 'number' ? tc.index : this.calls.length;
-      const cur = (this.calls[i] ??= { id: '', name: '', args: '' });
-      if (tc.id) cur.id = tc.id;
-      if (tc.function?.name) cur.name += tc.function.name;
-      if (typeof tc.function?.arguments === 'string') cur.args += tc.function.arguments;
-    }
+    const calls: any[] = Array.isArray(d.tool_calls) ? d.tool_calls : [];
+    // The legacy single `function_call` delta is one tool call like any other.
+    if (d.function_call && typeof d.function_call === 'object') calls.push({ index: -1, function: d.function_call });
+    for (const tc of calls) this.addCall(tc);
     if (choice.finish_reason) this.finish = choice.finish_reason;
     return out;
+  }
+
+  private addCall(tc: any): void {
+    const index = typeof tc.index === 'number' ? tc.index : this.calls.length;
+    const id = typeof tc.id === 'string' ? tc.id : '';
+    let at = this.slots.get(index);
+    // Some servers send every parallel call at index 0, each with its own id: a new id is a new call.
+    if (at === undefined || (id && this.calls[at]!.id && this.calls[at]!.id !== id)) {
+      at = this.calls.push({ id: '', name: '', args: '' }) - 1;
+      this.slots.set(index, at);
+    }
+    const cur = this.calls[at]!;
+    if (id) cur.id = id;
+    if (typeof tc.function?.name === 'string') cur.name += tc.function.name;
+    const args = tc.function?.arguments;
+    if (typeof args === 'string') cur.args += args;
+    // Arguments sent as an object (some servers): the object itself, never `{}`.
+    else if (args && typeof args === 'object' && !cur.args) cur.args = JSON.stringify(args);
   }
 
   /** The response; tool calls whose arguments do not parse (cut off, or malformed) are never run. */
   result(usage: Usage): CompletionResponse {
     const content: AssistantBlock[] = this.text ? [{ type: 'text', text: this.text }] : [];
     const incompleteToolUses: NonNullable<CompletionResponse['incompleteToolUses']> = [];
+    const ids = new Set<string>();
     this.calls.forEach((c, i) => {
-      if (!c) return;
-      const id = c.id || `call_${i}`;
+      // Tool results are matched back by id: a missing or repeated one gets its own.
+      let id = c.id || `call_${i}`;
+      if (ids.has(id)) id = `${id}_${i}`;
+      ids.add(id);
       let input: unknown;
       try {
         input = c.args.trim() ? JSON.parse(c.args) : {};
@@ -137,9 +157,17 @@ export class ChunkAccumulator {
   }
 }
 
-/** Cached prompt tokens (`prompt_tokens_details.cached_tokens`) count as cache reads, the rest as input. */
-export function usageOf(u: any): Usage {
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+/** Most tokens one model call is believed to use: a larger count is a broken server, not a spend. */
+const MAX_CALL_TOKENS = 100_000_000;
+
+/**
+ * Cached prompt tokens (`prompt_tokens_details.cached_tokens`) count as cache reads, the rest as input.
+ * Undefined when a count is not a plausible whole number: the usage is then unknown, never a wrong number.
+ */
+export function usageOf(u: any): Usage | undefined {
+  const bad = (v: unknown) => v !== undefined && v !== null && !(Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= MAX_CALL_TOKENS);
+  if ([u?.prompt_tokens, u?.completion_tokens, u?.prompt_tokens_details?.cached_tokens].some(bad)) return undefined;
+  const n = (v: unknown) => (typeof v === 'number' ? v : 0);
   const prompt = n(u?.prompt_tokens);
   const cached = Math.min(prompt, n(u?.prompt_tokens_details?.cached_tokens));
   return { inputTokens: prompt - cached, outputTokens: n(u?.completion_tokens), cacheReadTokens: cached, cacheWriteTokens: 0 };

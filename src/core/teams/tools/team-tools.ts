@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelNameSchema } from '../../agent/model-name.js';
 import { assertMemberName, LEAD, TeamError } from '../../store/index.js';
 import { teamStatusText } from '../status-view.js';
 import { spawnTeammate } from '../spawn.js';
@@ -13,7 +14,7 @@ const MemberInput = z
     role: z.string().optional(),
     prompt: z.string().optional(),
     instructions: z.string().optional().describe('alias of prompt'),
-    model: z.string().optional(),
+    model: ModelNameSchema.optional(),
     isolation: z.enum(['worktree', 'none']).optional().describe('worktree: the teammate works in .worktrees/<name> on branch team/<name>'),
   })
   .strict();
@@ -88,7 +89,7 @@ export function teamTools(session: TeamSession) {
           name: z.string(),
           prompt: z.string().optional(),
           cwd: z.string().optional(),
-          model: z.string().optional(),
+          model: ModelNameSchema.optional(),
           teammateMode: z.enum(TEAMMATE_MODES).optional(),
           plan_mode_required: z.boolean().optional(),
         })
