@@ -45,7 +45,7 @@ function modelUsageJson(rt: Runtime) {
 }
 
 /** Our permission mode → the Agent SDK's name for it. */
-function sdkModeName(mode: string): 'default' | 'bypassPermissions' | 'acceptEdits' | 'plan' {
+export function sdkModeName(mode: string): 'default' | 'bypassPermissions' | 'acceptEdits' | 'plan' {
   return mode === 'auto' ? 'bypassPermissions' : mode === 'acceptEdits' || mode === 'plan' ? mode : 'default';
 }
 

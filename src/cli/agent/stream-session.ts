@@ -8,10 +8,10 @@
 import readline from 'node:readline';
 import { z } from 'zod';
 import type { PromptResult } from '../../core/agent/agent.js';
-import type { PromptBlock } from '../../core/agent/providers/types.js';
+import { emptyUsage, type PromptBlock } from '../../core/agent/providers/types.js';
 import { StreamJsonInput } from '../../core/agent/output-schema.js';
 import { ControlCancelLine, ControlRequestLine, ControlResponseLine, errorResponse, OutgoingRequests } from './control-protocol.js';
-import { handleControlRequest, type SessionControl } from './control-handlers.js';
+import { handleControlRequest, mapPermissionMode, type SessionControl } from './control-handlers.js';
 import { ClaudeJsonTurn } from './claude-json.js';
 import { exitCodeOf, runTurn, type PrintOptions } from './print.js';
 import { SdkApprover } from './sdk-approver.js';
@@ -32,9 +32,42 @@ function inputProblem(err: unknown): string {
 
 const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
 
+/** A prompt that does not run: its turn is an init line and an error result naming why. */
+export function refuseTurn(rt: Runtime, reason: string): void {
+  write(ClaudeJsonTurn.init(rt));
+  write(new ClaudeJsonTurn(rt, write, true).result({ stop: 'error', text: '', usage: emptyUsage(), iterations: 0, error: reason }));
+}
+
+function sdkApprover(rt: Runtime, out: OutgoingRequests, control: SessionControl): SdkApprover {
+  const p = rt.permissions;
+  return new SdkApprover({
+    out,
+    target: {
+      addRules: (k, r) => p.addRules(k, r),
+      replaceRules: (k, r) => p.replaceRules(k, r),
+      removeRules: (k, r) => p.removeRules(k, r),
+      get currentMode() {
+        return p.currentMode;
+      },
+      setMode: (m) => {
+        const mode = mapPermissionMode(m);
+        if (typeof mode === 'string') {
+          p.setMode(mode);
+          rt.mode = mode;
+        }
+        return mode;
+      },
+      projectRoot: rt.info.projectRoot,
+    },
+    interrupt: () => {
+      if (control.interrupt()) control.interrupted = true;
+    },
+    warn: (line) => process.stderr.write(`thclaws: ${line}\n`),
+  });
+}
+
 export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions): Promise<number> {
   const out = new OutgoingRequests(write);
-  if (opts.permissionPromptStdio) rt.permissions.setApprover(new SdkApprover(out));
   const queue: (string | PromptBlock[])[] = [];
   let wake: (() => void) | undefined;
   let closed = false;
@@ -49,6 +82,7 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
       return true;
     },
   };
+  if (opts.permissionPromptStdio) rt.permissions.setApprover(sdkApprover(rt, out, control));
 
   const complain = (lineNo: number, what: string) => {
     process.stderr.write(`thclaws: stdin line ${lineNo}: ${what}\n`);
@@ -111,6 +145,10 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
   for (let prompt = await next(); prompt !== undefined; prompt = await next()) {
     // A prompt that overtook `initialize` runs once its MCP servers and hooks are in place.
     await control.initializing;
+    if (control.refused) {
+      refuseTurn(rt, control.refused);
+      continue;
+    }
     current = new AbortController();
     const onSignal = () => current?.abort();
     process.on('SIGINT', onSignal);

@@ -12,7 +12,7 @@ import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
 import type { ShellRegistry } from './tools/shells.js';
-import type { BashSandbox, Tool } from './types.js';
+import type { BashSandbox, BeforeTool, Tool } from './types.js';
 
 export interface AgentConfig {
   provider: Provider;
@@ -67,6 +67,8 @@ export class Agent {
   costKnown = true;
 
   readonly effort?: Effort;
+  /** Asked before each tool call (the Agent SDK's PreToolUse callbacks). */
+  beforeTool?: BeforeTool;
   /** The model the session started with (`set_model` with no model goes back to it). */
   readonly defaultModel: string;
   private system: string;
@@ -152,6 +154,7 @@ export class Agent {
         ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
         ...(this.cfg.guard ? { guard: this.cfg.guard } : {}),
         ...(this.cfg.sandbox ? { sandbox: this.cfg.sandbox } : {}),
+        ...(this.beforeTool ? { beforeTool: this.beforeTool } : {}),
       },
       signal,
       ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),
