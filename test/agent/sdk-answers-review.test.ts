@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { query, type CanUseTool, type HookInput, type Options, type PermissionUpdate, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { query, type CanUseTool, type HookInput, type Options, type PermissionUpdate, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { ResultMessage } from '../../src/core/agent/output-schema.js';
 import type { FakeAnthropic } from './fake-anthropic.js';
@@ -167,6 +167,31 @@ describe('SDK host answers: permission updates, interrupts, hook outputs, protec
     expect(asked).toEqual(['.git/config', '.mcp.json']);
     expect(readFileSync(path.join(dir, '.git/config'), 'utf8')).toBe(before);
     expect(existsSync(path.join(dir, '.mcp.json'))).toBe(false);
+  });
+
+  it('a call waiting on canUseTool when the host switches the session to plan mode is not run although then allowed; a plan-mode turn whose only call was refused by plan mode is a success', async () => {
+    fake.enqueue(
+      { toolUses: [{ name: 'Write', input: { file_path: 'w.txt', content: 'x' } }] },
+      { text: 'first done' },
+      { toolUses: [{ name: 'Write', input: { file_path: 'p.txt', content: 'x' } }] },
+      { text: 'I will plan first' },
+    );
+    let q!: ReturnType<typeof query>;
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      yield { type: 'user', message: { role: 'user', content: 'one' }, parent_tool_use_id: null, session_id: '' };
+      yield { type: 'user', message: { role: 'user', content: 'two' }, parent_tool_use_id: null, session_id: '' };
+    }
+    const canUseTool: CanUseTool = async (_t, input) => {
+      await q.setPermissionMode('plan');
+      return { behavior: 'allow', updatedInput: input };
+    };
+    q = query({ prompt: input(), options: options({ canUseTool }) });
+    const msgs = await collect(q);
+    expect(existsSync(path.join(dir, 'w.txt'))).toBe(false);
+    expect(toolResult(1)).toMatch(/switched to plan mode while Write waited/);
+    expect(existsSync(path.join(dir, 'p.txt'))).toBe(false);
+    const last = ResultMessage.parse(msgs.filter((m) => m.type === 'result').at(-1));
+    expect(last).toMatchObject({ subtype: 'success', is_error: false, result: 'I will plan first' });
   });
 
   it('the agents option (sent inside initialize) is refused by name, never silently ignored', async () => {

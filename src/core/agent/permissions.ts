@@ -18,8 +18,10 @@ import type { Approver, ApproverAnswer, PermissionChecker, PermissionDecision, P
  */
 export type PermissionMode = 'ask' | 'auto' | 'acceptEdits' | 'plan';
 
+/** How plan mode's refusals begin: a refused call there is the mode working, not a failed turn. */
+export const PLAN_REFUSAL_PREFIX = 'plan mode:';
 const PLAN_REFUSAL = (tool: string) =>
-  `plan mode: ${tool} is refused until your plan is approved. Explore with Read, Glob and Grep, then call ExitPlanMode with your plan and wait for the answer.`;
+  `${PLAN_REFUSAL_PREFIX} ${tool} is refused until your plan is approved. Explore with Read, Glob and Grep, then call ExitPlanMode with your plan and wait for the answer.`;
 
 export class AcceptAllApprover implements Approver {
   async decide(): Promise<ApproverAnswer> {
