@@ -17,7 +17,10 @@ describe('stream-json input with malformed lines (real process, fake API)', () =
     const user = (content: unknown) => JSON.stringify({ type: 'user', message: { role: 'user', content } });
     // A malformed control_request whose id is readable is answered with an error response, not only logged.
     const badControl = JSON.stringify({ type: 'control_request', request_id: 'bad1', request: { subtype: '' } });
-    const input = [user('one'), 'not json', '{"type":"user"}', badControl, user(42), user('two')].join('\n');
+    // keep_alive is ignored (the SDK's transports send it); a message with a block we cannot take gets its own
+    // error result in its place, and the session goes on.
+    const badImage = user([{ type: 'text', text: 'see' }, { type: 'image', source: { type: 'base64', media_type: 'text/html', data: 'PGgxPg==' } }]);
+    const input = [user('one'), 'not json', '{"type":"user"}', badControl, user(42), '{"type":"keep_alive"}', badImage, user('two')].join('\n');
     const r = await runCli(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'], {
       cwd: dir,
       env: scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url }),
@@ -27,7 +30,10 @@ describe('stream-json input with malformed lines (real process, fake API)', () =
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; response?: { subtype: string; request_id: string; error: string } });
     expect(lines.find((l) => l.type === 'control_response')?.response).toMatchObject({ subtype: 'error', request_id: 'bad1', error: expect.stringMatching(/^malformed control_request: /) });
     const out = lines.filter((l) => l.type !== 'control_response').map((l) => StreamJsonLine.parse(l));
-    expect(out.filter((m) => m.type === 'result').map((m) => (m as { result: string }).result)).toEqual(['first', 'second']);
+    const results = out.filter((m) => m.type === 'result') as { result: string; is_error: boolean; errors?: string[] }[];
+    expect(results.map((m) => m.result)).toEqual(['first', '', 'second']);
+    expect(results[1]).toMatchObject({ is_error: true, errors: [expect.stringMatching(/^the user message on stdin line 7 was not run: content\[1\] \(image\): "source\.media_type": Invalid option/)] });
+    expect(fake.requests).toHaveLength(2);
     const errs = r.stderr.trim().split('\n');
     expect(errs).toHaveLength(3);
     expect(errs[0]).toMatch(/^thclaws: stdin line 2: not a stream-json user message: .*not valid JSON/);

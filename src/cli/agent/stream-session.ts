@@ -9,7 +9,7 @@ import readline from 'node:readline';
 import { z } from 'zod';
 import type { PromptResult } from '../../core/agent/agent.js';
 import { emptyUsage, type PromptBlock } from '../../core/agent/providers/types.js';
-import { StreamJsonInput } from '../../core/agent/output-schema.js';
+import { PromptBlockJson, StreamJsonInput } from '../../core/agent/output-schema.js';
 import { ControlCancelLine, ControlRequestLine, ControlResponseLine, errorResponse, OutgoingRequests } from './control-protocol.js';
 import { handleControlRequest, mapPermissionMode, type SessionControl } from './control-handlers.js';
 import { ClaudeJsonTurn } from './claude-json.js';
@@ -28,6 +28,18 @@ function inputProblem(err: unknown): string {
     return `"${issue.path.join('.') || '(line)'}": ${issue.message}; expected {"type":"user","message":{"role":"user","content":"…"}}`;
   }
   return (err as Error).message.split('\n')[0]!;
+}
+
+/** The first content block we cannot take, named by its place and type. */
+function blockProblem(content: unknown[]): string | undefined {
+  for (let i = 0; i < content.length; i++) {
+    const r = PromptBlockJson.safeParse(content[i]);
+    if (r.success) continue;
+    const issue = r.error.issues[0]!;
+    const type = (content[i] as { type?: unknown } | null)?.type;
+    return `content[${i}]${typeof type === 'string' ? ` (${type.slice(0, 40)})` : ''}: "${issue.path.join('.') || '(block)'}": ${issue.message}`;
+  }
+  return undefined;
 }
 
 const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
@@ -68,7 +80,8 @@ function sdkApprover(rt: Runtime, out: OutgoingRequests, control: SessionControl
 
 export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions): Promise<number> {
   const out = new OutgoingRequests(write);
-  const queue: (string | PromptBlock[])[] = [];
+  // A message we cannot take (a bad content block) keeps its place: its turn is an error result.
+  const queue: (string | PromptBlock[] | { refused: string })[] = [];
   let wake: (() => void) | undefined;
   let closed = false;
   let worst = 0;
@@ -120,7 +133,14 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
         continue;
       }
       if (type === 'control_cancel_request' && ControlCancelLine.safeParse(obj).success) continue;
+      // The SDK's transports send keep_alive lines that receivers must ignore.
+      if (type === 'keep_alive') continue;
       const msg = StreamJsonInput.safeParse(obj);
+      if (!msg.success && type === 'user' && Array.isArray((obj as { message?: { content?: unknown } }).message?.content)) {
+        queue.push({ refused: `the user message on stdin line ${lineNo} was not run: ${blockProblem((obj as { message: { content: unknown[] } }).message.content) ?? inputProblem(msg.error)}` });
+        wake?.();
+        continue;
+      }
       if (!msg.success) {
         complain(lineNo, `not a stream-json user message: ${inputProblem(msg.error)}`);
         continue;
@@ -135,7 +155,7 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
     wake?.();
   })();
 
-  const next = async (): Promise<string | PromptBlock[] | undefined> => {
+  const next = async (): Promise<string | PromptBlock[] | { refused: string } | undefined> => {
     while (!queue.length && !closed) await new Promise<void>((r) => (wake = r));
     return queue.shift();
   };
@@ -145,8 +165,8 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
   for (let prompt = await next(); prompt !== undefined; prompt = await next()) {
     // A prompt that overtook `initialize` runs once its MCP servers and hooks are in place.
     await control.initializing;
-    if (control.refused) {
-      refuseTurn(rt, control.refused);
+    if (control.refused || (typeof prompt === 'object' && 'refused' in prompt)) {
+      refuseTurn(rt, control.refused ?? (prompt as { refused: string }).refused);
       continue;
     }
     current = new AbortController();
