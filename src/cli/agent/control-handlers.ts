@@ -115,7 +115,16 @@ export async function handleControlRequest(c: SessionControl, line: ControlReque
     }
     case 'set_model': {
       const wanted = typeof req.model === 'string' && req.model ? resolveModelAlias(req.model) : undefined;
-      if (wanted && !modelInfo(wanted)) return errorResponse(id, `unknown model "${req.model}"; known: ${knownModels().join(', ')}`);
+      if (wanted && !modelInfo(wanted)) {
+        // A provider profile's model need not be listed in the profile (as with --model): its server decides.
+        let viaProfile = false;
+        try {
+          viaProfile = c.rt.agent.providerOf(wanted).name === 'openai-compatible';
+        } catch (err) {
+          return errorResponse(id, (err as Error).message);
+        }
+        if (!viaProfile) return errorResponse(id, `unknown model "${req.model}"; known: ${knownModels().join(', ')}`);
+      }
       c.rt.agent.model = wanted ?? c.rt.agent.defaultModel;
       return successResponse(id);
     }

@@ -87,6 +87,11 @@ export class Agent {
     return this.cfg.providerFor?.(this.model) ?? this.cfg.provider;
   }
 
+  /** The provider a model id would talk to (its profile's, or the plain one); throws for an unusable profile. */
+  providerOf(model: string): Provider {
+    return this.cfg.providerFor?.(model) ?? this.cfg.provider;
+  }
+
   /** Switches the model (and with a `<profile>/` prefix, the provider); throws for an unknown profile. */
   setModel(model: string): void {
     this.cfg.providerFor?.(model);
