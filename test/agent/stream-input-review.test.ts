@@ -1,5 +1,5 @@
 /** `--input-format stream-json` fed bad lines between good ones: each bad line gets one readable error, the good turns all run. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
@@ -47,7 +47,18 @@ describe('stream-json input with malformed lines (real process, fake API)', () =
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^thclaws: --fallback-model is not supported by thclaws: .+\n$/);
     expect(fake.requests).toHaveLength(0);
-    mkdirSync(path.join(dir, '.thclaws'));
+    // Usage errors from the option parser are in the same one-line form, naming the flag given.
+    const zero = await runCli(['-p', 'hi', '--max-turns', '0'], { cwd: dir, env });
+    expect(zero).toMatchObject({ code: 2, stderr: 'thclaws: --max-turns must be a positive integer, got "0"\n' });
+    const choice = await runCli(['-p', 'hi', '--permission-prompt-tool', 'mcp__x'], { cwd: dir, env });
+    expect(choice).toMatchObject({ code: 2, stderr: expect.stringMatching(/^thclaws: option '--permission-prompt-tool <tool>' argument 'mcp__x' is invalid\. Allowed choices are stdio\.\n$/) });
+    // Claude Code's --dangerously-skip-permissions is bypassPermissions: a Write runs with nobody to ask.
+    fake.enqueue({ toolUses: [{ name: 'Write', input: { file_path: 'skip.txt', content: 's' } }] }, { text: 'written' });
+    const skip = await runCli(['-p', 'write it', '--dangerously-skip-permissions'], { cwd: dir, env });
+    expect(skip).toMatchObject({ code: 0, stdout: 'written\n' });
+    expect(readFileSync(path.join(dir, 'skip.txt'), 'utf8')).toBe('s');
+    fake.requests.length = 0;
+    mkdirSync(path.join(dir, '.thclaws'), { recursive: true });
     writeFileSync(path.join(dir, '.thclaws/settings.json'), JSON.stringify({ model: 'haiku' }));
     fake.enqueue({ text: 'a' }, { text: 'b' });
     await runCli(['-p', 'hi'], { cwd: dir, env });
