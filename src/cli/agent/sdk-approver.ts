@@ -9,7 +9,7 @@ import type { Approver, ApproverAnswer, PermissionRequest } from '../../core/age
 import type { OutgoingRequests } from './control-protocol.js';
 import { applyPermissionUpdates, PermissionUpdate, ruleValue, type PermissionTarget } from './permission-updates.js';
 
-const CanUseToolAnswer = z.discriminatedUnion('behavior', [
+export const CanUseToolAnswer = z.discriminatedUnion('behavior', [
   z.object({ behavior: z.literal('allow'), updatedInput: z.record(z.string(), z.unknown()).optional(), updatedPermissions: z.array(PermissionUpdate).optional() }).loose(),
   z.object({ behavior: z.literal('deny'), message: z.string().optional(), interrupt: z.boolean().optional() }).loose(),
 ]);

@@ -14,7 +14,7 @@ import type { Runtime } from './setup.js';
 
 export const SUPPORTED_SDK_HOOKS = ['PreToolUse'] as const;
 
-const HookAnswer = z
+export const HookAnswer = z
   .object({
     continue: z.boolean().optional(),
     decision: z.enum(['approve', 'block']).optional(),
