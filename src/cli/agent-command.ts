@@ -44,10 +44,13 @@ export function ruleList(flag: string): (value: string, previous?: string[]) => 
   };
 }
 
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new CliError(`--max-iterations must be a positive integer, got "${value}"`);
-  return n;
+/** A parser naming its own flag in the error. */
+function positiveInt(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a positive integer, got "${value}"`);
+    return n;
+  };
 }
 
 /**
@@ -78,7 +81,8 @@ export function registerAgentCommand(program: Command): void {
         .choices(['ask', 'auto', 'default', 'bypassPermissions', 'acceptEdits', 'plan'])
         .argParser(sdkPermissionMode),
     )
-    .option('--max-turns <n>', 'the Agent SDK\'s name for --max-iterations', positiveInt)
+    .option('--max-turns <n>', 'the Agent SDK\'s name for --max-iterations', positiveInt('--max-turns'))
+    .option('--dangerously-skip-permissions', 'Claude Code\'s name for --permission-mode bypassPermissions (= --accept-all; protected paths still ask)')
     .addOption(new Option('--permission-prompt-tool <tool>', 'stdio: ask the Agent SDK host (canUseTool) over the control protocol').choices(['stdio']))
     .option('--append-system-prompt <text>', 'added after the built-in system prompt')
     .option('--allowedTools <rules>', 'allow rules for this run, comma-separated (Bash(npm test:*), Write(src/), Read)', ruleList('--allowedTools'))
@@ -92,7 +96,7 @@ export function registerAgentCommand(program: Command): void {
     // The Agent SDK's acknowledgement that bypassPermissions may be used; our auto mode needs none.
     .addOption(new Option('--allow-dangerously-skip-permissions', 'accepted for the Agent SDK').hideHelp())
     .option('--system-prompt <text>', 'replaces the built-in system prompt')
-    .option('--max-iterations <n>', 'model calls per prompt before stopping', positiveInt)
+    .option('--max-iterations <n>', 'model calls per prompt before stopping', positiveInt('--max-iterations'))
     .option('--cwd <dir>', 'working directory (default: the current one)')
     .option('--resume <session-id>', 'continue a saved session (.thclaws/sessions/<id>.jsonl)')
     .option('--team-agent <name>', 'run as this team agent (sets THCLAWS_TEAM_AGENT)')
@@ -108,6 +112,8 @@ export function registerAgentCommand(program: Command): void {
   program
     .action(async (opts: AgentCliOptions) => {
       refuseSdkFlags(opts as unknown as Record<string, unknown>);
+      const { dangerouslySkipPermissions, ...rest } = opts as AgentCliOptions & { dangerouslySkipPermissions?: boolean };
+      if (dangerouslySkipPermissions) opts = { ...rest, acceptAll: true };
       const { runAgentCli } = await import('./agent/run.js');
       process.exitCode = await runAgentCli(opts);
     });

@@ -17,7 +17,11 @@ export function buildProgram(): Command {
   program.enablePositionalOptions();
   // Set before subcommands are added: commander copies these settings into each subcommand at creation.
   program.exitOverride();
-  program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  // Usage errors in the CLI's one-line form: `thclaws: unknown option '--x'`.
+  program.configureOutput({
+    writeErr: (s) => process.stderr.write(s),
+    outputError: (s, write) => write(`thclaws: ${s.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim()}\n`),
+  });
   registerTeamCommand(program);
   registerGuardCommand(program);
   registerDashboardCommand(program);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
 import { loadSettings } from '../../src/core/agent/settings.js';
 import { FakeOpenAI } from './fake-openai.js';
 import { FakeAnthropic } from './fake-anthropic.js';
@@ -104,6 +105,29 @@ describe('provider profiles in settings, and <profile>/<model> in real processes
     expect(priced.total_cost_usd).toBe(0);
     expect(priced).not.toHaveProperty('cost_unknown');
     expect(priced).not.toHaveProperty('unpriced_models');
+  });
+
+  it('stream-json on a profile model: set_model takes a model the profile does not list (as --model does), refuses an unknown profile; --include-partial-messages gives stream_event lines', async () => {
+    userSettings({ providers: { local: profile(fake.url) } });
+    fake.enqueue({ text: 'streamed from a profile' });
+    const line = (o: unknown) => JSON.stringify(o);
+    const input = [
+      line({ type: 'control_request', request_id: 'm1', request: { subtype: 'set_model', model: 'local/unlisted' } }),
+      line({ type: 'control_request', request_id: 'm2', request: { subtype: 'set_model', model: 'nosuch/x' } }),
+      line({ type: 'user', message: { role: 'user', content: 'hi' }, parent_tool_use_id: null, session_id: '' }),
+    ].join('\n');
+    const args = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--model', 'local/qwen3-coder'];
+    const r = await runCli(args, { cwd: project, env: scrubbedEnv(home), input });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const responses = Object.fromEntries(lines.filter((l) => l.type === 'control_response').map((l) => [l.response.request_id, l.response]));
+    expect(responses.m1).toMatchObject({ subtype: 'success' });
+    expect(responses.m2).toMatchObject({ subtype: 'error', error: expect.stringMatching(/unknown provider profile 'nosuch'/) });
+    expect(fake.requests[0]!.body.model).toBe('unlisted');
+    const events = lines.filter((l) => l.type === 'stream_event');
+    for (const e of events) StreamJsonLine.parse(e);
+    expect(events.map((e) => e.event.type)).toEqual(['message_start', 'content_block_start', ...events.slice(2, -3).map(() => 'content_block_delta'), 'content_block_stop', 'message_delta', 'message_stop']);
+    expect(events.map((e) => e.event.delta?.text ?? '').join('')).toBe('streamed from a profile');
   });
 
   it('apiKeyEnv: the key is sent; unset, or an unknown profile, or an unreachable server: one line on stderr', async () => {

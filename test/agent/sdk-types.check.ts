@@ -7,6 +7,10 @@
  */
 import type {
   NonNullableUsage,
+  PermissionResult,
+  PermissionUpdate as SdkPermissionUpdate,
+  PreToolUseHookSpecificOutput,
+  SyncHookJSONOutput,
   SDKAPIRetryMessage,
   SDKControlResponse,
   SDKAssistantMessage,
@@ -33,6 +37,9 @@ import type {
 } from '../../src/core/agent/output-schema.js';
 import type { ClaudeJsonTurn, usageJson } from '../../src/cli/agent/claude-json.js';
 import type { errorResponse, successResponse } from '../../src/cli/agent/control-protocol.js';
+import type { CanUseToolAnswer } from '../../src/cli/agent/sdk-approver.js';
+import type { PermissionUpdate } from '../../src/cli/agent/permission-updates.js';
+import type { HookAnswer } from '../../src/cli/agent/sdk-hooks.js';
 
 /** Compiles only when A is assignable to B. */
 type Assignable<A extends B, B> = A;
@@ -54,4 +61,8 @@ export type Conformant = [
   Assignable<ReturnType<typeof ClaudeJsonTurn.init>, SDKSystemMessage>,
   Assignable<ReturnType<ClaudeJsonTurn['result']>, SDKResultMessage>,
   Assignable<ReturnType<typeof usageJson>, NonNullableUsage>,
+  // What the SDK sends us: every answer its types allow is one our schemas take (none refused for its shape).
+  Assignable<SdkPermissionUpdate, z.input<typeof PermissionUpdate>>,
+  Assignable<PermissionResult, z.input<typeof CanUseToolAnswer>>,
+  Assignable<Omit<SyncHookJSONOutput, 'hookSpecificOutput'> & { hookSpecificOutput?: PreToolUseHookSpecificOutput }, z.input<typeof HookAnswer>>,
 ];

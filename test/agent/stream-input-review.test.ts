@@ -1,5 +1,5 @@
 /** `--input-format stream-json` fed bad lines between good ones: each bad line gets one readable error, the good turns all run. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
@@ -17,7 +17,10 @@ describe('stream-json input with malformed lines (real process, fake API)', () =
     const user = (content: unknown) => JSON.stringify({ type: 'user', message: { role: 'user', content } });
     // A malformed control_request whose id is readable is answered with an error response, not only logged.
     const badControl = JSON.stringify({ type: 'control_request', request_id: 'bad1', request: { subtype: '' } });
-    const input = [user('one'), 'not json', '{"type":"user"}', badControl, user(42), user('two')].join('\n');
+    // keep_alive is ignored (the SDK's transports send it); a message with a block we cannot take gets its own
+    // error result in its place, and the session goes on.
+    const badImage = user([{ type: 'text', text: 'see' }, { type: 'image', source: { type: 'base64', media_type: 'text/html', data: 'PGgxPg==' } }]);
+    const input = [user('one'), 'not json', '{"type":"user"}', badControl, user(42), '{"type":"keep_alive"}', badImage, user('two')].join('\n');
     const r = await runCli(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'], {
       cwd: dir,
       env: scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url }),
@@ -27,7 +30,10 @@ describe('stream-json input with malformed lines (real process, fake API)', () =
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; response?: { subtype: string; request_id: string; error: string } });
     expect(lines.find((l) => l.type === 'control_response')?.response).toMatchObject({ subtype: 'error', request_id: 'bad1', error: expect.stringMatching(/^malformed control_request: /) });
     const out = lines.filter((l) => l.type !== 'control_response').map((l) => StreamJsonLine.parse(l));
-    expect(out.filter((m) => m.type === 'result').map((m) => (m as { result: string }).result)).toEqual(['first', 'second']);
+    const results = out.filter((m) => m.type === 'result') as { result: string; is_error: boolean; errors?: string[] }[];
+    expect(results.map((m) => m.result)).toEqual(['first', '', 'second']);
+    expect(results[1]).toMatchObject({ is_error: true, errors: [expect.stringMatching(/^the user message on stdin line 7 was not run: content\[1\] \(image\): "source\.media_type": Invalid option/)] });
+    expect(fake.requests).toHaveLength(2);
     const errs = r.stderr.trim().split('\n');
     expect(errs).toHaveLength(3);
     expect(errs[0]).toMatch(/^thclaws: stdin line 2: not a stream-json user message: .*not valid JSON/);
@@ -41,7 +47,18 @@ describe('stream-json input with malformed lines (real process, fake API)', () =
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^thclaws: --betas is not supported by thclaws: .+\n$/);
     expect(fake.requests).toHaveLength(0);
-    mkdirSync(path.join(dir, '.thclaws'));
+    // Usage errors from the option parser are in the same one-line form, naming the flag given.
+    const zero = await runCli(['-p', 'hi', '--max-turns', '0'], { cwd: dir, env });
+    expect(zero).toMatchObject({ code: 2, stderr: 'thclaws: --max-turns must be a positive integer, got "0"\n' });
+    const choice = await runCli(['-p', 'hi', '--permission-prompt-tool', 'mcp__x'], { cwd: dir, env });
+    expect(choice).toMatchObject({ code: 2, stderr: expect.stringMatching(/^thclaws: option '--permission-prompt-tool <tool>' argument 'mcp__x' is invalid\. Allowed choices are stdio\.\n$/) });
+    // Claude Code's --dangerously-skip-permissions is bypassPermissions: a Write runs with nobody to ask.
+    fake.enqueue({ toolUses: [{ name: 'Write', input: { file_path: 'skip.txt', content: 's' } }] }, { text: 'written' });
+    const skip = await runCli(['-p', 'write it', '--dangerously-skip-permissions'], { cwd: dir, env });
+    expect(skip).toMatchObject({ code: 0, stdout: 'written\n' });
+    expect(readFileSync(path.join(dir, 'skip.txt'), 'utf8')).toBe('s');
+    fake.requests.length = 0;
+    mkdirSync(path.join(dir, '.thclaws'), { recursive: true });
     writeFileSync(path.join(dir, '.thclaws/settings.json'), JSON.stringify({ model: 'haiku' }));
     fake.enqueue({ text: 'a' }, { text: 'b' });
     await runCli(['-p', 'hi'], { cwd: dir, env });

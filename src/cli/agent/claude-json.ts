@@ -9,6 +9,7 @@ import type { AssistantBlock, ChatMessage, Usage } from '../../core/agent/provid
 import { ceilingCost, estimateCost } from '../../core/agent/cost.js';
 import { modelInfo } from '../../core/agent/models.js';
 import { VERSION } from '../version.js';
+import { PartialEvents } from './partial-events.js';
 import type { Runtime } from './setup.js';
 
 /** Per-model totals of this process's session, as the Agent SDK's `modelUsage` (cumulative across turns). */
@@ -56,7 +57,7 @@ function modelUsageJson(rt: Runtime) {
 }
 
 /** Our permission mode → the Agent SDK's name for it. */
-function sdkModeName(mode: string): 'default' | 'bypassPermissions' | 'acceptEdits' | 'plan' {
+export function sdkModeName(mode: string): 'default' | 'bypassPermissions' | 'acceptEdits' | 'plan' {
   return mode === 'auto' ? 'bypassPermissions' : mode === 'acceptEdits' || mode === 'plan' ? mode : 'default';
 }
 
@@ -176,9 +177,21 @@ export class ClaudeJsonTurn {
   }
 
   events(includePartial = false): LoopEvents {
+    const streamEvent = (event: Record<string, unknown>) => this.emit({ type: 'stream_event', event: event as never, parent_tool_use_id: null, ...this.common });
+    // Providers without the API's own stream (OpenAI-compatible, scripted) get the same events built for them.
+    const made = includePartial ? new PartialEvents(streamEvent, () => this.rt.agent.model) : undefined;
     return {
       // The API's own events, forwarded as received (the provider reads the same stream).
-      ...(includePartial ? { onStreamEvent: (event: Record<string, unknown>) => this.emit({ type: 'stream_event', event: event as never, parent_tool_use_id: null, ...this.common }) } : {}),
+      ...(made
+        ? {
+            onStreamEvent: (event: Record<string, unknown>) => {
+              made.sawRaw();
+              streamEvent(event);
+            },
+            onText: (d: string) => made.text(d),
+            onThinking: (d: string) => made.thinking(d),
+          }
+        : {}),
       onRetry: (i) =>
         this.emit({
           type: 'system',
@@ -208,6 +221,7 @@ export class ClaudeJsonTurn {
         }
       },
       onResponse: ({ message, stopReason, usage }) => {
+        made?.end(message, apiStopReason(stopReason), usage);
         this.apiMs += Date.now() - this.requestStart;
         // The model that wrote it: a fallback's calls are counted under the fallback.
         const model = message.model ?? this.rt.agent.model;

@@ -4,7 +4,7 @@
  */
 import type { PermissionMode } from '../../core/agent/permissions.js';
 import { knownModels, modelInfo, resolveModelAlias } from '../../core/agent/models.js';
-import { errorResponse, InitializeRequest, successResponse, type ControlRequestLine, type OutgoingRequests } from './control-protocol.js';
+import { errorResponse, IGNORED_INITIALIZE_FIELDS, InitializeRequest, isEmptyValue, REFUSED_INITIALIZE_FIELDS, successResponse, type ControlRequestLine, type OutgoingRequests } from './control-protocol.js';
 import { addSdkServers } from './mcp-setup.js';
 import { installPreToolUse, SUPPORTED_SDK_HOOKS } from './sdk-hooks.js';
 import { outputSchema, type Runtime } from './setup.js';
@@ -21,6 +21,8 @@ export interface SessionControl {
   initialized?: boolean;
   /** The running `initialize` (it connects MCP servers): turns wait for it. */
   initializing?: Promise<unknown>;
+  /** Why the session's `initialize` was refused: each prompt then ends in an error result saying so. */
+  refused?: string;
 }
 
 /** SDK permission modes → ours (`default` is our `ask`, `bypassPermissions` our `auto`). */
@@ -35,6 +37,15 @@ async function initializeResponse(c: SessionControl, raw: unknown): Promise<Reco
   const parsed = InitializeRequest.safeParse(raw);
   if (!parsed.success) return `initialize: ${parsed.error.issues[0]?.message ?? 'invalid request'}`;
   const req = parsed.data;
+  const fields = Object.entries(raw as Record<string, unknown>);
+  const refused = fields.filter(([k, v]) => Object.hasOwn(REFUSED_INITIALIZE_FIELDS, k) && !isEmptyValue(v));
+  if (refused.length) {
+    const msg = `initialize: ${refused.map(([k]) => `${k}: ${REFUSED_INITIALIZE_FIELDS[k]}`).join('; ')}`;
+    process.stderr.write(`thclaws: ${msg}\n`);
+    return msg;
+  }
+  const unknown = fields.filter(([k, v]) => !IGNORED_INITIALIZE_FIELDS.has(k) && !Object.hasOwn(REFUSED_INITIALIZE_FIELDS, k) && !isEmptyValue(v)).map(([k]) => k);
+  if (unknown.length) process.stderr.write(`thclaws: initialize: ignoring fields thclaws does not know: ${unknown.join(', ')}\n`);
   const hooks = Object.entries(req.hooks ?? {}).filter(([, m]) => m.length);
   const unsupported = hooks.map(([event]) => event).filter((e) => !(SUPPORTED_SDK_HOOKS as readonly string[]).includes(e));
   if (unsupported.length) {
@@ -92,6 +103,8 @@ export async function handleControlRequest(c: SessionControl, line: ControlReque
       c.initializing = running;
       const r = await running;
       if (typeof r !== 'string') c.initialized = true;
+      // The SDK goes on after an error response: the refusal must reach the host in each turn's result too.
+      else c.refused = r;
       return typeof r === 'string' ? errorResponse(id, r) : successResponse(id, r);
     }
     case 'interrupt':
@@ -108,7 +121,16 @@ export async function handleControlRequest(c: SessionControl, line: ControlReque
     }
     case 'set_model': {
       const wanted = typeof req.model === 'string' && req.model ? resolveModelAlias(req.model) : undefined;
-      if (wanted && !modelInfo(wanted)) return errorResponse(id, `unknown model "${req.model}"; known: ${knownModels().join(', ')}`);
+      if (wanted && !modelInfo(wanted)) {
+        // A provider profile's model need not be listed in the profile (as with --model): its server decides.
+        let viaProfile = false;
+        try {
+          viaProfile = c.rt.agent.providerOf(wanted).name === 'openai-compatible';
+        } catch (err) {
+          return errorResponse(id, (err as Error).message);
+        }
+        if (!viaProfile) return errorResponse(id, `unknown model "${req.model}"; known: ${knownModels().join(', ')}`);
+      }
       c.rt.agent.model = wanted ?? c.rt.agent.defaultModel;
       return successResponse(id);
     }

@@ -27,7 +27,11 @@ export const ControlResponseLine = z
 
 export const ControlCancelLine = z.object({ type: z.literal('control_cancel_request'), request_id: z.string() }).loose();
 
-/** `initialize`'s fields we act on; the rest is accepted and ignored (each listed in docs/agent.md). */
+/**
+ * `initialize`'s fields we act on. Others are refused by name when they would change what the session does
+ * (REFUSED_INITIALIZE_FIELDS), ignored when they only shape what a host displays (IGNORED_INITIALIZE_FIELDS),
+ * and named on stderr when we do not know them: never dropped silently (each listed in docs/agent.md).
+ */
 export const InitializeRequest = z
   .object({
     subtype: z.literal('initialize'),
@@ -43,6 +47,35 @@ export const InitializeRequest = z
     jsonSchema: z.unknown().optional(),
   })
   .loose();
+
+/** Fields whose effect thclaws cannot give: an initialize carrying one (non-empty) is refused, naming it. */
+export const REFUSED_INITIALIZE_FIELDS: Readonly<Record<string, string>> = {
+  agents: 'custom subagents (the agents option) are not supported by thclaws; define teammates in .thclaws/agents/ instead',
+  toolAliases: 'tool aliases are not supported by thclaws',
+  planModeInstructions: 'custom plan-mode instructions are not supported by thclaws',
+  appendSubagentSystemPrompt: 'subagent prompts are not supported by thclaws (no subagents)',
+  plugins: 'plugins are not supported by thclaws',
+  managedSettings: 'managed settings are not supported by thclaws',
+  settings: 'settings passed by the SDK are not supported by thclaws; use .thclaws/settings.json',
+  disallowedTools: 'disallowedTools inside initialize are not supported by thclaws; pass them as the disallowedTools option (a flag)',
+  codeRunningMcpTools: 'codeRunningMcpTools is not supported by thclaws',
+};
+
+/** Fields that change only what a host shows or how it caches: no effect here, safely ignored. */
+export const IGNORED_INITIALIZE_FIELDS = new Set([
+  'subtype', 'hooks', 'sdkMcpServers', 'sdkMcpServerConfigs', 'sdkMcpServerManifests', 'sdkMcpServerManifestsOrigin', 'jsonSchema',
+  'systemPrompt', 'appendSystemPrompt', 'mcpServers', 'systemPromptSnapshot', 'excludeDynamicSections', 'title', 'skills',
+  'webSearchIsolationExemptMcpServers', 'promptSuggestions', 'agentProgressSummaries', 'forwardSubagentText', 'supportedDialogKinds',
+  'perTaskStopAffordance', 'rapidFollowupPreempt', 'forwardNestedSubagentToolCalls', 'offersBypassSwitchBack', 'keepsBypassHeld',
+  'workspaceTrust',
+]);
+
+/** A value that asks for nothing: absent, null, false, an empty list or object. */
+export function isEmptyValue(v: unknown): boolean {
+  if (v === undefined || v === null || v === false) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && Object.keys(v).length === 0;
+}
 
 export type ControlRequestLine = z.infer<typeof ControlRequestLine>;
 export type ControlResponseLine = z.infer<typeof ControlResponseLine>;

@@ -6,6 +6,7 @@ import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
 import type { StreamJsonLine } from '../../core/agent/output-schema.js';
 import type { PromptBlock } from '../../core/agent/providers/types.js';
+import { PLAN_REFUSAL_PREFIX } from '../../core/agent/permissions.js';
 import { ClaudeJsonTurn } from './claude-json.js';
 import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
@@ -49,6 +50,8 @@ function countTools(events: LoopEvents, tally: ToolTally): LoopEvents {
   return {
     ...events,
     onToolResult: (r) => {
+      // Plan mode refusing a change is the mode at work (the model should explore, then plan): no failure.
+      if (r.content.startsWith(`permission denied: ${PLAN_REFUSAL_PREFIX}`)) return inner?.(r);
       tally.calls++;
       if (r.isError) {
         tally.failed++;

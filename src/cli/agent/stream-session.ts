@@ -8,10 +8,10 @@
 import readline from 'node:readline';
 import { z } from 'zod';
 import type { PromptResult } from '../../core/agent/agent.js';
-import type { PromptBlock } from '../../core/agent/providers/types.js';
-import { StreamJsonInput } from '../../core/agent/output-schema.js';
+import { emptyUsage, type PromptBlock } from '../../core/agent/providers/types.js';
+import { PromptBlockJson, StreamJsonInput } from '../../core/agent/output-schema.js';
 import { ControlCancelLine, ControlRequestLine, ControlResponseLine, errorResponse, OutgoingRequests } from './control-protocol.js';
-import { handleControlRequest, type SessionControl } from './control-handlers.js';
+import { handleControlRequest, mapPermissionMode, type SessionControl } from './control-handlers.js';
 import { ClaudeJsonTurn } from './claude-json.js';
 import { exitCodeOf, runTurn, type PrintOptions } from './print.js';
 import { SdkApprover } from './sdk-approver.js';
@@ -30,12 +30,58 @@ function inputProblem(err: unknown): string {
   return (err as Error).message.split('\n')[0]!;
 }
 
+/** The first content block we cannot take, named by its place and type. */
+function blockProblem(content: unknown[]): string | undefined {
+  for (let i = 0; i < content.length; i++) {
+    const r = PromptBlockJson.safeParse(content[i]);
+    if (r.success) continue;
+    const issue = r.error.issues[0]!;
+    const type = (content[i] as { type?: unknown } | null)?.type;
+    return `content[${i}]${typeof type === 'string' ? ` (${type.slice(0, 40)})` : ''}: "${issue.path.join('.') || '(block)'}": ${issue.message}`;
+  }
+  return undefined;
+}
+
 const write = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+
+/** A prompt that does not run: its turn is an init line and an error result naming why. */
+export function refuseTurn(rt: Runtime, reason: string): void {
+  write(ClaudeJsonTurn.init(rt));
+  write(new ClaudeJsonTurn(rt, write, true).result({ stop: 'error', text: '', usage: emptyUsage(), iterations: 0, error: reason }));
+}
+
+function sdkApprover(rt: Runtime, out: OutgoingRequests, control: SessionControl): SdkApprover {
+  const p = rt.permissions;
+  return new SdkApprover({
+    out,
+    target: {
+      addRules: (k, r) => p.addRules(k, r),
+      replaceRules: (k, r) => p.replaceRules(k, r),
+      removeRules: (k, r) => p.removeRules(k, r),
+      get currentMode() {
+        return p.currentMode;
+      },
+      setMode: (m) => {
+        const mode = mapPermissionMode(m);
+        if (typeof mode === 'string') {
+          p.setMode(mode);
+          rt.mode = mode;
+        }
+        return mode;
+      },
+      projectRoot: rt.info.projectRoot,
+    },
+    interrupt: () => {
+      if (control.interrupt()) control.interrupted = true;
+    },
+    warn: (line) => process.stderr.write(`thclaws: ${line}\n`),
+  });
+}
 
 export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions): Promise<number> {
   const out = new OutgoingRequests(write);
-  if (opts.permissionPromptStdio) rt.permissions.setApprover(new SdkApprover(out));
-  const queue: (string | PromptBlock[])[] = [];
+  // A message we cannot take (a bad content block) keeps its place: its turn is an error result.
+  const queue: (string | PromptBlock[] | { refused: string })[] = [];
   let wake: (() => void) | undefined;
   let closed = false;
   let worst = 0;
@@ -49,6 +95,7 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
       return true;
     },
   };
+  if (opts.permissionPromptStdio) rt.permissions.setApprover(sdkApprover(rt, out, control));
 
   const complain = (lineNo: number, what: string) => {
     process.stderr.write(`thclaws: stdin line ${lineNo}: ${what}\n`);
@@ -86,7 +133,14 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
         continue;
       }
       if (type === 'control_cancel_request' && ControlCancelLine.safeParse(obj).success) continue;
+      // The SDK's transports send keep_alive lines that receivers must ignore.
+      if (type === 'keep_alive') continue;
       const msg = StreamJsonInput.safeParse(obj);
+      if (!msg.success && type === 'user' && Array.isArray((obj as { message?: { content?: unknown } }).message?.content)) {
+        queue.push({ refused: `the user message on stdin line ${lineNo} was not run: ${blockProblem((obj as { message: { content: unknown[] } }).message.content) ?? inputProblem(msg.error)}` });
+        wake?.();
+        continue;
+      }
       if (!msg.success) {
         complain(lineNo, `not a stream-json user message: ${inputProblem(msg.error)}`);
         continue;
@@ -101,7 +155,7 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
     wake?.();
   })();
 
-  const next = async (): Promise<string | PromptBlock[] | undefined> => {
+  const next = async (): Promise<string | PromptBlock[] | { refused: string } | undefined> => {
     while (!queue.length && !closed) await new Promise<void>((r) => (wake = r));
     return queue.shift();
   };
@@ -111,6 +165,10 @@ export async function runStreamSession(rt: Runtime, opts: StreamSessionOptions):
   for (let prompt = await next(); prompt !== undefined; prompt = await next()) {
     // A prompt that overtook `initialize` runs once its MCP servers and hooks are in place.
     await control.initializing;
+    if (control.refused || (typeof prompt === 'object' && 'refused' in prompt)) {
+      refuseTurn(rt, control.refused ?? (prompt as { refused: string }).refused);
+      continue;
+    }
     current = new AbortController();
     const onSignal = () => current?.abort();
     process.on('SIGINT', onSignal);

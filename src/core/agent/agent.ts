@@ -13,7 +13,7 @@ import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
 import type { StructuredOutput } from './structured-output.js';
 import type { ShellRegistry } from './tools/shells.js';
-import type { BashSandbox, Tool } from './types.js';
+import type { BashSandbox, BeforeTool, Tool } from './types.js';
 import { modelNameProblem } from './model-name.js';
 
 export interface AgentConfig {
@@ -81,6 +81,8 @@ export class Agent {
   readonly effort?: Effort;
   /** Asked-for thinking; the Agent SDK's `set_max_thinking_tokens` changes it mid-session. */
   thinking?: ThinkingSetting;
+  /** Asked before each tool call (the Agent SDK's PreToolUse callbacks). */
+  beforeTool?: BeforeTool;
   /** The model the session started with (`set_model` with no model goes back to it). */
   readonly defaultModel: string;
   private system: string;
@@ -99,6 +101,11 @@ export class Agent {
 
   get provider(): Provider {
     return this.cfg.providerFor?.(this.model) ?? this.cfg.provider;
+  }
+
+  /** The provider a model id would talk to (its profile's, or the plain one); throws for an unusable profile. */
+  providerOf(model: string): Provider {
+    return this.cfg.providerFor?.(model) ?? this.cfg.provider;
   }
 
   /** Switches the model (and with a `<profile>/` prefix, the provider); throws for an unknown profile. */
@@ -189,6 +196,7 @@ export class Agent {
         ...(this.cfg.agentName ? { agentName: this.cfg.agentName } : {}),
         ...(this.cfg.guard ? { guard: this.cfg.guard } : {}),
         ...(this.cfg.sandbox ? { sandbox: this.cfg.sandbox } : {}),
+        ...(this.beforeTool ? { beforeTool: this.beforeTool } : {}),
       },
       signal,
       ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),

@@ -45,7 +45,7 @@ export const DocumentBlockJson = z.object({
   ]),
 });
 const TextBlockJson = z.object({ type: z.literal('text'), text: z.string() });
-const PromptBlockJson = z.discriminatedUnion('type', [TextBlockJson, ImageBlockJson, DocumentBlockJson]);
+export const PromptBlockJson = z.discriminatedUnion('type', [TextBlockJson, ImageBlockJson, DocumentBlockJson]);
 
 const ThinkingBlockJson = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
 const RedactedThinkingBlockJson = z.object({ type: z.literal('redacted_thinking'), data: z.string() });

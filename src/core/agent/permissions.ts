@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { canonicalPath, isInside, realpathOr } from '../fs-paths.js';
 import { classify, ruleFor, ruleMatches, type RuleScope } from './permission-rules.js';
+import { protectedWriteRule } from './protected-paths.js';
 import { filePathOf } from './tool-input.js';
 import type { Approver, ApproverAnswer, PermissionChecker, PermissionDecision, PermissionRequest } from './types.js';
 
@@ -17,8 +18,10 @@ import type { Approver, ApproverAnswer, PermissionChecker, PermissionDecision, P
  */
 export type PermissionMode = 'ask' | 'auto' | 'acceptEdits' | 'plan';
 
+/** How plan mode's refusals begin: a refused call there is the mode working, not a failed turn. */
+export const PLAN_REFUSAL_PREFIX = 'plan mode:';
 const PLAN_REFUSAL = (tool: string) =>
-  `plan mode: ${tool} is refused until your plan is approved. Explore with Read, Glob and Grep, then call ExitPlanMode with your plan and wait for the answer.`;
+  `${PLAN_REFUSAL_PREFIX} ${tool} is refused until your plan is approved. Explore with Read, Glob and Grep, then call ExitPlanMode with your plan and wait for the answer.`;
 
 export class AcceptAllApprover implements Approver {
   async decide(): Promise<ApproverAnswer> {
@@ -61,8 +64,12 @@ export interface CheckerOptions {
   additionalDirs?: readonly string[];
 }
 
+export type RuleKind = 'allow' | 'ask' | 'deny';
+
 export class SessionPermissionChecker implements PermissionChecker {
   private readonly rules: string[];
+  private readonly ask: string[];
+  private readonly deny: string[];
 
   constructor(
     private mode: PermissionMode,
@@ -70,6 +77,38 @@ export class SessionPermissionChecker implements PermissionChecker {
     private readonly opts: CheckerOptions = {},
   ) {
     this.rules = [...(opts.rules ?? [])];
+    this.ask = [...(opts.ask ?? [])];
+    this.deny = [...(opts.deny ?? [])];
+  }
+
+  /** Rules an SDK host added for this process only, by kind; replaced as a whole by its `replaceRules`. */
+  private readonly session: Record<RuleKind, string[]> = { allow: [], ask: [], deny: [] };
+
+  private list(kind: RuleKind): string[] {
+    return kind === 'allow' ? this.rules : kind === 'ask' ? this.ask : this.deny;
+  }
+
+  /** Adds rules for this process only (never written anywhere). */
+  addRules(kind: RuleKind, rules: readonly string[]): void {
+    const list = this.session[kind];
+    for (const r of rules) if (!list.includes(r)) list.push(r);
+  }
+
+  /** Replaces this process's own rules of one kind; rules from settings and flags stay. */
+  replaceRules(kind: RuleKind, rules: readonly string[]): void {
+    this.session[kind] = [...new Set(rules)];
+  }
+
+  /** Removes rules wherever they came from, for this process. */
+  removeRules(kind: RuleKind, rules: readonly string[]): void {
+    for (const list of [this.session[kind], this.list(kind)]) {
+      for (const r of rules) for (let i = list.indexOf(r); i >= 0; i = list.indexOf(r)) list.splice(i, 1);
+    }
+  }
+
+  /** The rules of one kind in force now (settings, flags, answers, session). */
+  rulesOf(kind: RuleKind): string[] {
+    return [...this.list(kind), ...this.session[kind]];
   }
 
   setMode(mode: PermissionMode): void {
@@ -112,12 +151,17 @@ export class SessionPermissionChecker implements PermissionChecker {
 
   private allowedByRule(req: PermissionRequest): boolean {
     const scope = this.opts.scope ?? { cwd: process.cwd(), projectRoot: process.cwd() };
-    return this.rules.some((r) => ruleMatches(r, req, scope));
+    return this.rulesOf('allow').some((r) => ruleMatches(r, req, scope));
   }
 
   private restriction(req: PermissionRequest) {
     const scope = this.opts.scope ?? { cwd: process.cwd(), projectRoot: process.cwd() };
-    const v = classify(req, scope, { ask: this.opts.ask ?? [], deny: this.opts.deny ?? [] });
+    const v = classify(req, scope, { ask: this.rulesOf('ask'), deny: this.rulesOf('deny') });
+    if (v?.kind === 'deny') return v;
+    if (req.hookAsk) return { kind: 'ask' as const, rule: 'of a PreToolUse hook' };
+    // A protected path (.git/, .mcp.json, …) asks whatever the mode and the allow rules say.
+    const guarded = protectedWriteRule(req, scope.cwd);
+    if (guarded) return { kind: 'ask' as const, rule: guarded };
     return v?.kind === 'allow' ? undefined : v;
   }
 

@@ -143,12 +143,20 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
 
 /** Adds an allow rule to the local project settings (an "always" answer), keeping every other key. */
 export function addAllowRule(projectRoot: string, rule: string): void {
-  const file = localSettingsPath(projectRoot);
+  editPermissionRules(localSettingsPath(projectRoot), 'allow', (list) => (list.includes(rule) ? list : [...list, rule]));
+}
+
+/**
+ * Rewrites one `permissions.<kind>` list of a settings file (created if absent); other keys are kept. A file
+ * that is not JSON is an error, never overwritten.
+ */
+export function editPermissionRules(file: string, kind: 'allow' | 'ask' | 'deny', edit: (list: unknown[]) => unknown[]): void {
   const raw = existsSync(file) ? readJsonObject(file) : {};
-  const perms = (raw.permissions && typeof raw.permissions === 'object' ? raw.permissions : {}) as { allow?: unknown };
-  const allow = Array.isArray(perms.allow) ? perms.allow : [];
-  if (allow.includes(rule)) return;
-  raw.permissions = { ...perms, allow: [...allow, rule] };
+  const perms = (raw.permissions && typeof raw.permissions === 'object' ? raw.permissions : {}) as Record<string, unknown>;
+  const before = Array.isArray(perms[kind]) ? (perms[kind] as unknown[]) : [];
+  const after = edit(before);
+  if (after.length === before.length && after.every((r, i) => r === before[i])) return;
+  raw.permissions = { ...perms, [kind]: after };
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(raw, null, 2)}\n`);

@@ -59,32 +59,52 @@ export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: T
     events?.onToolCall?.({ id: call.id, name: call.name, input: call.input, summary: '(invalid input)' });
     return { content: `invalid input for ${tool.name}: ${describeIssues(parsed.error as z.ZodError)}`, isError: true };
   }
-  const input = parsed.data;
-  // The tool name is shown beside the summary (the "● Tool" line, "Allow Tool: …"): the summary never repeats it.
-  const summary = tool.summarize?.(input, ctx) ?? JSON.stringify(input).slice(0, 200);
+  let input = parsed.data;
+  let summary = tool.summarize?.(input, ctx) ?? JSON.stringify(input).slice(0, 200);
   events?.onToolCall?.({ id: call.id, name: tool.name, input, summary });
   try {
-    const refused = await tool.preflight?.(input, ctx);
-    if (refused) return refused;
-    const req = { tool: tool.name, input, summary, agentName: ctx.agentName, toolUseId: call.id };
-    if (tool.needsPermission || ctx.permissions.restricts?.(req)) {
-      const decision = await ctx.permissions.check(req, ctx.signal);
-      if (!decision.allowed) return { content: `permission denied: ${decision.reason}`, isError: true };
-      // An approver's changed input passes the same schema and guards as the model's own.
-      if (decision.input !== undefined) {
-        const changed = tool.inputSchema.safeParse(withCurrentFields(tool, decision.input));
-        if (!changed.success) return { content: `invalid input from the approver for ${tool.name}: ${describeIssues(changed.error as z.ZodError)}`, isError: true };
-        const denied = ctx.permissions.denial?.({ ...req, input: changed.data });
-        if (denied) return { content: `permission denied: ${denied}`, isError: true };
-        const refusedChanged = await tool.preflight?.(changed.data, ctx);
-        if (refusedChanged) return refusedChanged;
-        return await tool.run(changed.data, ctx);
-      }
+    const hook = await ctx.beforeTool?.({ tool: tool.name, input, toolUseId: call.id }, ctx.signal);
+    if (hook?.deny !== undefined) return { content: hook.deny, isError: true };
+    // A hook's changed input passes the same schema, guards and permission check as the model's own.
+    if (hook?.input !== undefined) {
+      const changed = tool.inputSchema.safeParse(withCurrentFields(tool, hook.input));
+      if (!changed.success) return { content: `invalid input from a PreToolUse hook for ${tool.name}: ${describeIssues(changed.error as z.ZodError)}`, isError: true };
+      input = changed.data;
+      summary = tool.summarize?.(input, ctx) ?? JSON.stringify(input).slice(0, 200);
     }
-    return await tool.run(input, ctx);
+    const result = await guardedRun(tool, input, summary, call.id, ctx, hook?.ask);
+    return hook?.context ? withContext(result, hook.context) : result;
   } catch (err) {
     return { content: `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
   }
+}
+
+/** A hook's `additionalContext`, for the model beside the tool's own result. */
+function withContext(r: ToolResult, context: string): ToolResult {
+  const note = `[PreToolUse hook context: ${context}]`;
+  return r.blocks ? { ...r, blocks: [...r.blocks, { type: 'text', text: note }] } : { ...r, content: `${r.content}\n\n${note}` };
+}
+
+/** preflight (sandbox, role guard) → permission → run. */
+async function guardedRun(tool: Tool<any>, input: unknown, summary: string, toolUseId: string, ctx: ToolContext, hookAsk: string | undefined): Promise<ToolResult> {
+  const refused = await tool.preflight?.(input, ctx);
+  if (refused) return refused;
+  const req = { tool: tool.name, input, summary, agentName: ctx.agentName, toolUseId, ...(hookAsk ? { hookAsk } : {}) };
+  if (tool.needsPermission || hookAsk || ctx.permissions.restricts?.(req)) {
+    const decision = await ctx.permissions.check(req, ctx.signal);
+    if (!decision.allowed) return { content: `permission denied: ${decision.reason}`, isError: true };
+    // An approver's changed input passes the same schema and guards as the model's own.
+    if (decision.input !== undefined) {
+      const changed = tool.inputSchema.safeParse(withCurrentFields(tool, decision.input));
+      if (!changed.success) return { content: `invalid input from the approver for ${tool.name}: ${describeIssues(changed.error as z.ZodError)}`, isError: true };
+      const denied = ctx.permissions.denial?.({ ...req, input: changed.data });
+      if (denied) return { content: `permission denied: ${denied}`, isError: true };
+      const refusedChanged = await tool.preflight?.(changed.data, ctx);
+      if (refusedChanged) return refusedChanged;
+      return await tool.run(changed.data, ctx);
+    }
+  }
+  return await tool.run(input, ctx);
 }
 
 const NOT_RUN: ToolResult = { content: 'not run: aborted by the user', isError: true };

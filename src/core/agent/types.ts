@@ -32,7 +32,22 @@ export interface ToolContext {
   sandbox?: BashSandbox;
   /** Background shells of this agent (run_in_background, BashOutput, KillShell). */
   shells?: import('./tools/shells.js').ShellRegistry;
+  /** Asked before each validated call (the Agent SDK's PreToolUse callbacks). */
+  beforeTool?: BeforeTool;
 }
+
+/**
+ * A PreToolUse decision: `deny` refuses (the text is the tool result); `input` replaces the call's input (it
+ * is validated, guarded and permission-checked like the model's own); `ask` makes the permission question
+ * be asked whatever the mode or rules say; `context` is added to the tool result for the model.
+ */
+export interface BeforeToolAnswer {
+  deny?: string;
+  input?: unknown;
+  ask?: string;
+  context?: string;
+}
+export type BeforeTool = (call: { tool: string; input: unknown; toolUseId: string }, signal: AbortSignal) => Promise<BeforeToolAnswer | undefined>;
 
 /** Wraps a shell command so it runs inside the OS sandbox; `explain` names the rule behind a refused write. */
 export interface BashSandbox {
@@ -89,6 +104,8 @@ export interface PermissionRequest {
   askRule?: string;
   /** The model's tool_use id, for approvers that show or answer per call (the Agent SDK's canUseTool). */
   toolUseId?: string;
+  /** Why a PreToolUse hook wants this call asked: asked whatever the mode, the allow rules or a protected path say. */
+  hookAsk?: string;
 }
 
 /** `{ deny }` refuses with the approver's reason (a person's feedback, a timeout) for the model to read. */
