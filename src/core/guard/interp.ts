@@ -20,15 +20,25 @@ export function interpreterKind(name: string): string | null {
   return null;
 }
 
-/** Per interpreter: option letters that carry code, and letters that take a value (glued or the next word). */
-const LETTERS: Record<string, { code: string; value: string; glued: string }> = {
+/**
+ * Per interpreter: option letters that carry code, letters that take a value (glued or the next word),
+ * letters whose value is the rest of the cluster, and letters whose optional glued value is only digits
+ * (`perl -l0e CODE` and `ruby -W0e CODE` are -l0 / -W0 and then -e: the cluster goes on after the digits).
+ */
+const LETTERS: Record<string, { code: string; value: string; glued: string; digits?: string }> = {
   python: { code: 'c', value: 'WXQ', glued: '' },
   node: { code: 'ep', value: 'rC', glued: '' },
-  perl: { code: 'eE', value: 'I', glued: 'MmDdxil0F' },
-  ruby: { code: 'e', value: 'rICE', glued: 'WTxKF0' },
+  perl: { code: 'eE', value: 'I', glued: 'MmDdxiF', digits: 'l0' },
+  ruby: { code: 'e', value: 'rICE', glued: 'xKF', digits: 'WT0' },
   php: { code: 'r', value: 'dcz', glued: '' },
   lua: { code: 'e', value: 'l', glued: '' },
 };
+
+/** Where a cluster goes on after a letter whose glued value is digits (`0x1F` for `-0` in hex). */
+function afterDigits(t: string, k: number): number {
+  const hex = t[k] === '0' && t[k + 1] === 'x' ? /^x[0-9a-f]*/i.exec(t.slice(k + 1)) : null;
+  return k + (hex ? hex[0].length : (/^[0-9]*/.exec(t.slice(k + 1)) as RegExpExecArray)[0].length);
+}
 
 /** The code an interpreter would run from its argv: null if it runs a script file or module. */
 function inlineCode(kind: string, args: Word[]): Word[] | 'stdin' | null {
@@ -50,14 +60,21 @@ function inlineCode(kind: string, args: Word[]): Word[] | 'stdin' | null {
       // A cluster as getopt reads it: `-rfileutils` is -r with the value "fileutils", `-pe CODE` is -p -e.
       for (let k = 1; k < t.length; k++) {
         const c = t[k] as string;
-        if (kind === 'python' && c === 'm') return null;
+        // `python -m mod` runs a module; code given before it (`-c CODE -m x`: x is an argument) still runs.
+        if (kind === 'python' && c === 'm') return code.length > 0 ? code : null;
         const rest = t.slice(k + 1);
         if (letters.code.includes(c)) {
           // `-pe CODE` (node): the rest of the cluster is more code flags, the code is the next word.
           const flagsOnly = Array.from(rest).every((r) => letters.code.includes(r));
-          const v = flagsOnly ? args[++i] : { ...w, text: rest };
+          const v = flagsOnly ? args[i + 1] : { ...w, text: rest };
           if (v) code.push(v);
+          // A next word that is itself an option (`node -p -e CODE`) is read as one too, besides being checked as code.
+          if (flagsOnly && !(v && /^-./.test(v.text) && !v.dynamic)) i++;
           break;
+        }
+        if (letters.digits?.includes(c)) {
+          k = afterDigits(t, k);
+          continue;
         }
         if (letters.value.includes(c)) {
           if (rest === '') i++;

@@ -1,0 +1,90 @@
+/**
+ * Interpreter one-liners (interp.ts) in spellings the corpus does not use: which argv words carry code
+ * (option clusters, values, digits glued to a letter), and the string folds that undo `'r'+'m'`.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkCommand } from '../../src/core/guard/index.js';
+import { foldStrings, interpreterKind } from '../../src/core/guard/interp.js';
+import { leadCtx } from './fixtures.js';
+
+const lead = (cmd: string) => checkCommand('lead', cmd, leadCtx);
+const RMTREE: Record<string, string> = {
+  node: `"require('fs').rmSync('src',{recursive:true})"`,
+  python3: `"import shutil; shutil.rmtree('src')"`,
+  perl: `'rmtree("src")'`,
+  ruby: `'FileUtils.rm_rf("src")'`,
+};
+const refusedAsTree = (cmd: string) => expect(lead(cmd), cmd).toMatchObject({ allowed: false, reason: expect.stringMatching(/delete a directory tree from an interpreter one-liner/) });
+
+describe('interpreter names', () => {
+  it('python and pypy with any version, node and its kin, perl, ruby, php, lua with a version', () => {
+    const kinds = Object.fromEntries(['python', 'python3.11', 'pypy3', 'node', 'nodejs', 'bun', 'deno', 'perl', 'ruby', 'php', 'lua', 'lua5.4', 'pythonx', 'xpython', 'luajit', 'perl5', 'nodex'].map((n) => [n, interpreterKind(n)]));
+    expect(kinds).toEqual({
+      python: 'python', 'python3.11': 'python', pypy3: 'python', node: 'node', nodejs: 'node', bun: 'node', deno: 'node', perl: 'perl', ruby: 'ruby', php: 'php',
+      lua: 'lua', 'lua5.4': 'lua', pythonx: null, xpython: null, luajit: null, perl5: null, nodex: null,
+    });
+  });
+});
+
+describe('where the code is in an interpreter argv', () => {
+  it('node: eval, --eval=, --print, -pe, and -p followed by -e (the -e word is the code)', () => {
+    for (const cmd of [`node eval ${RMTREE.node}`, `node --eval=${RMTREE.node}`, `node --print ${RMTREE.node}`, `node -pe ${RMTREE.node}`, `node -p -e ${RMTREE.node}`, `node -p -r x -e ${RMTREE.node}`])
+      refusedAsTree(cmd);
+  });
+
+  it('code that starts with a dash is still code', () => {
+    refusedAsTree(`node -e "-require('fs').rmSync('src',{recursive:true})"`);
+    refusedAsTree(`python3 -c "-1 if 0 else __import__('shutil').rmtree('src')"`);
+  });
+
+  it('options that take a value skip it, glued or separate; flags before the code letter are read through', () => {
+    for (const cmd of [`node -r x -e ${RMTREE.node}`, `node --import x -e ${RMTREE.node}`, `node --loader x -e ${RMTREE.node}`, `node --title x -e ${RMTREE.node}`,
+      `node --input-type module -e ${RMTREE.node}`, `python3 -Bc ${RMTREE.python3}`, `python3 -Wignore -c ${RMTREE.python3}`, `python3 -c${RMTREE.python3}`,
+      `perl -I lib -e ${RMTREE.perl}`, `perl -Ilib -e ${RMTREE.perl}`, `perl -e${RMTREE.perl}`, `ruby -I lib -e ${RMTREE.ruby}`, `php -d x=1 -r 'rmdir("src");'`])
+      refusedAsTree(cmd);
+  });
+
+  it('perl -l and -0, ruby -W, -T and -0 take only digits: the cluster goes on to -e', () => {
+    for (const cmd of [`perl -le ${RMTREE.perl}`, `perl -l0e ${RMTREE.perl}`, `perl -0777e ${RMTREE.perl}`, `perl -0x1F -e ${RMTREE.perl}`, `ruby -We ${RMTREE.ruby}`, `ruby -W0e ${RMTREE.ruby}`, `ruby -T1e ${RMTREE.ruby}`])
+      refusedAsTree(cmd);
+    // `-0xe` is a record separator in hex (0x0e): the word after it is a script file, not code.
+    expect(lead(`perl -0xe ${RMTREE.perl}`)).toEqual({ allowed: true });
+    // Letters whose value is the rest of the cluster (`-M`, `-i`) end it.
+    expect(lead(`perl -Mstrict -e 'print 1'`)).toEqual({ allowed: true });
+  });
+
+  it('python -m runs a module, but code given before it still runs', () => {
+    expect(lead(`python3 -m shutil -c ${RMTREE.python3}`)).toEqual({ allowed: true });
+    refusedAsTree(`python3 -c ${RMTREE.python3} -m x`);
+  });
+
+  it('a script file, `--` or `-` (stdin) ends the options: what follows is the script\'s', () => {
+    for (const cmd of [`python3 x.py -c ${RMTREE.python3}`, `python3 - ${RMTREE.python3}`, `node -- -e ${RMTREE.node}`, 'node --eval', 'node -e'])
+      expect(lead(cmd), cmd).toEqual({ allowed: true });
+  });
+});
+
+describe('strings folded before the check', () => {
+  it('concatenation, adjacent literals, joins and character codes fold to one string', () => {
+    const cases: Record<string, string> = {
+      "'r'+'m'": '"rm"',
+      "'r' 'm'": '"rm"',
+      "'a' + \"b\" + 'c' + 'd' + 'e'": '"abcde"',
+      "''.join(['r','m'])": '"rm"',
+      '"" . join ( ( "r", "m" ) )': '"rm"',
+      "[ 'r' , 'm' ] . join ( '' )": '"rm"',
+      'chr( 114 ) + chr(109)': '"rm"',
+      'String.fromCharCode( 114 ,109 )': '"rm"',
+      "'r'+'m' x 'a'.join(['b'])": '"rm" x \'a\'.join([\'b\'])',
+      "'a\\n'+'b'": "'a\\n'+'b'",
+      'chr(0x72)': 'chr(0x72)',
+    };
+    for (const [code, folded] of Object.entries(cases)) expect(foldStrings(code), code).toBe(folded);
+  });
+
+  it('code longer than 16,000 characters is checked as written', () => {
+    const at = `${'x'.repeat(16_000 - 7)}'a'+'b'`;
+    expect(foldStrings(at).endsWith('"ab"')).toBe(true);
+    expect(foldStrings(`y${at}`)).toBe(`y${at}`);
+  });
+});
