@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCommand } from '../../src/core/guard/index.js';
 import { foldStrings, interpreterKind } from '../../src/core/guard/interp.js';
-import { leadCtx } from './fixtures.js';
+import { leadCtx, teammateCtx } from './fixtures.js';
 
 const lead = (cmd: string) => checkCommand('lead', cmd, leadCtx);
 const RMTREE: Record<string, string> = {
@@ -86,5 +86,38 @@ describe('strings folded before the check', () => {
     const at = `${'x'.repeat(16_000 - 7)}'a'+'b'`;
     expect(foldStrings(at).endsWith('"ab"')).toBe(true);
     expect(foldStrings(`y${at}`)).toBe(`y${at}`);
+  });
+});
+
+describe('what the code does', () => {
+  const tm = (cmd: string) => checkCommand('teammate', cmd, teammateCtx);
+
+  it('the lead may write from code only when every path it names is scratch', () => {
+    expect(lead(`python3 -c "open('/tmp/a.txt','w').write('x'); open('/tmp/b.txt','w').write('x')"`)).toEqual({ allowed: true });
+    for (const cmd of [`python3 -c "open('/tmp/a.txt','w').write('x'); open('src/a.py','w').write('x')"`, `node -e "require('fs').writeFileSync(process.argv[1], 'x')"`])
+      expect(lead(cmd), cmd).toMatchObject({ allowed: false, reason: expect.stringMatching(/write or delete files from an interpreter one-liner/) });
+  });
+
+  it('a teammate may write its own files from code, not another worktree named in it', () => {
+    expect(tm(`python3 -c "open('src/a.py','w').write('x')"`)).toEqual({ allowed: true });
+    expect(tm(`python3 -c "print('../bob/a.py')"`)).toEqual({ allowed: true });
+    expect(tm(`python3 -c "open('../bob/a.py','w').write('x')"`)).toMatchObject({ allowed: false, reason: expect.stringMatching(/from interpreter code: write into another teammate's worktree \(\/ws\/\.worktrees\/bob\/a\.py\)/) });
+  });
+
+  it('a shell command inside code is checked as a line and as an argv; a string that is not shell is just a string', () => {
+    expect(lead(`python3 -c "import os; os.system('echo hi && rm -rf src')"`)).toMatchObject({ allowed: false, reason: expect.stringMatching(/recursively remove files \(from a shell command inside interpreter code\)/) });
+    expect(lead(`python3 -c "import subprocess; subprocess.run(['echo', 'x', 'rm', '-rf', 'src'])"`).allowed).toBe(false);
+    expect(lead(`python3 -c "import os; os.system('echo (')"`)).toEqual({ allowed: true });
+  });
+
+  it('code on standard input: a here-doc or a literal pipe is read, an unknown pipe only by its words', () => {
+    expect(lead(`echo "import shutil; shutil.rmtree('src')" | python3`).allowed).toBe(false);
+    expect(lead("python3 <<'EOF'\nprint(1)\nEOF")).toEqual({ allowed: true });
+    expect(lead('cat x.py | python3')).toEqual({ allowed: true });
+  });
+
+  it('code built at run time passes unless the line carries a destructive verb; the next -e is still read', () => {
+    expect(lead('node -e "$CODE"')).toEqual({ allowed: true });
+    expect(lead(`node -e "$CODE" -e ${RMTREE.node}`).allowed).toBe(false);
   });
 });
