@@ -44,8 +44,8 @@ describe('where the code is in an interpreter argv', () => {
       refusedAsTree(cmd);
   });
 
-  it('perl -l and -0, ruby -W, -T and -0 take only digits: the cluster goes on to -e', () => {
-    for (const cmd of [`perl -le ${RMTREE.perl}`, `perl -l0e ${RMTREE.perl}`, `perl -0777e ${RMTREE.perl}`, `perl -0x1F -e ${RMTREE.perl}`, `ruby -We ${RMTREE.ruby}`, `ruby -W0e ${RMTREE.ruby}`, `ruby -T1e ${RMTREE.ruby}`])
+  it('perl -l and -0, ruby -W, -T and -0 take only digits, ruby -K one letter: the cluster goes on to -e', () => {
+    for (const cmd of [`perl -le ${RMTREE.perl}`, `perl -l0e ${RMTREE.perl}`, `perl -0777e ${RMTREE.perl}`, `perl -0x1F -e ${RMTREE.perl}`, `ruby -We ${RMTREE.ruby}`, `ruby -W0e ${RMTREE.ruby}`, `ruby -T1e ${RMTREE.ruby}`, `ruby -Kue ${RMTREE.ruby}`])
       refusedAsTree(cmd);
     // `-0xe` is a record separator in hex (0x0e): the word after it is a script file, not code.
     expect(lead(`perl -0xe ${RMTREE.perl}`)).toEqual({ allowed: true });

@@ -22,14 +22,15 @@ export function interpreterKind(name: string): string | null {
 
 /**
  * Per interpreter: option letters that carry code, letters that take a value (glued or the next word),
- * letters whose value is the rest of the cluster, and letters whose optional glued value is only digits
- * (`perl -l0e CODE` and `ruby -W0e CODE` are -l0 / -W0 and then -e: the cluster goes on after the digits).
+ * letters whose value is the rest of the cluster, letters whose optional glued value is only digits
+ * (`perl -l0e CODE` and `ruby -W0e CODE` are -l0 / -W0 and then -e: the cluster goes on after the digits),
+ * and letters whose value is one character (`ruby -Kue CODE` is -Ku -e).
  */
-const LETTERS: Record<string, { code: string; value: string; glued: string; digits?: string }> = {
+const LETTERS: Record<string, { code: string; value: string; glued: string; digits?: string; oneChar?: string }> = {
   python: { code: 'c', value: 'WXQ', glued: '' },
   node: { code: 'ep', value: 'rC', glued: '' },
   perl: { code: 'eE', value: 'I', glued: 'MmDdxiF', digits: 'l0' },
-  ruby: { code: 'e', value: 'rICE', glued: 'xKF', digits: 'WT0' },
+  ruby: { code: 'e', value: 'rICE', glued: 'xF', digits: 'WT0', oneChar: 'K' },
   php: { code: 'r', value: 'dcz', glued: '' },
   lua: { code: 'e', value: 'l', glued: '' },
 };
@@ -74,6 +75,10 @@ function inlineCode(kind: string, args: Word[]): Word[] | 'stdin' | null {
         }
         if (letters.digits?.includes(c)) {
           k = afterDigits(t, k);
+          continue;
+        }
+        if (letters.oneChar?.includes(c)) {
+          k++;
           continue;
         }
         if (letters.value.includes(c)) {
