@@ -18,10 +18,10 @@ const refusedAsTree = (cmd: string) => expect(lead(cmd), cmd).toMatchObject({ al
 
 describe('interpreter names', () => {
   it('python and pypy with any version, node and its kin, perl, ruby, php, lua with a version', () => {
-    const kinds = Object.fromEntries(['python', 'python3.11', 'pypy3', 'node', 'nodejs', 'bun', 'deno', 'perl', 'ruby', 'php', 'lua', 'lua5.4', 'pythonx', 'xpython', 'luajit', 'perl5', 'nodex'].map((n) => [n, interpreterKind(n)]));
+    const kinds = Object.fromEntries(['python', 'python3.11', 'pypy3', 'node', 'nodejs', 'bun', 'deno', 'perl', 'ruby', 'php', 'lua', 'lua5.4', 'pythonx', 'xpython', 'luajit', 'xlua', 'perl5', 'nodex'].map((n) => [n, interpreterKind(n)]));
     expect(kinds).toEqual({
       python: 'python', 'python3.11': 'python', pypy3: 'python', node: 'node', nodejs: 'node', bun: 'node', deno: 'node', perl: 'perl', ruby: 'ruby', php: 'php',
-      lua: 'lua', 'lua5.4': 'lua', pythonx: null, xpython: null, luajit: null, perl5: null, nodex: null,
+      lua: 'lua', 'lua5.4': 'lua', pythonx: null, xpython: null, luajit: null, xlua: null, perl5: null, nodex: null,
     });
   });
 });
@@ -61,6 +61,30 @@ describe('where the code is in an interpreter argv', () => {
   it('a script file, `--` or `-` (stdin) ends the options: what follows is the script\'s', () => {
     for (const cmd of [`python3 x.py -c ${RMTREE.python3}`, `python3 - ${RMTREE.python3}`, `node -- -e ${RMTREE.node}`, 'node --eval', 'node -e'])
       expect(lead(cmd), cmd).toEqual({ allowed: true });
+  });
+});
+
+describe('where the options end (what follows is the script\'s, or data)', () => {
+  it('words that only look like code options are not: a long option with --eval inside, -I--eval, --print-x', () => {
+    for (const cmd of [`node "--title=a--eval=require('fs').rmSync('src',{recursive:true})" x.js`, `perl -I--eval ${RMTREE.perl}`, `node --print-foo ${RMTREE.node}`,
+      `perl x-y.pl -e ${RMTREE.perl}`, `python3 x.py ${RMTREE.python3}`, `deno eval "console.log(Deno.args)" ${RMTREE.node}`, `perl -Mfoo=e ${RMTREE.perl}`, `python3 -mshutil -c ${RMTREE.python3}`])
+      expect(lead(cmd), cmd).toEqual({ allowed: true });
+  });
+
+  it('an option named like one that takes a value, but longer or inside a cluster, takes none', () => {
+    for (const cmd of [`node --required -e ${RMTREE.node}`, `python3 -W--title -c ${RMTREE.python3}`, `node --no-warnings -e ${RMTREE.node}`, `perl -mstrict -e ${RMTREE.perl}`])
+      refusedAsTree(cmd);
+  });
+
+  it('after one -e CODE the next word is read as an option again, even when the code has a dash in it', () => {
+    refusedAsTree(`node -e 'console.log(1)' -e ${RMTREE.node}`);
+    refusedAsTree(`node -e 'console.log(1-2)' -e ${RMTREE.node}`);
+  });
+
+  it('`-` reads the code from standard input; a script file does not', () => {
+    refusedAsTree(`echo "import shutil; shutil.rmtree('src')" | python3 -`);
+    refusedAsTree(`echo "require('fs').rmSync('src',{recursive:true})" | node`);
+    expect(lead(`echo "import shutil; shutil.rmtree('src')" | python3 x.py`)).toEqual({ allowed: true });
   });
 });
 

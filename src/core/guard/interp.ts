@@ -21,25 +21,18 @@ export function interpreterKind(name: string): string | null {
 }
 
 /**
- * Per interpreter: option letters that carry code, letters that take a value (glued or the next word),
- * letters whose value is the rest of the cluster, letters whose optional glued value is only digits
- * (`perl -l0e CODE` and `ruby -W0e CODE` are -l0 / -W0 and then -e: the cluster goes on after the digits),
- * and letters whose value is one character (`ruby -Kue CODE` is -Ku -e).
+ * Per interpreter: option letters that carry code, letters that take a value (glued or the next word), and
+ * letters whose value is the rest of the cluster. A letter whose glued value is only digits or one letter
+ * (`perl -l0`, `-0777`, `ruby -W0`, `-Ku`) is in none of them: the cluster goes on (`perl -le CODE` is -l -e).
  */
-const LETTERS: Record<string, { code: string; value: string; glued: string; digits?: string; oneChar?: string }> = {
+const LETTERS: Record<string, { code: string; value: string; glued: string }> = {
   python: { code: 'c', value: 'WXQ', glued: '' },
   node: { code: 'ep', value: 'rC', glued: '' },
-  perl: { code: 'eE', value: 'I', glued: 'MmDdxiF', digits: 'l0' },
-  ruby: { code: 'e', value: 'rICE', glued: 'xF', digits: 'WT0', oneChar: 'K' },
+  perl: { code: 'eE', value: 'I', glued: 'MmDdxiF' },
+  ruby: { code: 'e', value: 'rICE', glued: 'xF' },
   php: { code: 'r', value: 'dcz', glued: '' },
   lua: { code: 'e', value: 'l', glued: '' },
 };
-
-/** Where a cluster goes on after a letter whose glued value is digits (`0x1F` for `-0` in hex). */
-function afterDigits(t: string, k: number): number {
-  const hex = t[k] === '0' && t[k + 1] === 'x' ? /^x[0-9a-f]*/i.exec(t.slice(k + 1)) : null;
-  return k + (hex ? hex[0].length : (/^[0-9]*/.exec(t.slice(k + 1)) as RegExpExecArray)[0].length);
-}
 
 /** The code an interpreter would run from its argv: null if it runs a script file or module. */
 function inlineCode(kind: string, args: Word[]): Word[] | 'stdin' | null {
@@ -72,14 +65,6 @@ function inlineCode(kind: string, args: Word[]): Word[] | 'stdin' | null {
           // A next word that is itself an option (`node -p -e CODE`) is read as one too, besides being checked as code.
           if (flagsOnly && !(v && /^-./.test(v.text) && !v.dynamic)) i++;
           break;
-        }
-        if (letters.digits?.includes(c)) {
-          k = afterDigits(t, k);
-          continue;
-        }
-        if (letters.oneChar?.includes(c)) {
-          k++;
-          continue;
         }
         if (letters.value.includes(c)) {
           if (rest === '') i++;
