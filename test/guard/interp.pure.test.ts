@@ -67,7 +67,7 @@ describe('where the code is in an interpreter argv', () => {
 describe('where the options end (what follows is the script\'s, or data)', () => {
   it('words that only look like code options are not: a long option with --eval inside, -I--eval, --print-x', () => {
     for (const cmd of [`node "--title=a--eval=require('fs').rmSync('src',{recursive:true})" x.js`, `perl -I--eval ${RMTREE.perl}`, `node --print-foo ${RMTREE.node}`,
-      `perl x-y.pl -e ${RMTREE.perl}`, `python3 x.py ${RMTREE.python3}`, `deno eval "console.log(Deno.args)" ${RMTREE.node}`, `perl -Mfoo=e ${RMTREE.perl}`, `python3 -mshutil -c ${RMTREE.python3}`])
+      `perl x-y.pl -e ${RMTREE.perl}`, `python3 x.py ${RMTREE.python3}`, `deno eval "console.log(Deno.args)" ${RMTREE.node}`, `perl -Mfoo=e ${RMTREE.perl}`, `python3 -mshutil -c ${RMTREE.python3}`, `perl eval ${RMTREE.perl}`])
       expect(lead(cmd), cmd).toEqual({ allowed: true });
   });
 
@@ -129,6 +129,7 @@ describe('what the code does', () => {
   });
 
   it('a shell command inside code is checked as a line and as an argv; a string that is not shell is just a string', () => {
+    expect(lead("node -e 'require(\"child_process\").execSync(`rm -rf src`)'").allowed).toBe(false);
     expect(lead(`python3 -c "import os; os.system('echo hi && rm -rf src')"`)).toMatchObject({ allowed: false, reason: expect.stringMatching(/recursively remove files \(from a shell command inside interpreter code\)/) });
     expect(lead(`python3 -c "import subprocess; subprocess.run(['echo', 'x', 'rm', '-rf', 'src'])"`).allowed).toBe(false);
     expect(lead(`python3 -c "import os; os.system('echo (')"`)).toEqual({ allowed: true });

@@ -73,7 +73,8 @@ function inlineCode(kind: string, args: Word[]): Word[] | 'stdin' | null {
         if (letters.glued.includes(c)) break;
       }
     } else if (!t.startsWith('-')) {
-      return code.length > 0 ? code : t === '-' ? 'stdin' : null;
+      // A script file: its words are its own. (`-` alone, code from stdin, is an option word: the loop goes on.)
+      return code.length > 0 ? code : null;
     }
   }
   return code.length > 0 ? code : 'stdin';
