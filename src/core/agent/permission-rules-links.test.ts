@@ -44,4 +44,16 @@ describe('path rules and symlinks (real files)', () => {
     // A path that cannot be resolved (a link loop) is never widened to the whole tool.
     expect(ruleFor(write('src/loop/x'), scope())).toBe('Write(src/loop/x)');
   });
+
+  it('a project root reached through a link: rules are relative to its real path', () => {
+    const link = `${root}-link`;
+    symlinkSync(root, link);
+    try {
+      const viaLink = { cwd: link, projectRoot: link };
+      expect(ruleMatches('Write(src/)', write('src/real/a.ts'), viaLink)).toBe(true);
+      expect(ruleFor(write('src/real/a.ts'), viaLink)).toBe('Write(src/real/)');
+    } finally {
+      rmSync(link, { force: true });
+    }
+  });
 });

@@ -20,12 +20,16 @@ export function interpreterKind(name: string): string | null {
   return null;
 }
 
-/** Per interpreter: option letters that carry code, and letters that take a value (glued or the next word). */
+/**
+ * Per interpreter: option letters that carry code, letters that take a value (glued or the next word), and
+ * letters whose value is the rest of the cluster. A letter whose glued value is only digits or one letter
+ * (`perl -l0`, `-0777`, `ruby -W0`, `-Ku`) is in none of them: the cluster goes on (`perl -le CODE` is -l -e).
+ */
 const LETTERS: Record<string, { code: string; value: string; glued: string }> = {
   python: { code: 'c', value: 'WXQ', glued: '' },
   node: { code: 'ep', value: 'rC', glued: '' },
-  perl: { code: 'eE', value: 'I', glued: 'MmDdxil0F' },
-  ruby: { code: 'e', value: 'rICE', glued: 'WTxKF0' },
+  perl: { code: 'eE', value: 'I', glued: 'MmDdxiF' },
+  ruby: { code: 'e', value: 'rICE', glued: 'xF' },
   php: { code: 'r', value: 'dcz', glued: '' },
   lua: { code: 'e', value: 'l', glued: '' },
 };
@@ -50,13 +54,16 @@ function inlineCode(kind: string, args: Word[]): Word[] | 'stdin' | null {
       // A cluster as getopt reads it: `-rfileutils` is -r with the value "fileutils", `-pe CODE` is -p -e.
       for (let k = 1; k < t.length; k++) {
         const c = t[k] as string;
-        if (kind === 'python' && c === 'm') return null;
+        // `python -m mod` runs a module; code given before it (`-c CODE -m x`: x is an argument) still runs.
+        if (kind === 'python' && c === 'm') return code.length > 0 ? code : null;
         const rest = t.slice(k + 1);
         if (letters.code.includes(c)) {
           // `-pe CODE` (node): the rest of the cluster is more code flags, the code is the next word.
           const flagsOnly = Array.from(rest).every((r) => letters.code.includes(r));
-          const v = flagsOnly ? args[++i] : { ...w, text: rest };
+          const v = flagsOnly ? args[i + 1] : { ...w, text: rest };
           if (v) code.push(v);
+          // A next word that is itself an option (`node -p -e CODE`) is read as one too, besides being checked as code.
+          if (flagsOnly && !(v && /^-./.test(v.text) && !v.dynamic)) i++;
           break;
         }
         if (letters.value.includes(c)) {
@@ -66,7 +73,8 @@ function inlineCode(kind: string, args: Word[]): Word[] | 'stdin' | null {
         if (letters.glued.includes(c)) break;
       }
     } else if (!t.startsWith('-')) {
-      return code.length > 0 ? code : t === '-' ? 'stdin' : null;
+      // A script file: its words are its own. (`-` alone, code from stdin, is an option word: the loop goes on.)
+      return code.length > 0 ? code : null;
     }
   }
   return code.length > 0 ? code : 'stdin';
