@@ -110,8 +110,13 @@ describe('a holder stopped (SIGSTOP) longer than the stale bound, then resumed',
     await store.send('user', 'alice', 'before');
     const staller = startWorker('send-once', store.dir, 'bob', 'alice', inbox);
     expect(await staller.nextLine()).toMatchObject({ stalled: true });
+    const stalledAt = Date.now();
     const others = ['carol', 'dave', 'user'].map((from) => startWorker('send-once', store.dir, from, 'alice'));
-    await sleep(STALL_MS);
+    // Resumed only once every waiter has said it waits (a fixed sleep let a slow start on a loaded machine miss
+    // the whole stall) and the stall has outlasted the stale bound.
+    const waiting = `waiting for pid ${staller.child.pid}`;
+    while (!others.every((o) => o.stderr().includes(waiting)) && others.every((o) => o.child.exitCode === null)) await sleep(50);
+    await sleep(Math.max(0, STALL_MS - (Date.now() - stalledAt)));
     staller.child.kill('SIGCONT');
     const acks = [(await staller.nextLine()) as Ack, ...((await Promise.all(others.map((o) => o.nextLine()))) as Ack[])];
     await Promise.all([staller, ...others].map((w) => w.done()));
@@ -120,7 +125,7 @@ describe('a holder stopped (SIGSTOP) longer than the stale bound, then resumed',
     expect(acked.filter((id) => !onDisk.has(id))).toEqual([]);
     expect(acked).toHaveLength(4); // the waiters waited rather than failing
     expect(onDisk.size).toBe(5);
-    expect(others.some((o) => o.stderr().includes(`waiting for pid ${staller.child.pid}`))).toBe(true);
+    expect(others.filter((o) => o.stderr().includes(waiting))).toHaveLength(3);
   });
 
   it('inside a task claim: the claim acknowledged to one agent is the one on disk; no task owned by two', async () => {
