@@ -36,9 +36,9 @@ function plantAbandonedLock(file: string): void {
   fs.utimesSync(lock, old, old);
 }
 
-/** The pid of a process that has exited. */
+/** The pid of a process that has exited: a shell, not node, whose start-up under load cost seconds a round. */
 function deadPid(): number {
-  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+  return Number(spawnSync('/bin/sh', ['-c', 'echo $$'], { encoding: 'utf8' }).stdout.trim());
 }
 
 describe('stale lock takeover (real processes)', () => {
