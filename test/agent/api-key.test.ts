@@ -110,7 +110,7 @@ describe('thclaws reads the stored key', () => {
   beforeAll(async () => {
     await ensureBuilt();
     fake = await new FakeAnthropic().start();
-  });
+  }, 120_000);
   afterAll(() => fake.close());
 
   it('`thclaws -p` with no ANTHROPIC_API_KEY uses the key from the config dir', async () => {

@@ -19,7 +19,7 @@ export interface FakeApiWorkspace {
 export function useFakeApiWorkspace(opts: { cli?: boolean; each: (w: FakeApiWorkspace) => unknown }): void {
   let cleanup: (() => void) | undefined;
   let fake: FakeAnthropic | undefined;
-  if (opts.cli) beforeAll(ensureBuilt);
+  if (opts.cli) beforeAll(ensureBuilt, 120_000);
   beforeEach(async () => {
     const t = tempDir();
     cleanup = t.cleanup;

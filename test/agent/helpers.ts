@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(REPO, 'bin/thclaws');
@@ -26,6 +27,16 @@ export interface RunResult {
   stderr: string;
 }
 
+/** Without a test to tie it to (a beforeAll), a CLI run is killed after this long. */
+const OUTSIDE_TEST_KILL_MS = 120_000;
+
+/**
+ * Runs the CLI to its exit. A run never outlives the test that started it: it is killed when that test
+ * finishes (passed, failed or timed out), so the test's own timeout is its one deadline. A separate, shorter
+ * kill clock here (it was 30 s inside a 60 s test) cut off runs that need about 1.5 s of CPU whenever a
+ * loaded machine gave them less than a twentieth of a core, with nothing to say why (`code` null). `timeoutMs`
+ * is for a test that asserts the run ends by itself (a hang shows as `code` null).
+ */
 export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -33,7 +44,15 @@ export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessE
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
     child.stderr.on('data', (b) => (stderr += b));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    let killAfter = opts.timeoutMs;
+    if (killAfter === undefined) {
+      try {
+        onTestFinished(() => void child.kill('SIGKILL'));
+      } catch {
+        killAfter = OUTSIDE_TEST_KILL_MS; // not inside a test
+      }
+    }
+    const timer = killAfter === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfter);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -47,7 +66,9 @@ function newestMtime(dir: string): number {
   let max = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    max = Math.max(max, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+    // Test files are not in the bundle: editing one must not rebuild dist/ under the CLIs other files run.
+    if (e.isDirectory()) max = Math.max(max, newestMtime(p));
+    else if (!e.name.endsWith('.test.ts')) max = Math.max(max, statSync(p).mtimeMs);
   }
   return max;
 }

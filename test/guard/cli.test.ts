@@ -1,16 +1,16 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../agent/helpers.js';
 import { teamRepo } from './git-repo.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = (...args: string[]) => spawnSync(process.execPath, ['bin/thclaws', 'guard', ...args], { cwd: REPO, encoding: 'utf8' });
 
 describe('thclaws guard (real process)', () => {
-  beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: REPO });
-  });
+  // Builds only when the sources are newer (an unconditional build swapped dist/ under other files' CLIs).
+  beforeAll(ensureBuilt, 120_000);
 
   it('exit 0 and "allowed" for an allowed command', () => {
     const r = run('--role', 'lead', '--', 'git status && ls');

@@ -26,7 +26,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(ws.dir, '.worktrees', 'a', 'a.txt'), 'a\n');
   git(path.join(ws.dir, '.worktrees', 'a'), 'add', 'a.txt');
   git(path.join(ws.dir, '.worktrees', 'a'), 'commit', '-qm', 'a');
-});
+}, 120_000);
 afterAll(() => ws.cleanup());
 
 function gone(pid: number): boolean {

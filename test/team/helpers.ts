@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
 import { TeamStore } from '../../src/core/store/index.js';
 import { bundleForNode } from '../bundle-node.js';
 
@@ -31,6 +31,12 @@ export function startWorker(mode: string, teamDir: string, ...args: string[]): W
   // THCLAWS_WORKER_NODE_ARGS (e.g. --cpu-prof) is for profiling the workers by hand.
   const extra = process.env.THCLAWS_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...extra, workerScript(), mode, teamDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A worker never outlives the test that started it (a timed-out test left eight workers running for good).
+  try {
+    onTestFinished(() => void child.kill('SIGKILL'));
+  } catch {
+    // not inside a test (a bench, a beforeAll): the caller ends it
+  }
   const lines: unknown[] = [];
   const waiters: Array<(v: unknown) => void> = [];
   let stderr = '';

@@ -3,6 +3,7 @@
  * Usage: node --import tsx worker.ts <mode> <teamDir> [args…]; prints one JSON line per result.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { TeamStore } from '../../src/core/store/index.js';
 import { withLock } from '../../src/core/store/lock.js';
 import { answerApproval } from '../../src/core/teams/approvals.js';
@@ -13,12 +14,33 @@ const out = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const now = () => process.hrtime.bigint().toString(); // CLOCK_MONOTONIC: comparable across processes
 
+/**
+ * Resolves once `file` exists. A watch on its directory wakes every waiting process together when it appears
+ * (what a race start needs) without polling: eight processes each polling every millisecond took the CPU the
+ * test itself needed on a loaded machine. A slow poll covers a missed event. The directory going away means
+ * the test that made it is gone: the worker exits rather than wait for ever.
+ */
+function untilExists(file: string): Promise<void> {
+  if (fs.existsSync(file)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!fs.existsSync(file)) return;
+      watcher.close();
+      clearInterval(poll);
+      resolve();
+    };
+    const watcher = fs.watch(path.dirname(file), check).on('error', () => process.exit(3));
+    const poll = setInterval(() => (fs.existsSync(path.dirname(file)) ? check() : process.exit(3)), 50);
+    check();
+  });
+}
+
 /** Start barrier for benchmarks: wait until THCLAWS_BENCH_GO (a file path) exists, if set. */
 async function barrier(): Promise<void> {
   const go = process.env.THCLAWS_BENCH_GO;
   if (!go) return;
   out({ ready: true });
-  while (!fs.existsSync(go)) await sleep(1);
+  await untilExists(go);
 }
 
 /** Runs `fn`; an error becomes `{ ok: false, code, error }` so the parent sees refusals as data. */
@@ -224,7 +246,7 @@ async function main(): Promise<void> {
       const [from, to, rounds, goDir] = args;
       for (let r = 0; r < Number(rounds); r++) {
         const go = `${goDir}/${r}`;
-        while (!fs.existsSync(go)) await sleep(1);
+        await untilExists(go);
         out({ round: r, ...(await settle(async () => ({ id: (await store.send(from!, to!, `round ${r} from ${from}`))[0]!.id }))) });
       }
       break;
@@ -238,7 +260,7 @@ async function main(): Promise<void> {
       await store.statuses.write(agent!, { status: 'working', pid: process.pid, current_task: id! });
       out(await settle(async () => ({ owner: (await store.tasks.claim(id!, agent!)).owner, pid: process.pid })));
       if (go) {
-        while (!fs.existsSync(go)) await sleep(5);
+        await untilExists(go);
         out(await settle(async () => ({ status: (await store.tasks.complete(id!, agent!, `done by pid ${process.pid}`)).status })));
       }
       setInterval(() => {}, 1000);

@@ -39,7 +39,8 @@ describe("the lead's MCP servers", () => {
       env: scrubbedEnv(ws.home),
       timeoutMs: 90_000,
     });
-    expect(r.code, r.stderr).toBe(0);
+    // The result event says why a run failed (stderr is often empty then).
+    expect(r.code, r.stderr + JSON.stringify(parseLines(r.stdout).find((e) => e.type === 'result'))).toBe(0);
     expect(parseLines(r.stdout).find((e) => e.type === 'result')?.is_error).toBe(false);
     const agentDir = path.join(ws.dir, '.thclaws/state/team/agents/helper');
     const file = path.join(agentDir, 'mcp.json');

@@ -31,9 +31,15 @@ async function waitFor<T>(fn: () => T | undefined, what: string, ms = 20_000): P
 
 const readPid = (file: string) => (existsSync(file) && readFileSync(file, 'utf8').trim() ? Number(readFileSync(file, 'utf8')) : undefined);
 
-/** A process that leaves our process group (a new session) and keeps stdout open, without the Linux-only `setsid` binary. */
+/**
+ * A process that leaves our process group and keeps stdout open, without the Linux-only `setsid` binary. Perl,
+ * not node: it is in its own group within milliseconds of the command's start, long before the test's 1 s
+ * timeout even on a starved machine (a node start-up there took longer than the timeout). The parent waits
+ * for the pid file, which the child writes only once it has left the group, so the shell's own `sleep` starts
+ * with the escapee already out of reach.
+ */
 const escapee = (pidFile: string) =>
-  `"${process.execPath}" -e "const c=require('child_process').spawn('sleep',['30'],{detached:true,stdio:['ignore','inherit','inherit']});require('fs').writeFileSync('${pidFile}',String(c.pid));c.unref()"`;
+  `perl -e 'if (fork) { select(undef, undef, undef, 0.005) until -s $ARGV[0]; exit } setpgrp(0, 0); open(my $f, ">", $ARGV[0]); print $f $$; close($f); exec("sleep", "30")' '${pidFile}'`;
 
 describe('Bash: output, background children, background shells', () => {
   let root: string;
