@@ -8,7 +8,7 @@
  * BENCH_RENDERER=DIR serves another renderer build (a baseline) against the same host; BENCH_QUICK=1 stops
  * after the throughput run; BENCH_IDLE_ONLY=1 runs only the idle phase (BENCH_IDLE_SECS sets its length);
  * BENCH_FLOOD_MIB sets the throughput run's MiB per pane (5; less on a machine too loaded to drain 40 MiB);
- * BENCH_ECHO_ONLY=1 runs only the keystroke-echo phase.
+ * BENCH_ECHO_ONLY=1 runs only the keystroke-echo phase (BENCH_ECHO_KEYS sets its number of keys, 40).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
