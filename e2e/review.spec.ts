@@ -132,6 +132,7 @@ test('merge panel: dry run, merge with the checks streamed, landed', async () =>
   await expect(panel.locator('[data-testid="checks-output"]')).toContainText('SETTINGS-CHECK-RAN');
   await expect(panel.locator('[data-testid="checks-output"]')).not.toContainText('CHECKS-PASSED');
   await expect(panel.locator('[data-testid="merge-result"]')).toContainText('landed on');
+  await expect(panel.getByTestId('dry-run')).toHaveCount(0); // the dry run predicted the branches before it
   expect(fs.readFileSync(path.join(d.ws, 'tax.js'), 'utf8')).toContain('0.25');
   // Landed: the panel refreshes, bob has nothing ahead, so it is unticked and Merge has nothing to do.
   await expect(panel.locator('tr[data-agent="bob"] td').nth(2)).toHaveText(/^0 \/ \d+$/);

@@ -3,7 +3,7 @@ import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { Terminal } from '@xterm/xterm';
 import { FLOW } from '../shared/api';
 import type { HostClient } from './transport';
-import { AckBatcher, FrameBudget } from './write-pacing';
+import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';
 
 const WRITE_SLICE = 64 * 1024;
 /** Most panes written per frame (see pump). */
@@ -27,6 +27,13 @@ const SCROLLBACK = FLOW.scrollbackLines;
 export const TERMINAL_FONT = '"DejaVu Mono", "Maple Mono", monospace';
 /** A keystroke's echo in a pane typed into this recently is written before any flood (ms). */
 const TYPING_MS = 1000;
+/**
+ * After a keystroke, the other panes yield for this long (ms): one small write every TYPING_OTHER_GAP_MS, one pane
+ * at a time (see TypingYield). Longer than the pauses of a person typing words and lines.
+ */
+const TYPING_HOLD_MS = 2000;
+const TYPING_OTHER_GAP_MS = 100;
+const TYPING_OTHER_CHARS = 32 * 1024;
 /** Characters an echo may write past a full frame budget. */
 const ECHO_ALLOWANCE = 4096;
 /** A box change this soon after a window resize was the person's doing (ms). */
@@ -69,6 +76,7 @@ export class TerminalManager {
   private lastFrame = 0;
   private wrote = false;
   private readonly acks: AckBatcher;
+  private readonly typing = new TypingYield({ holdMs: TYPING_HOLD_MS, otherGapMs: TYPING_OTHER_GAP_MS, otherChars: TYPING_OTHER_CHARS });
   /** Characters each pane has rendered (or buffered while hidden): the bench and tests read it. */
   private readonly done = new Map<string, number>();
 
@@ -187,6 +195,7 @@ export class TerminalManager {
     term.onData((data) => {
       if (p.readonly) return;
       p.typedAt = performance.now();
+      this.typing.typed(p.typedAt);
       this.client.fire({ type: 'input', agent, data });
     });
     // This view's own size goes to the host; the terminal shows the pty's size (set by the view used last).
@@ -332,16 +341,21 @@ export class TerminalManager {
     }
     const room = this.budget.chars - this.inflight;
     if (room <= 0) return; // xterm is still parsing earlier writes; their callbacks schedule the next frame
-    // Panes in turn, each filled as far as the room allows, so a pane with little queued does not waste the frame.
     let left = room;
-    let count = 0;
-    while (left > 0 && count < Math.min(PANES_PER_FRAME, panes.length)) {
-      const p = panes[(this.rr + count) % panes.length]!;
-      count++;
-      left -= this.writeFrom(p, left);
+    if (this.typing.active(now)) {
+      const demand = panes.map((p) => ({ typedAt: p.typedAt, queued: p.queue.reduce((n, q) => n + q.length, 0) }));
+      for (const [i, n] of this.typing.plan(now, demand, room)) left -= this.writeFrom(panes[i]!, n);
+    } else {
+      // Panes in turn, each filled as far as the room allows, so a pane with little queued does not waste the frame.
+      let count = 0;
+      while (left > 0 && count < Math.min(PANES_PER_FRAME, panes.length)) {
+        const p = panes[(this.rr + count) % panes.length]!;
+        count++;
+        left -= this.writeFrom(p, left);
+      }
+      this.rr = (this.rr + count) % Math.max(1, panes.length);
     }
     this.budget.wrote(now, room - left);
-    this.rr = (this.rr + count) % Math.max(1, panes.length);
     if ([...this.panes.values()].some((p) => p.term && p.queue.length)) this.schedule();
   }
 

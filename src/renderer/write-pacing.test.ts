@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AckBatcher, FrameBudget } from './write-pacing';
+import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';
 
 describe('FrameBudget', () => {
   it('shrinks in proportion to a late frame and grows back while frames are on time', () => {
@@ -100,5 +100,57 @@ describe('AckBatcher', () => {
     acks.flush();
     await Promise.resolve();
     expect(sent).toEqual([['a', 7]]);
+  });
+});
+
+describe('TypingYield', () => {
+  const opts = { holdMs: 2000, otherGapMs: 100, otherChars: 32_000 };
+  const idle = -Infinity;
+
+  it('is inactive until the person types, and for holdMs after the last keystroke', () => {
+    const y = new TypingYield(opts);
+    expect(y.active(0)).toBe(false);
+    y.typed(1000);
+    expect(y.active(1000)).toBe(true);
+    expect(y.active(2999)).toBe(true);
+    expect(y.active(3000)).toBe(false);
+    y.typed(500); // an older keystroke (another pane) does not shorten the hold
+    expect(y.active(2999)).toBe(true);
+  });
+
+  it('the typed pane takes the room first; then one other pane gets a small write', () => {
+    const y = new TypingYield(opts);
+    y.typed(1000);
+    const panes = [{ typedAt: idle, queued: 500_000 }, { typedAt: 1000, queued: 3 }, { typedAt: idle, queued: 500_000 }];
+    expect(y.plan(1010, panes, 100_000)).toEqual([[1, 3], [0, 32_000]]);
+  });
+
+  it('the other panes get one write per gap, in turn, never more than the room leaves', () => {
+    const y = new TypingYield(opts);
+    y.typed(1000);
+    const panes = [{ typedAt: 1000, queued: 0 }, { typedAt: idle, queued: 500_000 }, { typedAt: idle, queued: 10 }, { typedAt: idle, queued: 500_000 }];
+    expect(y.plan(1010, panes, 100_000)).toEqual([[1, 32_000]]);
+    expect(y.plan(1050, panes, 100_000)).toEqual([]); // within the gap: the frame draws only the typed pane
+    expect(y.plan(1109, panes, 100_000)).toEqual([]);
+    expect(y.plan(1110, panes, 100_000)).toEqual([[2, 10]]);
+    expect(y.plan(1210, panes, 5000)).toEqual([[3, 5000]]);
+    expect(y.plan(1310, panes, 100_000)).toEqual([[1, 32_000]]);
+  });
+
+  it('a typed pane with a lot queued (a command\'s output) keeps the whole room; nothing is left for the others', () => {
+    const y = new TypingYield(opts);
+    y.typed(1000);
+    const panes = [{ typedAt: idle, queued: 500_000 }, { typedAt: 1000, queued: 900_000 }];
+    expect(y.plan(1500, panes, 200_000)).toEqual([[1, 200_000]]);
+    expect(y.plan(1600, [panes[0]!, { typedAt: 1000, queued: 0 }], 200_000)).toEqual([[0, 32_000]]);
+  });
+
+  it('a pane typed into longer ago than the hold is one of the others', () => {
+    const y = new TypingYield(opts);
+    y.typed(1000);
+    y.typed(2500);
+    const panes = [{ typedAt: 1000, queued: 50_000 }, { typedAt: 2500, queued: 0 }];
+    expect(y.plan(3000, panes, 100_000)).toEqual([[0, 32_000]]);
+    expect(y.plan(3050, panes, 100_000)).toEqual([]);
   });
 });

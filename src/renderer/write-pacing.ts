@@ -81,3 +81,71 @@ export class AckBatcher {
     for (const [agent, chars] of all) this.send(agent, Math.max(1, chars));
   }
 }
+
+export interface TypingYieldOptions {
+  /** How long after the person's last keystroke in a pane the other panes keep yielding to it (ms). */
+  holdMs: number;
+  /** Shortest interval between two writes to the other panes while they yield (ms). */
+  otherGapMs: number;
+  /** Most characters one such write may hand to xterm. */
+  otherChars: number;
+}
+
+/** A pane as a frame's plan sees it: when the person last typed into it, and the characters waiting for it. */
+export interface PaneDemand {
+  typedAt: number;
+  queued: number;
+}
+
+/**
+ * While the person types into a pane, every other pane's output yields to it. A flood keeps the page's one main
+ * thread busy (parsing, then relayout and repaint of every pane that scrolled, frame after frame), and a
+ * keystroke's echo waits for whatever task or frame is running when it arrives. So, for `holdMs` after a
+ * keystroke, the other panes get one small write every `otherGapMs`, one pane at a time, in turn: most frames
+ * then draw only the typed pane, and the main thread is mostly idle when the echo comes. The typed pane itself
+ * (a command's output the person waits for) keeps the whole room. Nothing is dropped: the other panes' output
+ * waits in their queues, unacknowledged, so the host's flow control pauses their programs meanwhile.
+ */
+export class TypingYield {
+  private typedAt = -Infinity;
+  private otherAt = -Infinity;
+  private turn = 0;
+
+  constructor(private readonly opts: TypingYieldOptions) {}
+
+  /** The person typed into a pane (ms timestamp). */
+  typed(now: number): void {
+    this.typedAt = Math.max(this.typedAt, now);
+  }
+
+  /** Whether the other panes yield at `now`. */
+  active(now: number): boolean {
+    return now - this.typedAt < this.opts.holdMs;
+  }
+
+  /**
+   * A frame's writes while the panes yield, within `room` characters: `[pane index, characters]` in the order to
+   * write them — the typed panes first, as much as they have, then at most one other pane.
+   */
+  plan(now: number, panes: readonly PaneDemand[], room: number): Array<[number, number]> {
+    const writes: Array<[number, number]> = [];
+    const others: number[] = [];
+    let left = room;
+    panes.forEach((p, i) => {
+      if (now - p.typedAt >= this.opts.holdMs) {
+        if (p.queued > 0) others.push(i);
+        return;
+      }
+      const n = Math.min(p.queued, left);
+      if (n <= 0) return;
+      writes.push([i, n]);
+      left -= n;
+    });
+    if (!others.length || left <= 0 || now - this.otherAt < this.opts.otherGapMs) return writes;
+    const i = others[this.turn % others.length]!;
+    this.turn = (this.turn + 1) % others.length;
+    writes.push([i, Math.min(panes[i]!.queued, left, this.opts.otherChars)]);
+    this.otherAt = now;
+    return writes;
+  }
+}

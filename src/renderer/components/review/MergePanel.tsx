@@ -81,6 +81,7 @@ export function MergePanel() {
     setBusy(true);
     clearOutput();
     setResult(null);
+    setDry(null); // a prediction of the branches before this merge: stale once it runs
     const r = (await act({ type: 'merge_run', agents: selected, checks: runChecks, allow_live: allowLive, allow_uncommitted: allowUncommitted })) as RunResult | undefined;
     setResult(r ?? null);
     setBusy(false);
@@ -145,8 +146,9 @@ export function MergePanel() {
           <button onClick={() => void dryRun()} disabled={!selected.length}>
             Dry run
           </button>
-          <label>
-            <input type="checkbox" checked={runChecks} onChange={(e) => setRunChecks(e.target.checked)} /> run checks{checks?.length ? ` (${checks.join(' && ')})` : ''}
+          {/* The commands themselves in the tooltip: a long chain would push the other actions onto lines of their own. */}
+          <label title={checks?.length ? checks.join('\n') : undefined}>
+            <input type="checkbox" checked={runChecks} onChange={(e) => setRunChecks(e.target.checked)} /> run checks{checks?.length ? ` (${checks.length})` : ''}
           </label>
           <label title="merge a working teammate's last commit anyway">
             <input type="checkbox" checked={allowLive} onChange={(e) => setAllowLive(e.target.checked)} /> even if working
