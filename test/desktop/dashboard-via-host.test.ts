@@ -76,7 +76,7 @@ describe('the team outlives the dashboard', () => {
   let hostPid = 0;
 
   const startDashboard = async () => {
-    const proc = spawn(THCLAWS, ['dashboard', '--via-host', '--dir', ws, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     procs.push(proc);
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -121,6 +121,8 @@ export class HostSession implements TerminalView {
       case 'open_workspace':
       case 'demo_start':
         throw new Error(`${req.type} is handled by the transport`);
+      case 'host_stop':
+        throw new Error('this dashboard runs the team itself (--in-process): stop it with Ctrl-C');
       case 'key_set': {
         const setup = h.setup.setKey(req.key);
         // The lead was waiting only for the key: it starts now.

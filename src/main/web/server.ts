@@ -8,7 +8,7 @@ import { serveStatic } from './static.js';
 
 export interface DashboardServerOptions {
   /** The views' way to the team: the in-process HostManager, or the workspace's host process (RemoteViews). */
-  manager: { connect(out: (event: HostEvent) => void): ViewLink };
+  manager: { connect(out: (event: HostEvent) => void, gone?: () => void): ViewLink };
   /** Built renderer (index.html + assets). */
   rendererDir: string;
   port?: number;
@@ -99,7 +99,8 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
     const send = (e: HostEvent) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(e));
     };
-    const conn = opts.manager.connect(send);
+    // The host went away: the page reconnects, and so reaches the next host (which offers Resume team).
+    const conn = opts.manager.connect(send, () => ws.close(1012, 'the workspace host closed'));
     ws.on('message', (data, isBinary) => {
       let raw: unknown;
       try {
