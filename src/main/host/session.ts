@@ -150,7 +150,7 @@ export class HostSession implements TerminalView {
         await h.membership.start(req.name);
         return { started: req.name };
       case 'team_resume':
-        return resumeTeam({ workspace: h.workspace, store: h.store, start: (name, resume) => h.membership.start(name, resume) });
+        return resumeTeam({ workspace: h.workspace, store: h.store, start: (name, resume) => h.membership.start(name, resume), lead: { session: h.leadLeftBehind, restart: (id) => h.restartLead(id) } });
       case 'budget_set':
         return { budgets: await h.budgets.set(req) };
     }
