@@ -10,8 +10,10 @@ import pty from '@lydell/node-pty';
  * prints an end marker and waits for the host to answer: everything before the marker has then been read
  * (a pty is ordered), and only then does the slave close. The wait has no timeout: a pane paused by flow
  * control for minutes still gets its tail once resumed, and a host that goes away closes the master, which
- * ends the wait. Signals sent to the group reach the child; the wrapper traps them (a handler, not an ignore,
- * so the child keeps default dispositions) and still reports.
+ * ends the wait. Signals sent to the group reach the child; the wrapper traps TERM and INT (a handler, not an
+ * ignore, so the child keeps default dispositions) and still reports. It does not trap HUP: when the host dies
+ * (SIGKILL, crash) the master closes, the kernel hangs up the wrapper (the session leader), and its exit sends
+ * SIGHUP to the child, which then stops instead of running on headless with no pane and holding its lease.
  * The one pty implementation: the desktop host's launcher and `thclaws team host` both run children through it.
  */
 const MARKER_HEAD = '\x1b]6973;thclaws-pty-end;';
@@ -26,7 +28,7 @@ const NONCE_ENV = 'THCLAWS_PTY_END';
  * master held by a pane that outlives a dead host keeps the other pane's wrapper waiting for ever.
  */
 const CLOSE_INHERITED = 'for f in /dev/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done;';
-const WRAPPER = `${CLOSE_INHERITED} n=$${NONCE_ENV}; unset ${NONCE_ENV}; trap : TERM INT HUP; "$@"; rc=$?; printf '\\033]6973;thclaws-pty-end;%s\\007' "$n"; IFS= read -r _; exit $rc`;
+const WRAPPER = `${CLOSE_INHERITED} n=$${NONCE_ENV}; unset ${NONCE_ENV}; trap : TERM INT; "$@"; rc=$?; printf '\\033]6973;thclaws-pty-end;%s\\007' "$n"; IFS= read -r _; exit $rc`;
 
 export interface PtyExit {
   code: number | null;
