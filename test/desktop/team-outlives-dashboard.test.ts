@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession, sessionsDir } from '../../src/core/agent/sessions.js';
 import { deriveState, LEAD, TeamStore } from '../../src/core/store/index.js';
+import { connectHost } from '../../src/main/daemon/host-client.js';
 import { makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 import { referenceText, TermView } from './term-view.js';
 
@@ -87,6 +88,14 @@ describe('the team outlives the dashboard, and Resume team outlives the host', (
     for (const m of MATES) expect(await a.request({ type: 'member_start', name: m })).toMatchObject({ ok: true });
     for (const n of AGENTS) pids.set(n, await waitFor(() => a.pid(n), `${n} in a pty of the host`, 60_000));
   }, 180_000);
+
+  it("the host a dashboard started carries none of the dashboard's secrets: not in its command line, not in its environment", () => {
+    const token = new URL(first.url).searchParams.get('token')!;
+    const cmdline = fs.readFileSync(`/proc/${first.hostPid}/cmdline`, 'utf8');
+    const environ = fs.readFileSync(`/proc/${first.hostPid}/environ`, 'utf8');
+    for (const listing of [cmdline, environ]) expect(listing.includes(token)).toBe(false);
+    expect(environ.split('\0').filter((kv) => /token|api_key|secret/i.test(kv.split('=')[0]!))).toEqual([]);
+  });
 
   afterAll(async () => {
     for (const v of views) v.close();
@@ -187,4 +196,24 @@ describe('the team outlives the dashboard, and Resume team outlives the host', (
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/^thclaws: cannot resume the team while .* running: stop .* first\n$/);
   }, 240_000);
+
+  it('"Stop the team and quit": the teammates are asked as the lead asks, stop by themselves, and the host exits', async () => {
+    const d = views.at(-1)!;
+    const probe = await connectHost(ws, { client: 'test', env });
+    const hostPid = probe.pid;
+    probe.close();
+    expect(await d.request({ type: 'host_stop' })).toMatchObject({ ok: true });
+    await waitFor(() => d.events.some((e) => e.type === 'host_closed'), 'host_closed', 30_000);
+    for (const m of MATES) expect((await store.statuses.read(m))?.status, m).toBe('stopped');
+    await waitFor(() => {
+      try {
+        process.kill(hostPid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 'the host gone');
+    const log = fs.readdirSync(path.join(runtime, 'thclaws')).find((f) => f.endsWith('.log'))!;
+    expect(fs.readFileSync(path.join(runtime, 'thclaws', log), 'utf8')).toMatch(/asked (alice|bob|carol), (alice|bob|carol), (alice|bob|carol) to stop; 3 stopped by themselves/);
+  }, 60_000);
 });
