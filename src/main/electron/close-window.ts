@@ -8,7 +8,9 @@ export function askOnClose(win: BrowserWindow, workspace: string, opts: { stopTe
   let decided = false;
   win.on('close', (e) => {
     if (decided) return;
-    const choice = dialog.showMessageBoxSync(win, {
+    // THCLAWS_ON_CLOSE=keep|stop answers without asking (a person who chose once for good; the Electron test).
+    const preset = ({ keep: 0, stop: 1 } as Record<string, number>)[process.env.THCLAWS_ON_CLOSE ?? ''];
+    const choice = preset ?? dialog.showMessageBoxSync(win, {
       type: 'question',
       buttons: ['Keep the team running', 'Stop the team and quit', 'Cancel'],
       defaultId: 0,

@@ -8,6 +8,9 @@ const { Terminal } = headlessPkg;
 const { SerializeAddon } = serializePkg;
 const { Unicode11Addon } = unicodePkg;
 
+/** A screen whose output paused this long is serialized ahead of a view asking for it (ms). */
+export const QUIET_MS = 1000;
+
 /** The screen as a view needs it to start: the serialized state at `seq`, then the stream from `seq` on. */
 export interface ScreenSnapshot {
   /** Stream offset the state stands at: the raw `tail` starts here, live output after it. */
@@ -35,6 +38,9 @@ export class ScreenMirror {
   private backlogChars = 0;
   private timer: NodeJS.Timeout | null = null;
   private disposed = false;
+  /** The serialized screen at `seq`, kept until the screen changes (output parsed, a resize). */
+  private cached: { seq: number; state: string } | null = null;
+  private quietTimer: NodeJS.Timeout | null = null;
 
   constructor(
     /** Called after each batch is parsed (the flow gate re-checks the backlog). */
@@ -43,6 +49,7 @@ export class ScreenMirror {
     cols = 120,
     rows = 32,
     private readonly batchMs: number = FLOW.batchMs,
+    private readonly quietMs: number = QUIET_MS,
   ) {
     this.term = new Terminal({ cols, rows, scrollback: FLOW.scrollbackLines, allowProposedApi: true });
     this.serializer = new SerializeAddon();
@@ -88,19 +95,52 @@ export class ScreenMirror {
       this.parsedSeq += batch.length;
       this.backlogChars -= batch.length;
       this.onParsed();
+      this.serializeWhenQuiet();
     });
+  }
+
+  /**
+   * Serializes the screen once its output has paused for a while, so a dashboard coming back to a team that is
+   * waiting (the usual case: a person returns to agents that finished their turns) gets every screen at once,
+   * without serializing 1000 lines of scrollback per pane at that moment. Output that keeps coming re-arms it.
+   */
+  private serializeWhenQuiet(): void {
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null;
+      if (!this.disposed && !this.inflight.length && !this.waiting.length) this.serialized();
+    }, this.quietMs);
+    this.quietTimer.unref();
+  }
+
+  private serialized(): string {
+    if (this.cached?.seq !== this.parsedSeq) {
+      this.cached = { seq: this.parsedSeq, state: this.serializer.serialize({ scrollback: FLOW.scrollbackLines }) };
+      this.serializeCount++;
+    }
+    return this.cached.state;
+  }
+
+  private serializeCount = 0;
+
+  /** How many times the screen was serialized (tests: ahead of time, and not again while unchanged). */
+  get serializations(): number {
+    return this.serializeCount;
   }
 
   /** The screen now: the state at `parsed` and the raw rest (see ScreenSnapshot). */
   snapshot(): ScreenSnapshot {
     const tail = this.inflight.concat(this.waiting).join('');
-    return { seq: this.parsedSeq, state: this.serializer.serialize({ scrollback: FLOW.scrollbackLines }), tail };
+    return { seq: this.parsedSeq, state: this.serialized(), tail };
   }
 
   /** The pty's new size: the program redraws for it, and the mirror reflows as the views do. */
   resize(cols: number, rows: number): void {
     if (this.disposed || (cols === this.term.cols && rows === this.term.rows)) return;
     this.term.resize(cols, rows);
+    // The screen reflowed: what was serialized before no longer stands for it.
+    this.cached = null;
+    this.serializeWhenQuiet();
   }
 
   get cols(): number {
@@ -119,7 +159,9 @@ export class ScreenMirror {
   dispose(): void {
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.quietTimer) clearTimeout(this.quietTimer);
     this.timer = null;
+    this.cached = null;
     this.term.dispose();
   }
 }
