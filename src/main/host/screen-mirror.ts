@@ -10,6 +10,8 @@ const { Unicode11Addon } = unicodePkg;
 
 /** A screen whose output paused this long is serialized ahead of a view asking for it (ms). */
 export const QUIET_MS = 1000;
+/** Output parsed since the last serialization that a snapshot still sends raw rather than serializing again. */
+const SINCE_LIMIT = 64 * 1024;
 
 /** The screen as a view needs it to start: the serialized state at `seq`, then the stream from `seq` on. */
 export interface ScreenSnapshot {
@@ -38,8 +40,12 @@ export class ScreenMirror {
   private backlogChars = 0;
   private timer: NodeJS.Timeout | null = null;
   private disposed = false;
-  /** The serialized screen at `seq`, kept until the screen changes (output parsed, a resize). */
-  private cached: { seq: number; state: string } | null = null;
+  /**
+   * The screen serialized at `seq`, and the output parsed since (`since`, raw): until that grows past
+   * SINCE_LIMIT or the screen is resized, a snapshot is that copy plus the raw output after it — the same
+   * screen, without serializing 1000 lines of scrollback again for a few lines of new output.
+   */
+  private cached: { seq: number; state: string; since: string[]; sinceChars: number } | null = null;
   private quietTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -94,6 +100,11 @@ export class ScreenMirror {
       this.inflight.shift();
       this.parsedSeq += batch.length;
       this.backlogChars -= batch.length;
+      if (this.cached) {
+        this.cached.since.push(batch);
+        this.cached.sinceChars += batch.length;
+        if (this.cached.sinceChars > SINCE_LIMIT) this.cached = null;
+      }
       this.onParsed();
       this.serializeWhenQuiet();
     });
@@ -108,17 +119,18 @@ export class ScreenMirror {
     if (this.quietTimer) clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => {
       this.quietTimer = null;
-      if (!this.disposed && !this.inflight.length && !this.waiting.length) this.serialized();
+      if (!this.disposed && !this.inflight.length && !this.waiting.length) this.serialized(true);
     }, this.quietMs);
     this.quietTimer.unref();
   }
 
-  private serialized(): string {
-    if (this.cached?.seq !== this.parsedSeq) {
-      this.cached = { seq: this.parsedSeq, state: this.serializer.serialize({ scrollback: FLOW.scrollbackLines }) };
+  /** The copy to restore from; `fresh`: serialized at `parsed` (a quiet moment, so `since` starts empty). */
+  private serialized(fresh: boolean): { seq: number; state: string; since: string[] } {
+    if (!this.cached || (fresh && this.cached.seq !== this.parsedSeq)) {
+      this.cached = { seq: this.parsedSeq, state: this.serializer.serialize({ scrollback: FLOW.scrollbackLines }), since: [], sinceChars: 0 };
       this.serializeCount++;
     }
-    return this.cached.state;
+    return this.cached;
   }
 
   private serializeCount = 0;
@@ -128,10 +140,11 @@ export class ScreenMirror {
     return this.serializeCount;
   }
 
-  /** The screen now: the state at `parsed` and the raw rest (see ScreenSnapshot). */
+  /** The screen now: a serialized state and the raw output after it (see ScreenSnapshot). */
   snapshot(): ScreenSnapshot {
-    const tail = this.inflight.concat(this.waiting).join('');
-    return { seq: this.parsedSeq, state: this.serialized(), tail };
+    const c = this.serialized(false);
+    const tail = c.since.concat(this.inflight, this.waiting).join('');
+    return { seq: c.seq, state: c.state, tail };
   }
 
   /** The pty's new size: the program redraws for it, and the mirror reflows as the views do. */
