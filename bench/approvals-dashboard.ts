@@ -30,7 +30,7 @@ export async function dashboardApprovalLeg(n: number): Promise<{ shown: number[]
   fs.writeFileSync(script, JSON.stringify({ rules: [{ match: 'Task #1 —', turns: [{ text: 'go', tool_calls: calls }, { text: 'end' }] }], fallback: [{ text: 'ok' }] }));
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
   const procs: ChildProcess[] = [];
-  const dash = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'], env });
+  const dash = spawn(THCLAWS, ['dashboard', '--in-process', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'], env });
   procs.push(dash);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
   const shown: number[] = [];

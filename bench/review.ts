@@ -151,7 +151,7 @@ export async function firstPaint(runs: number): Promise<number[]> {
   git(wt, 'add', '-A');
   git(wt, 'commit', '-qm', '5000 lines');
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
-  const dash = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0', '--no-lead'], { stdio: ['ignore', 'pipe', 'ignore'], env });
+  const dash = spawn(THCLAWS, ['dashboard', '--in-process', '--dir', ws, '--port', '0', '--no-lead'], { stdio: ['ignore', 'pipe', 'ignore'], env });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
   const out: number[] = [];
   try {

@@ -11,11 +11,13 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ROOT, THCLAWS } from '../test/desktop/helpers.js';
+import { stopWorkspaceHost } from './fixture.js';
 
 let proc: ChildProcess;
 let page: Page;
 let ws = '';
 let home = '';
+let env: NodeJS.ProcessEnv = {};
 
 test.describe.configure({ mode: 'serial' });
 
@@ -38,7 +40,8 @@ async function startDashboard(dir: string, env: NodeJS.ProcessEnv): Promise<stri
 test.beforeAll(async ({ browser }) => {
   ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-fresh-')));
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-fresh-home-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+  // A runtime dir of its own: the workspace host the dashboard starts is this test's, stopped after it.
+  env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-fresh-rt-')) };
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
   const url = await startDashboard(ws, env);
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage(); // a context of its own: axe-core needs one
@@ -52,6 +55,7 @@ test.afterAll(async () => {
     proc.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   }
+  if (ws) await stopWorkspaceHost(ws, env);
 });
 
 const shots = path.join(ROOT, 'test-results', 'screenshots');

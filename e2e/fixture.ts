@@ -10,6 +10,8 @@ export interface Dashboard {
   base: string;
   teamDir: string;
   proc: ChildProcess;
+  /** The dashboard's environment (its private HOME and runtime dir). */
+  env: NodeJS.ProcessEnv;
   sims: Map<string, ChildProcess>;
   cli(...args: string[]): string;
   startSim(name: string, ...args: string[]): ChildProcess;
@@ -42,6 +44,8 @@ export async function startDashboard(members: string[], settings: Record<string,
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: path.join(ws, '.home'), XDG_CONFIG_HOME: path.join(ws, '.home', '.config') };
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
   fs.mkdirSync(path.join(ws, '.home'), { recursive: true });
+  // The workspace's host (which the dashboard starts detached) lives in a runtime dir of this test's own.
+  env.XDG_RUNTIME_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-rt-'));
   const launch = async (): Promise<{ proc: ChildProcess; url: string }> => {
     const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
     const url = await new Promise<string>((resolve, reject) => {
@@ -68,7 +72,7 @@ export async function startDashboard(members: string[], settings: Record<string,
   const { proc, url } = await launch();
   const base = new URL(url).origin;
   const d: Dashboard = {
-    ws, url, base, teamDir, proc, sims, cli, startSim,
+    ws, url, base, teamDir, proc, sims, cli, startSim, env,
     restart: async () => {
       await stopDashboard(d.proc);
       Object.assign(d, await launch());
@@ -77,7 +81,14 @@ export async function startDashboard(members: string[], settings: Record<string,
     stop: async () => {
       for (const s of sims.values()) s.kill('SIGKILL');
       await stopDashboard(d.proc);
+      await stopWorkspaceHost(ws, env);
     },
   };
   return d;
+}
+
+/** Stops the workspace's host a dashboard started (its agents with it); nothing when none runs. */
+export async function stopWorkspaceHost(ws: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const stop = spawn(THCLAWS, ['host', '--stop', '--dir', ws], { env, stdio: 'ignore' });
+  await new Promise((r) => stop.once('exit', r));
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CliError } from './errors.js';
 
 interface DashboardOptions {
@@ -12,7 +12,7 @@ interface DashboardOptions {
   leadPrompt?: string;
   demo?: boolean;
   keep?: boolean;
-  viaHost?: boolean;
+  inProcess?: boolean;
 }
 
 /** `thclaws dashboard`: the team dashboard in a browser, served from this machine. */
@@ -28,33 +28,65 @@ export function registerDashboardCommand(program: Command): void {
     .option('--lead-prompt <text>', 'type this first prompt into the lead once it is ready (the live demo)')
     .option('--demo', 'the live demo: a throw-away workspace where the scripted demo team works in the dashboard (no key needed)')
     .option('--keep', 'with --demo: keep the demo workspace')
-    .option('--via-host', "be a client of the workspace's host process (thclaws host, started when none runs): the agents outlive this dashboard")
+    .option('--in-process', "run the team inside this dashboard instead of the workspace's host (the agents stop with it)")
+    .addOption(new Option('--via-host', 'the default: be a client of the workspace host').hideHelp())
     .action(async (opts: DashboardOptions) => {
       const port = opts.port === undefined ? 0 : Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid --port ${JSON.stringify(opts.port)}`);
       // Loaded on demand: the rest of the CLI never pays for node-pty and ws.
       const { runDashboard, runDashboardViaHost } = await import('../main/web/run.js');
-      const demo = opts.demo ? (await import('../main/host/demo-workspace.js')).prepareDemoWorkspace() : null;
-      const dir = demo ? demo.workspace : path.resolve(opts.dir);
-      if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
-      const run = demo
-        ? { workspace: dir, port, host: opts.host, extra: demo.hostOptions }
-        : { workspace: dir, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt };
-      if (opts.viaHost && demo) throw new CliError('--via-host cannot be combined with --demo');
-      const server = await (opts.viaHost ? runDashboardViaHost(run) : runDashboard(run)).catch((err: Error) => {
-        if (demo && !opts.keep) demo.remove();
+      const dir = path.resolve(opts.dir);
+      if (!opts.demo && !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
+      if (opts.inProcess) return inProcess(runDashboard, opts, dir, port);
+      // The default: a client of the workspace's host, which owns the agents (started detached when none runs).
+      const demo = opts.demo ? (await import('../main/daemon/host-targets.js')).demoTarget() : null;
+      const run = { workspace: demo?.target.workspace ?? dir, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, ...(demo ? { target: demo.target } : {}) };
+      const server = await runDashboardViaHost(run).catch((err: Error) => {
+        demo?.demo.remove();
         throw new CliError(err.message.split('\n')[0]!);
       });
-      process.stdout.write(`thclaws dashboard for ${dir}\n${server.url}\n`);
-      if ('hostPid' in server) process.stdout.write(`agents run in the workspace's host (pid ${server.hostPid}): closing this dashboard leaves them running; thclaws host --stop --dir ${dir} stops them\n`);
-      if (demo) process.stdout.write('The demo team works in the dashboard (scripted provider, no key): approve backend\'s request and frontend\'s plan when they appear. Ctrl-C to stop.\n');
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      const ws = server.workspace;
+      process.stdout.write(`thclaws dashboard for ${ws}\n${server.url}\n`);
+      process.stdout.write(`agents run in the workspace's host (pid ${server.hostPid}): closing this dashboard leaves them running; thclaws host --stop --dir ${ws} stops them\n`);
+      if (demo) process.stdout.write(DEMO_HELP);
+      await untilInterrupted();
       await server.close();
-      if (demo && !opts.keep) demo.remove();
-      else if (demo) process.stdout.write(`kept the demo workspace ${dir}\n`);
+      if (demo) {
+        // The demo is throw-away: its team stops with this dashboard, unless kept.
+        if (!opts.keep) {
+          const { stopHost } = await import('../main/daemon/host-client.js');
+          await stopHost(ws, demo.target.env).catch(() => undefined);
+          demo.demo.remove();
+          return;
+        }
+        process.stdout.write(`kept the demo workspace ${ws}; its team runs on in its host (pid ${server.hostPid})\n`);
+      }
+      process.stdout.write(`the team keeps running in the workspace's host (pid ${server.hostPid}); come back: thclaws dashboard --dir ${ws}; stop it: thclaws host --stop --dir ${ws}\n`);
     });
+}
+
+const DEMO_HELP = 'The demo team works in the dashboard (scripted provider, no key): approve backend\'s request and frontend\'s plan when they appear. Ctrl-C to stop.\n';
+
+const untilInterrupted = () =>
+  new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+
+/** `--in-process`: the team runs inside this dashboard and stops with it. */
+async function inProcess(runDashboard: typeof import('../main/web/run.js').runDashboard, opts: DashboardOptions, dir: string, port: number): Promise<void> {
+  const demo = opts.demo ? (await import('../main/host/demo-workspace.js')).prepareDemoWorkspace() : null;
+  const ws = demo ? demo.workspace : dir;
+  const run = demo ? { workspace: ws, port, host: opts.host, extra: demo.hostOptions } : { workspace: ws, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt };
+  const server = await runDashboard(run).catch((err: Error) => {
+    if (demo && !opts.keep) demo.remove();
+    throw new CliError(err.message.split('\n')[0]!);
+  });
+  process.stdout.write(`thclaws dashboard for ${ws}\n${server.url}\n`);
+  process.stdout.write('the team runs inside this dashboard (--in-process): it stops when the dashboard does\n');
+  if (demo) process.stdout.write(DEMO_HELP);
+  await untilInterrupted();
+  await server.close();
+  if (demo && !opts.keep) demo.remove();
+  else if (demo) process.stdout.write(`kept the demo workspace ${ws}\n`);
 }

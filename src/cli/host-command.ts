@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CliError } from './errors.js';
 
 interface HostOptions {
   dir: string;
   lead: boolean;
   leadScript?: string;
+  leadPrompt?: string;
+  demo?: boolean;
   idleMs: string;
   stop?: boolean;
   secretsStdin?: boolean;
@@ -23,6 +25,8 @@ export function registerHostCommand(program: Command): void {
     .option('--dir <workspace>', 'workspace', process.cwd())
     .option('--no-lead', 'do not start the lead agent')
     .option('--lead-script <file>', 'run the lead on the scripted provider with this script')
+    .option('--lead-prompt <text>', 'type this first prompt into the lead once it is ready (the live demo)')
+    .addOption(new Option('--demo', 'the live demo workspace (views open the team\'s changes once its tasks are done)').hideHelp())
     .option('--idle-ms <ms>', 'exit after this long with no client and no live agent (0: never)', String(DEFAULT_IDLE_MS))
     .option('--stop', "stop the workspace's running host (its agents are stopped) and exit")
     .option('--secrets-stdin', 'read credentials (a JSON object of environment variables) from stdin, so that they never appear in this long-lived process\'s environment listing')
@@ -39,7 +43,7 @@ export function registerHostCommand(program: Command): void {
       const daemon = await startHostDaemon({
         workspace: dir,
         idleMs,
-        open: (ws) => openHostManager(ws, { startLead: opts.lead, leadScript: opts.leadScript }),
+        open: (ws) => openHostManager(ws, { startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, ...(opts.demo ? { extra: { demo: true } } : {}) }),
         onClosed: () => closed(),
       }).catch((err: Error) => {
         throw err instanceof HostRunningError ? new CliError(err.message, 1) : new CliError(err.message.split('\n')[0]!, 1);

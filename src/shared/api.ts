@@ -218,6 +218,11 @@ export const RequestSchema = z.discriminatedUnion('type', [
   /** Starts every teammate that ran and is now dead or stopped again, each continuing its saved conversation; refused while one is live. */
   req('team_resume', {}),
   /**
+   * "Stop the team and quit": the workspace's host asks each live teammate to finish up and stop (as the lead
+   * does), stops whoever has not after a grace period, stops the lead, and exits. Only a host process serves it.
+   */
+  req('host_stop', {}),
+  /**
    * A spending limit in the team's budgets.json, as `thclaws team budget` sets it: one teammate's (`agent`), a
    * role's or the team's (neither); `limit` null clears it. Raising a reached budget resumes the teammate.
    */
@@ -282,6 +287,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('budgets'), stored: BudgetsSchema, settings: BudgetsSchema }),
   /** An agent's latest model calls from its spend history (tokens and USD of each; usd null: unknown price), oldest first. */
   z.object({ type: z.literal('spend'), agent: agentName, calls: z.array(SpendPointSchema).max(500) }),
+  /** The workspace's host is exiting on purpose (stopped, idle): a view must not start it again by itself. */
+  z.object({ type: z.literal('host_closed'), reason: text(500) }),
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), text: text(2000) }),
   /** The approval inbox: every live teammate's pending request, oldest first (sent whole on each change). */
   z.object({ type: z.literal('approvals'), pending: z.number().int().nonnegative(), items: z.array(ApprovalViewSchema).default([]) }),

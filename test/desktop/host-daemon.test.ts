@@ -44,6 +44,30 @@ describe('thclaws host: one process per workspace, on a socket only this user ca
     expect(fs.readdirSync(ws)).toEqual([]);
   });
 
+  it('refuses another user: a client running as uid 65534 cannot open the socket, even where it may enter the dir', async () => {
+    if (process.getuid?.() !== 0) {
+      console.log('second-uid socket test: skipped (not root, so no client can be run as another user here)');
+      return;
+    }
+    const p = hostPaths(ws, env);
+    const asNobody = () => new Promise<string>((resolve) => {
+      const code = "require('net').connect(process.argv[1]).on('connect',()=>{console.log('connected');process.exit(0)}).on('error',(e)=>{console.log(e.code);process.exit(0)})";
+      const c = spawn(process.execPath, ['-e', code, p.socket], { uid: 65534, gid: 65534, cwd: '/', stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      c.once('exit', () => resolve(out.trim()));
+    });
+    expect(await asNobody()).toBe('EACCES');
+    // The socket's own mode refuses too: with the directories opened to others, still no way in.
+    const dirs = [runtime, p.dir];
+    for (const d of dirs) fs.chmodSync(d, 0o711);
+    try {
+      expect(await asNobody()).toBe('EACCES');
+    } finally {
+      for (const d of dirs) fs.chmodSync(d, 0o700);
+    }
+  });
+
   it('a second host for the same workspace exits with one line naming the running one', () => {
     const r = spawnSync(THCLAWS, ['host', '--dir', ws, '--no-lead'], { env, encoding: 'utf8', timeout: 20_000 });
     expect(r.status).toBe(1);
@@ -68,6 +92,20 @@ describe('thclaws host: one process per workspace, on a socket only this user ca
     expect(got).toMatch(/"id":7,"ok":false,"error":"invalid request/);
     expect(first.err()).toContain('refused a malformed message (not JSON)');
     raw.destroy();
+    c.close();
+  });
+
+  it('serves one workspace: opening another folder through it is refused in one line, and it keeps serving', async () => {
+    const c = await connectHost(ws, { client: 'test', env });
+    const replies: HostEvent[] = [];
+    c.onEvent((e) => e.type === 'reply' && replies.push(e));
+    c.send({ id: 1, type: 'open_workspace', dir: os.tmpdir() });
+    c.send({ id: 2, type: 'demo_start' });
+    c.send({ id: 3, type: 'settings_get' });
+    await waitFor(() => replies.length === 3, 'three replies');
+    expect(replies.find((r) => r.type === 'reply' && r.id === 1)).toMatchObject({ ok: false, error: expect.stringMatching(/^this host serves .* only: a dashboard opens another folder through that folder's host$/) });
+    expect(replies.find((r) => r.type === 'reply' && r.id === 2)).toMatchObject({ ok: false });
+    expect(replies.find((r) => r.type === 'reply' && r.id === 3)).toMatchObject({ ok: true });
     c.close();
   });
 
@@ -98,6 +136,20 @@ describe('thclaws host: one process per workspace, on a socket only this user ca
     expect([code, out.trim()]).toEqual([0, `stopped the host (pid ${next.pid}) of ${ws}`]);
     await exited(next.proc);
     expect(fs.existsSync(hostPaths(ws, env).socket)).toBe(false);
+  }, 30_000);
+
+  it('"Stop the team and quit" from a client: answered, its views told the host closes on purpose, and it exits', async () => {
+    const h = await startHost('--idle-ms', '0');
+    const c = await connectHost(ws, { client: 'test', env });
+    const events: HostEvent[] = [];
+    c.onEvent((e) => events.push(e));
+    const closed = new Promise<void>((r) => c.onClose(r));
+    c.send({ id: 7, type: 'host_stop' });
+    await closed;
+    expect(events).toEqual([{ type: 'reply', id: 7, ok: true }, { type: 'host_closed', reason: 'the team was stopped from a dashboard' }]);
+    await exited(h.proc);
+    expect(h.proc.exitCode).toBe(0);
+    expect(h.err()).toContain('"Stop the team and quit" asked by a client');
   }, 30_000);
 
   it('a client starts the host detached when none runs; with no client and no agent it exits by itself', async () => {

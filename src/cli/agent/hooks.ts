@@ -36,6 +36,8 @@ export interface AgentHooks {
   onUsage?: (usage: Usage, costUsd: number | null) => void;
   /** A turn of the agent starts (true) or ends (false). */
   onTurn?: (working: boolean) => void;
+  /** The saved session the agent writes, once opened (created or resumed). */
+  onSession?: (id: string) => void;
 }
 
 export interface SlashContext {

@@ -296,6 +296,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     throw new CliError(`cannot write session under ${projectRoot}/.thclaws/sessions: ${(err as Error).message}`);
   }
 
+  for (const h of agentHooks) h.onSession?.(session.id);
   // Background shells and the children foreground commands left running die with the agent (process groups).
   const shells = new ShellRegistry();
   process.once('exit', () => shells.killAll());

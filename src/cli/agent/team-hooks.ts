@@ -113,6 +113,9 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
     systemAddenda: () => addenda,
     onUsage: (usage, costUsd) => void active?.recordUsage(usage, costUsd),
     onTurn: (working) => void active?.leadTurn(working),
+    onSession: (id) => {
+      if (active) active.sessionId = id;
+    },
   });
 }
 

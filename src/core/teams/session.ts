@@ -166,7 +166,15 @@ export class TeamSession {
     this.startLeadHeartbeat();
     const beat = await this.leadBeat?.catch(() => undefined);
     await beat?.set(working ? 'working' : 'idle').catch(() => undefined);
+    // The lead's conversation, named in its status once it is used: "Resume team" continues it after its host died.
+    if (beat && this.sessionId && this.recordedSession !== this.sessionId) {
+      await this.store.statuses.write(LEAD, { session_id: this.sessionId }).then(() => (this.recordedSession = this.sessionId), () => undefined);
+    }
   }
+
+  /** The saved session this agent writes (set once the runtime has opened it). */
+  sessionId: string | undefined;
+  private recordedSession: string | undefined;
 
   /**
    * Adds one model call's tokens and cost to this agent's status (a teammate, or the lead of an existing

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import { HOST_PROTOCOL, HostHelloSchema, type HostEvent, type HostWelcome } from '../../shared/api.js';
+import { HOST_PROTOCOL, HostHelloSchema, parseRequest, type HostEvent, type HostWelcome } from '../../shared/api.js';
+import { askTeammatesToStop } from './stop-team.js';
 import { tryHoldLock, type HeldLock } from '../../core/store/lock.js';
 import type { HostManager } from '../host/connection.js';
 import { hostPaths, type HostPaths } from './runtime-dir.js';
@@ -19,6 +20,8 @@ export interface HostDaemonOptions {
   /** Overrides for tests: how long a client may stay silent before its hello, how much it may leave unread. */
   helloDeadlineMs?: number;
   maxClientBacklog?: number;
+  /** "Stop the team and quit": how long teammates get to stop by themselves. */
+  stopGraceMs?: number;
 }
 
 export interface HostDaemon {
@@ -99,6 +102,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         return;
       }
       if (conn) {
+        if (hostOnly(raw)) return;
         conn.handle(raw).catch((err: unknown) => send({ type: 'reply', id: -1, ok: false, error: String(err).split('\n')[0]! }));
         return;
       }
@@ -120,6 +124,24 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       log('refused a message longer than 1 MiB; closing that client');
       socket.destroy();
     });
+    /** Requests about the host itself rather than its team; true when answered here. */
+    const hostOnly = (raw: unknown): boolean => {
+      const r = parseRequest(raw);
+      if (!r.ok) return false;
+      const { id, type } = r.request;
+      if (type === 'open_workspace' || type === 'demo_start') {
+        send({ type: 'reply', id, ok: false, error: `this host serves ${paths.workspace} only: a dashboard opens another folder through that folder's host` });
+        return true;
+      }
+      if (type !== 'host_stop') return false;
+      log('"Stop the team and quit" asked by a client');
+      send({ type: 'reply', id, ok: true });
+      void askTeammatesToStop(manager.host, opts.stopGraceMs).then(({ asked, stopped }) => {
+        if (asked.length) log(`asked ${asked.join(', ')} to stop; ${stopped.length} stopped by themselves`);
+        return close('the team was stopped from a dashboard');
+      });
+      return true;
+    };
     const refuse = (error: string) => {
       log(`refused a client: ${error}`);
       send({ type: 'refused', error });
@@ -164,6 +186,10 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     closed = true;
     if (idleTimer) clearInterval(idleTimer);
     log(`exiting: ${reason}`);
+    // Views are told this is on purpose, so none starts the host again by reconnecting.
+    const bye = `${JSON.stringify({ type: 'host_closed', reason } satisfies HostEvent)}\n`;
+    const told = Promise.all([...sockets].map((s) => new Promise<void>((r) => (s.destroyed ? r() : s.end(bye, () => r())))));
+    await Promise.race([told, new Promise((r) => setTimeout(r, 1000).unref())]);
     for (const s of sockets) s.destroy();
     await new Promise<void>((r) => server.close(() => r()));
     await manager.close();

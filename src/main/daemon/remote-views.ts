@@ -1,65 +1,134 @@
-import { parseRequest, type HostEvent } from '../../shared/api.js';
+import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
 import { connectOrStartHost, type HostConnection } from './host-client.js';
 
-/** One view's link to the workspace's host, as the web server sees it (the same shape as an in-process one). */
+/** One view's link to the team, as the web server and Electron's main process see it (in-process or a host's). */
 export interface ViewLink {
   handle(raw: unknown): Promise<void>;
   close(): void;
 }
 
+/** A workspace's host: how to start it (`thclaws host --dir …`) when none runs, and its environment. */
+export interface HostTarget {
+  workspace: string;
+  argv: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RemoteViewsOptions {
+  /** The host of another folder the person opens (started like the first one). */
+  targetFor(dir: string): HostTarget;
+  /** "Try the demo team": a throw-away workspace and how to start its host. */
+  demo(): Promise<HostTarget>;
+  client?: string;
+}
+
 /**
  * Views served by a dashboard that is a client of the workspace's host: each view gets its own connection
  * to the host (so the host's per-view flow control and sizes still hold), opened when the view connects.
- * Requests are validated here too, so a bad one is answered without a trip to the host.
+ * Requests are validated here too, so a bad one is answered without a trip to the host. A host is one
+ * workspace's: opening another folder (or the demo) moves the view to that folder's host, started when none
+ * runs, and the view's subscription and attached terminals follow it there.
  */
 export class RemoteViews {
   constructor(
-    private readonly workspace: string,
-    private readonly hostArgv: string[],
-    private readonly env?: NodeJS.ProcessEnv,
+    private readonly first: HostTarget,
+    private readonly opts: RemoteViewsOptions,
   ) {}
 
   /** Connects once (starting the host when none runs): the dashboard fails early when the host cannot start. */
   async probe(): Promise<number> {
-    const c = await this.link();
+    const c = await this.link(this.first);
     c.close();
     return c.pid;
   }
 
-  private link(): Promise<HostConnection> {
-    return connectOrStartHost(this.workspace, this.hostArgv, { client: 'dashboard', env: this.env });
+  private link(t: HostTarget): Promise<HostConnection> {
+    return connectOrStartHost(t.workspace, t.argv, { client: this.opts.client ?? 'dashboard', env: t.env });
   }
 
-  /** `lost`: the host connection closed under the view (the host died or stopped), not by the view. */
-  connect(out: (event: HostEvent) => void, lost?: () => void): ViewLink {
+  /** `gone`: the host went away (killed, stopped): the transport ends the view, which reconnects to the next host. */
+  connect(out: (event: HostEvent) => void, gone?: () => void): ViewLink {
     let closed = false;
-    const pending: unknown[] = [];
     let conn: HostConnection | null = null;
-    const ready = this.link().then(
+    let pending: Request[] = [];
+    // What the view asked that a host it moves to must hear again.
+    let subscribed = false;
+    const attached = new Map<string, Request>();
+
+    const bind = (c: HostConnection) => {
+      conn = c;
+      let onPurpose = false;
+      c.onEvent((e) => {
+        if (conn !== c) return;
+        if (e.type === 'host_closed') {
+          onPurpose = true;
+          out({ type: 'notice', level: 'warn', text: `the team's host stopped (${e.reason}): reload this page to start it again` });
+        }
+        out(e);
+      });
+      c.onClose(() => {
+        if (conn !== c || closed) return;
+        conn = null;
+        if (onPurpose) return;
+        // Killed (or crashed): the view ends and reconnects, which starts the next host (it offers Resume team).
+        out({ type: 'notice', level: 'warn', text: 'the connection to the workspace host closed' });
+        gone?.();
+      });
+    };
+    const forward = (r: Request) => {
+      if (r.type === 'subscribe') subscribed = true;
+      if (r.type === 'attach') attached.set(r.agent, { ...r, id: 0 });
+      if (r.type === 'detach') attached.delete(r.agent);
+      if (conn) conn.send(r);
+      else pending.push(r);
+    };
+    const ready = this.link(this.first).then(
       (c) => {
         if (closed) return c.close();
-        conn = c;
-        c.onEvent(out);
-        c.onClose(() => {
-          if (closed) return;
-          out({ type: 'notice', level: 'warn', text: 'the workspace host stopped; reconnecting (a new host reads the team from disk)' });
-          lost?.();
-        });
+        bind(c);
         for (const r of pending.splice(0)) c.send(r);
       },
       (err: Error) => out({ type: 'notice', level: 'error', text: `cannot reach the workspace host: ${err.message.split('\n')[0]!}` }),
     );
-    void ready;
+    let moving = ready;
+    const move = async (id: number, target: () => HostTarget | Promise<HostTarget>, result: (t: HostTarget) => unknown) => {
+      try {
+        await moving;
+        const t = await target();
+        const next = await this.link(t);
+        if (closed) return next.close();
+        const old = conn;
+        bind(next);
+        old?.close();
+        if (subscribed) next.send({ id: 0, type: 'subscribe' });
+        for (const a of attached.values()) next.send(a);
+        for (const r of pending.splice(0)) next.send(r);
+        const res = result(t);
+        out({ type: 'reply', id, ok: true, ...(res === undefined ? {} : { result: res }) });
+      } catch (err) {
+        out({ type: 'reply', id, ok: false, error: (err as Error).message.split('\n')[0]! });
+      }
+    };
     return {
       handle: async (raw) => {
         const parsed = parseRequest(raw);
         if (!parsed.ok) return out({ type: 'reply', id: parsed.id, ok: false, error: parsed.error });
-        if (conn) conn.send(parsed.request);
-        else pending.push(parsed.request);
+        const r = parsed.request;
+        if (r.type === 'open_workspace') {
+          moving = move(r.id, () => this.opts.targetFor(r.dir), () => undefined);
+          return moving;
+        }
+        if (r.type === 'demo_start') {
+          moving = move(r.id, () => this.opts.demo(), (t) => t.workspace);
+          return moving;
+        }
+        forward(r);
       },
       close: () => {
         closed = true;
         conn?.close();
+        conn = null;
+        pending = [];
       },
     };
   }

@@ -1,16 +1,18 @@
 /**
- * Electron main: a thin shell over the same TeamHost the web transport serves. IPC carries the API
- * contract's messages; every one is validated in the HostSession, as over WebSocket.
+ * Electron main: a thin client of the workspace's host process (`thclaws host`, started detached when none
+ * runs), which owns the agents and their terminals: closing the window, or Electron crashing, leaves the team
+ * running, and the next window shows the same agents with their screens restored. IPC carries the API
+ * contract's messages; every one is validated here and again in the host, as over WebSocket.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, ipcMain, safeStorage, type IpcMainEvent } from 'electron';
-import type { KeyCipher } from '../../core/agent/api-key.js';
-import { HostManager, type Connection } from '../host/connection.js';
+import { app, ipcMain, type IpcMainEvent } from 'electron';
 import { RecentWorkspaces } from '../host/recent.js';
-import { TeamHost } from '../host/team-host.js';
+import { demoTarget, hostTarget } from '../daemon/host-targets.js';
+import { RemoteViews, type ViewLink } from '../daemon/remote-views.js';
 import { IPC_CHANNELS, type HostEvent } from '../../shared/api.js';
+import { askOnClose } from './close-window.js';
 import { createWindow, lockDownSession } from './window.js';
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,25 +32,39 @@ app.on('web-contents-created', (_e, contents) => {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
 });
 
-void app.whenReady().then(async () => {
+void app.whenReady().then(() => {
   lockDownSession();
-  // The stored model key is encrypted by the OS keychain where Electron has one; else a 0600 file, as the CLI writes.
-  const keyCipher: KeyCipher | null = safeStorage.isEncryptionAvailable() ? { name: 'electron-safeStorage', encrypt: (s) => safeStorage.encryptString(s), decrypt: (b) => safeStorage.decryptString(b) } : null;
-  const host = new TeamHost({ workspace: pickWorkspace(process.argv), keyCipher });
-  await host.open();
-  const manager = new HostManager(host, (o) => new TeamHost(o));
+  const workspace = pickWorkspace(process.argv);
+  const views = new RemoteViews(hostTarget(workspace), { targetFor: (d) => hostTarget(d), demo: async () => demoTarget().target, client: 'electron' });
   const win = createWindow(outDir);
+  const listeners = new Set<(e: HostEvent) => void>();
   const send = (e: HostEvent) => {
+    for (const l of listeners) l(e);
     if (!win.isDestroyed()) win.webContents.send(IPC_CHANNELS.event, e);
   };
-  const conn: Connection = manager.connect(send);
+  // The host killed: a new link (which starts the next host, offering Resume team) and the page loaded afresh.
+  const open = (): ViewLink => views.connect(send, () => {
+    link.close();
+    link = open();
+    if (!win.isDestroyed()) win.webContents.reload();
+  });
+  let link = open();
   ipcMain.on(IPC_CHANNELS.request, (e: IpcMainEvent, message: unknown) => {
     // Only our own page may talk to the host.
     if (e.sender !== win.webContents || !e.senderFrame?.url.startsWith('file://')) return;
-    void conn.handle(message);
+    void link.handle(message);
   });
-  win.on('closed', () => conn.close());
-  app.on('window-all-closed', () => {
-    void manager.close().finally(() => app.quit());
+  askOnClose(win, workspace, {
+    stopTeam: () => new Promise<void>((resolve) => {
+      const id = 2 ** 31;
+      const l = (e: HostEvent) => {
+        if (e.type === 'host_closed' || (e.type === 'reply' && e.id === id && !e.ok)) resolve();
+      };
+      listeners.add(l);
+      void link.handle({ id, type: 'host_stop' });
+    }),
   });
+  win.on('closed', () => link.close());
+  // The team lives in its host: the app ends with its window, the agents do not.
+  app.on('window-all-closed', () => app.quit());
 });

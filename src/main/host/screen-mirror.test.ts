@@ -142,6 +142,38 @@ describe('screen restore on attach', () => {
     expect(b.events.map((e) => e.type).slice(0, 2)).toEqual(['pty_size', 'replay']);
   });
 
+  it('serializes a screen once its output pauses; a snapshot restores from that copy plus what came after (serialized anew past 64 K, or after a resize)', async () => {
+    const m = new ScreenMirror(() => {}, 120, 32, 5, 20);
+    const restored = async (cols: number, rows: number) => {
+      const v = newTerm(cols, rows);
+      const snap = m.snapshot();
+      await written(v, snap.state + snap.tail);
+      return bufferText(v);
+    };
+    for (let i = 0; i < 295; i++) m.push(frame(i)); // ends mid-screen (every tenth frame clears it)
+    await until(() => m.backlog === 0, 'parsed');
+    await until(() => m.serializations === 1, 'serialized while quiet');
+    expect(await restored(120, 32)).toBe(m.text());
+    expect(m.serializations).toBe(1); // the quiet-time copy, not a second serialization
+    // A few lines after it: the copy and those lines raw, not a second serialization.
+    m.push('\r\nnew line after the pause');
+    await until(() => m.backlog === 0, 'parsed again');
+    expect(await restored(120, 32)).toBe(m.text());
+    expect(m.serializations).toBe(1);
+    // More than 64 K characters after it: serialized anew.
+    for (let i = 0; i < 1000; i++) m.push(frame(i));
+    await until(() => m.backlog === 0, 'a flood parsed');
+    expect(await restored(120, 32)).toBe(m.text());
+    expect(m.serializations).toBe(2);
+    m.snapshot();
+    const before = m.serializations;
+    m.resize(60, 20);
+    // The reflowed screen is serialized anew: a copy from before the resize stands for the old geometry.
+    expect(await restored(60, 20)).toBe(m.text());
+    expect(m.serializations).toBe(before + 1);
+    m.dispose();
+  });
+
   it('the mirror follows the pty size and serializes its alternate screen', async () => {
     const m = new ScreenMirror(() => {}, 40, 10);
     m.push('normal text\r\n\x1b[?1049h\x1b[Hfull-screen app');

@@ -8,6 +8,11 @@ const { Terminal } = headlessPkg;
 const { SerializeAddon } = serializePkg;
 const { Unicode11Addon } = unicodePkg;
 
+/** A screen whose output paused this long is serialized ahead of a view asking for it (ms). */
+export const QUIET_MS = 1000;
+/** Output parsed since the last serialization that a snapshot still sends raw rather than serializing again. */
+const SINCE_LIMIT = 64 * 1024;
+
 /** The screen as a view needs it to start: the serialized state at `seq`, then the stream from `seq` on. */
 export interface ScreenSnapshot {
   /** Stream offset the state stands at: the raw `tail` starts here, live output after it. */
@@ -35,6 +40,13 @@ export class ScreenMirror {
   private backlogChars = 0;
   private timer: NodeJS.Timeout | null = null;
   private disposed = false;
+  /**
+   * The screen serialized at `seq`, and the output parsed since (`since`, raw): until that grows past
+   * SINCE_LIMIT or the screen is resized, a snapshot is that copy plus the raw output after it — the same
+   * screen, without serializing 1000 lines of scrollback again for a few lines of new output.
+   */
+  private cached: { seq: number; state: string; since: string[]; sinceChars: number } | null = null;
+  private quietTimer: NodeJS.Timeout | null = null;
 
   constructor(
     /** Called after each batch is parsed (the flow gate re-checks the backlog). */
@@ -43,6 +55,7 @@ export class ScreenMirror {
     cols = 120,
     rows = 32,
     private readonly batchMs: number = FLOW.batchMs,
+    private readonly quietMs: number = QUIET_MS,
   ) {
     this.term = new Terminal({ cols, rows, scrollback: FLOW.scrollbackLines, allowProposedApi: true });
     this.serializer = new SerializeAddon();
@@ -87,20 +100,60 @@ export class ScreenMirror {
       this.inflight.shift();
       this.parsedSeq += batch.length;
       this.backlogChars -= batch.length;
+      if (this.cached) {
+        this.cached.since.push(batch);
+        this.cached.sinceChars += batch.length;
+        if (this.cached.sinceChars > SINCE_LIMIT) this.cached = null;
+      }
       this.onParsed();
+      this.serializeWhenQuiet();
     });
   }
 
-  /** The screen now: the state at `parsed` and the raw rest (see ScreenSnapshot). */
+  /**
+   * Serializes the screen once its output has paused for a while, so a dashboard coming back to a team that is
+   * waiting (the usual case: a person returns to agents that finished their turns) gets every screen at once,
+   * without serializing 1000 lines of scrollback per pane at that moment. Output that keeps coming re-arms it.
+   */
+  private serializeWhenQuiet(): void {
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null;
+      if (!this.disposed && !this.inflight.length && !this.waiting.length) this.serialized(true);
+    }, this.quietMs);
+    this.quietTimer.unref();
+  }
+
+  /** The copy to restore from; `fresh`: serialized at `parsed` (a quiet moment, so `since` starts empty). */
+  private serialized(fresh: boolean): { seq: number; state: string; since: string[] } {
+    if (!this.cached || (fresh && this.cached.seq !== this.parsedSeq)) {
+      this.cached = { seq: this.parsedSeq, state: this.serializer.serialize({ scrollback: FLOW.scrollbackLines }), since: [], sinceChars: 0 };
+      this.serializeCount++;
+    }
+    return this.cached;
+  }
+
+  private serializeCount = 0;
+
+  /** How many times the screen was serialized (tests: ahead of time, and not again while unchanged). */
+  get serializations(): number {
+    return this.serializeCount;
+  }
+
+  /** The screen now: a serialized state and the raw output after it (see ScreenSnapshot). */
   snapshot(): ScreenSnapshot {
-    const tail = this.inflight.concat(this.waiting).join('');
-    return { seq: this.parsedSeq, state: this.serializer.serialize({ scrollback: FLOW.scrollbackLines }), tail };
+    const c = this.serialized(false);
+    const tail = c.since.concat(this.inflight, this.waiting).join('');
+    return { seq: c.seq, state: c.state, tail };
   }
 
   /** The pty's new size: the program redraws for it, and the mirror reflows as the views do. */
   resize(cols: number, rows: number): void {
     if (this.disposed || (cols === this.term.cols && rows === this.term.rows)) return;
     this.term.resize(cols, rows);
+    // The screen reflowed: what was serialized before no longer stands for it.
+    this.cached = null;
+    this.serializeWhenQuiet();
   }
 
   get cols(): number {
@@ -119,7 +172,9 @@ export class ScreenMirror {
   dispose(): void {
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.quietTimer) clearTimeout(this.quietTimer);
     this.timer = null;
+    this.cached = null;
     this.term.dispose();
   }
 }

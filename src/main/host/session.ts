@@ -121,6 +121,8 @@ export class HostSession implements TerminalView {
       case 'open_workspace':
       case 'demo_start':
         throw new Error(`${req.type} is handled by the transport`);
+      case 'host_stop':
+        throw new Error('this dashboard runs the team itself (--in-process): stop it with Ctrl-C');
       case 'key_set': {
         const setup = h.setup.setKey(req.key);
         // The lead was waiting only for the key: it starts now.
@@ -148,7 +150,7 @@ export class HostSession implements TerminalView {
         await h.membership.start(req.name);
         return { started: req.name };
       case 'team_resume':
-        return resumeTeam({ workspace: h.workspace, store: h.store, start: (name, resume) => h.membership.start(name, resume) });
+        return resumeTeam({ workspace: h.workspace, store: h.store, start: (name, resume) => h.membership.start(name, resume), lead: { session: h.leadLeftBehind, restart: (id) => h.restartLead(id) } });
       case 'budget_set':
         return { budgets: await h.budgets.set(req) };
     }

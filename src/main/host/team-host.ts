@@ -16,6 +16,7 @@ import { effectiveMode, memberView, sandboxView, waitingOf, type HostSideInfo } 
 import { ApprovalsFeed } from './approvals-feed.js';
 import { TaskFeed } from './task-feed.js';
 import { LeadSetup } from './lead-setup.js';
+import { leadSessionLeftBehind } from './team-resume.js';
 import { childEnvOf, thclawsBin, type TeamHostOptions } from './host-options.js';
 import { Membership } from './membership.js';
 import { LazySpawnServer } from './lazy-spawn-server.js';
@@ -35,16 +36,14 @@ export class TeamHost {
   readonly store: TeamStore;
   readonly launcher: PtyLauncher;
   readonly settings: ProjectSettingsFile;
-  /** The settings last read: which model a member not running yet will get (its role's, or the default). */
-  private shown: SettingsView | null = null;
+  private shown: SettingsView | null = null; // the settings last read: the model a member not running yet will get
   readonly scheduler: OutputScheduler; // shared by every terminal; sessions report receipt to it
   private readonly terminals = new Map<string, AgentTerminal>();
   private readonly tails = new Map<string, OutputTail>();
   private readonly side = new Map<string, HostSideInfo>();
   private readonly spawns = new Map<string, SpawnRequest>();
   private readonly statuses = new Map<string, AgentStatus | null>();
-  /** Unread counts, re-read on the agent's inbox events (a heartbeat must not re-parse every inbox). */
-  private readonly queued = new Map<string, number>();
+  private readonly queued = new Map<string, number>(); // unread counts, re-read on inbox events (no heartbeat re-parses every inbox)
   private ticks = 0;
   private readonly views = new Set<TerminalView>();
   private members = new Map<string, string>();
@@ -53,10 +52,10 @@ export class TeamHost {
   private readonly spawnServer: LazySpawnServer;
   private livenessTimer: NodeJS.Timeout | null = null;
   private teamEnabledAtLeadStart: boolean | null = null;
+  leadLeftBehind: string | undefined; // the previous host's lead conversation, which Resume team continues
   private sandbox: SandboxView = { state: 'checking', text: 'sandbox: checking', fix: null };
   private closed = false;
-  /** Teammates' pending permission requests and plans (the approval inbox). */
-  readonly approvals: ApprovalsFeed;
+  readonly approvals: ApprovalsFeed; // teammates' pending permission requests and plans (the approval inbox)
   private readonly tasks: TaskFeed;
   readonly setup: LeadSetup; // whether the lead can start (a key, or the scripted provider)
   readonly membership: Membership; // the team from the GUI
@@ -97,6 +96,7 @@ export class TeamHost {
     this.livenessTimer.unref();
     void this.refreshSandbox();
     this.spawnServer.poke(); // the lead's host-mode spawn requests, served once a team dir exists (open writes nothing)
+    this.leadLeftBehind = await leadSessionLeftBehind(this.store, this.workspace);
     if (this.opts.startLead !== false) await this.startLead();
   }
 
@@ -150,20 +150,19 @@ export class TeamHost {
 
   // ----- processes -------------------------------------------------------------------------------------
 
-  async startLead(): Promise<void> {
+  async startLead(resume?: string): Promise<void> {
     // Without a key the lead is "not configured" (the welcome says what to do), never a dead agent.
     if (this.setup.blocksLead(this.side)) return void (await this.refreshMember(LEAD));
     this.teamEnabledAtLeadStart = this.readSettingsSafe().teamEnabled;
-    await this.spawn(LEAD, this.opts.leadArgv ?? [thclawsBin()]);
+    await this.spawn(LEAD, [...(this.opts.leadArgv ?? [thclawsBin()]), ...(resume ? ['--resume', resume] : [])]);
   }
 
-  async restartLead(): Promise<void> {
+  async restartLead(resume?: string): Promise<void> {
     const running = this.launcher.get(LEAD);
-    if (running) {
-      running.kill('SIGTERM');
-      await running.exited;
-    }
-    await this.startLead();
+    running?.kill('SIGTERM');
+    await running?.exited;
+    if (resume) this.leadLeftBehind = undefined;
+    await this.startLead(resume);
     this.broadcast(this.settingsEvent());
   }
 

@@ -5,7 +5,8 @@ import { packageRoot } from '../host/package-root.js';
 import { TeamHost, thclawsBin, type TeamHostOptions } from '../host/team-host.js';
 import { LEAD } from '../../core/store/index.js';
 import { typeWhenReady } from '../host/lead-prompt.js';
-import { RemoteViews } from '../daemon/remote-views.js';
+import { RemoteViews, type HostTarget } from '../daemon/remote-views.js';
+import { demoTarget, hostTarget } from '../daemon/host-targets.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 
 export interface RunDashboardOptions {
@@ -51,12 +52,17 @@ export async function runDashboard(opts: RunDashboardOptions): Promise<Dashboard
  * the agents and their terminals live in the host, so closing or killing the dashboard leaves them running,
  * and a dashboard started again shows the same agents with their screens restored.
  */
-export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: NodeJS.ProcessEnv }): Promise<DashboardServer & { hostPid: number }> {
+export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: NodeJS.ProcessEnv; target?: HostTarget }): Promise<DashboardServer & { hostPid: number; workspace: string }> {
   const rendererDir = opts.rendererDir ?? path.join(packageRoot(), 'out', 'renderer');
   if (!fs.existsSync(path.join(rendererDir, 'index.html'))) throw new Error(`the dashboard is not built (${rendererDir}/index.html missing): run npm run build:renderer`);
-  const argv = [thclawsBin(), 'host', '--dir', opts.workspace, ...(opts.startLead === false ? ['--no-lead'] : []), ...(opts.leadScript ? ['--lead-script', path.resolve(opts.leadScript)] : [])];
-  const views = new RemoteViews(opts.workspace, argv, opts.env);
+  const launch = { startLead: opts.startLead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt };
+  const first = opts.target ?? hostTarget(opts.workspace, launch, opts.env);
+  const views = new RemoteViews(first, {
+    // Another folder's host starts its lead as this one's did, never with the first prompt or script.
+    targetFor: (dir) => hostTarget(dir, { startLead: opts.startLead }, opts.env),
+    demo: async () => demoTarget(opts.env).target,
+  });
   const hostPid = await views.probe();
   const server = await startDashboardServer({ manager: views, rendererDir, port: opts.port, host: opts.host, token: opts.token });
-  return { ...server, hostPid };
+  return { ...server, hostPid, workspace: first.workspace };
 }

@@ -8,7 +8,7 @@ import { serveStatic } from './static.js';
 
 export interface DashboardServerOptions {
   /** The views' way to the team: the in-process HostManager, or the workspace's host process (RemoteViews). */
-  manager: { connect(out: (event: HostEvent) => void, lost?: () => void): ViewLink };
+  manager: { connect(out: (event: HostEvent) => void, gone?: () => void): ViewLink };
   /** Built renderer (index.html + assets). */
   rendererDir: string;
   port?: number;
@@ -99,9 +99,8 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
     const send = (e: HostEvent) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(e));
     };
-    // The team behind this view is gone (the workspace host died): close, so that the page says it is
-    // disconnected and reconnects, which starts a new host and subscribes again.
-    const conn = opts.manager.connect(send, () => ws.close(1012, 'the workspace host stopped'));
+    // The host went away: the page reconnects, and so reaches the next host (which offers Resume team).
+    const conn = opts.manager.connect(send, () => ws.close(1012, 'the workspace host closed'));
     ws.on('message', (data, isBinary) => {
       let raw: unknown;
       try {

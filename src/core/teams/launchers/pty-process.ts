@@ -10,10 +10,10 @@ import pty from '@lydell/node-pty';
  * prints an end marker and waits for the host to answer: everything before the marker has then been read
  * (a pty is ordered), and only then does the slave close. The wait has no timeout: a pane paused by flow
  * control for minutes still gets its tail once resumed, and a host that goes away closes the master, which
- * ends the wait. TERM and INT sent to the group reach the child; the wrapper traps them (a handler, not an
- * ignore, so the child keeps default dispositions) and still reports. HUP is not trapped: it means the
- * master's holder died (a SIGKILLed host), and the wrapper, as session leader, must exit so that the kernel
- * passes the hangup on to the child — a child left running would have no pane and block "Resume team".
+ * ends the wait. Signals sent to the group reach the child; the wrapper traps TERM and INT (a handler, not an
+ * ignore, so the child keeps default dispositions) and still reports. It does not trap HUP: when the host dies
+ * (SIGKILL, crash) the master closes, the kernel hangs up the wrapper (the session leader), and its exit sends
+ * SIGHUP to the child, which then stops instead of running on headless with no pane and holding its lease.
  * The one pty implementation: the desktop host's launcher and `thclaws team host` both run children through it.
  */
 const MARKER_HEAD = '\x1b]6973;thclaws-pty-end;';

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { prepareDemoWorkspace, type DemoWorkspace } from '../host/demo-workspace.js';
+import { thclawsBin } from '../host/host-options.js';
+import { DASHBOARD_PROMPT } from '../host/demo-team.js';
+import type { HostTarget } from './remote-views.js';
+
+export interface HostLaunch {
+  startLead?: boolean;
+  leadScript?: string;
+  leadPrompt?: string;
+  demo?: boolean;
+}
+
+/** `thclaws host` for a workspace, as a dashboard starts it detached when none runs. */
+export function hostTarget(dir: string, launch: HostLaunch = {}, env?: NodeJS.ProcessEnv): HostTarget {
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`not a directory: ${dir}`);
+  const workspace = path.resolve(dir);
+  const argv = [
+    thclawsBin(), 'host', '--dir', workspace,
+    ...(launch.startLead === false ? ['--no-lead'] : []),
+    ...(launch.leadScript ? ['--lead-script', path.resolve(launch.leadScript)] : []),
+    ...(launch.leadPrompt ? ['--lead-prompt', launch.leadPrompt] : []),
+    ...(launch.demo ? ['--demo'] : []),
+  ];
+  return { workspace, argv, ...(env ? { env } : {}) };
+}
+
+/**
+ * The live demo's host: a throw-away workspace whose lead runs the demo script and is given the demo prompt.
+ * Its own config dir and no model key reach the host's environment (the scripted provider needs none).
+ */
+export function demoTarget(env: NodeJS.ProcessEnv = process.env): { demo: DemoWorkspace; target: HostTarget } {
+  const demo = prepareDemoWorkspace();
+  const script = demo.hostOptions.leadArgv![2]!;
+  const target = hostTarget(demo.workspace, { leadScript: script, leadPrompt: DASHBOARD_PROMPT, demo: true }, { ...env, ...demo.hostOptions.env });
+  return { demo, target };
+}
