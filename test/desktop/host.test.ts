@@ -350,7 +350,8 @@ describe('TeamHost against a team made by the CLI', () => {
     const parsed = roster.at(-1);
     expect(parsed?.ok && parsed.event.type === 'roster' && parsed.event.members.map((m) => [m.name, m.state])).toEqual([['lead', 'defined'], ['fay', 'defined'], ['gus', 'working']]);
     expect(c.member('gus')).toMatchObject({ tokens: Number.MAX_SAFE_INTEGER, waiting_for: null });
-    expect(c.member('gus')?.model).toMatch(/^m+…$/);
+    // A model id over the model-name schema's limit is read as none (the member's configured model is shown).
+    expect(c.member('gus')?.model).not.toContain('mmmm');
   }, 60_000);
 });
 
