@@ -91,7 +91,8 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     await new Promise<void>((r) => exiting.listen(p.socket, r));
     try {
       const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env });
-      stops.push(() => stopHost(ws, env));
+      // By pid: the impostor's close unlinks the socket path, so --stop could no longer reach this host.
+      stops.push(async () => process.kill(c.pid, 'SIGTERM'));
       expect(c.workspace).toBe(p.workspace);
       c.close();
     } finally {
