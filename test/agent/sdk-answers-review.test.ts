@@ -8,30 +8,19 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { query, type CanUseTool, type HookInput, type Options, type PermissionUpdate, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { query, type CanUseTool, type HookInput, type Options, type PermissionUpdate, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { ResultMessage } from '../../src/core/agent/output-schema.js';
 import type { FakeAnthropic } from './fake-anthropic.js';
 import { useFakeApiWorkspace } from './harness.js';
-import { BIN, scrubbedEnv } from './helpers.js';
+import { collect, sdkOptions } from './sdk-harness.js';
 
 describe('SDK host answers: permission updates, interrupts, hook outputs, protected paths (real SDK, real process, fake API)', () => {
   let dir: string;
   let fake: FakeAnthropic;
   let stderr = '';
   useFakeApiWorkspace({ cli: true, each: (w) => ({ dir, fake } = w) });
-  const options = (extra: Options = {}): Options => ({
-    pathToClaudeCodeExecutable: BIN,
-    cwd: dir,
-    env: scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url }) as Record<string, string>,
-    stderr: (s) => (stderr += s),
-    ...extra,
-  });
-  async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
-    const out: SDKMessage[] = [];
-    for await (const m of q) out.push(m);
-    return out;
-  }
+  const options = (extra: Options = {}): Options => sdkOptions(dir, fake.url, (s) => (stderr += s), extra);
   const local = () => path.join(dir, '.thclaws/settings.local.json');
   const toolResult = (i: number) => JSON.stringify(fake.requests[i]!.body.messages.at(-1));
 

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { StreamJsonLine } from '../../src/core/agent/output-schema.js';
 import type { FakeAnthropic } from './fake-anthropic.js';
 import { useFakeApiWorkspace } from './harness.js';
-import { BIN, scrubbedEnv, tempDir } from './helpers.js';
+import { sdkOptions } from './sdk-harness.js';
+import { tempDir } from './helpers.js';
 
 describe('Agent SDK options that are Claude Code flags (real SDK, real process, fake API)', () => {
   let dir: string;
@@ -24,13 +25,7 @@ describe('Agent SDK options that are Claude Code flags (real SDK, real process, 
     },
   });
 
-  const options = (extra: Options = {}): Options => ({
-    pathToClaudeCodeExecutable: BIN,
-    cwd: dir,
-    env: scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url }) as Record<string, string>,
-    stderr: (s) => (stderr += s),
-    ...extra,
-  });
+  const options = (extra: Options = {}): Options => sdkOptions(dir, fake.url, (s) => (stderr += s), extra);
 
   /** Every message, each checked against our runtime schema of Claude Code's lines. */
   async function run(prompt: string, extra: Options = {}): Promise<{ msgs: SDKMessage[]; result: SDKResultMessage }> {

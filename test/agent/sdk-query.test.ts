@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ResultMessage, StreamJsonLine } from '../../src/core/agent/output-schema.js';
 import type { FakeAnthropic } from './fake-anthropic.js';
 import { useFakeApiWorkspace } from './harness.js';
-import { BIN, scrubbedEnv } from './helpers.js';
+import { collect, sdkOptions } from './sdk-harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -18,20 +18,9 @@ describe('the Claude Agent SDK driving thclaws (real SDK, real process, fake API
   let fake: FakeAnthropic;
   useFakeApiWorkspace({ cli: true, each: (w) => ({ dir, fake } = w) });
 
-  const options = (extra: Options = {}): Options => ({
-    pathToClaudeCodeExecutable: BIN,
-    cwd: dir,
-    env: scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url }) as Record<string, string>,
-    stderr: (s) => (stderr += s),
-    ...extra,
-  });
+  const options = (extra: Options = {}): Options => sdkOptions(dir, fake.url, (s) => (stderr += s), extra);
   let stderr = '';
 
-  async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
-    const out: SDKMessage[] = [];
-    for await (const m of q) out.push(m);
-    return out;
-  }
 
   /** Every line we print must also pass our own runtime schema of Claude Code's shapes. */
   function checkShapes(msgs: SDKMessage[]): void {
