@@ -3,6 +3,7 @@ import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { Terminal } from '@xterm/xterm';
 import { FLOW } from '../shared/api';
 import type { HostClient } from './transport';
+import { FramePlanner } from './frame-plan';
 import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';
 
 const WRITE_SLICE = 64 * 1024;
@@ -70,13 +71,21 @@ export class TerminalManager {
   private readonly panes = new Map<string, Pane>();
   private inflight = 0;
   private frame = 0;
-  private rr = 0;
+  /** The pump sleeps until the yielding panes' next turn (see FramePlanner). */
+  private wakeTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Off: the pump asks for a frame every frame while the others yield, as before (the bench compares both). */
+  idleWhileYielding = true;
   /** Characters handed to xterm and not yet parsed, across all panes, may not exceed this. */
   private readonly budget = new FrameBudget({ targetMs: TARGET_FRAME_MS, min: 16 * 1024, max: 1024 * 1024, start: 256 * 1024, bulkChars: 16 * 1024, bulkGapMs: 30 });
   private lastFrame = 0;
   private wrote = false;
   private readonly acks: AckBatcher;
-  private readonly typing = new TypingYield({ holdMs: TYPING_HOLD_MS, otherGapMs: TYPING_OTHER_GAP_MS, otherChars: TYPING_OTHER_CHARS });
+  private readonly planner = new FramePlanner(this.budget, new TypingYield({ holdMs: TYPING_HOLD_MS, otherGapMs: TYPING_OTHER_GAP_MS, otherChars: TYPING_OTHER_CHARS }), {
+    echoMs: TYPING_MS,
+    echoChars: ECHO_ALLOWANCE,
+    panesPerFrame: PANES_PER_FRAME,
+    idleWhileYielding: true,
+  });
   /** Characters each pane has rendered (or buffered while hidden): the bench and tests read it. */
   private readonly done = new Map<string, number>();
 
@@ -169,7 +178,7 @@ export class TerminalManager {
       // An echo of the person's typing is written now: parsed at once (xterm parses the first write after user
       // input synchronously) and drawn in the coming frame, not one frame later through the pump.
       if (p.queue.length === 1 && data.length <= ECHO_ALLOWANCE && performance.now() - p.typedAt < TYPING_MS) this.writeFrom(p, ECHO_ALLOWANCE);
-      else this.schedule();
+      else this.schedule(this.typedInto(p));
     } else {
       // Hidden pane, or a hidden page (animation frames stop there, so waiting for xterm would stall the
       // agent's pty through flow control): keep it in the history and let the host send more at once.
@@ -195,7 +204,7 @@ export class TerminalManager {
     term.onData((data) => {
       if (p.readonly) return;
       p.typedAt = performance.now();
-      this.typing.typed(p.typedAt);
+      this.planner.typed(p.typedAt);
       this.client.fire({ type: 'input', agent, data });
     });
     // This view's own size goes to the host; the terminal shows the pty's size (set by the view used last).
@@ -312,14 +321,29 @@ export class TerminalManager {
     return n;
   }
 
-  private schedule(): void {
+  /**
+   * Asks for an animation frame to run the pump. While the pump sleeps until the yielding panes' next turn (see
+   * FramePlanner), only `urgent` work (the typed pane's) asks for one: otherwise every message of a held flood
+   * would tick the compositor again and an echo would wait for the next vsync.
+   */
+  private schedule(urgent = false): void {
+    if (this.wakeTimer) {
+      if (!urgent) return;
+      clearTimeout(this.wakeTimer);
+      this.wakeTimer = null;
+    }
     if (!this.frame) this.frame = requestAnimationFrame((t) => this.pump(t));
   }
 
+  /** Whether the person typed into the pane recently enough that the others yield to it. */
+  private typedInto(p: Pane): boolean {
+    return performance.now() - p.typedAt < TYPING_HOLD_MS;
+  }
+
   /**
-   * One frame's writes. A DOM terminal that scrolls re-renders all its rows, whatever was written, so the
-   * frame's budget goes to at most PANES_PER_FRAME panes in turn (bigger writes, fewer renders) instead of a
-   * sliver to every busy pane; across frames every pane gets its turn.
+   * One frame's writes, as FramePlanner decides them. A DOM terminal that scrolls re-renders all its rows,
+   * whatever was written, so the frame's budget goes to at most PANES_PER_FRAME panes in turn (bigger writes,
+   * fewer renders) instead of a sliver to every busy pane; across frames every pane gets its turn.
    */
   private pump(now: number): void {
     this.frame = 0;
@@ -332,31 +356,18 @@ export class TerminalManager {
       return;
     }
     this.lastFrame = now;
-    // A keystroke's echo first: a pane typed into just now gets a small write past the budget and the bulk gap,
-    // so the person's typing is never queued behind seven floods.
-    for (const p of panes) if (now - p.typedAt < TYPING_MS) this.writeFrom(p, ECHO_ALLOWANCE);
-    if (!this.budget.ready(now)) {
-      this.schedule(); // a bulk write went out less than bulkGapMs ago: let this frame render without new writes
-      return;
+    this.planner.idleWhileYielding = this.idleWhileYielding;
+    const plan = this.planner.plan(now, panes.map((p) => ({ typedAt: p.typedAt, queued: p.queue.reduce((n, q) => n + q.length, 0) })), this.inflight);
+    for (const [i, n] of plan.writes) this.writeFrom(panes[i]!, n);
+    if (plan.next === 'frame') this.schedule();
+    else if (typeof plan.next === 'number' && !this.wakeTimer) {
+      // Asleep until the others' next turn: the interval to that frame says nothing about the cost of writing.
+      this.lastFrame = 0;
+      this.wakeTimer = setTimeout(() => {
+        this.wakeTimer = null;
+        this.schedule();
+      }, plan.next);
     }
-    const room = this.budget.chars - this.inflight;
-    if (room <= 0) return; // xterm is still parsing earlier writes; their callbacks schedule the next frame
-    let left = room;
-    if (this.typing.active(now)) {
-      const demand = panes.map((p) => ({ typedAt: p.typedAt, queued: p.queue.reduce((n, q) => n + q.length, 0) }));
-      for (const [i, n] of this.typing.plan(now, demand, room)) left -= this.writeFrom(panes[i]!, n);
-    } else {
-      // Panes in turn, each filled as far as the room allows, so a pane with little queued does not waste the frame.
-      let count = 0;
-      while (left > 0 && count < Math.min(PANES_PER_FRAME, panes.length)) {
-        const p = panes[(this.rr + count) % panes.length]!;
-        count++;
-        left -= this.writeFrom(p, left);
-      }
-      this.rr = (this.rr + count) % Math.max(1, panes.length);
-    }
-    this.budget.wrote(now, room - left);
-    if ([...this.panes.values()].some((p) => p.term && p.queue.length)) this.schedule();
   }
 
   /** Hands up to `max` queued characters of a pane to xterm (≤ WRITE_SLICE a write); returns how many. */
@@ -381,7 +392,7 @@ export class TerminalManager {
           this.count(p.agent, n - pre);
           this.acks.add(p.agent, n - pre);
         }
-        this.schedule();
+        this.schedule(this.typedInto(p));
       });
     }
     return max - left;

@@ -43,7 +43,12 @@ export class FrameBudget {
 
   /** Whether a frame at `now` may write (false shortly after a bulk write). */
   ready(now: number): boolean {
-    return now - this.bulkAt >= (this.opts.bulkGapMs ?? 0);
+    return this.readyIn(now) <= 0;
+  }
+
+  /** Ms until a frame may write again (0 or less: now). */
+  readyIn(now: number): number {
+    return this.bulkAt + (this.opts.bulkGapMs ?? 0) - now;
   }
 
   /**
@@ -123,6 +128,16 @@ export class TypingYield {
     return now - this.typedAt < this.opts.holdMs;
   }
 
+  /** Whether `pane` is one the person is typing into (the others yield to it). */
+  typing(pane: PaneDemand, now: number): boolean {
+    return now - pane.typedAt < this.opts.holdMs;
+  }
+
+  /** Ms until the other panes may write again: their next turn, or the end of the hold, whichever comes first. */
+  nextOtherIn(now: number): number {
+    return Math.max(0, Math.min(this.otherAt + this.opts.otherGapMs, this.typedAt + this.opts.holdMs) - now);
+  }
+
   /**
    * A frame's writes while the panes yield, within `room` characters: `[pane index, characters]` in the order to
    * write them — the typed panes first, as much as they have, then at most one other pane.
@@ -132,7 +147,7 @@ export class TypingYield {
     const others: number[] = [];
     let left = room;
     panes.forEach((p, i) => {
-      if (now - p.typedAt >= this.opts.holdMs) {
+      if (!this.typing(p, now)) {
         if (p.queued > 0) others.push(i);
         return;
       }
