@@ -84,7 +84,6 @@ export class TerminalManager {
     echoMs: TYPING_MS,
     echoChars: ECHO_ALLOWANCE,
     panesPerFrame: PANES_PER_FRAME,
-    idleWhileYielding: true,
   });
   /** Characters each pane has rendered (or buffered while hidden): the bench and tests read it. */
   private readonly done = new Map<string, number>();
