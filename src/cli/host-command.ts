@@ -43,7 +43,7 @@ export function registerHostCommand(program: Command): void {
       const daemon = await startHostDaemon({
         workspace: dir,
         idleMs,
-        open: (ws) => openHostManager(ws, { startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, ...(opts.demo ? { extra: { demo: true } } : {}) }),
+        open: (ws) => openHostManager(ws, { startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, extra: { hostPid: process.pid, ...(opts.demo ? { demo: true } : {}) } }),
         onClosed: () => closed(),
       }).catch((err: Error) => {
         throw err instanceof HostRunningError ? new CliError(err.message, 1) : new CliError(err.message.split('\n')[0]!, 1);
