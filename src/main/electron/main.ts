@@ -40,7 +40,7 @@ void app.whenReady().then(() => {
   const keys = safeStorage.isEncryptionAvailable()
     ? new DesktopKeys({ name: 'electron-safeStorage', encrypt: (p) => safeStorage.encryptString(p), decrypt: (d) => safeStorage.decryptString(d) })
     : undefined;
-  const views = new RemoteViews(hostTarget(workspace), { targetFor: (d) => hostTarget(d), demo: async () => demoTarget().target, client: 'electron', keys });
+  const views = new RemoteViews(hostTarget(workspace), { targetFor: (d) => hostTarget(d), demo: async () => demoTarget(process.env, { fromView: true }).target, client: 'electron', keys });
   const win = createWindow(outDir);
   const listeners = new Set<(e: HostEvent) => void>();
   const send = (e: HostEvent) => {
