@@ -54,6 +54,16 @@ void app.whenReady().then(() => {
     if (!win.isDestroyed()) win.webContents.reload();
   });
   let link = open();
+  // The team stopped on purpose ("Stop the team" in the page): the page's "Start the team again" reloads it,
+  // and the reloaded page gets a new link, which starts the host again.
+  let stopped = false;
+  listeners.add((e) => void (e.type === 'host_closed' && (stopped = true)));
+  win.webContents.on('did-start-loading', () => {
+    if (!stopped) return;
+    stopped = false;
+    link.close();
+    link = open();
+  });
   ipcMain.on(IPC_CHANNELS.request, (e: IpcMainEvent, message: unknown) => {
     // Only our own page may talk to the host.
     if (e.sender !== win.webContents || !e.senderFrame?.url.startsWith('file://')) return;
