@@ -2,28 +2,36 @@
  * The dashboard under bench, as its own process (so its CPU is measured alone): opens a workspace in a
  * TeamHost, serves it, and spawns teammates in host ptys on command lines read from stdin:
  *   spawn <agent> <json argv>
- * Prints `URL <url>` once serving and `SPAWNED <agent>` after each spawn.
+ * Prints `URL <url>` once serving and `SPAWNED <agent>` after each spawn. With `--via-host` it is instead a
+ * client of the workspace's running host (dashboard-host.ts, which takes the spawn commands), as the default
+ * `thclaws dashboard` is, and serves until stdin closes.
  */
 import { createInterface } from 'node:readline';
-import { runDashboard } from '../src/main/web/run.js';
+import { runDashboard, runDashboardViaHost } from '../src/main/web/run.js';
 
 const workspace = process.argv[2]!;
-const server = await runDashboard({ workspace, startLead: false, rendererDir: process.argv[3] });
-process.stdout.write(`URL ${server.url}\n`);
-const rl = createInterface({ input: process.stdin });
-rl.on('line', (line) => {
-  const m = /^spawn (\S+) (.+)$/.exec(line);
-  if (!m) return;
-  const host = server.manager.host;
-  const run = async () => {
-    const running = host.launcher.get(m[1]!);
-    if (running) {
-      running.kill('SIGKILL');
-      await running.exited;
-    }
-    await host.spawn(m[1]!, JSON.parse(m[2]!) as string[]);
-    process.stdout.write(`SPAWNED ${m[1]}\n`);
-  };
-  void run().catch((err: Error) => process.stdout.write(`ERROR ${err.message}\n`));
-});
-rl.on('close', () => void server.close().then(() => process.exit(0)));
+if (process.argv[4] === '--via-host') {
+  const client = await runDashboardViaHost({ workspace, startLead: false, rendererDir: process.argv[3] });
+  process.stdout.write(`URL ${client.url}\n`);
+  createInterface({ input: process.stdin }).on('close', () => void client.close().then(() => process.exit(0)));
+} else {
+  const server = await runDashboard({ workspace, startLead: false, rendererDir: process.argv[3] });
+  process.stdout.write(`URL ${server.url}\n`);
+  const rl = createInterface({ input: process.stdin });
+  rl.on('line', (line) => {
+    const m = /^spawn (\S+) (.+)$/.exec(line);
+    if (!m) return;
+    const host = server.manager.host;
+    const run = async () => {
+      const running = host.launcher.get(m[1]!);
+      if (running) {
+        running.kill('SIGKILL');
+        await running.exited;
+      }
+      await host.spawn(m[1]!, JSON.parse(m[2]!) as string[]);
+      process.stdout.write(`SPAWNED ${m[1]}\n`);
+    };
+    void run().catch((err: Error) => process.stdout.write(`ERROR ${err.message}\n`));
+  });
+  rl.on('close', () => void server.close().then(() => process.exit(0)));
+}

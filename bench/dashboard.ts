@@ -11,13 +11,13 @@
  * BENCH_ECHO_ONLY=1 runs only the keystroke-echo phase (BENCH_ECHO_KEYS sets its number of keys, 40);
  * BENCH_ECHO_AB=1, BENCH_ECHO_SPIN=1, BENCH_ECHO_TRACE=FILE: see measureEcho.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { startProfile, stopProfile, type ProfileKind } from './profile.js';
 import type { BenchSection } from './types.js';
 
@@ -58,119 +58,199 @@ function cpuTicks(pid: number): number {
   return Number(f[11]) + Number(f[12]); // utime + stime
 }
 
+type Mode = 'in-process' | 'host';
+
+/** A process's stdout, kept, and a wait for a line in it. */
+function watchOut(proc: ChildProcess, name: string) {
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  return {
+    out: () => out,
+    wait: async (re: RegExp, ms = 30_000) => {
+      const end = Date.now() + ms;
+      for (;;) {
+        const m = re.exec(out);
+        if (m) return m;
+        if (Date.now() > end) throw new Error(`${name}: no ${re} in ${out.slice(-500)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+  };
+}
+
+interface Dash {
+  url: string;
+  /** The process that owns the ptys (the dashboard itself in-process; the workspace host otherwise). */
+  hostPid: number;
+  spawnIn(agent: string, argv: string[]): Promise<void>;
+  /** Ends the dashboard client (host mode: the host runs on without one). */
+  closeClient(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The dashboard over a fresh 8-member workspace: `in-process` runs the team inside the dashboard (the old
+ * way, `--in-process`); `host` runs it in the workspace's host process with the dashboard as its client (the default).
+ */
+async function openDashboard(mode: Mode, renderer: string): Promise<Dash & { ws: string }> {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dash-ws-'));
+  execFileSync('git', ['init', '-q'], { cwd: ws });
+  execFileSync(THCLAWS, ['team', 'create', 'bench', '--members', AGENTS.join(','), '--dir', ws], { stdio: 'ignore' });
+  const env = { ...process.env, XDG_CONFIG_HOME: path.join(ws, '.config'), XDG_RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dash-rt-')) };
+  const serverJs = bundle('bench/dashboard-server.ts', 'dashboard-server');
+  const prof = process.env.BENCH_HOST_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HOST_PROF}`] : [];
+  const stop = async (p: ChildProcess) => {
+    if (p.exitCode !== null) return;
+    p.stdin!.end();
+    await Promise.race([new Promise((r) => p.once('exit', r)), new Promise((r) => setTimeout(r, 5000))]);
+    if (p.exitCode === null) p.kill('SIGKILL');
+  };
+  let owner: ChildProcess;
+  let client: ChildProcess;
+  if (mode === 'in-process') {
+    owner = client = spawn(process.execPath, [...prof, serverJs, ws, renderer], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env });
+  } else {
+    owner = spawn(process.execPath, [...prof, bundle('bench/dashboard-host.ts', 'dashboard-host'), ws], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env });
+    await watchOut(owner, 'workspace host').wait(/READY \d+/);
+    client = spawn(process.execPath, [serverJs, ws, renderer, '--via-host'], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env });
+  }
+  const ownerOut = owner === client ? null : watchOut(owner, 'workspace host');
+  const clientOut = watchOut(client, 'dashboard server');
+  const spawnsOut = ownerOut ?? clientOut;
+  const url = (await clientOut.wait(/URL (\S+)/))[1]!;
+  return {
+    ws,
+    url,
+    hostPid: owner.pid!,
+    spawnIn: async (agent, argv) => {
+      const before = spawnsOut.out().split(`SPAWNED ${agent}\n`).length;
+      owner.stdin!.write(`spawn ${agent} ${JSON.stringify(argv)}\n`);
+      const end = Date.now() + 30_000;
+      while (spawnsOut.out().split(`SPAWNED ${agent}\n`).length === before) {
+        if (Date.now() > end) throw new Error(`spawn of ${agent} not confirmed`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    closeClient: () => stop(client),
+    close: async () => {
+      await stop(client);
+      await stop(owner);
+    },
+  };
+}
+
+/** Opens the dashboard's page and its longest-frame-gap probe; `written` reads what each pane has rendered. */
+async function openPage(browser: Browser, url: string) {
+  const page = await browser.newPage({ viewport: { width: 1800, height: 1100 } });
+  await page.goto(url);
+  await page.waitForFunction((n) => document.querySelectorAll('.pane .xterm').length >= n, AGENTS.length, { timeout: 60_000 });
+  const written = (agents: string[]) => page.evaluate((a) => a.map((x) => (window as unknown as { __thclaws: { terminals: { written(n: string): number } } }).__thclaws.terminals.written(x)), agents);
+  // A string, not a function: tsx's name-keeping helper does not exist in the page.
+  await page.evaluate(`(() => {
+    const g = (window.__gap = { max: 0, last: performance.now(), on: true });
+    const tick = (t) => { if (!g.on) return; g.max = Math.max(g.max, t - g.last); g.last = t; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  })()`);
+  await page.waitForTimeout(500);
+  await page.evaluate(() => ((window as unknown as { __gap: { max: number } }).__gap.max = 0));
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metric = async (name: string) => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === name)?.value ?? 0);
+  // Wall time the main thread spent in tasks (includes time the OS gave its core to other processes), and its CPU time.
+  return { page, cdp, written, task: () => metric('TaskDuration'), cpu: () => metric('ThreadTime') };
+}
+
+const hz = (): number => Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** 8 panes × N MiB at once: aggregate MB/s until every pane has rendered it, and the longest frame gap. */
+async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof openPage>>, label: string, rows: Array<Record<string, string | number>>): Promise<Record<string, unknown>> {
+  const { page, cdp, written, task, cpu } = p;
+  const floodMib = Number(process.env.BENCH_FLOOD_MIB ?? 5);
+  const f5 = flood(floodMib);
+  const base = await written(AGENTS);
+  const th0 = cpuTicks(dash.hostPid);
+  const m0 = machineTicks();
+  const tr0 = await task();
+  const tc0 = await cpu();
+  const load0 = os.loadavg()[0]!;
+  await page.evaluate(() => ((window as unknown as { __gap: { max: number } }).__gap.max = 0));
+  const profile = process.env.BENCH_PROFILE as ProfileKind | undefined;
+  if (profile) await startProfile(cdp, profile);
+  // The page watches for the end itself, on its own frames: polling it from here would put two CDP tasks
+  // every few ms on the very main thread being measured.
+  await page.evaluate(`((agents, base, need) => {
+    const w = (window.__drain = { start: performance.now(), end: 0, budgets: [] });
+    const t = window.__thclaws.terminals;
+    const tick = () => {
+      w.budgets.push(t.frameBudget);
+      if (agents.every((a, i) => t.written(a) - base[i] >= need)) w.end = performance.now();
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  })(${JSON.stringify(AGENTS)}, ${JSON.stringify(base)}, ${f5.chars})`);
+  await Promise.all(AGENTS.map((a) => dash.spawnIn(a, f5.argv)));
+  const drained = await page.waitForFunction(() => ((window as unknown as { __drain: { end: number } }).__drain.end > 0 ? (window as unknown as { __drain: object }).__drain : null), undefined, { timeout: 180_000, polling: 250 }).catch(async () => {
+    const now = await written(AGENTS);
+    throw new Error(`throughput run stalled: ${now.map((n, i) => n - base[i]!).join(',')}`);
+  });
+  const { start, end, budgets } = (await drained.jsonValue()) as { start: number; end: number; budgets: number[] };
+  const secs = (end - start) / 1000;
+  const m1 = machineTicks();
+  const rendererCpuSecs = (await cpu()) - tc0;
+  const busy = { hostPct: ((cpuTicks(dash.hostPid) - th0) / hz() / secs) * 100, rendererPct: (((await task()) - tr0) / secs) * 100, rendererCpuPct: (rendererCpuSecs / secs) * 100, machinePct: ((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 };
+  const gap = await page.evaluate(() => (window as unknown as { __gap: { max: number } }).__gap.max);
+  if (profile) {
+    const top = await stopProfile(cdp, profile, path.join(os.tmpdir(), `thclaws-dashboard-profile.${profile === 'cpu' ? 'cpuprofile' : 'trace.json'}`));
+    console.log(`renderer main thread, self time during the throughput run (${profile}, ms):`);
+    for (const [name, ms] of top) console.log(`${ms.toFixed(1).padStart(9)}  ${name}`);
+  }
+  const mbTotal = 8 * floodMib;
+  const mbs = mbTotal / secs;
+  const load1 = os.loadavg()[0]!;
+  rows.push({ metric: `${label}: 8 panes × ${floodMib} MiB, pty → host → ws → xterm (Chromium)`, value: `${mbs.toFixed(1)} MB/s aggregate (${secs.toFixed(2)} s; load ${load0.toFixed(1)} → ${load1.toFixed(1)})`, target: '>= 20 MB/s' });
+  rows.push({ metric: `${label}: longest frame gap during that run`, value: `${gap.toFixed(0)} ms`, target: '<= 50 ms' });
+  rows.push({ metric: `${label}: host CPU / renderer main thread in tasks (on a CPU) / all cores busy`, value: `${busy.hostPct.toFixed(0)} % / ${busy.rendererPct.toFixed(0)} % (${busy.rendererCpuPct.toFixed(0)} %) / ${busy.machinePct.toFixed(0)} % of ${os.cpus().length}`, target: '-' });
+  // What the renderer's main thread could drain with a core to itself: bytes per second of its own CPU time.
+  rows.push({ metric: `${label}: renderer main-thread CPU per MB → MB/s with a whole core`, value: `${((rendererCpuSecs * 1000) / mbTotal).toFixed(0)} ms → ${(mbTotal / rendererCpuSecs).toFixed(1)} MB/s`, target: '-' });
+  budgets.sort((a, b) => a - b);
+  const frameBudgetKiB = { p10: budgets[Math.floor(budgets.length * 0.1)]! / 1024, p50: budgets[Math.floor(budgets.length / 2)]! / 1024, p90: budgets[Math.floor(budgets.length * 0.9)]! / 1024 };
+  if (process.env.BENCH_QUICK) console.log(`${label}: frame budget KiB p10/p50/p90`, frameBudgetKiB);
+  return { secs, mbs, gapMs: gap, ...busy, frameBudgetKiB, load: [load0, load1] };
+}
+
 export async function runDashboardBench(): Promise<BenchSection> {
   // BENCH_RENDERER: another build of the renderer (a baseline) against the same host, in the same conditions.
   const renderer = process.env.BENCH_RENDERER ?? path.join(REPO, 'out/renderer');
   if (!fs.existsSync(path.join(renderer, 'index.html'))) execFileSync('npm', ['run', 'build:renderer'], { cwd: REPO, stdio: 'inherit' });
-  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dash-ws-'));
-  execFileSync('git', ['init', '-q'], { cwd: ws });
-  execFileSync(THCLAWS, ['team', 'create', 'bench', '--members', AGENTS.join(','), '--dir', ws], { stdio: 'ignore' });
-  const serverJs = bundle('bench/dashboard-server.ts', 'dashboard-server');
   const simJs = bundle('test/desktop/agent-sim.ts', 'agent-sim');
-  const server = spawn(process.execPath, [...(process.env.BENCH_HOST_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HOST_PROF}`] : []), serverJs, ws, renderer], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env: { ...process.env, XDG_CONFIG_HOME: path.join(ws, '.config') } });
-  let out = '';
-  server.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const waitOut = async (re: RegExp, ms = 30_000) => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const m = re.exec(out);
-      if (m) return m;
-      if (Date.now() > end) throw new Error(`dashboard server: no ${re} in ${out.slice(-500)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  const url = (await waitOut(/URL (\S+)/))[1]!;
-  const spawnIn = async (agent: string, argv: string[]) => {
-    const before = out.split(`SPAWNED ${agent}\n`).length;
-    server.stdin!.write(`spawn ${agent} ${JSON.stringify(argv)}\n`);
-    const end = Date.now() + 30_000;
-    while (out.split(`SPAWNED ${agent}\n`).length === before) {
-      if (Date.now() > end) throw new Error(`spawn of ${agent} not confirmed`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
   const rows: Array<Record<string, string | number>> = [];
   const details: Record<string, unknown> = {};
   // Other processes share these cores: the load average says how much of a core each figure really had.
   const loadAtStart = os.loadavg()[0]!;
+  const idleOnly = !!process.env.BENCH_IDLE_ONLY;
+  const echoOnly = !!process.env.BENCH_ECHO_ONLY;
+  const dashes: Dash[] = [];
   try {
-    const page = await browser.newPage({ viewport: { width: 1800, height: 1100 } });
-    await page.goto(url);
-    await page.waitForFunction((n) => document.querySelectorAll('.pane .xterm').length >= n, AGENTS.length + 1, { timeout: 30_000 });
-    const written = (agents: string[]) => page.evaluate((a) => a.map((x) => (window as unknown as { __thclaws: { terminals: { written(n: string): number } } }).__thclaws.terminals.written(x)), agents);
-    // A string, not a function: tsx's name-keeping helper does not exist in the page.
-    await page.evaluate(`(() => {
-      const g = (window.__gap = { max: 0, last: performance.now(), on: true });
-      const tick = (t) => { if (!g.on) return; g.max = Math.max(g.max, t - g.last); g.last = t; requestAnimationFrame(tick); };
-      requestAnimationFrame(tick);
-    })()`);
-    await page.waitForTimeout(500);
-    await page.evaluate(() => ((window as unknown as { __gap: { max: number } }).__gap.max = 0));
-
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable');
-    const metric = async (name: string) => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === name)?.value ?? 0);
-    // Wall time the main thread spent in tasks (includes time the OS gave its core to other processes).
-    const task = () => metric('TaskDuration');
-    // CPU time of the main thread: with `task`, tells work from waiting for a core on a loaded machine.
-    const cpu = () => metric('ThreadTime');
-    const hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-    const idleOnly = !!process.env.BENCH_IDLE_ONLY;
-    const echoOnly = !!process.env.BENCH_ECHO_ONLY;
+    // 1a. Throughput with the team inside the dashboard (the old way, --in-process), beside the default below.
     if (!idleOnly && !echoOnly) {
-    // 1. Throughput: 8 panes × 5 MiB at once.
-    const floodMib = Number(process.env.BENCH_FLOOD_MIB ?? 5);
-    const f5 = flood(floodMib);
-    const base = await written(AGENTS);
-    const th0 = cpuTicks(server.pid!);
-    const m0 = machineTicks();
-    const tr0 = await task();
-    const tc0 = await cpu();
-    const profile = process.env.BENCH_PROFILE as ProfileKind | undefined;
-    if (profile) await startProfile(cdp, profile);
-    // The page watches for the end itself, on its own frames: polling it from here would put two CDP tasks
-    // every few ms on the very main thread being measured.
-    await page.evaluate(`((agents, base, need) => {
-      const w = (window.__drain = { start: performance.now(), end: 0, budgets: [] });
-      const t = window.__thclaws.terminals;
-      const tick = () => {
-        w.budgets.push(t.frameBudget);
-        if (agents.every((a, i) => t.written(a) - base[i] >= need)) w.end = performance.now();
-        else requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-    })(${JSON.stringify(AGENTS)}, ${JSON.stringify(base)}, ${f5.chars})`);
-    await Promise.all(AGENTS.map((a) => spawnIn(a, f5.argv)));
-    const drained = await page.waitForFunction(() => ((window as unknown as { __drain: { end: number } }).__drain.end > 0 ? (window as unknown as { __drain: object }).__drain : null), undefined, { timeout: 180_000, polling: 250 }).catch(async () => {
-      const now = await written(AGENTS);
-      throw new Error(`throughput run stalled: ${now.map((n, i) => n - base[i]!).join(',')}`);
-    });
-    const { start, end, budgets } = (await drained.jsonValue()) as { start: number; end: number; budgets: number[] };
-    const secs = (end - start) / 1000;
-    const m1 = machineTicks();
-    const rendererCpuSecs = (await cpu()) - tc0;
-    const busy = { hostPct: ((cpuTicks(server.pid!) - th0) / hz / secs) * 100, rendererPct: (((await task()) - tr0) / secs) * 100, rendererCpuPct: (rendererCpuSecs / secs) * 100, machinePct: ((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 };
-    const gap = await page.evaluate(() => (window as unknown as { __gap: { max: number } }).__gap.max);
-    if (profile) {
-      const top = await stopProfile(cdp, profile, path.join(os.tmpdir(), `thclaws-dashboard-profile.${profile === 'cpu' ? 'cpuprofile' : 'trace.json'}`));
-      console.log(`renderer main thread, self time during the throughput run (${profile}, ms):`);
-      for (const [name, ms] of top) console.log(`${ms.toFixed(1).padStart(9)}  ${name}`);
+      const old = await openDashboard('in-process', renderer);
+      dashes.push(old);
+      const p = await openPage(browser, old.url);
+      details.throughputInProcess = await measureThroughput(old, p, 'in-process', rows);
+      await p.page.close();
+      await old.close();
     }
-    const mbTotal = 8 * floodMib;
-    const mbs = mbTotal / secs;
-    rows.push({ metric: `8 panes × ${floodMib} MiB, pty → host → ws → xterm (Chromium)`, value: `${mbs.toFixed(1)} MB/s aggregate (${secs.toFixed(2)} s)`, target: '>= 20 MB/s' });
-    rows.push({ metric: 'longest frame gap during that run', value: `${gap.toFixed(0)} ms`, target: '<= 50 ms' });
-    rows.push({ metric: 'during that run: host CPU / renderer main thread in tasks (on a CPU) / all cores busy', value: `${busy.hostPct.toFixed(0)} % / ${busy.rendererPct.toFixed(0)} % (${busy.rendererCpuPct.toFixed(0)} %) / ${busy.machinePct.toFixed(0)} % of ${os.cpus().length}`, target: '-' });
-    // What the renderer's main thread could drain with a core to itself: bytes per second of its own CPU time.
-    rows.push({ metric: 'renderer main-thread CPU per MB → MB/s with a whole core', value: `${((rendererCpuSecs * 1000) / mbTotal).toFixed(0)} ms → ${(mbTotal / rendererCpuSecs).toFixed(1)} MB/s`, target: '-' });
-    budgets.sort((a, b) => a - b);
-    const frameBudgetKiB = { p10: budgets[Math.floor(budgets.length * 0.1)]! / 1024, p50: budgets[Math.floor(budgets.length / 2)]! / 1024, p90: budgets[Math.floor(budgets.length * 0.9)]! / 1024 };
-    if (process.env.BENCH_QUICK) console.log('frame budget KiB p10/p50/p90', frameBudgetKiB);
-    details.throughput = { secs, mbs, gapMs: gap, ...busy, frameBudgetKiB, load: os.loadavg()[0] };
-
+    // The default: the team in the workspace's host process, this dashboard its client.
+    const dash = await openDashboard('host', renderer);
+    dashes.push(dash);
+    const ws = dash.ws;
+    const spawnIn = dash.spawnIn;
+    const hp = await openPage(browser, dash.url);
+    const { page, written, task, cpu } = hp;
+    if (!idleOnly && !echoOnly) {
+    // 1b. Throughput as a client of the host.
+    details.throughput = await measureThroughput(dash, hp, 'host client', rows);
     if (process.env.BENCH_QUICK) return { title: 'Dashboard throughput only (BENCH_QUICK)', file: 'dashboard-quick', rows, details };
     // 2. Loss: 50 MiB from a child that exits right after writing.
     const f50 = flood(50);
@@ -210,22 +290,31 @@ export async function runDashboardBench(): Promise<BenchSection> {
     await Promise.all(AGENTS.map((a) => spawnIn(a, [process.execPath, simJs, a, '--hb-ms', '2000'])));
     // Let the floods' aftermath (GC, scrollback trimming) settle before measuring.
     await page.waitForTimeout(idleOnly ? 3000 : 15_000);
-    const h0 = cpuTicks(server.pid!);
+    const h0 = cpuTicks(dash.hostPid);
     const r0 = await task();
     const w0 = Date.now();
     await page.waitForTimeout(Number(process.env.BENCH_IDLE_SECS ?? 10) * 1000);
     const wall = (Date.now() - w0) / 1000;
-    const hostPct = ((cpuTicks(server.pid!) - h0) / hz / wall) * 100;
+    const hostPct = ((cpuTicks(dash.hostPid) - h0) / hz() / wall) * 100;
     const rendPct = (((await task()) - r0) / wall) * 100;
     rows.push({ metric: `host CPU, 8 idle teammates (${wall.toFixed(0)} s)`, value: `${hostPct.toFixed(2)} % of a core`, target: '< 2 %' });
     rows.push({ metric: `renderer main-thread CPU, 8 idle teammates (${wall.toFixed(0)} s)`, value: `${rendPct.toFixed(2)} % of a core`, target: '< 2 %' });
     details.idle = { hostPct, rendPct, wall };
+    // 4. The same 8 idle teammates with no client attached (the page and the dashboard closed): the host alone.
+    await page.close();
+    await dash.closeClient();
+    await new Promise((r) => setTimeout(r, 3000));
+    const n0 = cpuTicks(dash.hostPid);
+    const nw0 = Date.now();
+    await new Promise((r) => setTimeout(r, Number(process.env.BENCH_IDLE_SECS ?? 10) * 1000));
+    const nwall = (Date.now() - nw0) / 1000;
+    const noClientPct = ((cpuTicks(dash.hostPid) - n0) / hz() / nwall) * 100;
+    rows.push({ metric: `host CPU, 8 idle teammates, no client attached (${nwall.toFixed(0)} s)`, value: `${noClientPct.toFixed(2)} % of a core`, target: '< 2 %' });
+    details.idleNoClient = { hostPct: noClientPct, wall: nwall };
     rows.push({ metric: 'machine load average (1 min) at the start / at the end', value: `${loadAtStart.toFixed(1)} / ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`, target: '-' });
   } finally {
     await browser.close();
-    server.stdin!.end();
-    await new Promise((r) => setTimeout(r, 2000));
-    if (server.exitCode === null) server.kill('SIGKILL');
+    for (const d of dashes) await d.close();
   }
   return { title: 'Dashboard under load (pty → host → WebSocket → xterm.js in Chromium)', file: 'dashboard', rows, details };
 }

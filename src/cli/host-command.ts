@@ -10,6 +10,7 @@ interface HostOptions {
   leadPrompt?: string;
   demo?: boolean;
   idleMs: string;
+  exitUnusedMs: string;
   stop?: boolean;
   secretsStdin?: boolean;
 }
@@ -28,6 +29,7 @@ export function registerHostCommand(program: Command): void {
     .option('--lead-prompt <text>', 'type this first prompt into the lead once it is ready (the live demo)')
     .addOption(new Option('--demo', 'the live demo workspace (views open the team\'s changes once its tasks are done)').hideHelp())
     .option('--idle-ms <ms>', 'exit after this long with no client and no live agent (0: never)', String(DEFAULT_IDLE_MS))
+    .addOption(new Option('--exit-unused-ms <ms>', 'exit after this long with no client, even with live agents (a throw-away demo a dashboard opened; 0: never)').default('0').hideHelp())
     .option('--stop', "stop the workspace's running host (its agents are stopped) and exit")
     .option('--secrets-stdin', 'read credentials (a JSON object of environment variables) from stdin, so that they never appear in this long-lived process\'s environment listing')
     .action(async (opts: HostOptions) => {
@@ -36,15 +38,35 @@ export function registerHostCommand(program: Command): void {
       if (opts.stop) return stopCommand(dir);
       const idleMs = Number(opts.idleMs);
       if (!Number.isInteger(idleMs) || idleMs < 0) throw new CliError(`invalid --idle-ms ${JSON.stringify(opts.idleMs)}`);
+      const exitUnusedMs = Number(opts.exitUnusedMs);
+      if (!Number.isInteger(exitUnusedMs) || exitUnusedMs < 0) throw new CliError(`invalid --exit-unused-ms ${JSON.stringify(opts.exitUnusedMs)}`);
       if (opts.secretsStdin) await readSecrets();
-      const [{ startHostDaemon, HostRunningError }, { openHostManager }] = await Promise.all([import('../main/daemon/host-daemon.js'), import('../main/daemon/open-host.js')]);
+      const [{ startHostDaemon, HostRunningError }, { openHostManager }, { HostLog }, { hostPaths }] = await Promise.all([
+        import('../main/daemon/host-daemon.js'),
+        import('../main/daemon/open-host.js'),
+        import('../main/daemon/host-log.js'),
+        import('../main/daemon/runtime-dir.js'),
+      ]);
+      // Started detached, its stderr is this file (a bad socket path is the daemon's to report, below).
+      const hostLog = new HostLog(((): string => {
+        try {
+          return hostPaths(dir).log;
+        } catch {
+          return '';
+        }
+      })());
       let closed!: () => void;
       const done = new Promise<void>((r) => (closed = r));
       const daemon = await startHostDaemon({
         workspace: dir,
         idleMs,
-        open: (ws) => openHostManager(ws, { startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, ...(opts.demo ? { extra: { demo: true } } : {}) }),
+        exitUnusedMs,
+        open: (ws) => openHostManager(ws, { startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, extra: { hostPid: process.pid, ...(opts.demo ? { demo: true } : {}) } }),
         onClosed: () => closed(),
+        log: (line) => {
+          process.stderr.write(`thclaws host: ${line}\n`);
+          hostLog.bound();
+        },
       }).catch((err: Error) => {
         throw err instanceof HostRunningError ? new CliError(err.message, 1) : new CliError(err.message.split('\n')[0]!, 1);
       });
@@ -53,6 +75,7 @@ export function registerHostCommand(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       await done;
+      hostLog.removeAfterCleanExit();
     });
 }
 

@@ -17,6 +17,7 @@ import { BudgetCard } from './components/BudgetCard';
 import { ReviewButtons, WarningsBar } from './components/review/Warnings';
 import { ReviewLayer } from './components/review/ReviewLayer';
 import { DemoGuide } from './components/DemoGuide';
+import { StopTeamDialog, TeamStopped } from './components/StopTeam';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -92,7 +93,20 @@ function Notices() {
 export function App() {
   const tab = useDashboard((s) => s.tab);
   const editing = useDashboard((s) => s.editingTask);
+  const stopped = useDashboard((s) => s.hostClosed !== null);
   useEffect(() => installShortcuts(), []);
+  // The host exited on purpose: its agents and panes are gone, so the page says so instead of showing them frozen.
+  if (stopped) {
+    return (
+      <div className="app">
+        <main>
+          <TeamStopped />
+        </main>
+        <Notices />
+        <Announcer />
+      </div>
+    );
+  }
   return (
     <div className="app">
       <HeaderBar />
@@ -114,6 +128,7 @@ export function App() {
       <ReviewLayer />
       <DemoGuide />
       <SettingsDialog />
+      <StopTeamDialog />
       <HelpOverlay />
       <Notices />
       <Announcer />

@@ -19,6 +19,7 @@ export function installShortcuts(): () => void {
       s.setHelpOpen(false);
       s.setSettingsOpen(false);
       s.setEditingTask(null);
+      s.setStopOpen(false);
       return;
     }
     const inField = e.target instanceof HTMLElement && (e.target.closest('input, textarea, select, .xterm') !== null);

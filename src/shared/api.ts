@@ -156,6 +156,8 @@ export const WorkspaceViewSchema = z.object({
   recent: z.array(z.string()).max(20),
   /** The live demo's throw-away workspace: the page opens the team's changes once its tasks are done. */
   demo: z.boolean().optional(),
+  /** The pid of the workspace's host process serving the team (absent in-process): only then can a view stop the team. */
+  host_pid: z.number().int().positive().optional(),
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -207,6 +209,11 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('key_set', { key: z.string().min(1).max(500) }),
   /** Deletes the stored key from the config directory (a key from the environment stays: it is not ours). */
   req('key_remove', {}),
+  /**
+   * The desktop app's stored key, decrypted by its main process (safeStorage) and handed to the host, which
+   * holds it in memory for its agents and never writes it; the reply has its last 4.
+   */
+  req('key_hold', { key: z.string().min(1).max(500) }),
   /** Opens a throw-away workspace running the scripted demo team in this dashboard (no key needed). */
   req('demo_start', {}),
   // The team from the GUI: the store's membership rules and the runtime's own spawn.

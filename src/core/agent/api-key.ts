@@ -89,6 +89,16 @@ export class ApiKeyStore {
     return null;
   }
 
+  /** The cipher that encrypted the stored key (the desktop app's), or null: none stored, or stored in clear. */
+  encryptedBy(): string | null {
+    try {
+      const data = JSON.parse(fs.readFileSync(this.file, 'utf8')) as KeyFile;
+      return typeof data?.anthropic_api_key_enc === 'string' ? String(data.cipher ?? '?') : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** Checks the key's shape, then writes it (0600 from the first byte: created with that mode, then renamed). */
   write(key: string): { last4: string } {
     const problem = keyShapeProblem(key);

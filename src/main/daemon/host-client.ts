@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { HOST_PROTOCOL, HostWelcomeSchema, parseEvent, type HostEvent } from '../../shared/api.js';
+import { rotateHostLog } from './host-log.js';
 import { LineReader } from './lines.js';
 import { hostPaths } from './runtime-dir.js';
 
@@ -108,6 +109,7 @@ export const isSecretEnvName = (name: string): boolean => /(^|_)(API_KEY|AUTH_TO
 function startDetached(argv: string[], log: string, env: NodeJS.ProcessEnv): { exited: number | null } {
   const secrets = Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && isSecretEnvName(k)));
   const plain = Object.fromEntries(Object.entries(env).filter(([k]) => !isSecretEnvName(k)));
+  rotateHostLog(log);
   const out = fs.openSync(log, 'a', 0o600);
   const child = spawn(argv[0]!, [...argv.slice(1), '--secrets-stdin'], { detached: true, stdio: ['pipe', out, out], env: plain });
   fs.closeSync(out);

@@ -13,6 +13,11 @@ export interface HostDaemonOptions {
   open(workspace: string): Promise<HostManager>;
   /** Exit after this long with no client and no live agent (ms; 0 = never). */
   idleMs?: number;
+  /**
+   * Exit after this long with no client, live agents or not (ms; 0 = never): a demo a dashboard opened is
+   * throw-away, and once its last view is gone no one can come back to it.
+   */
+  exitUnusedMs?: number;
   /** Called once the host has closed (idle, `--stop`, or close()). */
   onClosed?(reason: string): void;
   log?(line: string): void;
@@ -138,7 +143,8 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       send({ type: 'reply', id, ok: true });
       void askTeammatesToStop(manager.host, opts.stopGraceMs).then(({ asked, stopped }) => {
         if (asked.length) log(`asked ${asked.join(', ')} to stop; ${stopped.length} stopped by themselves`);
-        return close('the team was stopped from a dashboard');
+        // Said in the reason too: the log of a host that exits cleanly is removed.
+        return close(`the team was stopped from a dashboard${asked.length ? `; ${stopped.length} of ${asked.length} teammates stopped by themselves` : ''}`);
       });
       return true;
     };
@@ -175,11 +181,20 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   }
 
   const idleMs = opts.idleMs ?? 0;
-  const idleTimer = idleMs > 0 ? setInterval(() => {
-    const busy = sockets.size > 0 || manager.host.launcher.live().length > 0;
-    if (busy) idleSince = Date.now();
-    else if (Date.now() - idleSince >= idleMs) void close(`idle for ${Math.round(idleMs / 1000)} s with no client and no live agent`);
-  }, Math.max(50, Math.min(5_000, idleMs / 4))) : null;
+  const unusedMs = opts.exitUnusedMs ?? 0;
+  let clientSince = Date.now();
+  const period = Math.min(...[idleMs, unusedMs].filter((ms) => ms > 0)) / 4;
+  const idleTimer = idleMs > 0 || unusedMs > 0 ? setInterval(() => {
+    const now = Date.now();
+    if (sockets.size > 0) {
+      idleSince = clientSince = now;
+      return;
+    }
+    if (unusedMs > 0 && now - clientSince >= unusedMs) return void close(`no client for ${Math.round(unusedMs / 1000)} s (a throw-away demo)`);
+    if (idleMs <= 0) return;
+    if (manager.host.launcher.live().length > 0) idleSince = now;
+    else if (now - idleSince >= idleMs) void close(`idle for ${Math.round(idleMs / 1000)} s with no client and no live agent`);
+  }, Math.max(50, Math.min(5_000, period))) : null;
 
   async function close(reason = 'closed'): Promise<void> {
     if (closed) return;

@@ -10,7 +10,12 @@ export interface HostLaunch {
   leadScript?: string;
   leadPrompt?: string;
   demo?: boolean;
+  /** Exit this long after the last client left, agents or not (a demo a view opened). */
+  exitUnusedMs?: number;
 }
+
+/** A demo opened from a dashboard ("Try the demo team") ends this long after its last view closed (a reload comes back well within it). */
+export const DEMO_UNUSED_MS = 15_000;
 
 /** `thclaws host` for a workspace, as a dashboard starts it detached when none runs. */
 export function hostTarget(dir: string, launch: HostLaunch = {}, env?: NodeJS.ProcessEnv): HostTarget {
@@ -22,6 +27,7 @@ export function hostTarget(dir: string, launch: HostLaunch = {}, env?: NodeJS.Pr
     ...(launch.leadScript ? ['--lead-script', path.resolve(launch.leadScript)] : []),
     ...(launch.leadPrompt ? ['--lead-prompt', launch.leadPrompt] : []),
     ...(launch.demo ? ['--demo'] : []),
+    ...(launch.exitUnusedMs ? ['--exit-unused-ms', String(launch.exitUnusedMs)] : []),
   ];
   return { workspace, argv, ...(env ? { env } : {}) };
 }
@@ -29,10 +35,12 @@ export function hostTarget(dir: string, launch: HostLaunch = {}, env?: NodeJS.Pr
 /**
  * The live demo's host: a throw-away workspace whose lead runs the demo script and is given the demo prompt.
  * Its own config dir and no model key reach the host's environment (the scripted provider needs none).
+ * `fromView`: opened by "Try the demo team" in a dashboard, so its host exits once no view is left.
  */
-export function demoTarget(env: NodeJS.ProcessEnv = process.env): { demo: DemoWorkspace; target: HostTarget } {
+export function demoTarget(env: NodeJS.ProcessEnv = process.env, opts: { fromView?: boolean; exitUnusedMs?: number } = {}): { demo: DemoWorkspace; target: HostTarget } {
   const demo = prepareDemoWorkspace();
   const script = demo.hostOptions.leadArgv![2]!;
-  const target = hostTarget(demo.workspace, { leadScript: script, leadPrompt: DASHBOARD_PROMPT, demo: true }, { ...env, ...demo.hostOptions.env });
+  const exitUnusedMs = opts.fromView ? (opts.exitUnusedMs ?? DEMO_UNUSED_MS) : undefined;
+  const target = hostTarget(demo.workspace, { leadScript: script, leadPrompt: DASHBOARD_PROMPT, demo: true, exitUnusedMs }, { ...env, ...demo.hostOptions.env });
   return { demo, target };
 }

@@ -1,4 +1,6 @@
 import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
+import { ApiKeyError } from '../../core/agent/api-key.js';
+import type { DesktopKeys } from './desktop-keys.js';
 import { connectOrStartHost, type HostConnection } from './host-client.js';
 
 /** One view's link to the team, as the web server and Electron's main process see it (in-process or a host's). */
@@ -20,6 +22,8 @@ export interface RemoteViewsOptions {
   /** "Try the demo team": a throw-away workspace and how to start its host. */
   demo(): Promise<HostTarget>;
   client?: string;
+  /** The desktop app's key, encrypted at rest by main: saved here, handed to each host in memory. */
+  keys?: DesktopKeys;
 }
 
 /**
@@ -57,6 +61,9 @@ export class RemoteViews {
 
     const bind = (c: HostConnection) => {
       conn = c;
+      // The desktop app's stored key, decrypted here, reaches the host in memory before anything the view asks.
+      const key = this.opts.keys?.current();
+      if (key) c.send({ id: 0, type: 'key_hold', key });
       let onPurpose = false;
       c.onEvent((e) => {
         if (conn !== c) return;
@@ -121,6 +128,15 @@ export class RemoteViews {
         if (r.type === 'demo_start') {
           moving = move(r.id, () => this.opts.demo(), (t) => t.workspace);
           return moving;
+        }
+        if (r.type === 'key_set' && this.opts.keys) {
+          // Encrypted before it reaches the disk; the host gets it in memory and never writes it.
+          try {
+            return forward({ id: r.id, type: 'key_hold', key: this.opts.keys.save(r.key) });
+          } catch (err) {
+            if (!(err instanceof ApiKeyError)) throw err;
+            return out({ type: 'reply', id: r.id, ok: false, error: err.message });
+          }
         }
         forward(r);
       },

@@ -7,10 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, ipcMain, type IpcMainEvent } from 'electron';
+import { app, ipcMain, safeStorage, type IpcMainEvent } from 'electron';
 import { RecentWorkspaces } from '../host/recent.js';
 import { demoTarget, hostTarget } from '../daemon/host-targets.js';
 import { RemoteViews, type ViewLink } from '../daemon/remote-views.js';
+import { DesktopKeys } from '../daemon/desktop-keys.js';
 import { IPC_CHANNELS, type HostEvent } from '../../shared/api.js';
 import { askOnClose } from './close-window.js';
 import { createWindow, lockDownSession } from './window.js';
@@ -35,7 +36,11 @@ app.on('web-contents-created', (_e, contents) => {
 void app.whenReady().then(() => {
   lockDownSession();
   const workspace = pickWorkspace(process.argv);
-  const views = new RemoteViews(hostTarget(workspace), { targetFor: (d) => hostTarget(d), demo: async () => demoTarget().target, client: 'electron' });
+  // The model key at rest is encrypted by the OS keychain; the hosts (plain Node) get it from here in memory.
+  const keys = safeStorage.isEncryptionAvailable()
+    ? new DesktopKeys({ name: 'electron-safeStorage', encrypt: (p) => safeStorage.encryptString(p), decrypt: (d) => safeStorage.decryptString(d) })
+    : undefined;
+  const views = new RemoteViews(hostTarget(workspace), { targetFor: (d) => hostTarget(d), demo: async () => demoTarget(process.env, { fromView: true }).target, client: 'electron', keys });
   const win = createWindow(outDir);
   const listeners = new Set<(e: HostEvent) => void>();
   const send = (e: HostEvent) => {
@@ -49,6 +54,16 @@ void app.whenReady().then(() => {
     if (!win.isDestroyed()) win.webContents.reload();
   });
   let link = open();
+  // The team stopped on purpose ("Stop the team" in the page): the page's "Start the team again" reloads it,
+  // and the reloaded page gets a new link, which starts the host again.
+  let stopped = false;
+  listeners.add((e) => void (e.type === 'host_closed' && (stopped = true)));
+  win.webContents.on('did-start-loading', () => {
+    if (!stopped) return;
+    stopped = false;
+    link.close();
+    link = open();
+  });
   ipcMain.on(IPC_CHANNELS.request, (e: IpcMainEvent, message: unknown) => {
     // Only our own page may talk to the host.
     if (e.sender !== win.webContents || !e.senderFrame?.url.startsWith('file://')) return;

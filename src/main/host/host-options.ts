@@ -23,6 +23,7 @@ export interface TeamHostOptions {
   rereadEveryTicks?: number;
   leadPrompt?: string; // typed into the lead's REPL once it is ready (the live demo)
   demo?: boolean; // the live demo: views open the team's changes once its tasks are done
+  hostPid?: number; // served by the workspace's host process (this pid): views may stop the team
   keyCipher?: KeyCipher | null; // encrypts the stored model key at rest (Electron's safeStorage)
 }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ApiKeyError, ApiKeyStore, lastFour, type KeyCipher } from '../../core/agent/api-key.js';
+import { ApiKeyError, ApiKeyStore, keyShapeProblem, lastFour, type KeyCipher } from '../../core/agent/api-key.js';
 import { loadSettings } from '../../core/agent/settings.js';
 import type { HostEvent, SetupView } from '../../shared/api.js';
 import type { HostSideInfo } from './views.js';
@@ -10,9 +10,14 @@ export type { KeyCipher };
  * Whether the lead can start here: it needs a model key unless it runs on the scripted provider. Without one
  * the lead is "not configured" (never "dead") and the dashboard shows its welcome. The key itself never
  * leaves the host: views get its last 4 characters.
+ *
+ * In the desktop app the stored key is encrypted by Electron's safeStorage, which only Electron's main process
+ * can use: main decrypts it and hands it to this host in memory (`key_hold`); the host keeps it there, never on disk.
  */
 export class LeadSetup {
   readonly keys: ApiKeyStore;
+  /** The key handed over by the desktop app (decrypted from its keychain-encrypted file), held in memory only. */
+  private held: string | null = null;
 
   constructor(
     private readonly workspace: string,
@@ -22,6 +27,22 @@ export class LeadSetup {
     private readonly broadcast: (ev: HostEvent) => void,
   ) {
     this.keys = new ApiKeyStore({ env, cipher });
+    this.cipherName = cipher?.name ?? null;
+  }
+
+  private readonly cipherName: string | null;
+
+  /** The desktop app's stored key, decrypted by its main process: held in memory for the agents (refused when malformed). */
+  holdKey(key: string): SetupView {
+    const problem = keyShapeProblem(key);
+    if (problem) throw new ApiKeyError(problem);
+    this.held = key;
+    // In this process's environment (not its start-time /proc listing): every agent it starts gets it, and a
+    // spawn request names it for the host to copy (spawn.json never holds its value). A key given at start wins.
+    if (!this.env.ANTHROPIC_API_KEY && !this.env.ANTHROPIC_AUTH_TOKEN) process.env.ANTHROPIC_API_KEY = key;
+    const setup = this.view();
+    this.broadcast({ type: 'setup', setup });
+    return setup;
   }
 
   private scripted(): boolean {
@@ -43,6 +64,7 @@ export class LeadSetup {
     const scripted = this.scripted() || !this.runsThclaws();
     if (this.env.ANTHROPIC_API_KEY) return { needs_key: false, scripted, key: { source: 'env', last4: lastFour(this.env.ANTHROPIC_API_KEY) }, problem: null };
     if (this.env.ANTHROPIC_AUTH_TOKEN) return { needs_key: false, scripted, key: { source: 'env', last4: lastFour(this.env.ANTHROPIC_AUTH_TOKEN) }, problem: null };
+    if (this.held) return { needs_key: false, scripted, key: { source: 'file', last4: lastFour(this.held) }, problem: null };
     try {
       const key = this.keys.read();
       if (key) return { needs_key: false, scripted, key: { source: 'file', last4: lastFour(key) }, problem: null };
@@ -63,6 +85,9 @@ export class LeadSetup {
 
   /** Stores the key in the person's config directory (refused with one sentence when its shape is wrong). */
   setKey(key: string): SetupView {
+    // A key the desktop app keeps encrypted is never replaced by one in clear from a page this host serves.
+    const by = this.keys.encryptedBy();
+    if (by && by !== this.cipherName) throw new ApiKeyError('The stored key is kept encrypted by the desktop app: change it there (Settings), or delete it first (Remove key) to store one here.');
     this.keys.write(key.trim());
     const setup = this.view();
     this.broadcast({ type: 'setup', setup });
@@ -72,14 +97,21 @@ export class LeadSetup {
   /** Deletes the stored key; the lead keeps the key it started with until it is restarted. */
   removeKey(): SetupView {
     this.keys.remove();
+    if (this.held && process.env.ANTHROPIC_API_KEY === this.held) delete process.env.ANTHROPIC_API_KEY;
+    this.held = null;
     const setup = this.view();
     this.broadcast({ type: 'setup', setup });
     return setup;
   }
 
-  /** The key for the lead's environment when only this host can read it (encrypted at rest by the desktop app). */
-  envForLead(): Record<string, string> {
-    if (this.env.ANTHROPIC_API_KEY || this.env.ANTHROPIC_AUTH_TOKEN) return {};
+  /**
+   * The key for the agents' environment, only when they cannot read it themselves and this process's
+   * environment does not carry it (a held key does): stored encrypted by a cipher this host has. A key stored in
+   * clear is read by each `thclaws` from the file, so it is in no process's environment listing.
+   */
+  envForAgents(): Record<string, string> {
+    if (this.env.ANTHROPIC_API_KEY || this.env.ANTHROPIC_AUTH_TOKEN || this.held) return {};
+    if (!this.cipherName || this.keys.encryptedBy() !== this.cipherName) return {};
     try {
       const key = this.keys.read();
       return key ? { ANTHROPIC_API_KEY: key } : {};

@@ -123,8 +123,9 @@ export class HostSession implements TerminalView {
         throw new Error(`${req.type} is handled by the transport`);
       case 'host_stop':
         throw new Error('this dashboard runs the team itself (--in-process): stop it with Ctrl-C');
-      case 'key_set': {
-        const setup = h.setup.setKey(req.key);
+      case 'key_set':
+      case 'key_hold': {
+        const setup = req.type === 'key_set' ? h.setup.setKey(req.key) : h.setup.holdKey(req.key.trim());
         // The lead was waiting only for the key: it starts now.
         if (!setup.needs_key && h.member(LEAD)?.state === 'not_configured') await h.startLead();
         return { last4: setup.key?.last4 ?? null };

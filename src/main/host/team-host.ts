@@ -126,7 +126,7 @@ export class TeamHost {
 
   /** Everything a view needs on (re)connect; later changes arrive as deltas. */
   snapshot(view: TerminalView): void {
-    view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list(), ...(this.opts.demo ? { demo: true } : {}) } });
+    view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list(), ...(this.opts.demo ? { demo: true } : {}), ...(this.opts.hostPid ? { host_pid: this.opts.hostPid } : {}) } });
     view.send({ type: 'roster', team: this.config?.name ?? null, members: this.memberList() });
     view.send({ type: 'tasks', tasks: this.tasks.current() });
     view.send(this.settingsEvent());
@@ -173,7 +173,7 @@ export class TeamHost {
       agent,
       argv,
       cwd: this.workspace,
-      env: childEnvOf(agent, this.store.dir, this.opts.env, () => ({ ...this.setup.envForLead(), ...this.leadQuestions.env() })),
+      env: childEnvOf(agent, this.store.dir, { ...this.opts.env, ...this.setup.envForAgents() }, () => this.leadQuestions.env()),
       team_dir: this.store.dir,
       model,
       requested_at: Date.now(),

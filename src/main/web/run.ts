@@ -60,7 +60,7 @@ export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: No
   const views = new RemoteViews(first, {
     // Another folder's host starts its lead as this one's did, never with the first prompt or script.
     targetFor: (dir) => hostTarget(dir, { startLead: opts.startLead }, opts.env),
-    demo: async () => demoTarget(opts.env).target,
+    demo: async () => demoTarget(opts.env, { fromView: true }).target,
   });
   const hostPid = await views.probe();
   const server = await startDashboardServer({ manager: views, rendererDir, port: opts.port, host: opts.host, token: opts.token });

@@ -3,7 +3,7 @@ import { act } from '../context';
 import { useDashboard } from '../store';
 
 /**
- * The header's less frequent controls: workspace, connection, help and settings. Inline on a wide window;
+ * The header's less frequent controls: workspace, connection, help, settings and Stop the team. Inline on a wide window;
  * behind a "Menu" button on a phone-narrow one (styles.css), so ? and ⚙ stay reachable at 390 px.
  */
 export function HeaderMenu() {
@@ -11,6 +11,8 @@ export function HeaderMenu() {
   const setSettingsOpen = useDashboard((s) => s.setSettingsOpen);
   const setHelpOpen = useDashboard((s) => s.setHelpOpen);
   const workspace = useDashboard((s) => s.workspace);
+  const setStopOpen = useDashboard((s) => s.setStopOpen);
+  const stopping = useDashboard((s) => s.stopping);
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -26,13 +28,16 @@ export function HeaderMenu() {
       document.removeEventListener('keydown', esc);
     };
   }, [open]);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const pick = (f: () => void) => () => {
+    // The phone's menu hides as the dialog opens: focus goes back to the Menu button when the dialog closes.
+    if (open) menuButton.current?.focus();
     setOpen(false);
     f();
   };
   return (
     <div className="header-menu" ref={ref}>
-      <button className="menu-button" aria-expanded={open} aria-controls="header-extra" onClick={() => setOpen(!open)}>
+      <button ref={menuButton} className="menu-button" aria-expanded={open} aria-controls="header-extra" onClick={() => setOpen(!open)}>
         Menu
       </button>
       <div id="header-extra" className={`header-extra${open ? ' open' : ''}`}>
@@ -57,6 +62,12 @@ export function HeaderMenu() {
         <button className="gear" title="settings" onClick={pick(() => setSettingsOpen(true))}>
           ⚙ <span className="menu-label">settings</span>
         </button>
+        {/* Only a host process can be stopped from here; an --in-process dashboard ends with Ctrl-C. */}
+        {workspace?.hostPid && (
+          <button className="stop-team-button" title="stop every agent and the team's host process" disabled={stopping} onClick={pick(() => setStopOpen(true))}>
+            {stopping ? 'Stopping…' : 'Stop the team'}
+          </button>
+        )}
       </div>
     </div>
   );

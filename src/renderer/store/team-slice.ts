@@ -4,7 +4,7 @@ import type { DashboardState } from './index';
 
 export interface TeamSlice {
   team: string | null;
-  workspace: { dir: string; recent: string[]; demo: boolean } | null;
+  workspace: { dir: string; recent: string[]; demo: boolean; hostPid: number | null } | null;
   /** Members in roster order. */
   members: Member[];
   approvalsPending: number;
@@ -32,7 +32,7 @@ export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = 
 export function reduceTeam(state: DashboardState, ev: HostEvent): Partial<DashboardState> | null {
   switch (ev.type) {
     case 'workspace':
-      return { workspace: { dir: ev.workspace.dir, recent: ev.workspace.recent, demo: !!ev.workspace.demo }, team: ev.workspace.team };
+      return { workspace: { dir: ev.workspace.dir, recent: ev.workspace.recent, demo: !!ev.workspace.demo, hostPid: ev.workspace.host_pid ?? null }, team: ev.workspace.team };
     case 'roster':
       return { team: ev.team, members: ev.members };
     case 'member': {

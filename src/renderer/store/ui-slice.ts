@@ -34,6 +34,12 @@ export interface UiSlice {
   spend: Record<string, SpendPoint[]>;
   /** The member dialog: a name being edited, 'new' while adding, else null. */
   editingMember: string | null;
+  /** "Stop the team": the confirm dialog is open; the host's reason once it exited on purpose (the page then shows the team stopped). */
+  stopOpen: boolean;
+  stopping: boolean;
+  hostClosed: string | null;
+  setStopOpen(open: boolean): void;
+  setStopping(stopping: boolean): void;
   setEditingMember(name: string | null): void;
   setTab(tab: Tab): void;
   focus(agent: string | null): void;
@@ -69,6 +75,11 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   budgets: null,
   spend: {},
   editingMember: null,
+  stopOpen: false,
+  stopping: false,
+  hostClosed: null,
+  setStopOpen: (stopOpen) => set({ stopOpen }),
+  setStopping: (stopping) => set({ stopping }),
   setEditingMember: (editingMember) => set({ editingMember }),
   focused: null,
   maximised: null,
@@ -108,5 +119,6 @@ export function reduceUi(state: DashboardState, ev: HostEvent): Partial<Dashboar
   if (ev.type === 'sandbox') return { sandbox: ev.sandbox };
   if (ev.type === 'setup') return { setup: ev.setup };
   if (ev.type === 'member_specs') return { memberSpecs: ev.specs };
+  if (ev.type === 'host_closed') return { hostClosed: ev.reason, stopOpen: false, stopping: false };
   return null;
 }

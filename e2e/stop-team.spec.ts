@@ -1,0 +1,131 @@
+/**
+ * "Stop the team" from the browser page, with real processes: `thclaws dashboard` (a client) starts the
+ * workspace's `thclaws host`, which runs the lead and two teammates (scripted provider). The person opens the
+ * header's control (the phone's menu at 390 px), reads the confirm dialog (focus kept inside, Escape
+ * cancels, focus given back), confirms: the host process exits, every agent is stopped on disk, and the page
+ * shows the team stopped with the way to start it again.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test, type Page } from '@playwright/test';
+import { deriveState, isLive, LEAD, TeamStore } from '../src/core/store/index.js';
+import { makeTeamWorkspace, ROOT, THCLAWS, waitFor } from '../test/desktop/helpers.js';
+import { TermView } from '../test/desktop/term-view.js';
+
+const execFileP = promisify(execFile);
+const SHOTS = path.join(ROOT, 'test-results', 'screens');
+const MATES = ['alice', 'bob'];
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+let ws: string;
+let env: NodeJS.ProcessEnv;
+let dash: ChildProcess;
+let url: string;
+let hostPid: number;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  ws = fs.realpathSync(makeTeamWorkspace(MATES));
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: ws });
+  fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted', teamEnabled: true }));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-stop-home-'));
+  const script = path.join(home, 'script.json');
+  fs.writeFileSync(script, JSON.stringify({ rules: [{ match: 'never said', turns: [{ text: 'OK' }] }], fallback: [{ text: 'OK' }] }));
+  env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-stop-rt-')) };
+  for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
+  dash = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0', '--lead-script', script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  dash.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  await waitFor(() => /host \(pid \d+\)/.test(out) && /token=/.test(out), 'the dashboard URL and its host pid', 60_000);
+  hostPid = Number(/host \(pid (\d+)\)/.exec(out)![1]);
+  url = /http:\/\/\S+token=\S+/.exec(out)![0];
+  // The teammates started as the team manager's Start does, each in a pty of the host.
+  const v = await TermView.overWebSocket(url);
+  await v.request({ type: 'subscribe' });
+  const store = TeamStore.forWorkspace(ws);
+  await waitFor(async () => (await store.statuses.read(LEAD))?.pid, 'the lead running in the host', 60_000);
+  for (const m of MATES) expect(await v.request({ type: 'member_start', name: m }), m).toMatchObject({ ok: true });
+  for (const m of [LEAD, ...MATES]) await waitFor(async () => (await store.statuses.read(m))?.status === 'idle' || (await store.statuses.read(m))?.status === 'working', `${m} running`, 60_000);
+  v.close();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(url);
+});
+
+test.afterAll(async () => {
+  await page?.close();
+  if (dash && dash.exitCode === null) dash.kill('SIGTERM');
+  await execFileP(THCLAWS, ['host', '--stop', '--dir', ws], { env }).catch(() => undefined);
+  if (hostPid && alive(hostPid)) process.kill(hostPid, 'SIGKILL');
+});
+
+test('Stop the team from the page: confirm dialog, then the host exits, the agents are stopped on disk, and the page says so', async () => {
+  test.setTimeout(180_000);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const dialog = page.getByRole('dialog', { name: 'Stop the team' });
+
+  // Phone: the control is in the header's menu; Escape cancels and focus goes back to the Menu button.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Stop the team' }).click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('15 seconds');
+  await expect(dialog).toContainText('reload this page');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.screenshot({ path: path.join(SHOTS, 'stop-team-390.png') });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeFocused();
+  expect(alive(hostPid)).toBe(true);
+
+  // Desktop: the header's control; the dialog takes focus and keeps Tab and Shift+Tab inside.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const opener = page.getByRole('button', { name: 'Stop the team' });
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  const cancel = dialog.getByRole('button', { name: 'Cancel' });
+  const confirm = dialog.getByRole('button', { name: 'Stop the team' });
+  await expect(cancel).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(cancel).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(confirm).toBeFocused();
+  await page.screenshot({ path: path.join(SHOTS, 'stop-team-1440.png') });
+  await cancel.click();
+  await expect(opener).toBeFocused();
+
+  await opener.click();
+  await confirm.click();
+  await expect(dialog.getByRole('status')).toContainText('Stopping the team');
+  // The host gives the teammates up to 15 s to stop; on a loaded machine it takes longer than that.
+  const stopped = page.getByTestId('team-stopped');
+  await expect(stopped).toBeVisible({ timeout: 120_000 });
+  await expect(stopped).toContainText('The team is stopped');
+  await expect(stopped).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(stopped.getByRole('button', { name: 'Start the team again' })).toBeFocused();
+  await waitFor(() => !alive(hostPid), 'the host process gone', 60_000);
+  const store = TeamStore.forWorkspace(ws);
+  // Each teammate stopped (asked, as the lead asks); the lead's process gone with the host that ran it.
+  for (const m of MATES) expect((await store.statuses.read(m))?.status, m).toBe('stopped');
+  const lead = await store.statuses.read(LEAD);
+  expect(isLive(deriveState(lead)), 'the lead is not running').toBe(false);
+  expect(alive(lead!.pid!), 'the lead process gone').toBe(false);
+  await page.screenshot({ path: path.join(SHOTS, 'team-stopped-1440.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.screenshot({ path: path.join(SHOTS, 'team-stopped-390.png') });
+});

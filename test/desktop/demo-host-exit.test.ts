@@ -1,0 +1,73 @@
+/**
+ * "Try the demo team here (no key)" from a dashboard starts a host for a throw-away demo workspace. Real
+ * processes: `thclaws dashboard` (a client), its page's request over the WebSocket, the demo's host with its
+ * scripted lead. Once the dashboard is gone no view is left and no one can come back to that folder: the demo's
+ * host exits by itself (its agents with it) instead of running on.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LEAD, TeamStore } from '../../src/core/store/index.js';
+import { connectHost } from '../../src/main/daemon/host-client.js';
+import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
+import { THCLAWS, waitFor } from './helpers.js';
+import { TermView } from './term-view.js';
+
+const execFileP = promisify(execFile);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('a demo opened from a dashboard does not outlive it', () => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-demohost-ws-'));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-demohost-home-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-demohost-rt-')) };
+  for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
+  let dash: ChildProcess | undefined;
+  const pids: number[] = [];
+  let demoWs: string | undefined;
+
+  afterAll(async () => {
+    if (dash?.exitCode === null) dash.kill('SIGKILL');
+    for (const d of [ws, demoWs]) if (d) await execFileP(THCLAWS, ['host', '--stop', '--dir', d], { env }).catch(() => undefined);
+    for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }, 60_000);
+
+  it("the demo's host exits once the dashboard that opened it is closed; its lead with it", async () => {
+    dash = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    dash.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    await waitFor(() => /host \(pid \d+\)/.test(out) && /token=/.test(out), 'the dashboard URL', 60_000);
+    pids.push(Number(/host \(pid (\d+)\)/.exec(out)![1]));
+    const view = await TermView.overWebSocket(/http:\/\/\S+token=\S+/.exec(out)![0]);
+    const started = await view.request({ type: 'demo_start' });
+    expect(started).toMatchObject({ ok: true });
+    demoWs = started.result as string;
+    expect(demoWs).not.toBe(fs.realpathSync(ws));
+    // The demo's host runs, with the scripted lead.
+    const probe = await connectHost(demoWs, { client: 'test', env });
+    const demoHost = probe.pid;
+    probe.close();
+    pids.push(demoHost);
+    const lead = await waitFor(async () => (await TeamStore.forWorkspace(demoWs!).statuses.read(LEAD).catch(() => null))?.pid, 'the demo lead running', 90_000);
+    expect(alive(demoHost)).toBe(true);
+
+    view.close();
+    dash.kill('SIGTERM');
+    await new Promise((r) => dash!.once('exit', r));
+    await waitFor(() => !alive(demoHost), "the demo's host gone", 120_000);
+    expect(alive(lead)).toBe(false);
+    // It said why; its socket is gone.
+    expect(fs.existsSync(hostPaths(demoWs, env).socket)).toBe(false);
+    // The workspace the person opened keeps its host: only the throw-away demo ends.
+    expect(alive(pids[0]!)).toBe(true);
+  }, 300_000);
+});
