@@ -128,6 +128,9 @@ export class Membership {
   private async assertNotLive(name: string, what: 'edit' | 'remove'): Promise<void> {
     const state = deriveState(await this.store.statuses.read(name).catch(() => null));
     if (isLive(state)) throw new TeamError('conflict', `${name} is ${state}: stop it before you ${what} it`);
+    // A member that wrote "stopped" is on its way out: its process still holds the lease for the moments it takes to
+    // exit, so the person who clicks Remove as the badge turns is not refused (bounded: a stuck exit is refused below).
+    if (state === 'stopped') await leaseReleased(() => leaseHeldByLive(this.store.paths, name), STOPPING_EXIT_MS);
     // A stalled process (stopped, paused) stops beating and reads dead, but holds its lease and resumes as this member.
     if (leaseHeldByLive(this.store.paths, name)) throw new TeamError('conflict', `${name} is still running (its process holds its lease, though it stopped reporting): stop it before you ${what} it`);
   }
@@ -176,4 +179,11 @@ function readJson(file: string): Record<string, unknown> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new TeamError('invalid', `${file} is not valid JSON: fix or delete it first`);
   }
+}
+
+/** How long a member that wrote "stopped" is given to exit before Remove/Edit is refused. */
+const STOPPING_EXIT_MS = 10_000;
+
+async function leaseReleased(held: () => boolean, withinMs: number): Promise<void> {
+  for (const end = Date.now() + withinMs; held() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
 }
