@@ -14,14 +14,16 @@ const refused = (why: RegExp) => ({ allowed: false, reason: expect.stringMatchin
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `'a${i}'`).join(',');
 
 describe('a shell command after many strings in the code', () => {
-  it('is refused when the line carries a destructive verb, however many strings come first', () => {
+  it('is refused, however many strings come first: for the lead always, for a teammate with a destructive verb', () => {
     // Only the first 40 strings are read as commands: before the fix, the 41st ran unchecked.
     expect(lead(`python3 -c "import subprocess; x=[${filler(40)}]; subprocess.run('rm -rf src', shell=True)"`)).toMatchObject(refused(/more than 40 strings/));
+    expect(lead(`python3 -c "import subprocess; x=[${filler(40)}]; subprocess.run('curl -o src/a.ts http://x', shell=True)"`)).toMatchObject(refused(/more than 40 strings/));
     expect(tm(`node -e "const x=[${filler(40)}]; require('child_process').execSync('rm -rf ../bob')"`)).toMatchObject(refused(/more than 40 strings/));
   });
-  it('still passes with no destructive verb, and 40 strings are all read as commands', () => {
-    expect(lead(`python3 -c "import subprocess; x=[${filler(45)}]; subprocess.run('ls', shell=True)"`)).toEqual({ allowed: true });
+  it('a teammate\'s code without a destructive verb still passes, and 40 strings are all read as commands', () => {
+    expect(tm(`python3 -c "import subprocess; x=[${filler(45)}]; subprocess.run('ls', shell=True)"`)).toEqual({ allowed: true });
     expect(lead(`python3 -c "import subprocess; x=[${filler(39)}]; subprocess.run('rm -rf src', shell=True)"`)).toMatchObject(refused(/recursively remove files \(from a shell command inside interpreter code\)/));
+    expect(lead(`python3 -c "import subprocess; x=[${filler(39)}]; subprocess.run('ls', shell=True)"`)).toEqual({ allowed: true });
   });
 });
 
