@@ -137,6 +137,34 @@ const ROWS: [string, V, V][] = [
   ['echo x | tee "$D/../x"', 'deny', 'deny'],
   ['echo x | tee "$D/.gitignore"', 'deny', 'allow'],
   ['echo x | tee "$D/.git/config"', 'deny', 'deny'],
+  // a run-time path with a static prefix is not an option word: still refused
+  ['rm src/$F', 'deny', 'allow'],
+  ['rm notes.txt src/$F', 'deny', 'allow'],
+  // after `cd a || cd b` a path has two places: a pattern is scratch only if it is in both
+  ['cd /tmp/x || cd src; rm *.log', 'deny', 'allow'],
+  ['cd /tmp/x || cd src; find . -delete', 'deny', 'allow'],
+  ['find /tmp/x src -delete', 'deny', 'allow'],
+  ['find /tmp/a-b -delete', 'allow', 'allow'],
+  ['find /tmp/x src', 'allow', 'allow'],
+  ['cd ../bob && find -name x -delete', 'deny', 'deny'],
+  ['find /tmp/x -delete -exec sed -i s/a/b/ src/a.ts \\;', 'deny', 'allow'],
+  ['find /tmp/x -exec rm /tmp/y \\; -exec sed -i s/a/b/ src/a.ts \\;', 'deny', 'allow'],
+  ['find /tmp/x -exec cat {}', 'allow', 'allow'],
+  ['find /tmp/x -exec cp /tmp/c+ src/ \\;', 'deny', 'allow'],
+  ['find /tmp/x -exec cp +c src/ \\;', 'deny', 'allow'],
+  // an empty output name writes nothing; every output option is checked, not only the first
+  ["curl -o '' http://x", 'allow', 'allow'],
+  ['curl -o /tmp/a --output-dir src http://x', 'deny', 'allow'],
+  // awk: a variable assignment is not a file, a path with `=` in it is
+  ["awk -i inplace '{print}' nn=1 /tmp/a.txt", 'allow', 'allow'],
+  ["awk -i inplace '{print}' src/k=v.txt", 'deny', 'allow'],
+  // an operand list cut short, or none at all
+  ['tar', 'allow', 'allow'],
+  ['mv -f', 'allow', 'allow'],
+  ['mv /tmp/a ../bob/x /tmp/d', 'allow', 'deny'],
+  // sed: -i only as an option word
+  ['sed s/x-i/y/ src/a.ts', 'allow', 'allow'],
+  ['sed --in-place=.bak s/a/b/ src/a.ts', 'deny', 'allow'],
   // devices are not files
   ['echo x | tee /dev/null', 'allow', 'allow'],
 ];
