@@ -165,6 +165,18 @@ const ROWS: [string, V, V][] = [
   // sed: -i only as an option word
   ['sed s/x-i/y/ src/a.ts', 'allow', 'allow'],
   ['sed --in-place=.bak s/a/b/ src/a.ts', 'deny', 'allow'],
+  // option values that are files read, not written
+  ['sed -i --expression s/a/b/ /tmp/a', 'allow', 'allow'],
+  ['sed -i --file s.sed /tmp/a', 'allow', 'allow'],
+  ['sed -i --line-length 80 s/a/b/ /tmp/a', 'allow', 'allow'],
+  ['touch -r ../bob/a x', 'allow', 'allow'],
+  ['chmod --reference ../bob/a /tmp/x', 'allow', 'allow'],
+  ['rmdir ../bob/x', 'allow', 'deny'],
+  // rename: perl's -e makes every operand a file (the first one was skipped before the fix); util-linux FROM TO
+  ["rename -e 's/a/b/' ../bob/a", 'allow', 'deny'],
+  ["rename -e 's/a/b/' src/a.ts /tmp/x", 'deny', 'allow'],
+  ["cd ../bob && rename 's/a/b/' a", 'deny', 'deny'],
+  ["rename 's/a/b/' ../bob/a x", 'deny', 'deny'],
   // devices are not files
   ['echo x | tee /dev/null', 'allow', 'allow'],
 ];

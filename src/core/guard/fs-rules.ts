@@ -231,8 +231,11 @@ export function fsRule(name: string, args: Word[], env: Env, check: ArgvChecker)
       return firstHit(files, env, `${name}${recursive ? ' -R' : ''}`);
     }
     case 'rename': {
-      // perl `rename EXPR files…` or util-linux `rename FROM TO files…`: the leading strings are not paths.
-      const ops = operands(args, { shortValue: 'e' }).slice(1);
+      // perl `rename EXPR files…` or util-linux `rename FROM TO files…`: the leading strings are not paths;
+      // with perl's `-e EXPR` every operand is a file.
+      const p = parseOpts(args, { shortValue: 'e' });
+      if (p.shortValues.has('e')) return firstHit([...p.positionals, ...p.afterDashDash], env, 'rename');
+      const ops = [...p.positionals, ...p.afterDashDash].slice(1);
       const files = ops.length >= 2 && !ops[0]?.text.includes('/') ? ops.slice(1) : ops;
       return firstHit(files, env, 'rename');
     }
