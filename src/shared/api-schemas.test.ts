@@ -29,6 +29,10 @@ describe('requests and events the contract file does not send', () => {
     expect(A.parseEvent({ ...spend, calls: Array.from({ length: 501 }, () => ({ at: 1, tokens: 1, usd: null })) })).toMatchObject({ ok: false, error: expect.stringMatching(/^invalid event: calls:/) });
   });
 
+  it('a refused event says why, in zod\'s words', () => {
+    expect(A.parseEvent({ type: 'output', agent: 'a b', seq: 0, data: '' })).toEqual({ ok: false, error: 'invalid event: agent: invalid agent name' });
+  });
+
   it('the settings event may carry the models a field offers', () => {
     const settings = { teamEnabled: true, teammateMode: 'host', model: 'm', roleModels: {}, maxLiveTeammates: 4, autoAllowSandboxedBash: false, checks: [] };
     const ev = { type: 'settings', settings, restart_needed: false, models: ['opus', 'work/gpt'] };

@@ -212,6 +212,7 @@ describe('file rules, what a refusal says', () => {
     expect(reason('teammate', 'truncate -s 0 ../bob/a')).toMatch(/truncate: /);
     expect(reason('teammate', 'unlink ../bob/a')).toMatch(/unlink: /);
     expect(reason('teammate', 'rename a b ../bob/a')).toMatch(/rename: /);
+    expect(reason('teammate', "rename -e 's/a/b/' ../bob/a")).toMatch(/rename: /);
     expect(reason('teammate', 'rm ../bob/a')).toMatch(/remove: /);
     expect(reason('lead', 'patch -p1 < /tmp/fix.diff')).toMatch(/patch source files \(authoring\)/);
   });
