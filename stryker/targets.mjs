@@ -57,7 +57,7 @@ export const TARGETS = [
     // Module-level zod schemas: almost every mutant is static and re-runs both files, so keep the list short.
     area: 'api contract',
     mutate: ['src/shared/api.ts', 'src/shared/fields.ts', 'src/shared/review-views.ts'],
-    tests: ['src/shared/api.test.ts', 'src/shared/api-contract.test.ts'],
+    tests: ['src/shared/api.test.ts', 'src/shared/api-contract.test.ts', 'src/shared/api-schemas.test.ts'],
   },
   {
     area: 'renderer write pacing',

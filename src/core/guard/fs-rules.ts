@@ -133,13 +133,19 @@ function findRule(args: Word[], env: Env, check: ArgvChecker): Finding | null {
     }
     if (t === '-exec' || t === '-execdir' || t === '-ok' || t === '-okdir') {
       const sub: Word[] = [];
+      const named: Word[] = []; // the words that are not the matched file
       for (i++; i < args.length && !/^[;+]$/.test((args[i] as Word).text); i++) {
         const w = args[i] as Word;
         sub.push(w.text.includes('{}') ? unknownWord(w.raw) : w);
+        if (!w.text.includes('{}')) named.push(w);
       }
       if (sub[0] && DELETERS.has(commandName(sub[0]))) {
         const f = deletesAll(`find ${t} ${commandName(sub[0])}`);
         if (f) return f;
+        // Paths the deleter names itself go too, whatever find matched (`find /tmp/x -exec rm -rf src \;`).
+        const rest = named.slice(1);
+        const g = rest.some((w) => !w.text.startsWith('-')) ? check([sub[0], ...rest], env) : null;
+        if (g) return g;
       } else if (sub.length > 0) {
         const f = check(sub, env);
         if (f) return f;
@@ -225,8 +231,11 @@ export function fsRule(name: string, args: Word[], env: Env, check: ArgvChecker)
       return firstHit(files, env, `${name}${recursive ? ' -R' : ''}`);
     }
     case 'rename': {
-      // perl `rename EXPR files…` or util-linux `rename FROM TO files…`: the leading strings are not paths.
-      const ops = operands(args, { shortValue: 'e' }).slice(1);
+      // perl `rename EXPR files…` or util-linux `rename FROM TO files…`: the leading strings are not paths;
+      // with perl's `-e EXPR` every operand is a file.
+      const p = parseOpts(args, { shortValue: 'e' });
+      if (p.shortValues.has('e')) return firstHit([...p.positionals, ...p.afterDashDash], env, 'rename');
+      const ops = [...p.positionals, ...p.afterDashDash].slice(1);
       const files = ops.length >= 2 && !ops[0]?.text.includes('/') ? ops.slice(1) : ops;
       return firstHit(files, env, 'rename');
     }

@@ -1,5 +1,5 @@
 /** Interpreter one-liners (`python -c`, `node -e`, `perl -e`, …): tree deletion, file writes, and shell calls inside them. */
-import { dynamicRule } from './dynamic.js';
+import { dynamicRule, hasDestructiveMarker } from './dynamic.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
 import { describeZone, inTmp, resolvePath, teammateZone } from './paths.js';
 import { literalWord, type Word } from './words.js';
@@ -142,6 +142,8 @@ function literalPaths(code: string, env: Env): string[] | null {
   return paths.flatMap((s) => resolvePath(literalWord(s), env.cwds, env.zones.home) ?? []);
 }
 
+const MAX_COMMAND_LITERALS = 40;
+
 export function checkCode(raw: string, env: Env, checkScript: ScriptChecker): Finding | null {
   const code = foldStrings(raw);
   const view = codeView(code);
@@ -166,8 +168,14 @@ export function checkCode(raw: string, env: Env, checkScript: ScriptChecker): Fi
     }
   }
   if (SHELL_OUT.test(code)) {
-    // Each literal as a command line, and every run of literals as an argv (`spawnSync('rm', ['-rf', 'src'])`).
-    const lits = literals(code).slice(0, 40);
+    // Each literal as a command line, and every run of literals as an argv (`spawnSync('rm', ['-rf', 'src'])`):
+    // quadratic, so only the first MAX_COMMAND_LITERALS are read. What runs could be in the rest: code with more
+    // is refused for the lead, and for a teammate when the line carries a destructive verb (teammates script a lot).
+    const all = literals(code);
+    if (all.length > MAX_COMMAND_LITERALS && (env.role === 'lead' || hasDestructiveMarker(env.fullText))) {
+      return { why: `run shell commands from interpreter code with more than ${MAX_COMMAND_LITERALS} strings — too many to check`, advice: ADVICE.dynamic };
+    }
+    const lits = all.slice(0, MAX_COMMAND_LITERALS);
     const candidates = [...lits, ...lits.map((_, i) => lits.slice(i).join(' '))];
     for (const s of candidates) {
       const f = checkScript(s, env);
