@@ -51,7 +51,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     expect(lead).toBeGreaterThan(0);
   }, 60_000);
 
-  it('one lease per workspace whatever XDG_RUNTIME_DIR says: a second host started from another environment refuses, naming the first', async () => {
+  it('one host per workspace whatever XDG_RUNTIME_DIR says: a second host from another environment refuses, naming the first; a client from there reaches and stops the first', async () => {
     const ws = tmp('hard-lease-');
     const envA = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rta-') };
     const envB = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rtb-') };
@@ -61,6 +61,11 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     const second = spawnSync(THCLAWS, ['host', '--dir', ws, '--no-lead'], { env: envB, encoding: 'utf8', timeout: 30_000 });
     expect(second.status).toBe(1);
     expect(second.stderr.trim().split('\n')).toEqual([expect.stringContaining(`a host already runs for ${fs.realpathSync(ws)} (pid ${c.pid})`)]);
+    // A dashboard or --stop from that other environment reaches the running host (it found no socket in its own dir).
+    const b = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env: envB, timeoutMs: 15_000 });
+    expect(b.pid).toBe(c.pid);
+    b.close();
+    expect(await stopHost(ws, envB)).toEqual({ pid: c.pid });
   }, 60_000);
 
   it('a socket path the kernel would cut short is refused with what to do, never truncated', () => {

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { HOST_PROTOCOL, HostWelcomeSchema, parseEvent, type HostEvent } from '../../shared/api.js';
 import { LineReader } from './lines.js';
-import { hostPaths } from './runtime-dir.js';
+import { hostPaths, type HostPaths } from './runtime-dir.js';
 
 export interface HostConnection {
   pid: number;
@@ -25,7 +26,8 @@ const MAX_EVENT_LINE = 64 * 1024 * 1024;
 export function connectHost(workspace: string, opts: { client: string; stop?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; protocol?: number }): Promise<HostConnection> {
   const paths = hostPaths(workspace, opts.env);
   return new Promise((resolve, reject) => {
-    const socket = net.connect(paths.socket);
+    const at = runningSocket(paths);
+    const socket = net.connect(at);
     const events: Array<(e: HostEvent) => void> = [];
     const closes: Array<() => void> = [];
     let welcomed = false;
@@ -47,7 +49,7 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
         if (!w.success) return fail(new Error('the host did not answer the hello'));
         if (w.data.type === 'refused') return fail(new Error(w.data.error));
         // A host serving another workspace at this socket path is never talked to (not even to stop it).
-        if (w.data.workspace !== paths.workspace) return fail(new Error(`the host at ${paths.socket} serves ${w.data.workspace}, not ${paths.workspace}`));
+        if (w.data.workspace !== paths.workspace) return fail(new Error(`the host at ${at} serves ${w.data.workspace}, not ${paths.workspace}`));
         welcomed = true;
         clearTimeout(timer);
         resolve({
@@ -71,6 +73,19 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
       for (const cb of closes.splice(0)) cb();
     });
   });
+}
+
+/**
+ * The running host's socket: where the lease dir's link points (the host may have been started with another
+ * runtime dir), else this environment's own path. The lease dir is this user's only (0700, checked).
+ */
+function runningSocket(paths: HostPaths): string {
+  try {
+    const target = fs.readlinkSync(paths.link);
+    return path.isAbsolute(target) ? target : paths.socket;
+  } catch {
+    return paths.socket;
+  }
 }
 
 /** No host serves the socket: none runs, or one is exiting (idle) and dropped the connection it had just accepted. */

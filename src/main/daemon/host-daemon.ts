@@ -64,6 +64,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   try {
     if (fs.lstatSync(paths.socket, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${paths.socket} is a directory where the host's socket goes: remove it and start again`);
     fs.rmSync(paths.socket, { force: true });
+    fs.rmSync(paths.link, { force: true });
     manager = await opts.open(paths.workspace);
   } catch (err) {
     lock.release();
@@ -173,6 +174,8 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   } finally {
     process.umask(umask);
   }
+  // Clients started with another runtime dir find this host through the lease dir (one host, whatever the env).
+  fs.symlinkSync(paths.socket, paths.link);
 
   const idleMs = opts.idleMs ?? 0;
   const idleTimer = idleMs > 0 ? setInterval(() => {
@@ -194,6 +197,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     await new Promise<void>((r) => server.close(() => r()));
     await manager.close();
     fs.rmSync(paths.socket, { force: true });
+    fs.rmSync(paths.link, { force: true });
     lock.release();
     opts.onClosed?.(reason);
   }
