@@ -14,6 +14,8 @@ import { connectHost, connectOrStartHost, stopHost } from '../../src/main/daemon
 import { startHostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
+import { RemoteViews } from '../../src/main/daemon/remote-views.js';
+import type { HostEvent } from '../../src/shared/api.js';
 import { THCLAWS, waitFor } from './helpers.js';
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
@@ -103,6 +105,34 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     } finally {
       exiting.close();
     }
+  }, 60_000);
+
+  it('a view that reaches a stalled host is ended (the page reconnects), not left on an empty "no team" for good', async () => {
+    const ws = tmp('hard-stall-');
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    const argv = [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
+    const c = await connectOrStartHost(ws, argv, { client: 'test', env });
+    stops.push(async () => process.kill(c.pid, 'SIGKILL'));
+    c.close();
+    const views = new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) });
+    const events: HostEvent[] = [];
+    let ended = false;
+    // A stopped process still has its socket: the kernel accepts the connection and nobody answers the hello.
+    process.kill(c.pid, 'SIGSTOP');
+    try {
+      const view = views.connect((e) => events.push(e), () => (ended = true));
+      await waitFor(() => events.some((e) => e.type === 'notice' && /did not answer/.test(e.text)) || null, 'the notice that the host did not answer', 30_000);
+      await waitFor(() => ended || null, 'the view to be ended so that the page reconnects', 5_000);
+      view.close();
+    } finally {
+      process.kill(c.pid, 'SIGCONT');
+    }
+    // Once the host runs again, the next view (the page's reconnect) is served.
+    const got: HostEvent[] = [];
+    const again = views.connect((e) => got.push(e));
+    await again.handle({ id: 1, type: 'subscribe' });
+    await waitFor(() => got.some((e) => e.type === 'workspace') || null, 'the workspace from the resumed host');
+    again.close();
   }, 60_000);
 
   it('a client that never says hello is closed, and one that never reads is closed before the host grows without bound', async () => {

@@ -31,7 +31,8 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
     const events: Array<(e: HostEvent) => void> = [];
     const closes: Array<() => void> = [];
     let welcomed = false;
-    const timer = setTimeout(() => fail(new Error(`the host for ${paths.workspace} did not answer in ${opts.timeoutMs ?? 10_000} ms`)), opts.timeoutMs ?? 10_000);
+    // ETIMEDOUT: a host that is there but stalled (stopped, swapped out), unlike one that is not there at all.
+    const timer = setTimeout(() => fail(Object.assign(new Error(`the host for ${paths.workspace} did not answer in ${opts.timeoutMs ?? 10_000} ms`), { code: 'ETIMEDOUT' })), opts.timeoutMs ?? 10_000);
     const fail = (err: Error) => {
       clearTimeout(timer);
       socket.destroy();
