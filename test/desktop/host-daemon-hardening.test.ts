@@ -135,6 +135,23 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     again.close();
   }, 60_000);
 
+  it('a refused client is done: lines after the refusal in the same write are not served (a stop hello among them)', async () => {
+    const ws = tmp('hard-refused-');
+    const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    let closed: string | null = null;
+    const daemon = await startHostDaemon({ workspace: ws, env, open: (w) => openHostManager(w, { startLead: false }), log: () => {}, onClosed: (r) => (closed = r) });
+    stops.push(() => daemon.close());
+    const s = net.connect(daemon.paths.socket);
+    let got = '';
+    s.on('data', (d) => (got += d));
+    s.write(`not a hello\n${JSON.stringify({ type: 'hello', protocol: 1, client: 'test', stop: true })}\n`);
+    await new Promise((r) => s.once('close', r));
+    expect(got.trim().split('\n').map((l) => JSON.parse(l).type)).toEqual(['refused']);
+    const c = await connectHost(ws, { client: 'test', env });
+    expect(closed).toBeNull();
+    c.close();
+  });
+
   it('a client that never says hello is closed, and one that never reads is closed before the host grows without bound', async () => {
     const ws = tmp('hard-silent-');
     const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };

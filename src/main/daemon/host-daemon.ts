@@ -92,7 +92,10 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     }, opts.helloDeadlineMs ?? HELLO_DEADLINE_MS);
     helloTimer.unref();
     let conn: ReturnType<HostManager['connect']> | null = null;
+    // Refused or stopping: the lines it sent after that (in the same write) are not served.
+    let done = false;
     const reader = new LineReader(MAX_LINE, (line) => {
+      if (done) return;
       let raw: unknown;
       try {
         raw = JSON.parse(line);
@@ -115,6 +118,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       clearTimeout(helloTimer);
       send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
       if (hello.data.stop) {
+        done = true;
         log(`stop asked by a client (${hello.data.client})`);
         socket.end();
         void close('stopped by thclaws host --stop');
@@ -144,6 +148,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       return true;
     };
     const refuse = (error: string) => {
+      done = true;
       log(`refused a client: ${error}`);
       send({ type: 'refused', error });
       socket.end();
