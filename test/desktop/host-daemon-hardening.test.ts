@@ -38,18 +38,19 @@ const environ = (pid: number) => {
 };
 
 describe.runIf(process.platform === 'linux')('the workspace host, hardened', () => {
-  it("an API key in the starting shell's environment reaches the lead, never the host's environment listing", async () => {
+  it("credentials in the starting shell's environment (an API key, a cloud secret key, a token, a password) reach the lead, never the host's environment listing", async () => {
     const ws = tmp('hard-key-');
-    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-'), HOME: tmp('hard-home-'), ANTHROPIC_API_KEY: 'sk-ant-api03-thclaws-test-only' };
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-'), HOME: tmp('hard-home-'), ANTHROPIC_API_KEY: 'sk-ant-api03-thclaws-test-only', AWS_SECRET_ACCESS_KEY: 'aws-test-only', GITHUB_PAT: 'ghp-test-only', DB_PASSWD: 'pw-test-only' };
     const script = path.join(tmp('hard-script-'), 'lead.json');
     fs.writeFileSync(script, JSON.stringify({ rules: [] }));
     const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--lead-script', script, '--idle-ms', '0'], { client: 'test', env });
     stops.push(() => stopHost(ws, env));
     c.close();
-    expect(environ(c.pid).filter((kv) => kv.startsWith('ANTHROPIC_API_KEY='))).toEqual([]);
+    expect(environ(c.pid).filter((kv) => /^(ANTHROPIC_API_KEY|AWS_SECRET_ACCESS_KEY|GITHUB_PAT|DB_PASSWD)=/.test(kv))).toEqual([]);
     expect(fs.readFileSync(`/proc/${c.pid}/cmdline`, 'utf8')).not.toContain('sk-ant-api03');
     // The lead (in the host's pty, under its wrapper) still has the key it needs.
     const lead = await waitFor(() => descendants(c.pid).find((p) => environ(p).includes('ANTHROPIC_API_KEY=sk-ant-api03-thclaws-test-only')), "the lead's process with the key");
+    expect(environ(lead)).toEqual(expect.arrayContaining(['AWS_SECRET_ACCESS_KEY=aws-test-only', 'GITHUB_PAT=ghp-test-only', 'DB_PASSWD=pw-test-only']));
     expect(lead).toBeGreaterThan(0);
   }, 60_000);
 

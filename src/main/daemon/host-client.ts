@@ -114,7 +114,9 @@ export async function connectOrStartHost(workspace: string, argv: string[], opts
 }
 
 /** Names of variables that hold credentials: kept out of a long-lived process's environment listing. */
-export const isSecretEnvName = (name: string): boolean => /(^|_)(API_KEY|AUTH_TOKEN|TOKEN|SECRET|PASSWORD)$/i.test(name) || /^(ANTHROPIC|OPENAI)_.*KEY/i.test(name);
+export const isSecretEnvName = (name: string): boolean =>
+  // `…_KEY` covers API, access, secret and private keys (AWS_SECRET_ACCESS_KEY); PAT: a personal access token.
+  /(^|_)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PAT|CREDENTIALS?)$/i.test(name) || /SECRET|^(ANTHROPIC|OPENAI)_.*KEY/i.test(name);
 
 /**
  * Starts the host detached. Credentials from the environment (an API key the lead needs) go through its
