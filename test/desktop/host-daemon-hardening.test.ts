@@ -153,6 +153,29 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     c.close();
   });
 
+  it('a socket file removed or replaced under a running host is made again: new clients reach it, and the ones connected stay', async () => {
+    const ws = tmp('hard-gone-');
+    const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    const daemon = await startHostDaemon({ workspace: ws, env, open: (w) => openHostManager(w, { startLead: false }), log: () => {}, socketCheckMs: 100 });
+    stops.push(() => daemon.close());
+    const first = await connectHost(ws, { client: 'test', env });
+    const reach = () => connectHost(ws, { client: 'test', env, timeoutMs: 2000 }).then((c) => (c.close(), c.pid), () => null);
+    // What a /tmp cleaner (or rm -rf) does; then a regular file where the socket was.
+    fs.rmSync(daemon.paths.socket);
+    fs.rmSync(daemon.paths.link, { force: true });
+    expect(await waitFor(reach, 'the host to listen again after its socket was removed')).toBe(process.pid);
+    fs.rmSync(daemon.paths.socket);
+    fs.writeFileSync(daemon.paths.socket, 'not a socket');
+    expect(await waitFor(reach, 'the host to listen again after its socket was replaced by a file')).toBe(process.pid);
+    expect(fs.lstatSync(daemon.paths.socket).mode & 0o777).toBe(0o600);
+    // The client connected before still talks to it.
+    const replies: HostEvent[] = [];
+    first.onEvent((e) => replies.push(e));
+    first.send({ id: 7, type: 'settings_get' });
+    await waitFor(() => replies.some((e) => e.type === 'reply' && e.id === 7 && e.ok) || null, 'a reply on the connection made before');
+    first.close();
+  });
+
   it('a client that never says hello is closed, and one that never reads is closed before the host grows without bound', async () => {
     const ws = tmp('hard-silent-');
     const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };

@@ -22,6 +22,8 @@ export interface HostDaemonOptions {
   maxClientBacklog?: number;
   /** "Stop the team and quit": how long teammates get to stop by themselves. */
   stopGraceMs?: number;
+  /** How often the socket file is checked (tests). */
+  socketCheckMs?: number;
 }
 
 export interface HostDaemon {
@@ -74,7 +76,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   let closed = false;
   let idleSince = Date.now();
 
-  const server = net.createServer((socket) => {
+  const onConnection = (socket: net.Socket) => {
     sockets.add(socket);
     const send = (obj: HostEvent | HostWelcome) => {
       if (socket.destroyed) return;
@@ -163,24 +165,41 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     };
     socket.on('close', gone);
     socket.on('error', gone);
-  });
+  };
 
-  // The socket file is created 0600 (no window where it is wider); the directory is 0700 anyway.
-  const umask = process.umask(0o177);
+  let server = net.createServer(onConnection);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(paths.socket, () => resolve());
-    });
+    await listen(server, paths.socket);
   } catch (err) {
     await manager.close();
     lock.release();
     throw err;
-  } finally {
-    process.umask(umask);
   }
+  let ino = fs.statSync(paths.socket).ino;
   // Clients started with another runtime dir find this host through the lease dir (one host, whatever the env).
-  fs.symlinkSync(paths.socket, paths.link);
+  relink(paths);
+
+  // A socket file removed (a /tmp cleaner, a person) or replaced left a running host nobody could reach, and a
+  // `--stop` that said none runs: listen again at the path. Open connections stay on the old server.
+  let relistening = false;
+  const socketTimer = setInterval(() => {
+    if (closed || relistening) return;
+    const st = fs.lstatSync(paths.socket, { throwIfNoEntry: false });
+    if (st?.isSocket() && st.ino === ino) return relink(paths);
+    relistening = true;
+    log(`its socket ${paths.socket} was removed or replaced: listening there again`);
+    server.close(); // unlinks the path (whatever is there now: this host holds the lease)
+    server = net.createServer(onConnection);
+    fs.rmSync(paths.socket, { force: true });
+    listen(server, paths.socket)
+      .then(() => {
+        ino = fs.statSync(paths.socket).ino;
+        relink(paths);
+      })
+      .catch((err: Error) => log(`cannot listen again: ${err.message.split('\n')[0]!}`))
+      .finally(() => (relistening = false));
+  }, opts.socketCheckMs ?? SOCKET_CHECK_MS);
+  socketTimer.unref();
 
   const idleMs = opts.idleMs ?? 0;
   const idleTimer = idleMs > 0 ? setInterval(() => {
@@ -193,6 +212,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     if (closed) return;
     closed = true;
     if (idleTimer) clearInterval(idleTimer);
+    clearInterval(socketTimer);
     log(`exiting: ${reason}`);
     // Views are told this is on purpose, so none starts the host again by reconnecting.
     const bye = `${JSON.stringify({ type: 'host_closed', reason } satisfies HostEvent)}\n`;
@@ -208,4 +228,35 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   }
 
   return { paths, manager, clients: () => sockets.size, close };
+}
+
+/** How often the host checks that its socket file is still its own. */
+const SOCKET_CHECK_MS = 5_000;
+
+/** Listens on a Unix socket created 0600 (no window where it is wider); the directory is 0700 anyway. */
+async function listen(server: net.Server, at: string): Promise<void> {
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(at, () => resolve());
+    });
+  } finally {
+    process.umask(umask);
+  }
+}
+
+/** Points the lease dir's link at this host's socket, unless it already does (tried again on the next check). */
+function relink(paths: HostPaths): void {
+  try {
+    if (fs.readlinkSync(paths.link) === paths.socket) return;
+  } catch {
+    // missing, or not a link
+  }
+  try {
+    fs.rmSync(paths.link, { force: true });
+    fs.symlinkSync(paths.socket, paths.link);
+  } catch {
+    // a convenience for clients of another runtime dir; the socket itself still serves
+  }
 }
