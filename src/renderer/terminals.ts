@@ -130,17 +130,18 @@ export class TerminalManager {
   setReadonly(agent: string, readonly: boolean): void {
     const p = this.pane(agent);
     p.readonly = readonly;
-    if (readonly) p.pty = null; // a read-only tail has no pty size: the pane fits its box
     if (p.term) {
       p.term.options.disableStdin = readonly;
       this.showAtSize(p);
     }
   }
 
-  /** The pty's size, from the host: this view shows the terminal at it (scrolling when its box is smaller). */
+  /**
+   * The pty's size (a read-only tail's: its screen's), from the host: this view shows the terminal at it
+   * (scrolling when its box is smaller), so the screen the host restores is drawn at the size it was made at.
+   */
   ptySize(agent: string, cols: number, rows: number): void {
     const p = this.pane(agent);
-    if (p.readonly) return;
     p.pty = { cols, rows };
     this.showAtSize(p);
   }
