@@ -58,6 +58,12 @@ interface Pane {
   /** What this view's box fits (reported to the host), and the pty's size (the view used last sets it). */
   own: { cols: number; rows: number } | null;
   pty: { cols: number; rows: number } | null;
+  /**
+   * Sizes from the host not applied yet, each after the queued characters ahead of it (`ahead`): output drawn
+   * at a size is parsed at that size (a screen restored at 32 rows, resized to 23 before it was parsed, lost its
+   * last screen out of view).
+   */
+  resizes: Array<{ ahead: number; size: { cols: number; rows: number } }>;
   /** When the person last typed into this pane's terminal (performance.now()). */
   typedAt: number;
 }
@@ -129,7 +135,7 @@ export class TerminalManager {
   private pane(agent: string): Pane {
     let p = this.panes.get(agent);
     if (!p) {
-      p = { agent, history: [], historyChars: 0, queue: [], preacked: 0, term: null, fit: null, observer: null, readonly: true, stale: false, own: null, pty: null, typedAt: -Infinity };
+      p = { agent, history: [], historyChars: 0, queue: [], preacked: 0, term: null, fit: null, observer: null, readonly: true, stale: false, own: null, pty: null, resizes: [], typedAt: -Infinity };
       this.panes.set(agent, p);
     }
     return p;
@@ -138,19 +144,36 @@ export class TerminalManager {
   setReadonly(agent: string, readonly: boolean): void {
     const p = this.pane(agent);
     p.readonly = readonly;
-    if (readonly) p.pty = null; // a read-only tail has no pty size: the pane fits its box
     if (p.term) {
       p.term.options.disableStdin = readonly;
       this.showAtSize(p);
     }
   }
 
-  /** The pty's size, from the host: this view shows the terminal at it (scrolling when its box is smaller). */
+  /**
+   * The pty's size (a read-only tail's: its screen's), from the host: this view shows the terminal at it
+   * (scrolling when its box is smaller), so the screen the host restores is drawn at the size it was made at.
+   */
   ptySize(agent: string, cols: number, rows: number): void {
     const p = this.pane(agent);
-    if (p.readonly) return;
-    p.pty = { cols, rows };
-    this.showAtSize(p);
+    const size = { cols, rows };
+    p.pty = size;
+    if (!p.term) return;
+    // After what is queued: that output was drawn at the size before.
+    const queued = p.queue.reduce((n, q) => n + q.length, 0) - p.resizes.reduce((n, r) => n + r.ahead, 0);
+    p.resizes.push({ ahead: queued, size });
+    this.writeMarks(p);
+  }
+
+  /** Applies the sizes due (nothing queued ahead of them), in order with xterm's parsing of earlier writes. */
+  private writeMarks(p: Pane): void {
+    while (p.term && p.resizes[0]?.ahead === 0) {
+      const { size } = p.resizes.shift()!;
+      const term = p.term;
+      term.write('', () => {
+        if (p.term === term && (term.cols !== size.cols || term.rows !== size.rows)) term.resize(size.cols, size.rows);
+      });
+    }
   }
 
   private showAtSize(p: Pane): void {
@@ -166,8 +189,11 @@ export class TerminalManager {
       p.history = [];
       p.historyChars = 0;
       p.queue = [];
+      p.resizes = [];
       p.preacked = 0;
       p.term?.reset();
+      // The size the host sent first is the one this screen was drawn at.
+      this.showAtSize(p);
     }
     p.history.push(data);
     p.historyChars += data.length;
@@ -243,6 +269,7 @@ export class TerminalManager {
     const text = p.history.join('');
     p.history = text ? [text] : [];
     p.queue = text ? [text] : [];
+    p.resizes = [];
     p.preacked = text.length;
     if (text) this.schedule();
   }
@@ -259,6 +286,7 @@ export class TerminalManager {
       }
     }
     p.queue = [];
+    p.resizes = [];
     p.preacked = 0;
   }
 
@@ -373,13 +401,16 @@ export class TerminalManager {
   private writeFrom(p: Pane, max: number): number {
     let left = max;
     while (left > 0 && p.queue.length) {
+      this.writeMarks(p);
       let chunk = p.queue.shift()!;
-      const cap = Math.min(left, WRITE_SLICE);
+      const mark = p.resizes[0];
+      const cap = Math.min(left, WRITE_SLICE, mark ? mark.ahead : Infinity);
       if (chunk.length > cap) {
         p.queue.unshift(chunk.slice(cap));
         chunk = chunk.slice(0, cap);
       }
       left -= chunk.length;
+      if (mark) mark.ahead -= chunk.length;
       this.inflight += chunk.length;
       this.wrote = true;
       const n = chunk.length;
@@ -394,6 +425,7 @@ export class TerminalManager {
         this.schedule(this.typedInto(p));
       });
     }
+    this.writeMarks(p);
     return max - left;
   }
 }

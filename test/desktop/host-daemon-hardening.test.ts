@@ -14,6 +14,8 @@ import { connectHost, connectOrStartHost, stopHost } from '../../src/main/daemon
 import { startHostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
+import { RemoteViews } from '../../src/main/daemon/remote-views.js';
+import type { HostEvent } from '../../src/shared/api.js';
 import { THCLAWS, waitFor } from './helpers.js';
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
@@ -36,22 +38,23 @@ const environ = (pid: number) => {
 };
 
 describe.runIf(process.platform === 'linux')('the workspace host, hardened', () => {
-  it("an API key in the starting shell's environment reaches the lead, never the host's environment listing", async () => {
+  it("credentials in the starting shell's environment (an API key, a cloud secret key, a token, a password) reach the lead, never the host's environment listing", async () => {
     const ws = tmp('hard-key-');
-    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-'), HOME: tmp('hard-home-'), ANTHROPIC_API_KEY: 'sk-ant-api03-thclaws-test-only' };
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-'), HOME: tmp('hard-home-'), ANTHROPIC_API_KEY: 'sk-ant-api03-thclaws-test-only', AWS_SECRET_ACCESS_KEY: 'aws-test-only', GITHUB_PAT: 'ghp-test-only', DB_PASSWD: 'pw-test-only' };
     const script = path.join(tmp('hard-script-'), 'lead.json');
     fs.writeFileSync(script, JSON.stringify({ rules: [] }));
     const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--lead-script', script, '--idle-ms', '0'], { client: 'test', env });
     stops.push(() => stopHost(ws, env));
     c.close();
-    expect(environ(c.pid).filter((kv) => kv.startsWith('ANTHROPIC_API_KEY='))).toEqual([]);
+    expect(environ(c.pid).filter((kv) => /^(ANTHROPIC_API_KEY|AWS_SECRET_ACCESS_KEY|GITHUB_PAT|DB_PASSWD)=/.test(kv))).toEqual([]);
     expect(fs.readFileSync(`/proc/${c.pid}/cmdline`, 'utf8')).not.toContain('sk-ant-api03');
     // The lead (in the host's pty, under its wrapper) still has the key it needs.
     const lead = await waitFor(() => descendants(c.pid).find((p) => environ(p).includes('ANTHROPIC_API_KEY=sk-ant-api03-thclaws-test-only')), "the lead's process with the key");
+    expect(environ(lead)).toEqual(expect.arrayContaining(['AWS_SECRET_ACCESS_KEY=aws-test-only', 'GITHUB_PAT=ghp-test-only', 'DB_PASSWD=pw-test-only']));
     expect(lead).toBeGreaterThan(0);
   }, 60_000);
 
-  it('one lease per workspace whatever XDG_RUNTIME_DIR says: a second host started from another environment refuses, naming the first', async () => {
+  it('one host per workspace whatever XDG_RUNTIME_DIR says: a second host from another environment refuses, naming the first; a client from there reaches and stops the first', async () => {
     const ws = tmp('hard-lease-');
     const envA = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rta-') };
     const envB = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rtb-') };
@@ -61,6 +64,11 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     const second = spawnSync(THCLAWS, ['host', '--dir', ws, '--no-lead'], { env: envB, encoding: 'utf8', timeout: 30_000 });
     expect(second.status).toBe(1);
     expect(second.stderr.trim().split('\n')).toEqual([expect.stringContaining(`a host already runs for ${fs.realpathSync(ws)} (pid ${c.pid})`)]);
+    // A dashboard or --stop from that other environment reaches the running host (it found no socket in its own dir).
+    const b = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env: envB, timeoutMs: 15_000 });
+    expect(b.pid).toBe(c.pid);
+    b.close();
+    expect(await stopHost(ws, envB)).toEqual({ pid: c.pid });
   }, 60_000);
 
   it('a socket path the kernel would cut short is refused with what to do, never truncated', () => {
@@ -99,6 +107,74 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
       exiting.close();
     }
   }, 60_000);
+
+  it('a view that reaches a stalled host is ended (the page reconnects), not left on an empty "no team" for good', async () => {
+    const ws = tmp('hard-stall-');
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    const argv = [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
+    const c = await connectOrStartHost(ws, argv, { client: 'test', env });
+    stops.push(async () => process.kill(c.pid, 'SIGKILL'));
+    c.close();
+    const views = new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) });
+    const events: HostEvent[] = [];
+    let ended = false;
+    // A stopped process still has its socket: the kernel accepts the connection and nobody answers the hello.
+    process.kill(c.pid, 'SIGSTOP');
+    try {
+      const view = views.connect((e) => events.push(e), () => (ended = true));
+      await waitFor(() => events.some((e) => e.type === 'notice' && /did not answer/.test(e.text)) || null, 'the notice that the host did not answer', 30_000);
+      await waitFor(() => ended || null, 'the view to be ended so that the page reconnects', 5_000);
+      view.close();
+    } finally {
+      process.kill(c.pid, 'SIGCONT');
+    }
+    // Once the host runs again, the next view (the page's reconnect) is served.
+    const got: HostEvent[] = [];
+    const again = views.connect((e) => got.push(e));
+    await again.handle({ id: 1, type: 'subscribe' });
+    await waitFor(() => got.some((e) => e.type === 'workspace') || null, 'the workspace from the resumed host');
+    again.close();
+  }, 60_000);
+
+  it('a refused client is done: lines after the refusal in the same write are not served (a stop hello among them)', async () => {
+    const ws = tmp('hard-refused-');
+    const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    let closed: string | null = null;
+    const daemon = await startHostDaemon({ workspace: ws, env, open: (w) => openHostManager(w, { startLead: false }), log: () => {}, onClosed: (r) => (closed = r) });
+    stops.push(() => daemon.close());
+    const s = net.connect(daemon.paths.socket);
+    let got = '';
+    s.on('data', (d) => (got += d));
+    s.write(`not a hello\n${JSON.stringify({ type: 'hello', protocol: 1, client: 'test', stop: true })}\n`);
+    await new Promise((r) => s.once('close', r));
+    expect(got.trim().split('\n').map((l) => JSON.parse(l).type)).toEqual(['refused']);
+    const c = await connectHost(ws, { client: 'test', env });
+    expect(closed).toBeNull();
+    c.close();
+  });
+
+  it('a socket file removed or replaced under a running host is made again: new clients reach it, and the ones connected stay', async () => {
+    const ws = tmp('hard-gone-');
+    const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    const daemon = await startHostDaemon({ workspace: ws, env, open: (w) => openHostManager(w, { startLead: false }), log: () => {}, socketCheckMs: 100 });
+    stops.push(() => daemon.close());
+    const first = await connectHost(ws, { client: 'test', env });
+    const reach = () => connectHost(ws, { client: 'test', env, timeoutMs: 2000 }).then((c) => (c.close(), c.pid), () => null);
+    // What a /tmp cleaner (or rm -rf) does; then a regular file where the socket was.
+    fs.rmSync(daemon.paths.socket);
+    fs.rmSync(daemon.paths.link, { force: true });
+    expect(await waitFor(reach, 'the host to listen again after its socket was removed')).toBe(process.pid);
+    fs.rmSync(daemon.paths.socket);
+    fs.writeFileSync(daemon.paths.socket, 'not a socket');
+    expect(await waitFor(reach, 'the host to listen again after its socket was replaced by a file')).toBe(process.pid);
+    expect(fs.lstatSync(daemon.paths.socket).mode & 0o777).toBe(0o600);
+    // The client connected before still talks to it.
+    const replies: HostEvent[] = [];
+    first.onEvent((e) => replies.push(e));
+    first.send({ id: 7, type: 'settings_get' });
+    await waitFor(() => replies.some((e) => e.type === 'reply' && e.id === 7 && e.ok) || null, 'a reply on the connection made before');
+    first.close();
+  });
 
   it('a client that never says hello is closed, and one that never reads is closed before the host grows without bound', async () => {
     const ws = tmp('hard-silent-');

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { HOST_PROTOCOL, HostWelcomeSchema, parseEvent, type HostEvent } from '../../shared/api.js';
 import { rotateHostLog } from './host-log.js';
 import { LineReader } from './lines.js';
-import { hostPaths } from './runtime-dir.js';
+import { hostPaths, type HostPaths } from './runtime-dir.js';
 
 export interface HostConnection {
   pid: number;
@@ -26,11 +27,13 @@ const MAX_EVENT_LINE = 64 * 1024 * 1024;
 export function connectHost(workspace: string, opts: { client: string; stop?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; protocol?: number }): Promise<HostConnection> {
   const paths = hostPaths(workspace, opts.env);
   return new Promise((resolve, reject) => {
-    const socket = net.connect(paths.socket);
+    const at = runningSocket(paths);
+    const socket = net.connect(at);
     const events: Array<(e: HostEvent) => void> = [];
     const closes: Array<() => void> = [];
     let welcomed = false;
-    const timer = setTimeout(() => fail(new Error(`the host for ${paths.workspace} did not answer in ${opts.timeoutMs ?? 10_000} ms`)), opts.timeoutMs ?? 10_000);
+    // ETIMEDOUT: a host that is there but stalled (stopped, swapped out), unlike one that is not there at all.
+    const timer = setTimeout(() => fail(Object.assign(new Error(`the host for ${paths.workspace} did not answer in ${opts.timeoutMs ?? 10_000} ms`), { code: 'ETIMEDOUT' })), opts.timeoutMs ?? 10_000);
     const fail = (err: Error) => {
       clearTimeout(timer);
       socket.destroy();
@@ -48,7 +51,7 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
         if (!w.success) return fail(new Error('the host did not answer the hello'));
         if (w.data.type === 'refused') return fail(new Error(w.data.error));
         // A host serving another workspace at this socket path is never talked to (not even to stop it).
-        if (w.data.workspace !== paths.workspace) return fail(new Error(`the host at ${paths.socket} serves ${w.data.workspace}, not ${paths.workspace}`));
+        if (w.data.workspace !== paths.workspace) return fail(new Error(`the host at ${at} serves ${w.data.workspace}, not ${paths.workspace}`));
         welcomed = true;
         clearTimeout(timer);
         resolve({
@@ -72,6 +75,19 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
       for (const cb of closes.splice(0)) cb();
     });
   });
+}
+
+/**
+ * The running host's socket: where the lease dir's link points (the host may have been started with another
+ * runtime dir), else this environment's own path. The lease dir is this user's only (0700, checked).
+ */
+function runningSocket(paths: HostPaths): string {
+  try {
+    const target = fs.readlinkSync(paths.link);
+    return path.isAbsolute(target) ? target : paths.socket;
+  } catch {
+    return paths.socket;
+  }
 }
 
 /** No host serves the socket: none runs, or one is exiting (idle) and dropped the connection it had just accepted. */
@@ -99,7 +115,9 @@ export async function connectOrStartHost(workspace: string, argv: string[], opts
 }
 
 /** Names of variables that hold credentials: kept out of a long-lived process's environment listing. */
-export const isSecretEnvName = (name: string): boolean => /(^|_)(API_KEY|AUTH_TOKEN|TOKEN|SECRET|PASSWORD)$/i.test(name) || /^(ANTHROPIC|OPENAI)_.*KEY/i.test(name);
+export const isSecretEnvName = (name: string): boolean =>
+  // `…_KEY` covers API, access, secret and private keys (AWS_SECRET_ACCESS_KEY); PAT: a personal access token.
+  /(^|_)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PAT|CREDENTIALS?)$/i.test(name) || /SECRET|^(ANTHROPIC|OPENAI)_.*KEY/i.test(name);
 
 /**
  * Starts the host detached. Credentials from the environment (an API key the lead needs) go through its

@@ -27,6 +27,8 @@ export interface HostDaemonOptions {
   maxClientBacklog?: number;
   /** "Stop the team and quit": how long teammates get to stop by themselves. */
   stopGraceMs?: number;
+  /** How often the socket file is checked (tests). */
+  socketCheckMs?: number;
 }
 
 export interface HostDaemon {
@@ -69,6 +71,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   try {
     if (fs.lstatSync(paths.socket, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${paths.socket} is a directory where the host's socket goes: remove it and start again`);
     fs.rmSync(paths.socket, { force: true });
+    fs.rmSync(paths.link, { force: true });
     manager = await opts.open(paths.workspace);
   } catch (err) {
     lock.release();
@@ -78,7 +81,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   let closed = false;
   let idleSince = Date.now();
 
-  const server = net.createServer((socket) => {
+  const onConnection = (socket: net.Socket) => {
     sockets.add(socket);
     const send = (obj: HostEvent | HostWelcome) => {
       if (socket.destroyed) return;
@@ -96,7 +99,10 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     }, opts.helloDeadlineMs ?? HELLO_DEADLINE_MS);
     helloTimer.unref();
     let conn: ReturnType<HostManager['connect']> | null = null;
+    // Refused or stopping: the lines it sent after that (in the same write) are not served.
+    let done = false;
     const reader = new LineReader(MAX_LINE, (line) => {
+      if (done) return;
       let raw: unknown;
       try {
         raw = JSON.parse(line);
@@ -119,6 +125,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       clearTimeout(helloTimer);
       send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
       if (hello.data.stop) {
+        done = true;
         log(`stop asked by a client (${hello.data.client})`);
         socket.end();
         void close('stopped by thclaws host --stop');
@@ -149,6 +156,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       return true;
     };
     const refuse = (error: string) => {
+      done = true;
       log(`refused a client: ${error}`);
       send({ type: 'refused', error });
       socket.end();
@@ -163,22 +171,41 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     };
     socket.on('close', gone);
     socket.on('error', gone);
-  });
+  };
 
-  // The socket file is created 0600 (no window where it is wider); the directory is 0700 anyway.
-  const umask = process.umask(0o177);
+  let server = net.createServer(onConnection);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(paths.socket, () => resolve());
-    });
+    await listen(server, paths.socket);
   } catch (err) {
     await manager.close();
     lock.release();
     throw err;
-  } finally {
-    process.umask(umask);
   }
+  let ino = fs.statSync(paths.socket).ino;
+  // Clients started with another runtime dir find this host through the lease dir (one host, whatever the env).
+  relink(paths);
+
+  // A socket file removed (a /tmp cleaner, a person) or replaced left a running host nobody could reach, and a
+  // `--stop` that said none runs: listen again at the path. Open connections stay on the old server.
+  let relistening = false;
+  const socketTimer = setInterval(() => {
+    if (closed || relistening) return;
+    const st = fs.lstatSync(paths.socket, { throwIfNoEntry: false });
+    if (st?.isSocket() && st.ino === ino) return relink(paths);
+    relistening = true;
+    log(`its socket ${paths.socket} was removed or replaced: listening there again`);
+    server.close(); // unlinks the path (whatever is there now: this host holds the lease)
+    server = net.createServer(onConnection);
+    fs.rmSync(paths.socket, { force: true });
+    listen(server, paths.socket)
+      .then(() => {
+        ino = fs.statSync(paths.socket).ino;
+        relink(paths);
+      })
+      .catch((err: Error) => log(`cannot listen again: ${err.message.split('\n')[0]!}`))
+      .finally(() => (relistening = false));
+  }, opts.socketCheckMs ?? SOCKET_CHECK_MS);
+  socketTimer.unref();
 
   const idleMs = opts.idleMs ?? 0;
   const unusedMs = opts.exitUnusedMs ?? 0;
@@ -200,6 +227,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     if (closed) return;
     closed = true;
     if (idleTimer) clearInterval(idleTimer);
+    clearInterval(socketTimer);
     log(`exiting: ${reason}`);
     // Views are told this is on purpose, so none starts the host again by reconnecting.
     const bye = `${JSON.stringify({ type: 'host_closed', reason } satisfies HostEvent)}\n`;
@@ -209,9 +237,41 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     await new Promise<void>((r) => server.close(() => r()));
     await manager.close();
     fs.rmSync(paths.socket, { force: true });
+    fs.rmSync(paths.link, { force: true });
     lock.release();
     opts.onClosed?.(reason);
   }
 
   return { paths, manager, clients: () => sockets.size, close };
+}
+
+/** How often the host checks that its socket file is still its own. */
+const SOCKET_CHECK_MS = 5_000;
+
+/** Listens on a Unix socket created 0600 (no window where it is wider); the directory is 0700 anyway. */
+async function listen(server: net.Server, at: string): Promise<void> {
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(at, () => resolve());
+    });
+  } finally {
+    process.umask(umask);
+  }
+}
+
+/** Points the lease dir's link at this host's socket, unless it already does (tried again on the next check). */
+function relink(paths: HostPaths): void {
+  try {
+    if (fs.readlinkSync(paths.link) === paths.socket) return;
+  } catch {
+    // missing, or not a link
+  }
+  try {
+    fs.rmSync(paths.link, { force: true });
+    fs.symlinkSync(paths.socket, paths.link);
+  } catch {
+    // a convenience for clients of another runtime dir; the socket itself still serves
+  }
 }

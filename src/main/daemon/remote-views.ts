@@ -95,7 +95,13 @@ export class RemoteViews {
         bind(c);
         for (const r of pending.splice(0)) c.send(r);
       },
-      (err: Error) => out({ type: 'notice', level: 'error', text: `cannot reach the workspace host: ${err.message.split('\n')[0]!}` }),
+      (err: NodeJS.ErrnoException) => {
+        if (closed) return;
+        out({ type: 'notice', level: 'error', text: `cannot reach the workspace host: ${err.message.split('\n')[0]!}` });
+        // A stalled host may answer later: the view ends and the page's reconnect tries again, rather than
+        // stay on an empty team (no roster ever came) that reads "connected".
+        if (err.code === 'ETIMEDOUT') gone?.();
+      },
     );
     let moving = ready;
     const move = async (id: number, target: () => HostTarget | Promise<HostTarget>, result: (t: HostTarget) => unknown) => {

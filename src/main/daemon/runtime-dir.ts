@@ -9,6 +9,11 @@ export interface HostPaths {
   /** The workspace's real path (symlinks resolved): the key's source. */
   workspace: string;
   socket: string;
+  /**
+   * In the lease dir, a symlink to the running host's socket: a client whose runtime dir differs from the
+   * host's (XDG_RUNTIME_DIR unset in `su`, cron, ssh) still finds it there.
+   */
+  link: string;
   lock: string;
   log: string;
 }
@@ -58,5 +63,6 @@ export function hostPaths(workspace: string, env: NodeJS.ProcessEnv = process.en
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
     throw new Error(`the host's socket path would be ${Buffer.byteLength(socket)} bytes, over the ${MAX_SOCKET_PATH}-byte limit for Unix sockets: set XDG_RUNTIME_DIR to a shorter directory`);
   }
-  return { dir, workspace: real, socket, lock: path.join(leaseDir(), `host-${key}.lock`), log: path.join(dir, `host-${key}.log`) };
+  const leases = leaseDir();
+  return { dir, workspace: real, socket, link: path.join(leases, `host-${key}.sock`), lock: path.join(leases, `host-${key}.lock`), log: path.join(dir, `host-${key}.log`) };
 }

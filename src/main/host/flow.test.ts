@@ -159,7 +159,9 @@ describe('AgentTerminal', () => {
     t.push('!!');
     t.attach(b); // '!!' is pending: b gets it once, after the screen
     await flush();
-    const [replay, ...rest] = b.events as Array<{ type: string; seq: number; data: string }>;
+    // The screen's size first (the view shows the screen at the size it was drawn at), then the screen.
+    const [size, replay, ...rest] = b.events as Array<{ type: string; seq: number; data: string; cols?: number; rows?: number }>;
+    expect(size).toEqual({ type: 'pty_size', agent: 'alice', cols: 120, rows: 32 });
     expect(replay!.type).toBe('replay');
     expect(b.text('alice')).toContain('hello world');
     // From the screen's offset on, contiguous to the end of the stream.

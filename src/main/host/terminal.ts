@@ -147,8 +147,11 @@ export class AgentTerminal implements OutputSource {
     this.behind.delete(view);
     const { seq, state, tail } = this.screen.snapshot();
     this.gate.attach(view);
-    // The size first: the view's terminal takes it before it writes the screen drawn at it.
-    if (this.applied && this.input?.resize) view.send({ type: 'pty_size', agent: this.agent, ...this.applied });
+    // The size first: the view's terminal takes it before it writes the screen drawn at it — before any view sized
+    // it, the screen's own (the pty's first) size, and a read-only tail's too: written into a view of fewer rows,
+    // a screen serialized at more scrolled its content out of view and the pane showed blank rows.
+    const shown = this.applied ?? { cols: this.screen.cols, rows: this.screen.rows };
+    if (shown) view.send({ type: 'pty_size', agent: this.agent, ...shown });
     view.send({ type: 'replay', agent: this.agent, seq, data: state });
     // The tail runs from `seq` to `total`: what is pending for the other views is part of it.
     for (let i = 0; i < tail.length; i += FLOW.maxChunk) view.send({ type: 'output', agent: this.agent, seq: seq + i, data: tail.slice(i, i + FLOW.maxChunk) });
@@ -241,8 +244,7 @@ export class AgentTerminal implements OutputSource {
     this.applied = next;
     // The screen is kept at the size the program draws for (a read-only tail: the size its views fit).
     this.screen.resize(next.cols, next.rows);
-    if (!this.input?.resize) return; // a read-only tail has no size to share
-    this.input.resize(next.cols, next.rows);
+    this.input?.resize?.(next.cols, next.rows); // a read-only tail has no pty; its views still show its screen's size
     for (const v of this.views) v.send({ type: 'pty_size', agent: this.agent, ...next });
   }
 
