@@ -1,8 +1,8 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { TeamStore } from '../../src/core/store/index.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
@@ -118,12 +118,20 @@ describe('settings.json written by several dashboards at once', () => {
     const worker = bundleForNode('test/desktop/settings-worker.ts');
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'settings-race-'));
     const dirs = Array.from({ length: 200 }, (_, i) => fs.mkdirSync(path.join(root, `ws${i}`), { recursive: true })!);
-    const go = path.join(root, 'go');
-    const runs = Array.from({ length: 8 }, (_, i) => new Promise<string>((resolve, reject) => execFile(process.execPath, [worker, String(i), go, ...dirs], (err, stdout) => (err ? reject(err) : resolve(stdout)))));
-    await new Promise((r) => setTimeout(r, 1500)); // a head start for the 8 node processes to load; a miss only weakens the race
-    fs.writeFileSync(go, '');
-    const outs = await Promise.all(runs);
-    expect(outs.join('')).toBe('');
+    const workers = Array.from({ length: 8 }, (_, i) => spawn(process.execPath, [worker, String(i), ...dirs], { stdio: ['pipe', 'pipe', 'inherit'] }));
+    for (const w of workers) onTestFinished(() => void w.kill('SIGKILL')); // none outlives its test, passed or not
+    const outs = workers.map((w) => {
+      let out = '';
+      w.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const ready = new Promise<void>((resolve) => w.stdout.once('data', () => resolve()));
+      const done = new Promise<string>((resolve, reject) => w.once('close', (code) => (code === 0 ? resolve(out.replace(/^ready\n/, '')) : reject(new Error(`worker exited ${code}: ${out}`)))));
+      return { ready, done };
+    });
+    // Start together: every worker loaded (it said so), then one go each.
+    await Promise.all(outs.map((o) => o.ready));
+    for (const w of workers) w.stdin.end('go\n');
+    const results = await Promise.all(outs.map((o) => o.done));
+    expect(results.join('')).toBe('');
     for (const d of dirs) expect(typeof JSON.parse(fs.readFileSync(path.join(d, '.thclaws', 'settings.json'), 'utf8')).teamEnabled).toBe('boolean');
     fs.rmSync(root, { recursive: true, force: true });
   }, 60_000);
