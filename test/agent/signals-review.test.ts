@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { FakeAnthropic } from './fake-anthropic.js';
 import { useFakeApiWorkspace } from './harness.js';
 import { BIN, scrubbedEnv } from './helpers.js';
@@ -20,12 +20,19 @@ const running = (secs: string) =>
     }
   }).map(Number);
 
-async function until(cond: () => boolean, ms = 20_000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+/**
+ * Polls `cond` until it holds. No clock of its own: the test's timeout is the one deadline (a 20 s one here
+ * failed two tests at load 27, the agent's start and first tool call alone took longer); polling stops when
+ * the test ends, passed or not.
+ */
+async function until(cond: () => boolean): Promise<boolean> {
+  let over = false;
+  onTestFinished(() => void (over = true));
+  while (!over) {
     if (cond()) return true;
-    await new Promise((f) => setTimeout(f, 50));
+    await new Promise((f) => setTimeout(f, 100));
   }
-  return cond();
+  return false;
 }
 
 describe('background shells end with the agent on SIGHUP and SIGTERM (real processes)', () => {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { HostEvent, Member } from '../../src/shared/api.js';
 import { bundleForNode } from '../bundle-node.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -32,4 +33,20 @@ export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeout
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * A member as a dashboard shows it after `events`, folded as the renderer's `reduceTeam` does (a `roster`
+ * replaces the members, a `member` replaces one), so a state carried by a roster counts as much as one carried
+ * by a `member` delta. The host sends a change once, in whichever comes first (a status written as the team is
+ * re-created arrives inside the new roster, and the status event after it changes nothing), so a test that
+ * looks only at `member` events can wait forever.
+ */
+export function shownMember(events: HostEvent[], name: string): Member | undefined {
+  let m: Member | undefined;
+  for (const e of events) {
+    if (e.type === 'roster') m = e.members.find((x) => x.name === name);
+    if (e.type === 'member' && e.member.name === name) m = e.member;
+  }
+  return m;
 }

@@ -1,10 +1,11 @@
 /** Test child: patches `.thclaws/settings.json` of each workspace given, in order, as a dashboard toggle does. */
-import fs from 'node:fs';
 import { ProjectSettingsFile } from '../../src/main/host/settings-file.js';
 
-const [who, go, ...dirs] = process.argv.slice(2);
-// Start together: wait for the parent's go file.
-while (!fs.existsSync(go!)) await new Promise((r) => setTimeout(r, 5));
+const [who, ...dirs] = process.argv.slice(2);
+// Start together: say we are loaded, then wait for the parent's go (a line on stdin) — no polling, no clock.
+process.stdout.write('ready\n');
+await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+process.stdin.destroy();
 for (const dir of dirs) {
   try {
     await new ProjectSettingsFile(dir).patch({ teamEnabled: Number(who) % 2 === 0 });

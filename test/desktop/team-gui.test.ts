@@ -13,7 +13,7 @@ import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
 import type { HostEvent } from '../../src/shared/api.js';
-import { waitFor } from './helpers.js';
+import { shownMember, waitFor } from './helpers.js';
 
 const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-k3y9';
 const hosts: TeamHost[] = [];
@@ -97,7 +97,7 @@ describe('first run without a key', () => {
     expect(last(events, 'setup')!.setup).toMatchObject({ needs_key: false, key: { source: 'file', last4: 'k3y9' } });
     // The key never crosses to a view, and nothing of it lands in the workspace.
     expect(JSON.stringify(events)).not.toContain(KEY.slice(0, 20));
-    await waitFor(() => events.some((e) => e.type === 'member' && e.member.name === 'lead' && e.member.terminal.kind === 'pty'), 'the lead started in a pty');
+    await waitFor(() => shownMember(events, 'lead')?.terminal.kind === 'pty', 'the lead started in a pty');
     const inWs = fs.existsSync(path.join(ws, '.thclaws')) ? fs.readdirSync(path.join(ws, '.thclaws'), { recursive: true }).map(String) : [];
     for (const f of inWs) {
       const p = path.join(ws, '.thclaws', f);

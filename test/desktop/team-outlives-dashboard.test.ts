@@ -54,7 +54,9 @@ describe('the team outlives the dashboard, and Resume team outlives the host', (
     procs.push(proc);
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    await waitFor(() => /host \(pid \d+\)/.test(out) || (proc.exitCode !== null && Promise.reject(new Error(out))), 'the dashboard URL and its host pid', 60_000);
+    // A dashboard that exits first (e.g. the renderer not built) fails the test at once with its output.
+    const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`the dashboard exited (${code}) before its URL: ${out}`))));
+    await Promise.race([waitFor(() => /host \(pid \d+\)/.test(out), 'the dashboard URL and its host pid', 60_000), exited]);
     const hostPid = Number(/host \(pid (\d+)\)/.exec(out)![1]);
     hostPids.push(hostPid);
     return { proc, url: /http:\/\/\S+token=\S+/.exec(out)![0], hostPid };

@@ -111,7 +111,7 @@ describe('foreign locks with a clock that jumped', () => {
     expect(r).toMatchObject({ ok: true });
     expect(store.inboxes.list('alice').map((m) => m.id)).toContain(r.ok ? (r as { id: string }).id : '');
     expect(store.journal.read().some((e) => e.event === 'lock_recovered' && e.file === 'inboxes/.locks/alice.json.lock')).toBe(true);
-  }, 30_000);
+  });
 });
 
 describe('pid reuse', () => {
@@ -129,7 +129,7 @@ describe('pid reuse', () => {
     } finally {
       other.kill('SIGKILL');
     }
-  }, 30_000);
+  });
 });
 
 describe('a writer killed (SIGKILL) between its temp write and its rename', () => {
@@ -151,7 +151,7 @@ describe('a writer killed (SIGKILL) between its temp write and its rename', () =
     expect(ack).toMatchObject({ ok: true });
     expect(store.inboxes.list('alice').map((m) => m.id)).toEqual([first, ack.ok ? ack.id : '']);
     expect(fs.readdirSync(tmpDir).filter((n) => n.includes(`.${victim.child.pid}.`))).toEqual([]);
-  }, 30_000);
+  });
 
   it('a live writer stopped with its temp file keeps it, however old', async () => {
     const store = await newTeam(['alice', 'bob']);
@@ -171,7 +171,7 @@ describe('a writer killed (SIGKILL) between its temp write and its rename', () =
     expect(await staller.nextLine()).toMatchObject({ ok: true });
     expect(await other.nextLine()).toMatchObject({ ok: true });
     expect(store.inboxes.list('alice')).toHaveLength(3);
-  }, 30_000);
+  });
 });
 
 describe("8 processes racing for a dead agent's lease", () => {
