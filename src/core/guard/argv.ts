@@ -176,10 +176,13 @@ function scriptOption(args: readonly Word[], names: readonly string[], optionsFi
   return undefined;
 }
 
+/** Wrappers peeled off one command (`nice nice … rm`); each pass peels one. */
+const MAX_WRAPPERS = 32;
+
 /** Peels wrappers and shell indirection off one simple command. */
 export function resolveCommand(input: readonly Word[]): Resolved {
   let args = [...input];
-  for (let guard = 0; guard < 32 && args.length > 0; guard++) {
+  for (let guard = 0; guard < MAX_WRAPPERS && args.length > 0; guard++) {
     const head = args[0] as Word;
     if (head.dynamic || head.glob) return { kind: 'dynamic-name', word: head };
     if (head.text === '--') {
@@ -228,7 +231,8 @@ export function resolveCommand(input: readonly Word[]): Resolved {
     if (name === 'source' || name === '.') return { kind: 'opaque', name };
     return { kind: 'exec', name, args: args.slice(1) };
   }
-  return { kind: 'none' };
+  // Words left after the last pass: a chain of more wrappers than are peeled hides what runs (fail closed).
+  return args.length > 0 ? { kind: 'dynamic-name', word: unknownWord(`<a command behind more than ${MAX_WRAPPERS} wrappers>`) } : { kind: 'none' };
 }
 
 function resolveShell(name: string, args: Word[]): Resolved {
