@@ -290,6 +290,13 @@ describe('resolveCommand: shells, eval, trap, source', () => {
     expect(res("/bin/ZSH -c 'rm x'")).toEqual({ kind: 'script', script: 'rm x', via: 'zsh -c' });
   });
 
+  it('-o and -O take the next word inside a cluster too: bash -eo pipefail -c …', () => {
+    for (const cmd of ["bash -eo pipefail -c 'rm x'", "bash -eO extglob -c 'rm x'", "bash +eo pipefail -c 'rm x'", "bash -co pipefail 'rm x'", "bash -oo a b -c 'rm x'"])
+      expect(res(cmd), cmd).toEqual({ kind: 'script', script: 'rm x', via: 'bash -c' });
+    expect(res('bash -eo pipefail run.sh')).toEqual({ kind: 'opaque', name: 'bash' });
+    expect(checkCommand('lead', "bash -eo pipefail -c 'rm -rf src'", leadCtx)).toMatchObject({ allowed: false, reason: expect.stringMatching(/recursively remove files/) });
+  });
+
   it('+c or a c in another option is no -c', () => {
     expect(res('bash +c x')).toEqual({ kind: 'opaque', name: 'bash' });
     expect(res('bash -o c x')).toEqual({ kind: 'opaque', name: 'bash' });

@@ -243,13 +243,15 @@ function resolveShell(name: string, args: Word[]): Resolved {
     if (w.dynamic) return { kind: 'script', script: joinWords(args.slice(i)), via: `${name}` };
     if (t === '--' || t === '-') continue;
     if (/^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(t)) return hasC ? { kind: 'script', script: w, via: `${name} -c` } : { kind: 'stdin-shell', via: name };
-    if (/^[-+]o$|^[-+]O$/.test(t) || t === '--rcfile' || t === '--init-file') {
+    if (t === '--rcfile' || t === '--init-file') {
       i++;
       continue;
     }
     if (t.startsWith('--')) continue;
     if (/^[-+][A-Za-z]+$/.test(t)) {
       if (t.startsWith('-') && t.includes('c')) hasC = true;
+      // Each o or O takes the next word as its option name, in a cluster too (`bash -eo pipefail -c …`).
+      i += (t.match(/[oO]/g) ?? []).length;
       continue;
     }
     if (hasC) return { kind: 'script', script: w, via: `${name} -c` };
