@@ -79,7 +79,8 @@ describe('parseOpts', () => {
     expect(parseOpts(argv('-')).shorts).toEqual([]);
     const dyn = parseOpts(argv('--$X -f'));
     expect(dyn.sawDashDash).toBe(false);
-    expect(dyn.shorts).toContain('f');
+    expect(dyn.shorts).toEqual(['-', 'f']);
+    expect(dyn.longs).toEqual([]);
   });
 
   it('a dynamic word counts as a possible option unless it starts with literal text that is not a dash', () => {
@@ -88,6 +89,7 @@ describe('parseOpts', () => {
     expect(parseOpts(argv('"$X"')).dynamic).toBe(true);
     expect(parseOpts(argv('a$X')).dynamic).toBe(false);
     expect(parseOpts(argv('src/$X')).dynamic).toBe(false);
+    expect(parseOpts(argv('a-$X')).dynamic).toBe(false);
     expect(parseOpts(argv('-- $X')).dynamic).toBe(false);
   });
 
@@ -176,6 +178,13 @@ describe('resolveCommand: wrappers', () => {
     expect(res('strace -S time rm x')).toEqual({ kind: 'exec', name: 'rm', args: ['x'] });
   });
 
+  it('sudo, like env, takes VAR=value words before the command; other wrappers run them as the command', () => {
+    expect(res('sudo FOO=1 rm -rf src')).toEqual({ kind: 'exec', name: 'rm', args: ['-rf', 'src'] });
+    expect(res('sudo -u bob A=1 B_2=x rm x')).toEqual({ kind: 'exec', name: 'rm', args: ['x'] });
+    expect(res('nice A=1 rm x')).toEqual({ kind: 'exec', name: 'a=1', args: ['rm', 'x'] });
+    expect(checkCommand('lead', 'sudo FOO=1 rm -rf src', leadCtx)).toMatchObject({ allowed: false, reason: expect.stringMatching(/recursively remove files/) });
+  });
+
   it('command -v/-V only prints; command alone runs the command', () => {
     expect(res('command -v rm')).toEqual({ kind: 'none' });
     expect(res('command -V rm')).toEqual({ kind: 'none' });
@@ -260,6 +269,7 @@ describe('resolveCommand: script options of su, flock, runuser, script, npx', ()
     expect(res("su x--command='rm x'")).toEqual({ kind: 'none' });
     expect(res("su -1c 'rm x'")).toEqual({ kind: 'none' });
     expect(res("su a-c 'rm x'")).toEqual({ kind: 'none' });
+    expect(res("su -l1c 'rm x'")).toEqual({ kind: 'none' });
   });
 
   it('npx: the options come first; -p takes a value; what follows the binary is the binary\'s', () => {

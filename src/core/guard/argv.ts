@@ -210,7 +210,8 @@ export function resolveCommand(input: readonly Word[]): Resolved {
       }
       // `sudo -- rm -rf x`: the command follows the `--`.
       let next = p.sawDashDash ? args.length - p.afterDashDash.length : p.next;
-      if (name === 'env') while (next < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((args[next] as Word).text)) next++;
+      // `env A=1 cmd`, `sudo A=1 cmd`: assignments before the command (sudo(8) takes them too).
+      if (name === 'env' || name === 'sudo') while (next < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((args[next] as Word).text)) next++;
       if (!((name === 'taskset' || name === 'chrt') && hasShort(p, 'p'))) next += spec.skip ?? 0;
       let rest = args.slice(next);
       if (rest.length === 0) return name === 'parallel' ? { kind: 'stdin-shell', via: 'parallel' } : { kind: 'none' };
