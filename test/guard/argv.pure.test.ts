@@ -218,6 +218,9 @@ describe('resolveCommand: wrappers', () => {
       expect(res(`parallel rm -f ${sep} a`), sep).toEqual({ kind: 'exec', name: 'rm', args: ['-f', ''] });
     expect(res('parallel rm -f :: a')).toEqual({ kind: 'exec', name: 'rm', args: ['-f', '::', 'a', ''] });
     expect(res('parallel rm -f x:::')).toEqual({ kind: 'exec', name: 'rm', args: ['-f', 'x:::', ''] });
+    expect(res('parallel rm -f :::x')).toEqual({ kind: 'exec', name: 'rm', args: ['-f', ':::x', ''] });
+    // `parallel ::: a b` runs its inputs as commands: the name is unknown.
+    expect(res('parallel ::: a b')).toEqual({ kind: 'dynamic-name', word: '<parallel input>' });
     const one = resolveCommand(argv("parallel 'rm -rf {}' ::: a"));
     expect(one).toMatchObject({ kind: 'script', via: 'parallel' });
     if (one.kind !== 'script') return;
@@ -312,6 +315,9 @@ describe('resolveCommand: shells, eval, trap, source', () => {
     expect(res('bash -o c x')).toEqual({ kind: 'opaque', name: 'bash' });
     expect(res('bash --c x')).toEqual({ kind: 'opaque', name: 'bash' });
     expect(res('bash -x- x')).toEqual({ kind: 'opaque', name: 'bash' });
+    // A word that is no option cluster is the script file, whatever follows.
+    expect(res("bash a-x -c 'rm x'")).toEqual({ kind: 'opaque', name: 'bash' });
+    expect(res("bash -x1 -c 'rm x'")).toEqual({ kind: 'opaque', name: 'bash' });
   });
 
   it('a script file is opaque; no argument or /dev/stdin reads stdin; -c without a script runs nothing', () => {
