@@ -153,6 +153,8 @@ describe('interpreters, aliases and argv inside other commands', () => {
     expect(reasonOf(lead("alias x='rm -rf src'"))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
     expect(reasonOf(lead("alias ok=ls x='rm -rf src'"))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
     expect(lead("alias =x 'rm -rf src'")).toEqual({ allowed: true });
+    // A word that starts with = defines no alias (bash: "not found").
+    expect(lead("alias '=rm -rf src'")).toEqual({ allowed: true });
     expect(lead('alias x')).toEqual({ allowed: true });
     expect(lead('alias x=$Y')).toEqual({ allowed: true });
     expect(reasonOf(lead('alias x=$Y; echo --force'))).toMatch(/run an alias, built at run time/);
@@ -186,6 +188,9 @@ describe('cd: every literal target is a possible cwd', () => {
   it('a relative cd applies to every cwd so far', () => {
     expect(reasonOf(lead('cd /ws && cd src && echo x > a.txt', homeInWs))).toMatch(/\/ws\/src\/a\.txt inside the workspace|\/ws\/a\.txt inside the workspace/);
     expect(reasonOf(lead('cd /tmp/x && cd ../../ws && echo x > a.txt', homeInWs))).toMatch(/\/ws\/a\.txt inside the workspace/);
+    // Only from the second cwd (/x) does ../ws reach the workspace; from the start cwd it stays in /tmp.
+    expect(reasonOf(lead('cd /x && cd ../ws && echo x > a.txt', { ...homeInWs, cwd: '/tmp/d1/d2' }))).toMatch(/\/ws\/a\.txt inside the workspace/);
+    expect(lead('cd /y && cd ../tmp/z && echo x > a.txt', { ...homeInWs, cwd: '/tmp/d1/d2' })).toEqual({ allowed: true });
     expect(reasonOf(tm('cd ../.. && echo x > a.txt'))).toBe("teammate may not run `echo x > a.txt`: it would write (redirect): write into the lead's checkout (/ws/a.txt), outside your own worktree.");
     expect(reasonOf(tm('pushd ../.. && echo x > a.txt'))).toMatch(/lead's checkout \(\/ws\/a\.txt\)/);
   });
