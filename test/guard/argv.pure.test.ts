@@ -262,8 +262,14 @@ describe('resolveCommand: script options of su, flock, runuser, script, npx', ()
     expect(res("script -qc 'rm x' /tmp/log")).toEqual({ kind: 'script', script: 'rm x', via: 'script -c' });
   });
 
-  it('a cluster that does not end in c, a value of another option, or words after -- are not the script', () => {
-    expect(res("su -cl 'rm x' bob")).toEqual({ kind: 'none' });
+  it('-c with its script glued on (getopt: -c\'rm -rf src\')', () => {
+    expect(res("su -c'rm -rf x' bob")).toEqual({ kind: 'script', script: 'rm -rf x', via: 'su -c' });
+    expect(res("flock /tmp/l -c'rm x'")).toEqual({ kind: 'script', script: 'rm x', via: 'flock -c' });
+    expect(checkCommand('lead', "flock /tmp/l -c'rm -rf src'", leadCtx)).toMatchObject({ allowed: false });
+  });
+
+  it('a cluster that does not end in c is -c with a glued value; a value of another option or words after -- are not the script', () => {
+    expect(res("su -cl 'rm x' bob")).toEqual({ kind: 'script', script: 'l', via: 'su -c' });
     expect(res("su -- bob -c 'rm x'")).toEqual({ kind: 'none' });
     expect(res('su -c')).toEqual({ kind: 'none' });
     expect(res('su bob')).toEqual({ kind: 'none' });

@@ -170,6 +170,8 @@ function scriptOption(args: readonly Word[], names: readonly string[], optionsFi
     if (names.includes(t)) return args[k + 1];
     const long = names.find((n) => n.startsWith('--') && t.startsWith(`${n}=`));
     if (long) return { ...w, text: t.slice(long.length + 1) };
+    // getopt: what follows `-c` in the same word is its value (`-c'rm -rf x'`).
+    if (short && t.startsWith(`-${short}`) && t.length > 2) return { ...w, text: t.slice(2) };
     if (short && /^-[A-Za-z]+$/.test(t) && t.endsWith(short)) return args[k + 1];
     if (t === '--') return undefined;
   }
