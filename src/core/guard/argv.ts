@@ -170,16 +170,21 @@ function scriptOption(args: readonly Word[], names: readonly string[], optionsFi
     if (names.includes(t)) return args[k + 1];
     const long = names.find((n) => n.startsWith('--') && t.startsWith(`${n}=`));
     if (long) return { ...w, text: t.slice(long.length + 1) };
+    // getopt: what follows `-c` in the same word is its value (`-c'rm -rf x'`).
+    if (short && t.startsWith(`-${short}`) && t.length > 2) return { ...w, text: t.slice(2) };
     if (short && /^-[A-Za-z]+$/.test(t) && t.endsWith(short)) return args[k + 1];
     if (t === '--') return undefined;
   }
   return undefined;
 }
 
+/** Wrappers peeled off one command (`nice nice … rm`); each pass peels one. */
+const MAX_WRAPPERS = 32;
+
 /** Peels wrappers and shell indirection off one simple command. */
 export function resolveCommand(input: readonly Word[]): Resolved {
   let args = [...input];
-  for (let guard = 0; guard < 32 && args.length > 0; guard++) {
+  for (let guard = 0; guard < MAX_WRAPPERS && args.length > 0; guard++) {
     const head = args[0] as Word;
     if (head.dynamic || head.glob) return { kind: 'dynamic-name', word: head };
     if (head.text === '--') {
@@ -207,7 +212,8 @@ export function resolveCommand(input: readonly Word[]): Resolved {
       }
       // `sudo -- rm -rf x`: the command follows the `--`.
       let next = p.sawDashDash ? args.length - p.afterDashDash.length : p.next;
-      if (name === 'env') while (next < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((args[next] as Word).text)) next++;
+      // `env A=1 cmd`, `sudo A=1 cmd`: assignments before the command (sudo(8) takes them too).
+      if (name === 'env' || name === 'sudo') while (next < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((args[next] as Word).text)) next++;
       if (!((name === 'taskset' || name === 'chrt') && hasShort(p, 'p'))) next += spec.skip ?? 0;
       let rest = args.slice(next);
       if (rest.length === 0) return name === 'parallel' ? { kind: 'stdin-shell', via: 'parallel' } : { kind: 'none' };
@@ -228,7 +234,8 @@ export function resolveCommand(input: readonly Word[]): Resolved {
     if (name === 'source' || name === '.') return { kind: 'opaque', name };
     return { kind: 'exec', name, args: args.slice(1) };
   }
-  return { kind: 'none' };
+  // Words left after the last pass: a chain of more wrappers than are peeled hides what runs (fail closed).
+  return args.length > 0 ? { kind: 'dynamic-name', word: unknownWord(`<a command behind more than ${MAX_WRAPPERS} wrappers>`) } : { kind: 'none' };
 }
 
 function resolveShell(name: string, args: Word[]): Resolved {
@@ -239,13 +246,15 @@ function resolveShell(name: string, args: Word[]): Resolved {
     if (w.dynamic) return { kind: 'script', script: joinWords(args.slice(i)), via: `${name}` };
     if (t === '--' || t === '-') continue;
     if (/^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(t)) return hasC ? { kind: 'script', script: w, via: `${name} -c` } : { kind: 'stdin-shell', via: name };
-    if (/^[-+]o$|^[-+]O$/.test(t) || t === '--rcfile' || t === '--init-file') {
+    if (t === '--rcfile' || t === '--init-file') {
       i++;
       continue;
     }
     if (t.startsWith('--')) continue;
     if (/^[-+][A-Za-z]+$/.test(t)) {
       if (t.startsWith('-') && t.includes('c')) hasC = true;
+      // Each o or O takes the next word as its option name, in a cluster too (`bash -eo pipefail -c …`).
+      i += (t.match(/[oO]/g) ?? []).length;
       continue;
     }
     if (hasC) return { kind: 'script', script: w, via: `${name} -c` };
