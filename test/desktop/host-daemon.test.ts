@@ -166,6 +166,7 @@ describe('thclaws host: one process per workspace, on a socket only this user ca
     expect(alive()).toBe(true);
     c.close();
     await waitFor(() => !alive(), 'the idle host to exit', 15_000);
-    expect(fs.readFileSync(hostPaths(ws, env).log, 'utf8')).toContain('exiting: idle');
+    // Nothing else asked it to stop; a clean exit removes its log (a crash would have kept it: host-log.test.ts).
+    expect(fs.existsSync(hostPaths(ws, env).log)).toBe(false);
   }, 30_000);
 });
