@@ -112,12 +112,36 @@ function quoted(code: string): string[] {
   return [...code.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] as string).replace(/\\(.)/g, '$1'));
 }
 
+const AWK_OPTS = { shortValue: 'fvFiEe', longValue: ['file', 'assign', 'field-separator', 'include', 'exec', 'source'] };
+
+/**
+ * Every program text awk runs: each `-e` / `--source` (gawk takes several and runs them all), else the first
+ * operand unless `-f` / `--file` reads the program from a file. parseOpts keeps only the last value of a short
+ * option, so each `-e` is read as the last one of a prefix of the arguments.
+ */
+function awkPrograms(args: Word[]): string[] {
+  const p = parseOpts(args, AWK_OPTS);
+  const texts = new Set(p.longs.filter((l) => l.name === 'source').map((l) => l.value ?? ''));
+  for (let end = 1; end <= args.length; end++) {
+    const e = parseOpts(args.slice(0, end), AWK_OPTS).shortValues.get('e');
+    if (e !== undefined) texts.add(e);
+  }
+  if (texts.size > 0) return [...texts];
+  const fromFile = p.shortValues.has('f') || hasLong(p, 'file');
+  const first = p.positionals[0]?.text;
+  return fromFile || first === undefined ? [] : [first];
+}
+
 function awk(args: Word[], cmd: { stdin?: string | null }, env: Env, nested: ScriptChecker): Finding | null {
   void cmd;
-  const p = parseOpts(args, { shortValue: 'fvFiEe', longValue: ['file', 'assign', 'field-separator', 'include', 'exec', 'source'] });
-  const fromFile = p.shortValues.has('f') || hasLong(p, 'file');
-  const prog = p.shortValues.get('e') ?? (fromFile ? undefined : p.positionals[0]?.text);
-  if (prog === undefined) return null;
+  for (const prog of awkPrograms(args)) {
+    const f = awkProgram(prog, env, nested);
+    if (f) return f;
+  }
+  return null;
+}
+
+function awkProgram(prog: string, env: Env, nested: ScriptChecker): Finding | null {
   const escapes = /\bsystem\s*\(|\|\s*&?\s*"|"\s*\|\s*&?\s*getline|\|&/.test(prog);
   if (escapes) {
     // `system(cmd)` with a computed argument runs whatever the input holds.
