@@ -72,7 +72,8 @@ function sevenZip(args: Word[], env: Env): Finding | null {
 
 /** `docker|podman|nerdctl run|create`: a writable bind mount of the workspace lets the container delete it. */
 function container(args: Word[], env: Env): Finding | null {
-  const sub = args.findIndex((w) => !w.text.startsWith('-'));
+  // Global options may take a value (`docker --context ctx run`, `-H host`): the verb is the first run/create word.
+  const sub = args.findIndex((w) => ['run', 'create', 'container'].includes(w.text));
   const verb = args[sub]?.text === 'container' ? args[sub + 1]?.text : args[sub]?.text;
   if (verb !== 'run' && verb !== 'create') return null;
   const mounts: Array<{ src: Word; readOnly: boolean }> = [];
@@ -169,13 +170,16 @@ function sqlite(args: Word[], stdin: string | null, env: Env, nested: ScriptChec
       const f = nested(m[2] as string, env);
       if (f) return { why: `${f.why} (from sqlite3 .${m[1]})`, advice: f.advice };
     }
-    for (const m of t.matchAll(/(?:^|[\n;])\s*\.(output|once|save|backup)\s+(?:--?\S+\s+)*(\S+)/g)) {
-      const target = (m[2] as string).replace(/^['"]|['"]$/g, '');
-      if (target.startsWith('|')) {
-        const f = nested(target.slice(1), env);
+    for (const m of t.matchAll(/(?:^|[\n;])\s*\.(output|once|save|backup)\s+(?:--?\S+\s+)*([^\n]*)/g)) {
+      const rest = (m[2] as string).trim();
+      // `.output |cmd args` / `.output '|cmd args'`: the rest of the line is a shell command.
+      const pipe = /^(['"]?)\|(.*?)\1$/.exec(rest);
+      if (pipe) {
+        const f = nested(pipe[2] as string, env);
         if (f) return { why: `${f.why} (from sqlite3 .${m[1]} |)`, advice: f.advice };
         continue;
       }
+      const target = (rest.split(/\s+/)[0] as string).replace(/^['"]|['"]$/g, '');
       const f = checkTarget(asWord(target), env, `write (sqlite3 .${m[1]})`);
       if (f) return f;
     }
@@ -215,7 +219,8 @@ function cmakeE(args: Word[], env: Env, check: ArgvChecker): Finding | null {
       return run('tar');
     case 'env': {
       let i = 0;
-      while (i < rest.length && (/^[A-Za-z_]\w*=/.test((rest[i] as Word).text) || (rest[i] as Word).text.startsWith('--'))) i++;
+      // cmake sets every word with a `=` (whatever its name) and skips --unset=/--modify options and `--`.
+      while (i < rest.length && /=|^--/.test((rest[i] as Word).text)) i++;
       return rest[i] ? check(rest.slice(i), env) : null;
     }
     case 'chdir':
