@@ -217,7 +217,7 @@ const LEAD: Row[] = [
   ['ex /tmp/x', null],
   [`vim -c 'x' src/a.ts`, 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
   [`vim -c 'up' src/a.ts`, 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
-  [`vim -c 'saveas src/b.ts' /tmp/x`, null],
+  [`vim -c 'saveas src/b.ts' /tmp/x`, 'edit src/b.ts non-interactively with vim (the lead does not author files)'],
   [`vim -c 'normal dd|xit' src/a.ts`, 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
   [`vim -c 'set nowrap' -R src/a.ts`, null],
   [`vim -c ':wq' src/a.ts`, 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
@@ -421,4 +421,16 @@ const TEAMMATE: Row[] = [
 describe('archivers, containers, sqlite3, cmake -E, editors', () => {
   it('lead: each spelling is refused or allowed, with its reason', () => verdicts('lead', LEAD));
   it('teammate: each spelling is refused or allowed, with its reason', () => verdicts('teammate', TEAMMATE));
+});
+
+describe('editors writing to a file they name', () => {
+  it('vim :w / :saveas and ed w / W with a path write that path: the lead may not name a workspace file', () => {
+    refused(lead, /edit src\/b\.ts non-interactively with vim \(the lead does not author files\)/, "vim -c 'w src/b.ts' /tmp/x", "vim -es -c 'w src/b.ts' -c q /tmp/x",
+      "vim -c 'saveas src/b.ts' /tmp/x", "vim -c 'normal dd|w! src/b.ts' /tmp/x", "vim -c 'w >> src/b.ts' /tmp/x", "vim -c '1,5w src/b.ts' /tmp/x");
+    refused(lead, /edit src\/b\.ts non-interactively with ed/, "ed -s /tmp/x <<< 'w src/b.ts'", "ed -s /tmp/x <<< $'1,$d\\nW src/b.ts\\nq'");
+    refused(lead, /edit src\/b\.ts non-interactively with red/, "red /tmp/x <<< 'w src/b.ts'");
+    allowed(lead, "vim -c 'w /tmp/y' /tmp/x", "vim -c 'wq' /tmp/x", "vim -c '%d|x' /tmp/x", "ed -s /tmp/x <<< 'w /tmp/y'", "ed /tmp/x <<< 'w !ls'", "vim -c 'w !ls' /tmp/x");
+    allowed(tm, "vim -c 'w src/b.ts' /tmp/x", "ed -s /tmp/x <<< 'w src/b.ts'");
+    refused(tm, /edit \(vim\): .*\/ws\/\.worktrees\/bob\/b\.ts/, "vim -c 'w ../bob/b.ts' /tmp/x");
+  });
 });

@@ -232,6 +232,11 @@ function cmakeE(args: Word[], env: Env, check: ArgvChecker): Finding | null {
   }
 }
 
+/** Files a write command names (`:w path`, `:saveas path`, ed's `w path` / `W path`): written besides the edited ones. */
+function writtenFiles(commands: string): Word[] {
+  return [...commands.matchAll(/(?:^|[|\n])\s*:?\s*[.$,;%\d+'<>-]*\s*(?:w|W|wq|x|xit|exit|write|sav|saveas|up|update)!?\s+(?:>>\s*)?([^\s|!][^\s|]*)/g)].map((m) => asWord(m[1] as string));
+}
+
 const VIM = new Set(['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim', 'evim']);
 
 /** vim/ex: `-c`/`+cmd`/`--cmd` commands with `!` shell escapes, and non-interactive editing of files. */
@@ -261,7 +266,7 @@ function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Findi
   }
   const writes = commands.some((c) => /(^|[|\s:])(w|wq|x|wa|wall|up|update|sav|saveas|write|exit|xit)\b/.test(c)) || ((exMode || commands.length > 0) && !readOnly);
   if (!writes) return null;
-  return editFiles(name, files, env);
+  return editFiles(name, [...files, ...commands.flatMap(writtenFiles)], env);
 }
 
 function editFiles(name: string, files: Word[], env: Env): Finding | null {
@@ -284,7 +289,7 @@ function ed(name: string, args: Word[], stdin: string | null, env: Env, nested: 
     }
   }
   const p = parseOpts(args, { shortValue: 'p' });
-  return editFiles(name, [...p.positionals, ...p.afterDashDash], env);
+  return editFiles(name, [...p.positionals, ...p.afterDashDash, ...(stdin ? writtenFiles(stdin) : [])], env);
 }
 
 /** Undefined when `name` is none of these programs. */
