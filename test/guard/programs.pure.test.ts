@@ -434,3 +434,16 @@ describe('editors writing to a file they name', () => {
     refused(tm, /edit \(vim\): .*\/ws\/\.worktrees\/bob\/b\.ts/, "vim -c 'w ../bob/b.ts' /tmp/x");
   });
 });
+
+describe('survivors of the first mutation run (programs.ts:1-115)', () => {
+  it('every operand is checked, not only the first', () => {
+    refused(lead, /\(gzip, which deletes the originals\) \/ws\/src\/a\.ts inside the workspace/, 'gzip /tmp/a.log src/a.ts');
+  });
+  it('a container command with no verb, a command argument that contains -v, named volumes with a dot', () => {
+    allowed(lead, 'docker container', 'docker run alpine ls ../x-v1', 'docker run -v cache.v1:/c alpine', 'docker run -v cache.$V:/c alpine');
+  });
+  it('an escaped quote inside an awk string stays inside the shell command it quotes', () => {
+    allowed(lead, `awk 'BEGIN{system("echo \\"a; rm -rf src\\"")}'`);
+    refused(lead, /recursively remove files \(from a shell command inside an awk program\)/, `awk 'BEGIN{system("echo a; rm -rf src")}'`);
+  });
+});
