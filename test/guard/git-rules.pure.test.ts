@@ -371,3 +371,23 @@ describe('contexts the corpus does not use', () => {
     }
   });
 });
+
+describe('survivors of the first mutation run (git-rules.ts:209-330)', () => {
+  it('teammate: a dynamic option word without a target, a dynamic branch beside a literal one, dynamic push words', () => {
+    verdicts('teammate', teammateCtx, [
+      ['git reset --hard --$Q', 'hard-reset to a target hidden in a dynamic word'],
+      ['git branch -D feature-x $B', 'run a dynamic git branch command whose words (variables, $(…), backticks or brace lists) cannot be verified'],
+      ['git push -f --$X origin team/alice', 'run a dynamic git push command whose words (variables, $(…), backticks or brace lists) cannot be verified'],
+      ['git push -f origin feature/$B', 'run a dynamic git push command whose words (variables, $(…), backticks or brace lists) cannot be verified'],
+      ['git worktree', null],
+      // --conflict restores files only for checkout: `git switch --conflict=merge main` still switches.
+      ['git switch --conflict=merge main', 'switch your worktree off your branch team/alice (to main)'],
+    ]);
+  });
+  it('lead: a path checkout under a dynamic -C is still a path checkout; a bare checkout is not', () => {
+    verdicts('lead', leadCtx, [
+      ['git -C "$D" checkout src/a.ts', 'discard uncommitted work (git checkout src/a.ts, a path, not a branch)'],
+      ['git checkout', null],
+    ]);
+  });
+});
