@@ -447,3 +447,37 @@ describe('survivors of the first mutation run (programs.ts:1-115)', () => {
     refused(lead, /recursively remove files \(from a shell command inside an awk program\)/, `awk 'BEGIN{system("echo a; rm -rf src")}'`);
   });
 });
+
+describe('survivors of the first mutation run (programs.ts:116-225)', () => {
+  it('awk program texts, escapes and writes; sqlite3 dot-commands; cmake -E tools, each in a spelling that tells the mutant apart', () => {
+    verdicts('lead', [
+      [`awk --posix 'BEGIN{system("rm -rf src")}'`, 'recursively remove files (from a shell command inside an awk program)'],
+      [`awk -f p.awk 'BEGIN{system(x)}'`, null],
+      [`awk --file p.awk 'BEGIN{system(x)}'`, null],
+      ['awk', null],
+      [`awk 'BEGIN{system ("rm -rf src")}'`, 'recursively remove files (from a shell command inside an awk program)'],
+      [`awk '{system ($0)}' f`, 'run shell commands awk builds at run time (system() of a computed string)'],
+      [`awk 'BEGIN{print "x" |"rm -rf src"}'`, 'recursively remove files (from a shell command inside an awk program)'],
+      [`awk 'BEGIN{print "x" | "rm -rf src"}'`, 'recursively remove files (from a shell command inside an awk program)'],
+      [`awk 'BEGIN { "rm -rf src"|getline }'`, 'recursively remove files (from a shell command inside an awk program)'],
+      [`awk 'BEGIN { print "rm -rf src" }'`, null],
+      [`awk 'BEGIN { print "x" >"src/a.ts" }'`, 'write (awk print >) /ws/src/a.ts inside the workspace (the lead does not author files)'],
+      [`awk 'BEGIN { print 1 > "/tmp/a"; print 2 > "src/a.ts" }'`, 'write (awk print >) /ws/src/a.ts inside the workspace (the lead does not author files)'],
+      [`sqlite3 /tmp/x.db "select 'a.output src/a.ts'"`, null],
+      ['sqlite3 /tmp/x.db "select 1; .output src/a.ts"', 'write (sqlite3 .output) /ws/src/a.ts inside the workspace (the lead does not author files)'],
+      [`sqlite3 /tmp/x.db ".output '|cat' "`, null],
+      ['sqlite3 /tmp/x.db ".output src/a|b"', 'write (sqlite3 .output) /ws/src/a|b inside the workspace (the lead does not author files)'],
+      ['sqlite3 /tmp/x.db ".output /tmp/a" ".once src/a.ts"', 'write (sqlite3 .once) /ws/src/a.ts inside the workspace (the lead does not author files)'],
+      ['cmake rename /tmp/a src/a.ts', null],
+      ['cmake -E rm -rf src', 'recursively remove files'],
+      ['cmake -E remove -f src/a.ts src/b.ts', null],
+      ['cmake -E remove src/a.ts src/b.ts', null],
+      ['cmake -E remove src/*.ts', 'remove every file matching src/*.ts'],
+      ['cmake -E copy_directory /tmp/x /home/u/d', null],
+      ['cmake -E touch src/a.ts', null],
+      ['cmake -E make_directory /home/u/x', null],
+      ['cmake -E env --modify=X=1 rm -rf src', 'recursively remove files'],
+      ['cmake -E env a--b rm -rf src', null],
+    ]);
+  });
+});
