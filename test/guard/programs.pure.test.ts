@@ -481,3 +481,9 @@ describe('survivors of the first mutation run (programs.ts:116-225)', () => {
     ]);
   });
 });
+
+describe('cmake -E touch tools (teammate)', () => {
+  it('touch, touch_nocreate and make_directory are writes into another worktree', () => {
+    verdicts('teammate', ['touch', 'touch_nocreate', 'make_directory'].map((tool): Row => [`cmake -E ${tool} ../bob/x`, "touch: write into another teammate's worktree (/ws/.worktrees/bob/x)"]));
+  });
+});
