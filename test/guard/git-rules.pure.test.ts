@@ -391,3 +391,23 @@ describe('survivors of the first mutation run (git-rules.ts:209-330)', () => {
     ]);
   });
 });
+
+describe('survivors of the first mutation run (git-rules.ts:101-208)', () => {
+  it('lead: the exact reason of each checkout, checkout-index and branch spelling', () => {
+    verdicts('lead', leadCtx, [
+      ['git checkout -- src/a.ts', 'discard uncommitted work (git checkout -- <path>)'],
+      ['git checkout .', 'discard uncommitted work (git checkout of a whole-tree pathspec)'],
+      ['git checkout --pathspec-from-file=/tmp/l', 'discard uncommitted work (git checkout --pathspec-from-file)'],
+      ['git checkout-index -f -a', 'discard uncommitted work (git checkout-index --force)'],
+      ['git checkout-index -a', null],
+      ['git branch --force team/bob HEAD', 'delete, rename or force-update a shared branch (team/bob)'],
+      ['git worktree', null],
+    ]);
+  });
+  it('main and master are protected by default even when the lead is on another branch', () => {
+    verdicts('lead', { ...leadCtx, branch: 'feature' }, [
+      ['git branch -D main', 'delete, rename or force-update a shared branch (main)'],
+      ['git branch -D master', 'delete, rename or force-update a shared branch (master)'],
+    ]);
+  });
+});
