@@ -72,7 +72,8 @@ function sevenZip(args: Word[], env: Env): Finding | null {
 
 /** `docker|podman|nerdctl run|create`: a writable bind mount of the workspace lets the container delete it. */
 function container(args: Word[], env: Env): Finding | null {
-  const sub = args.findIndex((w) => !w.text.startsWith('-'));
+  // Global options may take a value (`docker --context ctx run`, `-H host`): the verb is the first run/create word.
+  const sub = args.findIndex((w) => ['run', 'create', 'container'].includes(w.text));
   const verb = args[sub]?.text === 'container' ? args[sub + 1]?.text : args[sub]?.text;
   if (verb !== 'run' && verb !== 'create') return null;
   const mounts: Array<{ src: Word; readOnly: boolean }> = [];
@@ -112,12 +113,36 @@ function quoted(code: string): string[] {
   return [...code.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] as string).replace(/\\(.)/g, '$1'));
 }
 
+const AWK_OPTS = { shortValue: 'fvFiEe', longValue: ['file', 'assign', 'field-separator', 'include', 'exec', 'source'] };
+
+/**
+ * Every program text awk runs: each `-e` / `--source` (gawk takes several and runs them all), else the first
+ * operand unless `-f` / `--file` reads the program from a file. parseOpts keeps only the last value of a short
+ * option, so each `-e` is read as the last one of a prefix of the arguments.
+ */
+function awkPrograms(args: Word[]): string[] {
+  const p = parseOpts(args, AWK_OPTS);
+  const texts = new Set(p.longs.filter((l) => l.name === 'source').map((l) => l.value ?? ''));
+  for (let end = 1; end <= args.length; end++) {
+    const e = parseOpts(args.slice(0, end), AWK_OPTS).shortValues.get('e');
+    if (e !== undefined) texts.add(e);
+  }
+  if (texts.size > 0) return [...texts];
+  const fromFile = p.shortValues.has('f') || hasLong(p, 'file');
+  const first = p.positionals[0]?.text;
+  return fromFile || first === undefined ? [] : [first];
+}
+
 function awk(args: Word[], cmd: { stdin?: string | null }, env: Env, nested: ScriptChecker): Finding | null {
   void cmd;
-  const p = parseOpts(args, { shortValue: 'fvFiEe', longValue: ['file', 'assign', 'field-separator', 'include', 'exec', 'source'] });
-  const fromFile = p.shortValues.has('f') || hasLong(p, 'file');
-  const prog = p.shortValues.get('e') ?? (fromFile ? undefined : p.positionals[0]?.text);
-  if (prog === undefined) return null;
+  for (const prog of awkPrograms(args)) {
+    const f = awkProgram(prog, env, nested);
+    if (f) return f;
+  }
+  return null;
+}
+
+function awkProgram(prog: string, env: Env, nested: ScriptChecker): Finding | null {
   const escapes = /\bsystem\s*\(|\|\s*&?\s*"|"\s*\|\s*&?\s*getline|\|&/.test(prog);
   if (escapes) {
     // `system(cmd)` with a computed argument runs whatever the input holds.
@@ -145,13 +170,16 @@ function sqlite(args: Word[], stdin: string | null, env: Env, nested: ScriptChec
       const f = nested(m[2] as string, env);
       if (f) return { why: `${f.why} (from sqlite3 .${m[1]})`, advice: f.advice };
     }
-    for (const m of t.matchAll(/(?:^|[\n;])\s*\.(output|once|save|backup)\s+(?:--?\S+\s+)*(\S+)/g)) {
-      const target = (m[2] as string).replace(/^['"]|['"]$/g, '');
-      if (target.startsWith('|')) {
-        const f = nested(target.slice(1), env);
+    for (const m of t.matchAll(/(?:^|[\n;])\s*\.(output|once|save|backup)\s+(?:--?\S+\s+)*([^\n]*)/g)) {
+      const rest = (m[2] as string).trim();
+      // `.output |cmd args` / `.output '|cmd args'`: the rest of the line is a shell command.
+      const pipe = /^(['"]?)\|(.*?)\1$/.exec(rest);
+      if (pipe) {
+        const f = nested(pipe[2] as string, env);
         if (f) return { why: `${f.why} (from sqlite3 .${m[1]} |)`, advice: f.advice };
         continue;
       }
+      const target = (rest.split(/\s+/)[0] as string).replace(/^['"]|['"]$/g, '');
       const f = checkTarget(asWord(target), env, `write (sqlite3 .${m[1]})`);
       if (f) return f;
     }
@@ -191,7 +219,8 @@ function cmakeE(args: Word[], env: Env, check: ArgvChecker): Finding | null {
       return run('tar');
     case 'env': {
       let i = 0;
-      while (i < rest.length && (/^[A-Za-z_]\w*=/.test((rest[i] as Word).text) || (rest[i] as Word).text.startsWith('--'))) i++;
+      // cmake sets every word with a `=` (whatever its name) and skips --unset=/--modify options and `--`.
+      while (i < rest.length && /=|^--/.test((rest[i] as Word).text)) i++;
       return rest[i] ? check(rest.slice(i), env) : null;
     }
     case 'chdir':
@@ -201,6 +230,11 @@ function cmakeE(args: Word[], env: Env, check: ArgvChecker): Finding | null {
     default:
       return null;
   }
+}
+
+/** Files a write command names (`:w path`, `:saveas path`, ed's `w path` / `W path`): written besides the edited ones. */
+function writtenFiles(commands: string): Word[] {
+  return [...commands.matchAll(/(?:^|[|\n])\s*:?\s*[.$,;%\d+'<>-]*\s*(?:w|W|wq|x|xit|exit|write|sav|saveas|up|update)!?\s+(?:>>\s*)?([^\s|!][^\s|]*)/g)].map((m) => asWord(m[1] as string));
 }
 
 const VIM = new Set(['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim', 'evim']);
@@ -232,7 +266,7 @@ function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Findi
   }
   const writes = commands.some((c) => /(^|[|\s:])(w|wq|x|wa|wall|up|update|sav|saveas|write|exit|xit)\b/.test(c)) || ((exMode || commands.length > 0) && !readOnly);
   if (!writes) return null;
-  return editFiles(name, files, env);
+  return editFiles(name, [...files, ...commands.flatMap(writtenFiles)], env);
 }
 
 function editFiles(name: string, files: Word[], env: Env): Finding | null {
@@ -255,7 +289,7 @@ function ed(name: string, args: Word[], stdin: string | null, env: Env, nested: 
     }
   }
   const p = parseOpts(args, { shortValue: 'p' });
-  return editFiles(name, [...p.positionals, ...p.afterDashDash], env);
+  return editFiles(name, [...p.positionals, ...p.afterDashDash, ...(stdin ? writtenFiles(stdin) : [])], env);
 }
 
 /** Undefined when `name` is none of these programs. */
