@@ -12,6 +12,7 @@ interface HostOptions {
   idleMs: string;
   exitUnusedMs: string;
   stop?: boolean;
+  force?: boolean;
   secretsStdin?: boolean;
 }
 
@@ -30,12 +31,14 @@ export function registerHostCommand(program: Command): void {
     .addOption(new Option('--demo', 'the live demo workspace (views open the team\'s changes once its tasks are done)').hideHelp())
     .option('--idle-ms <ms>', 'exit after this long with no client and no live agent (0: never)', String(DEFAULT_IDLE_MS))
     .addOption(new Option('--exit-unused-ms <ms>', 'exit after this long with no client, even with live agents (a throw-away demo a dashboard opened; 0: never)').default('0').hideHelp())
-    .option('--stop', "stop the workspace's running host (its agents are stopped) and exit")
+    .option('--stop', "stop the workspace's running host as \"Stop the team and quit\" does: each teammate is asked to stop (15 s grace), then the rest and the lead are stopped and the host exits")
+    .option('--force', 'with --stop: stop the agents at once, without asking the teammates')
     .option('--secrets-stdin', 'read credentials (a JSON object of environment variables) from stdin, so that they never appear in this long-lived process\'s environment listing')
     .action(async (opts: HostOptions) => {
       const dir = path.resolve(opts.dir);
       if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
-      if (opts.stop) return stopCommand(dir);
+      if (opts.force && !opts.stop) throw new CliError('--force goes with --stop');
+      if (opts.stop) return stopCommand(dir, opts.force);
       const idleMs = Number(opts.idleMs);
       if (!Number.isInteger(idleMs) || idleMs < 0) throw new CliError(`invalid --idle-ms ${JSON.stringify(opts.idleMs)}`);
       const exitUnusedMs = Number(opts.exitUnusedMs);
@@ -79,13 +82,26 @@ export function registerHostCommand(program: Command): void {
     });
 }
 
-/** `thclaws host --stop` (and `thclaws team host --stop`). */
-export async function stopCommand(dir: string): Promise<void> {
+/**
+ * `thclaws host --stop` (and `thclaws team host --stop`): one line, its progress written as it goes and the
+ * host's account of the stop at its end.
+ */
+export async function stopCommand(dir: string, force = false): Promise<void> {
   const { stopHost } = await import('../main/daemon/host-client.js');
-  const stopped = await stopHost(dir).catch((err: Error) => {
+  const { STOP_GRACE_MS } = await import('../main/daemon/stop-team.js');
+  let started = false;
+  const stopped = await stopHost(dir, undefined, {
+    force,
+    onWelcome: (pid) => {
+      started = true;
+      process.stdout.write(`stopping the team of ${dir} (host pid ${pid})${force ? ' at once' : `, each teammate asked first (up to ${STOP_GRACE_MS / 1000} s)`} … `);
+    },
+  }).catch((err: Error) => {
+    if (started) process.stdout.write('\n');
     throw new CliError(err.message.split('\n')[0]!, 1);
   });
-  process.stdout.write(stopped ? `stopped the host (pid ${stopped.pid}) of ${dir}\n` : `no host runs for ${dir}\n`);
+  if (!stopped) return void process.stdout.write(`no host runs for ${dir}\n`);
+  process.stdout.write(`stopped (${stopped.reason ?? 'the host exited'})\n`);
 }
 
 /**

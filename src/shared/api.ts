@@ -339,14 +339,20 @@ export const HostHelloSchema = z.object({
   protocol: z.number().int().nonnegative(),
   /** Who connects (logged by the host): `dashboard`, `electron`, `cli`. */
   client: z.string().min(1).max(64),
-  /** Ask the host to stop its agents and exit (`thclaws host --stop`). */
+  /**
+   * Ask the host to stop its team and exit (`thclaws host --stop`): negotiated as "Stop the team and quit"
+   * (each teammate asked, a grace, then stopped); the host answers `host_closed {reason}` once done.
+   */
   stop: z.boolean().optional(),
+  /** With `stop`: stop the agents at once, without asking (`thclaws host --stop --force`). */
+  force: z.boolean().optional(),
 });
 export type HostHello = z.infer<typeof HostHelloSchema>;
 
 export const HostWelcomeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('welcome'), protocol: z.number().int(), pid: z.number().int().positive(), workspace: z.string().max(4096) }),
-  z.object({ type: z.literal('refused'), error: text(2000) }),
+  /** `stopping`: the host is stopping its team; a client must not start another host because of it. */
+  z.object({ type: z.literal('refused'), error: text(2000), code: z.enum(['stopping']).optional() }),
 ]);
 export type HostWelcome = z.infer<typeof HostWelcomeSchema>;
 

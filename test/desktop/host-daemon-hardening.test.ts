@@ -68,7 +68,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     const b = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env: envB, timeoutMs: 15_000 });
     expect(b.pid).toBe(c.pid);
     b.close();
-    expect(await stopHost(ws, envB)).toEqual({ pid: c.pid });
+    expect(await stopHost(ws, envB)).toMatchObject({ pid: c.pid });
   }, 60_000);
 
   it('a socket path the kernel would cut short is refused with what to do, never truncated', () => {

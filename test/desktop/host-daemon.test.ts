@@ -133,7 +133,7 @@ describe('thclaws host: one process per workspace, on a socket only this user ca
     let out = '';
     stop.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise((r) => stop.once('exit', r));
-    expect([code, out.trim()]).toEqual([0, `stopped the host (pid ${next.pid}) of ${ws}`]);
+    expect([code, out.trim()]).toEqual([0, `stopping the team of ${ws} (host pid ${next.pid}), each teammate asked first (up to 15 s) … stopped (stopped by thclaws host --stop)`]);
     await exited(next.proc);
     expect(fs.existsSync(hostPaths(ws, env).socket)).toBe(false);
   }, 30_000);

@@ -1,15 +1,18 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { action, openStore, withCommon, type CommonOpts } from './common.js';
+import { CliError } from '../errors.js';
 
 /** `thclaws team host`: serves `host`-mode spawn requests, each teammate in a node-pty, until interrupted. */
 export function registerHostCommand(team: Command): void {
   withCommon(team.command('host'))
     .description('run teammates for spawn requests (teammateMode "host"), each in a pseudo-terminal; Ctrl-C stops them')
-    .option('--stop', "stop the workspace's host process (thclaws host) and its agents")
+    .option('--stop', "stop the workspace's host process (thclaws host) as \"Stop the team and quit\" does: each teammate asked to stop (15 s grace), then the rest")
+    .option('--force', 'with --stop: stop the agents at once, without asking the teammates')
     .action(
-      action(async (opts: CommonOpts & { stop?: boolean }) => {
-        if (opts.stop) return (await import('../host-command.js')).stopCommand(path.resolve(opts.dir ?? process.cwd()));
+      action(async (opts: CommonOpts & { stop?: boolean; force?: boolean }) => {
+        if (opts.force && !opts.stop) throw new CliError('--force goes with --stop');
+        if (opts.stop) return (await import('../host-command.js')).stopCommand(path.resolve(opts.dir ?? process.cwd()), opts.force);
         const store = openStore(opts);
         store.init();
         const [{ PtyLauncher }, { serveSpawnRequests }] = await Promise.all([import('../../core/teams/launchers/pty.js'), import('../../core/teams/serve-spawn-requests.js')]);

@@ -17,6 +17,9 @@ export interface HostConnection {
   close(): void;
 }
 
+/** The code of the error a host that is stopping its team refuses with: no client starts another host because of it. */
+export const HOST_STOPPING = 'EHOSTSTOPPING';
+
 /** Events from the host are larger than requests: a whole screen restored on attach. */
 const MAX_EVENT_LINE = 64 * 1024 * 1024;
 
@@ -24,12 +27,14 @@ const MAX_EVENT_LINE = 64 * 1024 * 1024;
  * Connects to the workspace's host and says hello. Rejects with the host's one-line reason when it refuses
  * (another protocol version), with `ENOENT`/`ECONNREFUSED` when none runs, never hangs (`timeoutMs`).
  */
-export function connectHost(workspace: string, opts: { client: string; stop?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; protocol?: number }): Promise<HostConnection> {
+export function connectHost(workspace: string, opts: { client: string; stop?: boolean; force?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; protocol?: number }): Promise<HostConnection> {
   const paths = hostPaths(workspace, opts.env);
   return new Promise((resolve, reject) => {
     const at = runningSocket(paths);
     const socket = net.connect(at);
     const events: Array<(e: HostEvent) => void> = [];
+    // Events read in the same chunk as the welcome come before anyone could listen: kept for the first listener.
+    let early: HostEvent[] | null = [];
     const closes: Array<() => void> = [];
     let welcomed = false;
     // ETIMEDOUT: a host that is there but stalled (stopped, swapped out), unlike one that is not there at all.
@@ -49,7 +54,7 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
       if (!welcomed) {
         const w = HostWelcomeSchema.safeParse(raw);
         if (!w.success) return fail(new Error('the host did not answer the hello'));
-        if (w.data.type === 'refused') return fail(new Error(w.data.error));
+        if (w.data.type === 'refused') return fail(Object.assign(new Error(w.data.error), w.data.code === 'stopping' ? { code: HOST_STOPPING } : {}));
         // A host serving another workspace at this socket path is never talked to (not even to stop it).
         if (w.data.workspace !== paths.workspace) return fail(new Error(`the host at ${at} serves ${w.data.workspace}, not ${paths.workspace}`));
         welcomed = true;
@@ -58,16 +63,22 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
           pid: w.data.pid,
           workspace: w.data.workspace,
           send: (r) => void (socket.destroyed || socket.write(`${JSON.stringify(r)}\n`)),
-          onEvent: (cb) => void events.push(cb),
+          onEvent: (cb) => {
+            events.push(cb);
+            for (const e of early?.splice(0) ?? []) cb(e);
+            early = null;
+          },
           onClose: (cb) => void closes.push(cb),
           close: () => socket.end(),
         });
         return;
       }
       const ev = parseEvent(raw);
-      if (ev.ok) for (const cb of events) cb(ev.event);
+      if (!ev.ok) return;
+      if (early) early.push(ev.event);
+      else for (const cb of events) cb(ev.event);
     }, () => fail(new Error('the host sent a message over the size limit')));
-    socket.on('connect', () => socket.write(`${JSON.stringify({ type: 'hello', protocol: opts.protocol ?? HOST_PROTOCOL, client: opts.client, ...(opts.stop ? { stop: true } : {}) })}\n`));
+    socket.on('connect', () => socket.write(`${JSON.stringify({ type: 'hello', protocol: opts.protocol ?? HOST_PROTOCOL, client: opts.client, ...(opts.stop ? { stop: true } : {}), ...(opts.force ? { force: true } : {}) })}\n`));
     socket.on('data', (d) => reader.push(d));
     socket.on('error', (err) => (welcomed ? undefined : fail(err)));
     socket.on('close', () => {
@@ -97,16 +108,21 @@ const noHost = (err: unknown) => ['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE
  * Connects to the workspace's host, starting it detached (its output to the log in the runtime dir) when
  * none runs; the host outlives this process. `argv` runs `thclaws host --dir <workspace>`. A host that was
  * exiting when asked, or a start that lost the lease to one that then exited, is started again until the deadline.
+ * Giving up, it stops the host it started and never reached: that one would otherwise win the lease later and
+ * run on with nobody attached.
  */
 export async function connectOrStartHost(workspace: string, argv: string[], opts: { client: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<HostConnection> {
   const paths = hostPaths(workspace, opts.env);
   const end = Date.now() + (opts.timeoutMs ?? 30_000);
-  let child: { exited: number | null } | null = null;
+  let child: Started | null = null;
   for (;;) {
     try {
       return await connectHost(workspace, opts);
     } catch (err) {
-      if (!noHost(err) || Date.now() > end) throw child?.exited != null ? new Error(`the host exited (code ${child.exited}); see ${paths.log}`) : err;
+      if (!noHost(err) || Date.now() > end) {
+        if (child?.exited === null) child.kill();
+        throw child?.exited != null ? new Error(`the host exited (code ${child.exited}); see ${paths.log}`) : err;
+      }
     }
     // Another client may have started it first: this one's child then exits naming it, and the connect works.
     if (!child || child.exited !== null) child = startDetached(argv, paths.log, opts.env ?? process.env);
@@ -124,7 +140,13 @@ export const isSecretEnvName = (name: string): boolean =>
  * stdin, not its environment: `/proc/<pid>/environ` of a process that outlives the terminal lists only what
  * it started with, and the host adds them to its own environment after reading them.
  */
-function startDetached(argv: string[], log: string, env: NodeJS.ProcessEnv): { exited: number | null } {
+interface Started {
+  exited: number | null;
+  /** SIGTERM: a host that is up stops its agents and exits; one still starting dies before serving. */
+  kill(): void;
+}
+
+function startDetached(argv: string[], log: string, env: NodeJS.ProcessEnv): Started {
   const secrets = Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && isSecretEnvName(k)));
   const plain = Object.fromEntries(Object.entries(env).filter(([k]) => !isSecretEnvName(k)));
   rotateHostLog(log);
@@ -133,21 +155,27 @@ function startDetached(argv: string[], log: string, env: NodeJS.ProcessEnv): { e
   fs.closeSync(out);
   child.stdin!.on('error', () => {});
   child.stdin!.end(`${JSON.stringify(secrets)}\n`);
-  const state = { exited: null as number | null };
+  const state: Started = { exited: null, kill: () => void (state.exited === null && child.kill('SIGTERM')) };
   child.once('exit', (code) => (state.exited = code ?? 1));
   child.unref();
   (child.stdin as unknown as { unref?(): void }).unref?.();
   return state;
 }
 
-/** Asks the workspace's host to stop its agents and exit; false when none runs. */
-export async function stopHost(workspace: string, env?: NodeJS.ProcessEnv): Promise<{ pid: number } | false> {
+/**
+ * Asks the workspace's host to stop its team and exit, negotiated as "Stop the team and quit" (or at once with
+ * `force`); false when none runs. `reason`: the host's own account (how many teammates stopped by themselves).
+ */
+export async function stopHost(workspace: string, env?: NodeJS.ProcessEnv, opts: { force?: boolean; onWelcome?(pid: number): void } = {}): Promise<{ pid: number; reason: string | null } | false> {
   try {
-    const c = await connectHost(workspace, { client: 'cli', stop: true, env });
+    const c = await connectHost(workspace, { client: 'cli', stop: true, force: opts.force, env });
+    opts.onWelcome?.(c.pid);
+    let reason: string | null = null;
+    c.onEvent((e) => void (e.type === 'host_closed' && (reason = e.reason)));
     await new Promise<void>((r) => c.onClose(r));
     // Done when the process is gone (its agents stopped, its lease released).
     for (let i = 0; i < 600 && alive(c.pid); i++) await new Promise((r) => setTimeout(r, 50));
-    return { pid: c.pid };
+    return { pid: c.pid, reason };
   } catch (err) {
     if (noHost(err)) return false;
     throw err;

@@ -79,6 +79,27 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   }
   const sockets = new Set<net.Socket>();
   let closed = false;
+  /** Set once the team is being stopped on purpose (a dashboard's "Stop the team and quit", `--stop`). */
+  let stopping: { by: string; done: Promise<void> } | null = null;
+  /**
+   * The one way the team is stopped on purpose: each teammate asked as the lead does, a grace, then the host
+   * closes (stopping the rest and the lead). `force`: at once, without asking.
+   */
+  const stopTeam = (by: string, force = false): Promise<void> => {
+    if (force) {
+      stopping ??= { by, done: Promise.resolve() };
+      return close(`${by} (at once)`);
+    }
+    stopping ??= {
+      by,
+      done: askTeammatesToStop(manager.host, opts.stopGraceMs).then(({ asked, stopped }) => {
+        if (asked.length) log(`asked ${asked.join(', ')} to stop; ${stopped.length} stopped by themselves`);
+        // Said in the reason too: the log of a host that exits cleanly is removed.
+        return close(`${by}${asked.length ? `; ${stopped.length} of ${asked.length} teammates stopped by themselves` : ''}`);
+      }),
+    };
+    return stopping.done;
+  };
   let idleSince = Date.now();
 
   const onConnection = (socket: net.Socket) => {
@@ -123,14 +144,23 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         return refuse(`this host (pid ${process.pid}) speaks protocol ${HOST_PROTOCOL}, the client ${hello.data.protocol}: use the same thclaws version, or stop the host (thclaws host --stop)`);
       }
       clearTimeout(helloTimer);
-      send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
       if (hello.data.stop) {
+        // Kept open: close() tells it `host_closed` with the outcome, which `--stop` prints.
         done = true;
-        log(`stop asked by a client (${hello.data.client})`);
-        socket.end();
-        void close('stopped by thclaws host --stop');
+        send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
+        log(`stop asked by a client (${hello.data.client}${hello.data.force ? ', at once' : ''})`);
+        void stopTeam('stopped by thclaws host --stop', hello.data.force);
         return;
       }
+      // Stopped on purpose: a view welcomed now would be dropped, and its page would start the team again.
+      if (stopping) return refuse(`the team is stopping (${stopping.by}): start it again once it has stopped (reload the page, or run thclaws dashboard)`, 'stopping');
+      if (closed) {
+        // Exiting by itself (idle): dropped like a host that is gone, so the client starts the next one.
+        done = true;
+        socket.destroy();
+        return;
+      }
+      send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
       conn = manager.connect(send);
     }, () => {
       log('refused a message longer than 1 MiB; closing that client');
@@ -148,17 +178,13 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       if (type !== 'host_stop') return false;
       log('"Stop the team and quit" asked by a client');
       send({ type: 'reply', id, ok: true });
-      void askTeammatesToStop(manager.host, opts.stopGraceMs).then(({ asked, stopped }) => {
-        if (asked.length) log(`asked ${asked.join(', ')} to stop; ${stopped.length} stopped by themselves`);
-        // Said in the reason too: the log of a host that exits cleanly is removed.
-        return close(`the team was stopped from a dashboard${asked.length ? `; ${stopped.length} of ${asked.length} teammates stopped by themselves` : ''}`);
-      });
+      void stopTeam('the team was stopped from a dashboard');
       return true;
     };
-    const refuse = (error: string) => {
+    const refuse = (error: string, code?: 'stopping') => {
       done = true;
       log(`refused a client: ${error}`);
-      send({ type: 'refused', error });
+      send({ type: 'refused', error, ...(code ? { code } : {}) });
       socket.end();
     };
     socket.on('data', (d) => reader.push(d));
@@ -231,11 +257,18 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     log(`exiting: ${reason}`);
     // Views are told this is on purpose, so none starts the host again by reconnecting.
     const bye = `${JSON.stringify({ type: 'host_closed', reason } satisfies HostEvent)}\n`;
-    const told = Promise.all([...sockets].map((s) => new Promise<void>((r) => (s.destroyed ? r() : s.end(bye, () => r())))));
-    await Promise.race([told, new Promise((r) => setTimeout(r, 1000).unref())]);
-    for (const s of sockets) s.destroy();
-    await new Promise<void>((r) => server.close(() => r()));
+    const tell = async () => {
+      const told = Promise.all([...sockets].map((s) => new Promise<void>((r) => (s.destroyed ? r() : s.end(bye, () => r())))));
+      await Promise.race([told, new Promise((r) => setTimeout(r, 1000).unref())]);
+      for (const s of sockets) s.destroy();
+    };
+    await tell();
+    // Still listening while the agents stop: a client that comes now is refused ("the team is stopping")
+    // rather than finding no host and starting a new one.
     await manager.close();
+    const serverClosed = new Promise<void>((r) => server.close(() => r()));
+    await tell();
+    await serverClosed;
     fs.rmSync(paths.socket, { force: true });
     fs.rmSync(paths.link, { force: true });
     lock.release();

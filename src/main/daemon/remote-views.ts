@@ -1,7 +1,7 @@
 import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
 import { ApiKeyError } from '../../core/agent/api-key.js';
 import type { DesktopKeys } from './desktop-keys.js';
-import { connectOrStartHost, type HostConnection } from './host-client.js';
+import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-client.js';
 
 /** One view's link to the team, as the web server and Electron's main process see it (in-process or a host's). */
 export interface ViewLink {
@@ -97,6 +97,8 @@ export class RemoteViews {
       },
       (err: NodeJS.ErrnoException) => {
         if (closed) return;
+        // The person is stopping the team: the view shows it stopped, and does not start it again by reconnecting.
+        if (err.code === HOST_STOPPING) return out({ type: 'host_closed', reason: err.message.split('\n')[0]! });
         out({ type: 'notice', level: 'error', text: `cannot reach the workspace host: ${err.message.split('\n')[0]!}` });
         // A stalled host may answer later: the view ends and the page's reconnect tries again, rather than
         // stay on an empty team (no roster ever came) that reads "connected".
