@@ -47,12 +47,17 @@ describe('the host socket: hello, welcome, refused', () => {
     expect(A.HostHelloSchema.safeParse({ type: 'hello', protocol: 1, client: '' }).success).toBe(false);
     expect(A.HostHelloSchema.safeParse({ type: 'hello', protocol: 1, client: 'c'.repeat(65) }).success).toBe(false);
     expect(A.HostHelloSchema.safeParse({ type: 'welcome', protocol: 1, client: 'cli' }).success).toBe(false);
+    expect(A.HostHelloSchema.parse({ type: 'hello', protocol: 1, client: 'cli', stop: true, force: true })).toEqual({ type: 'hello', protocol: 1, client: 'cli', stop: true, force: true });
+    expect(A.HostHelloSchema.safeParse({ type: 'hello', protocol: 1, client: 'cli', force: 'yes' }).success).toBe(false);
   });
 
   it('accepts a welcome or a refusal, each with its own fields', () => {
     const welcome = { type: 'welcome', protocol: 1, pid: 42, workspace: '/w' };
     expect(A.HostWelcomeSchema.parse(welcome)).toEqual(welcome);
     expect(A.HostWelcomeSchema.parse({ type: 'refused', error: 'another host' })).toEqual({ type: 'refused', error: 'another host' });
+    // A host stopping its team says so in a code the client acts on (it starts no other host); no other code.
+    expect(A.HostWelcomeSchema.parse({ type: 'refused', error: 'the team is stopping', code: 'stopping' })).toEqual({ type: 'refused', error: 'the team is stopping', code: 'stopping' });
+    expect(A.HostWelcomeSchema.safeParse({ type: 'refused', error: 'x', code: 'other' }).success).toBe(false);
     expect(A.HostWelcomeSchema.safeParse({ ...welcome, workspace: 'w'.repeat(4097) }).success).toBe(false);
     expect(A.HostWelcomeSchema.safeParse({ type: 'refused', protocol: 1, pid: 42, workspace: '/w' }).success).toBe(false);
   });

@@ -258,7 +258,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     // Views are told this is on purpose, so none starts the host again by reconnecting.
     const bye = `${JSON.stringify({ type: 'host_closed', reason } satisfies HostEvent)}\n`;
     const tell = async () => {
-      const told = Promise.all([...sockets].map((s) => new Promise<void>((r) => (s.destroyed ? r() : s.end(bye, () => r())))));
+      const told = Promise.all([...sockets].map((s) => new Promise<void>((r) => (s.destroyed || s.writableEnded ? r() : s.end(bye, () => r())))));
       await Promise.race([told, new Promise((r) => setTimeout(r, 1000).unref())]);
       for (const s of sockets) s.destroy();
     };
