@@ -42,7 +42,8 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     const ws = tmp('hard-key-');
     const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-'), HOME: tmp('hard-home-'), ANTHROPIC_API_KEY: 'sk-ant-api03-thclaws-test-only', AWS_SECRET_ACCESS_KEY: 'aws-test-only', GITHUB_PAT: 'ghp-test-only', DB_PASSWD: 'pw-test-only' };
     const script = path.join(tmp('hard-script-'), 'lead.json');
-    fs.writeFileSync(script, JSON.stringify({ rules: [] }));
+    // A valid script (rules: at least one): the lead stays up to be found, rather than exit on a refused script.
+    fs.writeFileSync(script, JSON.stringify({ rules: [{ match: 'never said', turns: [{ text: 'OK' }] }] }));
     const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--lead-script', script, '--idle-ms', '0'], { client: 'test', env });
     stops.push(() => stopHost(ws, env));
     c.close();

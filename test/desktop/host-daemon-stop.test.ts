@@ -48,14 +48,14 @@ describe.runIf(process.platform === 'linux')('stopping the workspace host', () =
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: tmp('stop-rt-'), HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
     for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
     const script = path.join(home, 'lead.json');
-    fs.writeFileSync(script, JSON.stringify({ rules: [], fallback: [{ text: 'OK' }] }));
+    fs.writeFileSync(script, JSON.stringify({ rules: [{ match: 'never said', turns: [{ text: 'OK' }] }], fallback: [{ text: 'OK' }] }));
     const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--lead-script', script, '--idle-ms', '0'], { client: 'test', env, timeoutMs: 60_000 });
     cleanups.push(() => alive(c.pid) && process.kill(c.pid, 'SIGKILL'));
     const events: HostEvent[] = [];
     c.onEvent((e) => events.push(e));
     c.send({ id: 1, type: 'member_start', name: 'alice' });
-    await waitFor(() => events.find((e) => e.type === 'reply' && e.id === 1), 'the reply to member_start');
-    expect(events.find((e) => e.type === 'reply' && e.id === 1)).toMatchObject({ ok: true });
+    const started = await waitFor(() => events.find((e) => e.type === 'reply' && e.id === 1), 'the reply to member_start');
+    expect(started.type === 'reply' && !started.ok ? started.error : 'started').toBe('started');
     const store = TeamStore.forWorkspace(ws);
     await waitFor(async () => ['idle', 'working'].includes(deriveState(await store.statuses.read('alice'))), 'alice running in the host', 60_000);
     c.close();
