@@ -34,16 +34,18 @@ export function registerDashboardCommand(program: Command): void {
       const port = opts.port === undefined ? 0 : Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid --port ${JSON.stringify(opts.port)}`);
       // Loaded on demand: the rest of the CLI never pays for node-pty and ws.
-      const { runDashboard, runDashboardViaHost } = await import('../main/web/run.js');
+      const [{ runDashboard, runDashboardViaHost }, { HOST_STOPPING }] = await Promise.all([import('../main/web/run.js'), import('../main/daemon/host-client.js')]);
       const dir = path.resolve(opts.dir);
       if (!opts.demo && !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
       if (opts.inProcess) return inProcess(runDashboard, opts, dir, port);
       // The default: a client of the workspace's host, which owns the agents (started detached when none runs).
       const demo = opts.demo ? (await import('../main/daemon/host-targets.js')).demoTarget() : null;
       const run = { workspace: demo?.target.workspace ?? dir, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, ...(demo ? { target: demo.target } : {}) };
-      const server = await runDashboardViaHost(run).catch((err: Error) => {
+      const server = await runDashboardViaHost(run).catch((err: NodeJS.ErrnoException) => {
         demo?.demo.remove();
-        throw new CliError(err.message.split('\n')[0]!);
+        // Stopping on purpose: no host is started behind the person's back; they run this again once it is done.
+        const hint = err.code === HOST_STOPPING ? '; run thclaws dashboard again once it has stopped' : '';
+        throw new CliError(`${err.message.split('\n')[0]!}${hint}`);
       });
       const ws = server.workspace;
       process.stdout.write(`thclaws dashboard for ${ws}\n${server.url}\n`);

@@ -117,7 +117,7 @@ describe.runIf(process.platform === 'linux')('stopping the workspace host', () =
     let ended = false;
     const view = views.connect((e) => got.push(e), () => (ended = true));
     const told = await waitFor(() => got.find((e) => e.type === 'host_closed'), 'the view told that the team is stopping');
-    expect(told).toEqual({ type: 'host_closed', reason: expect.stringMatching(/^the team is stopping \(the team was stopped from a dashboard\)/) });
+    expect(told).toEqual({ type: 'host_closed', reason: 'the team is stopping: the team was stopped from a dashboard' });
     await expect(connectOrStartHost(ws, argv, { client: 'test', env, timeoutMs: 10_000 })).rejects.toMatchObject({ code: HOST_STOPPING, message: expect.stringContaining('the team is stopping') });
 
     release();

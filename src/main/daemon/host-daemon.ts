@@ -153,7 +153,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         return;
       }
       // Stopped on purpose: a view welcomed now would be dropped, and its page would start the team again.
-      if (stopping) return refuse(`the team is stopping (${stopping.by}): start it again once it has stopped (reload the page, or run thclaws dashboard)`, 'stopping');
+      if (stopping) return refuse(`the team is stopping: ${stopping.by}`, 'stopping');
       if (closed) {
         // Exiting by itself (idle): dropped like a host that is gone, so the client starts the next one.
         done = true;
