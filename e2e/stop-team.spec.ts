@@ -120,6 +120,7 @@ test('Stop the team from the page: confirm dialog, then the host exits, the agen
   await page.keyboard.press('Enter');
   await expect(dialog.getByRole('status')).toContainText('Stopping the team');
   await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.screenshot({ path: path.join(SHOTS, 'stop-team-stopping-1440.png') });
   // The host gives the teammates up to 15 s to stop; on a loaded machine it takes longer than that.
   const stopped = page.getByTestId('team-stopped');
   await expect(stopped).toBeVisible({ timeout: 120_000 });
