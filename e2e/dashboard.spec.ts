@@ -61,7 +61,7 @@ test('statuses change and a task moves across the board as a teammate works', as
   await expect(pane('alice').locator('.pane-task')).toHaveText('task #1');
   await page.getByRole('button', { name: 'Tasks' }).click();
   await expect(page.locator('.board-col[data-column="completed"] [data-task="1"]')).toBeVisible({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Team' }).click();
+  await page.getByRole('button', { name: 'Team', exact: true }).click();
   await expect(badge('alice')).toHaveText('idle');
   await expect.poll(() => termText('alice')).toContain('completed #1');
 });
@@ -82,7 +82,7 @@ test('a task created in the UI appears on disk and is claimed', async () => {
   await expect(page.locator('[data-task="4"].blocked')).toBeVisible();
   await expect(page.locator('[data-task="4"] .task-deps a')).toHaveAttribute('href', '#task-3');
   await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/board.png') });
-  await page.getByRole('button', { name: 'Team' }).click();
+  await page.getByRole('button', { name: 'Team', exact: true }).click();
 });
 
 test('the settings toggle writes settings.json and offers to restart the lead', async () => {

@@ -153,7 +153,7 @@ test('the dashboard starts first, the lead builds the team in its pane, the card
   found.push(...(await serious('merge')));
   expect(found).toEqual([]);
   await panel.getByRole('button', { name: 'close' }).click();
-  await page.getByRole('button', { name: 'Team' }).click();
+  await page.getByRole('button', { name: 'Team', exact: true }).click();
   await expect(page.locator('.pane[data-agent="qa"]')).toBeVisible();
   const end = await countsAddUp();
   expect(end.counted, end.text).toBe(end.panes);

@@ -10,9 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
 import { deriveState, isLive, LEAD, TeamStore } from '../src/core/store/index.js';
 import { makeTeamWorkspace, ROOT, THCLAWS, waitFor } from '../test/desktop/helpers.js';
+import { hostPaths } from '../src/main/daemon/runtime-dir.js';
 import { TermView } from '../test/desktop/term-view.js';
 
 const execFileP = promisify(execFile);
@@ -34,6 +35,7 @@ let dash: ChildProcess;
 let url: string;
 let hostPid: number;
 let page: Page;
+const sockets: WebSocketRoute[] = [];
 
 test.beforeAll(async ({ browser }) => {
   ws = fs.realpathSync(makeTeamWorkspace(MATES));
@@ -59,6 +61,11 @@ test.beforeAll(async ({ browser }) => {
   for (const m of [LEAD, ...MATES]) await waitFor(async () => (await store.statuses.read(m))?.status === 'idle' || (await store.statuses.read(m))?.status === 'working', `${m} running`, 60_000);
   v.close();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  // The page's WebSocket, passed through as is, so a test can drop it as a network would.
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    sockets.push(ws);
+    ws.connectToServer();
+  });
   await page.goto(url);
 });
 
@@ -107,9 +114,13 @@ test('Stop the team from the page: confirm dialog, then the host exits, the agen
   await cancel.click();
   await expect(opener).toBeFocused();
 
+  // Confirmed from the keyboard: the button disables itself, and focus stays in the dialog (on Close).
   await opener.click();
-  await confirm.click();
+  await confirm.focus();
+  await page.keyboard.press('Enter');
   await expect(dialog.getByRole('status')).toContainText('Stopping the team');
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.screenshot({ path: path.join(SHOTS, 'stop-team-stopping-1440.png') });
   // The host gives the teammates up to 15 s to stop; on a loaded machine it takes longer than that.
   const stopped = page.getByTestId('team-stopped');
   await expect(stopped).toBeVisible({ timeout: 120_000 });
@@ -128,4 +139,13 @@ test('Stop the team from the page: confirm dialog, then the host exits, the agen
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await page.screenshot({ path: path.join(SHOTS, 'team-stopped-390.png') });
+
+  // The page's connection drops (a phone asleep, a network change): the page does not reconnect, which would
+  // start the stopped team's host again behind a page that says it is stopped. Only "Start the team again" does.
+  expect(sockets).toHaveLength(1);
+  await sockets[0]!.close();
+  await new Promise((r) => setTimeout(r, 5_000)); // five times the page's reconnect delay
+  expect(sockets).toHaveLength(1);
+  expect(fs.existsSync(hostPaths(ws, env).socket), 'no host started again').toBe(false);
+  await expect(stopped).toBeVisible();
 });

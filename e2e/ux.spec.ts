@@ -236,7 +236,7 @@ test('on the phone: a message is sent, and the board shows its columns as tabs; 
   expect(await overflow()).toBeLessThanOrEqual(0);
   await phone.screenshot({ path: path.join(SHOTS, 'board-390.png') });
   expect(await serious(phone, 'board 390')).toEqual([]);
-  await phone.getByRole('button', { name: 'Team' }).tap();
+  await phone.getByRole('button', { name: 'Team', exact: true }).tap();
   // All the while the desktop's terminal kept its size.
   expect(await shown(desk, 'lead')).toEqual(deskSize);
 });

@@ -23,6 +23,8 @@ export class HostClient {
   private socket: WebSocket | null = null;
   private bridge: Bridge | null = null;
   private queue: string[] = [];
+  /** The team was stopped on purpose: a dropped socket is not reconnected (that would start its host again). */
+  private ended = false;
 
   constructor() {
     if (typeof window !== 'undefined' && window.thclaws) {
@@ -55,7 +57,7 @@ export class HostClient {
     };
     ws.onclose = () => {
       this.setConnected(false);
-      setTimeout(() => this.connectSocket(), 1000);
+      if (!this.ended) setTimeout(() => this.connectSocket(), 1000);
     };
   }
 
@@ -70,6 +72,8 @@ export class HostClient {
       return;
     }
     const ev = parsed.event;
+    // Only the person starts a stopped team again ("Start the team again" reloads the page), never a reconnect.
+    if (ev.type === 'host_closed') this.ended = true;
     if (ev.type === 'reply') {
       const w = this.waiting.get(ev.id);
       if (w) {

@@ -102,6 +102,8 @@ describe('ApiKeyStore', () => {
     expect(store.read()).toBe(KEY);
     // Without the keychain (the CLI in a terminal) it says what to do instead of failing obscurely.
     expect(() => new ApiKeyStore({ env: env() }).read()).toThrow(/encrypted by the desktop app's keychain: set ANTHROPIC_API_KEY/);
+    // Its advice is one a browser dashboard follows: it refuses a key over the encrypted one until that is removed.
+    expect(() => new ApiKeyStore({ env: env() }).read()).toThrow(/press Remove beside the key in Settings, then add the key again/);
   });
 });
 

@@ -82,7 +82,8 @@ export class ApiKeyStore {
     }
     if (typeof data.anthropic_api_key_enc === 'string') {
       if (!this.cipher || this.cipher.name !== data.cipher) {
-        throw new ApiKeyError(`The key in ${this.file} is encrypted by the desktop app's keychain: set ANTHROPIC_API_KEY here, or add the key from the dashboard in a browser.`);
+        // A browser dashboard refuses to store a key over the desktop's encrypted one: the advice says to remove it first.
+        throw new ApiKeyError(`The key in ${this.file} is encrypted by the desktop app's keychain: set ANTHROPIC_API_KEY here, or in a dashboard in a browser press Remove beside the key in Settings, then add the key again (stored in clear, mode 0600, which thclaws reads).`);
       }
       return this.cipher.decrypt(Buffer.from(data.anthropic_api_key_enc, 'base64'));
     }

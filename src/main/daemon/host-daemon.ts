@@ -101,6 +101,8 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     return stopping.done;
   };
   let idleSince = Date.now();
+  /** When a client was last connected (for exitUnusedMs). */
+  let clientSince = Date.now();
 
   const onConnection = (socket: net.Socket) => {
     sockets.add(socket);
@@ -162,6 +164,8 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       }
       send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
       conn = manager.connect(send);
+      // Only Electron's main hands over a key (key_hold); a dashboard forwarding a page's requests never does.
+      if (hello.data.client === 'electron') conn.allowKeyHold();
     }, () => {
       log('refused a message longer than 1 MiB; closing that client');
       socket.destroy();
@@ -176,8 +180,10 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         return true;
       }
       if (type !== 'host_stop') return false;
-      log('"Stop the team and quit" asked by a client');
       send({ type: 'reply', id, ok: true });
+      // Asked again (a second page, a click after a reload) while the first stop runs: one round of shutdown requests.
+      if (stopping) log('"Stop the team and quit" asked again while stopping');
+      else log('"Stop the team and quit" asked by a client');
       void stopTeam('the team was stopped from a dashboard');
       return true;
     };
@@ -193,7 +199,8 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       sockets.delete(socket);
       conn?.close();
       conn = null;
-      if (!sockets.size) idleSince = Date.now();
+      // From the moment the last client left (not the last check that saw one): a reload within the grace finds the host.
+      if (!sockets.size) idleSince = clientSince = Date.now();
     };
     socket.on('close', gone);
     socket.on('error', gone);
@@ -214,16 +221,25 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   // A socket file removed (a /tmp cleaner, a person) or replaced left a running host nobody could reach, and a
   // `--stop` that said none runs: listen again at the path. Open connections stay on the old server.
   let relistening = false;
+  let blocked = false; // a directory is at the socket's path (said once)
   const socketTimer = setInterval(() => {
     if (closed || relistening) return;
     const st = fs.lstatSync(paths.socket, { throwIfNoEntry: false });
     if (st?.isSocket() && st.ino === ino) return relink(paths);
+    if (st?.isDirectory()) {
+      if (!blocked) log(`${paths.socket} is a directory where the host's socket goes: remove it, and the host listens there again`);
+      blocked = true;
+      return;
+    }
+    blocked = false;
     relistening = true;
     log(`its socket ${paths.socket} was removed or replaced: listening there again`);
     server.close(); // unlinks the path (whatever is there now: this host holds the lease)
     server = net.createServer(onConnection);
-    fs.rmSync(paths.socket, { force: true });
-    listen(server, paths.socket)
+    // Thrown here (in a timer) it would end the host and every agent with it: a failure waits for the next check.
+    Promise.resolve()
+      .then(() => fs.rmSync(paths.socket, { force: true }))
+      .then(() => listen(server, paths.socket))
       .then(() => {
         ino = fs.statSync(paths.socket).ino;
         relink(paths);
@@ -235,7 +251,6 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
 
   const idleMs = opts.idleMs ?? 0;
   const unusedMs = opts.exitUnusedMs ?? 0;
-  let clientSince = Date.now();
   const period = Math.min(...[idleMs, unusedMs].filter((ms) => ms > 0)) / 4;
   const idleTimer = idleMs > 0 || unusedMs > 0 ? setInterval(() => {
     const now = Date.now();

@@ -137,6 +137,8 @@ export class RemoteViews {
           moving = move(r.id, () => this.opts.demo(), (t) => t.workspace);
           return moving;
         }
+        // The key held in the host's memory is main's to hand over (bind, key_set below), never a page's to set.
+        if (r.type === 'key_hold') return out({ type: 'reply', id: r.id, ok: false, error: "key_hold is the desktop app's own message: a page saves a key with key_set" });
         if (r.type === 'key_set' && this.opts.keys) {
           // Encrypted before it reaches the disk; the host gets it in memory and never writes it.
           try {

@@ -75,6 +75,7 @@ export class HostManager {
 /** One view's connection; requests go to the current host's session. */
 export class Connection {
   private session: HostSession;
+  private mayHoldKey = false;
 
   constructor(
     private readonly manager: HostManager,
@@ -99,9 +100,15 @@ export class Connection {
     await this.session.handle(raw);
   }
 
+  /** The desktop app's main process (its hello said so): it may hand the host its decrypted key (see HostSession.mayHoldKey). */
+  allowKeyHold(): void {
+    this.mayHoldKey = this.session.mayHoldKey = true;
+  }
+
   rebind(): void {
     this.session.close();
     this.session = new HostSession(this.manager.host, this.out);
+    this.session.mayHoldKey = this.mayHoldKey;
     this.manager.host.snapshot(this.session);
   }
 

@@ -87,7 +87,7 @@ export class LeadSetup {
   setKey(key: string): SetupView {
     // A key the desktop app keeps encrypted is never replaced by one in clear from a page this host serves.
     const by = this.keys.encryptedBy();
-    if (by && by !== this.cipherName) throw new ApiKeyError('The stored key is kept encrypted by the desktop app: change it there (Settings), or delete it first (Remove key) to store one here.');
+    if (by && by !== this.cipherName) throw new ApiKeyError('The stored key is kept encrypted by the desktop app: change it there (Settings), or press Remove beside the key in Settings first to store one here.');
     this.keys.write(key.trim());
     const setup = this.view();
     this.broadcast({ type: 'setup', setup });

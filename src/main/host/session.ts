@@ -11,6 +11,11 @@ import type { TerminalView } from './terminal.js';
  */
 export class HostSession implements TerminalView {
   private closed = false;
+  /**
+   * Whether this view may hand the host a key (`key_hold`): only the desktop app's main process, over the host's
+   * socket, does; a page (in-process, or forwarded by a dashboard) never may, or it could swap the agents' key.
+   */
+  mayHoldKey = false;
 
   constructor(
     private readonly host: TeamHost,
@@ -125,6 +130,9 @@ export class HostSession implements TerminalView {
         throw new Error('this dashboard runs the team itself (--in-process): stop it with Ctrl-C');
       case 'key_set':
       case 'key_hold': {
+        if (req.type === 'key_hold' && !this.mayHoldKey) throw new Error("key_hold is the desktop app's own message: a page saves a key with key_set");
+        // The live demo runs on the scripted provider: no key reaches its agents (demo-workspace.ts), the desktop's neither.
+        if (req.type === 'key_hold' && h.opts.demo) return { last4: null };
         const setup = req.type === 'key_set' ? h.setup.setKey(req.key) : h.setup.holdKey(req.key.trim());
         // The lead was waiting only for the key: it starts now.
         if (!setup.needs_key && h.member(LEAD)?.state === 'not_configured') await h.startLead();

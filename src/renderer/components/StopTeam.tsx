@@ -15,8 +15,11 @@ export function StopTeamDialog() {
   const stopping = useDashboard((s) => s.stopping);
   const setOpen = useDashboard((s) => s.setStopOpen);
   const setStopping = useDashboard((s) => s.setStopping);
+  const close = useRef<HTMLButtonElement>(null);
   if (!open) return null;
   const stop = async () => {
+    // The confirm button is disabled next: focus it would lose (to the page behind the dialog) goes to Close.
+    close.current?.focus();
     setStopping(true);
     // The reply comes at once; the page turns to "team stopped" on the host's host_closed, after the grace.
     try {
@@ -40,7 +43,7 @@ export function StopTeamDialog() {
         </p>
       )}
       <div className="modal-actions">
-        <button onClick={() => setOpen(false)}>{stopping ? 'Close' : 'Cancel'}</button>
+        <button ref={close} onClick={() => setOpen(false)}>{stopping ? 'Close' : 'Cancel'}</button>
         <button className="danger" disabled={stopping} onClick={() => void stop()}>
           Stop the team
         </button>

@@ -79,6 +79,12 @@ export function KeySetting() {
             {error}
           </p>
         )}
+        {/* A stored key that cannot be used here (the desktop's encrypted one, a file others can read): removable. */}
+        {!fromEnv && !setup.key && setup.problem && (
+          <span className="key-actions">
+            <button onClick={() => void remove()}>Remove</button>
+          </span>
+        )}
         {!fromEnv && (changing || !setup.key ? (
           <KeyForm onSaved={() => setChanging(false)} />
         ) : (
