@@ -171,6 +171,14 @@ test('a phone (390×844, touch) attaches without reflowing the desktop; its menu
   expect(await shown(desk, 'lead')).toEqual(deskSize);
   expect(await overflow()).toBeLessThanOrEqual(0);
   await phone.screenshot({ path: path.join(SHOTS, 'team-390.png') });
+  // Tab follows what the eye reads: the header's controls, in Tab (DOM) order, never go back up a row.
+  const order = await phone.locator('header.topbar').evaluate((h) =>
+    [...h.querySelectorAll('button, select, input, a[href]')]
+      .filter((e) => (e as HTMLElement).offsetParent !== null)
+      .map((e) => ({ name: (e.textContent ?? '').trim().slice(0, 24), y: Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2) })),
+  );
+  expect(order.length).toBeGreaterThan(3);
+  for (let i = 1; i < order.length; i++) expect(order[i].y, `"${order[i].name}" is tabbed to after "${order[i - 1].name}", above it`).toBeGreaterThanOrEqual(order[i - 1].y - 12);
 
   // The header's controls are in a menu; ? and ⚙ are reachable and their dialogs fit the screen.
   await expect(phone.getByRole('button', { name: 'settings' })).toBeHidden();
