@@ -178,7 +178,7 @@ test('a phone (390×844, touch) attaches without reflowing the desktop; its menu
       .map((e) => ({ name: (e.textContent ?? '').trim().slice(0, 24), y: Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2) })),
   );
   expect(order.length).toBeGreaterThan(3);
-  for (let i = 1; i < order.length; i++) expect(order[i].y, `"${order[i].name}" is tabbed to after "${order[i - 1].name}", above it`).toBeGreaterThanOrEqual(order[i - 1].y - 12);
+  order.slice(1).forEach((cur, i) => expect(cur.y, `"${cur.name}" is tabbed to after "${order[i]!.name}", above it`).toBeGreaterThanOrEqual(order[i]!.y - 12));
 
   // The header's controls are in a menu; ? and ⚙ are reachable and their dialogs fit the screen.
   await expect(phone.getByRole('button', { name: 'settings' })).toBeHidden();

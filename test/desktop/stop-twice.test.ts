@@ -42,16 +42,17 @@ describe('Stop the team asked twice', () => {
     await waitFor(() => daemon!.manager.host.launcher.live().some((t) => t.agent === 'alice'), 'alice running in a pty');
 
     // Both pages are connected before the first stop: once a stop has begun, a new client is refused (stopping).
-    const pages = [await connectHost(ws, { client: 'dashboard', env }), await connectHost(ws, { client: 'dashboard', env })];
-    conns.push(...pages);
+    const first = await connectHost(ws, { client: 'dashboard', env });
+    const second = await connectHost(ws, { client: 'dashboard', env });
+    conns.push(first, second);
     const ask = async (c: HostConnection, id: number): Promise<Reply> => {
       const replies: Reply[] = [];
       c.onEvent((e) => void (e.type === 'reply' && e.id === id && replies.push(e)));
       c.send({ id, type: 'host_stop' });
       return waitFor(() => replies[0], `page ${id}'s reply`);
     };
-    expect(await ask(pages[0], 1)).toMatchObject({ ok: true });
-    expect(await ask(pages[1], 2)).toMatchObject({ ok: true });
+    expect(await ask(first, 1)).toMatchObject({ ok: true });
+    expect(await ask(second, 2)).toMatchObject({ ok: true });
     await waitFor(() => closedWith, 'the host closed', 60_000);
 
     const store = TeamStore.forWorkspace(ws);
