@@ -50,10 +50,11 @@ it('SIGTERM to the CLI during a check ends the check too', async () => {
   cli.kill('SIGTERM');
   await exited;
   let ok = false;
-  for (let i = 0; i < 100 && !ok; i++) {
+  // No 2 s clock of its own (a loaded CI machine missed it): the check must be gone within 20 s of the CLI's exit.
+  for (let i = 0; i < 400 && !ok; i++) {
     ok = gone(pid);
-    if (!ok) await new Promise((r) => setTimeout(r, 20));
+    if (!ok) await new Promise((r) => setTimeout(r, 50));
   }
   if (!ok) process.kill(pid, 'SIGKILL');
   expect(ok).toBe(true);
-}, 30_000);
+}, 60_000);
