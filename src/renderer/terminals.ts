@@ -5,8 +5,8 @@ import { FLOW } from '../shared/api';
 import type { HostClient } from './transport';
 import { FramePlanner } from './frame-plan';
 import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';
+import { addHistory, dropQueue, markResize, newPane, queuedChars, requeueHistory, resetPane, showAtSize, takeChunk, writeMarks, type Pane } from './pane';
 
-const WRITE_SLICE = 64 * 1024;
 /** Most panes written per frame (see pump). */
 const PANES_PER_FRAME = 2;
 /**
@@ -39,34 +39,6 @@ const TYPING_OTHER_CHARS = 32 * 1024;
 const ECHO_ALLOWANCE = 4096;
 /** A box change this soon after a window resize was the person's doing (ms). */
 const PERSON_RESIZE_MS = 1000;
-
-interface Pane {
-  agent: string;
-  /** Everything received, capped like the host's scrollback: the headless buffer of a hidden pane. */
-  history: string[];
-  historyChars: number;
-  /** Waiting to be written to the visible terminal. */
-  queue: string[];
-  /** Leading characters of the queue already acknowledged and counted (history rewritten into a terminal). */
-  preacked: number;
-  term: Terminal | null;
-  fit: FitAddon | null;
-  observer: ResizeObserver | null;
-  readonly: boolean;
-  /** Output went to the history only while the page was hidden: the terminal is rewritten on return. */
-  stale: boolean;
-  /** What this view's box fits (reported to the host), and the pty's size (the view used last sets it). */
-  own: { cols: number; rows: number } | null;
-  pty: { cols: number; rows: number } | null;
-  /**
-   * Sizes from the host not applied yet, each after the queued characters ahead of it (`ahead`): output drawn
-   * at a size is parsed at that size (a screen restored at 32 rows, resized to 23 before it was parsed, lost its
-   * last screen out of view).
-   */
-  resizes: Array<{ ahead: number; size: { cols: number; rows: number } }>;
-  /** When the person last typed into this pane's terminal (performance.now()). */
-  typedAt: number;
-}
 
 /**
  * The renderer's terminals. Every pane keeps a capped history; only mounted (visible) panes own an xterm.
@@ -135,7 +107,7 @@ export class TerminalManager {
   private pane(agent: string): Pane {
     let p = this.panes.get(agent);
     if (!p) {
-      p = { agent, history: [], historyChars: 0, queue: [], preacked: 0, term: null, fit: null, observer: null, readonly: true, stale: false, own: null, pty: null, resizes: [], typedAt: -Infinity };
+      p = newPane(agent);
       this.panes.set(agent, p);
     }
     return p;
@@ -146,7 +118,7 @@ export class TerminalManager {
     p.readonly = readonly;
     if (p.term) {
       p.term.options.disableStdin = readonly;
-      this.showAtSize(p);
+      showAtSize(p);
     }
   }
 
@@ -159,45 +131,19 @@ export class TerminalManager {
     const size = { cols, rows };
     p.pty = size;
     if (!p.term) return;
-    // After what is queued: that output was drawn at the size before.
-    const queued = p.queue.reduce((n, q) => n + q.length, 0) - p.resizes.reduce((n, r) => n + r.ahead, 0);
-    p.resizes.push({ ahead: queued, size });
-    this.writeMarks(p);
-  }
-
-  /** Applies the sizes due (nothing queued ahead of them), in order with xterm's parsing of earlier writes. */
-  private writeMarks(p: Pane): void {
-    while (p.term && p.resizes[0]?.ahead === 0) {
-      const { size } = p.resizes.shift()!;
-      const term = p.term;
-      term.write('', () => {
-        if (p.term === term && (term.cols !== size.cols || term.rows !== size.rows)) term.resize(size.cols, size.rows);
-      });
-    }
-  }
-
-  private showAtSize(p: Pane): void {
-    const want = p.pty ?? p.own;
-    if (!p.term || !want || (p.term.cols === want.cols && p.term.rows === want.rows)) return;
-    p.term.resize(want.cols, want.rows);
+    markResize(p, size);
+    writeMarks(p);
   }
 
   /** Output from the host; `reset` when it is a replay (the screen as the host has it: the view starts over). */
   output(agent: string, data: string, reset: boolean): void {
     const p = this.pane(agent);
     if (reset) {
-      p.history = [];
-      p.historyChars = 0;
-      p.queue = [];
-      p.resizes = [];
-      p.preacked = 0;
-      p.term?.reset();
+      resetPane(p);
       // The size the host sent first is the one this screen was drawn at.
-      this.showAtSize(p);
+      showAtSize(p);
     }
-    p.history.push(data);
-    p.historyChars += data.length;
-    while (p.historyChars - (p.history[0]?.length ?? 0) >= FLOW.scrollback && p.history.length > 1) p.historyChars -= p.history.shift()!.length;
+    addHistory(p, data);
     if (p.term && !document.hidden) {
       p.queue.push(data);
       // An echo of the person's typing is written now: parsed at once (xterm parses the first write after user
@@ -240,7 +186,7 @@ export class TerminalManager {
       const same = p.own && p.own.cols === own.cols && p.own.rows === own.rows;
       p.own = own;
       if (!same || used) this.client.fire({ type: 'resize', agent, ...own, ...(used ? { active: true } : {}) });
-      this.showAtSize(p);
+      showAtSize(p);
     };
     // Focusing the terminal is using this view: the pty takes its size.
     term.textarea?.addEventListener('focus', () => report(true));
@@ -266,28 +212,15 @@ export class TerminalManager {
    * the frame budget like live output, so showing a pane again never parses a megabyte in one task.
    */
   private requeueHistory(p: Pane): void {
-    const text = p.history.join('');
-    p.history = text ? [text] : [];
-    p.queue = text ? [text] : [];
-    p.resizes = [];
-    p.preacked = text.length;
-    if (text) this.schedule();
+    if (requeueHistory(p)) this.schedule();
   }
 
   /** Acknowledges (and counts) what is queued for a terminal that will not show it. */
   private dropQueue(p: Pane): void {
-    let pre = p.preacked;
-    for (const chunk of p.queue) {
-      const skip = Math.min(pre, chunk.length);
-      pre -= skip;
-      if (chunk.length > skip) {
-        this.count(p.agent, chunk.length - skip);
-        this.acks.add(p.agent, chunk.length - skip);
-      }
-    }
-    p.queue = [];
-    p.resizes = [];
-    p.preacked = 0;
+    const n = dropQueue(p);
+    if (!n) return;
+    this.count(p.agent, n);
+    this.acks.add(p.agent, n);
   }
 
   unmount(agent: string): void {
@@ -384,7 +317,7 @@ export class TerminalManager {
     }
     this.lastFrame = now;
     this.planner.idleWhileYielding = this.idleWhileYielding;
-    const plan = this.planner.plan(now, panes.map((p) => ({ typedAt: p.typedAt, queued: p.queue.reduce((n, q) => n + q.length, 0) })), this.inflight);
+    const plan = this.planner.plan(now, panes.map((p) => ({ typedAt: p.typedAt, queued: queuedChars(p) })), this.inflight);
     for (const [i, n] of plan.writes) this.writeFrom(panes[i]!, n);
     if (plan.next === 'frame') this.schedule();
     else if (typeof plan.next === 'number' && !this.wakeTimer) {
@@ -400,22 +333,12 @@ export class TerminalManager {
   /** Hands up to `max` queued characters of a pane to xterm (≤ WRITE_SLICE a write); returns how many. */
   private writeFrom(p: Pane, max: number): number {
     let left = max;
-    while (left > 0 && p.queue.length) {
-      this.writeMarks(p);
-      let chunk = p.queue.shift()!;
-      const mark = p.resizes[0];
-      const cap = Math.min(left, WRITE_SLICE, mark ? mark.ahead : Infinity);
-      if (chunk.length > cap) {
-        p.queue.unshift(chunk.slice(cap));
-        chunk = chunk.slice(0, cap);
-      }
-      left -= chunk.length;
-      if (mark) mark.ahead -= chunk.length;
-      this.inflight += chunk.length;
-      this.wrote = true;
+    for (let next = takeChunk(p, left); next; next = takeChunk(p, left)) {
+      const { chunk, preacked: pre } = next;
       const n = chunk.length;
-      const pre = Math.min(p.preacked, n);
-      p.preacked -= pre;
+      left -= n;
+      this.inflight += n;
+      this.wrote = true;
       p.term!.write(chunk, () => {
         this.inflight -= n;
         if (n > pre) {
@@ -425,7 +348,6 @@ export class TerminalManager {
         this.schedule(this.typedInto(p));
       });
     }
-    this.writeMarks(p);
     return max - left;
   }
 }
