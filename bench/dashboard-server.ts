@@ -8,6 +8,7 @@
  */
 import { createInterface } from 'node:readline';
 import { runDashboard, runDashboardViaHost } from '../src/main/web/run.js';
+import { serveSpawnCommands } from './spawn-commands.js';
 
 const workspace = process.argv[2]!;
 if (process.argv[4] === '--via-host') {
@@ -17,21 +18,5 @@ if (process.argv[4] === '--via-host') {
 } else {
   const server = await runDashboard({ workspace, startLead: false, rendererDir: process.argv[3] });
   process.stdout.write(`URL ${server.url}\n`);
-  const rl = createInterface({ input: process.stdin });
-  rl.on('line', (line) => {
-    const m = /^spawn (\S+) (.+)$/.exec(line);
-    if (!m) return;
-    const host = server.manager.host;
-    const run = async () => {
-      const running = host.launcher.get(m[1]!);
-      if (running) {
-        running.kill('SIGKILL');
-        await running.exited;
-      }
-      await host.spawn(m[1]!, JSON.parse(m[2]!) as string[]);
-      process.stdout.write(`SPAWNED ${m[1]}\n`);
-    };
-    void run().catch((err: Error) => process.stdout.write(`ERROR ${err.message}\n`));
-  });
-  rl.on('close', () => void server.close().then(() => process.exit(0)));
+  serveSpawnCommands(() => server.manager.host, () => server.close());
 }
