@@ -15,19 +15,11 @@ import { deriveState, isLive, LEAD, TeamStore } from '../src/core/store/index.js
 import { makeTeamWorkspace, ROOT, THCLAWS, waitFor } from '../test/desktop/helpers.js';
 import { hostPaths } from '../src/main/daemon/runtime-dir.js';
 import { TermView } from '../test/desktop/term-view.js';
+import { pidAlive } from '../src/core/store/holder.js';
 
 const execFileP = promisify(execFile);
 const SHOTS = path.join(ROOT, 'test-results', 'screens');
 const MATES = ['alice', 'bob'];
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let ws: string;
 let env: NodeJS.ProcessEnv;
@@ -73,7 +65,7 @@ test.afterAll(async () => {
   await page?.close();
   if (dash && dash.exitCode === null) dash.kill('SIGTERM');
   await execFileP(THCLAWS, ['host', '--stop', '--dir', ws], { env }).catch(() => undefined);
-  if (hostPid && alive(hostPid)) process.kill(hostPid, 'SIGKILL');
+  if (hostPid && pidAlive(hostPid)) process.kill(hostPid, 'SIGKILL');
 });
 
 test('Stop the team from the page: confirm dialog, then the host exits, the agents are stopped on disk, and the page says so', async () => {
@@ -93,7 +85,7 @@ test('Stop the team from the page: confirm dialog, then the host exits, the agen
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('button', { name: 'Menu' })).toBeFocused();
-  expect(alive(hostPid)).toBe(true);
+  expect(pidAlive(hostPid)).toBe(true);
 
   // Desktop: the header's control; the dialog takes focus and keeps Tab and Shift+Tab inside.
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -128,13 +120,13 @@ test('Stop the team from the page: confirm dialog, then the host exits, the agen
   await expect(stopped).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(stopped.getByRole('button', { name: 'Start the team again' })).toBeFocused();
-  await waitFor(() => !alive(hostPid), 'the host process gone', 60_000);
+  await waitFor(() => !pidAlive(hostPid), 'the host process gone', 60_000);
   const store = TeamStore.forWorkspace(ws);
   // Each teammate stopped (asked, as the lead asks); the lead's process gone with the host that ran it.
   for (const m of MATES) expect((await store.statuses.read(m))?.status, m).toBe('stopped');
   const lead = await store.statuses.read(LEAD);
   expect(isLive(deriveState(lead)), 'the lead is not running').toBe(false);
-  expect(alive(lead!.pid!), 'the lead process gone').toBe(false);
+  expect(pidAlive(lead!.pid!), 'the lead process gone').toBe(false);
   await page.screenshot({ path: path.join(SHOTS, 'team-stopped-1440.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

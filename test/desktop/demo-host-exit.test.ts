@@ -15,17 +15,9 @@ import { connectHost } from '../../src/main/daemon/host-client.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
 import { THCLAWS, waitFor } from './helpers.js';
 import { TermView } from './term-view.js';
+import { pidAlive } from '../../src/core/store/holder.js';
 
 const execFileP = promisify(execFile);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 describe('a demo opened from a dashboard does not outlive it', () => {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-demohost-ws-'));
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-demohost-home-'));
@@ -38,7 +30,7 @@ describe('a demo opened from a dashboard does not outlive it', () => {
   afterAll(async () => {
     if (dash?.exitCode === null) dash.kill('SIGKILL');
     for (const d of [ws, demoWs]) if (d) await execFileP(THCLAWS, ['host', '--stop', '--dir', d], { env }).catch(() => undefined);
-    for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of pids) if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
   }, 60_000);
 
   it("the demo's host exits once the dashboard that opened it is closed; its lead with it", async () => {
@@ -58,16 +50,16 @@ describe('a demo opened from a dashboard does not outlive it', () => {
     probe.close();
     pids.push(demoHost);
     const lead = await waitFor(async () => (await TeamStore.forWorkspace(demoWs!).statuses.read(LEAD).catch(() => null))?.pid, 'the demo lead running', 90_000);
-    expect(alive(demoHost)).toBe(true);
+    expect(pidAlive(demoHost)).toBe(true);
 
     view.close();
     dash.kill('SIGTERM');
     await new Promise((r) => dash!.once('exit', r));
-    await waitFor(() => !alive(demoHost), "the demo's host gone", 120_000);
-    expect(alive(lead)).toBe(false);
+    await waitFor(() => !pidAlive(demoHost), "the demo's host gone", 120_000);
+    expect(pidAlive(lead)).toBe(false);
     // It said why; its socket is gone.
     expect(fs.existsSync(hostPaths(demoWs, env).socket)).toBe(false);
     // The workspace the person opened keeps its host: only the throw-away demo ends.
-    expect(alive(pids[0]!)).toBe(true);
+    expect(pidAlive(pids[0]!)).toBe(true);
   }, 300_000);
 });

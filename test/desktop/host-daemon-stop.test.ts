@@ -16,20 +16,13 @@ import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
 import type { HostEvent } from '../../src/shared/api.js';
 import { makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
+import { pidAlive } from '../../src/core/store/holder.js';
 
 const tmp = (p: string) => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
   for (const c of cleanups) await Promise.resolve().then(c).catch(() => {});
 });
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 /** A CLI run to its end: exit code and stdout (spawn, not spawnSync: hosts this process started get reaped). */
 const run = (args: string[], env: NodeJS.ProcessEnv) =>
   new Promise<{ code: number | null; out: string }>((resolve) => {
@@ -50,7 +43,7 @@ describe.runIf(process.platform === 'linux')('stopping the workspace host', () =
     const script = path.join(home, 'lead.json');
     fs.writeFileSync(script, JSON.stringify({ rules: [{ match: 'never said', turns: [{ text: 'OK' }] }], fallback: [{ text: 'OK' }] }));
     const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--lead-script', script, '--idle-ms', '0'], { client: 'test', env, timeoutMs: 60_000 });
-    cleanups.push(() => alive(c.pid) && process.kill(c.pid, 'SIGKILL'));
+    cleanups.push(() => pidAlive(c.pid) && process.kill(c.pid, 'SIGKILL'));
     const events: HostEvent[] = [];
     c.onEvent((e) => events.push(e));
     c.send({ id: 1, type: 'member_start', name: 'alice' });
@@ -63,20 +56,20 @@ describe.runIf(process.platform === 'linux')('stopping the workspace host', () =
     const r = await run(['team', 'host', '--stop', '--dir', ws], env);
     expect([r.code, r.out.trim()]).toEqual([0, `stopping the team of ${ws} (host pid ${c.pid}), each teammate asked first (up to 15 s) … stopped (stopped by thclaws host --stop; 1 of 1 teammates stopped by themselves)`]);
     expect((await store.statuses.read('alice'))?.status).toBe('stopped');
-    expect(alive(c.pid)).toBe(false);
+    expect(pidAlive(c.pid)).toBe(false);
   }, 180_000);
 
   it('thclaws host --stop --force stops at once and says so; --force alone is refused in one line', async () => {
     const ws = tmp('stop-force-');
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: tmp('stop-rt-') };
     const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env });
-    cleanups.push(() => alive(c.pid) && process.kill(c.pid, 'SIGKILL'));
+    cleanups.push(() => pidAlive(c.pid) && process.kill(c.pid, 'SIGKILL'));
     c.close();
     const bad = await run(['host', '--force', '--dir', ws], env);
     expect(bad.code).not.toBe(0);
     const r = await run(['host', '--stop', '--force', '--dir', ws], env);
     expect([r.code, r.out.trim()]).toEqual([0, `stopping the team of ${ws} (host pid ${c.pid}) at once … stopped (stopped by thclaws host --stop (at once))`]);
-    expect(alive(c.pid)).toBe(false);
+    expect(pidAlive(c.pid)).toBe(false);
   }, 60_000);
 
   it('a view that comes while the team is stopping is told so (the page shows it stopped) and starts no host; a dashboard gets one clear error', async () => {
@@ -139,9 +132,9 @@ describe.runIf(process.platform === 'linux')('stopping the workspace host', () =
     const argv = ['sh', '-c', `echo $$ > "${pidFile}"; while [ ! -e "${go}" ]; do sleep 0.05; done; exec "$@"`, 'sh', THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
     await expect(connectOrStartHost(ws, argv, { client: 'test', env, timeoutMs: 1000 })).rejects.toThrow();
     const pid = Number(await waitFor(() => fs.readFileSync(pidFile, 'utf8').trim(), 'the started pid'));
-    cleanups.push(() => alive(pid) && process.kill(pid, 'SIGKILL'));
+    cleanups.push(() => pidAlive(pid) && process.kill(pid, 'SIGKILL'));
     fs.writeFileSync(go, '');
-    await waitFor(() => !alive(pid), 'the host the client gave up on to be gone');
+    await waitFor(() => !pidAlive(pid), 'the host the client gave up on to be gone');
     await expect(connectHost(ws, { client: 'test', env, timeoutMs: 5000 })).rejects.toMatchObject({ code: 'ENOENT' });
   }, 60_000);
 });

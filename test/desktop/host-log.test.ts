@@ -15,17 +15,9 @@ import { MAX_HOST_LOG } from '../../src/main/daemon/host-log.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
 import { HOST_PROTOCOL } from '../../src/shared/api.js';
 import { THCLAWS, waitFor } from './helpers.js';
+import { pidAlive } from '../../src/core/store/holder.js';
 
 const execFileP = promisify(execFile);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 describe("the host's log in the runtime dir", () => {
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-hostlog-')));
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-hostlog-rt-')) };
@@ -41,7 +33,7 @@ describe("the host's log in the runtime dir", () => {
 
   afterAll(async () => {
     await execFileP(THCLAWS, ['host', '--stop', '--dir', ws], { env }).catch(() => undefined);
-    for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of pids) if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
   }, 60_000);
 
   it('an earlier log past the cap is rotated at start; a running host keeps its log under the cap; a clean exit removes it', async () => {
@@ -67,14 +59,14 @@ describe("the host's log in the runtime dir", () => {
     expect(fs.readFileSync(paths.log, 'utf8')).toMatch(/refused a malformed message \(not JSON\) from a client: x{80}\n$/);
 
     await execFileP(THCLAWS, ['host', '--stop', '--dir', ws], { env });
-    await waitFor(() => !alive(pid), 'the host gone', 60_000);
+    await waitFor(() => !pidAlive(pid), 'the host gone', 60_000);
     await waitFor(() => !fs.existsSync(paths.log) && !fs.existsSync(`${paths.log}.1`), 'the log removed after the clean exit', 30_000);
   }, 240_000);
 
   it('a killed host leaves its log for a person to read', async () => {
     const pid = await start();
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => !alive(pid), 'the host gone', 30_000);
+    await waitFor(() => !pidAlive(pid), 'the host gone', 30_000);
     expect(fs.readFileSync(paths.log, 'utf8')).toContain(`thclaws host ready (pid ${pid})`);
   }, 120_000);
 });
