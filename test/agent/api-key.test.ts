@@ -3,11 +3,11 @@
  * shape or others can read its file (one sentence saying what to do), encrypted at rest through a cipher
  * (the desktop app's safeStorage; here a real AES cipher from node:crypto), and read by `thclaws` itself.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiKeyError, ApiKeyStore, credentialsPath, keyShapeProblem, resolveApiKey, type KeyCipher } from '../../src/core/agent/api-key.js';
+import { ApiKeyError, ApiKeyStore, credentialsPath, keyShapeProblem, resolveApiKey } from '../../src/core/agent/api-key.js';
+import { aesTestCipher } from '../aes-cipher.js';
 import { FakeAnthropic } from './fake-anthropic.js';
 import { ensureBuilt, runCli, scrubbedEnv, tempDir } from './helpers.js';
 
@@ -81,21 +81,7 @@ describe('ApiKeyStore', () => {
   });
 
   it('with a cipher (the desktop keychain) the file never holds the key in clear', () => {
-    const secret = crypto.randomBytes(32);
-    const cipher: KeyCipher = {
-      name: 'test-aes',
-      encrypt: (plain) => {
-        const iv = crypto.randomBytes(12);
-        const c = crypto.createCipheriv('aes-256-gcm', secret, iv);
-        const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-        return Buffer.concat([iv, c.getAuthTag(), body]);
-      },
-      decrypt: (data) => {
-        const d = crypto.createDecipheriv('aes-256-gcm', secret, data.subarray(0, 12));
-        d.setAuthTag(data.subarray(12, 28));
-        return Buffer.concat([d.update(data.subarray(28)), d.final()]).toString('utf8');
-      },
-    };
+    const cipher = aesTestCipher('test-aes');
     const store = new ApiKeyStore({ env: env(), cipher });
     store.write(KEY);
     expect(fs.readFileSync(store.file, 'utf8')).not.toContain(KEY.slice(10));

@@ -8,13 +8,13 @@
  * only the agents the host starts get it in their environment, as the key they spend.
  */
 import { execFile } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyStore, type KeyCipher } from '../../src/core/agent/api-key.js';
+import { ApiKeyStore } from '../../src/core/agent/api-key.js';
+import { aesTestCipher } from '../aes-cipher.js';
 import { LEAD, TeamStore } from '../../src/core/store/index.js';
 import { DesktopKeys } from '../../src/main/daemon/desktop-keys.js';
 import { hostTarget } from '../../src/main/daemon/host-targets.js';
@@ -24,24 +24,6 @@ import { makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 
 const execFileP = promisify(execFile);
 const KEY = 'sk-ant-api03-DesktopOnly0123456789abcdefghij_-QrSt';
-
-function testCipher(): KeyCipher {
-  const secret = crypto.randomBytes(32);
-  return {
-    name: 'test-safeStorage',
-    encrypt: (plain) => {
-      const iv = crypto.randomBytes(12);
-      const c = crypto.createCipheriv('aes-256-gcm', secret, iv);
-      const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-      return Buffer.concat([iv, c.getAuthTag(), body]);
-    },
-    decrypt: (data) => {
-      const d = crypto.createDecipheriv('aes-256-gcm', secret, data.subarray(0, 12));
-      d.setAuthTag(data.subarray(12, 28));
-      return Buffer.concat([d.update(data.subarray(28)), d.final()]).toString('utf8');
-    },
-  };
-}
 
 /** Every file under `dir` whose bytes hold `needle`. */
 function filesHolding(dir: string, needle: string): string[] {
@@ -92,7 +74,7 @@ describe("the desktop app's key: encrypted at rest by main, held in memory by th
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
   // No model call is made; were one made, it would go nowhere.
   env.ANTHROPIC_BASE_URL = 'http://127.0.0.1:9';
-  const cipher = testCipher();
+  const cipher = aesTestCipher();
   const events: HostEvent[] = [];
   const links: ViewLink[] = [];
   const hostPids: number[] = [];
