@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT, THCLAWS } from '../test/desktop/helpers.js';
+import { dashboardReady, ROOT, THCLAWS } from '../test/desktop/helpers.js';
 import { stopWorkspaceHost } from './fixture.js';
 
 let proc: ChildProcess;
@@ -23,18 +23,7 @@ test.describe.configure({ mode: 'serial' });
 
 async function startDashboard(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
   proc = spawn(THCLAWS, ['dashboard', '--dir', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
-  return new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL: ${out}`)), 30_000);
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /http:\/\/\S+token=\S+/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0]);
-      }
-    });
-  });
+  return (await dashboardReady(proc, { ms: 30_000 })).url;
 }
 
 test.beforeAll(async ({ browser }) => {

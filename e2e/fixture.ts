@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { agentSimScript, THCLAWS } from '../test/desktop/helpers.js';
+import { agentSimScript, dashboardReady, THCLAWS } from '../test/desktop/helpers.js';
 
 export interface Dashboard {
   ws: string;
@@ -48,19 +48,7 @@ export async function startDashboard(members: string[], settings: Record<string,
   env.XDG_RUNTIME_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-rt-'));
   const launch = async (): Promise<{ proc: ChildProcess; url: string }> => {
     const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`dashboard did not print its URL: ${out}`)), 30_000);
-      proc.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /http:\/\/\S+token=\S+/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[0]);
-        }
-      });
-      proc.once('exit', (code) => reject(new Error(`dashboard exited with ${code}: ${out}`)));
-    });
+    const { url } = await dashboardReady(proc, { ms: 30_000 });
     return { proc, url };
   };
   const stopDashboard = async (proc: ChildProcess) => {

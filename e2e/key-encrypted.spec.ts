@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT, THCLAWS } from '../test/desktop/helpers.js';
+import { dashboardReady, ROOT, THCLAWS } from '../test/desktop/helpers.js';
 import { stopWorkspaceHost } from './fixture.js';
 
 const KEY = 'sk-ant-api03-BrowserAfterDesktop0123456789abcdefghij_-WxYz';
@@ -29,18 +29,7 @@ test.beforeAll(async ({ browser }) => {
   fs.mkdirSync(path.dirname(credentials), { recursive: true, mode: 0o700 });
   fs.writeFileSync(credentials, JSON.stringify({ anthropic_api_key_enc: Buffer.from('not for this process').toString('base64'), cipher: 'electron-safeStorage' }), { mode: 0o600 });
   proc = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL: ${out}`)), 60_000);
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /http:\/\/\S+token=\S+/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0]);
-      }
-    });
-  });
+  const { url } = await dashboardReady(proc);
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(url);
 });

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT } from '../test/desktop/helpers.js';
+import { dashboardReady, ROOT } from '../test/desktop/helpers.js';
 
 let demo: ChildProcess;
 let page: Page;
@@ -26,18 +26,9 @@ test.beforeAll(async ({ browser }) => {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
   demo = spawn(process.execPath, [path.join(ROOT, 'scripts', 'demo.mjs'), '--dashboard', '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the demo printed no URL: ${out}`)), 60_000);
-    demo.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /http:\/\/\S+token=\S+/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0]);
-      }
-    });
-    demo.once('exit', (code) => reject(new Error(`the demo exited with ${code}: ${out}`)));
-  });
+  const ready = await dashboardReady(demo, { what: 'the demo' });
+  const url = ready.url;
+  out = ready.out();
   ws = /thclaws dashboard for (\S+)/.exec(out)![1]!;
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage(); // a context of its own: axe-core needs one
   await page.goto(url);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
 import { deriveState, isLive, LEAD, TeamStore } from '../src/core/store/index.js';
-import { makeTeamWorkspace, ROOT, THCLAWS, waitFor } from '../test/desktop/helpers.js';
+import { dashboardReady, makeTeamWorkspace, ROOT, THCLAWS, waitFor } from '../test/desktop/helpers.js';
 import { hostPaths } from '../src/main/daemon/runtime-dir.js';
 import { TermView } from '../test/desktop/term-view.js';
 import { pidAlive } from '../src/core/store/holder.js';
@@ -39,11 +39,7 @@ test.beforeAll(async ({ browser }) => {
   env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-stop-rt-')) };
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
   dash = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0', '--lead-script', script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  dash.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  await waitFor(() => /host \(pid \d+\)/.test(out) && /token=/.test(out), 'the dashboard URL and its host pid', 60_000);
-  hostPid = Number(/host \(pid (\d+)\)/.exec(out)![1]);
-  url = /http:\/\/\S+token=\S+/.exec(out)![0];
+  ({ url, hostPid } = await dashboardReady(dash, { hostPid: true }));
   // The teammates started as the team manager's Start does, each in a pty of the host.
   const v = await TermView.overWebSocket(url);
   await v.request({ type: 'subscribe' });

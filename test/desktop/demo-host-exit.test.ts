@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LEAD, TeamStore } from '../../src/core/store/index.js';
 import { connectHost } from '../../src/main/daemon/host-client.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
-import { THCLAWS, waitFor } from './helpers.js';
+import { dashboardReady, THCLAWS, waitFor } from './helpers.js';
 import { TermView } from './term-view.js';
 import { pidAlive } from '../../src/core/store/holder.js';
 
@@ -35,11 +35,9 @@ describe('a demo opened from a dashboard does not outlive it', () => {
 
   it("the demo's host exits once the dashboard that opened it is closed; its lead with it", async () => {
     dash = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    dash.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    await waitFor(() => /host \(pid \d+\)/.test(out) && /token=/.test(out), 'the dashboard URL', 60_000);
-    pids.push(Number(/host \(pid (\d+)\)/.exec(out)![1]));
-    const view = await TermView.overWebSocket(/http:\/\/\S+token=\S+/.exec(out)![0]);
+    const { url, hostPid } = await dashboardReady(dash, { hostPid: true });
+    pids.push(hostPid);
+    const view = await TermView.overWebSocket(url);
     const started = await view.request({ type: 'demo_start' });
     expect(started).toMatchObject({ ok: true });
     demoWs = started.result as string;

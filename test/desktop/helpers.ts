@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,4 +49,28 @@ export function shownMember(events: HostEvent[], name: string): Member | undefin
     if (e.type === 'member' && e.member.name === name) m = e.member;
   }
   return m;
+}
+
+/**
+ * Waits for a `thclaws dashboard` (or `npm run demo -- --dashboard`) to print its URL and, with `hostPid`, its
+ * host's pid; a process that exits first rejects at once with what it printed (e.g. the renderer not built).
+ */
+export function dashboardReady(proc: ChildProcess, opts: { hostPid?: boolean; ms?: number; what?: string } = {}): Promise<{ url: string; hostPid: number; out: () => string }> {
+  let out = '';
+  const what = opts.what ?? 'the dashboard';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} printed no URL${opts.hostPid ? ' and host pid' : ''} in ${(opts.ms ?? 60_000) / 1000} s: ${out}`)), opts.ms ?? 60_000);
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /http:\/\/\S+token=\S+/.exec(out)?.[0];
+      const pid = /host \(pid (\d+)\)/.exec(out)?.[1];
+      if (!url || (opts.hostPid && !pid)) return;
+      clearTimeout(timer);
+      resolve({ url, hostPid: Number(pid ?? 0), out: () => out });
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited (${code}) before its URL: ${out}`));
+    });
+  });
 }
