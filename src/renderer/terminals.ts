@@ -128,6 +128,8 @@ export class TerminalManager {
       if (!p.stale || !p.term) continue;
       p.stale = false;
       p.term.reset();
+      // A size from the host that waited behind the dropped queue was dropped with it: the pty's size now.
+      this.showAtSize(p);
       this.requeueHistory(p);
     }
   }
