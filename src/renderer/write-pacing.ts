@@ -96,7 +96,8 @@ export interface TypingYieldOptions {
   otherChars: number;
   /**
    * After a keystroke, the others' turn waits up to this long for its echo to be written (ms; 0: it does not
-   * wait), and never comes in the frame that draws an echo. A turn is never held more than 4 gaps.
+   * wait). Apart from that, a turn never comes in the frame that draws an echo (`plan`'s `echoFrame`). Neither
+   * holds a turn more than 4 gaps after the last one (a command's output keeps every frame an echo frame).
    */
   echoWaitMs?: number;
 }
