@@ -3,8 +3,9 @@ import { startDashboard, type Dashboard } from './fixture.js';
 
 // The renderer's pump, wired to the person's typing: while they type into one pane, the others yield (one small
 // write per turn) and catch up afterwards. The page's clock is Playwright's fake clock, so animation frames,
-// xterm's parse timers and the pump's own timers run only as the test advances time: nothing here depends on how
-// fast this machine is.
+// xterm's parse timers and the pump's own timers run only as the test advances time (it is paused once the panes
+// show, so the real time the test's own steps take does not leak in): nothing here depends on how fast this
+// machine is. The lead's real echo of a key arrives over the WebSocket in real time and is written on arrival.
 
 let d: Dashboard;
 let page: Page;
@@ -16,6 +17,7 @@ test.beforeAll(async ({ browser }) => {
   await page.goto(d.url);
   await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
   await expect(page.locator('.pane[data-agent="lead"] .xterm')).toBeVisible();
+  await page.clock.pauseAt(Date.now() + 1000);
 });
 
 test.afterAll(async () => {
@@ -57,4 +59,32 @@ test('while the person types into one pane, a flood in another gets one small wr
   // Two seconds after the last key the others catch up, nothing lost.
   await page.clock.runFor(5000);
   await expect.poll(() => written('alice')).toBe(base + total);
+});
+
+test('the others\' turn waits for the echo of a key, and goes in the frame after the echo\'s', async () => {
+  const lead = page.locator('.pane[data-agent="lead"] .xterm');
+  await lead.click();
+  const keyAndEcho = async () => {
+    const before = await written('lead');
+    await page.keyboard.press('x');
+    await expect.poll(() => written('lead')).toBeGreaterThan(before);
+  };
+  /** Advances the page's clock 10 ms at a time until alice's pane gets its turn (a write); returns the ms taken. */
+  const untilTurn = async (max: number) => {
+    const base = await written('alice');
+    for (let ms = 10; ms <= max; ms += 10) {
+      await page.clock.runFor(10);
+      if ((await written('alice')) > base) return ms;
+    }
+    return Infinity;
+  };
+  await keyAndEcho();
+  await flood(512 * 1024);
+  expect(await untilTurn(50)).toBeLessThan(Infinity); // the others' first turn: nothing held before it
+  // 90 ms later their next turn is 10 ms away; a key now, its echo written at once on arrival: the turn waits for
+  // the echo's frame and comes in the frame after it. Not told that the echo came, the pump would hold the turn
+  // until 100 ms after the key.
+  await page.clock.runFor(90);
+  await keyAndEcho();
+  expect(await untilTurn(150)).toBeLessThanOrEqual(50);
 });

@@ -5,9 +5,9 @@ import { FrameBudget, TypingYield } from './write-pacing';
 const K = 1024;
 const M = 1024 * K;
 
-function planner(idleWhileYielding = true, bulk = false): FramePlanner {
+function planner(idleWhileYielding = true, bulk = false, echoWaitMs = 0): FramePlanner {
   const budget = new FrameBudget({ targetMs: 30, min: 16 * K, max: M, start: 256 * K, ...(bulk ? { bulkChars: 16 * K, bulkGapMs: 30 } : {}) });
-  const typing = new TypingYield({ holdMs: 2000, otherGapMs: 100, otherChars: 32 * K });
+  const typing = new TypingYield({ holdMs: 2000, otherGapMs: 100, otherChars: 32 * K, echoWaitMs });
   return new FramePlanner(budget, typing, { echoMs: 1000, echoChars: 4 * K, panesPerFrame: 2, idleWhileYielding });
 }
 
@@ -94,6 +94,51 @@ describe('FramePlanner: the pump while the person types', () => {
     expect(gap.writes).toEqual([[0, 5]]);
     const full = p.plan(1100, [{ typedAt: 1005, queued: 10 * K }, { typedAt: -Infinity, queued: M }], 300 * K);
     expect(full).toEqual({ writes: [[0, 4 * K]], next: 'idle' }); // xterm still parsing: its callbacks ask again
+  });
+
+  it('the others\' turn waits for the echo of the last keystroke and never shares the frame that draws it', () => {
+    const p = planner(true, false, 100);
+    const others = (typedAt: number, queued = 0) => [{ typedAt, queued }, { typedAt: -Infinity, queued: M }];
+    p.typed(1000);
+    expect(per(p.plan(1005, others(1000), 0).writes, 2)).toEqual([0, 32 * K]); // the first turn: nothing held yet
+    // The next key: the others' turn is due (gap over) but waits for its echo, sleeping until the wait ends.
+    p.typed(1150);
+    expect(p.plan(1160, others(1150), 0)).toEqual({ writes: [], next: 90 });
+    // The echo, written on arrival outside a plan: its frame draws it alone; the others go in the frame after.
+    p.echoed();
+    expect(p.plan(1170, others(1150), 0)).toEqual({ writes: [], next: 'frame' });
+    expect(per(p.plan(1186, others(1150), 0).writes, 2)).toEqual([0, 32 * K]);
+    // An echo written by the plan itself: the same.
+    p.typed(1300);
+    expect(p.plan(1310, others(1300, 1), 0).writes).toEqual([[0, 1]]);
+    expect(per(p.plan(1326, others(1300), 0).writes, 2)).toEqual([0, 32 * K]);
+    // A key with no echo holds the others no longer than the wait.
+    p.typed(1500);
+    expect(p.plan(1599, others(1500), 0).writes).toEqual([]);
+    expect(per(p.plan(1600, others(1500), 0).writes, 2)).toEqual([0, 32 * K]);
+  });
+
+  it('a held turn comes after 4 gaps at the latest, keys or not (the others are never starved)', () => {
+    const p = planner(true, false, 100);
+    const others = (typedAt: number) => [{ typedAt, queued: 0 }, { typedAt: -Infinity, queued: M }];
+    p.typed(1000);
+    expect(per(p.plan(1005, others(1000), 0).writes, 2)).toEqual([0, 32 * K]);
+    // Keys every 50 ms, no echo ever: each key would hold the turn again.
+    for (let t = 1050; t < 1400; t += 50) {
+      p.typed(t);
+      expect(p.plan(t + 1, others(t), 0).writes).toEqual([]);
+    }
+    p.typed(1400);
+    expect(per(p.plan(1405, others(1400), 0).writes, 2)).toEqual([0, 32 * K]);
+  });
+
+  it('with echo-first off, the others\' turn ignores the echo (the bench\'s comparison)', () => {
+    const p = planner(true, false, 100);
+    p.echoFirst = false;
+    p.typed(1000);
+    p.plan(1005, [{ typedAt: 1000, queued: 0 }, { typedAt: -Infinity, queued: M }], 0);
+    p.typed(1150);
+    expect(per(p.plan(1160, [{ typedAt: 1150, queued: 1 }, { typedAt: -Infinity, queued: M }], 0).writes, 2)).toEqual([1, 32 * K]);
   });
 
   it('nothing queued: idle', () => {

@@ -39,6 +39,8 @@ export class FramePlanner {
   private rr = 0;
   /** See FramePlanOptions.idleWhileYielding. */
   idleWhileYielding: boolean;
+  /** An echo was handed to xterm outside a plan since the last one: the coming frame draws it. */
+  private echoOutside = false;
 
   constructor(
     private readonly budget: FrameBudget,
@@ -51,6 +53,21 @@ export class FramePlanner {
   /** The person typed into a pane (ms timestamp): the other panes yield for a while. */
   typed(now: number): void {
     this.typing.typed(now);
+  }
+
+  /** The manager wrote a typed pane's echo on arrival (not through a plan): the next frame draws it. */
+  echoed(): void {
+    this.echoOutside = true;
+    this.typing.echoed();
+  }
+
+  /** Off: the others' turns ignore the echo (TypingYield.waitForEcho; the bench compares both). */
+  get echoFirst(): boolean {
+    return this.typing.waitForEcho;
+  }
+
+  set echoFirst(on: boolean) {
+    this.typing.waitForEcho = on;
   }
 
   /** `panes`: each visible pane's last keystroke and characters queued (not modified); `inflight`: handed to xterm, not parsed. */
@@ -68,6 +85,10 @@ export class FramePlanner {
     panes.forEach((p, i) => {
       if (now - p.typedAt < this.opts.echoMs) echoed += write(i, this.opts.echoChars);
     });
+    // This frame draws an echo: the others' turn waits for the next one (see TypingYield.plan).
+    const echoFrame = echoed > 0 || this.echoOutside;
+    this.echoOutside = false;
+    if (echoed > 0) this.typing.echoed();
     // A bulk write just went out: let this frame render; while the others yield, wait for the gap without ticking.
     if (!this.budget.ready(now)) return { writes, next: this.yielding(now) ? this.budget.readyIn(now) : 'frame' };
     const room = this.budget.chars - inflight - echoed;
@@ -75,7 +96,7 @@ export class FramePlanner {
     let rest = room;
     const live = panes.map((p, i) => ({ ...p, queued: left[i]! }));
     if (this.typing.active(now)) {
-      for (const [i, n] of this.typing.plan(now, live, room)) rest -= write(i, n);
+      for (const [i, n] of this.typing.plan(now, live, room, echoFrame)) rest -= write(i, n);
     } else {
       const busy = live.flatMap((p, i) => (p.queued > 0 ? [i] : []));
       let count = 0;

@@ -58,7 +58,7 @@ export class TerminalManager {
   private lastFrame = 0;
   private wrote = false;
   private readonly acks: AckBatcher;
-  private readonly planner = new FramePlanner(this.budget, new TypingYield({ holdMs: TYPING_HOLD_MS, otherGapMs: TYPING_OTHER_GAP_MS, otherChars: TYPING_OTHER_CHARS }), {
+  private readonly planner = new FramePlanner(this.budget, new TypingYield({ holdMs: TYPING_HOLD_MS, otherGapMs: TYPING_OTHER_GAP_MS, otherChars: TYPING_OTHER_CHARS, echoWaitMs: TYPING_OTHER_GAP_MS }), {
     echoMs: TYPING_MS,
     echoChars: ECHO_ALLOWANCE,
     panesPerFrame: PANES_PER_FRAME,
@@ -100,6 +100,8 @@ export class TerminalManager {
       if (!p.stale || !p.term) continue;
       p.stale = false;
       p.term.reset();
+      // A size from the host that waited behind the dropped queue was dropped with it: the pty's size now.
+      this.showAtSize(p);
       this.requeueHistory(p);
     }
   }
@@ -148,8 +150,10 @@ export class TerminalManager {
       p.queue.push(data);
       // An echo of the person's typing is written now: parsed at once (xterm parses the first write after user
       // input synchronously) and drawn in the coming frame, not one frame later through the pump.
-      if (p.queue.length === 1 && data.length <= ECHO_ALLOWANCE && performance.now() - p.typedAt < TYPING_MS) this.writeFrom(p, ECHO_ALLOWANCE);
-      else this.schedule(this.typedInto(p));
+      if (p.queue.length === 1 && data.length <= ECHO_ALLOWANCE && performance.now() - p.typedAt < TYPING_MS) {
+        this.writeFrom(p, ECHO_ALLOWANCE);
+        this.planner.echoed();
+      } else this.schedule(this.typedInto(p));
     } else {
       // Hidden pane, or a hidden page (animation frames stop there, so waiting for xterm would stall the
       // agent's pty through flow control): keep it in the history and let the host send more at once.

@@ -94,6 +94,12 @@ export interface TypingYieldOptions {
   otherGapMs: number;
   /** Most characters one such write may hand to xterm. */
   otherChars: number;
+  /**
+   * After a keystroke, the others' turn waits up to this long for its echo to be written (ms; 0: it does not
+   * wait). Apart from that, a turn never comes in the frame that draws an echo (`plan`'s `echoFrame`). Neither
+   * holds a turn more than 4 gaps after the last one (a command's output keeps every frame an echo frame).
+   */
+  echoWaitMs?: number;
 }
 
 /** A pane as a frame's plan sees it: when the person last typed into it, and the characters waiting for it. */
@@ -115,12 +121,31 @@ export class TypingYield {
   private typedAt = -Infinity;
   private otherAt = -Infinity;
   private turn = 0;
+  /** A keystroke whose echo has not been written yet. */
+  private awaiting = false;
+  /** Off: the others' turns ignore the echo (the bench compares both; see echoWaitMs). */
+  waitForEcho = true;
 
   constructor(private readonly opts: TypingYieldOptions) {}
 
   /** The person typed into a pane (ms timestamp). */
   typed(now: number): void {
     this.typedAt = Math.max(this.typedAt, now);
+    this.awaiting = true;
+  }
+
+  /** The typed pane's output (the echo) was handed to xterm. */
+  echoed(): void {
+    this.awaiting = false;
+  }
+
+  /**
+   * Whether the others' turn waits for the echo of the last keystroke: their write (a whole pane that scrolls,
+   * parsed and re-rendered) in the frame that draws the echo, or just before it, delays that frame the most.
+   */
+  private holdsForEcho(now: number): boolean {
+    const wait = this.waitForEcho ? (this.opts.echoWaitMs ?? 0) : 0;
+    return this.awaiting && now - this.typedAt < wait && now - this.otherAt < 4 * this.opts.otherGapMs;
   }
 
   /** Whether the other panes yield at `now`. */
@@ -135,14 +160,18 @@ export class TypingYield {
 
   /** Ms until the other panes may write again: their next turn, or the end of the hold, whichever comes first. */
   nextOtherIn(now: number): number {
-    return Math.max(0, Math.min(this.otherAt + this.opts.otherGapMs, this.typedAt + this.opts.holdMs) - now);
+    let turn = this.otherAt + this.opts.otherGapMs;
+    // The echo's arrival asks for a frame itself; without one, the turn comes when the wait for it ends.
+    if (this.holdsForEcho(now)) turn = Math.max(turn, Math.min(this.typedAt + (this.opts.echoWaitMs ?? 0), this.otherAt + 4 * this.opts.otherGapMs));
+    return Math.max(0, Math.min(turn, this.typedAt + this.opts.holdMs) - now);
   }
 
   /**
    * A frame's writes while the panes yield, within `room` characters: `[pane index, characters]` in the order to
-   * write them — the typed panes first, as much as they have, then at most one other pane.
+   * write them — the typed panes first, as much as they have, then at most one other pane, unless this frame
+   * draws an echo (`echoFrame`) or the last keystroke's echo is still awaited (see echoWaitMs).
    */
-  plan(now: number, panes: readonly PaneDemand[], room: number): Array<[number, number]> {
+  plan(now: number, panes: readonly PaneDemand[], room: number, echoFrame = false): Array<[number, number]> {
     const writes: Array<[number, number]> = [];
     const others: number[] = [];
     let left = room;
@@ -157,6 +186,7 @@ export class TypingYield {
       left -= n;
     });
     if (!others.length || left <= 0 || now - this.otherAt < this.opts.otherGapMs) return writes;
+    if ((echoFrame && this.waitForEcho && now - this.otherAt < 4 * this.opts.otherGapMs) || this.holdsForEcho(now)) return writes;
     const i = others[this.turn % others.length]!;
     this.turn = (this.turn + 1) % others.length;
     writes.push([i, Math.min(panes[i]!.queued, left, this.opts.otherChars)]);

@@ -1,0 +1,52 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startDashboard, type Dashboard } from './fixture.js';
+
+// A pty size that arrives while output is still queued is applied once that output is parsed. When the page is
+// hidden its queues are dropped (acknowledged, kept in the history only): the pending size must not be dropped
+// with them, or the pane comes back drawn at the old size. The page's clock is Playwright's fake clock, so
+// nothing is parsed until the test advances it.
+
+let d: Dashboard;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  d = await startDashboard(['alice']);
+  page = await browser.newPage();
+  await page.clock.install();
+  await page.goto(d.url);
+  await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
+});
+
+test.afterAll(async () => {
+  await page?.close();
+  await d?.stop();
+});
+
+interface Terminals {
+  output(agent: string, data: string, reset: boolean): void;
+  ptySize(agent: string, cols: number, rows: number): void;
+  shownSize(agent: string): { cols: number; rows: number } | null;
+}
+
+const shown = () => page.evaluate(() => (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals.shownSize('alice'));
+
+test('a pty size pending behind queued output when the page is hidden is applied when it is shown again', async () => {
+  await page.clock.runFor(1000);
+  const before = (await shown())!;
+  const want = { cols: before.cols + 7, rows: Math.max(5, before.rows - 3) };
+  // In one task, so no frame parses anything in between: output queued, then a size behind it, then the page hides.
+  await page.evaluate((size) => {
+    const t = (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals;
+    t.output('alice', `${'z'.repeat(200)}\r\n`.repeat(300), false);
+    t.ptySize('alice', size.cols, size.rows);
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, want);
+  await page.clock.runFor(1000);
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await page.clock.runFor(2000);
+  await expect.poll(shown).toEqual(want);
+});
