@@ -101,7 +101,7 @@ export class TerminalManager {
       p.stale = false;
       p.term.reset();
       // A size from the host that waited behind the dropped queue was dropped with it: the pty's size now.
-      this.showAtSize(p);
+      showAtSize(p);
       this.requeueHistory(p);
     }
   }
