@@ -9,6 +9,8 @@
 # Batch: the run column is `b<round>`, seconds is the file's own time in the round (from vitest's JSON report),
 # and every round's whole output is kept (batch-<stamp>-<round>.log and .json) whenever a file in it failed,
 # so each failure can be looked at. Exit status 1 if any run failed.
+# FLAKY_FIRST_ROUND=k numbers the batch rounds from k: two lists run in turn, one round at a time
+# (`FLAKY_FIRST_ROUND=$r scripts/flaky-check.sh --batch 1 <list>` for each r), keep their round numbers apart.
 set -u
 batch=0
 if [ "${1:-}" = --batch ]; then batch=1; shift; fi
@@ -22,7 +24,8 @@ failed=0
 
 if [ "$batch" = 1 ]; then
   stamp0=$(date -u +%Y%m%dT%H%M%S)
-  for i in $(seq 1 "$runs"); do
+  first=${FLAKY_FIRST_ROUND:-1}
+  for i in $(seq "$first" $((first + runs - 1))); do
     stamp=$(date -u +%H:%M:%S); load=$(cut -d' ' -f1 /proc/loadavg)
     base="$out/batch-$stamp0-$$-$i"
     npx vitest run --reporter=default --reporter=json --outputFile.json="$base.json" "$@" > "$base.log" 2>&1

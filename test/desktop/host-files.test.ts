@@ -9,6 +9,7 @@ import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
 import type { HostEvent } from '../../src/shared/api.js';
 import { bundleForNode } from '../bundle-node.js';
+import { FAST_TMP } from '../tmp-dir.js';
 import { makeTeamWorkspace, shownMember, THCLAWS, waitFor } from './helpers.js';
 
 const hosts: TeamHost[] = [];
@@ -116,7 +117,9 @@ describe('TeamHost workspace actions', () => {
 describe('settings.json written by several dashboards at once', () => {
   it('8 processes patching workspaces that have no settings.json yet: none fails, every file is whole', async () => {
     const worker = bundleForNode('test/desktop/settings-worker.ts');
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'settings-race-'));
+    // On tmpfs (test/tmp-dir.ts): 1,600 durable patches flushed to the shared disk inside the lock cost more
+    // than the race itself, which needs no flush to show.
+    const root = fs.mkdtempSync(path.join(FAST_TMP, 'settings-race-'));
     const dirs = Array.from({ length: 200 }, (_, i) => fs.mkdirSync(path.join(root, `ws${i}`), { recursive: true })!);
     const workers = Array.from({ length: 8 }, (_, i) => spawn(process.execPath, [worker, String(i), ...dirs], { stdio: ['pipe', 'pipe', 'inherit'] }));
     for (const w of workers) onTestFinished(() => void w.kill('SIGKILL')); // none outlives its test, passed or not

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ensureBuilt } from '../agent/helpers.js';
 import { ROOT, tempDir } from './helpers.js';
 
@@ -79,7 +79,11 @@ describe('thclaws team (real process)', () => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     team('send', 'bob', 'ping');
-    for (let i = 0; i < 100 && !out.includes('inbox:bob'); i++) await new Promise((r) => setTimeout(r, 50));
+    // No clock of its own (it gave the event 5 s, a second deadline inside the test's): the test's timeout is
+    // the one deadline, and the loop ends with its test.
+    let over = false;
+    onTestFinished(() => void (over = true));
+    while (!over && !out.includes('inbox:bob')) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGINT');
     const code = await new Promise((r) => child.on('close', r));
     expect(code).toBe(0);

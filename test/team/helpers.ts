@@ -1,19 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, onTestFinished } from 'vitest';
 import { TeamStore } from '../../src/core/store/index.js';
 import { bundleForNode } from '../bundle-node.js';
+import { FAST_TMP } from '../tmp-dir.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The worker runs bundled by plain node: no tsx loader thread (its start-up and CPU would pollute the idle-CPU bench). */
 const workerScript = (): string => bundleForNode('test/team/worker.ts');
 
+/** A fresh temp dir on tmpfs where there is one (test/tmp-dir.ts: the store's fsyncs cost the disk, prove nothing here). */
 export function tempDir(prefix = 'thclaws-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return fs.mkdtempSync(path.join(FAST_TMP, prefix));
 }
 
 export interface Worker {
@@ -28,8 +29,8 @@ export interface Worker {
 
 /** Starts test/team/worker.ts (bundled) as a real OS process. */
 export function startWorker(mode: string, teamDir: string, ...args: string[]): Worker {
-  // THCLAWS_WORKER_NODE_ARGS (e.g. --cpu-prof) is for profiling the workers by hand.
-  const extra = process.env.THCLAWS_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  // WORKER_NODE_ARGS (e.g. --cpu-prof) is for profiling the workers by hand (test/setup-env.ts drops THCLAWS_*).
+  const extra = process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...extra, workerScript(), mode, teamDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   // A worker never outlives the test that started it (a timed-out test left eight workers running for good).
   try {

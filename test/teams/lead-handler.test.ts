@@ -29,6 +29,30 @@ async function setup() {
 }
 
 describe('LeadHandler', () => {
+  it("is not settled while a teammate's last notice is unread, even one that landed after the lead's last drain", async () => {
+    const { session } = await setup();
+    // The teammate's notice lands while the progress is being read: after the lead drained its inbox, before
+    // it decides the team is done (its status already said idle). Under load that window took the merge turn.
+    let late = true;
+    class NoticeDuringProgress extends LeadHandler {
+      override async progress() {
+        const p = await super.progress();
+        if (late) await sendFrame(session.store, 'bob', 'lead', 'idle_notification', { idle_reason: 'available', completed_task_id: '3', completed_status: 'completed', summary: 'looks good' }, session.epoch);
+        late = false;
+        return p;
+      }
+    }
+    const handler = new NoticeDuringProgress(session, { watchdogMs: 60_000 });
+    cleanups.push(() => handler.stop());
+    expect(handler.drain().prompt).toBeNull();
+    const first = await handler.settle();
+    expect(first.progress).toMatchObject({ open: 0, busy: [] });
+    expect(first.done).toBe(false);
+    expect(first.late.prompt).toContain('task #3 completed] looks good');
+    await handler.ack(first.late.ids);
+    expect(await handler.settle()).toMatchObject({ done: true, late: { prompt: null } });
+  });
+
   it('content-free idles are shown, not fed; idles with a task and plain messages become one framed turn', async () => {
     const { session, handler, events } = await setup();
     await sendFrame(session.store, 'alice', 'lead', 'idle_notification', { idle_reason: 'available', completed_task_id: null, completed_status: null, summary: null }, session.epoch);

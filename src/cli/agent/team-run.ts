@@ -135,8 +135,15 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
           continue;
         }
         await handler.ack(batch.ids);
-        const p = await handler.progress();
-        if (p.open === 0 && p.busy.length === 0) break;
+        const { progress: p, done, late: notice } = await handler.settle();
+        if (notice.prompt) {
+          last = await agent.prompt(notice.prompt, controller.signal, turnEvents());
+          turns++;
+          await handler.ack(notice.ids);
+          continue;
+        }
+        await handler.ack(notice.ids);
+        if (done) break;
         if (p.budget) {
           // A notice that came in meanwhile gets its lead turn (the lead may hand the work on) before giving up.
           const late = handler.drain();

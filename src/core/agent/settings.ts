@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SettingsSchema, type Settings } from './settings-schema.js';
+import { SettingsSchema, settingsLayerSchema, type Settings } from './settings-schema.js';
 import { isTrusted, looseningKeys, withoutLoosening } from './trust.js';
 import { untrustedProfileKeys } from './provider-profiles.js';
 
@@ -45,7 +45,7 @@ function readJsonObject(file: string): Record<string, unknown> {
 
 /** Validates one layer alone so the error names the file and the key. */
 function checkLayer(file: string, raw: Record<string, unknown>): void {
-  const res = SettingsSchema.partial().safeParse(raw);
+  const res = settingsLayerSchema().safeParse(raw);
   if (!res.success) {
     const issue = res.error.issues[0]!;
     const key = issue.path.join('.') || '(root)';

@@ -173,6 +173,19 @@ export class LeadHandler {
     }
   }
 
+  /**
+   * The progress, and whether the team is done: nothing open, nobody busy, and nothing new in the lead's inbox.
+   * The inbox is read again after the progress: a teammate sends its last notice (its task's idle notification)
+   * before its status says idle, so a notice that landed after the caller's drain is always there by now
+   * (a lead that ended on the first reading missed that notice and its turn: the merge, under load).
+   */
+  async settle(): Promise<{ progress: Awaited<ReturnType<LeadHandler['progress']>>; done: boolean; late: LeadBatch }> {
+    const progress = await this.progress();
+    if (progress.open > 0 || progress.busy.length > 0) return { progress, done: false, late: { prompt: null, ids: [] } };
+    const late = this.drain();
+    return { progress, done: !late.prompt, late };
+  }
+
   /** Teammates that are live and not idle, and unfinished tasks: the team is done when both are empty. */
   /**
    * The team's progress. `budget`: the reason the open work cannot go on because of a spending limit (every

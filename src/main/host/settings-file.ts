@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultSettings, SettingsSchema, type Settings } from '../../core/agent/settings-schema.js';
+import { defaultSettings, SettingsSchema, settingsLayerSchema, type Settings } from '../../core/agent/settings-schema.js';
 import { withLock } from '../../core/store/lock.js';
 import { writeFileAtomic } from '../../core/store/fsio.js';
 import { SettingsPatchSchema, SettingsViewSchema, type SettingsView } from '../../shared/api.js';
@@ -32,7 +32,7 @@ export class ProjectSettingsFile {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     return withLock(this.file, () => {
       const raw = { ...this.readRaw(), ...clean };
-      const check = SettingsSchema.partial().safeParse(raw);
+      const check = settingsLayerSchema().safeParse(raw);
       if (!check.success) throw new Error(`settings.json would be invalid: ${check.error.issues[0]?.path.join('.')}: ${check.error.issues[0]?.message}`);
       writeFileAtomic(this.file, JSON.stringify(raw, null, 2) + '\n');
       return toView(raw);
