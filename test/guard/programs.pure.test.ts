@@ -487,3 +487,28 @@ describe('cmake -E touch tools (teammate)', () => {
     verdicts('teammate', ['touch', 'touch_nocreate', 'make_directory'].map((tool): Row => [`cmake -E ${tool} ../bob/x`, "touch: write into another teammate's worktree (/ws/.worktrees/bob/x)"]));
   });
 });
+
+describe('vim reads its options as vim does (session 4)', () => {
+  it('-c glued to its command (-c{command}, also after other letters) is a command: shell escapes and writes are checked', () => {
+    refused(lead, /recursively remove files \(from a vim shell escape\)/, "vim -c'!rm -rf src' /tmp/x", "vim -ec'!rm -rf src' /tmp/x");
+    refused(tm, /remove: write into another teammate's worktree \(\/ws\/\.worktrees\/bob\) \(from a vim shell escape\)/, "vim -c'!rm -rf ../bob' /tmp/x");
+    refused(lead, /edit src\/a\.ts non-interactively with vim/, "vim -c'%d|wq' src/a.ts", 'vim -cwq src/a.ts', "vim -R -c'%d|w' src/a.ts");
+    refused(lead, /edit src\/b\.ts non-interactively with vim/, "vim -c'w src/b.ts' /tmp/x");
+  });
+
+  it('-r and -L (recovery) take no value: the word after them is an edited file', () => {
+    refused(lead, /edit src\/a\.ts non-interactively with vim/, "vim -c '%d|wq' -r src/a.ts", "vim -c '%d|wq' -L src/a.ts", "vim -rc wq src/a.ts");
+  });
+
+  it('a letter that takes a value takes the next word, also at the end of a cluster; other letters of the cluster still count', () => {
+    refused(lead, /edit src\/a\.ts non-interactively with vim/, 'vim -eu NONE src/a.ts', 'vim -Ei NONE src/a.ts');
+    allowed(lead, 'vim -eu src/a.ts /tmp/x', 'vim -RT src/a.ts -c wq /tmp/x', 'vim -t src/a.ts', 'vim -q src/a.ts', 'vim -V1 src/a.ts');
+  });
+
+  it('-w and -W write their script file (not -w{number}, the window height), -V{N}{file} its log', () => {
+    refused(lead, /edit src\/a\.ts non-interactively with vim/, 'vim -W src/a.ts -c q /tmp/x', 'vim -w src/a.ts /tmp/x', 'vim -R -W src/a.ts /tmp/x', 'vim -nW src/a.ts /tmp/x',
+      'vim -V9src/a.ts /tmp/x', 'vim -Wsrc/a.ts /tmp/x');
+    refused(tm, /edit \(vim\): write into another teammate's worktree \(\/ws\/\.worktrees\/bob\/log\)/, 'vim -W ../bob/log /tmp/x');
+    allowed(lead, 'vim -w80 src/a.ts', 'vim -W /tmp/keys src/a.ts', 'vim -w /tmp/keys -c wq /tmp/x', 'vim -V9/tmp/log src/a.ts', 'vim -V src/a.ts');
+  });
+});
