@@ -512,3 +512,43 @@ describe('vim reads its options as vim does (session 4)', () => {
     allowed(lead, 'vim -w80 src/a.ts', 'vim -W /tmp/keys src/a.ts', 'vim -w /tmp/keys -c wq /tmp/x', 'vim -V9/tmp/log src/a.ts', 'vim -V src/a.ts');
   });
 });
+
+describe('survivors of the first mutation run (programs.ts:226-327)', () => {
+  it('a teammate: a computed system() with no destructive verb around does not hide the quoted commands after it (programs.ts:152)', () => {
+    refused(tm, /touch: write into another teammate's worktree \(\/ws\/\.worktrees\/bob\/x\) \(from a shell command inside an awk program\)/, `awk 'BEGIN{system(x); system("touch ../bob/x")}'`);
+  });
+
+  it('every awk name reaches the awk rule', () => {
+    refused(lead, /recursively remove files \(from a shell command inside an awk program\)/, `mawk 'BEGIN{system("rm -rf src")}'`, `nawk 'BEGIN{system("rm -rf src")}'`);
+  });
+
+  it('vim: an option that takes a value at the end of the line, a + command, words after --, names with a dash, other options', () => {
+    verdicts('lead', [
+      ['vim /tmp/x -c', null],
+      ['vim /tmp/x -sc', null],
+      ['vim /tmp/x --cmd', null],
+      ['vim /tmp/x -W', null],
+      ['vim -R +wq src/a.ts', 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
+      ['view +x src/a.ts', 'edit src/a.ts non-interactively with view (the lead does not author files)'],
+      ['vim -e -- -notes', 'edit -notes non-interactively with vim (the lead does not author files)'],
+      ['vim -- -cwq src/a.ts', null],
+      ['vim -e src/a-b', 'edit src/a-b non-interactively with vim (the lead does not author files)'],
+      ['vim -n src/a.ts', null],
+      ['vim -bN src/a.ts', null],
+      ['vim -e --noplugin /tmp/x', null],
+      ["vim -R -c '%d | w' src/a.ts", 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
+      ["vim -R -c '%d|w' src/a.ts", 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
+      ["vim -R -c ':up' src/a.ts", 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
+    ]);
+  });
+
+  it('vim and ed write commands with blanks where ex and ed allow them', () => {
+    refused(lead, /edit src\/b\.ts non-interactively with vim/, "vim -c ' :w src/b.ts' /tmp/x", "vim -c ': 1,5 w src/b.ts' /tmp/x", "vim -c '1,5 w src/b.ts' /tmp/x", "vim -c 'w  src/b.ts' /tmp/x");
+    refused(tm, /edit \(vim\): write into another teammate's worktree \(\/ws\/\.worktrees\/bob\/b\.ts\)/, "vim -c 'w >>  ../bob/b.ts' /tmp/x");
+    refused(lead, /recursively remove files \(from an ed shell escape\)/, "ed /tmp/x <<< ' !rm -rf src'", "ed /tmp/x <<< '1,$ w !rm -rf src'", "ed /tmp/x <<< 'r  !rm -rf src'");
+  });
+
+  it('a file that may resolve into the workspace from any possible cwd is refused to the lead', () => {
+    refused(lead, /edit a\.ts non-interactively with ed \(the lead does not author files\)/, 'cd /tmp; ed a.ts');
+  });
+});
