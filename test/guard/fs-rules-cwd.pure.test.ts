@@ -20,6 +20,12 @@ describe("the lead's scratch exemptions after a cd to an unknown directory (sess
     expect(lead('cd - && rm -rf /tmp/x/build')).toEqual({ allowed: true });
   });
 
+  it('a path from home is known after cd -: a home under /tmp is scratch', () => {
+    const homeInTmp: GuardContext = { ...inTmp, home: '/tmp/h' };
+    expect(checkCommand('lead', 'cd - && rm -rf ~/build', homeInTmp)).toEqual({ allowed: true });
+    expect(reasonOf(checkCommand('lead', 'cd - && rm -rf ~/build', inTmp))).toBe('team lead may not run `rm -rf ~/build`: it would recursively remove files.');
+  });
+
   it('find -delete from a relative start is refused after cd -', () => {
     expect(lead('find build -delete')).toEqual({ allowed: true });
     expect(reasonOf(lead('cd - && find build -delete'))).toBe('team lead may not run `find build -delete`: it would delete every matched file (find -delete).');
