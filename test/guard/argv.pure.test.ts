@@ -164,6 +164,8 @@ describe('resolveCommand: wrappers', () => {
     expect(res('chrt 5 rm x')).toEqual({ kind: 'exec', name: 'rm', args: ['x'] });
     expect(res('taskset -p 3 rm')).toEqual({ kind: 'exec', name: '3', args: ['rm'] });
     expect(res('chrt -p 5 rm')).toEqual({ kind: 'exec', name: '5', args: ['rm'] });
+    // Only taskset's and chrt's -p (a pid, no command) stops the skip: POSIX timeout's -p keeps its status.
+    expect(res('timeout -p 5 rm x')).toEqual({ kind: 'exec', name: 'rm', args: ['x'] });
   });
 
   it('env: assignments and -S / --split-string scripts', () => {
@@ -369,5 +371,6 @@ describe('through the guard', () => {
   it('a wrapped destructive command is refused like the bare one', () => {
     expect(checkCommand('lead', "su bob -c 'rm -rf src'", leadCtx)).toMatchObject({ allowed: false });
     expect(checkCommand('lead', 'taskset 3 rm -rf src', leadCtx)).toMatchObject({ allowed: false });
+    expect(checkCommand('lead', 'timeout -p 5 rm -rf src', leadCtx)).toMatchObject({ allowed: false });
   });
 });

@@ -411,3 +411,38 @@ describe('survivors of the first mutation run (git-rules.ts:101-208)', () => {
     ]);
   });
 });
+
+describe('survivors of the first mutation run (git-rules.ts:1-100, 142)', () => {
+  const dyn = (sub: string) => `run a dynamic git ${sub} command whose words (variables, $(…), backticks or brace lists) cannot be verified`;
+  it('lead: team/ only at the start of a branch name; a dynamic option word, one dynamic operand among literal ones, or after --', () => {
+    verdicts('lead', leadCtx, [
+      ['git branch -D feature/team/x', null],
+      ['git branch -D team/x', 'delete, rename or force-update a shared branch (team/x)'],
+      ['git rm --cached --$X src/a.ts', dyn('rm')],
+      ['git rm --cached src/a.ts src/$F', dyn('rm')],
+      ['git rm --cached -- src/a.ts $F', dyn('rm')],
+      ['git rm --cached src/a.ts', null],
+    ]);
+  });
+
+  it('lead: git fetch into a team branch only with +, --force or --prune; the remote is not a refspec; an empty destination is FETCH_HEAD', () => {
+    verdicts('lead', leadCtx, [
+      ['git fetch origin main:refs/heads/team/bob', null],
+      ['git fetch -p origin main:refs/heads/team/bob', 'force-update or prune a shared branch (team/bob) with git fetch'],
+      ['git fetch --prune origin main:refs/heads/team/bob', 'force-update or prune a shared branch (team/bob) with git fetch'],
+      ['git fetch -f git@host:team/bob.git main', null],
+      ['git fetch -f git@host:team/bob.git main:team/bob', 'force-update or prune a shared branch (team/bob) with git fetch'],
+      ['git fetch origin +$B:', null],
+      ['git fetch origin +$B:team/x', 'force-update or prune a shared branch (team/x) with git fetch'],
+    ]);
+  });
+
+  it('lead: a path that ends in ., : or * is a path, not a whole-tree pathspec (git-rules.ts:142)', () => {
+    verdicts('lead', leadCtx, [
+      ['git checkout src/a.', 'discard uncommitted work (git checkout src/a., a path, not a branch)'],
+      ['git checkout notes:', 'discard uncommitted work (git checkout notes:, a path, not a branch)'],
+      ["git checkout 'src/*'", 'discard uncommitted work (git checkout src/*, a path, not a branch)'],
+      ["git checkout '*'", 'discard uncommitted work (git checkout of a whole-tree pathspec)'],
+    ]);
+  });
+});

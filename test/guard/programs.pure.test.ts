@@ -487,3 +487,68 @@ describe('cmake -E touch tools (teammate)', () => {
     verdicts('teammate', ['touch', 'touch_nocreate', 'make_directory'].map((tool): Row => [`cmake -E ${tool} ../bob/x`, "touch: write into another teammate's worktree (/ws/.worktrees/bob/x)"]));
   });
 });
+
+describe('vim reads its options as vim does (session 4)', () => {
+  it('-c glued to its command (-c{command}, also after other letters) is a command: shell escapes and writes are checked', () => {
+    refused(lead, /recursively remove files \(from a vim shell escape\)/, "vim -c'!rm -rf src' /tmp/x", "vim -ec'!rm -rf src' /tmp/x");
+    refused(tm, /remove: write into another teammate's worktree \(\/ws\/\.worktrees\/bob\) \(from a vim shell escape\)/, "vim -c'!rm -rf ../bob' /tmp/x");
+    refused(lead, /edit src\/a\.ts non-interactively with vim/, "vim -c'%d|wq' src/a.ts", 'vim -cwq src/a.ts', "vim -R -c'%d|w' src/a.ts");
+    refused(lead, /edit src\/b\.ts non-interactively with vim/, "vim -c'w src/b.ts' /tmp/x");
+  });
+
+  it('-r and -L (recovery) take no value: the word after them is an edited file', () => {
+    refused(lead, /edit src\/a\.ts non-interactively with vim/, "vim -c '%d|wq' -r src/a.ts", "vim -c '%d|wq' -L src/a.ts", "vim -rc wq src/a.ts");
+  });
+
+  it('a letter that takes a value takes the next word, also at the end of a cluster; other letters of the cluster still count', () => {
+    refused(lead, /edit src\/a\.ts non-interactively with vim/, 'vim -eu NONE src/a.ts', 'vim -Ei NONE src/a.ts');
+    allowed(lead, 'vim -eu src/a.ts /tmp/x', 'vim -RT src/a.ts -c wq /tmp/x', 'vim -t src/a.ts', 'vim -q src/a.ts', 'vim -V1 src/a.ts');
+  });
+
+  it('-w and -W write their script file (not -w{number}, the window height), -V{N}{file} its log', () => {
+    refused(lead, /edit src\/a\.ts non-interactively with vim/, 'vim -W src/a.ts -c q /tmp/x', 'vim -w src/a.ts /tmp/x', 'vim -R -W src/a.ts /tmp/x', 'vim -nW src/a.ts /tmp/x',
+      'vim -V9src/a.ts /tmp/x', 'vim -Wsrc/a.ts /tmp/x');
+    refused(tm, /edit \(vim\): write into another teammate's worktree \(\/ws\/\.worktrees\/bob\/log\)/, 'vim -W ../bob/log /tmp/x');
+    allowed(lead, 'vim -w80 src/a.ts', 'vim -W /tmp/keys src/a.ts', 'vim -w /tmp/keys -c wq /tmp/x', 'vim -V9/tmp/log src/a.ts', 'vim -V src/a.ts');
+  });
+});
+
+describe('survivors of the first mutation run (programs.ts:226-327)', () => {
+  it('a teammate: a computed system() with no destructive verb around does not hide the quoted commands after it (programs.ts:152)', () => {
+    refused(tm, /touch: write into another teammate's worktree \(\/ws\/\.worktrees\/bob\/x\) \(from a shell command inside an awk program\)/, `awk 'BEGIN{system(x); system("touch ../bob/x")}'`);
+  });
+
+  it('every awk name reaches the awk rule', () => {
+    refused(lead, /recursively remove files \(from a shell command inside an awk program\)/, `mawk 'BEGIN{system("rm -rf src")}'`, `nawk 'BEGIN{system("rm -rf src")}'`);
+  });
+
+  it('vim: an option that takes a value at the end of the line, a + command, words after --, names with a dash, other options', () => {
+    verdicts('lead', [
+      ['vim /tmp/x -c', null],
+      ['vim /tmp/x -sc', null],
+      ['vim /tmp/x --cmd', null],
+      ['vim /tmp/x -W', null],
+      ['vim -R +wq src/a.ts', 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
+      ['view +x src/a.ts', 'edit src/a.ts non-interactively with view (the lead does not author files)'],
+      ['vim -e -- -notes', 'edit -notes non-interactively with vim (the lead does not author files)'],
+      ['vim -- -cwq src/a.ts', null],
+      ['vim -e src/a-b', 'edit src/a-b non-interactively with vim (the lead does not author files)'],
+      ['vim -n src/a.ts', null],
+      ['vim -bN src/a.ts', null],
+      ['vim -e --noplugin /tmp/x', null],
+      ["vim -R -c '%d | w' src/a.ts", 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
+      ["vim -R -c '%d|w' src/a.ts", 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
+      ["vim -R -c ':up' src/a.ts", 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
+    ]);
+  });
+
+  it('vim and ed write commands with blanks where ex and ed allow them', () => {
+    refused(lead, /edit src\/b\.ts non-interactively with vim/, "vim -c ' :w src/b.ts' /tmp/x", "vim -c ': 1,5 w src/b.ts' /tmp/x", "vim -c '1,5 w src/b.ts' /tmp/x", "vim -c 'w  src/b.ts' /tmp/x");
+    refused(tm, /edit \(vim\): write into another teammate's worktree \(\/ws\/\.worktrees\/bob\/b\.ts\)/, "vim -c 'w >>  ../bob/b.ts' /tmp/x");
+    refused(lead, /recursively remove files \(from an ed shell escape\)/, "ed /tmp/x <<< ' !rm -rf src'", "ed /tmp/x <<< '1,$ w !rm -rf src'", "ed /tmp/x <<< 'r  !rm -rf src'");
+  });
+
+  it('a file that may resolve into the workspace from any possible cwd is refused to the lead', () => {
+    refused(lead, /edit a\.ts non-interactively with ed \(the lead does not author files\)/, 'cd /tmp; ed a.ts');
+  });
+});

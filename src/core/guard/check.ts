@@ -19,6 +19,7 @@ import type { GuardContext, GuardVerdict, Role } from './types.js';
 import { ansiC, fold, type Word } from './words.js';
 
 const MAX_DEPTH = 8;
+const MAX_CWDS = 16;
 /** Tools whose output is made to be eval'd (environment setup); any other `eval "$(…)"` is opaque. */
 const ENV_EMITTERS = /^\s*(ssh-agent|direnv|pyenv|rbenv|nodenv|goenv|brew|opam|conda|fnm|zoxide|starship|mise|rtx)(\s|$)/;
 const MAX_LENGTH = 200_000;
@@ -87,20 +88,29 @@ function checkScript(text: string, env: Env): Hit | null {
   return null;
 }
 
-/** Every literal `cd` target becomes a possible cwd for the whole input (order is not modelled: conservative). */
+/**
+ * Every literal `cd` target becomes a possible cwd for the whole input (order is not modelled: conservative).
+ * Distinct relative cds double the list; past MAX_CWDS the real cwd may be any of them, so relative paths
+ * become unknown (as after `cd "$D"`) rather than the list being cut, which could drop the real one.
+ */
 function trackCd(commands: SimpleCommand[], env: Env): void {
   for (const cmd of commands) {
     const r = resolveCommand(cmd.args);
     if (r.kind !== 'exec' || (r.name !== 'cd' && r.name !== 'pushd')) continue;
     const target = parseOpts(r.args).positionals[0];
-    if (!target) env.cwds.push(env.zones.home);
+    if (!target) addCwds(env, [env.zones.home]);
     else if (target.dynamic || target.text === '-') env.unknownCwd = true;
     else {
       const t = target.text.startsWith('~') ? env.zones.home + target.text.slice(1) : target.text;
-      env.cwds.push(...env.cwds.map((c) => path.resolve(c, t)));
+      addCwds(env, env.cwds.map((c) => path.resolve(c, t)));
     }
   }
-  env.cwds = [...new Set(env.cwds)].slice(0, 16);
+}
+
+function addCwds(env: Env, more: string[]): void {
+  const next = [...new Set([...env.cwds, ...more])];
+  if (next.length > MAX_CWDS) env.unknownCwd = true;
+  else env.cwds = next;
 }
 
 type SubHit = (Finding & { raw?: string }) | null;

@@ -38,6 +38,17 @@ export function checkTarget(w: Word, env: Env, verb: string, recursive = false):
   return null;
 }
 
+/** Where a word may point; null for a relative path after a cd to a run-time directory (it may be anywhere). */
+function placesOf(w: Word, env: Env): string[] | null {
+  if (env.unknownCwd && !w.text.startsWith('/') && !w.text.startsWith('~')) return null;
+  return resolvePath(w, env.cwds, env.zones.home) ?? [];
+}
+
+/** The lead's scratch exemption: every place the word may name is under a temporary directory. */
+function inScratch(w: Word, env: Env): boolean {
+  return placesOf(w, env)?.every((x) => inTmp(x, env.zones)) ?? false;
+}
+
 function firstHit(words: readonly Word[], env: Env, verb: string, recursive = false): Finding | null {
   for (const w of words) {
     const f = checkTarget(w, env, verb, recursive);
@@ -56,10 +67,10 @@ function rmRule(args: Word[], env: Env, always = false): Finding | null {
     if (!recursive) {
       // One named file may go; a pattern may match a whole directory's worth of sources.
       const scratch = (x: string) => inTmp(x, env.zones) || (env.zones.tmp.includes(x) && !inWorkspace(x, env.zones));
-      const pattern = targets.find((w) => w.glob && (resolvePath(w, env.cwds, env.zones.home) ?? []).some((x) => !scratch(x)));
+      const pattern = targets.find((w) => w.glob && (placesOf(w, env)?.some((x) => !scratch(x)) ?? true));
       return pattern ? { why: `remove every file matching ${pattern.text}`, advice: `${ADVICE.lead} Removing one named file with \`rm <file>\` is allowed.` } : null;
     }
-    if (targets.length > 0 && targets.every((w) => (resolvePath(w, env.cwds, env.zones.home) ?? []).every((x) => inTmp(x, env.zones)))) return null;
+    if (targets.length > 0 && targets.every((w) => inScratch(w, env))) return null;
     return { why: 'recursively remove files', advice: `${ADVICE.lead} Removing a single file with \`rm <file>\` is allowed; scratch trees under /tmp may be removed.` };
   }
   return firstHit(targets, env, 'remove', recursive);
@@ -122,7 +133,7 @@ function findRule(args: Word[], env: Env, check: ArgvChecker): Finding | null {
   if (starts.length === 0) starts.push({ ...unknownWord('.'), text: '.', dynamic: false, prefix: '.' });
   const deletesAll = (how: string): Finding | null => {
     if (env.role === 'teammate') return firstHit(starts, env, how, true);
-    const scratch = starts.every((w) => !w.dynamic && (resolvePath(w, env.cwds, env.zones.home) ?? []).every((x) => inTmp(x, env.zones)));
+    const scratch = starts.every((w) => !w.dynamic && inScratch(w, env));
     return scratch ? null : { why: `delete every matched file (${how})`, advice: ADVICE.lead };
   };
   for (; i < args.length; i++) {

@@ -243,18 +243,43 @@ const VIM = new Set(['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim
 function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Finding | null {
   const commands: string[] = [];
   const files: Word[] = [];
+  /** Written whatever else vim does: `-w`/`-W {scriptout}` (the keys typed), `-V{N}{file}` (its log). */
+  const scriptOut: Word[] = [];
   let exMode = name === 'ex';
   let readOnly = name === 'view' || name === 'rvim';
   for (let i = 0; i < args.length; i++) {
     const t = (args[i] as Word).text;
-    if (t === '-c' || t === '--cmd' || t === '-S') commands.push(args[++i]?.text ?? '');
+    if (t === '--cmd') commands.push(args[++i]?.text ?? '');
     else if (t.startsWith('+')) commands.push(t.slice(1));
-    else if (t === '--') files.push(...args.slice(i + 1));
-    else if (/^-[a-zA-Z]+$/.test(t)) {
-      if (/[eEs]/.test(t.slice(1))) exMode = true;
-      if (t.endsWith('c')) commands.push(args[++i]?.text ?? ''); // `-sc CMD`
-      if (t.includes('R') || t.includes('M')) readOnly = true;
-      if (/^-[uUiTwWrL]$/.test(t)) i++;
+    else if (t === '--') {
+      files.push(...args.slice(i + 1));
+      break;
+    } else if (/^-[a-zA-Z]/.test(t)) {
+      // Letters as vim's own scan reads them: one that takes a value ends the word and takes the rest of it
+      // (`-c{command}`, `-t{tag}`, `-V{N}{file}`) or, for most, the next word (`-sc CMD`, `-eu NONE`).
+      for (let j = 1; j < t.length; j++) {
+        const c = t[j] as string;
+        const rest = t.slice(j + 1);
+        if (/[eEs]/.test(c)) exMode = true;
+        else if (c === 'R' || c === 'M') readOnly = true;
+        else if (c === 'c' || c === 'S') {
+          commands.push(rest || (args[++i]?.text ?? ''));
+          break;
+        } else if (c === 'w' || c === 'W') {
+          if (c === 'W' || !/^\d/.test(rest)) {
+            const out = rest ? asWord(rest) : args[++i];
+            if (out) scriptOut.push(out);
+          }
+          break;
+        } else if (c === 'V') {
+          const log = rest.replace(/^\d*/, '');
+          if (log) scriptOut.push(asWord(log));
+          break;
+        } else if (/[iTuUtq]/.test(c)) {
+          if (!rest) i++;
+          break;
+        }
+      }
     } else if (!t.startsWith('-')) files.push(args[i] as Word);
   }
   for (const c of commands) {
@@ -265,8 +290,7 @@ function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Findi
     }
   }
   const writes = commands.some((c) => /(^|[|\s:])(w|wq|x|wa|wall|up|update|sav|saveas|write|exit|xit)\b/.test(c)) || ((exMode || commands.length > 0) && !readOnly);
-  if (!writes) return null;
-  return editFiles(name, [...files, ...commands.flatMap(writtenFiles)], env);
+  return editFiles(name, [...scriptOut, ...(writes ? [...files, ...commands.flatMap(writtenFiles)] : [])], env);
 }
 
 function editFiles(name: string, files: Word[], env: Env): Finding | null {
