@@ -260,6 +260,10 @@ A('kind: the same programs used read-only', "awk '{print $1}' src/a.ts", "awk -F
 B('kind: programs deleting another worktree', "awk 'BEGIN{system(\"rm -rf ../bob\")}'", 'sqlite3 /tmp/x.db ".shell rm -rf ../bob"', 'cmake -E remove_directory ../bob',
   'tar -czf /tmp/b.tgz --remove-files ../bob/src');
 T('kind: programs writing into another worktree (teammate)', "vim -es -c '%d' -c wq ../bob/bob.txt", 'gzip ../bob/bob.txt');
+B('vim options missed by the session-4 scan: -w{N} goes on to the next letter as vim does, -i writes its viminfo, --startuptime/--log their file',
+  "vim -w5c'!rm -rf ../bob' /tmp/x", "vim -w80c '!rm -rf ../bob' /tmp/x", 'vim -i /ws/.worktrees/bob/a.ts -c q /tmp/x', 'vim -ni /ws/.worktrees/bob/a.ts /tmp/x',
+  'vim --startuptime /ws/.worktrees/bob/a.ts /tmp/x', 'nvim --log /ws/.worktrees/bob/a.ts /tmp/x');
+A('vim options that write nothing into the workspace', 'vim -i NONE -R src/a.ts', 'vim -w5 -R src/a.ts', 'vim --startuptime /tmp/st.log src/a.ts', 'vim -i /tmp/viminfo src/a.ts');
 L('kind: deletes assembled at run time inside interpreters', "python3 -c \"import base64,os; os.system(base64.b64decode('cm0gLXJmIHNyYw==').decode())\"",
   "python3 -c \"import shutil; getattr(shutil, 'rm'+'tree')('src')\"", "python3 -c \"import shutil; getattr(shutil, 'rm' 'tree')('src')\"",
   "python3 -c \"import subprocess; subprocess.run(['r'+'m', '-rf', 'src'])\"", "python3 -c \"import subprocess; subprocess.run([''.join(['r','m']), '-rf', 'src'])\"",

@@ -243,13 +243,14 @@ const VIM = new Set(['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim
 function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Finding | null {
   const commands: string[] = [];
   const files: Word[] = [];
-  /** Written whatever else vim does: `-w`/`-W {scriptout}` (the keys typed), `-V{N}{file}` (its log). */
+  /** Written whatever else vim does: `-w`/`-W {scriptout}` (the keys typed), `-V{N}{file}`, `--log`, `--startuptime` (logs), `-i` (viminfo). */
   const scriptOut: Word[] = [];
   let exMode = name === 'ex';
   let readOnly = name === 'view' || name === 'rvim';
   for (let i = 0; i < args.length; i++) {
     const t = (args[i] as Word).text;
     if (t === '--cmd') commands.push(args[++i]?.text ?? '');
+    else if (t === '--startuptime' || t === '--log') pushWord(scriptOut, args[++i]);
     else if (t.startsWith('+')) commands.push(t.slice(1));
     else if (t === '--') {
       files.push(...args.slice(i + 1));
@@ -265,17 +266,21 @@ function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Findi
         else if (c === 'c' || c === 'S') {
           commands.push(rest || (args[++i]?.text ?? ''));
           break;
+        } else if (c === 'w' && /^\d/.test(rest)) {
+          j += (/^\d+/.exec(rest) as RegExpExecArray)[0].length; // `-w{N}`: the window height; vim reads on (`-w5c CMD`)
         } else if (c === 'w' || c === 'W') {
-          if (c === 'W' || !/^\d/.test(rest)) {
-            const out = rest ? asWord(rest) : args[++i];
-            if (out) scriptOut.push(out);
-          }
+          pushWord(scriptOut, rest ? asWord(rest) : args[++i]);
+          break;
+        } else if (c === 'i') {
+          // `-i {viminfo}`: written when vim exits, whatever it edited.
+          const info = rest ? asWord(rest) : args[++i];
+          if (info?.text !== 'NONE') pushWord(scriptOut, info);
           break;
         } else if (c === 'V') {
           const log = rest.replace(/^\d*/, '');
           if (log) scriptOut.push(asWord(log));
           break;
-        } else if (/[iTuUtq]/.test(c)) {
+        } else if (/[TuUtq]/.test(c)) {
           if (!rest) i++;
           break;
         }
@@ -291,6 +296,10 @@ function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Findi
   }
   const writes = commands.some((c) => /(^|[|\s:])(w|wq|x|wa|wall|up|update|sav|saveas|write|exit|xit)\b/.test(c)) || ((exMode || commands.length > 0) && !readOnly);
   return editFiles(name, [...scriptOut, ...(writes ? [...files, ...commands.flatMap(writtenFiles)] : [])], env);
+}
+
+function pushWord(list: Word[], w: Word | undefined): void {
+  if (w) list.push(w);
 }
 
 function editFiles(name: string, files: Word[], env: Env): Finding | null {
