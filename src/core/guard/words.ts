@@ -89,7 +89,9 @@ export class WordBuilder {
   }
 
   addUnquotedLit(raw: string): void {
-    if (BRACE_LIST.test(raw)) this.markDynamic();
+    // `~-` ($OLDPWD), `~+` ($PWD), `~user` (that user's home), `~N/` (bash's directory stack): only `~` and
+    // `~/` are the agent's home. A bare `~N` is left alone: with no stack it stays as typed (git's `~1`).
+    if (BRACE_LIST.test(raw) || (this.text === '' && /^~([-+A-Za-z_]|\d+\/)/.test(raw))) this.markDynamic();
     if (GLOB.test(raw)) this.glob = true;
     this.addStatic(unescapeUnquoted(raw));
   }
