@@ -29,3 +29,11 @@ describe('tilde forms other than ~ and ~/ (bash ~- is $OLDPWD, ~+ is $PWD, ~user
     expect(tm('cd ~ && echo x > a.ts')).toEqual({ allowed: true });
   });
 });
+
+describe('cd -- DIR is cd DIR', () => {
+  it('the target after -- is tracked (it was taken for a bare cd, i.e. home)', () => {
+    expect(reasonOf(tm('cd -- ../bob && echo x > a.ts'))).toBe("teammate may not run `echo x > a.ts`: it would write (redirect): write into another teammate's worktree (/ws/.worktrees/bob/a.ts).");
+    expect(reasonOf(tm('cd -P -- ../.. && echo x > src/a.ts'))).toBe("teammate may not run `echo x > src/a.ts`: it would write (redirect): write into the lead's checkout (/ws/src/a.ts), outside your own worktree.");
+    expect(reasonOf(lead('cd -- - && rm -rf src'))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
+  });
+});

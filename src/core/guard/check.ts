@@ -97,7 +97,8 @@ function trackCd(commands: SimpleCommand[], env: Env): void {
   for (const cmd of commands) {
     const r = resolveCommand(cmd.args);
     if (r.kind !== 'exec' || (r.name !== 'cd' && r.name !== 'pushd')) continue;
-    const target = parseOpts(r.args).positionals[0];
+    const opts = parseOpts(r.args);
+    const target = opts.positionals[0] ?? opts.afterDashDash[0]; // `cd -- ../bob` is `cd ../bob`
     if (!target) addCwds(env, [env.zones.home]);
     else if (target.dynamic || target.text === '-') env.unknownCwd = true;
     else {
