@@ -37,3 +37,23 @@ describe('cd -- DIR is cd DIR', () => {
     expect(reasonOf(lead('cd -- - && rm -rf src'))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
   });
 });
+
+describe('cd run by eval or source changes the cwd of the commands after it', () => {
+  it('a literal eval is read for cds', () => {
+    expect(reasonOf(lead("eval 'cd /ws' && rm -rf src"))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
+    expect(reasonOf(lead('eval cd - && rm -rf src'))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
+    expect(reasonOf(tm("eval 'cd ../..' && echo x > src/a.ts"))).toBe("teammate may not run `echo x > src/a.ts`: it would write (redirect): write into the lead's checkout (/ws/src/a.ts), outside your own worktree.");
+    expect(lead("eval 'cd build' && rm -rf out")).toEqual({ allowed: true });
+  });
+
+  it('evals nested past the depth bound are not read for cds one by one (1,000 of them re-parsed per level exhausted memory)', () => {
+    expect(reasonOf(lead(`${'eval '.repeat(1000)}cd /ws; rm -rf src`))).toMatch(/^team lead may not run `eval eval /);
+  });
+
+  it('a sourced file may cd anywhere (an eval of run-time text is refused on its own when the input writes)', () => {
+    expect(reasonOf(lead('eval "$GO" && rm -rf src'))).toMatch(/^team lead may not run/);
+    expect(reasonOf(lead('. /tmp/x/env.sh && rm -rf src'))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
+    expect(reasonOf(lead('source /tmp/x/env.sh; rm -rf src'))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
+    expect(lead('source /tmp/x/env.sh && rm -rf /tmp/x/build')).toEqual({ allowed: true });
+  });
+});

@@ -93,9 +93,12 @@ function checkScript(text: string, env: Env): Hit | null {
  * Distinct relative cds double the list; past MAX_CWDS the real cwd may be any of them, so relative paths
  * become unknown (as after `cd "$D"`) rather than the list being cut, which could drop the real one.
  */
-function trackCd(commands: SimpleCommand[], env: Env): void {
+function trackCd(commands: SimpleCommand[], env: Env, depth = 0): void {
   for (const cmd of commands) {
     const r = resolveCommand(cmd.args);
+    // eval and source run in this shell: a cd inside them moves the commands after them.
+    if (r.kind === 'script' && r.via === 'eval') trackEval(r.script, env, depth);
+    if (r.kind === 'opaque' && (r.name === 'source' || r.name === '.')) env.unknownCwd = true;
     if (r.kind !== 'exec' || (r.name !== 'cd' && r.name !== 'pushd')) continue;
     const opts = parseOpts(r.args);
     const target = opts.positionals[0] ?? opts.afterDashDash[0]; // `cd -- ../bob` is `cd ../bob`
@@ -105,6 +108,20 @@ function trackCd(commands: SimpleCommand[], env: Env): void {
       const t = target.text.startsWith('~') ? env.zones.home + target.text.slice(1) : target.text;
       addCwds(env, env.cwds.map((c) => path.resolve(c, t)));
     }
+  }
+}
+
+function trackEval(script: Word, env: Env, depth: number): void {
+  // Run-time text (`eval "$(ssh-agent -s)"`) is judged by the dynamic-command rule, not read here.
+  if (script.dynamic) return;
+  if (depth >= MAX_DEPTH) {
+    env.unknownCwd = true;
+    return;
+  }
+  try {
+    trackCd(parseScript(script.text).commands, env, depth + 1);
+  } catch (err) {
+    if (!(err instanceof ShellParseError)) throw err; // refused when the eval itself is checked
   }
 }
 
