@@ -57,3 +57,13 @@ describe('cd run by eval or source changes the cwd of the commands after it', ()
     expect(lead('source /tmp/x/env.sh && rm -rf /tmp/x/build')).toEqual({ allowed: true });
   });
 });
+
+describe('CDPATH makes a cd to a bare name go elsewhere', () => {
+  it('with CDPATH set in the input, a cd to a name that does not start with . or / goes to an unknown place', () => {
+    expect(reasonOf(lead('CDPATH=/ws cd src && rm -rf build'))).toBe('team lead may not run `rm -rf build`: it would recursively remove files.');
+    expect(reasonOf(lead('export CDPATH=/; cd ws; rm -rf src'))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
+    expect(reasonOf(tm('CDPATH=/ws/.worktrees cd bob && echo x > ../bob/a'))).toMatch(/write \(redirect\) a path computed at run time/);
+    expect(lead('CDPATH=/ws cd ./build && rm -rf out')).toEqual({ allowed: true });
+    expect(lead('cd build && rm -rf out')).toEqual({ allowed: true });
+  });
+});

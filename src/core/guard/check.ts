@@ -103,13 +103,16 @@ function trackCd(commands: SimpleCommand[], env: Env, depth = 0): void {
     const opts = parseOpts(r.args);
     const target = opts.positionals[0] ?? opts.afterDashDash[0]; // `cd -- ../bob` is `cd ../bob`
     if (!target) addCwds(env, [env.zones.home]);
-    else if (target.dynamic || target.text === '-') env.unknownCwd = true;
+    // With CDPATH set, `cd name` (not `./name`) may land in any directory CDPATH lists.
+    else if (target.dynamic || target.text === '-' || (CDPATH.test(env.fullText) && !/^[./]/.test(target.text))) env.unknownCwd = true;
     else {
       const t = target.text.startsWith('~') ? env.zones.home + target.text.slice(1) : target.text;
       addCwds(env, env.cwds.map((c) => path.resolve(c, t)));
     }
   }
 }
+
+const CDPATH = /\bCDPATH\b/;
 
 function trackEval(script: Word, env: Env, depth: number): void {
   // Run-time text (`eval "$(ssh-agent -s)"`) is judged by the dynamic-command rule, not read here.
