@@ -67,3 +67,16 @@ describe('CDPATH makes a cd to a bare name go elsewhere', () => {
     expect(lead('cd build && rm -rf out')).toEqual({ allowed: true });
   });
 });
+
+describe('cds bash runs on its own: trap handlers and cdable_vars', () => {
+  it('a cd in a trap (a DEBUG trap runs before every command) is tracked like one in eval', () => {
+    expect(reasonOf(lead("trap 'cd /ws' DEBUG; rm -rf src"))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
+    expect(reasonOf(lead(`bash -c "trap 'cd /ws' DEBUG; rm -rf src"`))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
+    expect(lead("trap 'rm -rf /tmp/x/t' EXIT; rm -rf build")).toEqual({ allowed: true });
+  });
+
+  it('with cdable_vars, cd NAME may go where the variable NAME points', () => {
+    expect(reasonOf(lead('W=/ws; shopt -s cdable_vars; cd W && rm -rf src'))).toBe('team lead may not run `rm -rf src`: it would recursively remove files.');
+    expect(lead('shopt -s cdable_vars; cd ./W && rm -rf src')).toEqual({ allowed: true });
+  });
+});

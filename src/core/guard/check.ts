@@ -96,15 +96,17 @@ function checkScript(text: string, env: Env): Hit | null {
 function trackCd(commands: SimpleCommand[], env: Env, depth = 0): void {
   for (const cmd of commands) {
     const r = resolveCommand(cmd.args);
-    // eval and source run in this shell: a cd inside them moves the commands after them.
-    if (r.kind === 'script' && r.via === 'eval') trackEval(r.script, env, depth);
+    // eval, trap handlers (a DEBUG trap runs before every command) and source run in this shell: a cd inside
+    // them moves the commands after them.
+    if (r.kind === 'script' && (r.via === 'eval' || r.via === 'trap')) trackEval(r.script, env, depth);
     if (r.kind === 'opaque' && (r.name === 'source' || r.name === '.')) env.unknownCwd = true;
     if (r.kind !== 'exec' || (r.name !== 'cd' && r.name !== 'pushd')) continue;
     const opts = parseOpts(r.args);
     const target = opts.positionals[0] ?? opts.afterDashDash[0]; // `cd -- ../bob` is `cd ../bob`
     if (!target) addCwds(env, [env.zones.home]);
-    // With CDPATH set, `cd name` (not `./name`) may land in any directory CDPATH lists.
-    else if (target.dynamic || target.text === '-' || (CDPATH.test(env.fullText) && !/^[./]/.test(target.text))) env.unknownCwd = true;
+    // With CDPATH set, `cd name` (not `./name`) may land in any directory CDPATH lists; with cdable_vars, where
+    // the variable `name` points.
+    else if (target.dynamic || target.text === '-' || (BARE_CD.test(env.fullText) && !/^[./]/.test(target.text))) env.unknownCwd = true;
     else {
       const t = target.text.startsWith('~') ? env.zones.home + target.text.slice(1) : target.text;
       addCwds(env, env.cwds.map((c) => path.resolve(c, t)));
@@ -112,7 +114,7 @@ function trackCd(commands: SimpleCommand[], env: Env, depth = 0): void {
   }
 }
 
-const CDPATH = /\bCDPATH\b/;
+const BARE_CD = /\b(CDPATH|cdable_vars)\b/;
 
 function trackEval(script: Word, env: Env, depth: number): void {
   // Run-time text (`eval "$(ssh-agent -s)"`) is judged by the dynamic-command rule, not read here.
