@@ -80,3 +80,19 @@ describe('cds bash runs on its own: trap handlers and cdable_vars', () => {
     expect(lead('shopt -s cdable_vars; cd ./W && rm -rf src')).toEqual({ allowed: true });
   });
 });
+
+describe('a glob with .. after its wildcard climbs out of the directory before the wildcard', () => {
+  it('the lead may not rm such a glob, even one that starts under /tmp', () => {
+    expect(reasonOf(checkCommand('lead', 'rm /tmp/*/../../ws/src/*.ts', leadCtx))).toMatch(/^team lead may not run `rm \/tmp\/\*\/\.\.\/\.\.\/ws\/src\/\*\.ts`: it would remove files named at run time/);
+    expect(reasonOf(lead('rm -rf */../../../ws/src'))).toMatch(/^team lead may not run `rm -rf \*\/\.\.\/\.\.\/\.\.\/ws\/src`/);
+    expect(checkCommand('lead', 'rm /tmp/x/*.log', leadCtx)).toEqual({ allowed: true });
+    expect(lead('rm -rf */build')).toEqual({ allowed: true });
+  });
+
+  it("a teammate may not remove or write through one (it may reach another worktree)", () => {
+    expect(reasonOf(tm('rm -rf ./*/../../bob'))).toMatch(/^teammate may not run `rm -rf \.\/\*\/\.\.\/\.\.\/bob`/);
+    expect(reasonOf(tm('rm -rf src/*/../../../bob'))).toMatch(/^teammate may not run/);
+    expect(tm('rm -rf ./build/*')).toEqual({ allowed: true });
+    expect(tm('rm src/*/old.ts')).toEqual({ allowed: true });
+  });
+});

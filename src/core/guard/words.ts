@@ -109,10 +109,14 @@ export class WordBuilder {
 
   build(raw: string): Word {
     const folded = fold(this.text);
+    // `/tmp/*/../../ws/src/*`: a `..` after the wildcard leaves the directory before it, so the place is not known.
+    const wild = this.glob ? folded.search(/[*?[]/) : -1;
+    const climbs = wild >= 0 && /(^|\/)\.\.(\/|$)/.test(folded.slice(wild));
+    if (climbs && this.prefixOpen) this.prefix = this.prefix.slice(0, wild);
     return {
       text: folded,
       raw,
-      dynamic: this.dynamic,
+      dynamic: this.dynamic || climbs,
       cmdSubst: this.cmdSubst,
       substs: this.substs,
       glob: this.glob,
