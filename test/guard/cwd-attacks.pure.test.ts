@@ -96,3 +96,18 @@ describe('a glob with .. after its wildcard climbs out of the directory before t
     expect(tm('rm src/*/old.ts')).toEqual({ allowed: true });
   });
 });
+
+describe("find's starting points after its leading options, and read from a file", () => {
+  it('-H/-L/-P/-D opts/-O3 come before the starting points: the start after them is the one checked', () => {
+    expect(reasonOf(lead('find -P /ws/src -delete'))).toBe('team lead may not run `find -P /ws/src -delete`: it would delete every matched file (find -delete).');
+    expect(reasonOf(lead('find -D stat -O3 /ws/src -name x -delete'))).toMatch(/delete every matched file \(find -delete\)/);
+    expect(reasonOf(tm('find -L ../bob -delete'))).toMatch(/^teammate may not run `find -L \.\.\/bob -delete`: it would find -delete: write into another teammate's worktree/);
+    expect(lead('find -L /tmp/x/build -delete')).toEqual({ allowed: true });
+  });
+
+  it('-files0-from reads the starting points from a file: they are unknown', () => {
+    expect(reasonOf(lead('find -files0-from /tmp/list -delete'))).toMatch(/delete every matched file \(find -delete\)/);
+    expect(reasonOf(lead('find /tmp/x -files0-from=/tmp/list -delete'))).toMatch(/delete every matched file \(find -delete\)/);
+    expect(lead('find -files0-from /tmp/list -name x -print')).toEqual({ allowed: true });
+  });
+});

@@ -129,8 +129,12 @@ function awkInPlace(args: Word[], env: Env): Finding | null {
 function findRule(args: Word[], env: Env, check: ArgvChecker): Finding | null {
   let i = 0;
   const starts: Word[] = [];
+  // Leading options come before the starting points: `find -L /ws/src -delete` starts at /ws/src.
+  for (; i < args.length && /^-([HLP]|O\d*|D)$/.test((args[i] as Word).text); i++) if ((args[i] as Word).text === '-D') i++;
   while (i < args.length && !/^[-(!]/.test((args[i] as Word).text)) starts.push(args[i++] as Word);
   if (starts.length === 0) starts.push({ ...unknownWord('.'), text: '.', dynamic: false, prefix: '.' });
+  // `-files0-from FILE`: the starting points are read from FILE.
+  if (args.some((w) => /^-files0-from(=|$)/.test(w.text))) starts.push(unknownWord('<find -files0-from>'));
   const deletesAll = (how: string): Finding | null => {
     if (env.role === 'teammate') return firstHit(starts, env, how, true);
     const scratch = starts.every((w) => !w.dynamic && inScratch(w, env));
