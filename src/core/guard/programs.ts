@@ -293,9 +293,36 @@ function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Findi
       const f = nested(c.slice(bang + 1), env);
       if (f && !f.parseError) return { why: `${f.why} (from a ${name} shell escape)`, advice: f.advice };
     }
+    const f = vimScript(name, c, scriptOut, env, nested);
+    if (f) return f;
   }
   const writes = commands.some((c) => /(^|[|\s:])(w|wq|x|wa|wall|up|update|sav|saveas|write|exit|xit)\b/.test(c)) || ((exMode || commands.length > 0) && !readOnly);
   return editFiles(name, [...scriptOut, ...(writes ? [...files, ...commands.flatMap(writtenFiles)] : [])], env);
+}
+
+const VIM_SHELL = /\b(system|systemlist|job_start|jobstart|term_start|termopen)\s*\(|\bexe(c(ute)?)?\b/;
+const VIM_FILES = /\b(delete|writefile|rename|mkdir|filecopy)\s*\(/;
+const VIM_LANGUAGE = /(?:^|[|:\s])(lua|luado|luafile|py3?|python3?|pyx|pythonx|py3?do|py3?file|perl|perldo|ruby|rubydo|tcl|tcldo|mzscheme)\b/;
+
+/**
+ * A vim command that reaches the shell or the disk without a `!`: the strings given to system()/job functions or
+ * `exe` are shell commands, the strings given to delete()/writefile()/rename() are written files (added to
+ * `written`), and code in an interface language (:lua, :py3…) is not read.
+ */
+function vimScript(name: string, c: string, written: Word[], env: Env, nested: ScriptChecker): Finding | null {
+  const strings = [...c.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'/g)].map((m) => m[1] ?? m[2] ?? '');
+  if (VIM_SHELL.test(c)) {
+    for (const s of [...strings, strings.join(' ')]) {
+      const f = nested(s.replace(/^\s*!/, ''), env);
+      if (f && !f.parseError) return { why: `${f.why} (from a ${name} shell escape)`, advice: f.advice };
+    }
+  }
+  // Flags such as delete()'s 'rf' are no file names.
+  if (VIM_FILES.test(c)) written.push(...strings.filter((s) => !/^[a-z]{0,2}$/.test(s)).map(asWord));
+  const lang = VIM_LANGUAGE.exec(c)?.[1];
+  if (!lang) return null;
+  if (env.role === 'lead') return { why: `run ${lang} code inside ${name}, which the guard cannot read`, advice: ADVICE.leadWrite };
+  return dynamicRule(`${lang} code inside ${name}`, env.fullText);
 }
 
 function pushWord(list: Word[], w: Word | undefined): void {
