@@ -111,3 +111,13 @@ describe("find's starting points after its leading options, and read from a file
     expect(lead('find -files0-from /tmp/list -name x -print')).toEqual({ allowed: true });
   });
 });
+
+describe("a teammate's cd to an absolute path among more than 16 possible cwds", () => {
+  const cds = (n: number) => Array.from({ length: n }, (_, i) => `cd d${i}`).join(' && ');
+  it('is not lost when the cwds become unknown: relative writes and removes are refused', () => {
+    expect(reasonOf(tm(`${cds(4)} && cd /ws && echo x > src/a.ts`))).toBe('teammate may not run `echo x > src/a.ts`: it would write (redirect) a path computed at run time (src/a.ts).');
+    expect(reasonOf(tm(`${cds(4)} && cd /ws/src && rm -rf lib`))).toMatch(/^teammate may not run `rm -rf lib`/);
+    expect(tm(`${cds(4)} && echo x > a.ts`)).toEqual({ allowed: true });
+    expect(tm(`${cds(4)} && cd /ws && echo x > /tmp/a.ts`)).toEqual({ allowed: true });
+  });
+});

@@ -12,6 +12,8 @@ const dynamicWrite = (verb: string, w: Word): Finding => ({
   advice: ADVICE.dynamic,
 });
 
+const ABSOLUTE_CD = /(^|[\s;&|(`])(cd|pushd)(\s+-\S*)*\s+['"]?[/~]/;
+
 /** One path an agent would write or delete. `recursive`: the whole tree below it goes too. */
 export function checkTarget(w: Word, env: Env, verb: string, recursive = false): Finding | null {
   const relative = !w.text.startsWith('/') && !w.text.startsWith('~');
@@ -29,7 +31,8 @@ export function checkTarget(w: Word, env: Env, verb: string, recursive = false):
   if (w.dynamic || (env.unknownCwd && relative)) {
     // Teammates script a lot: only dynamic paths that point at shared areas are refused.
     const hint = `${w.raw} ${env.unknownCwd ? env.fullText : ''}`;
-    return /\.worktrees|\.\.|\.thclaws|\.git\b/.test(hint) ? dynamicWrite(verb, w) : null;
+    // A cd to an absolute place (`cd /ws`) among many cds may be where a relative path lands.
+    return /\.worktrees|\.\.|\.thclaws|\.git\b/.test(hint) || (env.unknownCwd && relative && ABSOLUTE_CD.test(env.fullText)) ? dynamicWrite(verb, w) : null;
   }
   for (const p of resolvePath(w, env.cwds, env.zones.home) ?? []) {
     const zone = teammateZone(p, env.zones, recursive);
