@@ -326,7 +326,9 @@ B('kind: writes into the lead\'s checkout by absolute path (teammate) or contain
 B('the lead\'s path checkout through -C (a teammate may not run it there either)', 'git -C /ws checkout src/a.ts');
 L('lead rm -r: every target must be scratch', 'rm -rf /tmp/x src', 'rm -r /tmp/a /tmp/b ./build', 'rm -rf src /tmp/x');
 
-L('lead rm -r: no target, or a target that some possible cwd puts outside scratch', 'rm -rf', 'cd /tmp/a && rm -rf build');
+L('lead rm -r: no target, or a target that some possible cwd puts outside scratch', 'rm -rf', 'cd /tmp/a; rm -rf build', 'cd /tmp/a || true && rm -rf build',
+  'cd /tmp/a && true; rm -rf build', 'cd /tmp/a && cd - && rm -rf build');
+L('lead rm -r after a cd into scratch (order is not modelled)', 'cd /tmp/a && rm -rf build');
 L('lead writes: a directory holding the workspace, a relative path after a dynamic cd, a dynamic path', 'tar -xzf /tmp/a.tgz -C /',
   'cd "$D" && echo x > out.txt', 'echo x > "$OUT/log.txt"');
 A('writes by absolute path after a dynamic cd', 'cd "$D" && echo x > /tmp/out.txt');

@@ -132,7 +132,7 @@ function trackEval(script: Word, env: Env, depth: number): void {
 
 function addCwds(env: Env, more: string[]): void {
   const next = [...new Set([...env.cwds, ...more])];
-  if (next.length > MAX_CWDS) env.unknownCwd = true;
+  if (next.length > MAX_CWDS) env.unknownCwd = env.cwdOverflow = true;
   else env.cwds = next;
 }
 

@@ -19,6 +19,8 @@ export interface Env {
   cwds: string[];
   /** A `cd` to a dynamic path was seen: relative paths may point anywhere. */
   unknownCwd: boolean;
+  /** The cwds became unknown because more than 16 were possible (not through a cd to a run-time place). */
+  cwdOverflow?: boolean;
   /** The full original input (the dynamic-command rule looks at all of it). */
   fullText: string;
   depth: number;

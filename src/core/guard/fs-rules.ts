@@ -32,7 +32,7 @@ export function checkTarget(w: Word, env: Env, verb: string, recursive = false):
     // Teammates script a lot: only dynamic paths that point at shared areas are refused.
     const hint = `${w.raw} ${env.unknownCwd ? env.fullText : ''}`;
     // A cd to an absolute place (`cd /ws`) among many cds may be where a relative path lands.
-    return /\.worktrees|\.\.|\.thclaws|\.git\b/.test(hint) || (env.unknownCwd && relative && ABSOLUTE_CD.test(env.fullText)) ? dynamicWrite(verb, w) : null;
+    return /\.worktrees|\.\.|\.thclaws|\.git\b/.test(hint) || (env.cwdOverflow && relative && ABSOLUTE_CD.test(env.fullText)) ? dynamicWrite(verb, w) : null;
   }
   for (const p of resolvePath(w, env.cwds, env.zones.home) ?? []) {
     const zone = teammateZone(p, env.zones, recursive);
