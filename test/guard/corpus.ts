@@ -115,7 +115,7 @@ L('lead authoring via shell', 'echo x > src/a.ts', 'echo x >> README.md', "cat >
   "sed -Ei 's/a/b/' src/a.ts", "perl -pi -e 's/a/b/' src/a.ts", 'cp /tmp/a.ts src/a.ts', 'mv src/a.ts src/b.ts', 'mv src/a.ts /tmp/',
   'cp -t src /tmp/a.ts', 'ln -sf /tmp/x src/x', 'install -m 644 /tmp/a src/a', 'dd if=/dev/zero of=src/a.ts', 'truncate -s 0 src/a.ts',
   'rsync -a /tmp/x/ src/', 'echo x >| src/a', 'echo x &> src/log.txt', 'printf x > ./src/../src/a.ts', '> src/a.ts',
-  'echo x > "$OUT"', 'cd src && echo x > a.ts', 'cd /tmp && echo x > a.ts', 'patch -p1 < fix.diff', 'shred src/a.ts',
+  'echo x > "$OUT"', 'cd src && echo x > a.ts', 'cd /tmp; echo x > a.ts', 'patch -p1 < fix.diff', 'shred src/a.ts',
   '{ echo a; echo b; } > src/a.ts', 'for i in 1; do echo $i; done > src/a.ts', 'echo x >&src/a.ts', 'cp src/a.ts src/b.ts');
 L('dynamic destructive (lead)', 'X=src; rm -rf $X', 'rm -rf "$(pwd)/build"', 'rm -rf `pwd`/build', 'rm $FLAGS x', 'rm -{r,f} x',
   'rm -r{,} x', 'for d in a b; do rm -rf $d; done', 'rm "$F"', 'git clean $OPTS');
@@ -328,7 +328,8 @@ L('lead rm -r: every target must be scratch', 'rm -rf /tmp/x src', 'rm -r /tmp/a
 
 L('lead rm -r: no target, or a target that some possible cwd puts outside scratch', 'rm -rf', 'cd /tmp/a; rm -rf build', 'cd /tmp/a || true && rm -rf build',
   'cd /tmp/a && true; rm -rf build', 'cd /tmp/a && cd - && rm -rf build');
-L('lead rm -r after a cd into scratch (order is not modelled)', 'cd /tmp/a && rm -rf build');
+A('lead rm -r after a leading cd into scratch that every later command depends on (&& only: if the cd fails nothing runs)', 'cd /tmp/a && rm -rf build',
+  'cd /tmp/a && npm run build && rm -rf dist/cache', 'cd /tmp && echo x > a.ts');
 L('lead writes: a directory holding the workspace, a relative path after a dynamic cd, a dynamic path', 'tar -xzf /tmp/a.tgz -C /',
   'cd "$D" && echo x > out.txt', 'echo x > "$OUT/log.txt"');
 A('writes by absolute path after a dynamic cd', 'cd "$D" && echo x > /tmp/out.txt');

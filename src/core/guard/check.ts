@@ -36,11 +36,21 @@ export function checkCommand(role: Role, command: string, ctx: GuardContext): Gu
   if (command.length > MAX_LENGTH) {
     return { allowed: false, reason: `${label} may not run this command: it is too long to verify (${command.length} characters).`, advice: ADVICE.parse };
   }
-  const env: Env = { role, ctx, zones: zonesFor(ctx), cwds: [path.resolve(ctx.cwd)], unknownCwd: false, fullText: splitLikeIfs(fold(command)), depth: 0, fetchFirst: FETCHES.test(command) };
+  const env: Env = { role, ctx, zones: zonesFor(ctx), cwds: [startCwd(command, ctx.cwd)], unknownCwd: false, fullText: splitLikeIfs(fold(command)), depth: 0, fetchFirst: FETCHES.test(command) };
   const hit = checkScript(command, env);
   if (!hit) return { allowed: true };
   const shown = hit.raw.length > 160 ? `${hit.raw.slice(0, 157)}...` : hit.raw;
   return { allowed: false, reason: `${label} may not run \`${shown}\`: it would ${hit.why}.`, advice: hit.advice };
+}
+
+/**
+ * `cd /abs && …` where every later command is joined by `&&` (no `;`, `||`, `&`, newline anywhere): if the cd
+ * fails nothing runs, so the start cwd is never a cwd of the rest (`cd /tmp/a && rm -rf build` is scratch).
+ */
+function startCwd(command: string, cwd: string): string {
+  const m = /^\s*cd\s+(\/[\w./-]*)\s*&&/.exec(command);
+  if (!m || /[;\n]|\|\||(^|[^&])&($|[^&])/.test(command.slice(m[0].length))) return path.resolve(cwd);
+  return path.resolve(m[1] as string);
 }
 
 /** A git command that may move refs (`FETCH_HEAD`, remote-tracking branches) before later commands run. */
