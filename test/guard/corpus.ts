@@ -263,6 +263,8 @@ T('kind: programs writing into another worktree (teammate)', "vim -es -c '%d' -c
 B('vim options missed by the session-4 scan: -w{N} goes on to the next letter as vim does, -i writes its viminfo, --startuptime/--log their file',
   "vim -w5c'!rm -rf ../bob' /tmp/x", "vim -w80c '!rm -rf ../bob' /tmp/x", 'vim -i /ws/.worktrees/bob/a.ts -c q /tmp/x', 'vim -ni /ws/.worktrees/bob/a.ts /tmp/x',
   'vim --startuptime /ws/.worktrees/bob/a.ts /tmp/x', 'nvim --log /ws/.worktrees/bob/a.ts /tmp/x');
+B('vim -S followed by another option sources Session.vim: the option after it is read (its command runs)', "vim -S -c '!rm -rf ../bob' /tmp/x");
+A('vim -w N (a separate number) is the window height, no script file', 'vim -w 5 -R src/a.ts');
 A('vim options that write nothing into the workspace', 'vim -i NONE -R src/a.ts', 'vim -w5 -R src/a.ts', 'vim --startuptime /tmp/st.log src/a.ts', 'vim -i /tmp/viminfo src/a.ts');
 L('kind: deletes assembled at run time inside interpreters', "python3 -c \"import base64,os; os.system(base64.b64decode('cm0gLXJmIHNyYw==').decode())\"",
   "python3 -c \"import shutil; getattr(shutil, 'rm'+'tree')('src')\"", "python3 -c \"import shutil; getattr(shutil, 'rm' 'tree')('src')\"",

@@ -264,12 +264,15 @@ function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Findi
         if (/[eEs]/.test(c)) exMode = true;
         else if (c === 'R' || c === 'M') readOnly = true;
         else if (c === 'c' || c === 'S') {
-          commands.push(rest || (args[++i]?.text ?? ''));
+          // `-S` before another option (or at the end) sources Session.vim and lets that option be read.
+          if (c === 'S' && !rest && !/^[^-]/.test(args[i + 1]?.text ?? '')) commands.push('so Session.vim');
+          else commands.push(rest || (args[++i]?.text ?? ''));
           break;
         } else if (c === 'w' && /^\d/.test(rest)) {
           j += (/^\d+/.exec(rest) as RegExpExecArray)[0].length; // `-w{N}`: the window height; vim reads on (`-w5c CMD`)
         } else if (c === 'w' || c === 'W') {
-          pushWord(scriptOut, rest ? asWord(rest) : args[++i]);
+          const out = rest ? asWord(rest) : args[++i];
+          if (c === 'W' || rest || !/^\d/.test(out?.text ?? '')) pushWord(scriptOut, out); // `-w 5`: the window height
           break;
         } else if (c === 'i') {
           // `-i {viminfo}`: written when vim exits, whatever it edited.
