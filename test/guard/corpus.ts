@@ -265,6 +265,11 @@ B('vim options missed by the session-4 scan: -w{N} goes on to the next letter as
   'vim --startuptime /ws/.worktrees/bob/a.ts /tmp/x', 'nvim --log /ws/.worktrees/bob/a.ts /tmp/x');
 B('vim -S followed by another option sources Session.vim: the option after it is read (its command runs)', "vim -S -c '!rm -rf ../bob' /tmp/x");
 A('vim -w N (a separate number) is the window height, no script file', 'vim -w 5 -R src/a.ts');
+B('vim write commands in the spellings vim takes: w!file, w>>file, ++opt before the file, wn/wp, after silent/sil!/exe',
+  "vim -es -c 'w!/ws/.worktrees/bob/a' -c 'qa!' /tmp/x", "vim -es -c 'w>>/ws/.worktrees/bob/a' -c 'qa!' /tmp/x", "vim -es -c 'w ++ff=dos /ws/.worktrees/bob/a' -c 'qa!' /tmp/x",
+  "vim -es -c 'wn /ws/.worktrees/bob/a' -c 'qa!' /tmp/x", "vim -es -c 'silent w /ws/.worktrees/bob/a' -c 'qa!' /tmp/x", "vim -es -c 'sil! w /ws/.worktrees/bob/a' -c 'qa!' /tmp/x",
+  "vim -es -c 'exe \"w /ws/.worktrees/bob/a\"' -c 'qa!' /tmp/x");
+A('vim write commands into scratch, and a write piped to a command', "vim -es -c 'w!/tmp/out' -c 'qa!' /tmp/x", "vim -es -c 'silent w ++ff=dos /tmp/out' -c 'qa!' /tmp/x", "vim -es -c 'w !wc -l' -c 'qa!' /tmp/x");
 A('vim options that write nothing into the workspace', 'vim -i NONE -R src/a.ts', 'vim -w5 -R src/a.ts', 'vim --startuptime /tmp/st.log src/a.ts', 'vim -i /tmp/viminfo src/a.ts');
 L('kind: deletes assembled at run time inside interpreters', "python3 -c \"import base64,os; os.system(base64.b64decode('cm0gLXJmIHNyYw==').decode())\"",
   "python3 -c \"import shutil; getattr(shutil, 'rm'+'tree')('src')\"", "python3 -c \"import shutil; getattr(shutil, 'rm' 'tree')('src')\"",

@@ -232,9 +232,16 @@ function cmakeE(args: Word[], env: Env, check: ArgvChecker): Finding | null {
   }
 }
 
+/**
+ * A write command as ex reads it: after modifiers (`silent!`, `exe "…"`) and a range, `w`/`wq`/`wn`/`sav`… then
+ * `!` or blanks or `>>`, `++opt`s, and the file (`w!file` forces; `w !cmd`, a blank before the `!`, pipes to a shell).
+ */
+const WRITE_COMMAND =
+  /(?:^|[|\n"'])\s*:?\s*(?:(?:sil(?:ent)?!?|noa(?:utocmd)?|keepalt|keepj(?:umps)?|lockm(?:arks)?|exe(?:c(?:ute)?)?)\s+["']?\s*:?\s*)*[.$,;%\d+'<>-]*\s*(?:w|W|wq|x|xit|exit|write|sav|saveas|up|update|wn|wN|wnext|wNext|wp|wprevious)(?:!|(?=\s|>>))\s*(?:\+\+\w+(?:=\S*)?\s+)*(?:>>\s*)?([^\s|!"'][^\s|"']*)/g;
+
 /** Files a write command names (`:w path`, `:saveas path`, ed's `w path` / `W path`): written besides the edited ones. */
 function writtenFiles(commands: string): Word[] {
-  return [...commands.matchAll(/(?:^|[|\n])\s*:?\s*[.$,;%\d+'<>-]*\s*(?:w|W|wq|x|xit|exit|write|sav|saveas|up|update)!?\s+(?:>>\s*)?([^\s|!][^\s|]*)/g)].map((m) => asWord(m[1] as string));
+  return [...commands.matchAll(WRITE_COMMAND)].map((m) => asWord(m[1] as string));
 }
 
 const VIM = new Set(['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim', 'evim']);
