@@ -269,6 +269,9 @@ B('vim write commands in the spellings vim takes: w!file, w>>file, ++opt before 
   "vim -es -c 'w!/ws/.worktrees/bob/a' -c 'qa!' /tmp/x", "vim -es -c 'w>>/ws/.worktrees/bob/a' -c 'qa!' /tmp/x", "vim -es -c 'w ++ff=dos /ws/.worktrees/bob/a' -c 'qa!' /tmp/x",
   "vim -es -c 'wn /ws/.worktrees/bob/a' -c 'qa!' /tmp/x", "vim -es -c 'silent w /ws/.worktrees/bob/a' -c 'qa!' /tmp/x", "vim -es -c 'sil! w /ws/.worktrees/bob/a' -c 'qa!' /tmp/x",
   "vim -es -c 'exe \"w /ws/.worktrees/bob/a\"' -c 'qa!' /tmp/x");
+B('vim commands fed on stdin (ex mode reads them as commands, plain vim as typed keys)', "vim -es /tmp/x <<< '!rm -rf ../bob'", "echo '!rm -rf ../bob' | vim -es /tmp/x",
+  "printf '%s\\n' ':!rm -rf ../bob' | ex /tmp/x");
+A('vim reading a file from stdin, and harmless commands on stdin', "echo '!rm -rf ../bob' | vim -R -", "vim -es /tmp/x <<< 'q!'");
 A('vim write commands into scratch, and a write piped to a command', "vim -es -c 'w!/tmp/out' -c 'qa!' /tmp/x", "vim -es -c 'silent w ++ff=dos /tmp/out' -c 'qa!' /tmp/x", "vim -es -c 'w !wc -l' -c 'qa!' /tmp/x");
 A('vim options that write nothing into the workspace', 'vim -i NONE -R src/a.ts', 'vim -w5 -R src/a.ts', 'vim --startuptime /tmp/st.log src/a.ts', 'vim -i /tmp/viminfo src/a.ts');
 L('kind: deletes assembled at run time inside interpreters', "python3 -c \"import base64,os; os.system(base64.b64decode('cm0gLXJmIHNyYw==').decode())\"",

@@ -247,7 +247,7 @@ function writtenFiles(commands: string): Word[] {
 const VIM = new Set(['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim', 'evim']);
 
 /** vim/ex: `-c`/`+cmd`/`--cmd` commands with `!` shell escapes, and non-interactive editing of files. */
-function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Finding | null {
+function vim(name: string, args: Word[], stdin: string | null, env: Env, nested: ScriptChecker): Finding | null {
   const commands: string[] = [];
   const files: Word[] = [];
   /** Written whatever else vim does: `-w`/`-W {scriptout}` (the keys typed), `-V{N}{file}`, `--log`, `--startuptime` (logs), `-i` (viminfo). */
@@ -297,6 +297,8 @@ function vim(name: string, args: Word[], env: Env, nested: ScriptChecker): Findi
       }
     } else if (!t.startsWith('-')) files.push(args[i] as Word);
   }
+  // Text on stdin is read as commands (ex mode) or typed keys (`:cmd`), unless `-` makes it the edited file.
+  if (stdin && !args.some((w) => w.text === '-')) commands.push(...stdin.split('\n').filter((l) => l.trim() !== ''));
   for (const c of commands) {
     const bang = c.indexOf('!');
     if (bang >= 0) {
@@ -392,6 +394,6 @@ export function programRule(name: string, args: Word[], stdin: string | null, en
     case 'red':
       return ed(name, args, stdin, env, nested);
     default:
-      return VIM.has(name) ? vim(name, args, env, nested) : undefined;
+      return VIM.has(name) ? vim(name, args, stdin, env, nested) : undefined;
   }
 }
