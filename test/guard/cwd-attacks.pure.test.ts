@@ -121,3 +121,19 @@ describe("a teammate's cd to an absolute path among more than 16 possible cwds",
     expect(tm(`${cds(4)} && cd /ws && echo x > /tmp/a.ts`)).toEqual({ allowed: true });
   });
 });
+
+describe('HOME assigned in the input moves cd and ~', () => {
+  it('a bare cd, cd ~ and ~ paths are unknown when the input sets HOME', () => {
+    expect(reasonOf(tm('HOME=/ws/.worktrees/bob; cd; echo x > a.ts'))).toMatch(/^teammate may not run `echo x > a\.ts`: it would write \(redirect\) a path computed at run time/);
+    expect(reasonOf(tm('HOME=/ws/.worktrees/bob; echo x > ~/a.ts'))).toMatch(/^teammate may not run `echo x > ~\/a\.ts`: it would write \(redirect\) a path computed at run time/);
+    expect(reasonOf(tm('export HOME=/ws; cd ~/src && touch a.ts'))).toMatch(/^teammate may not run `touch a\.ts`/);
+    expect(tm('cd; echo x > a.ts')).toEqual({ allowed: true });
+    expect(tm('echo x > ~/a.ts')).toEqual({ allowed: true });
+  });
+
+  it("the lead's scratch exemption does not hold for ~ paths when the input sets HOME (home under /tmp)", () => {
+    const homeInTmp: GuardContext = { ...inTmp, home: '/tmp/h' };
+    expect(reasonOf(checkCommand('lead', 'HOME=/ws; rm -rf ~/src', homeInTmp))).toBe('team lead may not run `rm -rf ~/src`: it would recursively remove files.');
+    expect(checkCommand('lead', 'rm -rf ~/build', homeInTmp)).toEqual({ allowed: true });
+  });
+});

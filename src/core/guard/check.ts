@@ -36,7 +36,7 @@ export function checkCommand(role: Role, command: string, ctx: GuardContext): Gu
   if (command.length > MAX_LENGTH) {
     return { allowed: false, reason: `${label} may not run this command: it is too long to verify (${command.length} characters).`, advice: ADVICE.parse };
   }
-  const env: Env = { role, ctx, zones: zonesFor(ctx), cwds: [startCwd(command, ctx.cwd)], unknownCwd: false, fullText: splitLikeIfs(fold(command)), depth: 0, fetchFirst: FETCHES.test(command) };
+  const env: Env = { role, ctx, zones: zonesFor(ctx), cwds: [startCwd(command, ctx.cwd)], unknownCwd: false, homeSet: /\bHOME=/.test(command), fullText: splitLikeIfs(fold(command)), depth: 0, fetchFirst: FETCHES.test(command) };
   const hit = checkScript(command, env);
   if (!hit) return { allowed: true };
   const shown = hit.raw.length > 160 ? `${hit.raw.slice(0, 157)}...` : hit.raw;
@@ -113,7 +113,8 @@ function trackCd(commands: SimpleCommand[], env: Env, depth = 0): void {
     if (r.kind !== 'exec' || (r.name !== 'cd' && r.name !== 'pushd')) continue;
     const opts = parseOpts(r.args);
     const target = opts.positionals[0] ?? opts.afterDashDash[0]; // `cd -- ../bob` is `cd ../bob`
-    if (!target) addCwds(env, [env.zones.home]);
+    if (env.homeSet && (!target || target.text.startsWith('~'))) env.unknownCwd = true;
+    else if (!target) addCwds(env, [env.zones.home]);
     // With CDPATH set, `cd name` (not `./name`) may land in any directory CDPATH lists; with cdable_vars, where
     // the variable `name` points.
     else if (target.dynamic || target.text === '-' || (BARE_CD.test(env.fullText) && !/^[./]/.test(target.text))) env.unknownCwd = true;

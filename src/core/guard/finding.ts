@@ -21,6 +21,8 @@ export interface Env {
   unknownCwd: boolean;
   /** The cwds became unknown because more than 16 were possible (not through a cd to a run-time place). */
   cwdOverflow?: boolean;
+  /** The input assigns HOME: a bare `cd`, `cd ~…` and `~` paths go where it says, not to the agent's home. */
+  homeSet?: boolean;
   /** The full original input (the dynamic-command rule looks at all of it). */
   fullText: string;
   depth: number;

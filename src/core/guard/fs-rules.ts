@@ -17,6 +17,7 @@ const ABSOLUTE_CD = /(^|[\s;&|(`])(cd|pushd)(\s+-\S*)*\s+['"]?[/~]/;
 /** One path an agent would write or delete. `recursive`: the whole tree below it goes too. */
 export function checkTarget(w: Word, env: Env, verb: string, recursive = false): Finding | null {
   const relative = !w.text.startsWith('/') && !w.text.startsWith('~');
+  if (env.homeSet && w.text.startsWith('~')) return dynamicWrite(verb, w);
   if (env.role === 'lead') {
     if (w.dynamic) return dynamicWrite(verb, w);
     const paths = resolvePath(w, env.cwds, env.zones.home) ?? [];
@@ -32,7 +33,7 @@ export function checkTarget(w: Word, env: Env, verb: string, recursive = false):
     // Teammates script a lot: only dynamic paths that point at shared areas are refused.
     const hint = `${w.raw} ${env.unknownCwd ? env.fullText : ''}`;
     // A cd to an absolute place (`cd /ws`) among many cds may be where a relative path lands.
-    return /\.worktrees|\.\.|\.thclaws|\.git\b/.test(hint) || (env.cwdOverflow && relative && ABSOLUTE_CD.test(env.fullText)) ? dynamicWrite(verb, w) : null;
+    return /\.worktrees|\.\.|\.thclaws|\.git\b/.test(hint) || env.homeSet || (env.cwdOverflow && relative && ABSOLUTE_CD.test(env.fullText)) ? dynamicWrite(verb, w) : null;
   }
   for (const p of resolvePath(w, env.cwds, env.zones.home) ?? []) {
     const zone = teammateZone(p, env.zones, recursive);
@@ -44,6 +45,7 @@ export function checkTarget(w: Word, env: Env, verb: string, recursive = false):
 /** Where a word may point; null for a relative path after a cd to a run-time directory (it may be anywhere). */
 function placesOf(w: Word, env: Env): string[] | null {
   if (env.unknownCwd && !w.text.startsWith('/') && !w.text.startsWith('~')) return null;
+  if (env.homeSet && w.text.startsWith('~')) return null;
   return resolvePath(w, env.cwds, env.zones.home) ?? [];
 }
 
