@@ -539,6 +539,8 @@ describe('survivors of the first mutation run (programs.ts:226-327)', () => {
       ["vim -R -c '%d | w' src/a.ts", 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
       ["vim -R -c '%d|w' src/a.ts", 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
       ["vim -R -c ':up' src/a.ts", 'edit src/a.ts non-interactively with vim (the lead does not author files)'],
+      ['vim -V10/tmp/log /tmp/x', null],
+      ["vim -tmain -c '!rm -rf src'", 'recursively remove files (from a vim shell escape)'],
     ]);
   });
 
