@@ -11,6 +11,7 @@ export const TARGETS = [
       'src/core/guard/argv.ts',
       'src/core/guard/check.ts',
       'src/core/guard/dynamic.ts',
+      'src/core/guard/editors.ts',
       'src/core/guard/fs-rules.ts',
       'src/core/guard/git-argv.ts',
       'src/core/guard/git-refs.ts',

@@ -1,18 +1,17 @@
 /**
  * Programs that are not deleters by name but delete or write by kind: compressors and archivers that remove
  * their input, containers that mount the workspace, and programs with a shell escape or an editing mode
- * (awk, sqlite3, cmake -E, vim/ex, ed).
+ * (awk, sqlite3, cmake -E; vim/ex and ed in editors.ts).
  */
 import { hasLong, hasLongAbbrev, hasShort, parseOpts } from './argv.js';
 import { dynamicRule } from './dynamic.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
 import type { ArgvChecker } from './fs-rules.js';
 import { checkTarget } from './fs-rules.js';
-import { inWorkspace, resolvePath } from './paths.js';
-import { literalWord, unknownWord, type Word } from './words.js';
+import { ed, vim, VIM } from './editors.js';
+import { asWord, firstHit, type ScriptChecker } from './targets.js';
+import { literalWord, type Word } from './words.js';
 
-/** Re-enters the shell checker for a script found inside a program's arguments. */
-export type ScriptChecker = (script: string, env: Env) => Finding | null;
 
 /** Compressors that replace `f` by `f.gz` (deleting `f`) unless told to keep it or write to stdout. */
 const DELETE_BY_DEFAULT = new Set(['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'lzma', 'unlzma', 'lzip', 'pigz', 'unpigz', 'pbzip2', 'compress', 'uncompress']);
@@ -24,16 +23,6 @@ const KEEP_BY_DEFAULT: Record<string, { shorts: string; longs: string[] }> = {
   brotli: { shorts: 'j', longs: ['rm'] },
   lzop: { shorts: 'U', longs: ['delete'] },
 };
-
-const asWord = (text: string): Word => ({ ...unknownWord(text), text, dynamic: false, prefix: text });
-
-function firstHit(words: readonly Word[], env: Env, verb: string, recursive: boolean): Finding | null {
-  for (const w of words) {
-    const f = checkTarget(w, env, verb, recursive);
-    if (f) return f;
-  }
-  return null;
-}
 
 function compressor(name: string, args: Word[], env: Env): Finding | null {
   const p = parseOpts(args, { shortValue: 'SoTbBpL', longValue: ['suffix', 'output', 'threads'] });
@@ -230,138 +219,6 @@ function cmakeE(args: Word[], env: Env, check: ArgvChecker): Finding | null {
     default:
       return null;
   }
-}
-
-/**
- * A write command as ex reads it: after modifiers (`silent!`, `exe "…"`) and a range, `w`/`wq`/`wn`/`sav`… then
- * `!` or blanks or `>>`, `++opt`s, and the file (`w!file` forces; `w !cmd`, a blank before the `!`, pipes to a shell).
- */
-const WRITE_COMMAND =
-  /(?:^|[|\n"'])\s*:?\s*(?:(?:sil(?:ent)?!?|noa(?:utocmd)?|keepalt|keepj(?:umps)?|lockm(?:arks)?|exe(?:c(?:ute)?)?)\s+["']?\s*:?\s*)*[.$,;%\d+'<>-]*\s*(?:w|W|wq|x|xit|exit|write|sav|saveas|up|update|wn|wN|wnext|wNext|wp|wprevious)(?:!|(?=\s|>>))\s*(?:\+\+\w+(?:=\S*)?\s+)*(?:>>\s*)?([^\s|!"'][^\s|"']*)/g;
-
-/** Files a write command names (`:w path`, `:saveas path`, ed's `w path` / `W path`): written besides the edited ones. */
-function writtenFiles(commands: string): Word[] {
-  return [...commands.matchAll(WRITE_COMMAND)].map((m) => asWord(m[1] as string));
-}
-
-const VIM = new Set(['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim', 'evim']);
-
-/** vim/ex: `-c`/`+cmd`/`--cmd` commands with `!` shell escapes, and non-interactive editing of files. */
-function vim(name: string, args: Word[], stdin: string | null, env: Env, nested: ScriptChecker): Finding | null {
-  const commands: string[] = [];
-  const files: Word[] = [];
-  /** Written whatever else vim does: `-w`/`-W {scriptout}` (the keys typed), `-V{N}{file}`, `--log`, `--startuptime` (logs), `-i` (viminfo). */
-  const scriptOut: Word[] = [];
-  let exMode = name === 'ex';
-  let readOnly = name === 'view' || name === 'rvim';
-  for (let i = 0; i < args.length; i++) {
-    const t = (args[i] as Word).text;
-    if (t === '--cmd') commands.push(args[++i]?.text ?? '');
-    else if (t === '--startuptime' || t === '--log') pushWord(scriptOut, args[++i]);
-    else if (t.startsWith('+')) commands.push(t.slice(1));
-    else if (t === '--') {
-      files.push(...args.slice(i + 1));
-      break;
-    } else if (/^-[a-zA-Z]/.test(t)) {
-      // Letters as vim's own scan reads them: one that takes a value ends the word and takes the rest of it
-      // (`-c{command}`, `-t{tag}`, `-V{N}{file}`) or, for most, the next word (`-sc CMD`, `-eu NONE`).
-      for (let j = 1; j < t.length; j++) {
-        const c = t[j] as string;
-        const rest = t.slice(j + 1);
-        if (/[eEs]/.test(c)) exMode = true;
-        else if (c === 'R' || c === 'M') readOnly = true;
-        else if (c === 'c' || c === 'S') {
-          // `-S` before another option (or at the end) sources Session.vim and lets that option be read.
-          if (c === 'S' && !rest && !/^[^-]/.test(args[i + 1]?.text ?? '')) commands.push('so Session.vim');
-          else commands.push(rest || (args[++i]?.text ?? ''));
-          break;
-        } else if (c === 'w' && /^\d/.test(rest)) {
-          j += (/^\d+/.exec(rest) as RegExpExecArray)[0].length; // `-w{N}`: the window height; vim reads on (`-w5c CMD`)
-        } else if (c === 'w' || c === 'W') {
-          const out = rest ? asWord(rest) : args[++i];
-          if (c === 'W' || rest || !/^\d/.test(out?.text ?? '')) pushWord(scriptOut, out); // `-w 5`: the window height
-          break;
-        } else if (c === 'i') {
-          // `-i {viminfo}`: written when vim exits, whatever it edited.
-          const info = rest ? asWord(rest) : args[++i];
-          if (info?.text !== 'NONE') pushWord(scriptOut, info);
-          break;
-        } else if (c === 'V') {
-          const log = rest.replace(/^\d*/, '');
-          if (log) scriptOut.push(asWord(log));
-          break;
-        } else if (/[TuUtq]/.test(c)) {
-          if (!rest) i++;
-          break;
-        }
-      }
-    } else if (!t.startsWith('-')) files.push(args[i] as Word);
-  }
-  // Text on stdin is read as commands (ex mode) or typed keys (`:cmd`), unless `-` makes it the edited file.
-  if (stdin && !args.some((w) => w.text === '-')) commands.push(...stdin.split('\n').filter((l) => l.trim() !== ''));
-  for (const c of commands) {
-    const bang = c.indexOf('!');
-    if (bang >= 0) {
-      const f = nested(c.slice(bang + 1), env);
-      if (f && !f.parseError) return { why: `${f.why} (from a ${name} shell escape)`, advice: f.advice };
-    }
-    const f = vimScript(name, c, scriptOut, env, nested);
-    if (f) return f;
-  }
-  const writes = commands.some((c) => /(^|[|\s:])(w|wq|x|wa|wall|up|update|sav|saveas|write|exit|xit)\b/.test(c)) || ((exMode || commands.length > 0) && !readOnly);
-  return editFiles(name, [...scriptOut, ...(writes ? [...files, ...commands.flatMap(writtenFiles)] : [])], env);
-}
-
-const VIM_SHELL = /\b(system|systemlist|job_start|jobstart|term_start|termopen)\s*\(|\bexe(c(ute)?)?\b/;
-const VIM_FILES = /\b(delete|writefile|rename|mkdir|filecopy)\s*\(/;
-const VIM_LANGUAGE = /(?:^|[|:\s])(lua|luado|luafile|py3?|python3?|pyx|pythonx|py3?do|py3?file|perl|perldo|ruby|rubydo|tcl|tcldo|mzscheme)\b/;
-
-/**
- * A vim command that reaches the shell or the disk without a `!`: the strings given to system()/job functions or
- * `exe` are shell commands, the strings given to delete()/writefile()/rename() are written files (added to
- * `written`), and code in an interface language (:lua, :py3…) is not read.
- */
-function vimScript(name: string, c: string, written: Word[], env: Env, nested: ScriptChecker): Finding | null {
-  const strings = [...c.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'/g)].map((m) => m[1] ?? m[2] ?? '');
-  if (VIM_SHELL.test(c)) {
-    for (const s of [...strings, strings.join(' ')]) {
-      const f = nested(s.replace(/^\s*!/, ''), env);
-      if (f && !f.parseError) return { why: `${f.why} (from a ${name} shell escape)`, advice: f.advice };
-    }
-  }
-  // Flags such as delete()'s 'rf' are no file names.
-  if (VIM_FILES.test(c)) written.push(...strings.filter((s) => !/^[a-z]{0,2}$/.test(s)).map(asWord));
-  const lang = VIM_LANGUAGE.exec(c)?.[1];
-  if (!lang) return null;
-  if (env.role === 'lead') return { why: `run ${lang} code inside ${name}, which the guard cannot read`, advice: ADVICE.leadWrite };
-  return dynamicRule(`${lang} code inside ${name}`, env.fullText);
-}
-
-function pushWord(list: Word[], w: Word | undefined): void {
-  if (w) list.push(w);
-}
-
-function editFiles(name: string, files: Word[], env: Env): Finding | null {
-  if (env.role === 'lead') {
-    for (const w of files) {
-      if (w.dynamic) return { why: `edit files named at run time with ${name}`, advice: ADVICE.dynamic };
-      if ((resolvePath(w, env.cwds, env.zones.home) ?? []).some((p) => inWorkspace(p, env.zones))) return { why: `edit ${w.text} non-interactively with ${name} (the lead does not author files)`, advice: ADVICE.leadWrite };
-    }
-    return null;
-  }
-  return firstHit(files, env, `edit (${name})`, false);
-}
-
-/** ed/red: commands come on stdin; `!cmd` lines run the shell, `w` writes the file. */
-function ed(name: string, args: Word[], stdin: string | null, env: Env, nested: ScriptChecker): Finding | null {
-  if (stdin && name === 'ed') {
-    for (const m of stdin.matchAll(/(?:^|\n)\s*(?:[.$,;\d+-]*\s*[rwe]\s*)?!([^\n]*)/g)) {
-      const f = nested(m[1] as string, env);
-      if (f && !f.parseError) return { why: `${f.why} (from an ed shell escape)`, advice: f.advice };
-    }
-  }
-  const p = parseOpts(args, { shortValue: 'p' });
-  return editFiles(name, [...p.positionals, ...p.afterDashDash, ...(stdin ? writtenFiles(stdin) : [])], env);
 }
 
 /** Undefined when `name` is none of these programs. */
