@@ -18,6 +18,10 @@ describe('check.ts: echo flags and argv interpreters (session 4)', () => {
     expect(reasonOf(lead('echo rm -rf src-n | sh'))).toBe('team lead may not run `rm -rf src-n`: it would recursively remove files.');
   });
 
+  it('blanks in an IFS value are dropped from its separators, the rest still split', () => {
+    expect(lead("IFS=', '; c=rm,-rf,src; $c")).toMatchObject({ allowed: false, reason: expect.stringMatching(/built at run time, in a command that carries a destructive verb/) });
+  });
+
   it('an interpreter run by find -exec or git bisect run (no stdin of its own) is judged by its code', () => {
     expect(reasonOf(lead(`find . -exec python3 -c "import shutil; shutil.rmtree('src')" \\;`))).toBe(
       "team lead may not run `find . -exec python3 -c \"import shutil; shutil.rmtree('src')\" \\;`: it would delete a directory tree from an interpreter one-liner.",
