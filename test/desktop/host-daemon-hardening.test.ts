@@ -154,6 +154,30 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     c.close();
   });
 
+  // Between its connect and the host's answer to its hello, a client is not a view yet: a host closing then
+  // sent it `host_closed` as its first line, and the client failed with "the host did not answer the hello"
+  // instead of starting the next host (a batch round, host-daemon.test.ts, an idle exit at 300 ms).
+  for (const how of ['exits by itself', 'is stopped from a view'] as const) {
+    it(`a client not welcomed yet when the host ${how} gets what its hello would get now, never host_closed`, async () => {
+      const ws = tmp('hard-early-');
+      const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };
+      const daemon = await startHostDaemon({ workspace: ws, env, open: (w) => openHostManager(w, { startLead: false }), log: () => {} });
+      stops.push(() => daemon.close());
+      const view = how === 'is stopped from a view' ? await connectHost(ws, { client: 'test', env }) : null;
+      const early = net.connect(daemon.paths.socket);
+      let got = '';
+      early.on('data', (d) => (got += d));
+      const gone = new Promise((r) => early.once('close', r));
+      await waitFor(() => daemon.clients() === (view ? 2 : 1) || null, 'the host to accept the connection');
+      if (view) view.send({ id: 1, type: 'host_stop' });
+      else await daemon.close('idle for 0 s with no client and no live agent');
+      await gone;
+      // Exiting by itself: dropped like a host that is gone (the client starts the next one); stopping: refused.
+      if (view) expect(got.trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ type: 'refused', error: 'the team is stopping: the team was stopped from a dashboard', code: 'stopping' }]);
+      else expect(got).toBe('');
+    });
+  }
+
   it('a socket file removed or replaced under a running host is made again: new clients reach it, and the ones connected stay', async () => {
     const ws = tmp('hard-gone-');
     const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };

@@ -34,6 +34,7 @@ describe('thclaws host: one process per workspace, on a socket only this user ca
   }, 30_000);
   afterAll(() => {
     for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL');
+    for (const d of [runtime, ws]) fs.rmSync(d, { recursive: true, force: true });
   });
 
   it('listens on a 0600 socket in a 0700 dir outside the workspace, which it leaves untouched', () => {

@@ -74,6 +74,19 @@ describe('pty output is complete', () => {
     expect(await b.exited).toEqual({ code: null, signal: 'SIGTERM' });
   });
 
+  it('a stop sent right after the start ends the child too (the pty may not have made its process group yet)', async () => {
+    // Stop right after Respawn. Before the fix a signal sent before the group existed was dropped and the
+    // child ran on: 47 of 300 such stops hung here. The test's timeout is the one deadline.
+    let stopped = 0;
+    for (let i = 0; i < 100; i++) {
+      const p = new PtyProcess(['sleep', '30'], { cwd: os.tmpdir(), env });
+      p.kill('SIGTERM');
+      await p.exited;
+      stopped++;
+    }
+    expect(stopped).toBe(100);
+  });
+
   it('launcher: the same bytes reach the terminal and output.log, through the store', async () => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-pty-'));
     const store = TeamStore.forWorkspace(ws);

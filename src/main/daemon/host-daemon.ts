@@ -78,6 +78,8 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     throw err;
   }
   const sockets = new Set<net.Socket>();
+  /** Sockets this host welcomed (views, and `--stop` clients): only these are told `host_closed`. */
+  const welcomed = new WeakSet<net.Socket>();
   let closed = false;
   /** Set once the team is being stopped on purpose (a dashboard's "Stop the team and quit", `--stop`). */
   let stopping: { by: string; done: Promise<void> } | null = null;
@@ -150,6 +152,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         // Kept open: close() tells it `host_closed` with the outcome, which `--stop` prints.
         done = true;
         send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
+        welcomed.add(socket);
         log(`stop asked by a client (${hello.data.client}${hello.data.force ? ', at once' : ''})`);
         void stopTeam('stopped by thclaws host --stop', hello.data.force);
         return;
@@ -163,6 +166,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         return;
       }
       send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
+      welcomed.add(socket);
       conn = manager.connect(send);
       // Only Electron's main hands over a key (key_hold); a dashboard forwarding a page's requests never does.
       if (hello.data.client === 'electron') conn.allowKeyHold();
@@ -272,8 +276,21 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     log(`exiting: ${reason}`);
     // Views are told this is on purpose, so none starts the host again by reconnecting.
     const bye = `${JSON.stringify({ type: 'host_closed', reason } satisfies HostEvent)}\n`;
+    // A client whose hello is not answered yet waits for a welcome: `host_closed` first failed it ("did not
+    // answer the hello"). It gets what its hello would get now: the stopping refusal, or (exiting by itself)
+    // a dropped connection, like a host that is gone, so it starts the next one.
+    const notYet = () => (stopping ? `${JSON.stringify({ type: 'refused', error: `the team is stopping: ${stopping.by}`, code: 'stopping' } satisfies HostWelcome)}\n` : null);
+    const tellOne = (s: net.Socket, r: () => void) => {
+      if (s.destroyed || s.writableEnded) return r();
+      const line = welcomed.has(s) ? bye : notYet();
+      if (line) s.end(line, () => r());
+      else {
+        s.destroy();
+        r();
+      }
+    };
     const tell = async () => {
-      const told = Promise.all([...sockets].map((s) => new Promise<void>((r) => (s.destroyed || s.writableEnded ? r() : s.end(bye, () => r())))));
+      const told = Promise.all([...sockets].map((s) => new Promise<void>((r) => tellOne(s, r))));
       await Promise.race([told, new Promise((r) => setTimeout(r, 1000).unref())]);
       for (const s of sockets) s.destroy();
     };
