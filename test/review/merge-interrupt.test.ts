@@ -29,12 +29,23 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => ws.cleanup());
 
-function gone(pid: number): boolean {
+/** State and start time (clock ticks since boot) of a pid, or null when there is no such process. */
+function procStat(pid: number): { state: string; start: string } | null {
   try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+    const rest = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return { state: rest[0]!, start: rest[19]! };
   } catch {
-    return true;
+    return null;
   }
+}
+
+/**
+ * Whether the check that had this pid and start time is gone: no such pid, a zombie, or the pid reused by
+ * another process (a machine busy with tests can wrap pid_max, 32768 here, within the wait).
+ */
+function gone(pid: number, start: string): boolean {
+  const st = procStat(pid);
+  return !st || st.state === 'Z' || st.start !== start;
 }
 
 it('SIGTERM to the CLI during a check ends the check too', async () => {
@@ -47,14 +58,16 @@ it('SIGTERM to the CLI during a check ends the check too', async () => {
     pid = Number(fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8').trim() || 0 : 0);
   }
   expect(pid).toBeGreaterThan(0);
+  const start = procStat(pid)?.start ?? '';
+  expect(start).not.toBe('');
   cli.kill('SIGTERM');
   await exited;
   let ok = false;
   // No 2 s clock of its own (a loaded CI machine missed it): the check must be gone within 20 s of the CLI's exit.
   for (let i = 0; i < 400 && !ok; i++) {
-    ok = gone(pid);
+    ok = gone(pid, start);
     if (!ok) await new Promise((r) => setTimeout(r, 50));
   }
-  if (!ok) process.kill(pid, 'SIGKILL');
+  if (!ok) process.kill(pid, 'SIGKILL'); // still the check (same start time), never another process
   expect(ok).toBe(true);
 }, 60_000);
