@@ -8,6 +8,7 @@ import { ClaudeJsonTurn, usageJson } from './claude-json.js';
 import { waitForWake } from './wake-wait.js';
 import { painter, TurnRenderer } from './render.js';
 import type { Runtime } from './setup.js';
+import type { LeadBatch } from '../../core/teams/lead-handler.js';
 
 /**
  * The teammate's whole life: its loop prints to stdout (output.log / the pane). Its permission mode is the
@@ -122,53 +123,35 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
       handler.start();
       let wake: (() => void) | undefined;
       handler.onWake(() => wake?.());
+      /** One lead turn on a batch of notices, if it has any; the batch is acknowledged either way. */
+      const turn = async (batch: LeadBatch): Promise<boolean> => {
+        if (batch.prompt) {
+          last = await agent.prompt(batch.prompt, controller.signal, turnEvents());
+          turns++;
+        }
+        await handler.ack(batch.ids);
+        return !!batch.prompt;
+      };
       for (;;) {
         if (controller.signal.aborted) {
           timedOut = Date.now() >= deadline;
           break;
         }
-        const batch = handler.drain();
-        if (batch.prompt) {
-          last = await agent.prompt(batch.prompt, controller.signal, turnEvents());
-          turns++;
-          await handler.ack(batch.ids);
-          continue;
-        }
-        await handler.ack(batch.ids);
-        const { progress: p, done, late: notice } = await handler.settle();
-        if (notice.prompt) {
-          last = await agent.prompt(notice.prompt, controller.signal, turnEvents());
-          turns++;
-          await handler.ack(notice.ids);
-          continue;
-        }
-        await handler.ack(notice.ids);
+        if (await turn(handler.drain())) continue;
+        const { progress: p, done, late } = await handler.settle();
+        if (await turn(late)) continue;
         if (done) break;
         if (p.budget) {
           // A notice that came in meanwhile gets its lead turn (the lead may hand the work on) before giving up.
-          const late = handler.drain();
-          if (late.prompt) {
-            last = await agent.prompt(late.prompt, controller.signal, turnEvents());
-            turns++;
-            await handler.ack(late.ids);
-            continue;
-          }
-          await handler.ack(late.ids);
+          if (await turn(handler.drain())) continue;
           budgetStop = p.budget;
           break;
         }
         if (!p.live.length && p.open > 0) {
           // Nobody left to do the work: one more lead turn if the watchdog has news (it may respawn), else stop.
           await handler.watchdog();
-          const final = handler.drain();
-          if (!final.prompt) {
-            await handler.ack(final.ids);
-            break;
-          }
-          last = await agent.prompt(final.prompt, controller.signal, turnEvents());
-          turns++;
-          await handler.ack(final.ids);
-          continue;
+          if (await turn(handler.drain())) continue;
+          break;
         }
         await waitForWake(controller.signal, 1000, (w) => (wake = w));
         wake = undefined;

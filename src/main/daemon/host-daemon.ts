@@ -61,6 +61,9 @@ export const MAX_CLIENT_BACKLOG = 256 * 1024 * 1024;
  * (and so every pty), and serves any number of clients on a Unix socket only this user can open. A socket file
  * found at start is a killed host's (a live one would hold the lease): it is replaced.
  */
+/** What a client that comes while the team stops is told (its hello refused with code `stopping`). */
+const stoppingError = (by: string): string => `the team is stopping: ${by}`;
+
 export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaemon> {
   const paths = hostPaths(opts.workspace, opts.env);
   const log = opts.log ?? ((l: string) => process.stderr.write(`thclaws host: ${l}\n`));
@@ -158,7 +161,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         return;
       }
       // Stopped on purpose: a view welcomed now would be dropped, and its page would start the team again.
-      if (stopping) return refuse(`the team is stopping: ${stopping.by}`, 'stopping');
+      if (stopping) return refuse(stoppingError(stopping.by), 'stopping');
       if (closed) {
         // Exiting by itself (idle): dropped like a host that is gone, so the client starts the next one.
         done = true;
@@ -279,7 +282,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     // A client whose hello is not answered yet waits for a welcome: `host_closed` first failed it ("did not
     // answer the hello"). It gets what its hello would get now: the stopping refusal, or (exiting by itself)
     // a dropped connection, like a host that is gone, so it starts the next one.
-    const notYet = () => (stopping ? `${JSON.stringify({ type: 'refused', error: `the team is stopping: ${stopping.by}`, code: 'stopping' } satisfies HostWelcome)}\n` : null);
+    const notYet = () => (stopping ? `${JSON.stringify({ type: 'refused', error: stoppingError(stopping.by), code: 'stopping' } satisfies HostWelcome)}\n` : null);
     const tellOne = (s: net.Socket, r: () => void) => {
       if (s.destroyed || s.writableEnded) return r();
       const line = welcomed.has(s) ? bye : notYet();

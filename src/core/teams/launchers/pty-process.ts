@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pty from '@lydell/node-pty';
+import { pidAlive } from '../../store/holder.js';
 
 /**
  * A child in a pty whose output tail is never lost.
@@ -119,7 +120,7 @@ export class PtyProcess {
     try {
       process.kill(-this.pid, signal);
     } catch {
-      if (pidExists(this.pid)) setTimeout(() => this.kill(signal), 10).unref();
+      if (pidAlive(this.pid)) setTimeout(() => this.kill(signal), 10).unref();
     }
   }
 
@@ -167,13 +168,4 @@ function toExit(exitCode: number, signal: number | undefined): PtyExit {
 function signalName(n: number): string | null {
   for (const [name, num] of Object.entries(os.constants.signals)) if (num === n) return name;
   return null;
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
