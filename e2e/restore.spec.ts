@@ -35,6 +35,14 @@ async function reference(name: string, size: { cols: number; rows: number }): Pr
   return text;
 }
 
+/** '' when equal, else the first differing line of each. */
+function firstDifference(shown: string, want: string): string {
+  const a = shown.split('\n');
+  const b = want.split('\n');
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return `line ${i}: shown ${JSON.stringify(a[i])}, want ${JSON.stringify(b[i])}`;
+  return '';
+}
+
 test('reloading the page mid-stream brings every pane back whole: the screen a terminal that saw every byte shows', async () => {
   await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
   await expect(page.locator('.pane[data-agent="bob"] .xterm')).toBeVisible();
@@ -48,6 +56,7 @@ test('reloading the page mid-stream brings every pane back whole: the screen a t
     const size = await shownSize(n);
     expect(size).not.toBeNull();
     // The pane's whole buffer (scrollback and screen) equals the reference, line for line.
-    await expect.poll(async () => (await termText(n)) === (await reference(n, size!)), { timeout: 10_000 }).toBe(true);
+    // On a mismatch the message names the first line that differs (a CI failure once said only "false").
+    await expect.poll(async () => firstDifference(await termText(n), await reference(n, size!)), { timeout: 10_000 }).toBe('');
   }
 });

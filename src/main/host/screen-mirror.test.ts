@@ -99,6 +99,60 @@ describe('screen restore on attach', () => {
     expect(t.mirror.text()).toBe(bufferText(reference));
   });
 
+  it('a screen serialized where a batch ended mid-sequence restores exactly: the sequence is not printed as text', async () => {
+    const m = new ScreenMirror(() => {}, 120, 32, 1, 60_000);
+    const a = '\x1b[1;32m● step 1\x1b[0m reading\r\n';
+    const b = '\x1b[1;33m● step 2\x1b[0m reading\r\n';
+    m.push(a + b.slice(0, 5)); // a pty read that ended inside `ESC [ 1 ; 3 3 m`
+    await until(() => m.backlog === 0, 'parsed');
+    const snap = m.snapshot(); // the first snapshot serializes at this seam
+    m.push(b.slice(5));
+    await until(() => m.backlog === 0, 'parsed the rest');
+    const v = newTerm();
+    await written(v, snap.state + snap.tail + b.slice(5));
+    const ref = newTerm();
+    await written(ref, a + b);
+    expect(bufferText(v).split('\n').slice(0, 2)).toEqual(['● step 1 reading', '● step 2 reading']);
+    expect(bufferText(v)).toBe(bufferText(ref));
+    m.dispose();
+  });
+
+  it('views attaching at every kind of seam of a stream cut anywhere (mid-sequence too), past the 64 K copy, show what a view that saw every byte shows', async () => {
+    const t = new AgentTerminal('erin', sched);
+    terminals.push(t);
+    t.attach(new TermView());
+    let all = '';
+    // Without the screen clears, so a line misprinted at a seam stays in the scrollback the views are compared by.
+    for (let i = 0; i < 2500; i++) all += frame(i).replace('\x1b[2J\x1b[H', '');
+    const late: TermView[] = [];
+    // Cut points from a fixed pseudo-random sequence, and before each attach one inside `ESC [ 1 ; 3 n m`: the
+    // copy is serialized anew at such a seam each time 64 K of output has passed since the last one.
+    let seed = 7;
+    let cuts = 0;
+    for (let at = 0; at < all.length; ) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      const attachHere = ++cuts % 23 === 0;
+      const esc = all.indexOf('\x1b[1;3', at);
+      const n = attachHere && esc >= 0 ? esc + 4 - at : 1 + (seed % 97);
+      t.push(all.slice(at, at + n));
+      at += n;
+      if (attachHere) {
+        await until(() => t.mirror.backlog === 0, 'parsed to the seam'); // the seam a fresh serialization is taken at
+        late.push(new TermView());
+        t.attach(late[late.length - 1]!);
+      }
+    }
+    const reference = newTerm();
+    await written(reference, all);
+    await until(() => t.mirror.parsed === all.length, 'the host parsed everything');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(late.length).toBeGreaterThan(150);
+    for (const v of late) {
+      await v.settled();
+      expect(bufferText(v.term)).toBe(bufferText(reference));
+    }
+  });
+
   it('restores what raw bytes cannot: a full-screen view drawn once, then a megabyte of redraws in place', async () => {
     const t = new AgentTerminal('bob', sched);
     terminals.push(t);

@@ -2,6 +2,7 @@ import serializePkg from '@xterm/addon-serialize';
 import unicodePkg from '@xterm/addon-unicode11';
 import headlessPkg from '@xterm/headless';
 import { FLOW } from '../../shared/api.js';
+import { unfinishedTail } from './escape-seam.js';
 
 // The xterm packages are CommonJS bundles: their classes come off the default export under Node's ESM.
 const { Terminal } = headlessPkg;
@@ -34,6 +35,11 @@ export class ScreenMirror {
   private readonly serializer: InstanceType<typeof SerializeAddon>;
   /** Stream offset the terminal's state has parsed up to. */
   private parsedSeq = 0;
+  /**
+   * The escape sequence the parsed stream ends inside, if a batch ended mid-sequence (see escape-seam.ts): a
+   * screen serialized now is sent with it, so the output after `parsed` completes it instead of printing its rest.
+   */
+  private open = '';
   /** Batches handed to xterm and not parsed yet (oldest first), then what waits for the next batch. */
   private inflight: string[] = [];
   private waiting: string[] = [];
@@ -100,6 +106,7 @@ export class ScreenMirror {
       this.inflight.shift();
       this.parsedSeq += batch.length;
       this.backlogChars -= batch.length;
+      this.open = unfinishedTail(this.open, batch);
       if (this.cached) {
         this.cached.since.push(batch);
         this.cached.sinceChars += batch.length;
@@ -127,7 +134,8 @@ export class ScreenMirror {
   /** The copy to restore from; `fresh`: serialized at `parsed` (a quiet moment, so `since` starts empty). */
   private serialized(fresh: boolean): { seq: number; state: string; since: string[] } {
     if (!this.cached || (fresh && this.cached.seq !== this.parsedSeq)) {
-      this.cached = { seq: this.parsedSeq, state: this.serializer.serialize({ scrollback: FLOW.scrollbackLines }), since: [], sinceChars: 0 };
+      const state = this.serializer.serialize({ scrollback: FLOW.scrollbackLines }) + this.open;
+      this.cached = { seq: this.parsedSeq, state, since: [], sinceChars: 0 };
       this.serializeCount++;
     }
     return this.cached;
