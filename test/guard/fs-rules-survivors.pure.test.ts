@@ -42,6 +42,7 @@ rows('defects fixed in session 5: files written that were not checked', [
   ['wget -a src/log http://x', 'deny', 'allow'],
   ['wget --output-file src/log http://x', 'deny', 'allow'],
   ['wget --append-output=../bob/log http://x', 'allow', 'deny'],
+  ['wget --append-output src/log http://x', 'deny', 'allow'],
   ['wget --output=src/log http://x', 'deny', 'allow'],
   // curl: cookie jar, header dump, traces, stderr, libcurl source; each -o of several
   ['curl -c src/c http://x', 'deny', 'allow'],
