@@ -60,6 +60,10 @@ rows('defects fixed in session 5: files written that were not checked', [
   ['curl --ou=src/a.ts http://x', 'allow', 'allow'],
   ['curl --cookie a=b http://x', 'allow', 'allow'],
   ['curl --cookie /tmp/c -c /tmp/c2 http://x', 'allow', 'allow'],
+  // only the output letters count among the short values; an output option with no value writes nothing
+  ["curl -H 'Accept: text/html' -o /tmp/a http://x", 'allow', 'allow'],
+  ['sort -k 2 -t , -o /tmp/b /tmp/a', 'allow', 'allow'],
+  ['curl http://x --output', 'allow', 'allow'],
   // gawk: the program from -E/--exec makes every operand a file
   ['gawk -i inplace -E /tmp/p.awk src/a.ts', 'deny', 'allow'],
   ['gawk -i inplace --exec /tmp/p.awk src/a.ts', 'deny', 'allow'],
