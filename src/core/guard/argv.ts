@@ -8,6 +8,8 @@ export interface ParsedOpts {
   longs: Array<{ name: string; value: string | null }>;
   /** Values of short options that take one, by letter. */
   shortValues: Map<string, string>;
+  /** Every short option value in order, repeats included (`curl -o a URL -o b URL`); shortValues keeps the last. */
+  shortValueList: Array<{ letter: string; value: string }>;
   positionals: Word[];
   /** Words after `--`. */
   afterDashDash: Word[];
@@ -27,7 +29,7 @@ export interface OptSpec {
 
 /** Parses options anywhere in argv, as getopt_long/git's parse-options do. */
 export function parseOpts(args: readonly Word[], spec: OptSpec = {}, from = 0): ParsedOpts & { next: number } {
-  const out: ParsedOpts = { shorts: [], longs: [], shortValues: new Map(), positionals: [], afterDashDash: [], sawDashDash: false, dynamic: false };
+  const out: ParsedOpts = { shorts: [], longs: [], shortValues: new Map(), shortValueList: [], positionals: [], afterDashDash: [], sawDashDash: false, dynamic: false };
   let i = from;
   for (; i < args.length; i++) {
     const w = args[i] as Word;
@@ -51,7 +53,9 @@ export function parseOpts(args: readonly Word[], spec: OptSpec = {}, from = 0): 
         out.shorts.push(c);
         if (spec.shortValue?.includes(c)) {
           const rest = t.slice(k + 1);
-          out.shortValues.set(c, rest !== '' ? rest : i + 1 < args.length ? (args[++i] as Word).text : '');
+          const value = rest !== '' ? rest : i + 1 < args.length ? (args[++i] as Word).text : '';
+          out.shortValues.set(c, value);
+          out.shortValueList.push({ letter: c, value });
           break;
         }
       }

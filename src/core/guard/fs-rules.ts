@@ -93,7 +93,8 @@ function extractRule(name: string, args: Word[], env: Env): Finding | null {
   if (name === 'tar') {
     const first = args[0]?.text ?? '';
     const p = parseOpts(args, { shortValue: 'fCbHKLNTVX', longValue: ['file', 'directory', 'exclude', 'transform', 'files-from'] });
-    const bundled = /^[a-zA-Z]+$/.test(first) && first.includes('x'); // old style: `tar xzf a.tgz`
+    // Old style: a first word without a dash is read as option letters (`tar xzf a.tgz`; `tar xvf- a.tgz` extracts too).
+    const bundled = /^[a-zA-Z]/.test(first) && first.includes('x');
     if (!bundled && !hasShort(p, 'x') && !hasLongAbbrev(p, 'extract', 'get')) return null;
     if (hasShort(p, 'O') || hasLong(p, 'to-stdout')) return null;
     const dir = p.shortValues.get('C') ?? longValue(p, 'directory') ?? '.';
@@ -105,15 +106,20 @@ function extractRule(name: string, args: Word[], env: Env): Finding | null {
   return checkTarget({ ...unknownWord(dir), text: dir, dynamic: false, prefix: dir }, env, 'extract an archive into');
 }
 
-/** Output files of commands that are not writers by trade: `sort -o`, `curl -o`, `wget -O`. */
+/** Output files of commands that are not writers by trade: `sort -o`, `curl -o`/`-c`/`-D`, `wget -O`/`-o`. */
 function outputOption(name: string, args: Word[], env: Env): Finding | null {
   const spec = name === 'sort' ? { shortValue: 'otkST', longValue: ['output', 'key', 'field-separator', 'buffer-size', 'temporary-directory'] }
-    : name === 'curl' ? { shortValue: 'oXHdeuAbcEFrTwxyYzK', longValue: ['output', 'request', 'header', 'data', 'user', 'user-agent', 'cookie', 'upload-file', 'write-out', 'proxy', 'config', 'output-dir'] }
+    : name === 'curl' ? { shortValue: 'oXHdeuAbcEFrTwxyYzKD', longValue: ['output', 'request', 'header', 'data', 'user', 'user-agent', 'cookie', 'upload-file', 'write-out', 'proxy', 'config', 'output-dir', 'cookie-jar', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'libcurl'] }
     : { shortValue: 'OPaoeiUtTw', longValue: ['output-document', 'directory-prefix', 'output-file', 'append-output', 'user-agent', 'tries', 'timeout', 'wait'] };
   const p = parseOpts(args, spec);
-  const outs = name === 'wget' ? [p.shortValues.get('O'), longValue(p, 'output-document'), p.shortValues.get('P'), longValue(p, 'directory-prefix')]
-    : name === 'curl' ? [p.shortValues.get('o'), longValue(p, 'output'), longValue(p, 'output-dir')]
-    : [p.shortValues.get('o'), longValue(p, 'output')];
+  // Every file option counts, each time it is given (curl writes one file per `-o`: `-o a URL1 -o b URL2`);
+  // wget's `-o`/`-a` log and curl's cookie jar, header dump and traces are files written too.
+  const [shorts, longs] = name === 'wget' ? ['OPoa', ['output-document', 'directory-prefix', 'output-file', 'append-output']]
+    : name === 'curl' ? ['ocD', ['output', 'output-dir', 'cookie-jar', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'libcurl']]
+    : ['o', ['output']];
+  // A long option may be abbreviated (`--out`), unless the abbreviation is an option of its own (curl's `--cookie` reads).
+  const named = (l: string) => longs.some((n) => l === n || (l.length >= 3 && n.startsWith(l) && !spec.longValue.includes(l)));
+  const outs = [...p.shortValueList.filter((v) => shorts.includes(v.letter)).map((v) => v.value), ...p.longs.filter((l) => named(l.name)).map((l) => l.value)];
   for (const o of outs) {
     if (o == null || o === '-' || o === '') continue;
     const f = checkTarget({ ...unknownWord(o), text: o, dynamic: false, prefix: o }, env, `write (${name})`);
@@ -126,7 +132,8 @@ function outputOption(name: string, args: Word[], env: Env): Finding | null {
 function awkInPlace(args: Word[], env: Env): Finding | null {
   const p = parseOpts(args, { shortValue: 'fvFiEe', longValue: ['file', 'assign', 'field-separator', 'include', 'exec', 'source'] });
   if (p.shortValues.get('i') !== 'inplace' && longValue(p, 'include') !== 'inplace') return null;
-  const scripted = p.shortValues.has('f') || p.shortValues.has('e') || hasLong(p, 'file', 'source');
+  // The program comes from an option (`-f`/`-E`/`--exec` file, `-e`/`--source` text): every operand is a file.
+  const scripted = p.shortValues.has('f') || p.shortValues.has('e') || p.shortValues.has('E') || hasLong(p, 'file', 'source', 'exec');
   const files = [...(scripted ? p.positionals : p.positionals.slice(1)), ...p.afterDashDash].filter((w) => !/^\w+=/.test(w.text));
   return firstHit(files, env, 'rewrite in place (awk -i inplace)');
 }
@@ -228,8 +235,9 @@ export function fsRule(name: string, args: Word[], env: Env, check: ArgvChecker)
     case 'rsync':
       return copyLike(name, args, env);
     case 'dd': {
-      const of = args.find((w) => w.text.startsWith('of=') || (w.dynamic && w.prefix.startsWith('of')));
-      return of ? checkTarget({ ...of, text: of.text.slice(3), prefix: of.prefix.slice(3) }, env, 'write (dd)') : null;
+      // Every `of=FILE` (the last one wins), and every run-time operand whose static start may still become `of=` (`$X`, `o$X`).
+      const outs = args.filter((w) => w.text.startsWith('of=') || (w.dynamic && 'of='.startsWith(w.prefix)));
+      return firstHit(outs.map((w) => ({ ...w, text: w.text.slice(3) })), env, 'write (dd)');
     }
     case 'truncate':
     case 'shred':
