@@ -38,6 +38,10 @@ rows('defects fixed in session 5: files written that were not checked', [
   ['dd if=/dev/zero of=/tmp/x of=../bob/a', 'allow', 'deny'],
   // wget's log file (-o, -a, --output-file, --append-output)
   ['wget -o src/a.ts http://x', 'deny', 'allow'],
+  // an abbreviated long option takes its value from the next word, as getopt_long reads it
+  ['wget --output-d src/a.ts http://x', 'deny', 'allow'],
+  ['wget --output-f ../bob/log http://x', 'allow', 'deny'],
+  ['curl --out src/a.ts http://x', 'deny', 'allow'],
   ['wget -o ../bob/a http://x', 'allow', 'deny'],
   ['wget -a src/log http://x', 'deny', 'allow'],
   ['wget --output-file src/log http://x', 'deny', 'allow'],

@@ -45,7 +45,10 @@ export function parseOpts(args: readonly Word[], spec: OptSpec = {}, from = 0): 
       const eq = t.indexOf('=');
       const name = eq < 0 ? t.slice(2) : t.slice(2, eq);
       let value: string | null = eq < 0 ? null : t.slice(eq + 1);
-      if (value === null && spec.longValue?.includes(name) && i + 1 < args.length) value = (args[++i] as Word).text;
+      // getopt_long takes any unambiguous prefix (`--output-d x` is `--output-document x`): a prefix of a
+      // value-taking option takes the next word too, as `longValue()` reads it.
+      const takesValue = spec.longValue?.some((n) => n === name || (name.length >= 3 && n.startsWith(name)));
+      if (value === null && takesValue && i + 1 < args.length) value = (args[++i] as Word).text;
       out.longs.push({ name, value });
     } else if (t.startsWith('-') && t.length > 1) {
       for (let k = 1; k < t.length; k++) {
