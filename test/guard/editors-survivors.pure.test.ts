@@ -47,6 +47,8 @@ describe("vim's shell strings: only a leading ! is vim's prefix", () => {
     // `!src` is a relative path in the workspace (no history expansion in a non-interactive shell).
     expect(reasonOf(lead(`vim -es -c 'call system("rm -rf /tmp/x !src")' -c qa`))).toMatch(/recursively remove files \(from a vim shell escape\)/);
     expect(reasonOf(lead(`vim -es -c 'call system("x!;rm -rf src")' -c qa`))).toMatch(/recursively remove files \(from a vim shell escape\)/);
+    // `#` starts a comment: nothing runs (a ! after leading non-blanks is no prefix either).
+    expect(lead(`vim -es -c 'call system("#!rm -rf src")' -c qa`)).toEqual({ allowed: true });
     expect(lead(`vim -es -c 'exe "!rm -rf /tmp/x"' -c qa`)).toEqual({ allowed: true });
   });
 });
@@ -55,6 +57,8 @@ describe("vim's file functions: the flags are no file names, the file names are"
   it("delete()'s flags ('rf', 'd') name no file", () => {
     expect(lead(`vim -es -c 'call delete("/tmp/x", "rf")' -c qa`)).toEqual({ allowed: true });
     expect(lead(`vim -es -c "call delete('/tmp/x', 'd')" -c qa`)).toEqual({ allowed: true });
+    expect(lead(`vim -es -c 'call delete("/tmp/x") | echo ""' -c qa`)).toEqual({ allowed: true });
+    expect(tm(`vim -es -c 'call delete("/tmp/x") | echo ""' -c qa`)).toEqual({ allowed: true });
   });
 
   it('a file name of one or two letters is a written file (was dropped as a flag: allowed before)', () => {
