@@ -69,6 +69,21 @@ describe("vim's file functions: the flags are no file names, the file names are"
     expect(reasonOf(tm(`vim -es -c 'call writefile(["x"], "../bob/db", "a")' -c qa`))).toMatch(/write into another teammate's worktree/);
   });
 
+  it('a quoted ) or comma in an argument is text: the call is split where vim splits it', () => {
+    // Data lines after a quoted `)` are still data, not file names.
+    expect(lead(`vim -es -c 'call writefile([")", "src/x"], "/tmp/out")' -c qa`)).toEqual({ allowed: true });
+    expect(lead(`vim -es -c "call writefile([')', 'src/x'], '/tmp/out')" -c qa`)).toEqual({ allowed: true });
+    expect(lead(`vim -es -c 'call delete("/tmp/a,b", "rf")' -c qa`)).toEqual({ allowed: true });
+    // `\"` stays inside a double-quoted string; in a single-quoted one a backslash is a plain character.
+    expect(lead(`vim -es -c 'call writefile(["\\")", "src/x"], "/tmp/out")' -c qa`)).toEqual({ allowed: true });
+    expect(lead(`vim -es -c "call writefile(['C:\\\\'], '/tmp/out')" -c qa`)).toEqual({ allowed: true });
+    expect(reasonOf(lead(`vim -es -c 'call writefile([")"], "src/x")' -c qa`))).toMatch(edits('src/x'));
+  });
+
+  it('a call without its ) is read whole: every string in it may be a file', () => {
+    expect(reasonOf(lead(`vim -es -c 'call delete("src", "rf"' -c qa`))).toMatch(edits('src'));
+  });
+
   it("writefile()'s and mkdir()'s flags name no file", () => {
     expect(lead(`vim -es -c 'call writefile(["a", "b"], "/tmp/out", "as")' -c qa`)).toEqual({ allowed: true });
     expect(lead(`vim -es -c 'call mkdir("/tmp/d", "p")' -c qa`)).toEqual({ allowed: true });
