@@ -38,3 +38,17 @@ describe('cd tracking past 16 possible cwds (session 4)', () => {
     expect(lead(`${cds(40)} && echo x > /tmp/a.txt`)).toEqual({ allowed: true });
   });
 });
+
+describe('cd targets that HOME and CDPATH make unknown, and those they do not (session 5, check.ts:113-124)', () => {
+  it('with HOME set only `cd` and `cd ~…` are unknown: a literal cd is still followed', () => {
+    expect(lead(`HOME=/tmp/h; cd d && echo x > a.txt`)).toEqual({ allowed: true });
+    expect(tm(`HOME=/tmp/h; cd /tmp && echo x > a.txt`)).toEqual({ allowed: true });
+    expect(reasonOf(tm(`HOME=/tmp/h; cd ~ && echo x > a.txt`))).toBe('teammate may not run `echo x > a.txt`: it would write (redirect) a path computed at run time (a.txt).');
+  });
+
+  it('with CDPATH set, a cd target with a slash inside it (not leading) is looked up in CDPATH too', () => {
+    // bash: CDPATH=/ws; cd src/lib lands in /ws/src/lib, the workspace.
+    expect(reasonOf(lead(`CDPATH=/ws; cd src/lib && echo x > a.ts`))).toBe('team lead may not run `echo x > a.ts`: it would write (redirect) a.ts after a cd to a dynamic directory.');
+    expect(lead(`CDPATH=/ws; cd ./src/lib && echo x > a.ts`)).toEqual({ allowed: true });
+  });
+});

@@ -446,3 +446,17 @@ describe('survivors of the first mutation run (git-rules.ts:1-100, 142)', () => 
     ]);
   });
 });
+
+describe('survivors of the Stryker re-measure (git-rules.ts:1-100, session 5)', () => {
+  it("a teammate's branch with refs/heads/ or heads/ in its middle is not its own branch: only a leading one is cut", () => {
+    // Cutting it anywhere made `team/refs/heads/alice` read as team/alice (the teammate's own branch): allowed.
+    verdicts('teammate', teammateCtx, [
+      ['git switch team/refs/heads/alice', 'switch your worktree off your branch team/alice (to team/refs/heads/alice)'],
+      ['git switch team/heads/alice', 'switch your worktree off your branch team/alice (to team/heads/alice)'],
+      ['git switch refs/heads/team/alice', null],
+      ['git switch heads/team/alice', null],
+    ]);
+    expect(checkCommand('teammate', 'git push -f origin HEAD:team/heads/alice', teammateCtx).allowed).toBe(false);
+    expect(checkCommand('teammate', 'git push -f origin HEAD:refs/heads/team/alice', teammateCtx)).toEqual({ allowed: true });
+  });
+});

@@ -90,7 +90,9 @@ export function vim(name: string, args: Word[], stdin: string | null, env: Env, 
 }
 
 const VIM_SHELL = /\b(system|systemlist|job_start|jobstart|term_start|termopen)\s*\(|\bexe(c(ute)?)?\b/;
-const VIM_FILES = /\b(delete|writefile|rename|mkdir|filecopy)\s*\(/;
+const VIM_FILES = /\b(delete|writefile|rename|mkdir|filecopy)\s*\(/g;
+/** The arguments of vim's file functions that name no file: delete()'s and mkdir()'s flags, writefile()'s data and flags. */
+const NOT_FILES: Record<string, number[]> = { delete: [1], mkdir: [1, 2], writefile: [0, 2] };
 const VIM_LANGUAGE = /(?:^|[|:\s])(lua|luado|luafile|py3?|python3?|pyx|pythonx|py3?do|py3?file|perl|perldo|ruby|rubydo|tcl|tcldo|mzscheme)\b/;
 
 /**
@@ -99,19 +101,61 @@ const VIM_LANGUAGE = /(?:^|[|:\s])(lua|luado|luafile|py3?|python3?|pyx|pythonx|p
  * `written`), and code in an interface language (:lua, :py3…) is not read.
  */
 function vimScript(name: string, c: string, written: Word[], env: Env, nested: ScriptChecker): Finding | null {
-  const strings = [...c.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'/g)].map((m) => m[1] ?? m[2] ?? '');
+  const strings = stringsOf(c);
   if (VIM_SHELL.test(c)) {
     for (const s of [...strings, strings.join(' ')]) {
       const f = nested(s.replace(/^\s*!/, ''), env);
       if (f && !f.parseError) return { why: `${f.why} (from a ${name} shell escape)`, advice: f.advice };
     }
   }
-  // Flags such as delete()'s 'rf' are no file names.
-  if (VIM_FILES.test(c)) written.push(...strings.filter((s) => !/^[a-z]{0,2}$/.test(s)).map(asWord));
+  // Every other string of the command may be a file name (`let f = "src/a.ts" | call delete(f)`).
+  if (c.match(VIM_FILES)) written.push(...stringsOf(withoutDataArgs(c)).filter((s) => s !== '').map(asWord));
   const lang = VIM_LANGUAGE.exec(c)?.[1];
   if (!lang) return null;
   if (env.role === 'lead') return { why: `run ${lang} code inside ${name}, which the guard cannot read`, advice: ADVICE.leadWrite };
   return dynamicRule(`${lang} code inside ${name}`, env.fullText);
+}
+
+/** vim script's string literals: `"…"` with backslash escapes, `'…'` with `''` for a quote. */
+function stringsOf(c: string): string[] {
+  return [...c.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'/g)].map((m) => m[1] ?? m[2] ?? '');
+}
+
+/** `c` with the flag and data arguments of its file-function calls blanked (a call without its `)` is kept whole). */
+function withoutDataArgs(c: string): string {
+  const out = c.split('');
+  for (const m of c.matchAll(VIM_FILES)) {
+    const args = callArgs(c, m.index + m[0].length);
+    for (const i of NOT_FILES[m[1] as string] ?? []) {
+      const a = args?.[i];
+      if (a) out.fill(' ', a[0], a[1]);
+    }
+  }
+  return out.join('');
+}
+
+/** The top-level arguments (start, end) of a call whose `(` ends at `from`, or null when its `)` is missing. */
+function callArgs(c: string, from: number): [number, number][] | null {
+  const args: [number, number][] = [];
+  let depth = 0;
+  let start = from;
+  let quote = '';
+  for (let i = from; i < c.length; i++) {
+    const ch = c[i] as string;
+    if (quote) {
+      if (ch === '\\' && quote === '"') i++;
+      else if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if ('([{'.includes(ch)) depth++;
+    else if (ch === ',' && depth === 0) {
+      args.push([start, i]);
+      start = i + 1;
+    } else if (')]}'.includes(ch) && depth-- === 0) {
+      args.push([start, i]);
+      return args;
+    }
+  }
+  return null;
 }
 
 function pushWord(list: Word[], w: Word | undefined): void {
