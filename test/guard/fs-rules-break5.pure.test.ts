@@ -42,6 +42,20 @@ rows('wget -e runs a wgetrc command: output_document, logfile, dir_prefix write 
   ['wget -e robots=off -O /tmp/a http://x', 'allow', 'allow'],
 ]);
 
+rows('other files curl and wget write: write-out %output{}, etag, HSTS and alt-svc caches, cookies, WARC, rejected log', [
+  ['curl -s -w \'%output{src/a}%{http_code}\' -o /tmp/a http://x', 'deny', 'allow'],
+  ['curl -s --write-out \'%output{>>../bob/a}x\' -o /tmp/a http://x', 'allow', 'deny'],
+  ['curl -s -w \'%{http_code}\' -o /tmp/a http://x', 'allow', 'allow'],
+  ['curl --etag-save src/e -o /tmp/a http://x', 'deny', 'allow'],
+  ['curl --hsts ../bob/h -o /tmp/a http://x', 'allow', 'deny'],
+  ['curl --alt-svc=src/a -o /tmp/a http://x', 'deny', 'allow'],
+  ['wget -O /tmp/a --save-cookies=src/c http://x', 'deny', 'allow'],
+  ['wget -O /tmp/a --warc-file ../bob/w http://x', 'allow', 'deny'],
+  ['wget -O /tmp/a --rejected-log=src/r http://x', 'deny', 'allow'],
+  ['wget -O /tmp/a -e SAVE-COOKIES=src/c http://x', 'deny', 'allow'],
+  ['tar -cf /tmp/a.tar --index-file=src/log -v /tmp/x', 'deny', 'allow'],
+]);
+
 rows('tar: an archive written (-c/-r/-u/-A with -f), old-style letters taking values, a chain of -C, -P', [
   ['tar -cf src/a.ts /tmp/x', 'deny', 'allow'],
   ['tar cf src/a.ts /tmp/x', 'deny', 'allow'],
@@ -59,6 +73,9 @@ rows('gawk: the inplace library by another name', [
   ['gawk -i inplace.awk "{}" src/a', 'deny', 'allow'],
   ['gawk -i /usr/share/awk/inplace.awk "{}" ../bob/a', 'allow', 'deny'],
   ['gawk --include=inplace.awk "{}" src/a', 'deny', 'allow'],
+  ['gawk \'@include "inplace"; {print}\' src/a', 'deny', 'allow'],
+  ['gawk -e \'@include "inplace"\' -e \'{print}\' ../bob/a', 'allow', 'deny'],
+  ['gawk \'{print}\' src/a', 'allow', 'allow'],
 ]);
 
 rows('read-only and scratch commands stay allowed', [

@@ -153,6 +153,9 @@ function outputOption(name: string, args: Word[], env: Env): Finding | null {
   const named = (l: string) => longs.some((n) => l === n || (l.length >= 3 && n.startsWith(l) && !spec.longValue.includes(l)));
   const outs = [...p.shortValueList.filter((v) => shorts.includes(v.letter)).map((v) => v.value), ...p.longs.filter((l) => named(l.name)).map((l) => l.value)];
   if (name === 'wget') outs.push(...wgetrcOutputs(p));
+  // curl's `-w '%output{file}'` (or `%output{>>file}`) sends the rest of the write-out to that file.
+  const formats = name === 'curl' ? [...p.shortValueList.filter((v) => v.letter === 'w').map((v) => v.value), longValue(p, 'write-out') ?? ''] : [];
+  for (const f of formats) for (const m of f.matchAll(/%output\{(?:>>)?([^}]*)\}/g)) outs.push(m[1] ?? '');
   // With no file named, `curl -O` and wget write the URL's file into the directory they run in.
   const dirGiven = p.shortValues.has('P') || p.longs.some((l) => named(l.name) && 'directory-prefix'.startsWith(l.name)) || longValue(p, 'output-dir') != null;
   const docGiven = p.shortValues.has('O') || longValue(p, 'output-document') !== undefined || wgetrcOutputs(p, 'outputdocument').length > 0;
@@ -182,9 +185,12 @@ function awkInPlace(args: Word[], env: Env): Finding | null {
   const p = parseOpts(args, { shortValue: 'fvFiEe', longValue: ['file', 'assign', 'field-separator', 'include', 'exec', 'source'] });
   // `-i inplace`, `-i inplace.awk` or its path: the same library.
   const isInplace = (v: string | null | undefined) => v != null && /(^|\/)inplace(\.awk)?$/.test(v);
-  if (!isInplace(p.shortValues.get('i')) && !isInplace(longValue(p, 'include'))) return null;
   // The program comes from an option (`-f`/`-E`/`--exec` file, `-e`/`--source` text): every operand is a file.
   const scripted = p.shortValues.has('f') || p.shortValues.has('e') || p.shortValues.has('E') || hasLong(p, 'file', 'source', 'exec');
+  // Or the program text includes it: `gawk '@include "inplace"; {…}' file`.
+  const texts = [...p.shortValueList.filter((v) => v.letter === 'e').map((v) => v.value), longValue(p, 'source') ?? '', scripted ? '' : (p.positionals[0]?.text ?? '')];
+  const included = texts.some((t) => /@include\s*"([^"]*\/)?inplace(\.awk)?"/.test(t));
+  if (!included && !isInplace(p.shortValues.get('i')) && !isInplace(longValue(p, 'include'))) return null;
   const files = [...(scripted ? p.positionals : p.positionals.slice(1)), ...p.afterDashDash].filter((w) => !/^\w+=/.test(w.text));
   return firstHit(files, env, 'rewrite in place (awk -i inplace)');
 }
