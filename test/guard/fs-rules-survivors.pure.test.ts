@@ -40,12 +40,12 @@ rows('defects fixed in session 5: files written that were not checked', [
   ['wget -o src/a.ts http://x', 'deny', 'allow'],
   // an abbreviated long option takes its value from the next word, as getopt_long reads it
   ['wget --output-d src/a.ts http://x', 'deny', 'allow'],
-  ['wget --output-f ../bob/log http://x', 'allow', 'deny'],
+  ['wget --output-f ../bob/log -O /tmp/a http://x', 'allow', 'deny'],
   ['curl --out src/a.ts http://x', 'deny', 'allow'],
-  ['wget -o ../bob/a http://x', 'allow', 'deny'],
+  ['wget -o ../bob/a -O /tmp/a http://x', 'allow', 'deny'],
   ['wget -a src/log http://x', 'deny', 'allow'],
   ['wget --output-file src/log http://x', 'deny', 'allow'],
-  ['wget --append-output=../bob/log http://x', 'allow', 'deny'],
+  ['wget --append-output=../bob/log -O /tmp/a http://x', 'allow', 'deny'],
   ['wget --append-output src/log http://x', 'deny', 'allow'],
   ['wget --output=src/log http://x', 'deny', 'allow'],
   // curl: cookie jar, header dump, traces, stderr, libcurl source; each -o of several
@@ -100,10 +100,10 @@ rows('an option value that looks like an option or a path stays a value', [
   ['curl --config -osrc http://x', 'allow', 'allow'],
   ['curl --output-dir /tmp/d --output /tmp/a http://x', 'allow', 'allow'],
   // wget's value options
-  ['wget --user-agent -Osrc/a.ts http://x', 'allow', 'allow'],
-  ['wget --tries -Osrc/a.ts http://x', 'allow', 'allow'],
-  ['wget --timeout -Osrc/a.ts http://x', 'allow', 'allow'],
-  ['wget --wait -Osrc/a.ts http://x', 'allow', 'allow'],
+  ['wget --user-agent -Osrc/a.ts -P /tmp http://x', 'allow', 'allow'],
+  ['wget --tries -Osrc/a.ts -P /tmp http://x', 'allow', 'allow'],
+  ['wget --timeout -Osrc/a.ts -P /tmp http://x', 'allow', 'allow'],
+  ['wget --wait -Osrc/a.ts -P /tmp http://x', 'allow', 'allow'],
   // gawk: a program file, an assignment, a separator, program text are not the files rewritten
   ['gawk -i inplace --file src/p.awk /tmp/a.txt', 'allow', 'allow'],
   ['gawk -i inplace --exec src/p.awk /tmp/a.txt', 'allow', 'allow'],

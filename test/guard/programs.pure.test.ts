@@ -74,8 +74,8 @@ function verdicts(role: 'lead' | 'teammate', rows: readonly Row[]): void {
 
 /** tar --remove-files, zip -m, 7z -sdel, containers, sqlite3, cmake -E, vim/ex, ed: the lead at /ws on main. `null`: allowed. */
 const LEAD: Row[] = [
-  ['tar -cf a.tar --remove-files /tmp/x', null],
-  ['tar -c --file a.tar --remove-files /tmp/x', null],
+  ['tar -cf /tmp/a.tar --remove-files /tmp/x', null],
+  ['tar -c --file /tmp/a.tar --remove-files /tmp/x', null],
   ['tar -c --directory src -f /tmp/a.tar --remove-files /tmp/x', null],
   ['tar -c --exclude x -f /tmp/a.tar --remove-files /tmp/x', null],
   ['tar -c --transform s,a,b, -f /tmp/a.tar --remove-files /tmp/x', null],

@@ -90,36 +90,77 @@ function operands(args: Word[], spec: Parameters<typeof parseOpts>[1] = {}): Wor
 
 /** `tar -x` / `unzip` write the archive's files into a directory. */
 function extractRule(name: string, args: Word[], env: Env): Finding | null {
-  if (name === 'tar') {
-    const first = args[0]?.text ?? '';
-    const p = parseOpts(args, { shortValue: 'fCbHKLNTVX', longValue: ['file', 'directory', 'exclude', 'transform', 'files-from'] });
-    // Old style: a first word without a dash is read as option letters (`tar xzf a.tgz`; `tar xvf- a.tgz` extracts too).
-    const bundled = /^[a-zA-Z]/.test(first) && first.includes('x');
-    if (!bundled && !hasShort(p, 'x') && !hasLongAbbrev(p, 'extract', 'get')) return null;
-    if (hasShort(p, 'O') || hasLong(p, 'to-stdout')) return null;
-    const dir = p.shortValues.get('C') ?? longValue(p, 'directory') ?? '.';
-    return checkTarget({ ...unknownWord(dir), text: dir, dynamic: false, prefix: dir }, env, 'extract an archive into');
-  }
+  if (name === 'tar') return tarRule(args, env);
   const p = parseOpts(args, { shortValue: 'dxP', longValue: [] });
   if (hasShort(p, 'l', 't', 'v', 'Z', 'p', 'c', 'z')) return null; // list, test, or to stdout
   const dir = p.shortValues.get('d') ?? '.';
   return checkTarget({ ...unknownWord(dir), text: dir, dynamic: false, prefix: dir }, env, 'extract an archive into');
 }
 
+const TAR_VALUES = 'fCbHKLNTVXg';
+const pathWord = (t: string): Word => ({ ...unknownWord(t), text: t, dynamic: false, prefix: t });
+
+/** tar: the archive written (`-c`/`-r`/`-u`/`-A` with `-f`), snapshot and index files, the directory extracted into. */
+function tarRule(args: Word[], env: Env): Finding | null {
+  const first = args[0];
+  // Old style: a first word without a dash is option letters, each value letter taking the next word (`tar xCf dir a.tar`).
+  let words = args;
+  if (first && /^[a-zA-Z]/.test(first.text)) {
+    const expanded: Word[] = [];
+    let next = 1;
+    for (const c of first.text) {
+      if (!/[a-zA-Z]/.test(c)) continue;
+      expanded.push({ ...first, text: `-${c}` });
+      if (TAR_VALUES.includes(c) && next < args.length) expanded.push(args[next++] as Word);
+    }
+    words = [...expanded, ...args.slice(next)];
+  }
+  const p = parseOpts(words, { shortValue: TAR_VALUES, longValue: ['file', 'directory', 'exclude', 'transform', 'files-from', 'listed-incremental', 'index-file'] });
+  const valuesOf = (letter: string, long: string) => [...p.shortValueList.filter((v) => v.letter === letter).map((v) => v.value), ...p.longs.filter((l) => l.name === long || (l.name.length >= 3 && long.startsWith(l.name))).map((l) => l.value ?? '')];
+  const written = [...valuesOf('g', 'listed-incremental'), ...valuesOf('\0', 'index-file')];
+  if (hasShort(p, 'c', 'r', 'u', 'A') || hasLongAbbrev(p, 'create', 'append', 'update', 'catenate', 'concatenate')) written.push(...valuesOf('f', 'file'));
+  for (const o of written.filter((x) => x !== '' && x !== '-')) {
+    const f = checkTarget(pathWord(o), env, 'write (tar)');
+    if (f) return f;
+  }
+  if (!hasShort(p, 'x') && !hasLongAbbrev(p, 'extract', 'get')) return null;
+  if (hasShort(p, 'O') || hasLong(p, 'to-stdout')) return null;
+  if (hasShort(p, 'P') || hasLongAbbrev(p, 'absolute-names')) return { why: 'extract an archive with absolute member names (-P): its members may land anywhere', advice: ADVICE.dynamic };
+  // Each relative -C is taken from the one before (`-C ../bob -C src` extracts into ../bob/src): every step counts.
+  const dirs = valuesOf('C', 'directory');
+  let dir = '.';
+  const steps: string[] = [];
+  for (const d of dirs) steps.push((dir = /^[/~]/.test(d) ? d : `${dir}/${d}`));
+  for (const d of [...dirs, ...(steps.length ? steps : ['.'])]) {
+    const f = checkTarget(pathWord(d), env, 'extract an archive into');
+    if (f) return f;
+  }
+  return null;
+}
+
 /** Output files of commands that are not writers by trade: `sort -o`, `curl -o`/`-c`/`-D`, `wget -O`/`-o`. */
 function outputOption(name: string, args: Word[], env: Env): Finding | null {
   const spec = name === 'sort' ? { shortValue: 'otkST', longValue: ['output', 'key', 'field-separator', 'buffer-size', 'temporary-directory'] }
-    : name === 'curl' ? { shortValue: 'oXHdeuAbcEFrTwxyYzKD', longValue: ['output', 'request', 'header', 'data', 'user', 'user-agent', 'cookie', 'upload-file', 'write-out', 'proxy', 'config', 'output-dir', 'cookie-jar', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'libcurl'] }
-    : { shortValue: 'OPaoeiUtTw', longValue: ['output-document', 'directory-prefix', 'output-file', 'append-output', 'user-agent', 'tries', 'timeout', 'wait'] };
+    : name === 'curl' ? { shortValue: 'oXHdeuAbcEFrTwxyYzKD', longValue: ['output', 'request', 'header', 'data', 'user', 'user-agent', 'cookie', 'upload-file', 'write-out', 'proxy', 'config', 'output-dir', 'cookie-jar', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'libcurl', 'etag-save', 'hsts', 'alt-svc'] }
+    : { shortValue: 'OPaoeiUtTw', longValue: ['output-document', 'directory-prefix', 'output-file', 'append-output', 'user-agent', 'tries', 'timeout', 'wait', 'execute', 'save-cookies', 'warc-file', 'rejected-log'] };
   const p = parseOpts(args, spec);
   // Every file option counts, each time it is given (curl writes one file per `-o`: `-o a URL1 -o b URL2`);
   // wget's `-o`/`-a` log and curl's cookie jar, header dump and traces are files written too.
-  const [shorts, longs] = name === 'wget' ? ['OPoa', ['output-document', 'directory-prefix', 'output-file', 'append-output']]
-    : name === 'curl' ? ['ocD', ['output', 'output-dir', 'cookie-jar', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'libcurl']]
+  const [shorts, longs] = name === 'wget' ? ['OPoa', ['output-document', 'directory-prefix', 'output-file', 'append-output', 'save-cookies', 'warc-file', 'rejected-log']]
+    : name === 'curl' ? ['ocD', ['output', 'output-dir', 'cookie-jar', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'libcurl', 'etag-save', 'hsts', 'alt-svc']]
     : ['o', ['output']];
   // A long option may be abbreviated (`--out`), unless the abbreviation is an option of its own (curl's `--cookie` reads).
   const named = (l: string) => longs.some((n) => l === n || (l.length >= 3 && n.startsWith(l) && !spec.longValue.includes(l)));
   const outs = [...p.shortValueList.filter((v) => shorts.includes(v.letter)).map((v) => v.value), ...p.longs.filter((l) => named(l.name)).map((l) => l.value)];
+  if (name === 'wget') outs.push(...wgetrcOutputs(p));
+  // curl's `-w '%output{file}'` (or `%output{>>file}`) sends the rest of the write-out to that file.
+  const formats = name === 'curl' ? [...p.shortValueList.filter((v) => v.letter === 'w').map((v) => v.value), longValue(p, 'write-out') ?? ''] : [];
+  for (const f of formats) for (const m of f.matchAll(/%output\{(?:>>)?([^}]*)\}/g)) outs.push(m[1] ?? '');
+  // With no file named, `curl -O` and wget write the URL's file into the directory they run in.
+  const dirGiven = p.shortValues.has('P') || p.longs.some((l) => named(l.name) && 'directory-prefix'.startsWith(l.name)) || longValue(p, 'output-dir') != null;
+  const docGiven = p.shortValues.has('O') || longValue(p, 'output-document') !== undefined || wgetrcOutputs(p, 'outputdocument').length > 0;
+  const intoCwd = name === 'curl' ? hasShort(p, 'O') || hasLongAbbrev(p, 'remote-name', 'remote-name-all') : name === 'wget' && !docGiven && !hasLongAbbrev(p, 'spider');
+  if (intoCwd && !dirGiven && !wgetrcOutputs(p, 'dirprefix').length) outs.push('.');
   for (const o of outs) {
     if (o == null || o === '-' || o === '') continue;
     const f = checkTarget({ ...unknownWord(o), text: o, dynamic: false, prefix: o }, env, `write (${name})`);
@@ -128,12 +169,28 @@ function outputOption(name: string, args: Word[], env: Env): Finding | null {
   return null;
 }
 
+/** Files named by wget's `-e`/`--execute` wgetrc commands (`-e output_document=src/a`); names ignore case, `_` and `-`. */
+function wgetrcOutputs(p: ReturnType<typeof parseOpts>, only?: string): string[] {
+  const commands = [...p.shortValueList.filter((v) => v.letter === 'e').map((v) => v.value), ...p.longs.filter((l) => l.name.length >= 3 && 'execute'.startsWith(l.name)).map((l) => l.value ?? '')];
+  const writers = only ? [only] : ['outputdocument', 'logfile', 'dirprefix', 'savecookies', 'warcfile', 'rejectedlog'];
+  return commands.flatMap((c) => {
+    const eq = c.indexOf('=');
+    const key = c.slice(0, Math.max(eq, 0)).toLowerCase().replace(/[\s_-]/g, '');
+    return eq > 0 && writers.includes(key) ? [c.slice(eq + 1).trim()] : [];
+  });
+}
+
 /** gawk's in-place mode: `awk -i inplace '…' file`. */
 function awkInPlace(args: Word[], env: Env): Finding | null {
   const p = parseOpts(args, { shortValue: 'fvFiEe', longValue: ['file', 'assign', 'field-separator', 'include', 'exec', 'source'] });
-  if (p.shortValues.get('i') !== 'inplace' && longValue(p, 'include') !== 'inplace') return null;
+  // `-i inplace`, `-i inplace.awk` or its path: the same library.
+  const isInplace = (v: string | null | undefined) => v != null && /(^|\/)inplace(\.awk)?$/.test(v);
   // The program comes from an option (`-f`/`-E`/`--exec` file, `-e`/`--source` text): every operand is a file.
   const scripted = p.shortValues.has('f') || p.shortValues.has('e') || p.shortValues.has('E') || hasLong(p, 'file', 'source', 'exec');
+  // Or the program text includes it: `gawk '@include "inplace"; {…}' file`.
+  const texts = [...p.shortValueList.filter((v) => v.letter === 'e').map((v) => v.value), longValue(p, 'source') ?? '', scripted ? '' : (p.positionals[0]?.text ?? '')];
+  const included = texts.some((t) => /@include\s*"([^"]*\/)?inplace(\.awk)?"/.test(t));
+  if (!included && !isInplace(p.shortValues.get('i')) && !isInplace(longValue(p, 'include'))) return null;
   const files = [...(scripted ? p.positionals : p.positionals.slice(1)), ...p.afterDashDash].filter((w) => !/^\w+=/.test(w.text));
   return firstHit(files, env, 'rewrite in place (awk -i inplace)');
 }

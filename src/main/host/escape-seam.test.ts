@@ -35,9 +35,28 @@ describe('the unfinished escape sequence at a cut in the stream', () => {
     expect(after('\x1b[1', '2m\x1b[')).toBe('\x1b[');
   });
 
-  it('a sequence open past the limit is let go', () => {
+  it('follows xterm.js: C0 controls executed inside a sequence are not kept, CAN/SUB/C1 controls and non-ASCII end it', () => {
+    expect(after('a\x1b[1\n')).toBe('\x1b[1'); // LF acted already
+    expect(after('a\x1b[1\r', ';\b2')).toBe('\x1b[1;2');
+    expect(after('a\x1b]0;t\ni')).toBe('\x1b]0;t\ni'); // ignored inside an OSC: kept as it is
+    expect(after('a\x1b[1\x18')).toBe('');
+    expect(after('a\x1b]0;t\x1a', 'text')).toBe('');
+    expect(after('a\x1b]0;t\x9c')).toBe(''); // C1 ST
+    expect(after('a\x1bP1$r\x85')).toBe('');
+    expect(after('a\x1b[1é')).toBe('');
+    expect(after('a\x1b_xé')).toBe('');
+    expect(after('a\x1b\x7f')).toBe('\x1b\x7f'); // DEL ignored: still after ESC
+    expect(after('a\x1b[?1;2', '<3')).toBe('\x1b[?1;2<3'); // CSI_IGNORE, until its final
+  });
+
+  it('a sequence open past the limit is cut down to an introducer that ignores its rest', () => {
     const big = '\x1b]52;c;' + 'A'.repeat(OPEN_LIMIT);
-    expect(after(big)).toBe('');
+    expect(after(big)).toBe('\x1b]!');
+    expect(after(big, 'AAAA')).toBe('\x1b]!AAAA');
+    expect(after(big, 'AA\x07')).toBe('');
+    expect(after('\x1bP1$r' + 'x'.repeat(OPEN_LIMIT))).toBe('\x1bP<<');
+    expect(after('\x1b_' + 'x'.repeat(OPEN_LIMIT))).toBe('\x1bX');
+    expect(after('\x1b[' + '1'.repeat(OPEN_LIMIT))).toBe('\x1b[0<');
     expect(after('\x1b]52;c;', 'A'.repeat(OPEN_LIMIT - 100))).toHaveLength(OPEN_LIMIT - 93);
   });
 });
