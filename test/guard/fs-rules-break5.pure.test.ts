@@ -94,3 +94,13 @@ rows('read-only and scratch commands stay allowed', [
   ['dd if=a of=/tmp/b conv=notrunc', 'allow', 'allow'],
   ['gawk -i inplace "{}" /tmp/a', 'allow', 'allow'],
 ]);
+
+// The lead is refused a write it cannot see; a teammate's run-time paths are refused only when they point at shared
+// areas (checkTarget), and its OS sandbox is the wall.
+rows('files named inside a config file: known only when it runs', [
+  ['curl -K /tmp/cfg http://x', 'deny', 'allow'],
+  ['curl --config /tmp/cfg http://x', 'deny', 'allow'],
+  ['curl -w @/tmp/fmt http://x', 'deny', 'allow'],
+  ['wget --config=/tmp/rc http://x -O /tmp/a', 'deny', 'allow'],
+  ['curl -w "%{http_code}" -o /tmp/a http://x', 'allow', 'allow'],
+]);

@@ -97,7 +97,8 @@ rows('an option value that looks like an option or a path stays a value', [
   ['curl --upload-file -osrc http://x', 'allow', 'allow'],
   ['curl --write-out -osrc http://x', 'allow', 'allow'],
   ['curl --proxy -osrc http://x', 'allow', 'allow'],
-  ['curl --config -osrc http://x', 'allow', 'allow'],
+  // --config takes the next word (a config file: refused to the lead, whose writes it names are unseen); not an -o for a teammate
+  ['curl --config -o../bob/a http://x', 'deny', 'allow'],
   ['curl --output-dir /tmp/d --output /tmp/a http://x', 'allow', 'allow'],
   // wget's value options
   ['wget --user-agent -Osrc/a.ts -P /tmp http://x', 'allow', 'allow'],

@@ -142,7 +142,7 @@ function tarRule(args: Word[], env: Env): Finding | null {
 function outputOption(name: string, args: Word[], env: Env): Finding | null {
   const spec = name === 'sort' ? { shortValue: 'otkST', longValue: ['output', 'key', 'field-separator', 'buffer-size', 'temporary-directory'] }
     : name === 'curl' ? { shortValue: 'oXHdeuAbcEFrTwxyYzKD', longValue: ['output', 'request', 'header', 'data', 'user', 'user-agent', 'cookie', 'upload-file', 'write-out', 'proxy', 'config', 'output-dir', 'cookie-jar', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'libcurl', 'etag-save', 'hsts', 'alt-svc'] }
-    : { shortValue: 'OPaoeiUtTw', longValue: ['output-document', 'directory-prefix', 'output-file', 'append-output', 'user-agent', 'tries', 'timeout', 'wait', 'execute', 'save-cookies', 'warc-file', 'rejected-log'] };
+    : { shortValue: 'OPaoeiUtTw', longValue: ['config', 'output-document', 'directory-prefix', 'output-file', 'append-output', 'user-agent', 'tries', 'timeout', 'wait', 'execute', 'save-cookies', 'warc-file', 'rejected-log'] };
   const p = parseOpts(args, spec);
   // Every file option counts, each time it is given (curl writes one file per `-o`: `-o a URL1 -o b URL2`);
   // wget's `-o`/`-a` log and curl's cookie jar, header dump and traces are files written too.
@@ -166,6 +166,11 @@ function outputOption(name: string, args: Word[], env: Env): Finding | null {
     const f = checkTarget({ ...unknownWord(o), text: o, dynamic: false, prefix: o }, env, `write (${name})`);
     if (f) return f;
   }
+  // A config file (`curl -K`, `wget --config`) or a write-out read from a file (`curl -w @f`) may name any file to
+  // write (`output = src/a.ts`): what it names is known only when it runs.
+  const fromFile = name === 'curl' ? p.shortValues.has('K') || longValue(p, 'config') !== undefined || formats.some((f) => f.startsWith('@'))
+    : name === 'wget' && longValue(p, 'config') !== undefined;
+  if (fromFile) return checkTarget(unknownWord(`<${name} config file>`), env, `write (${name})`);
   return null;
 }
 
