@@ -47,7 +47,7 @@ export function parseOpts(args: readonly Word[], spec: OptSpec = {}, from = 0): 
       let value: string | null = eq < 0 ? null : t.slice(eq + 1);
       // getopt_long takes any unambiguous prefix (`--output-d x` is `--output-document x`): a prefix of a
       // value-taking option takes the next word too, as `longValue()` reads it.
-      const takesValue = spec.longValue?.some((n) => n === name || (name.length >= 3 && n.startsWith(name)));
+      const takesValue = spec.longValue?.some((n) => abbreviates(name, n));
       if (value === null && takesValue && i + 1 < args.length) value = (args[++i] as Word).text;
       out.longs.push({ name, value });
     } else if (t.startsWith('-') && t.length > 1) {
@@ -83,9 +83,18 @@ export function hasLongAbbrev(p: ParsedOpts, ...names: string[]): boolean {
   return p.longs.some((l) => l.name !== '' && names.some((n) => n.startsWith(l.name)));
 }
 
+/** `typed` names the long option `full`: the whole name, or a prefix of 3 or more characters as getopt_long takes it. */
+export const abbreviates = (typed: string, full: string): boolean => typed === full || (typed.length >= 3 && full.startsWith(typed));
+
 export function longValue(p: ParsedOpts, name: string): string | null | undefined {
-  const hit = p.longs.find((l) => l.name === name || (l.name.length >= 3 && name.startsWith(l.name)));
+  const hit = p.longs.find((l) => abbreviates(l.name, name));
   return hit ? hit.value : undefined;
+}
+
+/** Every value given to `-letter` and to `--long` (or its abbreviation), in order, repeats included. */
+export function optionValues(p: ParsedOpts, letter: string, long?: string): string[] {
+  const shorts = p.shortValueList.filter((v) => v.letter === letter).map((v) => v.value);
+  return long === undefined ? shorts : [...shorts, ...p.longs.filter((l) => abbreviates(l.name, long)).map((l) => l.value ?? '')];
 }
 
 export function hasShort(p: ParsedOpts, ...letters: string[]): boolean {

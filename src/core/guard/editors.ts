@@ -5,9 +5,10 @@
 import { parseOpts } from './argv.js';
 import { dynamicRule } from './dynamic.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
+import { firstHit } from './fs-rules.js';
+import type { ScriptChecker } from './interp.js';
 import { inWorkspace, resolvePath } from './paths.js';
-import { asWord, firstHit, type ScriptChecker } from './targets.js';
-import type { Word } from './words.js';
+import { literalWord, type Word } from './words.js';
 
 /**
  * A write command as ex reads it: after modifiers (`silent!`, `exe "…"`) and a range, `w`/`wq`/`wn`/`sav`… then
@@ -18,7 +19,7 @@ const WRITE_COMMAND =
 
 /** Files a write command names (`:w path`, `:saveas path`, ed's `w path` / `W path`): written besides the edited ones. */
 function writtenFiles(commands: string): Word[] {
-  return [...commands.matchAll(WRITE_COMMAND)].map((m) => asWord(m[1] as string));
+  return [...commands.matchAll(WRITE_COMMAND)].map((m) => literalWord(m[1] as string));
 }
 
 export const VIM = new Set(['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim', 'evim']);
@@ -55,17 +56,17 @@ export function vim(name: string, args: Word[], stdin: string | null, env: Env, 
         } else if (c === 'w' && /^\d/.test(rest)) {
           j += (/^\d+/.exec(rest) as RegExpExecArray)[0].length; // `-w{N}`: the window height; vim reads on (`-w5c CMD`)
         } else if (c === 'w' || c === 'W') {
-          const out = rest ? asWord(rest) : args[++i];
+          const out = rest ? literalWord(rest) : args[++i];
           if (c === 'W' || rest || !/^\d/.test(out?.text ?? '')) pushWord(scriptOut, out); // `-w 5`: the window height
           break;
         } else if (c === 'i') {
           // `-i {viminfo}`: written when vim exits, whatever it edited.
-          const info = rest ? asWord(rest) : args[++i];
+          const info = rest ? literalWord(rest) : args[++i];
           if (info?.text !== 'NONE') pushWord(scriptOut, info);
           break;
         } else if (c === 'V') {
           const log = rest.replace(/^\d*/, '');
-          if (log) scriptOut.push(asWord(log));
+          if (log) scriptOut.push(literalWord(log));
           break;
         } else if (/[TuUtq]/.test(c)) {
           if (!rest) i++;
@@ -109,7 +110,7 @@ function vimScript(name: string, c: string, written: Word[], env: Env, nested: S
     }
   }
   // Every other string of the command may be a file name (`let f = "src/a.ts" | call delete(f)`).
-  if (c.match(VIM_FILES)) written.push(...stringsOf(withoutDataArgs(c)).filter((s) => s !== '').map(asWord));
+  if (c.match(VIM_FILES)) written.push(...stringsOf(withoutDataArgs(c)).filter((s) => s !== '').map(literalWord));
   const lang = VIM_LANGUAGE.exec(c)?.[1];
   if (!lang) return null;
   if (env.role === 'lead') return { why: `run ${lang} code inside ${name}, which the guard cannot read`, advice: ADVICE.leadWrite };

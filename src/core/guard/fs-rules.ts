@@ -1,8 +1,8 @@
 /** Rules for commands that delete or write files: rm, find, redirects, tee, sed -i, cp/mv/ln, dd, truncate… */
-import { commandName, hasLong, hasLongAbbrev, hasShort, longValue, parseOpts } from './argv.js';
+import { abbreviates, commandName, hasLong, hasLongAbbrev, hasShort, longValue, optionValues, parseOpts } from './argv.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
 import { describeZone, inTmp, inWorkspace, isDevice, resolvePath, teammateZone, within } from './paths.js';
-import { unknownWord, type Word } from './words.js';
+import { literalWord, unknownWord, type Word } from './words.js';
 
 /** Re-enters the command checker for argv found inside another command (`find -exec`). */
 export type ArgvChecker = (args: Word[], env: Env) => Finding | null;
@@ -54,7 +54,7 @@ function inScratch(w: Word, env: Env): boolean {
   return placesOf(w, env)?.every((x) => inTmp(x, env.zones)) ?? false;
 }
 
-function firstHit(words: readonly Word[], env: Env, verb: string, recursive = false): Finding | null {
+export function firstHit(words: readonly Word[], env: Env, verb: string, recursive = false): Finding | null {
   for (const w of words) {
     const f = checkTarget(w, env, verb, recursive);
     if (f) return f;
@@ -94,11 +94,10 @@ function extractRule(name: string, args: Word[], env: Env): Finding | null {
   const p = parseOpts(args, { shortValue: 'dxP', longValue: [] });
   if (hasShort(p, 'l', 't', 'v', 'Z', 'p', 'c', 'z')) return null; // list, test, or to stdout
   const dir = p.shortValues.get('d') ?? '.';
-  return checkTarget({ ...unknownWord(dir), text: dir, dynamic: false, prefix: dir }, env, 'extract an archive into');
+  return checkTarget(literalWord(dir), env, 'extract an archive into');
 }
 
 const TAR_VALUES = 'fCbHKLNTVXg';
-const pathWord = (t: string): Word => ({ ...unknownWord(t), text: t, dynamic: false, prefix: t });
 
 /** tar: the archive written (`-c`/`-r`/`-u`/`-A` with `-f`), snapshot and index files, the directory extracted into. */
 function tarRule(args: Word[], env: Env): Finding | null {
@@ -116,23 +115,22 @@ function tarRule(args: Word[], env: Env): Finding | null {
     words = [...expanded, ...args.slice(next)];
   }
   const p = parseOpts(words, { shortValue: TAR_VALUES, longValue: ['file', 'directory', 'exclude', 'transform', 'files-from', 'listed-incremental', 'index-file'] });
-  const valuesOf = (letter: string, long: string) => [...p.shortValueList.filter((v) => v.letter === letter).map((v) => v.value), ...p.longs.filter((l) => l.name === long || (l.name.length >= 3 && long.startsWith(l.name))).map((l) => l.value ?? '')];
-  const written = [...valuesOf('g', 'listed-incremental'), ...valuesOf('\0', 'index-file')];
-  if (hasShort(p, 'c', 'r', 'u', 'A') || hasLongAbbrev(p, 'create', 'append', 'update', 'catenate', 'concatenate')) written.push(...valuesOf('f', 'file'));
+  const written = [...optionValues(p, 'g', 'listed-incremental'), ...optionValues(p, '\0', 'index-file')];
+  if (hasShort(p, 'c', 'r', 'u', 'A') || hasLongAbbrev(p, 'create', 'append', 'update', 'catenate', 'concatenate')) written.push(...optionValues(p, 'f', 'file'));
   for (const o of written.filter((x) => x !== '' && x !== '-')) {
-    const f = checkTarget(pathWord(o), env, 'write (tar)');
+    const f = checkTarget(literalWord(o), env, 'write (tar)');
     if (f) return f;
   }
   if (!hasShort(p, 'x') && !hasLongAbbrev(p, 'extract', 'get')) return null;
   if (hasShort(p, 'O') || hasLong(p, 'to-stdout')) return null;
   if (hasShort(p, 'P') || hasLongAbbrev(p, 'absolute-names')) return { why: 'extract an archive with absolute member names (-P): its members may land anywhere', advice: ADVICE.dynamic };
   // Each relative -C is taken from the one before (`-C ../bob -C src` extracts into ../bob/src): every step counts.
-  const dirs = valuesOf('C', 'directory');
+  const dirs = optionValues(p, 'C', 'directory');
   let dir = '.';
   const steps: string[] = [];
   for (const d of dirs) steps.push((dir = /^[/~]/.test(d) ? d : `${dir}/${d}`));
   for (const d of [...dirs, ...(steps.length ? steps : ['.'])]) {
-    const f = checkTarget(pathWord(d), env, 'extract an archive into');
+    const f = checkTarget(literalWord(d), env, 'extract an archive into');
     if (f) return f;
   }
   return null;
@@ -150,11 +148,11 @@ function outputOption(name: string, args: Word[], env: Env): Finding | null {
     : name === 'curl' ? ['ocD', ['output', 'output-dir', 'cookie-jar', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'libcurl', 'etag-save', 'hsts', 'alt-svc']]
     : ['o', ['output']];
   // A long option may be abbreviated (`--out`), unless the abbreviation is an option of its own (curl's `--cookie` reads).
-  const named = (l: string) => longs.some((n) => l === n || (l.length >= 3 && n.startsWith(l) && !spec.longValue.includes(l)));
+  const named = (l: string) => longs.some((n) => l === n || (abbreviates(l, n) && !spec.longValue.includes(l)));
   const outs = [...p.shortValueList.filter((v) => shorts.includes(v.letter)).map((v) => v.value), ...p.longs.filter((l) => named(l.name)).map((l) => l.value)];
   if (name === 'wget') outs.push(...wgetrcOutputs(p));
   // curl's `-w '%output{file}'` (or `%output{>>file}`) sends the rest of the write-out to that file.
-  const formats = name === 'curl' ? [...p.shortValueList.filter((v) => v.letter === 'w').map((v) => v.value), longValue(p, 'write-out') ?? ''] : [];
+  const formats = name === 'curl' ? [...optionValues(p, 'w'), longValue(p, 'write-out') ?? ''] : [];
   for (const f of formats) for (const m of f.matchAll(/%output\{(?:>>)?([^}]*)\}/g)) outs.push(m[1] ?? '');
   // With no file named, `curl -O` and wget write the URL's file into the directory they run in.
   const dirGiven = p.shortValues.has('P') || p.longs.some((l) => named(l.name) && 'directory-prefix'.startsWith(l.name)) || longValue(p, 'output-dir') != null;
@@ -163,7 +161,7 @@ function outputOption(name: string, args: Word[], env: Env): Finding | null {
   if (intoCwd && !dirGiven && !wgetrcOutputs(p, 'dirprefix').length) outs.push('.');
   for (const o of outs) {
     if (o == null || o === '-' || o === '') continue;
-    const f = checkTarget({ ...unknownWord(o), text: o, dynamic: false, prefix: o }, env, `write (${name})`);
+    const f = checkTarget(literalWord(o), env, `write (${name})`);
     if (f) return f;
   }
   // A config file (`curl -K`, `wget --config`) or a write-out read from a file (`curl -w @f`) may name any file to
@@ -176,7 +174,7 @@ function outputOption(name: string, args: Word[], env: Env): Finding | null {
 
 /** Files named by wget's `-e`/`--execute` wgetrc commands (`-e output_document=src/a`); names ignore case, `_` and `-`. */
 function wgetrcOutputs(p: ReturnType<typeof parseOpts>, only?: string): string[] {
-  const commands = [...p.shortValueList.filter((v) => v.letter === 'e').map((v) => v.value), ...p.longs.filter((l) => l.name.length >= 3 && 'execute'.startsWith(l.name)).map((l) => l.value ?? '')];
+  const commands = optionValues(p, 'e', 'execute');
   const writers = only ? [only] : ['outputdocument', 'logfile', 'dirprefix', 'savecookies', 'warcfile', 'rejectedlog'];
   return commands.flatMap((c) => {
     const eq = c.indexOf('=');
@@ -193,7 +191,7 @@ function awkInPlace(args: Word[], env: Env): Finding | null {
   // The program comes from an option (`-f`/`-E`/`--exec` file, `-e`/`--source` text): every operand is a file.
   const scripted = p.shortValues.has('f') || p.shortValues.has('e') || p.shortValues.has('E') || hasLong(p, 'file', 'source', 'exec');
   // Or the program text includes it: `gawk '@include "inplace"; {…}' file`.
-  const texts = [...p.shortValueList.filter((v) => v.letter === 'e').map((v) => v.value), longValue(p, 'source') ?? '', scripted ? '' : (p.positionals[0]?.text ?? '')];
+  const texts = [...optionValues(p, 'e'), longValue(p, 'source') ?? '', scripted ? '' : (p.positionals[0]?.text ?? '')];
   const included = texts.some((t) => /@include\s*"([^"]*\/)?inplace(\.awk)?"/.test(t));
   if (!included && !isInplace(p.shortValues.get('i')) && !isInplace(longValue(p, 'include'))) return null;
   const files = [...(scripted ? p.positionals : p.positionals.slice(1)), ...p.afterDashDash].filter((w) => !/^\w+=/.test(w.text));
@@ -206,7 +204,7 @@ function findRule(args: Word[], env: Env, check: ArgvChecker): Finding | null {
   // Leading options come before the starting points: `find -L /ws/src -delete` starts at /ws/src.
   for (; i < args.length && /^-([HLP]|O\d*|D)$/.test((args[i] as Word).text); i++) if ((args[i] as Word).text === '-D') i++;
   while (i < args.length && !/^[-(!]/.test((args[i] as Word).text)) starts.push(args[i++] as Word);
-  if (starts.length === 0) starts.push({ ...unknownWord('.'), text: '.', dynamic: false, prefix: '.' });
+  if (starts.length === 0) starts.push(literalWord('.'));
   // `-files0-from FILE`: the starting points are read from FILE.
   if (args.some((w) => /^-files0-from(=|$)/.test(w.text))) starts.push(unknownWord('<find -files0-from>'));
   const deletesAll = (how: string): Finding | null => {
@@ -249,7 +247,7 @@ function copyLike(name: string, args: Word[], env: Env): Finding | null {
   const p = parseOpts(args, spec);
   const pos = [...p.positionals, ...p.afterDashDash];
   const tdir = p.shortValues.get('t') ?? longValue(p, 'target-directory');
-  const dest = tdir != null ? { ...unknownWord(tdir), text: tdir, dynamic: false, prefix: tdir } : pos[pos.length - 1];
+  const dest = tdir != null ? literalWord(tdir) : pos[pos.length - 1];
   const sources = tdir != null ? pos : pos.slice(0, -1);
   if (p.dynamic && env.role === 'lead') return { why: `run ${name} with options computed at run time`, advice: ADVICE.dynamic };
   if (dest) {

@@ -7,9 +7,9 @@ import { hasLong, hasLongAbbrev, hasShort, parseOpts } from './argv.js';
 import { dynamicRule } from './dynamic.js';
 import { ADVICE, type Env, type Finding } from './finding.js';
 import type { ArgvChecker } from './fs-rules.js';
-import { checkTarget } from './fs-rules.js';
+import { checkTarget, firstHit } from './fs-rules.js';
+import type { ScriptChecker } from './interp.js';
 import { ed, vim, VIM } from './editors.js';
-import { asWord, firstHit, type ScriptChecker } from './targets.js';
 import { literalWord, type Word } from './words.js';
 
 
@@ -77,7 +77,7 @@ function container(args: Word[], env: Env): Finding | null {
       const [src = '', , opts = ''] = spec.text.split(':');
       // A named volume is not a host path; a dynamic one ($PWD) may be anything.
       if (spec.dynamic ? spec.prefix === '' || /^[/.~]/.test(spec.prefix) : /^[/.~]/.test(src)) {
-        mounts.push({ src: spec.dynamic ? spec : asWord(src), readOnly: /(^|,)(ro|readonly)(,|$)/.test(opts) });
+        mounts.push({ src: spec.dynamic ? spec : literalWord(src), readOnly: /(^|,)(ro|readonly)(,|$)/.test(opts) });
       }
       continue;
     }
@@ -86,7 +86,7 @@ function container(args: Word[], env: Env): Finding | null {
       if (!m) continue;
       const kv = Object.fromEntries(m.text.split(',').map((x) => [x.split('=')[0], x.split('=').slice(1).join('=') || 'true']));
       const src = kv.source ?? kv.src;
-      if ((kv.type ?? 'volume') === 'bind' && src) mounts.push({ src: m.dynamic ? m : asWord(src), readOnly: kv.readonly === 'true' || kv.ro === 'true' || kv.readonly === '1' });
+      if ((kv.type ?? 'volume') === 'bind' && src) mounts.push({ src: m.dynamic ? m : literalWord(src), readOnly: kv.readonly === 'true' || kv.ro === 'true' || kv.readonly === '1' });
     }
   }
   for (const m of mounts) {
@@ -146,7 +146,7 @@ function awkProgram(prog: string, env: Env, nested: ScriptChecker): Finding | nu
     }
   }
   for (const m of prog.matchAll(/>>?\s*"([^"]+)"/g)) {
-    const f = checkTarget(asWord(m[1] as string), env, 'write (awk print >)');
+    const f = checkTarget(literalWord(m[1] as string), env, 'write (awk print >)');
     if (f) return f;
   }
   return null;
@@ -169,7 +169,7 @@ function sqlite(args: Word[], stdin: string | null, env: Env, nested: ScriptChec
         continue;
       }
       const target = (rest.split(/\s+/)[0] as string).replace(/^['"]|['"]$/g, '');
-      const f = checkTarget(asWord(target), env, `write (sqlite3 .${m[1]})`);
+      const f = checkTarget(literalWord(target), env, `write (sqlite3 .${m[1]})`);
       if (f) return f;
     }
   }
