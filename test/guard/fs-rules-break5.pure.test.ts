@@ -3,20 +3,7 @@
  * lead: under /ws outside scratch; a teammate: another teammate's worktree) and were allowed, and the read-only
  * commands that must stay allowed.
  */
-import { describe, expect, it } from 'vitest';
-import { checkCommand } from '../../src/core/guard/index.js';
-import { leadCtx, teammateCtx } from './fixtures.js';
-
-type V = 'allow' | 'deny';
-const verdict = (role: 'lead' | 'teammate', cmd: string): V => (checkCommand(role, cmd, role === 'lead' ? leadCtx : teammateCtx).allowed ? 'allow' : 'deny');
-const rows = (title: string, list: [string, V, V][]) =>
-  describe(title, () => {
-    for (const [cmd, lead, teammate] of list) {
-      it(`${cmd}: lead ${lead}, teammate ${teammate}`, () => {
-        expect([verdict('lead', cmd), verdict('teammate', cmd)]).toEqual([lead, teammate]);
-      });
-    }
-  });
+import { rows } from './rows.js';
 
 /** [command, lead, teammate] (lead at /ws, teammate alice in /ws/.worktrees/alice). */
 rows('curl -O and wget without -O write the URL\'s file into the working directory', [

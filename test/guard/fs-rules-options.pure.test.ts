@@ -4,15 +4,7 @@
  * Each row was written against a survivor of a StrykerJS run over the whole file (docs/testing.md).
  */
 import { describe, expect, it } from 'vitest';
-import { checkCommand } from '../../src/core/guard/index.js';
-import { leadCtx, teammateCtx } from './fixtures.js';
-
-type V = 'allow' | 'deny';
-const verdict = (role: 'lead' | 'teammate', cmd: string): V => (checkCommand(role, cmd, role === 'lead' ? leadCtx : teammateCtx).allowed ? 'allow' : 'deny');
-const reason = (role: 'lead' | 'teammate', cmd: string): string => {
-  const v = checkCommand(role, cmd, role === 'lead' ? leadCtx : teammateCtx);
-  return v.allowed ? '(allowed)' : v.reason;
-};
+import { reason, verdict, type V } from './rows.js';
 
 /** [command, lead, teammate] (lead at /ws, teammate alice in /ws/.worktrees/alice). */
 const ROWS: [string, V, V][] = [

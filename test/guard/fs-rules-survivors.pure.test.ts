@@ -5,25 +5,7 @@
  * "fs-rules.ts survivors, one by one (session 5)", names the row that kills each mutant.
  */
 import { describe, expect, it } from 'vitest';
-import { checkCommand } from '../../src/core/guard/index.js';
-import type { GuardContext } from '../../src/core/guard/types.js';
-import { leadCtx, teammateCtx } from './fixtures.js';
-
-type V = 'allow' | 'deny';
-const run = (role: 'lead' | 'teammate', cmd: string, ctx?: GuardContext) => checkCommand(role, cmd, ctx ?? (role === 'lead' ? leadCtx : teammateCtx));
-const verdict = (role: 'lead' | 'teammate', cmd: string): V => (run(role, cmd).allowed ? 'allow' : 'deny');
-const reason = (role: 'lead' | 'teammate', cmd: string): string => {
-  const v = run(role, cmd);
-  return v.allowed ? '(allowed)' : v.reason;
-};
-const rows = (title: string, list: [string, V, V][]) =>
-  describe(title, () => {
-    for (const [cmd, lead, teammate] of list) {
-      it(`${cmd}: lead ${lead}, teammate ${teammate}`, () => {
-        expect([verdict('lead', cmd), verdict('teammate', cmd)], `${reason('lead', cmd)} | ${reason('teammate', cmd)}`).toEqual([lead, teammate]);
-      });
-    }
-  });
+import { reason, rows, run } from './rows.js';
 
 /** [command, lead, teammate] (lead at /ws, teammate alice in /ws/.worktrees/alice). */
 rows('defects fixed in session 5: files written that were not checked', [
