@@ -6,13 +6,13 @@
  * and leaves the integration worktree for inspection. Refusals (dirty lead checkout, a working teammate,
  * uncommitted work left out) are decided before anything is touched.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { holdExclusive, TeamError, type TeamStore } from '../store/index.js';
 import { leadBranch, revParse } from './changes.js';
 import { gitText, runGit } from './git-run.js';
 import { dirtyFiles, mergeRefusals, quoteList, type Refusal } from './merge-plan.js';
+import { runCheck } from './run-check.js';
 
 export interface IntegrateOptions {
   agents: string[];
@@ -131,43 +131,4 @@ async function integrate(store: TeamStore, root: string, opts: IntegrateOptions)
   result.head = head;
   await removeIntegration(root);
   return result;
-}
-
-const ENDING_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-function runCheck(line: string, cwd: string, onOutput: ((s: string) => void) | undefined, timeoutMs: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: process.env.CI ?? '1' } });
-    const killGroup = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    const timer = setTimeout(killGroup, timeoutMs);
-    // The check's own process group is out of a terminal's Ctrl-C: when this process is told to end, the check
-    // ends with it (then the signal takes its usual course), instead of running on orphaned.
-    const onSignal = (sig: NodeJS.Signals) => {
-      killGroup();
-      unhook();
-      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
-    };
-    const unhook = () => {
-      for (const s of ENDING_SIGNALS) process.off(s, onSignal);
-      process.off('exit', killGroup);
-    };
-    for (const s of ENDING_SIGNALS) process.on(s, onSignal);
-    process.on('exit', killGroup);
-    child.stdout.on('data', (b: Buffer) => onOutput?.(b.toString('utf8')));
-    child.stderr.on('data', (b: Buffer) => onOutput?.(b.toString('utf8')));
-    child.on('error', (err) => {
-      onOutput?.(`${err.message}\n`);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      unhook();
-      resolve(code);
-    });
-  });
 }
