@@ -48,6 +48,8 @@ export interface Runtime {
   startThinking?: ThinkingSetting;
   /** `--disallowedTools`: the Agent SDK's servers added later are held to them too. */
   disallowedTools?: string[];
+  /** The process groups of the agent's Bash commands (killed when it ends). */
+  shells: ShellRegistry;
 }
 
 function resolveCwd(dir: string | undefined): string {
@@ -338,5 +340,5 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   if (opts.jsonSchema !== undefined) agent.setOutputSchema(await outputSchema(opts.jsonSchema, '--json-schema'));
   if (opts.systemPrompt !== undefined) agent.replaceSystemPrompt(opts.systemPrompt);
   if (opts.appendSystemPrompt) agent.appendSystemPrompt(opts.appendSystemPrompt);
-  return { agent, info, permissions, mode, resumed: !!resume, sandbox, mcp, ...(agent.thinking ? { startThinking: agent.thinking } : {}), ...(opts.disallowedTools ? { disallowedTools: opts.disallowedTools } : {}), ...(approver ? { approver } : {}) };
+  return { agent, info, permissions, mode, resumed: !!resume, sandbox, mcp, shells, ...(agent.thinking ? { startThinking: agent.thinking } : {}), ...(opts.disallowedTools ? { disallowedTools: opts.disallowedTools } : {}), ...(approver ? { approver } : {}) };
 }

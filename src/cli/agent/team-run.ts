@@ -51,9 +51,20 @@ export async function runTeammateCli(rt: Runtime, session: TeamSession, explicit
     print(`[${session.me}] plan mode: only reading until a plan submitted with SubmitPlan is approved by the ${settings.planApprover === 'lead' ? 'lead' : 'person'}`);
   }
   print(`[${session.me}] permission mode: ${mode}${mode === 'ask' ? ` (requests go to the ${settings.permissionApprover === 'lead' ? 'lead' : 'person'})` : ''}`);
-  const stop = () => void loop.stop(143);
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  // Nothing this teammate ran outlives it: a previous process's leftovers end before it works, its own
+  // commands' groups are recorded as they start, and every signal it can catch kills them at once.
+  const { endLeftoverGroups, groupRecorder } = await import('../../core/teams/command-groups.js');
+  const leftover = await endLeftoverGroups(session);
+  if (leftover) print(`[${session.me}] ended ${leftover} process group(s) an earlier process of ${session.me} left running`);
+  rt.shells.onGroups(groupRecorder(session, (err) => print(`[${session.me}] command groups not recorded: ${err.message}`)));
+  for (const [sig, code] of [['SIGTERM', 143], ['SIGINT', 143], ['SIGHUP', 129]] as const) {
+    process.on(sig, () => {
+      // A hung-up terminal fails every later write: the final status still gets written.
+      if (sig === 'SIGHUP') for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
+      rt.shells.killAll();
+      void loop.stop(code);
+    });
+  }
   const code = await loop.run();
   await session.close();
   return code;

@@ -49,11 +49,14 @@ export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalM
   // A process that lost the agent's lease is no longer the agent: it must not overwrite the new holder's status.
   lease.onLost(() => clearInterval(timer));
   return {
+    // After `stop` the final status stays: a turn that ends while the process stops never writes `idle` over it.
     async set(status, currentTask) {
+      if (stopped) return;
       current = { ...current, status, ...(currentTask !== undefined ? { current_task: currentTask } : {}) };
       await beat();
     },
     async patch(fields) {
+      if (stopped) return;
       current = { ...current, ...fields } as StatusUpdate;
       await beat();
     },

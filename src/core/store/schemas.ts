@@ -160,6 +160,11 @@ export const StatusSchema = z.looseObject({
   cost_usd: z.number().nonnegative().nullish().catch(null),
   /** Set while the agent waits because a spending budget is reached: which one, and how far. */
   budget_reached: z.string().max(500).nullish().catch(null),
+  /**
+   * Process groups of the agent's Bash commands (running, or children they left running), with their leaders'
+   * start times: the agent's next process ends any left over before it works in the same folder. Malformed: null.
+   */
+  command_groups: z.array(z.object({ pgid: z.number().int().positive(), start: z.string().max(40) })).max(1000).nullish().catch(null),
 });
 export type AgentStatus = z.infer<typeof StatusSchema>;
 

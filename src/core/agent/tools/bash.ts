@@ -87,6 +87,8 @@ export async function runCommand(command: string, ctx: ToolContext, timeoutMs: n
   } catch (err) {
     return startError(err);
   }
+  // Tracked from the start: an agent told to end (a signal, a closed terminal) kills it mid-run too.
+  shellsOf(ctx).trackGroup(child.pid);
   return new Promise((resolve) => {
     const out = new HeadTail();
     let ended: 'timeout' | 'aborted' | undefined;
@@ -126,10 +128,7 @@ export async function runCommand(command: string, ctx: ToolContext, timeoutMs: n
       if (ended) return;
       // The foreground is done; children it put in the background may hold the pipes for hours.
       clearTimeout(timer);
-      detachTimer = setTimeout(() => {
-        shellsOf(ctx).trackStray(child.pid);
-        detach('background');
-      }, DRAIN_AFTER_EXIT_MS);
+      detachTimer = setTimeout(() => detach('background'), DRAIN_AFTER_EXIT_MS);
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);

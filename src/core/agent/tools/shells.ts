@@ -1,7 +1,8 @@
 /**
  * Background shells: Bash `run_in_background` starts one and returns its id, BashOutput reads what it
- * printed since the last read, KillShell ends it. Process groups of finished foreground commands whose
- * children kept running are tracked too. `killAll` ends every group (SIGKILL) when the agent exits.
+ * printed since the last read, KillShell ends it. Process groups of foreground commands are tracked too,
+ * while they run and after, for children they left running. `killAll` ends every group (SIGKILL) when the
+ * agent exits or is told to end; `onGroups` hears of each change, for a record that outlives the process.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { killGroup } from './spawn.js';
@@ -32,10 +33,35 @@ export interface BackgroundShell {
 
 export class ShellRegistry {
   private readonly shells = new Map<string, BackgroundShell>();
-  /** Groups left behind by foreground commands (`npm run dev &`). */
+  /** Groups of foreground commands: running, or left behind with children (`npm run dev &`). */
   private readonly strayGroups = new Set<number>();
   private next = 1;
   private sweeper?: NodeJS.Timeout;
+  private listener?: (pgids: number[]) => void;
+  private told = '';
+
+  /** Hears the live groups (their leaders' pids) whenever they change; called at once, synchronously. */
+  onGroups(listener: (pgids: number[]) => void): void {
+    this.listener = listener;
+    this.told = '';
+    this.changed();
+  }
+
+  /** Every group this registry would kill. */
+  groups(): number[] {
+    const pids = new Set(this.strayGroups);
+    for (const s of this.shells.values()) if (s.pid !== undefined && (s.status === 'running' || groupAlive(s.pid))) pids.add(s.pid);
+    return [...pids];
+  }
+
+  private changed(): void {
+    if (!this.listener) return;
+    const now = this.groups();
+    const key = now.join(',');
+    if (key === this.told) return;
+    this.told = key;
+    this.listener(now);
+  }
 
   /**
    * Forgets groups that no longer exist, so a later pid reuse is never killed by `killAll`. Unref'd: it
@@ -50,6 +76,7 @@ export class ShellRegistry {
         clearInterval(this.sweeper);
         this.sweeper = undefined;
       }
+      this.changed();
     }, SWEEP_MS);
     this.sweeper.unref();
   }
@@ -79,6 +106,7 @@ export class ShellRegistry {
     (child.stderr as unknown as { unref?(): void }).unref?.();
     this.shells.set(shell.id, shell);
     this.sweep();
+    this.changed();
     return shell;
   }
 
@@ -113,10 +141,12 @@ export class ShellRegistry {
     return shell;
   }
 
-  trackStray(pid: number | undefined): void {
+  /** A foreground command's group, from its start: killed with the agent even while the command runs. */
+  trackGroup(pid: number | undefined): void {
     if (pid === undefined) return;
     this.strayGroups.add(pid);
     this.sweep();
+    this.changed();
   }
 
   /** Synchronous, so it also works from a process `exit` handler. */

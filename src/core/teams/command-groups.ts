@@ -1,0 +1,64 @@
+/**
+ * Nothing an agent ran outlives it into its next process: the process groups of a teammate's Bash commands
+ * are recorded in its status (pgid + the leader's start time) as they start and end, and a new process of
+ * the same agent (a respawn, `team resume`), holding the agent's lease, ends any group left over before it
+ * works in the same folder. A group is ended only when it is still the one recorded: its leader alive with
+ * the recorded start time, or its leader gone while members of the group still run (Linux never reuses a
+ * pid while a group of that number exists).
+ */
+import { processStart } from '../store/index.js';
+import type { TeamSession } from './session.js';
+
+export interface CommandGroup {
+  pgid: number;
+  start: string;
+}
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether `g` is still the group that was recorded (see the module's note). */
+export function stillRecorded(g: CommandGroup): boolean {
+  if (g.pgid === process.pid || !groupExists(g.pgid)) return false;
+  const leader = processStart(g.pgid);
+  if (leader) return g.start !== '' && leader === g.start;
+  return true;
+}
+
+/** Ends (SIGKILL) the groups a previous process of this agent left running; returns how many. */
+export async function endLeftoverGroups(session: TeamSession): Promise<number> {
+  const recorded = (await session.store.statuses.read(session.me))?.command_groups ?? [];
+  let ended = 0;
+  for (const g of recorded) {
+    if (!stillRecorded(g)) continue;
+    try {
+      process.kill(-g.pgid, 'SIGKILL');
+      ended++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  if (recorded.length) await session.store.statuses.write(session.me, { command_groups: [] });
+  return ended;
+}
+
+/**
+ * Records the live groups in the status as they change. Each leader's start time is read the first time
+ * its group is seen (the command has just started, so its shell still runs).
+ */
+export function groupRecorder(session: TeamSession, onError: (err: Error) => void): (pgids: number[]) => void {
+  const starts = new Map<number, string>();
+  let writing: Promise<unknown> = Promise.resolve();
+  return (pgids) => {
+    for (const pgid of pgids) if (!starts.has(pgid)) starts.set(pgid, processStart(pgid));
+    for (const pgid of starts.keys()) if (!pgids.includes(pgid)) starts.delete(pgid);
+    const groups = [...starts].map(([pgid, start]) => ({ pgid, start }));
+    writing = writing.then(() => session.store.statuses.write(session.me, { command_groups: groups })).catch(onError);
+  };
+}
