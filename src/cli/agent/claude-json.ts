@@ -216,7 +216,7 @@ export class ClaudeJsonTurn {
         }),
       onToolCall: (c) => this.inputs.set(c.id, { name: c.name, input: c.input }),
       onToolResult: (r) => {
-        if (r.isError && r.content.startsWith('permission denied:')) {
+        if (r.isError && (r.deniedByClient || r.content.startsWith('permission denied:'))) {
           this.denials.push({ tool_name: r.name, tool_use_id: r.id, tool_input: inputRecord(this.inputs.get(r.id)?.input ?? {}) });
         }
       },

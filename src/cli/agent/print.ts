@@ -50,8 +50,9 @@ function countTools(events: LoopEvents, tally: ToolTally): LoopEvents {
   return {
     ...events,
     onToolResult: (r) => {
-      // Plan mode refusing a change is the mode at work (the model should explore, then plan): no failure.
-      if (r.content.startsWith(`permission denied: ${PLAN_REFUSAL_PREFIX}`)) return inner?.(r);
+      // Plan mode refusing a change is the mode at work (the model should explore, then plan): no failure. Nor
+      // is the client's own refusal (canUseTool, a PreToolUse hook): Claude Code ends that turn as a success.
+      if (r.deniedByClient || r.content.startsWith(`permission denied: ${PLAN_REFUSAL_PREFIX}`)) return inner?.(r);
       tally.calls++;
       if (r.isError) {
         tally.failed++;

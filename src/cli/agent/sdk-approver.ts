@@ -47,7 +47,7 @@ export class SdkApprover implements Approver {
     const a = parsed.data;
     if (a.behavior === 'deny') {
       if (a.interrupt) this.d.interrupt();
-      return { deny: a.message || 'denied by the SDK host (canUseTool)' };
+      return { deny: a.message || 'denied by the SDK host (canUseTool)', deniedByClient: true };
     }
     // The session entered plan mode while this call waited: the mode decides, not the older question.
     if (this.d.target.currentMode === 'plan' && modeBefore !== 'plan' && req.tool !== 'ExitPlanMode') {

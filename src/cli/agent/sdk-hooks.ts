@@ -51,7 +51,7 @@ export function hookDecision(raw: unknown, tool: string): BeforeToolAnswer {
   const d = a.data;
   const out = d.hookSpecificOutput;
   const why = out?.permissionDecisionReason ?? d.reason ?? d.stopReason;
-  if (d.decision === 'block' || d.continue === false || out?.permissionDecision === 'deny') return { deny: `blocked by a PreToolUse hook: ${why ?? 'no reason given'}` };
+  if (d.decision === 'block' || d.continue === false || out?.permissionDecision === 'deny') return { deny: `blocked by a PreToolUse hook: ${why ?? 'no reason given'}`, deniedByClient: true };
   return {
     ...(out?.updatedInput ? { input: out.updatedInput } : {}),
     ...(out?.permissionDecision === 'ask' ? { ask: why ?? 'a PreToolUse hook asks for this call' } : {}),

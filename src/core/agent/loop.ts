@@ -15,7 +15,7 @@ export interface LoopEvents {
   onText?(delta: string): void;
   onThinking?(delta: string): void;
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
-  onToolResult?(result: { id: string; name: string; content: string; isError: boolean }): void;
+  onToolResult?(result: { id: string; name: string; content: string; isError: boolean; deniedByClient?: boolean }): void;
   onRetry?(info: { attempt: number; delayMs: number; reason: string; status?: number }): void;
   /** Each raw event of the model's stream (`--include-partial-messages`). */
   onStreamEvent?(event: Record<string, unknown>): void;
@@ -274,7 +274,7 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
     const results: ToolResultBlock[] = [];
     await runToolBatch(calls, opts.tools, ctx, events, (call, r) => {
       const text = capOutput(r.content, opts.toolOutputMaxChars);
-      events?.onToolResult?.({ id: call.id, name: call.name, content: text, isError: !!r.isError });
+      events?.onToolResult?.({ id: call.id, name: call.name, content: text, isError: !!r.isError, ...(r.deniedByClient ? { deniedByClient: true } : {}) });
       results.push({ type: 'tool_result', tool_use_id: call.id, content: r.blocks ?? text, ...(r.isError ? { is_error: true } : {}) });
     });
     if (calls.length && !signal.aborted) extra.push(...((await opts.onToolBoundary?.()) ?? []));

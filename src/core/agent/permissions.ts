@@ -202,7 +202,7 @@ export class SessionPermissionChecker implements PermissionChecker {
     }
     if (answer === 'allow') return { allowed: true };
     if (typeof answer === 'object' && 'allow' in answer) return { allowed: true, input: answer.allow };
-    if (typeof answer === 'object') return { allowed: false, reason: answer.deny };
+    if (typeof answer === 'object') return { allowed: false, reason: answer.deny, ...(answer.deniedByClient ? { deniedByClient: true } : {}) };
     const reason = this.approver instanceof DenyApprover ? this.approver.reason : 'the user denied this action';
     return { allowed: false, reason };
   }

@@ -64,7 +64,7 @@ export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: T
   events?.onToolCall?.({ id: call.id, name: tool.name, input, summary });
   try {
     const hook = await ctx.beforeTool?.({ tool: tool.name, input, toolUseId: call.id }, ctx.signal);
-    if (hook?.deny !== undefined) return { content: hook.deny, isError: true };
+    if (hook?.deny !== undefined) return { content: hook.deny, isError: true, ...(hook.deniedByClient ? { deniedByClient: true } : {}) };
     // A hook's changed input passes the same schema, guards and permission check as the model's own.
     if (hook?.input !== undefined) {
       const changed = tool.inputSchema.safeParse(withCurrentFields(tool, hook.input));
@@ -92,7 +92,7 @@ async function guardedRun(tool: Tool<any>, input: unknown, summary: string, tool
   const req = { tool: tool.name, input, summary, agentName: ctx.agentName, toolUseId, ...(hookAsk ? { hookAsk } : {}) };
   if (tool.needsPermission || hookAsk || ctx.permissions.restricts?.(req)) {
     const decision = await ctx.permissions.check(req, ctx.signal);
-    if (!decision.allowed) return { content: `permission denied: ${decision.reason}`, isError: true };
+    if (!decision.allowed) return { content: `permission denied: ${decision.reason}`, isError: true, ...(decision.deniedByClient ? { deniedByClient: true } : {}) };
     // An approver's changed input passes the same schema and guards as the model's own.
     if (decision.input !== undefined) {
       const changed = tool.inputSchema.safeParse(withCurrentFields(tool, decision.input));

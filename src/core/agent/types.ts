@@ -5,6 +5,11 @@ import type { CommandGuard, Role } from '../guard/types.js';
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /**
+   * Refused by the session's client itself (the Agent SDK's canUseTool or PreToolUse hook): its decision, not
+   * a failure — Claude Code counts it among `permission_denials` and still ends the turn as a success.
+   */
+  deniedByClient?: boolean;
   /** Sent to the model instead of `content` (an image or PDF that Read returns); `content` describes it for people. */
   blocks?: import('./providers/types.js').PromptBlock[];
 }
@@ -43,6 +48,8 @@ export interface ToolContext {
  */
 export interface BeforeToolAnswer {
   deny?: string;
+  /** The deny is the client's own decision (see ToolResult.deniedByClient). */
+  deniedByClient?: boolean;
   input?: unknown;
   ask?: string;
   context?: string;
@@ -109,7 +116,7 @@ export interface PermissionRequest {
 }
 
 /** `{ deny }` refuses with the approver's reason (a person's feedback, a timeout) for the model to read. */
-export type ApproverAnswer = 'allow' | 'deny' | 'always' | { deny: string } | { allow: unknown };
+export type ApproverAnswer = 'allow' | 'deny' | 'always' | { deny: string; deniedByClient?: boolean } | { allow: unknown };
 
 /**
  * Who answers a permission request: the REPL asks the person; in a team a teammate's approver writes
@@ -120,7 +127,7 @@ export interface Approver {
 }
 
 /** `input`: the approver allowed a changed input (the tool validates and preflights it again). */
-export type PermissionDecision = { allowed: true; input?: unknown } | { allowed: false; reason: string };
+export type PermissionDecision = { allowed: true; input?: unknown } | { allowed: false; reason: string; deniedByClient?: boolean };
 
 export interface PermissionChecker {
   check(req: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
