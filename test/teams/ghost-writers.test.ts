@@ -46,7 +46,7 @@ interface Ghost {
 
 /** alice (worktree) runs a loop that appends to ticks.txt every 200 ms; resolves once it is writing. */
 async function ghostTeam(opts: { sandbox: 'off' | 'required'; mode?: 'background' | 'host'; beforeSpawn?: (ws: Ws) => Promise<void> }): Promise<Ghost> {
-  const ws = teamWorkspace({ ...(opts.mode === 'host' ? { teammateMode: 'host' } : {}) });
+  const ws = teamWorkspace(opts.mode === 'host' ? { teammateMode: 'host' } : {});
   const user = userSettingsPath({ HOME: ws.home });
   fs.mkdirSync(path.dirname(user), { recursive: true });
   fs.writeFileSync(user, JSON.stringify({ sandbox: opts.sandbox }));

@@ -56,6 +56,8 @@ export function groupRecorder(session: TeamSession, onError: (err: Error) => voi
   const starts = new Map<number, string>();
   let writing: Promise<unknown> = Promise.resolve();
   return (pgids) => {
+    // A process that lost the agent's lease is no longer the agent: the record is the new holder's.
+    if (session.lease?.lost) return;
     for (const pgid of pgids) if (!starts.has(pgid)) starts.set(pgid, processStart(pgid));
     for (const pgid of starts.keys()) if (!pgids.includes(pgid)) starts.delete(pgid);
     const groups = [...starts].map(([pgid, start]) => ({ pgid, start }));
