@@ -1,4 +1,6 @@
-import { LEAD, TeamError } from '../../core/store/index.js';
+import { LEAD, TeamError, USER } from '../../core/store/index.js';
+import { sendFrame } from '../../core/teams/protocol.js';
+import { tellOwnerCancelled } from '../../core/teams/task-cancel.js';
 import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
 import type { TeamHost } from './team-host.js';
 import { isReviewRequest, runReviewRequest } from './review-requests.js';
@@ -87,9 +89,9 @@ export class HostSession implements TerminalView {
       case 'send_message':
         return { sent: (await h.store.send('user', req.to, req.text)).length };
       case 'abort_turn':
-        await h.store.send('user', req.agent, 'Abort the current turn.', { type: 'abort_turn' });
-        // The lead's REPL aborts its turn on Ctrl-C.
+        // The lead's REPL aborts its turn on Ctrl-C; a teammate's loop on the person's frame of this session.
         if (req.agent === LEAD) h.terminal(LEAD).write('\x03');
+        else await sendFrame(h.store, USER, req.agent, 'abort_turn', {});
         return undefined;
       case 'stop':
         await h.stop(req.agent);
@@ -111,9 +113,9 @@ export class HostSession implements TerminalView {
       case 'task_cancel': {
         const before = await h.store.tasks.get(req.task);
         await h.store.tasks.update(req.task, { cancel: true, reason: 'by user', extra: { cancelled_by: 'user' } });
-        if (before.status === 'in_progress' && before.owner && before.owner !== 'user') {
-          await h.store.send('user', before.owner, `Task ${req.task} was cancelled; stop working on it.`, { type: 'task_cancelled' }).catch(() => undefined);
-        }
+        await tellOwnerCancelled(h.store, USER, before, 'cancelled by the person from the dashboard').catch((err: unknown) => {
+          throw new Error(`task ${req.task} is cancelled, but ${before.owner} could not be told to stop: ${(err as Error).message}`);
+        });
         return undefined;
       }
       case 'settings_get':
