@@ -5,6 +5,7 @@ import { parseRequest, type HostEvent, type Request } from '../../shared/api.js'
 import type { TeamHost } from './team-host.js';
 import { isReviewRequest, runReviewRequest } from './review-requests.js';
 import { resumeTeam } from './team-resume.js';
+import { messageLeadWithoutTeam } from './lead-message.js';
 import type { TerminalView } from './terminal.js';
 
 /**
@@ -87,7 +88,9 @@ export class HostSession implements TerminalView {
         h.terminal(req.agent).resize(this, req.cols, req.rows, req.active);
         return undefined;
       case 'send_message':
-        return { sent: (await h.store.send('user', req.to, req.text)).length };
+        // Before a team exists the lead reads no inbox: the message is typed into its REPL, as a person would.
+        if (req.to === LEAD && !(await h.store.config.load().catch(() => null))) return { sent: await messageLeadWithoutTeam(h, req.text) };
+        return { sent: (await h.store.send(USER, req.to, req.text)).length };
       case 'abort_turn':
         // The lead's REPL aborts its turn on Ctrl-C; a teammate's loop on the person's frame of this session.
         if (req.agent === LEAD) h.terminal(LEAD).write('\x03');
@@ -175,7 +178,11 @@ export class HostSession implements TerminalView {
   }
 }
 
+/** A store error that names a CLI command is said in terms of this page, which has the control. */
+const NO_TEAM = 'there is no team yet: use "Create a team" above, or ask the lead to build one';
+
 function oneLine(err: unknown): string {
+  if (err instanceof TeamError && err.code === 'no_team') return NO_TEAM;
   const msg = err instanceof TeamError || err instanceof Error ? err.message : String(err);
   return msg.split('\n')[0]!.slice(0, 2000);
 }
