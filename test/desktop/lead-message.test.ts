@@ -52,9 +52,19 @@ describe("the lead's message box without a team", () => {
     const { call, events, output } = await open(ws);
     await waitFor(() => shownMember(events, 'lead')?.alive, 'the lead to run');
     await call({ type: 'attach', agent: 'lead', cols: 100, rows: 30 });
+
     const sent = await call({ type: 'send_message', to: 'lead', text: 'hello' });
     expect(sent).toMatchObject({ ok: true, result: { sent: 1 } });
     await waitFor(() => output().includes('scripted provider'), "the lead's answer", 20_000);
+
+    // Sent while the lead asks the person a permission question: it waits for the prompt, it is never the answer.
+    await call({ type: 'input', agent: 'lead', data: 'list files\r' });
+    await waitFor(() => output().includes('Allow Bash'), 'the permission question');
+    const waiting = call({ type: 'send_message', to: 'lead', text: 'hello\nagain' });
+    await call({ type: 'input', agent: 'lead', data: 'y\r' });
+    expect(await waiting).toMatchObject({ ok: true, result: { sent: 1 } });
+    await waitFor(() => output().split('Hello! I am thclaws').length === 3, 'the second answer', 20_000);
+    expect(output()).not.toMatch(/please answer/);
 
     const refused = await call({ type: 'send_message', to: '*', text: 'everyone?' });
     expect(refused.ok).toBe(false);
