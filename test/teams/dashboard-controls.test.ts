@@ -137,6 +137,24 @@ describe("the dashboard's controls act on a teammate a lead started", () => {
     await waitFor(() => shownMember(dash.events, 'alice')?.state === 'stopped', 'the dashboard to show alice stopped', 5000);
   }, 90_000);
 
+  it('Stop of a busy teammate that refuses: ended by pid once it refuses, reads stopped, its task back in the queue', async () => {
+    const ws = teamWorkspace();
+    // A grace far longer than the test's waits: the refusal, not the grace, lets the Stop go on.
+    const { session, dash } = await teamWithDashboard(ws, ['carol'], 60_000);
+    await session.store.tasks.create({ subject: 'Slow work', description: 'x', reservedFor: 'carol' });
+    const c = await spawnTeammate(session, { name: 'carol' });
+    await waitFor(() => output(session, 'carol').includes('w5 '), 'carol to be streaming on task 1');
+    const asked = Date.now();
+    expect((await dash.call({ type: 'stop', agent: 'carol' })).ok).toBe(true);
+    expect(Date.now() - asked).toBeLessThan(30_000);
+    expect(pidAlive(c.pid!)).toBe(false);
+    expect(output(session, 'carol')).toContain('shutdown rejected');
+    expect(output(session, 'carol')).not.toContain('w399');
+    await waitFor(() => shownMember(dash.events, 'carol')?.state === 'stopped', 'the dashboard to show carol stopped', 5000);
+    const t = await session.store.tasks.get('1');
+    expect([t.status, t.owner, t.reserved_for]).toEqual(['pending', null, 'carol']);
+  }, 90_000);
+
   it('Stop of a teammate that cannot answer (SIGSTOP): killed by pid after the grace, reads stopped, its task back in the queue', async () => {
     const ws = teamWorkspace();
     const { session, dash } = await teamWithDashboard(ws, ['bob'], 1000);
