@@ -1,7 +1,7 @@
 /**
  * The dashboard's Abort, Cancel and Stop of a teammate, through its view protocol (a HostSession on a real
  * TeamHost), acting on real teammate processes that a lead (this test process) started in background mode:
- * each test asserts what the person relies on — the turn ended, the task is not completed, the process is gone
+ * (and the lead's own cancel, which takes the same path); each test asserts what the person relies on — the turn ended, the task is not completed, the process is gone
  * and reads stopped — never only that an inbox file was written.
  */
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
+import { taskTools } from '../../src/core/teams/tools/task-tools.js';
 import type { TeamSession } from '../../src/core/teams/session.js';
 import { pidAlive } from '../../src/core/store/index.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
@@ -124,6 +125,19 @@ describe("the dashboard's controls act on a teammate a lead started", () => {
     expect(t2.result).toBe('heard that task 1 was cancelled');
     // Task 1 was never completed by her.
     expect((await session.store.tasks.get('1')).result).toBe('cancelled: by user');
+  }, 90_000);
+
+  it("the lead's own cancel (TeamTaskUpdate) ends the owner's turn the same way and tells it who cancelled", async () => {
+    const ws = teamWorkspace();
+    const { session } = await teamWithDashboard(ws, ['alice']);
+    await session.store.tasks.create({ subject: 'Slow work', description: 'x', reservedFor: 'alice' });
+    await spawnTeammate(session, { name: 'alice' });
+    await waitFor(() => output(session, 'alice').includes('w5 '), 'alice to be streaming on task 1');
+    const update = taskTools(session, 'lead').find((t) => t.name === 'TeamTaskUpdate')!;
+    expect((await update.run({ task_id: '1', cancel: true, reason: 'not needed' } as never, {} as never)).isError).toBeFalsy();
+    await waitFor(() => /task #1 cancelled by lead — turn ended/.test(output(session, 'alice')), "alice's turn on task 1 to end", 10_000);
+    expect(output(session, 'alice')).not.toContain('w399');
+    expect((await session.store.tasks.get('1')).result).toBe('cancelled: not needed');
   }, 90_000);
 
   it('Stop of an idle teammate it did not start: asked with the epoch, it exits and reads stopped', async () => {

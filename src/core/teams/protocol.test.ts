@@ -231,6 +231,14 @@ describe('epochs', () => {
     expect(P.toInbound(stored!)).toEqual({ ok: true, message: expect.objectContaining({ type: 'shutdown_request', epoch: 'e7' }) });
   });
 
+  it('sendFrame is the one caller of the store\'s writeFrame in the source', () => {
+    const src = path.resolve(import.meta.dirname, '../..');
+    const callers = (fs.readdirSync(src, { recursive: true }) as string[])
+      .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+      .filter((f) => /\.writeFrame\(/.test(fs.readFileSync(path.join(src, f), 'utf8')));
+    expect(callers).toEqual([path.join('core', 'teams', 'protocol.ts')]);
+  });
+
   it('sendFrame refuses an unknown kind and bad fields before anything reaches the inbox', async () => {
     await store.config.create({ name: 't', members: [{ name: 'alice' }] });
     await expect(P.sendFrame(store, 'user', 'alice', 'task_canceled' as never, {} as never)).rejects.toThrow(/task_canceled/);
