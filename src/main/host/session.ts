@@ -93,8 +93,8 @@ export class HostSession implements TerminalView {
         return { sent: (await h.store.send(USER, req.to, req.text)).length };
       case 'abort_turn':
         // The lead's REPL aborts its turn on Ctrl-C; a teammate's loop on the person's frame of this session.
-        if (req.agent === LEAD) h.terminal(LEAD).write('\x03');
-        else await sendFrame(h.store, USER, req.agent, 'abort_turn', {});
+        if (req.agent !== LEAD) await sendFrame(h.store, USER, req.agent, 'abort_turn', {});
+        else if (!h.terminal(LEAD).write('\x03')) throw new Error('the lead runs outside this dashboard: press Ctrl-C in its terminal');
         return undefined;
       case 'stop':
         await h.stop(req.agent);
