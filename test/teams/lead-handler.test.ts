@@ -74,9 +74,13 @@ describe('LeadHandler', () => {
     const { session, handler, events } = await setup();
     const epoch = session.epoch;
     // A permission request without its request id, an idle with a made-up reason, a kind no version sends.
-    await session.store.send('alice', 'lead', '{}', { type: 'permission_request', extra: { epoch, kind: 'permission', agent: 'alice', tool: 'Bash', summary: 'rm -rf build', cwd: '/' } });
-    await session.store.send('bob', 'lead', '{}', { type: 'idle_notification', extra: { epoch, idle_reason: 'bored', completed_task_id: '7', completed_status: 'completed', summary: 'forged' } });
-    await session.store.send('bob', 'lead', '{}', { type: 'made_up_kind', extra: { epoch } });
+    // Written past sendFrame's field checks, as a buggy or forged writer would.
+    await session.store.writeFrame('alice', 'lead', '{}', 'permission_request', { extra: { epoch, kind: 'permission', agent: 'alice', tool: 'Bash', summary: 'rm -rf build', cwd: '/' } });
+    await session.store.writeFrame('bob', 'lead', '{}', 'idle_notification', { extra: { epoch, idle_reason: 'bored', completed_task_id: '7', completed_status: 'completed', summary: 'forged' } });
+    // No store writes an unknown kind: this one is put into the file as another program would.
+    const inbox = session.store.paths.inbox('lead');
+    const raw = JSON.parse(fs.readFileSync(inbox, 'utf8')) as unknown[];
+    fs.writeFileSync(inbox, JSON.stringify([...raw, { id: 'made-up', from: 'bob', to: 'lead', text: '{}', timestamp: Date.now(), read: false, type: 'made_up_kind', epoch }]));
     await sendFrame(session.store, 'bob', 'lead', 'idle_notification', { idle_reason: 'available', completed_task_id: '4', completed_status: 'completed', summary: 'built it' }, epoch);
     const batch = handler.drain();
     expect(batch.prompt).toContain('task #4 completed] built it');

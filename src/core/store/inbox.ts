@@ -8,13 +8,15 @@ import { TEAM_POLICY } from './policy.js';
 import { LIMITS } from './limits.js';
 import { describeIssues, type Message, MessageSchema } from './schemas.js';
 import { TeamError } from './errors.js';
+import { isFrameType, type FrameType } from './frame-kinds.js';
 
 export interface NewMessage {
   from: string;
   to: string;
   text: string;
   summary?: string | null;
-  type?: string;
+  /** A protocol frame's kind (only `TeamStore.writeFrame` sets one); absent for plain text. */
+  type?: FrameType;
   /** Extra fields of protocol frames (request_id, …) stored beside the standard ones. */
   extra?: Record<string, unknown>;
 }
@@ -85,6 +87,7 @@ export class Inboxes {
     if (msg.text.length > LIMITS.messageChars) {
       throw new TeamError('invalid', `message too long: ${msg.text.length} characters (limit ${LIMITS.messageChars})`);
     }
+    if (msg.type !== undefined && !isFrameType(msg.type)) throw new TeamError('invalid', `unknown frame kind "${String(msg.type)}": not in the protocol's schema`);
     if (msg.summary && msg.summary.length > LIMITS.summaryChars) {
       throw new TeamError('invalid', `message summary too long: ${msg.summary.length} characters (limit ${LIMITS.summaryChars})`);
     }

@@ -17,3 +17,4 @@ export type { OutputAppender, OutputLogs } from './output.js';
 export { SpawnRequestSchema, SpawnRequests, type StoredSpawnRequest } from './spawn-requests.js';
 export { Reviews, ReviewCommentSchema, REVIEW_STATES, type ReviewComment, type ReviewState, type NewComment } from './reviews.js';
 export { MAX_SPEND_CALLS, SpendHistory, type SpendCall } from './spend.js';
+export { CONTROL_TYPES, REPLY_TYPES, isFrameType, type FrameType } from './frame-kinds.js';

@@ -20,7 +20,6 @@ const rejectedCount = () => (fs.existsSync(store.paths.rejected('bob')) ? fs.rea
 describe('send accepts only what read accepts', () => {
   it('a summary over the limit is refused at send; a default summary of one huge word is cut and read back', async () => {
     await expect(store.send('alice', 'bob', 'hi', { summary: 's'.repeat(LIMITS.summaryChars + 1) })).rejects.toMatchObject({ code: 'invalid', message: expect.stringContaining('summary too long') });
-    await expect(store.send('alice', 'bob', 'hi', { type: 't'.repeat(LIMITS.messageTypeChars + 1) })).rejects.toMatchObject({ code: 'invalid' });
     await store.send('alice', 'bob', 'w'.repeat(LIMITS.messageChars));
     await store.send('alice', 'bob', 'short', { summary: 's'.repeat(LIMITS.summaryChars) });
     expect(await store.inboxes.read('bob')).toHaveLength(2);
@@ -81,5 +80,16 @@ describe('a stray task file with a huge id', () => {
     expect(store.journal.read().some((e) => e.event === 'note' && /far beyond/.test(e.reason))).toBe(true);
     expect((await store.tasks.create({ subject: 'three', description: '' })).id).toBe('3');
     expect(['1', '2', '3']).toContain((await store.tasks.claimNext('alice'))?.id);
+  });
+});
+
+describe('a typed message is a frame of a kind the protocol knows', () => {
+  it('send refuses any type (frames go through sendFrame); writeFrame and the inbox refuse a kind outside the schema; nothing is written', async () => {
+    await expect(store.send('alice', 'bob', 'hi', { type: 'abort_turn' } as never)).rejects.toMatchObject({ code: 'invalid', message: expect.stringContaining('sendFrame') });
+    await expect(store.writeFrame('alice', 'bob', 'hi', 'task_canceled' as never)).rejects.toMatchObject({ code: 'invalid', message: expect.stringContaining('unknown frame kind "task_canceled"') });
+    await expect(store.inboxes.append({ from: 'alice', to: 'bob', text: 'hi', type: 't'.repeat(LIMITS.messageTypeChars + 1) as never })).rejects.toMatchObject({ code: 'invalid' });
+    expect(await store.inboxes.read('bob')).toEqual([]);
+    await store.writeFrame('lead', 'bob', '{}', 'task_cancelled', { extra: { task_id: '1' } });
+    expect((await store.inboxes.read('bob')).map((m) => m.type)).toEqual(['task_cancelled']);
   });
 });

@@ -18,6 +18,7 @@ import { TaskFiles } from './task-files.js';
 import { Tasks } from './tasks.js';
 import { watchTeam, type TeamWatcher, type WatchOptions } from './watch.js';
 import { TeamError } from './errors.js';
+import { isFrameType, type FrameType } from './frame-kinds.js';
 
 export interface MemberView {
   name: string;
@@ -47,9 +48,9 @@ export interface TeamStatusView {
   tasks: Record<TaskStatus, number>;
 }
 
+/** A plain message's options: no `type` — a typed message (a frame) is written by protocol.ts's `sendFrame` only. */
 export interface SendOptions {
   summary?: string | null;
-  type?: string;
   extra?: Record<string, unknown>;
 }
 
@@ -125,8 +126,23 @@ export class TeamStore {
     for (const d of [this.paths.root, this.paths.inboxesDir, this.paths.tasksDir, this.paths.agentsDir]) ensureDir(d);
   }
 
-  /** Sends to one participant or broadcasts (`*`: every member and the lead, except the sender). */
+  /** Sends a plain message to one participant or broadcasts (`*`: every member and the lead, except the sender). */
   async send(from: string, to: string, text: string, opts: SendOptions = {}): Promise<Message[]> {
+    // A caller that smuggles a kind past the type (`as never`, plain JS) is refused here too.
+    if ((opts as { type?: unknown }).type !== undefined) throw new TeamError('invalid', 'a typed message is a protocol frame: write it with sendFrame');
+    return this.deliver(from, to, text, opts);
+  }
+
+  /**
+   * Writes a protocol frame of a known kind. Its one caller is `sendFrame` (teams/protocol.ts), which checks the
+   * kind's fields and stamps the session's epoch: call that, never this.
+   */
+  async writeFrame(from: string, to: string, text: string, type: FrameType, opts: SendOptions = {}): Promise<Message[]> {
+    if (!isFrameType(type)) throw new TeamError('invalid', `unknown frame kind "${String(type)}": not in the protocol's schema`);
+    return this.deliver(from, to, text, { ...opts, type });
+  }
+
+  private async deliver(from: string, to: string, text: string, opts: SendOptions & { type?: FrameType }): Promise<Message[]> {
     assertAgentName(from, 'sender');
     assertRecipient(to);
     if (!text.trim()) throw new TeamError('invalid', 'message text is empty');

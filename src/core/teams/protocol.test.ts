@@ -11,7 +11,7 @@ import { TeamStore } from '../store/index.js';
 import type { Frame } from './protocol.js';
 import * as P from './protocol.js';
 
-const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response'];
+const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response', 'task_cancelled'];
 const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment', 'team_changed', 'conflict_warning', 'budget_notice'];
 
 const base = { id: 'm1', from: 'lead', to: 'alice', text: '{}', timestamp: 1, read: false };
@@ -20,6 +20,7 @@ const request = { request_id: 'r1', agent: 'alice', tool: 'Bash', summary: 'run 
 const VALID: Record<string, { raw: Record<string, unknown>; parsed: Record<string, unknown> }> = {
   shutdown_request: { raw: { reason: 'done' }, parsed: { reason: 'done' } },
   abort_turn: { raw: {}, parsed: {} },
+  task_cancelled: { raw: { task_id: '3', reason: 'not needed' }, parsed: { task_id: '3', reason: 'not needed' } },
   permission_response: { raw: { request_id: 'r1', allow: true, scope: 'once', rule_scope: 'teammate' }, parsed: { request_id: 'r1', allow: true, scope: 'once', rule_scope: 'teammate' } },
   plan_approval_response: {
     raw: { request_id: 'r2', allow: false, scope: 'always-for-this-rule', rule_scope: 'team', feedback: 'smaller steps' },
@@ -228,6 +229,23 @@ describe('epochs', () => {
     expect(idle).toMatchObject({ type: 'idle_notification', epoch: 'given', summary: 'all done', idle_reason: 'available' });
     const [stored] = store.inboxes.list('alice');
     expect(P.toInbound(stored!)).toEqual({ ok: true, message: expect.objectContaining({ type: 'shutdown_request', epoch: 'e7' }) });
+  });
+
+  it('sendFrame is the one caller of the store\'s writeFrame in the source', () => {
+    const src = path.resolve(import.meta.dirname, '../..');
+    const callers = (fs.readdirSync(src, { recursive: true }) as string[])
+      .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+      .filter((f) => /\.writeFrame\(/.test(fs.readFileSync(path.join(src, f), 'utf8')));
+    expect(callers).toEqual([path.join('core', 'teams', 'protocol.ts')]);
+  });
+
+  it('sendFrame refuses an unknown kind and bad fields before anything reaches the inbox', async () => {
+    await store.config.create({ name: 't', members: [{ name: 'alice' }] });
+    await expect(P.sendFrame(store, 'user', 'alice', 'task_canceled' as never, {} as never)).rejects.toThrow(/task_canceled/);
+    await expect(P.sendFrame(store, 'user', 'alice', 'task_cancelled', { task_id: '../1' })).rejects.toThrow(/task_cancelled frame refused: task_id/);
+    expect(store.inboxes.list('alice')).toEqual([]);
+    const m = await P.sendFrame(store, 'user', 'alice', 'task_cancelled', { task_id: '1', reason: 'not needed' });
+    expect(P.toInbound(m)).toMatchObject({ ok: true, message: { type: 'task_cancelled', task_id: '1', reason: 'not needed' } });
   });
 });
 

@@ -7,14 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Message, TeamStore } from '../store/index.js';
-import { LEAD, USER } from '../store/index.js';
+import { LEAD, TeamError, USER } from '../store/index.js';
 import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from '../store/limits.js';
 import { MessageSchema, WaitingSchema } from '../store/schemas.js';
 
-/** Frames only `lead`/`user` may send, of the current epoch: control, and the answers to a teammate's requests. */
-export const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response'] as const;
-export const REPLY_TYPES = ['shutdown_approved', 'shutdown_rejected', 'idle_notification', 'permission_request', 'plan_approval_request', 'task_assignment', 'team_changed', 'conflict_warning', 'budget_notice'] as const;
-export type FrameType = (typeof CONTROL_TYPES)[number] | (typeof REPLY_TYPES)[number];
+import { CONTROL_TYPES, type FrameType } from '../store/frame-kinds.js';
+export { CONTROL_TYPES, REPLY_TYPES, type FrameType } from '../store/frame-kinds.js';
 
 const IDLE_REASONS = ['available', 'interrupted', 'failed', 'blocked'] as const;
 export type IdleReason = (typeof IDLE_REASONS)[number];
@@ -39,6 +37,8 @@ const request = WaitingSchema.omit({ since: true, deadline: true, epoch: true })
 export const FrameSchema = z.discriminatedUnion('type', [
   frame('shutdown_request', { reason: z.string().nullish() }),
   frame('abort_turn', {}),
+  /** The person (or the lead) cancelled a task this teammate works on: its turn on that task ends, and it is told why. */
+  frame('task_cancelled', { task_id: taskId, reason: z.string().max(LIMITS.messageChars).nullish() }),
   frame('permission_response', answer),
   frame('plan_approval_response', answer),
   frame('shutdown_approved', {}),
@@ -131,14 +131,23 @@ export async function ensureEpoch(store: TeamStore, by: string): Promise<string 
   return currentEpoch(store);
 }
 
-/** Writes a frame as `sender` (the caller's lease-backed identity), stamped with the current epoch. */
-export async function sendFrame<T extends FrameType>(store: TeamStore, sender: string, to: string, type: T, fields: FrameFields<T>, epoch?: string | null): Promise<Message> {
+/**
+ * Writes a frame as `sender` (the caller's lease-backed identity), stamped with the current epoch: the one way a
+ * typed message reaches an inbox. `shown`: the text and summary a reader shows (default: the fields as JSON).
+ */
+export async function sendFrame<T extends FrameType>(store: TeamStore, sender: string, to: string, type: T, fields: FrameFields<T>, epoch?: string | null, shown?: { text: string; summary: string }): Promise<Message> {
   const ep = epoch ?? (await currentEpoch(store));
-  const text = JSON.stringify({ type, from: sender, ...fields });
+  const text = shown?.text ?? JSON.stringify({ type, from: sender, ...fields });
   // A frame's own `summary` field (idle notifications, requests) doubles as the message summary.
   const own = (fields as { summary?: unknown }).summary;
-  const summary = typeof own === 'string' ? own : type.replace(/_/g, ' ');
-  const [m] = await store.send(sender, to, text, { type, summary, extra: { ...fields, epoch: ep } });
+  const summary = shown?.summary ?? (typeof own === 'string' ? own : type.replace(/_/g, ' '));
+  // The kind's own fields are checked here, where the frame is written, not only where it is read.
+  const checked = FrameSchema.safeParse({ id: 'new', from: sender, to, text, timestamp: Date.now(), type, ...fields, epoch: ep });
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new TeamError('invalid', `${type} frame refused: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  const [m] = await store.writeFrame(sender, to, text, type, { summary, extra: { ...fields, epoch: ep } });
   return m!;
 }
 

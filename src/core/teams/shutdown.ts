@@ -94,7 +94,7 @@ function isLocal(st: AgentStatus): boolean {
 }
 
 /** The status's pid when it is on this host and still the very process that wrote it (same start time). */
-function ownPid(st: AgentStatus | null): number | null {
+export function ownPid(st: AgentStatus | null): number | null {
   return st?.pid && isLocal(st) && pidIsSame(st.pid, st.pid_start) ? st.pid : null;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Agent, PromptResult } from '../agent/agent.js';
 import type { LoopEvents } from '../agent/loop.js';
-import { LEAD, type Message, type Task, startHeartbeat, type Heartbeat } from '../store/index.js';
+import { LEAD, USER, type Message, type Task, startHeartbeat, type Heartbeat } from '../store/index.js';
 import { frameEpochCurrent, frameMessage, isControl, mayControl, sendFrame, type ControlFrame, type FrameOf, type IdleFields } from './protocol.js';
 import { TEAMS_POLICY } from './policy.js';
 import type { TeamSession } from './session.js';
@@ -38,7 +38,13 @@ export class TeammateLoop {
   private readonly policy: typeof TEAMS_POLICY;
   private heartbeat!: Heartbeat;
   private turn: AbortController | undefined;
+  /** The task the current turn works on (null: a message turn). */
+  private turnTask: string | null = null;
   private abortedBy: string | undefined;
+  /** Set when the current turn was ended because its task was cancelled. */
+  private cancelledBy: string | undefined;
+  /** What the model must hear at the start of its next turn (a task cancelled under it). */
+  private readonly notes: string[] = [];
   private wake: (() => void) | undefined;
   private stopping: Promise<number> | undefined;
   private resolveExit!: (code: number) => void;
@@ -140,6 +146,21 @@ export class TeammateLoop {
       }
     } else if (m.type === 'shutdown_request') {
       await this.onShutdown(m);
+    } else if (m.type === 'task_cancelled') {
+      this.onCancelled(m);
+    }
+  }
+
+  /** A task this teammate works on was cancelled: the turn on it ends (as an abort does), and the model hears why next. */
+  private onCancelled(m: FrameOf<'task_cancelled'>): void {
+    const by = m.from === USER ? 'the person' : m.from;
+    this.notes.push(`Task #${m.task_id} was cancelled by ${by}${m.reason ? ` (${m.reason})` : ''}: stop working on it and do not complete it.`);
+    this.attempts.delete(m.task_id);
+    if (this.retry?.task.id === m.task_id) this.retry = undefined;
+    if (this.turnTask === m.task_id && this.turn && !this.turn.signal.aborted) {
+      this.cancelledBy = m.from;
+      this.opts.print(`[${this.me}] task #${m.task_id} cancelled by ${m.from} — turn ended`);
+      this.turn.abort();
     }
   }
 
@@ -246,6 +267,11 @@ export class TeammateLoop {
       : `[Task #${task.id} — ${task.subject}]\n\n${task.description}\n\nWhen done, use TeamTaskComplete with task_id="${task.id}".`;
     const r = await this.runTurn(prompt, task.id);
     const now = await this.session.store.tasks.get(task.id).catch(() => null);
+    if (this.cancelledBy !== undefined) {
+      this.attempts.delete(task.id);
+      await this.notify({ idle_reason: 'interrupted', completed_task_id: task.id, completed_status: null, summary: `task #${task.id} cancelled by ${this.cancelledBy} — turn ended, not completed` });
+      return;
+    }
     if (!now || now.status === 'completed' || now.owner !== this.me) {
       this.attempts.delete(task.id);
       return;
@@ -274,7 +300,11 @@ export class TeammateLoop {
 
   private async runTurn(prompt: string, taskId: string | null): Promise<PromptResult> {
     this.turn = new AbortController();
+    this.turnTask = taskId;
     this.abortedBy = undefined;
+    this.cancelledBy = undefined;
+    // A task cancelled under an earlier turn: the model's next input says so first.
+    if (this.notes.length) prompt = `${this.notes.splice(0).map((n) => `[${n}]`).join('\n')}\n\n${prompt}`;
     await this.heartbeat.set('working', taskId);
     // Time spent waiting for a person's approval does not count against the turn budget.
     const started = Date.now();
@@ -305,6 +335,7 @@ export class TeammateLoop {
     } finally {
       clearTimeout(budget!);
       this.turn = undefined;
+      this.turnTask = null;
       if (urgentIds.length) await this.session.inbox().ack(urgentIds);
       await this.heartbeat.set('idle', null);
       // Informational: the teammate is idle either way; a failing hook is shown in its output and journaled.

@@ -25,6 +25,7 @@ export interface TeamHostOptions {
   demo?: boolean; // the live demo: views open the team's changes once its tasks are done
   hostPid?: number; // served by the workspace's host process (this pid): views may stop the team
   keyCipher?: KeyCipher | null; // encrypts the stored model key at rest (Electron's safeStorage)
+  stopGraceMs?: number; // Stop of an agent this host did not start: how long it gets to stop by itself (default: the lead's shutdown grace)
 }
 
 export const thclawsBin = (): string => path.join(packageRoot(), 'bin', 'thclaws');

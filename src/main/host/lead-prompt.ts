@@ -2,7 +2,7 @@ import type { HostEvent } from '../../shared/api.js';
 import type { AgentTerminal, TerminalView } from './terminal.js';
 
 /** What the lead REPL prints when it waits for a prompt (its `PROMPT`). */
-const READY = 'thclaws> ';
+export const READY = 'thclaws> ';
 
 /**
  * Types a first prompt into the lead's REPL once it shows its prompt, as a person would (the live demo: the

@@ -12,7 +12,7 @@ import { leadBranch, revParse, teamBranches, teammateChanges, type TeammateChang
 import { ConflictScanner, type ConflictWarning } from '../../core/review/conflicts.js';
 import { markOutdated } from '../../core/review/review.js';
 import { inBackground } from '../../core/review/git-run.js';
-import { currentEpoch } from '../../core/teams/protocol.js';
+import { sendFrame } from '../../core/teams/protocol.js';
 import type { ChangesView, ConflictWarningView, HostEvent, ReviewCommentView } from '../../shared/api.js';
 
 /** Dependency and build folders of a worktree: their churn is never a teammate's change to review. */
@@ -278,9 +278,8 @@ export class ReviewFeed {
     const text = `Conflict warning: ${w.agents[0]} and ${w.agents[1]} are changing the same code and their work would conflict if merged: ${files.join('; ')}. Consider re-planning who owns these lines.`;
     const cfg = await this.store.config.load().catch(() => null);
     if (!cfg) return;
-    // Typed messages carry the session's epoch: the lead drops typed frames of an earlier session.
-    const epoch = await currentEpoch(this.store).catch(() => null);
-    await this.store.send(USER, LEAD, text, { type: 'conflict_warning', summary: `conflict: ${w.agents.join(' + ')}`, extra: { agents: w.agents, files: w.files, epoch } }).catch(() => undefined);
+    // A frame carries the session's epoch: the lead drops typed frames of an earlier session.
+    await sendFrame(this.store, USER, LEAD, 'conflict_warning', { agents: w.agents, files: w.files }, undefined, { text, summary: `conflict: ${w.agents.join(' + ')}` }).catch(() => undefined);
   }
 
   /** Everything a view needs on (re)connect. */

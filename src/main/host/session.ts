@@ -1,8 +1,11 @@
-import { LEAD, TeamError } from '../../core/store/index.js';
+import { LEAD, TeamError, USER } from '../../core/store/index.js';
+import { sendFrame } from '../../core/teams/protocol.js';
+import { tellOwnerCancelled } from '../../core/teams/task-cancel.js';
 import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
 import type { TeamHost } from './team-host.js';
 import { isReviewRequest, runReviewRequest } from './review-requests.js';
 import { resumeTeam } from './team-resume.js';
+import { messageLeadWithoutTeam } from './lead-message.js';
 import type { TerminalView } from './terminal.js';
 
 /**
@@ -85,11 +88,13 @@ export class HostSession implements TerminalView {
         h.terminal(req.agent).resize(this, req.cols, req.rows, req.active);
         return undefined;
       case 'send_message':
-        return { sent: (await h.store.send('user', req.to, req.text)).length };
+        // Before a team exists the lead reads no inbox: the message is typed into its REPL, as a person would.
+        if (req.to === LEAD && !(await h.store.config.load().catch(() => null))) return { sent: await messageLeadWithoutTeam(h, req.text) };
+        return { sent: (await h.store.send(USER, req.to, req.text)).length };
       case 'abort_turn':
-        await h.store.send('user', req.agent, 'Abort the current turn.', { type: 'abort_turn' });
-        // The lead's REPL aborts its turn on Ctrl-C.
-        if (req.agent === LEAD) h.terminal(LEAD).write('\x03');
+        // The lead's REPL aborts its turn on Ctrl-C; a teammate's loop on the person's frame of this session.
+        if (req.agent !== LEAD) await sendFrame(h.store, USER, req.agent, 'abort_turn', {});
+        else if (!h.terminal(LEAD).write('\x03')) throw new Error('the lead runs outside this dashboard: press Ctrl-C in its terminal');
         return undefined;
       case 'stop':
         await h.stop(req.agent);
@@ -111,9 +116,9 @@ export class HostSession implements TerminalView {
       case 'task_cancel': {
         const before = await h.store.tasks.get(req.task);
         await h.store.tasks.update(req.task, { cancel: true, reason: 'by user', extra: { cancelled_by: 'user' } });
-        if (before.status === 'in_progress' && before.owner && before.owner !== 'user') {
-          await h.store.send('user', before.owner, `Task ${req.task} was cancelled; stop working on it.`, { type: 'task_cancelled' }).catch(() => undefined);
-        }
+        await tellOwnerCancelled(h.store, USER, before, 'cancelled by the person from the dashboard').catch((err: unknown) => {
+          throw new Error(`task ${req.task} is cancelled, but ${before.owner} could not be told to stop: ${(err as Error).message}`);
+        });
         return undefined;
       }
       case 'settings_get':
@@ -173,7 +178,11 @@ export class HostSession implements TerminalView {
   }
 }
 
+/** A store error that names a CLI command is said in terms of this page, which has the control. */
+const NO_TEAM = 'there is no team yet: use "Create a team" above, or ask the lead to build one';
+
 function oneLine(err: unknown): string {
+  if (err instanceof TeamError && err.code === 'no_team') return NO_TEAM;
   const msg = err instanceof TeamError || err instanceof Error ? err.message : String(err);
   return msg.split('\n')[0]!.slice(0, 2000);
 }

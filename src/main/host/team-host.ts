@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { LEAD, TeamStore, type AgentStatus, type TeamConfig, type TeamEvent } from '../../core/store/index.js';
+import { LEAD, TeamStore, USER, type AgentStatus, type TeamConfig, type TeamEvent } from '../../core/store/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
 import type { HostEvent, Member, SandboxView, SettingsView } from '../../shared/api.js';
 import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
 import { PtyLauncher } from '../../core/teams/launchers/pty.js';
+import { TEAMS_POLICY } from '../../core/teams/policy.js';
+import { stopMember } from '../../core/teams/stop-member.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
 import { OutputTail } from './readonly-tail.js';
 import { RecentWorkspaces } from './recent.js';
@@ -203,7 +205,9 @@ export class TeamHost {
       await running.exited;
       return;
     }
-    await this.store.send('user', agent, 'Please finish up and stop.', { type: 'shutdown_request' });
+    // Not ours (a lead spawned it in background or tmux mode): asked as the lead asks, then ended after the grace.
+    await stopMember(this.store, agent, { from: USER, graceMs: this.opts.stopGraceMs ?? TEAMS_POLICY.shutdownGraceMs, reason: 'the person pressed Stop' });
+    await this.refreshMember(agent);
   }
 
   async respawn(agent: string): Promise<void> {

@@ -3,7 +3,7 @@ import { useStore } from 'zustand';
 import type { HostEvent } from '../../shared/api';
 import { createTasksSlice, reduceTasks, type TasksSlice } from './tasks-slice';
 import { createTeamSlice, reduceTeam, type TeamSlice } from './team-slice';
-import { createUiSlice, reduceUi, type UiSlice } from './ui-slice';
+import { createUiSlice, reduceUi, stillTrue, type UiSlice } from './ui-slice';
 import { createReviewSlice, reduceReview, type ReviewSlice } from './review-slice';
 
 export type DashboardState = TeamSlice & TasksSlice & UiSlice & ReviewSlice & { apply(ev: HostEvent): void };
@@ -21,6 +21,8 @@ export function createDashboardStore() {
       if (patch) set(patch);
       if (ev.type === 'notice') s.notify(ev.level, ev.text);
       if (ev.type === 'notice' && /^budget (at 80 %|reached)/.test(ev.text)) desktopNotify(ev.text);
+      // A notice whose cause is over (the team now exists, the lead runs again) goes away by itself.
+      if (ev.type === 'roster' && stillTrue(get().notices, ev) !== get().notices) set({ notices: stillTrue(get().notices, ev) });
       if (ev.type === 'roster' && !get().focused && ev.members.length) set({ focused: ev.members[0]!.name });
     },
   }));

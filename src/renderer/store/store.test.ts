@@ -72,4 +72,18 @@ describe('dashboard store', () => {
     }
     expect(asSentence('invalid request: to: invalid agent name')).toBe('The dashboard sent a request the host refused: to: invalid agent name.');
   });
+
+  it('an error notice goes away when its cause does: the team is created, the lead runs again; others stay', () => {
+    const s = createDashboardStore();
+    s.getState().apply({ type: 'roster', team: null, members: [member('lead', 'dead')] });
+    s.getState().notify('error', 'there is no team yet: use "Create a team" above, or ask the lead to build one');
+    s.getState().notify('error', 'the lead is not running: start it with Respawn on its pane');
+    s.getState().notify('error', 'task 3 is already completed');
+    s.getState().apply({ type: 'roster', team: null, members: [member('lead', 'dead')] });
+    expect(s.getState().notices).toHaveLength(3);
+    s.getState().apply({ type: 'roster', team: 'demo', members: [member('lead', 'dead')] });
+    expect(s.getState().notices.map((n) => n.text)).toEqual(['The lead is not running: start it with Respawn on its pane.', 'Task 3 is already completed.']);
+    s.getState().apply({ type: 'roster', team: 'demo', members: [member('lead', 'idle')] });
+    expect(s.getState().notices.map((n) => n.text)).toEqual(['Task 3 is already completed.']);
+  });
 });

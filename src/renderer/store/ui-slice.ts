@@ -8,6 +8,24 @@ export interface Notice {
   id: number;
   level: 'info' | 'warn' | 'error';
   text: string;
+  /** What the notice is about, when the page can tell that it is over (then the notice closes by itself). */
+  cause?: NoticeCause;
+}
+
+/** Causes the page sees go away: a team appears, the lead runs again. */
+export type NoticeCause = 'no_team' | 'lead_down';
+
+export function noticeCause(text: string): NoticeCause | undefined {
+  if (/^there is no team yet/i.test(text)) return 'no_team';
+  if (/^the lead is not running/i.test(text)) return 'lead_down';
+  return undefined;
+}
+
+/** The notices still true after a roster: one whose cause is gone (the team exists, the lead is alive) is closed. */
+export function stillTrue(notices: Notice[], ev: HostEvent): Notice[] {
+  if (ev.type !== 'roster') return notices;
+  const gone = (c: NoticeCause | undefined) => (c === 'no_team' && ev.team !== null) || (c === 'lead_down' && ev.members.some((m) => m.name === 'lead' && m.alive));
+  return notices.some((n) => gone(n.cause)) ? notices.filter((n) => !gone(n.cause)) : notices;
 }
 
 export interface UiSlice {
@@ -98,7 +116,8 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   notify: (level, text) => {
     const id = ++noticeId;
     const names = get().members.map((m) => m.name);
-    set((s) => ({ notices: [...s.notices.slice(-4), { id, level, text: asSentence(text, names) }] }));
+    const cause = noticeCause(text);
+    set((s) => ({ notices: [...s.notices.slice(-4), { id, level, text: asSentence(text, names), ...(cause ? { cause } : {}) }] }));
     // Information closes on its own; an error stays until the person closes it.
     if (level !== 'error') setTimeout(() => get().dismiss(id), NOTICE_MS[level]);
   },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LEAD, type Task } from '../../store/index.js';
 import { sessionHooks } from '../hooks.js';
 import { sendFrame } from '../protocol.js';
+import { tellOwnerCancelled } from '../task-cancel.js';
 import type { TeamSession } from '../session.js';
 import { teamTool } from './common.js';
 
@@ -120,6 +121,8 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
         if (owner && owner !== before.reserved_for && owner !== s.me && t.status !== 'completed') {
           await sendFrame(s.store, s.me, owner, 'task_assignment', { task_id: t.id, subject: t.subject, previous_owner: before.reserved_for ?? null });
         }
+        // Its owner stops working on it at once (its turn on the task ends) and hears why.
+        if (input.cancel) await tellOwnerCancelled(s.store, s.me, before, input.reason ?? null);
         // Dependents of a cancelled task stay blocked; say so, so the lead re-plans them.
         const stuck = input.cancel && t.blocks.length ? `\nStill blocked by this cancelled task (change their blocked_by or cancel them): ${t.blocks.map((b) => `#${b}`).join(', ')}` : '';
         return `Task updated: ${taskLine(t)}${stuck}`;

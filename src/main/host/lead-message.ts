@@ -1,0 +1,35 @@
+import { LEAD } from '../../core/store/index.js';
+import { READY } from './lead-prompt.js';
+import type { AgentTerminal } from './terminal.js';
+import type { TeamHost } from './team-host.js';
+
+/** How long a message waits for the lead's REPL to come back to its prompt (a turn in progress). */
+const READY_MS = 30_000;
+
+/**
+ * The person's message to the lead before a team exists (no inbox is read yet): typed into the lead's REPL
+ * once it waits at its own prompt — never into a turn (the REPL drops type-ahead) nor a permission question
+ * (the text would be its answer) — on one line (a newline would send the rest as a second prompt).
+ */
+export async function messageLeadWithoutTeam(host: TeamHost, text: string): Promise<number> {
+  if (!host.launcher.get(LEAD)) throw new Error('the lead is not running: start it with Respawn on its pane');
+  const line = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  if (!line) throw new Error('message text is empty');
+  const terminal = host.terminal(LEAD);
+  const end = Date.now() + READY_MS;
+  while (!atPrompt(terminal)) {
+    if (Date.now() > end || !host.launcher.get(LEAD)) throw new Error(`the lead did not come back to its prompt within ${READY_MS / 1000} s: send again when its turn ends`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!terminal.write(`${line}\r`)) throw new Error('the lead is read-only here');
+  return 1;
+}
+
+/** The REPL waits at its prompt: the screen (all output parsed) ends with the bare prompt, nothing typed after it. */
+function atPrompt(terminal: AgentTerminal): boolean {
+  if (terminal.mirror.backlog > 0 || terminal.mirror.inParser > 0) return false;
+  const lines = terminal.mirror.text().split('\n');
+  let i = lines.length - 1;
+  while (i > 0 && !lines[i]!.trim()) i--;
+  return lines[i]!.trimEnd() === READY.trimEnd();
+}
