@@ -136,7 +136,9 @@ describe('landing from the dashboard merge panel (host API)', () => {
 
     const after = (await call({ type: 'merge_overview' })).result;
     const row = after.branches.find((b: any) => b.agent === 'alice');
-    expect(row).toMatchObject({ ahead: 0, open_comments: 0, landed: { into: 'main', commit: git(ws.dir, 'rev-parse', 'main') } });
+    // The panel reads "landed on main", not "0 / n": alice's head is the second parent of a merge on main.
+    expect(row).toMatchObject({ ahead: 0, open_comments: 0, landed: { into: 'main' } });
+    expect(git(ws.dir, 'rev-parse', `${row.landed.commit}^2`)).toBe(git(ws.dir, 'rev-parse', 'team/alice'));
 
     const again = (await call({ type: 'merge_run', agents: ['alice', 'bob'], checks: false })).result;
     expect(again).toMatchObject({ landed: false, merged: [], nothing: ['alice', 'bob'], refusals: [] });

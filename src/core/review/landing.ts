@@ -35,8 +35,11 @@ function commitList(l: Landed): string {
   return `${l.commits.map((c) => `  ${c}`).join('\n')}${more}`;
 }
 
-/** Marks, resolves and tells; returns the landings with their task ids. A failed message never undoes a landing. */
-export async function announceLanding(store: TeamStore, root: string, landing: { into: string; start: string; head: string; agents: string[] }): Promise<Landed[]> {
+/**
+ * Marks, resolves and tells; returns the landings with their task ids. A failed message never undoes a landing.
+ * `tell: false` (the lead's own TeamMerge: it knows) only marks and resolves.
+ */
+export async function announceLanding(store: TeamStore, root: string, landing: { into: string; start: string; head: string; agents: string[] }, tell = true): Promise<Landed[]> {
   const landed = await landedCommits(root, landing.start, landing.agents);
   if (!landed.length) return landed;
   const at = Date.now();
@@ -51,14 +54,32 @@ export async function announceLanding(store: TeamStore, root: string, landing: {
     }
     const sent = (await store.reviews.list(l.agent).catch(() => [])).filter((c) => c.state === 'sent').map((c) => c.id);
     if (sent.length) await store.reviews.setState(l.agent, sent, 'resolved');
+    if (!tell) continue;
     const tasks = l.tasks.length ? ` Tasks landed: ${l.tasks.map((id) => `#${id}`).join(', ')}.` : '';
     await store
       .send(USER, l.agent, `Your branch ${l.branch} landed on ${landing.into} (${landing.head.slice(0, 12)}): ${l.count} commit(s)\n${commitList(l)}\n${tasks.trim() || 'No task was waiting on it.'} Start your next work from ${landing.into}.`, { summary: `${l.branch} landed on ${landing.into}` })
       .catch(() => undefined);
   }
+  if (!tell) return landed;
   const parts = landed.map((l) => `${l.branch} (${l.count} commit(s)${l.tasks.length ? `; tasks ${l.tasks.map((id) => `#${id}`).join(', ')}` : ''}):\n${commitList(l)}`);
   await store
     .send(USER, LEAD, `The person landed on ${landing.into} (${landing.head.slice(0, 12)}): ${parts.join('\n')}\nThese branches are merged: nothing of theirs is left to merge.`, { summary: `landed on ${landing.into}: ${landed.map((l) => l.branch).join(', ')}` })
     .catch(() => undefined);
   return landed;
+}
+
+/**
+ * Branch tips merged into `into` (a second parent of a merge on its first-parent line, newest 500): a branch
+ * whose head is one has landed there, by the panel, `team merge` or TeamMerge alike.
+ */
+export async function landedTips(root: string, into: string): Promise<Map<string, { commit: string; at: number }>> {
+  const out = new Map<string, { commit: string; at: number }>();
+  const r = await runGit(root, ['log', '--first-parent', '--merges', '-n', '500', '--format=%H %ct %P', into, '--']);
+  if (r.code !== 0) return out;
+  for (const line of r.stdout.toString('utf8').split('\n')) {
+    const [commit, at, , ...merged] = line.trim().split(' ');
+    if (!commit || !at) continue;
+    for (const tip of merged) if (!out.has(tip)) out.set(tip, { commit, at: Number(at) * 1000 });
+  }
+  return out;
 }

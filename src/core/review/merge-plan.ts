@@ -7,6 +7,7 @@
 import { deriveState, TeamError, type AgentState, type TeamStore } from '../store/index.js';
 import { leadBranch, revParse, teamBranches, teammateChanges, worktreeOf, type FileChange } from './changes.js';
 import { parseMergeTree } from './diff-parse.js';
+import { landedTips } from './landing.js';
 import { gitText, runGit, splitZ } from './git-run.js';
 
 export interface BranchOverview {
@@ -26,13 +27,16 @@ export interface BranchOverview {
 export async function mergeOverview(store: TeamStore, root: string): Promise<{ into: string; branches: BranchOverview[] }> {
   const into = await leadBranch(root);
   const tasks = await store.tasks.list({ status: 'completed' }).catch(() => []);
+  const tips = await landedTips(root, into);
   const out: BranchOverview[] = [];
   for (const agent of await teamBranches(root)) {
     const ch = await teammateChanges(root, agent, { into });
     const comments = await store.reviews.list(agent).catch(() => []);
     const state = deriveState(await store.statuses.read(agent).catch(() => null));
     const mine = tasks.filter((t) => t.owner === agent);
-    const last = mine.flatMap((t) => (t.landed ? [t.landed] : [])).sort((a, b) => b.at - a.at)[0];
+    // Landed: its head merged into the target (or, merged some other way, its tasks marked landed).
+    const tip = ch.head ? tips.get(ch.head) : undefined;
+    const last = tip ? { into, ...tip } : mine.flatMap((t) => (t.landed ? [t.landed] : [])).sort((a, b) => b.at - a.at)[0];
     out.push({
       agent,
       branch: ch.branch,
