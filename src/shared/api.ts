@@ -89,6 +89,7 @@ export const TaskViewSchema = z.object({
   /** The branch commit a worktree teammate completed at; why its completion was refused; where it landed. */
   commit: z.string().max(64).nullable().optional(),
   not_done: z.string().nullable().optional(),
+  not_done_by: agentName.nullable().optional(),
   landed: z.object({ at: z.number(), into: text(300), commit: z.string().max(64) }).nullable().optional(),
 });
 export type TaskView = z.infer<typeof TaskViewSchema>;

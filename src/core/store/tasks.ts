@@ -226,6 +226,7 @@ export class Tasks {
       if (result !== undefined) task.result = result;
       if (commit) task.commit = commit;
       delete task.not_done;
+      delete task.not_done_by;
       this.files.write(task, guard);
       return task;
     }, this.lockOpts);

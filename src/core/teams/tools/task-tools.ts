@@ -78,7 +78,7 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
         const done = await checkCommitted(s.worktreePath(s.me));
         if (!done.ok) {
           // Only the owner's refusal is recorded (the board shows it); anyone else gets the store's own error below.
-          if (current.owner === s.me && current.status === 'in_progress') await s.store.tasks.update(current.id, { extra: { not_done: done.reason } });
+          if (current.owner === s.me && current.status === 'in_progress') await s.store.tasks.update(current.id, { extra: { not_done: done.reason, not_done_by: s.me } });
           return { content: `task #${current.id} not completed: ${done.reason}`, isError: true };
         }
         const hook = await sessionHooks(s)('TaskCompleted', { agent: s.me, task_id: current.id, summary: input.summary ?? null, task: current });
