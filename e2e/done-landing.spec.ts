@@ -98,6 +98,8 @@ test('landing past an open comment asks first; then the row and the card read la
   await page.evaluate(() => (location.hash = '#merge'));
   const panel = page.locator('[data-testid="merge-panel"]');
   await expect(panel.locator('tr[data-agent="bob"] td[data-label="open comments"]')).toHaveText('1');
+  // alice could not commit: her row says why it is unticked.
+  await expect(panel.locator('tr[data-agent="alice"] td[data-label="ahead / behind"]')).toHaveText(/^nothing committed \(0 \/ \d+\)$/);
   await panel.getByLabel('merge alice').uncheck().catch(() => undefined);
   await expect(panel.locator('.merge-run')).toHaveText('Merge 1');
   // Dismissed: nothing lands.

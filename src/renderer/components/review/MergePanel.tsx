@@ -140,7 +140,11 @@ export function MergePanel() {
                   )}
                 </td>
                 <td data-label="ahead / behind" className={b.landed ? 'merge-landed' : undefined} title={b.landed ? `${b.ahead} ahead / ${b.behind} behind ${overview.into}` : undefined}>
-                  {b.landed ? `landed on ${b.landed.into} · ${b.landed.commit.slice(0, 7)}` : `${b.ahead} / ${b.behind}`}
+                  {b.landed
+                    ? `landed on ${b.landed.into} · ${b.landed.commit.slice(0, 7)}`
+                    : b.ahead === 0 && b.uncommitted.length
+                      ? `nothing committed (${b.ahead} / ${b.behind})` // why the row is unticked: its work is not on the branch
+                      : `${b.ahead} / ${b.behind}`}
                 </td>
                 <td data-label="last commit" className="merge-last">{b.last_commit?.subject ?? '—'}</td>
                 <td data-label="completed tasks">{b.completed_tasks.map((t) => `#${t.id} ${t.subject}`).join(', ') || '—'}</td>
