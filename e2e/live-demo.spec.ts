@@ -134,9 +134,9 @@ test('the dashboard starts first, the lead builds the team in its pane, the card
   const tree = execFileSync('git', ['ls-tree', '-r', '--name-only', 'main'], { cwd: ws, encoding: 'utf8' });
   expect(tree).toContain('api/server.js');
   expect(tree).toContain('ui/index.html');
-  // After landing, nothing of either branch is left to merge.
-  await expect(panel.locator('tr[data-agent="backend"] td').nth(2)).toHaveText(/^0 \/ \d+$/);
-  await expect(panel.locator('tr[data-agent="frontend"] td').nth(2)).toHaveText(/^0 \/ \d+$/);
+  // After landing, nothing of either branch is left to merge: each row says it landed (not "0 / n").
+  await expect(panel.locator('tr[data-agent="backend"] td').nth(2)).toHaveText(/^landed on main · [0-9a-f]{7}$/);
+  await expect(panel.locator('tr[data-agent="frontend"] td').nth(2)).toHaveText(/^landed on main · [0-9a-f]{7}$/);
   await expect(panel.getByLabel('merge backend')).not.toBeChecked();
   await expect(panel.getByLabel('merge frontend')).not.toBeChecked();
   await expect(panel.locator('.merge-run')).toBeDisabled();

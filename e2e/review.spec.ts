@@ -134,8 +134,9 @@ test('merge panel: dry run, merge with the checks streamed, landed', async () =>
   await expect(panel.locator('[data-testid="merge-result"]')).toContainText('landed on');
   await expect(panel.getByTestId('dry-run')).toHaveCount(0); // the dry run predicted the branches before it
   expect(fs.readFileSync(path.join(d.ws, 'tax.js'), 'utf8')).toContain('0.25');
-  // Landed: the panel refreshes, bob has nothing ahead, so it is unticked and Merge has nothing to do.
-  await expect(panel.locator('tr[data-agent="bob"] td').nth(2)).toHaveText(/^0 \/ \d+$/);
+  // Landed: the panel refreshes and says so (not "0 / n"); bob is unticked and Merge has nothing to do.
+  await expect(panel.locator('tr[data-agent="bob"] td').nth(2)).toHaveText(/^landed on \w+ · [0-9a-f]{7}$/);
+  await expect(panel.locator('.merge-run')).toHaveText('Nothing to merge');
   await expect(panel.getByLabel('merge bob')).not.toBeChecked();
   await expect(panel.locator('.merge-run')).toBeDisabled();
   await panel.getByLabel('merge bob').check(); // ticked by hand: still nothing ahead to merge

@@ -86,6 +86,11 @@ export const TaskViewSchema = z.object({
   open_blockers: z.array(taskId),
   result: z.string().nullable(),
   updated_at: z.number(),
+  /** The branch commit a worktree teammate completed at; why its completion was refused; where it landed. */
+  commit: z.string().max(64).nullable().optional(),
+  not_done: z.string().nullable().optional(),
+  not_done_by: agentName.nullable().optional(),
+  landed: z.object({ at: z.number(), into: text(300), commit: z.string().max(64) }).nullable().optional(),
 });
 export type TaskView = z.infer<typeof TaskViewSchema>;
 
@@ -250,7 +255,7 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('review_send', { agent: agentName, request_changes: z.boolean().default(false) }),
   req('merge_overview', {}),
   req('merge_dry_run', { agents: z.array(agentName).min(1).max(64) }),
-  req('merge_run', { agents: z.array(agentName).min(1).max(64), checks: z.boolean().default(true), allow_live: z.boolean().default(false), allow_uncommitted: z.boolean().default(false) }),
+  req('merge_run', { agents: z.array(agentName).min(1).max(64), checks: z.boolean().default(true), allow_live: z.boolean().default(false), allow_uncommitted: z.boolean().default(false), allow_open_comments: z.boolean().default(false) }),
   /** Merge one conflicting branch into the lead's checkout and leave it in progress (both sides shown); abort it. */
   req('merge_leave_conflicted', { agent: agentName }),
   req('merge_conflicts', {}),

@@ -62,6 +62,8 @@ export const BranchOverviewSchema = z.object({
   open_comments: z.number().int().nonnegative(),
   uncommitted: z.array(relPath),
   state: AgentStateSchema,
+  /** Its last landing, while it has nothing new ahead (the panel says "landed", not "0 / n"). */
+  landed: z.object({ into: text(300), at: z.number(), commit: z.string().max(64) }).nullable().optional(),
 });
 export type BranchOverviewView = z.infer<typeof BranchOverviewSchema>;
 

@@ -63,9 +63,10 @@ describe('two merges at once', () => {
     git(wt.b!, 'commit', '-qm', 'b');
     const gate = path.join(ws.home, 'gate');
     const started = path.join(ws.home, 'started');
-    const first = integrateAndLand(store, ws.dir, { agents: ['b'], checks: [`touch ${started}; while [ ! -e ${gate} ]; do sleep 0.02; done; test -f b.txt`] });
+    // b's review (sent above) is still open: landing past it is the person's explicit choice.
+    const first = integrateAndLand(store, ws.dir, { agents: ['b'], allowOpenComments: true, checks: [`touch ${started}; while [ ! -e ${gate} ]; do sleep 0.02; done; test -f b.txt`] });
     while (!fs.existsSync(started)) await new Promise((r) => setTimeout(r, 20));
-    const second = await integrateAndLand(store, ws.dir, { agents: ['b'], checks: ['true'] }).catch((e: Error) => e);
+    const second = await integrateAndLand(store, ws.dir, { agents: ['b'], allowOpenComments: true, checks: ['true'] }).catch((e: Error) => e);
     fs.writeFileSync(gate, '');
     const r1 = await first;
     expect(second).toBeInstanceOf(Error);

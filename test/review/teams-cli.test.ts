@@ -36,7 +36,8 @@ const cli = (ws: { dir: string; home: string }, ...args: string[]) => runCli([..
 
 describe('review with teammate processes', () => {
   it('two teammates editing one function are a conflict; the review reaches the next model request with path:line', async () => {
-    const edit = (to: string) => `sed -i 's/  return sum;/  return ${to};/' calc.js && echo edited`;
+    // Committed before TeamTaskComplete: a worktree teammate's task completes only with its work committed.
+    const edit = (to: string) => `sed -i 's/  return sum;/  return ${to};/' calc.js && git commit -qam edit && echo edited`;
     const { ws, session } = await team(
       {
         rules: [

@@ -59,4 +59,6 @@ export function toolResults(ws: Ws): string {
 export const exists = (ws: Ws, f: string) => fs.existsSync(path.join(ws.dir, f));
 export const done = (session: TeamSession) => waitFor(async () => (await session.store.tasks.get('1')).status === 'completed', 'task 1 completed', 30_000);
 export const complete = { name: 'TeamTaskComplete', input: { task_id: '1', summary: 'done' } };
+/** A worktree teammate commits before TeamTaskComplete (its task completes only with its work committed). */
+export const commitWork = { name: 'Bash', input: { command: 'git add -A && git commit -qm work' } };
 

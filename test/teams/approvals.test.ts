@@ -11,7 +11,7 @@ import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { sendFrame } from '../../src/core/teams/protocol.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { approvalTool } from '../../src/core/teams/tools/approval-tools.js';
-import { cleanups, cli, cliEnv, complete, done, exists, nextRequest, runCleanups, team, toolResults } from './approval-harness.js';
+import { cleanups, cli, cliEnv, commitWork, complete, done, exists, nextRequest, runCleanups, team, toolResults } from './approval-harness.js';
 import { leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -122,8 +122,8 @@ describe('permission forwarding', () => {
   }, 90_000);
 
   it('writes inside its own worktree need no question; the lead\'s --accept-all is not passed to teammates', async () => {
-    const ws = teamWorkspace({ teammatePermissionMode: 'ask' });
-    const script = { rules: [{ match: 'Task #1 —', turns: [{ text: 'w', tool_calls: [{ name: 'Write', input: { path: 'notes.md', content: 'hi\n' } }, complete] }, { text: 'end' }] }], fallback: [{ text: 'ok' }] };
+    const ws = teamWorkspace({ teammatePermissionMode: 'ask', teammateAllow: ['Bash'] });
+    const script = { rules: [{ match: 'Task #1 —', turns: [{ text: 'w', tool_calls: [{ name: 'Write', input: { path: 'notes.md', content: 'hi\n' } }, commitWork, complete] }, { text: 'end' }] }], fallback: [{ text: 'ok' }] };
     const session = leadSession(ws, writeScript(ws, script));
     session.store.init();
     await session.store.config.create({ name: 't', members: [{ name: 'alice', isolation: 'worktree' }] });

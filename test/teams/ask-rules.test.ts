@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../agent/helpers.js';
 import { pendingApprovals } from '../../src/core/teams/approvals.js';
-import { cli, complete, done, exists, nextRequest, runCleanups, team, toolResults } from './approval-harness.js';
+import { cli, commitWork, complete, done, exists, nextRequest, runCleanups, team, toolResults } from './approval-harness.js';
 import { waitFor } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -38,10 +38,10 @@ describe('ask and deny rules', () => {
   it('Write(src/**) asks for a write inside the teammate\'s own worktree (which otherwise never asks); approved, the file is written', async () => {
     const { ws, session } = await team(
       [
-        { text: 'w', tool_calls: [{ name: 'Write', input: { path: 'notes.md', content: 'free\n' } }, { name: 'Write', input: { path: 'src/a.ts', content: 'export {};\n' } }, complete] },
+        { text: 'w', tool_calls: [{ name: 'Write', input: { path: 'notes.md', content: 'free\n' } }, { name: 'Write', input: { path: 'src/a.ts', content: 'export {};\n' } }, commitWork, complete] },
         { text: 'end' },
       ],
-      { permissions: { ask: ['Write(src/**)'] } },
+      { permissions: { ask: ['Write(src/**)'] }, teammateAllow: ['Bash'] },
       {},
       undefined,
       { isolation: 'worktree' },

@@ -100,8 +100,9 @@ export function registerReviewCommands(team: Command): void {
     .option('--checks', 'run the `checks` setting in the integration worktree before landing')
     .option('--last-commit', 'merge a working teammate\'s last commit anyway')
     .option('--leave-uncommitted', "merge even though a teammate's uncommitted files are left out (warned)")
+    .option('--despite-comments', 'land even though review comments on a branch are still open (warned)')
     .action(
-      action(async (names: string[], opts: CommonOpts & { dryRun?: boolean; checks?: boolean; lastCommit?: boolean; leaveUncommitted?: boolean }) => {
+      action(async (names: string[], opts: CommonOpts & { dryRun?: boolean; checks?: boolean; lastCommit?: boolean; leaveUncommitted?: boolean; despiteComments?: boolean }) => {
         if (teammateSelf()) throw new CliError('a teammate cannot merge; the lead or the person does');
         for (const n of names) checkName(n);
         const store = openStore(opts);
@@ -111,7 +112,7 @@ export function registerReviewCommands(team: Command): void {
         const agents = names.length ? names : known;
         if (opts.dryRun) {
           const p = await predictMerges(dir, agents);
-          const { refusals, warnings } = await mergeRefusals(store, dir, agents, { allowLive: opts.lastCommit, allowUncommitted: opts.leaveUncommitted });
+          const { refusals, warnings } = await mergeRefusals(store, dir, agents, { allowLive: opts.lastCommit, allowUncommitted: opts.leaveUncommitted, allowOpenComments: opts.despiteComments });
           print(opts, { ...p, refusals, warnings }, () =>
             [
               `dry run into ${p.into} (nothing changed):`,
@@ -137,22 +138,28 @@ export function registerReviewCommands(team: Command): void {
           checks,
           allowLive: opts.lastCommit,
           allowUncommitted: opts.leaveUncommitted,
+          allowOpenComments: opts.despiteComments,
           wrap,
           onOutput: opts.json ? undefined : (s) => process.stdout.write(s),
         });
         if (r.refusals.length && !r.landed && !r.merged.length && !r.failed) throw new CliError(`merge refused: ${r.refusals.map((x) => x.reason).join('; ')}`);
+        const nothingOnly = !r.landed && !r.merged.length && !r.conflicted.length && !r.failed && r.nothing.length > 0;
         print(opts, { ...r, sandbox: sandboxText || null }, () =>
           [
             ...r.warnings.map((w) => `warning: ${w.reason}`),
+            ...r.nothing.map((a) => `${a}: nothing to merge (team/${a} has no commit that ${r.into} lacks)`),
             ...r.conflicted.map((c) => `${c.agent}: CONFLICT in ${c.files.map((f) => JSON.stringify(f)).join(', ')} (skipped)`),
             r.failed
               ? `check failed: ${JSON.stringify(r.failed.command)} exited ${r.failed.code ?? 'killed'} in ${integrationDir(dir)}; nothing landed`
               : r.landed
-                ? `landed on ${r.into}: ${r.merged.join(', ')} (${r.head?.slice(0, 12)})`
-                : `nothing landed${r.refusals.length ? `: ${r.refusals.map((x) => x.reason).join('; ')}` : ''}`,
+                ? `landed on ${r.into}: ${r.landings.map((l) => `${l.agent} (${l.count} commit(s)${l.tasks.length ? `, tasks ${l.tasks.map((t) => `#${t}`).join(' ')}` : ''})`).join(', ')} (${r.head?.slice(0, 12)}); told the lead and ${r.landings.map((l) => l.agent).join(', ')}`
+                : nothingOnly
+                  ? `nothing to merge into ${r.into}`
+                  : `nothing landed${r.refusals.length ? `: ${r.refusals.map((x) => x.reason).join('; ')}` : ''}`,
           ].join('\n'),
         );
-        if (!r.landed || r.conflicted.length) process.exitCode = 1;
+        // Nothing to merge is not a failure: exit 0, and the line says so (never "landed").
+        if ((!r.landed && !nothingOnly) || r.conflicted.length) process.exitCode = 1;
       }),
     );
 }

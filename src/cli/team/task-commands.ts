@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { Command } from 'commander';
-import type { Task } from '../../core/store/index.js';
+import { isAgentName, type Task } from '../../core/store/index.js';
+import { checkCommitted } from '../../core/teams/done-check.js';
 import { TaskStatusSchema } from '../../core/store/schemas.js';
 import { CliError } from '../errors.js';
 import { action, assertActingAsSelf, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
@@ -7,7 +9,16 @@ import { action, assertActingAsSelf, openStore, parseIdList, print, table, withC
 function line(t: Task): string {
   const who = t.owner ? ` @${t.owner}` : t.reserved_for ? ` (for ${t.reserved_for})` : '';
   const deps = t.blocked_by.length ? ` blocked_by:${t.blocked_by.join(',')}` : '';
-  return `#${t.id} [${t.status}]${who} ${t.subject}${deps}`;
+  const n = note(t);
+  return `#${t.id} [${t.status}]${who} ${t.subject}${deps}${n ? ` — ${n}` : ''}`;
+}
+
+/** What a person needs beside the status: landed where, the commit it completed at, or why it is not done. */
+function note(t: Task): string {
+  if (t.landed) return `landed on ${t.landed.into} (${t.landed.commit.slice(0, 12)})`;
+  if (t.status === 'completed' && t.commit) return `commit ${t.commit.slice(0, 12)}`;
+  if (t.status !== 'completed' && t.not_done) return `not done: ${t.not_done}`;
+  return '';
 }
 
 export function registerTaskCommands(team: Command): void {
@@ -21,8 +32,8 @@ export function registerTaskCommands(team: Command): void {
         const tasks = await openStore(opts).tasks.list({ status: status?.data });
         print(opts, tasks, () => {
           if (!tasks.length) return '(no tasks)';
-          const rows = [['ID', 'STATUS', 'OWNER', 'RESERVED', 'BLOCKED BY', 'SUBJECT']];
-          for (const t of tasks) rows.push([t.id, t.status, t.owner ?? '-', t.reserved_for ?? '-', t.blocked_by.join(',') || '-', t.subject]);
+          const rows = [['ID', 'STATUS', 'OWNER', 'RESERVED', 'BLOCKED BY', 'SUBJECT', 'NOTE']];
+          for (const t of tasks) rows.push([t.id, t.status, t.owner ?? '-', t.reserved_for ?? '-', t.blocked_by.join(',') || '-', t.subject, note(t) || '-']);
           return table(rows);
         });
       }),
@@ -66,7 +77,11 @@ export function registerTaskCommands(team: Command): void {
     .action(
       action(async (id: string, opts: CommonOpts & { as: string; summary?: string }) => {
         assertActingAsSelf(opts.as);
-        const t = await openStore(opts).tasks.complete(id, opts.as, opts.summary);
+        const store = openStore(opts);
+        // The same rule as TeamTaskComplete: a worktree teammate's task completes only with its work committed.
+        const done = isAgentName(opts.as) ? await checkCommitted(path.join(path.resolve(opts.dir ?? process.cwd()), '.worktrees', opts.as)) : ({ ok: true, commit: null } as const);
+        if (!done.ok) throw new CliError(`task ${id} not completed: ${done.reason}`, 1);
+        const t = await store.tasks.complete(id, opts.as, opts.summary, done.commit ?? undefined);
         print(opts, t, () => `completed ${line(t)}`);
       }),
     );

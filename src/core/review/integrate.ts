@@ -11,6 +11,7 @@ import path from 'node:path';
 import { holdExclusive, TeamError, type TeamStore } from '../store/index.js';
 import { leadBranch, revParse } from './changes.js';
 import { gitText, runGit } from './git-run.js';
+import { announceLanding, type Landed } from './landing.js';
 import { dirtyFiles, mergeRefusals, quoteList, type Refusal } from './merge-plan.js';
 import { runCheck } from './run-check.js';
 
@@ -19,6 +20,8 @@ export interface IntegrateOptions {
   checks: string[];
   allowLive?: boolean;
   allowUncommitted?: boolean;
+  /** Land even though review comments on a branch are still open (pending or sent). */
+  allowOpenComments?: boolean;
   /** Check output as it comes (both streams). */
   onOutput?: (chunk: string) => void;
   /** Wraps a check command for the OS sandbox (null: runs unsandboxed). */
@@ -30,6 +33,8 @@ export interface IntegrateResult {
   landed: boolean;
   into: string;
   merged: string[];
+  /** Branches with no commit the target lacks: nothing of theirs to merge. */
+  nothing: string[];
   conflicted: Array<{ agent: string; files: string[] }>;
   refusals: Refusal[];
   warnings: Refusal[];
@@ -37,6 +42,10 @@ export interface IntegrateResult {
   /** The check that failed, and where it ran (the integration worktree, kept). */
   failed: { command: string; code: number | null; dir: string } | null;
   head: string | null;
+  /** Where the target was when the integration started (what landed is start..head). */
+  start: string | null;
+  /** What landed, per branch (commits, tasks marked landed); each was told, and so was the lead. */
+  landings: Landed[];
 }
 
 const IDENT = { GIT_AUTHOR_NAME: 'thclaws lead', GIT_AUTHOR_EMAIL: 'lead@thclaws.local', GIT_COMMITTER_NAME: 'thclaws lead', GIT_COMMITTER_EMAIL: 'lead@thclaws.local' };
@@ -60,7 +69,9 @@ export async function integrateAndLand(store: TeamStore, root: string, opts: Int
   // One integration at a time: a second would remove the worktree the first's checks run in, then land unchecked.
   const held = holdExclusive(store.paths, 'integration', 'another merge of team branches', store.journal);
   try {
-    return await integrate(store, root, opts);
+    const r = await integrate(store, root, opts);
+    if (r.landed && r.head && r.start) r.landings = await announceLanding(store, root, { into: r.into, start: r.start, head: r.head, agents: r.merged });
+    return r;
   } finally {
     held.release();
   }
@@ -68,19 +79,28 @@ export async function integrateAndLand(store: TeamStore, root: string, opts: Int
 
 async function integrate(store: TeamStore, root: string, opts: IntegrateOptions): Promise<IntegrateResult> {
   const into = await leadBranch(root);
-  const result: IntegrateResult = { landed: false, into, merged: [], conflicted: [], refusals: [], warnings: [], checks: [], failed: null, head: null };
+  const result: IntegrateResult = { landed: false, into, merged: [], nothing: [], conflicted: [], refusals: [], warnings: [], checks: [], failed: null, head: null, start: null, landings: [] };
   if (into === 'HEAD') throw new TeamError('invalid', "the lead's checkout is on a detached HEAD: check out the branch to land on first");
-  const { refusals, warnings } = await mergeRefusals(store, root, opts.agents, opts);
+  const start = await revParse(root, `refs/heads/${into}`);
+  if (!start) throw new TeamError('invalid', `no branch "${into}"`);
+  // A branch already on the target is nothing to merge, not a landing (a second `team merge` says so).
+  const agents: string[] = [];
+  for (const agent of opts.agents) {
+    const ahead = await runGit(root, ['rev-list', '--count', `${start}..refs/heads/team/${agent}`]);
+    if (ahead.code === 0 && Number(ahead.stdout.toString().trim()) === 0) result.nothing.push(agent);
+    else agents.push(agent);
+  }
+  if (!agents.length) return result;
+  const { refusals, warnings } = await mergeRefusals(store, root, agents, opts);
   result.refusals = refusals;
   result.warnings = warnings;
   if (refusals.length) return result;
-  const start = await revParse(root, `refs/heads/${into}`);
-  if (!start) throw new TeamError('invalid', `no branch "${into}"`);
+  result.start = start;
   const dir = integrationDir(root);
   await removeIntegration(root);
   await gitText(root, ['worktree', 'add', '--detach', '-q', dir, start]);
   const env = await identityEnv(root);
-  for (const agent of opts.agents) {
+  for (const agent of agents) {
     const m = await runGit(dir, ['merge', '--no-ff', '--no-edit', '-m', `Merge team/${agent} (thclaws team)`, `refs/heads/team/${agent}`], { env });
     if (m.code === 0) {
       result.merged.push(agent);

@@ -7,6 +7,7 @@
 import { deriveState, TeamError, type AgentState, type TeamStore } from '../store/index.js';
 import { leadBranch, revParse, teamBranches, teammateChanges, worktreeOf, type FileChange } from './changes.js';
 import { parseMergeTree } from './diff-parse.js';
+import { landedTips } from './landing.js';
 import { gitText, runGit, splitZ } from './git-run.js';
 
 export interface BranchOverview {
@@ -20,26 +21,33 @@ export interface BranchOverview {
   /** Files the merge would leave out (not committed in the teammate's worktree). */
   uncommitted: string[];
   state: AgentState;
+  landed: { into: string; at: number; commit: string } | null;
 }
 
 export async function mergeOverview(store: TeamStore, root: string): Promise<{ into: string; branches: BranchOverview[] }> {
   const into = await leadBranch(root);
   const tasks = await store.tasks.list({ status: 'completed' }).catch(() => []);
+  const tips = await landedTips(root, into);
   const out: BranchOverview[] = [];
   for (const agent of await teamBranches(root)) {
     const ch = await teammateChanges(root, agent, { into });
     const comments = await store.reviews.list(agent).catch(() => []);
     const state = deriveState(await store.statuses.read(agent).catch(() => null));
+    const mine = tasks.filter((t) => t.owner === agent);
+    // Landed: its head merged into the target (or, merged some other way, its tasks marked landed).
+    const tip = ch.head ? tips.get(ch.head) : undefined;
+    const last = tip ? { into, ...tip } : mine.flatMap((t) => (t.landed ? [t.landed] : [])).sort((a, b) => b.at - a.at)[0];
     out.push({
       agent,
       branch: ch.branch,
       ahead: ch.ahead,
       behind: ch.behind,
       last_commit: ch.last_commit,
-      completed_tasks: tasks.filter((t) => t.owner === agent).map((t) => ({ id: t.id, subject: t.subject })),
+      completed_tasks: mine.map((t) => ({ id: t.id, subject: t.subject })),
       open_comments: comments.filter((c) => c.state === 'pending' || c.state === 'sent').length,
       uncommitted: uniq(ch.files.filter((f: FileChange) => f.source !== 'committed').map((f) => f.path)),
       state,
+      landed: ch.ahead === 0 && last ? { into: last.into, at: last.at, commit: last.commit } : null,
     });
   }
   return { into, branches: out };
@@ -103,7 +111,7 @@ export interface Refusal {
  * Why merging `agents` now must be refused (empty: go ahead). Nothing here changes anything.
  * `allowLive`: merge a working teammate's last commit anyway; `allowUncommitted`: leave uncommitted files out.
  */
-export async function mergeRefusals(store: TeamStore, root: string, agents: string[], opts: { allowLive?: boolean; allowUncommitted?: boolean } = {}): Promise<{ refusals: Refusal[]; warnings: Refusal[] }> {
+export async function mergeRefusals(store: TeamStore, root: string, agents: string[], opts: { allowLive?: boolean; allowUncommitted?: boolean; allowOpenComments?: boolean } = {}): Promise<{ refusals: Refusal[]; warnings: Refusal[] }> {
   const refusals: Refusal[] = [];
   const warnings: Refusal[] = [];
   if ((await runGit(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).code === 0) refusals.push({ reason: "a merge is already in progress in the lead's checkout: finish it or abort it first" });
@@ -118,6 +126,14 @@ export async function mergeRefusals(store: TeamStore, root: string, agents: stri
     const state = deriveState(await store.statuses.read(agent).catch(() => null));
     if (state === 'working' && !opts.allowLive) {
       refusals.push({ reason: `${agent} is working on team/${agent} right now: merge its last commit anyway (--last-commit), or ask it to commit and pause first` });
+    }
+    // A comment still open asks for a change the landing would go without: the person decides.
+    const open = (await store.reviews.list(agent).catch(() => [])).filter((c) => c.state === 'pending' || c.state === 'sent');
+    if (open.length) {
+      const unsent = open.filter((c) => c.state === 'pending').length;
+      const reason = `${agent} has ${open.length} open review comment(s)${unsent ? ` (${unsent} not sent yet)` : ''} on ${quoteList([...new Set(open.map((c) => c.path))], 5)}`;
+      if (opts.allowOpenComments) warnings.push({ reason: `${reason}: landed anyway` });
+      else refusals.push({ reason: `${reason}: land anyway (--despite-comments), or send and settle them first` });
     }
     const wt = worktreeOf(root, agent);
     if (wt) {

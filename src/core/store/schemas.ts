@@ -68,6 +68,14 @@ export const TaskSchema = z.looseObject({
   parked: z.union([z.string(), z.boolean()]).nullish(),
   /** Closed by the lead without being done (`result` says why). */
   cancelled: z.boolean().optional(),
+  /** A worktree teammate's branch commit (HEAD sha) when it completed the task. */
+  commit: z.string().max(64).nullish(),
+  /** Why the owner's last TeamTaskComplete was refused (e.g. uncommitted files); cleared when it completes. */
+  not_done: z.string().max(LIMITS.resultChars).nullish(),
+  /** Whose completion was refused (the task may be parked for the lead since). */
+  not_done_by: agentName.nullish(),
+  /** The task's commit reached the lead's branch: when, on which branch, at which commit of it. */
+  landed: z.looseObject({ at: millis, into: z.string().max(300), commit: z.string().max(64) }).nullish(),
 });
 export type Task = z.infer<typeof TaskSchema>;
 

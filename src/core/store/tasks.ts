@@ -205,7 +205,8 @@ export class Tasks {
   }
 
   /** Only the owner of an in-progress task completes it. */
-  async complete(id: string, agent: string, result?: string): Promise<Task> {
+  /** `commit`: the owner's branch head it completes at (worktree teammates), kept for the landing. */
+  async complete(id: string, agent: string, result?: string, commit?: string): Promise<Task> {
     assertTaskId(id);
     assertAgentName(agent);
     if (result !== undefined && result.length > LIMITS.resultChars) throw new TeamError('invalid', `task result longer than ${LIMITS.resultChars} characters`);
@@ -223,6 +224,9 @@ export class Tasks {
       task.completed_at = now;
       task.updated_at = now;
       if (result !== undefined) task.result = result;
+      if (commit) task.commit = commit;
+      delete task.not_done;
+      delete task.not_done_by;
       this.files.write(task, guard);
       return task;
     }, this.lockOpts);
@@ -294,6 +298,8 @@ export class Tasks {
         task.owner = null;
         task.completed_at = null;
         task.result = null;
+        delete task.commit;
+        delete task.landed;
       }
       if (patch.extra) Object.assign(task, patch.extra);
       task.updated_at = Date.now();

@@ -5,6 +5,7 @@
  */
 import { deriveState, isLive, TeamError } from '../store/index.js';
 import { git, gitOut } from '../git.js';
+import { announceLanding } from '../review/landing.js';
 import type { TeamSession } from './session.js';
 import { ensureRepo } from './worktree.js';
 
@@ -71,6 +72,8 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
     out.push(`  (checked out ${into})`);
   }
   const conflicted: string[] = [];
+  const merged: string[] = [];
+  const start = gitOut(root, ['rev-parse', 'HEAD']);
   for (const c of candidates) {
     const ahead = Number(gitOut(root, ['rev-list', '--count', `${into}..${c.branch}`]) ?? 0);
     if (!ahead) {
@@ -81,6 +84,7 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
     const m = git(root, [...identity(root), 'merge', '--no-ff', '--no-edit', '-m', `Merge ${c.branch} (thclaws team)`, c.branch]);
     if (m.ok) {
       out.push(`  ${c.name} (${c.branch}): merged ${ahead} commit(s)`);
+      merged.push(c.name);
       if (input.cleanup) out.push(await cleanup(session, c.name, c.branch));
       continue;
     }
@@ -94,6 +98,9 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
     git(root, ['merge', '--abort']);
     out.push(`  ${c.name} (${c.branch}): CONFLICT in: ${files.join(', ')} — aborted; delegate a fix to '${c.name}' (rebase/merge ${into} in its worktree), then re-run TeamMerge`);
   }
+  const head = gitOut(root, ['rev-parse', 'HEAD']);
+  // The merged teammates' tasks read landed on the board (the lead merged them: no message to itself).
+  if (merged.length && start && head) await announceLanding(session.store, root, { into, start, head, agents: merged }, false).catch(() => undefined);
   if (conflicted.length) out.push(`${conflicted.length} branch(es) conflicted: ${conflicted.join(', ')}`);
   if (input.leave_conflicted && conflicted.length) {
     // Everything else is merged; now reopen the first conflict and leave it for the lead.

@@ -283,7 +283,7 @@ export class TeammateLoop {
       await this.notify({ idle_reason: 'interrupted', completed_task_id: task.id, completed_status: 'blocked', summary: `turn aborted${this.abortedBy ? ` by ${this.abortedBy}` : ''} — task #${task.id} released, incomplete` });
       return;
     }
-    const reason = r.stop === 'error' ? `turn failed: ${r.error}` : r.stop === 'max_iterations' ? 'hit max_iterations — incomplete' : 'turn ended without TeamTaskComplete';
+    const reason = r.stop === 'error' ? `turn failed: ${r.error}` : r.stop === 'max_iterations' ? 'hit max_iterations — incomplete' : now.not_done ? `not completed: ${now.not_done}` : 'turn ended without TeamTaskComplete';
     const attempt = (this.attempts.get(task.id) ?? 0) + 1;
     this.attempts.set(task.id, attempt);
     if (attempt < this.policy.maxAttempts) {

@@ -63,6 +63,7 @@ export async function runReviewRequest(store: TeamStore, feed: ReviewFeed, req: 
         checks,
         allowLive: req.allow_live,
         allowUncommitted: req.allow_uncommitted,
+        allowOpenComments: req.allow_open_comments,
         onOutput: out,
         wrap: async (command, dir) => {
           const sb = await checksSandbox(root, dir);

@@ -98,6 +98,10 @@ export function taskView(task: Task, byId: Map<string, Task>): TaskView {
     open_blockers: task.blocked_by.filter((d) => byId.get(d)?.status !== 'completed'),
     result: task.result ?? null,
     updated_at: task.updated_at,
+    commit: task.commit ?? null,
+    not_done: task.status === 'completed' ? null : (task.not_done ?? null),
+    not_done_by: task.status === 'completed' ? null : (task.not_done_by ?? null),
+    landed: task.landed ? { at: task.landed.at, into: task.landed.into, commit: task.landed.commit } : null,
   };
 }
 

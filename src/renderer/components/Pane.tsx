@@ -15,6 +15,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
   const maximised = useDashboard((s) => s.maximised === member.name);
   const toggleMaximise = useDashboard((s) => s.toggleMaximise);
   const focus = useDashboard((s) => s.focus);
+  // A completion refused for this agent (nothing committed): the header says so, not just "idle".
+  const notDone = useDashboard((s) => Object.values(s.tasks).find((t) => t.not_done_by === member.name && t.status !== 'completed' && t.not_done));
 
   useEffect(() => {
     if (!visible || !host.current) return;
@@ -51,6 +53,11 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         {member.model && <span className="pane-model">{member.model}</span>}
         <StatusBadge state={member.state} waiting={!!member.waiting_for} />
         {member.current_task && <span className="pane-task">task #{member.current_task}</span>}
+        {notDone && (
+          <span className="badge pane-not-done" data-testid="pane-not-done" title={notDone.not_done ?? undefined}>
+            task #{notDone.id} not done{/no identity/.test(notDone.not_done ?? '') ? ': git has no identity' : ': uncommitted'}
+          </span>
+        )}
         {member.waiting_for && (
           <button className="pane-waiting" title="show the request in the approval inbox" onClick={() => dashboard.getState().selectApproval(member.waiting_for)}>
             waiting for approval

@@ -21,6 +21,16 @@ function TaskCard({ task }: { task: TaskView }) {
           <span className="task-result-label">done:</span> {task.result}
         </p>
       )}
+      {task.status !== 'completed' && task.not_done && (
+        <p className="task-not-done" role="status" title="why TeamTaskComplete was refused">
+          <span className="task-result-label">not done:</span> {task.not_done}
+        </p>
+      )}
+      {task.status === 'completed' && (task.landed || task.commit) && (
+        <p className={`task-commit${task.landed ? ' landed' : ''}`} title={task.landed ? `landed ${new Date(task.landed.at).toLocaleString()}` : 'the branch commit it completed at'}>
+          {task.landed ? `landed on ${task.landed.into} · ${task.landed.commit.slice(0, 7)}` : `commit ${task.commit!.slice(0, 7)} · not landed yet`}
+        </p>
+      )}
       <div className="task-meta">
         {task.owner && <span>owner: {task.owner}</span>}
         {task.reserved_for && <span>reserved: {task.reserved_for}</span>}

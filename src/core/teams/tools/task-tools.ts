@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LEAD, type Task } from '../../store/index.js';
+import { checkCommitted } from '../done-check.js';
 import { sessionHooks } from '../hooks.js';
 import { sendFrame } from '../protocol.js';
 import { tellOwnerCancelled } from '../task-cancel.js';
@@ -71,20 +72,26 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
   const complete = teamTool(
     {
       name: 'TeamTaskComplete',
-      description: 'Mark a task you own as completed, with a one-line summary of what you did. The lead is notified.',
+      description: 'Mark a task you own as completed, with a one-line summary of what you did. The lead is notified. In a worktree, commit your changes first: a task with uncommitted work is not completed.',
       inputSchema: z.object({ task_id: taskId, summary: z.string().max(2000).optional() }).strict(),
       async run(input, s) {
         const current = await s.store.tasks.get(input.task_id);
+        const done = await checkCommitted(s.worktreePath(s.me));
+        if (!done.ok) {
+          // Only the owner's refusal is recorded (the board shows it); anyone else gets the store's own error below.
+          if (current.owner === s.me && current.status === 'in_progress') await s.store.tasks.update(current.id, { extra: { not_done: done.reason, not_done_by: s.me } });
+          return { content: `task #${current.id} not completed: ${done.reason}`, isError: true };
+        }
         const hook = await sessionHooks(s)('TaskCompleted', { agent: s.me, task_id: current.id, summary: input.summary ?? null, task: current });
         if (hook.blocked) return { content: `task #${current.id} not completed: ${hook.blocked}`, isError: true };
-        const t = await s.store.tasks.complete(input.task_id, s.me, input.summary);
+        const t = await s.store.tasks.complete(input.task_id, s.me, input.summary, done.commit ?? undefined);
         await sendFrame(s.store, s.me, LEAD, 'idle_notification', {
           idle_reason: 'available',
           completed_task_id: t.id,
           completed_status: 'completed',
           summary: input.summary ?? null,
         });
-        return `Task #${t.id} completed.`;
+        return `Task #${t.id} completed${done.commit ? ` at ${done.commit.slice(0, 12)}` : ''}.`;
       },
     },
     session,

@@ -17,6 +17,8 @@ interface Predicted {
 interface RunResult {
   landed: boolean;
   merged: string[];
+  nothing?: string[];
+  landings?: Array<{ agent: string; count: number; tasks: string[] }>;
   conflicted: Array<{ agent: string; files: string[] }>;
   refusals: Array<{ reason: string }>;
   warnings: Array<{ reason: string }>;
@@ -27,7 +29,8 @@ interface RunResult {
 
 function summary(r: RunResult): string {
   if (r.failed) return `check failed: "${r.failed.command}" exited ${r.failed.code ?? 'killed'} in ${r.failed.dir}; nothing landed`;
-  if (r.landed) return `landed on ${r.into}: ${r.merged.join(', ')}${r.conflicted.length ? `; conflicted (skipped): ${r.conflicted.map((c) => `${c.agent} (${c.files.join(', ')})`).join(', ')}` : ''}`;
+  if (r.landed) return `landed on ${r.into}: ${r.landings?.length ? r.landings.map((l) => `${l.agent} (${l.count} commit(s))`).join(', ') : r.merged.join(', ')}; told the lead${r.landings?.length ? ` and ${r.landings.map((l) => l.agent).join(', ')}` : ''}${r.conflicted.length ? `; conflicted (skipped): ${r.conflicted.map((c) => `${c.agent} (${c.files.join(', ')})`).join(', ')}` : ''}`;
+  if (!r.refusals.length && !r.conflicted.length && r.nothing?.length) return `nothing to merge into ${r.into}: ${r.nothing.join(', ')} already on it`;
   return `nothing landed${r.refusals.length ? `: ${r.refusals.map((x) => x.reason).join('; ')}` : r.conflicted.length ? `: conflicts in ${r.conflicted.map((c) => c.agent).join(', ')}` : ''}`;
 }
 
@@ -47,6 +50,8 @@ export function MergePanel() {
   const [allowLive, setAllowLive] = useState(false);
   const [allowUncommitted, setAllowUncommitted] = useState(false);
   const [left, setLeft] = useState<LeftConflicted | null>(null);
+  // A landing from elsewhere (`thclaws team merge`) marks tasks landed: the rows are read again.
+  const landedMarks = useDashboard((s) => Object.values(s.tasks).filter((t) => t.landed).length);
   const load = async () => {
     setLeft(((await act({ type: 'merge_conflicts' })) as LeftConflicted | null | undefined) ?? null);
     const o = (await act({ type: 'merge_overview' })) as Overview | undefined;
@@ -58,7 +63,7 @@ export function MergePanel() {
   };
   useEffect(() => {
     void load();
-  }, []);
+  }, [landedMarks]);
   /** The refusal's second offer for a working teammate: ask it (a message from the person) to commit and pause. */
   const askToPause = (agent: string) =>
     act({ type: 'send_message', to: agent, text: `Please commit your work on team/${agent} now (git add -A && git commit) with a message saying where you are, then pause: take no new task until the person has merged your branch. Reply when committed.` });
@@ -78,11 +83,15 @@ export function MergePanel() {
     setDry(((await act({ type: 'merge_dry_run', agents: selected })) as Predicted | undefined) ?? null);
   };
   const merge = async () => {
+    // Open review comments ask for changes the landing would go without: the person confirms first.
+    const open = (overview?.branches ?? []).filter((b) => mergeable.includes(b.agent) && b.open_comments > 0);
+    const despite = open.length > 0;
+    if (despite && !window.confirm(`${open.map((b) => `${b.agent}: ${b.open_comments} open review comment(s)`).join('\n')}\n\nLand anyway?`)) return;
     setBusy(true);
     clearOutput();
     setResult(null);
     setDry(null); // a prediction of the branches before this merge: stale once it runs
-    const r = (await act({ type: 'merge_run', agents: selected, checks: runChecks, allow_live: allowLive, allow_uncommitted: allowUncommitted })) as RunResult | undefined;
+    const r = (await act({ type: 'merge_run', agents: selected, checks: runChecks, allow_live: allowLive, allow_uncommitted: allowUncommitted, allow_open_comments: despite })) as RunResult | undefined;
     setResult(r ?? null);
     setBusy(false);
     void load();
@@ -130,8 +139,12 @@ export function MergePanel() {
                     </button>
                   )}
                 </td>
-                <td data-label="ahead / behind">
-                  {b.ahead} / {b.behind}
+                <td data-label="ahead / behind" className={b.landed ? 'merge-landed' : undefined} title={b.landed ? `${b.ahead} ahead / ${b.behind} behind ${overview.into}` : undefined}>
+                  {b.landed
+                    ? `landed on ${b.landed.into} · ${b.landed.commit.slice(0, 7)}`
+                    : b.ahead === 0 && b.uncommitted.length
+                      ? `nothing committed (${b.ahead} / ${b.behind})` // why the row is unticked: its work is not on the branch
+                      : `${b.ahead} / ${b.behind}`}
                 </td>
                 <td data-label="last commit" className="merge-last">{b.last_commit?.subject ?? '—'}</td>
                 <td data-label="completed tasks">{b.completed_tasks.map((t) => `#${t.id} ${t.subject}`).join(', ') || '—'}</td>
@@ -157,7 +170,7 @@ export function MergePanel() {
             <input type="checkbox" checked={allowUncommitted} onChange={(e) => setAllowUncommitted(e.target.checked)} /> leave uncommitted out
           </label>
           <button className="primary merge-run" onClick={() => void merge()} disabled={!mergeable.length || busy || !!left}>
-            {busy ? 'Merging…' : `Merge ${selected.length}`}
+            {busy ? 'Merging…' : mergeable.length ? `Merge ${mergeable.length}` : 'Nothing to merge'}
           </button>
         </div>
         {dry && (

@@ -1,0 +1,107 @@
+/**
+ * "Done" means committed, with real teammate processes (scripted provider) in real git worktrees: on a machine
+ * without a git identity the teammate's commit fails and its TeamTaskComplete is refused with the reason, which
+ * the board's task record and `thclaws team tasks` show; with an identity a forgotten commit is refused until
+ * made, and the completed task records the commit that is on its branch.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LeadHandler } from '../../src/core/teams/lead-handler.js';
+import { spawnTeammate } from '../../src/core/teams/spawn.js';
+import { runCli, scrubbedEnv } from '../agent/helpers.js';
+import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from '../teams/helpers.js';
+
+const cleanups = cleanupsAfterEach();
+const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
+
+/** A team with one worktree teammate `alice` running `script`; `noIdentity`: git has no user anywhere. */
+async function team(script: unknown, noIdentity: boolean) {
+  const ws = teamWorkspace();
+  const childEnv: Record<string, string> = { HOME: ws.home, THCLAWS_TEST: '1' };
+  if (noIdentity) {
+    git(ws.dir, 'config', '--unset', 'user.email');
+    git(ws.dir, 'config', '--unset', 'user.name');
+    const empty = path.join(ws.home, 'empty.gitconfig');
+    fs.writeFileSync(empty, '');
+    Object.assign(childEnv, { GIT_CONFIG_GLOBAL: empty, GIT_CONFIG_NOSYSTEM: '1' });
+  }
+  const session = leadSession(ws, writeScript(ws, script), { childEnv });
+  session.store.init();
+  await session.store.config.create({ name: 't', members: [{ name: 'alice', isolation: 'worktree' }] });
+  await session.becomeLead();
+  const handler = new LeadHandler(session, { watchdogMs: 500 });
+  handler.onWake(() => void handler.drain());
+  handler.start();
+  cleanups.push(() => stopLeadAndTeam(session, handler, ws));
+  return { ws, session };
+}
+
+const cli = (ws: Ws, ...args: string[]) => runCli([...args, '--dir', ws.dir], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
+const complete = { name: 'TeamTaskComplete', input: { task_id: '1', summary: 'api.js committed' } };
+
+describe('TeamTaskComplete in a worktree', () => {
+  it('without a git identity the commit fails, the task is not completed and the board and CLI say why', async () => {
+    const { ws, session } = await team(
+      {
+        rules: [{ match: 'Task #1 —', turns: [{ text: 'writing', tool_calls: [{ name: 'Bash', input: { command: 'echo "export const api = 1;" > api.js && git add -A && git commit -qm api' } }, complete] }, { text: 'done' }] }],
+        fallback: [{ text: 'ok' }],
+      },
+      true,
+    );
+    await session.store.tasks.create({ subject: 'API', description: 'write api.js', reservedFor: 'alice' });
+    await spawnTeammate(session, { name: 'alice' });
+    // The runtime retries the task, then parks it for the lead with the refusal as the reason.
+    const parked = await waitFor(async () => {
+      const t = await session.store.tasks.get('1');
+      return t.parked ? t : undefined;
+    }, 'task #1 parked', 40_000);
+    expect(parked.status).not.toBe('completed');
+    expect(parked.commit ?? null).toBeNull();
+    expect(parked.not_done).toMatch(/git commit failed: no identity \(user\.email\)/);
+    expect(parked.not_done).toContain('"api.js"');
+    expect(String(parked.parked)).toContain('no identity (user.email)');
+    // The pane: git's own error and the refusal, as the teammate's terminal shows them.
+    const log = fs.readFileSync(path.join(ws.dir, '.thclaws', 'state', 'team', 'agents', 'alice', 'output.log'), 'utf8');
+    expect(log).toMatch(/Author identity unknown|unable to auto-detect email/);
+    expect(log).toContain('task #1 not completed: uncommitted changes in your worktree');
+    expect(git(ws.dir, 'rev-list', '--count', 'main..team/alice')).toBe('0');
+    const tasks = await cli(ws, 'team', 'tasks');
+    expect(tasks.code).toBe(0);
+    expect(tasks.stdout).toMatch(/not done: uncommitted changes in your worktree: "api\.js": git commit failed: no identity/);
+  }, 90_000);
+
+  it('with an identity a forgotten commit is refused, then the completed task records the commit on its branch', async () => {
+    const { ws, session } = await team(
+      {
+        rules: [
+          {
+            match: 'Task #1 —',
+            turns: [
+              { text: 'writing', tool_calls: [{ name: 'Bash', input: { command: 'echo "export const api = 1;" > api.js' } }, complete] },
+              // The refusal is this call's input: the scripted model commits and completes again.
+              { text: 'committing', tool_calls: [{ name: 'Bash', input: { command: 'git add -A && git commit -qm "api: handler"' } }, complete] },
+              { text: 'done' },
+            ],
+          },
+        ],
+        fallback: [{ text: 'ok' }],
+      },
+      false,
+    );
+    await session.store.tasks.create({ subject: 'API', description: 'write api.js', reservedFor: 'alice' });
+    await spawnTeammate(session, { name: 'alice' });
+    const done = await waitFor(async () => {
+      const t = await session.store.tasks.get('1');
+      return t.status === 'completed' ? t : undefined;
+    }, 'task #1 completed', 40_000);
+    const log = fs.readFileSync(path.join(ws.dir, '.thclaws', 'state', 'team', 'agents', 'alice', 'output.log'), 'utf8');
+    expect(log).toContain('task #1 not completed: uncommitted changes in your worktree: "api.js": commit them first');
+    expect(done.commit).toBe(git(ws.dir, 'rev-parse', 'team/alice'));
+    expect(git(ws.dir, 'log', '-1', '--format=%s', done.commit!)).toBe('api: handler');
+    expect(done.not_done ?? null).toBeNull();
+    const tasks = await cli(ws, 'team', 'tasks');
+    expect(tasks.stdout).toContain(`commit ${done.commit!.slice(0, 12)}`);
+  }, 90_000);
+});
