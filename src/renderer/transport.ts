@@ -14,12 +14,19 @@ declare global {
 
 type Reply = Extract<HostEvent, { type: 'reply' }>;
 
+/** This long without the dashboard's server, the page says it stopped and what brings it back. */
+export const SERVER_LOST_MS = 5000;
+
 /** The renderer's side of the API: typed requests with replies, events validated before use. */
 export class HostClient {
   private nextId = 1;
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
   private readonly statusListeners = new Set<(connected: boolean) => void>();
+  private readonly lostListeners = new Set<(lost: boolean) => void>();
+  /** Set SERVER_LOST_MS after the socket closed, cleared when it opens again. */
+  private lostTimer: ReturnType<typeof setTimeout> | null = null;
+  private lost = false;
   private socket: WebSocket | null = null;
   private bridge: Bridge | null = null;
   private queue: string[] = [];
@@ -44,6 +51,9 @@ export class HostClient {
     ws.onopen = () => {
       for (const m of this.queue) ws.send(m);
       this.queue = [];
+      if (this.lostTimer) clearTimeout(this.lostTimer);
+      this.lostTimer = null;
+      this.setLost(false);
       this.setConnected(true);
     };
     ws.onmessage = (ev) => {
@@ -57,8 +67,18 @@ export class HostClient {
     };
     ws.onclose = () => {
       this.setConnected(false);
-      if (!this.ended) setTimeout(() => this.connectSocket(), 1000);
+      if (this.ended) return;
+      this.lostTimer ??= setTimeout(() => this.setLost(true), SERVER_LOST_MS);
+      setTimeout(() => this.connectSocket(), 1000);
     };
+  }
+
+  private setLost(lost: boolean): void {
+    if (lost === this.lost) return;
+    this.lost = lost;
+    // Nothing typed or clicked while the server was gone is sent to whatever answers later.
+    if (lost) this.queue = [];
+    for (const l of this.lostListeners) l(lost);
   }
 
   private setConnected(c: boolean): void {
@@ -96,6 +116,12 @@ export class HostClient {
     return () => this.statusListeners.delete(l);
   }
 
+  /** Whether the dashboard's server has been gone SERVER_LOST_MS (the page is reconnecting on its own). */
+  onLost(l: (lost: boolean) => void): () => void {
+    this.lostListeners.add(l);
+    return () => this.lostListeners.delete(l);
+  }
+
   /** Sends without waiting for the reply (acks, input, resize). */
   fire(body: RequestBody): void {
     this.post({ id: 0, ...body });
@@ -105,6 +131,7 @@ export class HostClient {
   request<T = unknown>(body: RequestBody): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
+      if (this.lost) return reject(new Error('the dashboard server stopped: nothing was sent; this page reconnects by itself once it runs again'));
       this.waiting.set(id, (r) => (r.ok ? resolve(r.result as T) : reject(new Error(r.error ?? 'failed'))));
       this.post({ id, ...body });
     });
@@ -117,6 +144,6 @@ export class HostClient {
     }
     const text = JSON.stringify(msg);
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
-    else this.queue.push(text);
+    else if (!this.lost) this.queue.push(text);
   }
 }
