@@ -76,8 +76,13 @@ export class HostClient {
   private setLost(lost: boolean): void {
     if (lost === this.lost) return;
     this.lost = lost;
-    // Nothing typed or clicked while the server was gone is sent to whatever answers later.
-    if (lost) this.queue = [];
+    if (lost) {
+      // Nothing typed or clicked while the server was gone is sent to whatever answers later, and a request
+      // it never answered fails now instead of waiting for ever.
+      this.queue = [];
+      for (const [id, w] of this.waiting) w({ type: 'reply', id, ok: false, error: 'the dashboard server stopped before it answered: check what happened once this page reconnects' });
+      this.waiting.clear();
+    }
     for (const l of this.lostListeners) l(lost);
   }
 
