@@ -92,10 +92,15 @@ async function keepEndpoint(dir: string): Promise<Kept | null> {
 /** The kept token, and the kept port unless --port names one. */
 const endpointOptions = (kept: Kept | null, opts: DashboardOptions) => (kept ? { token: kept.token, ...(opts.port === undefined && kept.port ? { preferredPort: kept.port } : {}) } : {});
 
-/** Records the port now served; says so when the kept one was taken (the old URL cannot come back). */
+/**
+ * Records the port now served. The kept port taken (another dashboard of this workspace, or another program)
+ * is said, and stays the workspace's address: a page open on it comes back on a later run once it is free.
+ */
 function keepServed(kept: Kept | null, server: { port: number; portTaken?: number }): void {
-  if (server.portTaken) process.stdout.write(`port ${server.portTaken} (this workspace's dashboard last time) is taken: serving on ${server.port} instead; a page open on the old URL cannot come back, open this one\n`);
-  if (!kept) return;
+  if (server.portTaken) {
+    process.stdout.write(`port ${server.portTaken}, this workspace's dashboard address, is taken (another dashboard of it, or another program): serving on ${server.port} for now; the next run takes port ${server.portTaken} again once it is free\n`);
+  }
+  if (!kept || server.portTaken) return;
   try {
     kept.save(server.port);
   } catch (err) {

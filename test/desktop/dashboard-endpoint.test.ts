@@ -74,7 +74,7 @@ describe("a dashboard started again serves the same URL, kept 0600 in the runtim
     await second.kill();
   });
 
-  it('the kept port taken: a new port with the same token, said on stdout, and kept for next time', async () => {
+  it('the kept port taken: a new port with the same token, said on stdout; the kept address stays and comes back once free', async () => {
     const before = kept();
     const squatter = net.createServer();
     await new Promise<void>((r) => squatter.listen(before.port, '127.0.0.1', () => r()));
@@ -83,12 +83,27 @@ describe("a dashboard started again serves the same URL, kept 0600 in the runtim
       const url = new URL(d.url);
       expect(Number(url.port)).not.toBe(before.port);
       expect(url.searchParams.get('token')).toBe(before.token);
-      expect(d.out).toContain(`port ${before.port} (this workspace's dashboard last time) is taken: serving on ${url.port} instead`);
-      expect(kept()).toEqual({ port: Number(url.port), token: before.token });
+      expect(d.out).toContain(`port ${before.port}, this workspace's dashboard address, is taken (another dashboard of it, or another program): serving on ${url.port} for now`);
+      expect(kept()).toEqual(before);
       await d.kill();
     } finally {
       await new Promise((r) => squatter.close(r));
     }
+    const again = await dashboard();
+    expect(new URL(again.url).port).toBe(String(before.port));
+    await again.kill();
+  });
+
+  it('a second dashboard of the workspace while the first runs: its own port, and the first keeps the address', async () => {
+    const first = await dashboard();
+    const second = await dashboard();
+    expect(second.url).not.toBe(first.url);
+    expect(new URL(second.url).searchParams.get('token')).toBe(new URL(first.url).searchParams.get('token'));
+    await second.kill();
+    await first.kill();
+    const again = await dashboard();
+    expect(again.url).toBe(first.url);
+    await again.kill();
   });
 
   it('a malformed kept file is set aside (0600) and replaced: a new token, said on stderr', async () => {

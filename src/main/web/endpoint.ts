@@ -23,7 +23,10 @@ export interface KeptEndpoint {
   port?: number;
   /** One line for the person when the file was set aside. */
   note?: string;
-  /** Records the port now served (with the same token). */
+  /**
+   * Records the port now served with this token: a new file made only if none appeared meanwhile (two first
+   * runs at once: the first one's address is kept), a kept one rewritten only when the port changed.
+   */
   save(port: number): void;
 }
 
@@ -41,8 +44,28 @@ export function keptEndpoint(workspace: string, env: NodeJS.ProcessEnv = process
     token,
     ...(read.endpoint ? { port: read.endpoint.port } : {}),
     ...(read.note ? { note: read.note } : {}),
-    save: (port) => writeFileAtomic(file, `${JSON.stringify({ port, token })}\n`, { mode: 0o600 }),
+    save: (port) => {
+      const text = `${JSON.stringify({ port, token })}\n`;
+      if (!read.endpoint) createPrivate(file, text);
+      else if (read.endpoint.port !== port) writeFileAtomic(file, text, { mode: 0o600 });
+    },
   };
+}
+
+/** A new 0600 file, whole or not at all; false when one exists already (it is left as it is). */
+function createPrivate(file: string, text: string): boolean {
+  const tmp = `${file}.${process.pid}.new`;
+  fs.rmSync(tmp, { force: true });
+  fs.writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
+  try {
+    fs.linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
 }
 
 export function readEndpoint(file: string): { endpoint: Endpoint | null; note?: string } {
