@@ -3,7 +3,8 @@
  * serves a team whose lead runs on the scripted provider. The dashboard process is SIGKILLed: within 5-8 s the
  * open page says the server stopped and what to run, and its controls are disabled. `thclaws dashboard` run
  * again for the same workspace prints the same URL, and the same tab reconnects by itself: the notice goes,
- * the controls work, and typing into the lead's pane gets its answer.
+ * the controls work, and typing into the lead's pane gets its answer. Then the dashboard is SIGSTOPped (its
+ * socket stays open, so no close event comes): the page says so all the same, and comes back on SIGCONT.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,9 @@ import { startDashboard, type Dashboard } from './fixture.js';
 const SHOTS = path.join(ROOT, 'test-results', 'screens');
 let d: Dashboard;
 let page: Page;
+
+// The second test goes on from the dashboard the first one started again.
+test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
   // No --port: the port and token are the ones kept for this workspace (none yet: a free port, then kept).
@@ -29,6 +33,7 @@ test.afterAll(async () => {
 
 const pane = (name: string) => page.locator(`.pane[data-agent="${name}"]`);
 const termText = (name: string) => page.evaluate((n) => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text(n), name);
+const answers = async () => (await termText('lead')).split('scripted provider').length - 1;
 
 test('killed, the page says so and turns its controls off; started again, the same URL and the same tab works', async () => {
   test.setTimeout(120_000);
@@ -76,4 +81,27 @@ test('killed, the page says so and turns its controls off; started again, the sa
   await expect.poll(() => termText('lead'), { timeout: 30_000 }).toContain('scripted provider');
   await tasksTab.click();
   await expect(page.getByRole('button', { name: 'New task' })).toBeEnabled();
+});
+
+test('stopped (SIGSTOP) with its socket open, the page says so all the same; continued, the same tab works', async () => {
+  test.setTimeout(90_000);
+  const notice = page.getByTestId('server-lost');
+  const tasksTab = page.getByRole('button', { name: 'Tasks' });
+  await page.getByRole('button', { name: 'Team', exact: true }).click();
+  const before = await answers();
+  d.proc.kill('SIGSTOP');
+  try {
+    await expect(notice).toBeVisible({ timeout: 12_000 });
+    await expect(notice).toContainText('The dashboard server stopped');
+    await expect(tasksTab).toBeDisabled();
+    await expect(pane('lead').locator('textarea')).toBeDisabled();
+  } finally {
+    d.proc.kill('SIGCONT');
+  }
+  await expect(notice).toBeHidden({ timeout: 15_000 });
+  await expect(tasksTab).toBeEnabled();
+  await pane('lead').locator('.xterm').click();
+  await page.keyboard.type('hello again');
+  await page.keyboard.press('Enter');
+  await expect.poll(answers, { timeout: 30_000 }).toBeGreaterThan(before);
 });

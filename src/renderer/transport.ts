@@ -16,6 +16,14 @@ type Reply = Extract<HostEvent, { type: 'reply' }>;
 
 /** This long without the dashboard's server, the page says it stopped and what brings it back. */
 export const SERVER_LOST_MS = 5000;
+/**
+ * A quiet connection is probed this often, and a probe unanswered this long means the server is not running
+ * (stopped, hung: its socket stays open, so no close event would ever come). The probe is the web
+ * transport's own (`server.ts` answers it), not a host request.
+ */
+const PING_EVERY_MS = 2000;
+const PING_TIMEOUT_MS = 3000;
+const PING = { type: 'ping', id: -2 } as const;
 
 /** The renderer's side of the API: typed requests with replies, events validated before use. */
 export class HostClient {
@@ -27,6 +35,9 @@ export class HostClient {
   /** Set SERVER_LOST_MS after the socket closed, cleared when it opens again. */
   private lostTimer: ReturnType<typeof setTimeout> | null = null;
   private lost = false;
+  private lastHeard = 0;
+  private pingSentAt: number | null = null;
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
   private socket: WebSocket | null = null;
   private bridge: Bridge | null = null;
   private queue: string[] = [];
@@ -53,10 +64,15 @@ export class HostClient {
       this.queue = [];
       if (this.lostTimer) clearTimeout(this.lostTimer);
       this.lostTimer = null;
+      this.lastHeard = Date.now();
+      this.pingSentAt = null;
+      this.heartbeat = setInterval(() => this.probe(ws), PING_EVERY_MS);
       this.setLost(false);
       this.setConnected(true);
     };
     ws.onmessage = (ev) => {
+      this.lastHeard = Date.now();
+      this.pingSentAt = null;
       let raw: unknown;
       try {
         raw = JSON.parse(String(ev.data));
@@ -65,12 +81,33 @@ export class HostClient {
       }
       this.receive(raw);
     };
-    ws.onclose = () => {
-      this.setConnected(false);
-      if (this.ended) return;
-      this.lostTimer ??= setTimeout(() => this.setLost(true), SERVER_LOST_MS);
-      setTimeout(() => this.connectSocket(), 1000);
-    };
+    ws.onclose = () => this.dropped(Date.now());
+  }
+
+  /** The socket closed, or its server went quiet at `since`: reconnect, and say so if it stays gone. */
+  private dropped(since: number): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    this.setConnected(false);
+    if (this.ended) return;
+    this.lostTimer ??= setTimeout(() => this.setLost(true), Math.max(0, SERVER_LOST_MS - (Date.now() - since)));
+    setTimeout(() => this.connectSocket(), 1000);
+  }
+
+  /** Probes a quiet connection; a probe unanswered too long drops it (judged per probe: a throttled tab's late timer is no silence). */
+  private probe(ws: WebSocket): void {
+    const now = Date.now();
+    if (this.pingSentAt !== null && now - this.pingSentAt > PING_TIMEOUT_MS) {
+      ws.onclose = null;
+      ws.onmessage = null;
+      ws.close();
+      this.dropped(this.lastHeard);
+      return;
+    }
+    if (this.pingSentAt === null && now - this.lastHeard >= PING_EVERY_MS && ws.readyState === WebSocket.OPEN) {
+      this.pingSentAt = now;
+      ws.send(JSON.stringify(PING));
+    }
   }
 
   private setLost(lost: boolean): void {

@@ -30,6 +30,9 @@ export interface DashboardServer {
 
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
+const isPing = (raw: unknown): raw is { type: 'ping'; id: number } =>
+  typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ping' && Number.isInteger((raw as { id?: unknown }).id);
+
 /**
  * The dashboard over HTTP + WebSocket. The WebSocket needs the token in its URL; a page load needs it in the
  * URL too, and sets a cookie that lets that page fetch its own static assets. A browser sends cookies for
@@ -113,6 +116,11 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
         raw = JSON.parse(isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString());
       } catch {
         send({ type: 'reply', id: -1, ok: false, error: 'invalid request: not JSON' });
+        return;
+      }
+      // The page's probe of this server (src/renderer/transport.ts): answered here, it never reaches the host.
+      if (isPing(raw)) {
+        send({ type: 'reply', id: raw.id, ok: true });
         return;
       }
       conn.handle(raw).catch((err: unknown) => send({ type: 'reply', id: -1, ok: false, error: String(err).split('\n')[0]! }));
