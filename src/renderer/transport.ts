@@ -38,6 +38,7 @@ export class HostClient {
   private lastHeard = 0;
   private pingSentAt: number | null = null;
   private heartbeat: ReturnType<typeof setInterval> | null = null;
+  private lastTick = 0;
   private socket: WebSocket | null = null;
   private bridge: Bridge | null = null;
   private queue: string[] = [];
@@ -66,6 +67,7 @@ export class HostClient {
       this.lostTimer = null;
       this.lastHeard = Date.now();
       this.pingSentAt = null;
+      this.lastTick = Date.now();
       this.heartbeat = setInterval(() => this.probe(ws), PING_EVERY_MS);
       this.setLost(false);
       this.setConnected(true);
@@ -94,9 +96,15 @@ export class HostClient {
     setTimeout(() => this.connectSocket(), 1000);
   }
 
-  /** Probes a quiet connection; a probe unanswered too long drops it (judged per probe: a throttled tab's late timer is no silence). */
+  /**
+   * Probes a quiet connection; a probe unanswered too long drops it. A late tick (this page busy, or a
+   * background tab's throttled timer) judges nothing: the answer may be waiting behind it.
+   */
   private probe(ws: WebSocket): void {
     const now = Date.now();
+    const late = now - this.lastTick > PING_EVERY_MS + 1000;
+    this.lastTick = now;
+    if (late) return;
     if (this.pingSentAt !== null && now - this.pingSentAt > PING_TIMEOUT_MS) {
       ws.onclose = null;
       ws.onmessage = null;
