@@ -20,7 +20,7 @@ export function registerDashboardCommand(program: Command): void {
   program
     .command('dashboard')
     .description('serve the team dashboard over HTTP + WebSocket (loopback; the printed URL carries the access token)')
-    .option('--port <n>', 'port (default: a free one)')
+    .option('--port <n>', "port (default: this workspace's last dashboard port while it is free, so an open page comes back; else a free one)")
     .option('--host <addr>', 'address to bind', '127.0.0.1')
     .option('--dir <workspace>', 'workspace to open', process.cwd())
     .option('--no-lead', 'do not start the lead agent')
