@@ -15,7 +15,7 @@ export interface Dashboard {
   sims: Map<string, ChildProcess>;
   cli(...args: string[]): string;
   startSim(name: string, ...args: string[]): ChildProcess;
-  /** Stops `thclaws dashboard` and starts it again on the same workspace (a new url; teammates live on). */
+  /** Stops `thclaws dashboard` (if still running) and starts it again on the same workspace (teammates live on). */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -24,7 +24,7 @@ export interface Dashboard {
  * A real team, made with the store's CLI as a person would, with real teammate processes writing their own
  * output, and `thclaws dashboard` as a real process serving it.
  */
-export async function startDashboard(members: string[], settings: Record<string, unknown> = {}): Promise<Dashboard> {
+export async function startDashboard(members: string[], settings: Record<string, unknown> = {}, launchArgs: string[] = ['--port', '0']): Promise<Dashboard> {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-'));
   execFileSync('git', ['init', '-q'], { cwd: ws });
   const cli = (...args: string[]) => execFileSync(THCLAWS, [...args, '--dir', ws], { encoding: 'utf8' });
@@ -47,11 +47,12 @@ export async function startDashboard(members: string[], settings: Record<string,
   // The workspace's host (which the dashboard starts detached) lives in a runtime dir of this test's own.
   env.XDG_RUNTIME_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-rt-'));
   const launch = async (): Promise<{ proc: ChildProcess; url: string }> => {
-    const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, ...launchArgs], { stdio: ['ignore', 'pipe', 'inherit'], env });
     const { url } = await dashboardReady(proc, { ms: 30_000 });
     return { proc, url };
   };
   const stopDashboard = async (proc: ChildProcess) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return; // killed by the test already
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);

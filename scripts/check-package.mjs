@@ -10,9 +10,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const standIn = fs.mkdtempSync(path.join(os.tmpdir(), 'electron-dist-'));
-fs.writeFileSync(path.join(standIn, 'electron'), '#!/bin/sh\necho stand-in electron\n', { mode: 0o755 });
-// The stand-in carries the installed Electron's version, so the package is checked for the Electron we ship.
 const require = createRequire(import.meta.url);
+// The stand-in carries a fuse wire as Electron's binary does (its sentinel, version 1, eight fuses in Electron's
+// default states), so electron-builder's electronFuses are flipped in it and read back below.
+const { SENTINEL, FuseState } = require('@electron/fuses/dist/constants.js');
+const { FuseV1Options, getCurrentFuseWire } = await import('@electron/fuses');
+const { ENABLE: ON, DISABLE: OFF } = FuseState;
+const defaultWire = [ON, OFF, ON, ON, OFF, OFF, OFF, ON]; // RunAsNode … GrantFileProtocolExtraPrivileges
+fs.writeFileSync(path.join(standIn, 'electron'), Buffer.concat([Buffer.from(`#!/bin/sh\necho stand-in electron\nexit 0\n#${SENTINEL}`), Buffer.from([1, defaultWire.length, ...defaultWire]), Buffer.from('\n')]), { mode: 0o755 });
+// The stand-in carries the installed Electron's version, so the package is checked for the Electron we ship.
 fs.writeFileSync(path.join(standIn, 'version'), require('electron/package.json').version);
 const out = path.join(root, 'release');
 fs.rmSync(path.join(out, 'linux-unpacked'), { recursive: true, force: true });
@@ -38,4 +44,12 @@ const missing = need.filter((f) => !files.has(f));
 const pkg = JSON.parse(extractFile(asarFile, 'package.json').toString('utf8'));
 const unpackedPty = fs.existsSync(path.join(out, 'linux-unpacked', 'resources', 'app.asar.unpacked', 'node_modules', '@lydell'));
 console.log(`app.asar: ${files.size} entries; missing: ${missing.length ? missing.join(', ') : 'none'}; node-pty unpacked: ${unpackedPty}; main: ${pkg.main}`);
-if (missing.length || !unpackedPty || pkg.main !== 'out/main/index.js') process.exit(1);
+
+// The fuses as the packaged binary carries them (electron-builder renames `electron` to the app's executable).
+const unpacked = path.join(out, 'linux-unpacked');
+const binary = fs.readdirSync(unpacked).map((f) => path.join(unpacked, f)).find((f) => fs.statSync(f).isFile() && fs.readFileSync(f).includes(SENTINEL));
+const wantFuses = { RunAsNode: OFF, EnableNodeOptionsEnvironmentVariable: OFF, EnableNodeCliInspectArguments: OFF, EnableEmbeddedAsarIntegrityValidation: ON, OnlyLoadAppFromAsar: ON };
+const wire = binary ? await getCurrentFuseWire(binary) : {};
+const wrongFuses = Object.entries(wantFuses).filter(([name, want]) => wire[FuseV1Options[name]] !== want).map(([name, want]) => `${name} should be ${want === ON ? 'on' : 'off'}`);
+console.log(`fuses of ${binary ? path.basename(binary) : '(no binary with a fuse wire)'}: ${wrongFuses.length ? wrongFuses.join(', ') : Object.entries(wantFuses).map(([n, w]) => `${n} ${w === ON ? 'on' : 'off'}`).join(', ')}`);
+if (missing.length || !unpackedPty || pkg.main !== 'out/main/index.js' || !binary || wrongFuses.length) process.exit(1);

@@ -20,7 +20,7 @@ export function registerDashboardCommand(program: Command): void {
   program
     .command('dashboard')
     .description('serve the team dashboard over HTTP + WebSocket (loopback; the printed URL carries the access token)')
-    .option('--port <n>', 'port (default: a free one)')
+    .option('--port <n>', "port (default: this workspace's last dashboard port while it is free, so an open page comes back; else a free one)")
     .option('--host <addr>', 'address to bind', '127.0.0.1')
     .option('--dir <workspace>', 'workspace to open', process.cwd())
     .option('--no-lead', 'do not start the lead agent')
@@ -40,7 +40,8 @@ export function registerDashboardCommand(program: Command): void {
       if (opts.inProcess) return inProcess(runDashboard, opts, dir, port);
       // The default: a client of the workspace's host, which owns the agents (started detached when none runs).
       const demo = opts.demo ? (await import('../main/daemon/host-targets.js')).demoTarget() : null;
-      const run = { workspace: demo?.target.workspace ?? dir, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, ...(demo ? { target: demo.target } : {}) };
+      const kept = demo ? null : await keepEndpoint(dir);
+      const run = { workspace: demo?.target.workspace ?? dir, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, ...(demo ? { target: demo.target } : {}), ...endpointOptions(kept, opts) };
       const server = await runDashboardViaHost(run).catch((err: NodeJS.ErrnoException) => {
         demo?.demo.remove();
         // Stopping on purpose: no host is started behind the person's back; they run this again once it is done.
@@ -48,6 +49,7 @@ export function registerDashboardCommand(program: Command): void {
         throw new CliError(`${err.message.split('\n')[0]!}${hint}`);
       });
       const ws = server.workspace;
+      keepServed(kept, server);
       process.stdout.write(`thclaws dashboard for ${ws}\n${server.url}\n`);
       process.stdout.write(`agents run in the workspace's host (pid ${server.hostPid}): closing this dashboard leaves them running; thclaws host --stop --dir ${ws} stops them\n`);
       if (demo) process.stdout.write(DEMO_HELP);
@@ -69,6 +71,43 @@ export function registerDashboardCommand(program: Command): void {
 
 const DEMO_HELP = 'The demo team works in the dashboard (scripted provider, no key): approve backend\'s request and frontend\'s plan when they appear. Ctrl-C to stop.\n';
 
+type Kept = import('../main/web/endpoint.js').KeptEndpoint;
+
+/**
+ * The port and token this workspace's last dashboard served (a throw-away demo keeps none): the same URL again,
+ * so a page left open comes back by itself. Without a runtime dir to keep them in, a new URL, said once.
+ */
+async function keepEndpoint(dir: string): Promise<Kept | null> {
+  const { keptEndpoint } = await import('../main/web/endpoint.js');
+  try {
+    const kept = keptEndpoint(dir);
+    if (kept.note) process.stderr.write(`thclaws: warning: ${kept.note}\n`);
+    return kept;
+  } catch (err) {
+    process.stderr.write(`thclaws: warning: the dashboard's address cannot be kept (${String((err as Error).message).split('\n')[0]}): this dashboard has a new URL\n`);
+    return null;
+  }
+}
+
+/** The kept token, and the kept port unless --port names one. */
+const endpointOptions = (kept: Kept | null, opts: DashboardOptions) => (kept ? { token: kept.token, ...(opts.port === undefined && kept.port ? { preferredPort: kept.port } : {}) } : {});
+
+/**
+ * Records the port now served. The kept port taken (another dashboard of this workspace, or another program)
+ * is said, and stays the workspace's address: a page open on it comes back on a later run once it is free.
+ */
+function keepServed(kept: Kept | null, server: { port: number; portTaken?: number }): void {
+  if (server.portTaken) {
+    process.stdout.write(`port ${server.portTaken}, this workspace's dashboard address, is taken (another dashboard of it, or another program): serving on ${server.port} for now; the next run takes port ${server.portTaken} again once it is free\n`);
+  }
+  if (!kept || server.portTaken) return;
+  try {
+    kept.save(server.port);
+  } catch (err) {
+    process.stderr.write(`thclaws: warning: could not keep the dashboard's address in ${kept.file} (${(err as NodeJS.ErrnoException).code ?? String(err)}): the next dashboard gets a new URL\n`);
+  }
+}
+
 const untilInterrupted = () =>
   new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
@@ -79,11 +118,13 @@ const untilInterrupted = () =>
 async function inProcess(runDashboard: typeof import('../main/web/run.js').runDashboard, opts: DashboardOptions, dir: string, port: number): Promise<void> {
   const demo = opts.demo ? (await import('../main/host/demo-workspace.js')).prepareDemoWorkspace() : null;
   const ws = demo ? demo.workspace : dir;
-  const run = demo ? { workspace: ws, port, host: opts.host, extra: demo.hostOptions } : { workspace: ws, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt };
+  const kept = demo ? null : await keepEndpoint(dir);
+  const run = demo ? { workspace: ws, port, host: opts.host, extra: demo.hostOptions } : { workspace: ws, port, host: opts.host, startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, ...endpointOptions(kept, opts) };
   const server = await runDashboard(run).catch((err: Error) => {
     if (demo && !opts.keep) demo.remove();
     throw new CliError(err.message.split('\n')[0]!);
   });
+  keepServed(kept, server);
   process.stdout.write(`thclaws dashboard for ${ws}\n${server.url}\n`);
   process.stdout.write('the team runs inside this dashboard (--in-process): it stops when the dashboard does\n');
   if (demo) process.stdout.write(DEMO_HELP);

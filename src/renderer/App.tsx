@@ -18,6 +18,7 @@ import { ReviewButtons, WarningsBar } from './components/review/Warnings';
 import { ReviewLayer } from './components/review/ReviewLayer';
 import { DemoGuide } from './components/DemoGuide';
 import { StopTeamDialog, TeamStopped } from './components/StopTeam';
+import { ServerLost } from './components/ServerLost';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -94,6 +95,7 @@ export function App() {
   const tab = useDashboard((s) => s.tab);
   const editing = useDashboard((s) => s.editingTask);
   const stopped = useDashboard((s) => s.hostClosed !== null);
+  const lost = useDashboard((s) => s.serverLost);
   useEffect(() => installShortcuts(), []);
   // The host exited on purpose: its agents and panes are gone, so the page says so instead of showing them frozen.
   if (stopped) {
@@ -109,27 +111,31 @@ export function App() {
   }
   return (
     <div className="app">
-      <HeaderBar />
-      <ApprovalInbox />
-      <WarningsBar />
-      <main>
-        <Welcome />
-        {tab === 'team' ? (
-          <>
-            <TeamManager />
-            <BudgetCard />
-            <TeamTab />
-          </>
-        ) : (
-          <TaskBoard />
-        )}
-      </main>
-      {editing && <TaskEditor key={editing} />}
-      <ReviewLayer />
-      <DemoGuide />
-      <SettingsDialog />
-      <StopTeamDialog />
-      <HelpOverlay />
+      <ServerLost />
+      {/* The server gone: every control off (a disabled fieldset), so nothing seems to act while nothing can. */}
+      <fieldset className="controls" disabled={lost}>
+        <HeaderBar />
+        <ApprovalInbox />
+        <WarningsBar />
+        <main>
+          <Welcome />
+          {tab === 'team' ? (
+            <>
+              <TeamManager />
+              <BudgetCard />
+              <TeamTab />
+            </>
+          ) : (
+            <TaskBoard />
+          )}
+        </main>
+        {editing && <TaskEditor key={editing} />}
+        <ReviewLayer />
+        <DemoGuide />
+        <SettingsDialog />
+        <StopTeamDialog />
+        <HelpOverlay />
+      </fieldset>
       <Notices />
       <Announcer />
     </div>

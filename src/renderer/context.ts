@@ -27,6 +27,8 @@ client.onStatus((connected) => {
   }
 });
 
+client.onLost((lost) => dashboard.getState().setServerLost(lost));
+
 client.onEvent((ev) => {
   if (ev.type === 'output' || ev.type === 'replay') {
     countReceived(ev.data.length);

@@ -14,12 +14,31 @@ declare global {
 
 type Reply = Extract<HostEvent, { type: 'reply' }>;
 
+/** This long without the dashboard's server, the page says it stopped and what brings it back. */
+export const SERVER_LOST_MS = 5000;
+/**
+ * A quiet connection is probed this often, and a probe unanswered this long means the server is not running
+ * (stopped, hung: its socket stays open, so no close event would ever come). The probe is the web
+ * transport's own (`server.ts` answers it), not a host request.
+ */
+const PING_EVERY_MS = 2000;
+const PING_TIMEOUT_MS = 3000;
+const PING = { type: 'ping', id: -2 } as const;
+
 /** The renderer's side of the API: typed requests with replies, events validated before use. */
 export class HostClient {
   private nextId = 1;
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
   private readonly statusListeners = new Set<(connected: boolean) => void>();
+  private readonly lostListeners = new Set<(lost: boolean) => void>();
+  /** Set SERVER_LOST_MS after the socket closed, cleared when it opens again. */
+  private lostTimer: ReturnType<typeof setTimeout> | null = null;
+  private lost = false;
+  private lastHeard = 0;
+  private pingSentAt: number | null = null;
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
+  private lastTick = 0;
   private socket: WebSocket | null = null;
   private bridge: Bridge | null = null;
   private queue: string[] = [];
@@ -44,9 +63,18 @@ export class HostClient {
     ws.onopen = () => {
       for (const m of this.queue) ws.send(m);
       this.queue = [];
+      if (this.lostTimer) clearTimeout(this.lostTimer);
+      this.lostTimer = null;
+      this.lastHeard = Date.now();
+      this.pingSentAt = null;
+      this.lastTick = Date.now();
+      this.heartbeat = setInterval(() => this.probe(ws), PING_EVERY_MS);
+      this.setLost(false);
       this.setConnected(true);
     };
     ws.onmessage = (ev) => {
+      this.lastHeard = Date.now();
+      this.pingSentAt = null;
       let raw: unknown;
       try {
         raw = JSON.parse(String(ev.data));
@@ -55,10 +83,52 @@ export class HostClient {
       }
       this.receive(raw);
     };
-    ws.onclose = () => {
-      this.setConnected(false);
-      if (!this.ended) setTimeout(() => this.connectSocket(), 1000);
-    };
+    ws.onclose = () => this.dropped(Date.now());
+  }
+
+  /** The socket closed, or its server went quiet at `since`: reconnect, and say so if it stays gone. */
+  private dropped(since: number): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    this.setConnected(false);
+    if (this.ended) return;
+    this.lostTimer ??= setTimeout(() => this.setLost(true), Math.max(0, SERVER_LOST_MS - (Date.now() - since)));
+    setTimeout(() => this.connectSocket(), 1000);
+  }
+
+  /**
+   * Probes a quiet connection; a probe unanswered too long drops it. A late tick (this page busy, or a
+   * background tab's throttled timer) judges nothing: the answer may be waiting behind it.
+   */
+  private probe(ws: WebSocket): void {
+    const now = Date.now();
+    const late = now - this.lastTick > PING_EVERY_MS + 1000;
+    this.lastTick = now;
+    if (late) return;
+    if (this.pingSentAt !== null && now - this.pingSentAt > PING_TIMEOUT_MS) {
+      ws.onclose = null;
+      ws.onmessage = null;
+      ws.close();
+      this.dropped(this.lastHeard);
+      return;
+    }
+    if (this.pingSentAt === null && now - this.lastHeard >= PING_EVERY_MS && ws.readyState === WebSocket.OPEN) {
+      this.pingSentAt = now;
+      ws.send(JSON.stringify(PING));
+    }
+  }
+
+  private setLost(lost: boolean): void {
+    if (lost === this.lost) return;
+    this.lost = lost;
+    if (lost) {
+      // Nothing typed or clicked while the server was gone is sent to whatever answers later, and a request
+      // it never answered fails now instead of waiting for ever.
+      this.queue = [];
+      for (const [id, w] of this.waiting) w({ type: 'reply', id, ok: false, error: 'the dashboard server stopped before it answered: check what happened once this page reconnects' });
+      this.waiting.clear();
+    }
+    for (const l of this.lostListeners) l(lost);
   }
 
   private setConnected(c: boolean): void {
@@ -96,6 +166,12 @@ export class HostClient {
     return () => this.statusListeners.delete(l);
   }
 
+  /** Whether the dashboard's server has been gone SERVER_LOST_MS (the page is reconnecting on its own). */
+  onLost(l: (lost: boolean) => void): () => void {
+    this.lostListeners.add(l);
+    return () => this.lostListeners.delete(l);
+  }
+
   /** Sends without waiting for the reply (acks, input, resize). */
   fire(body: RequestBody): void {
     this.post({ id: 0, ...body });
@@ -105,6 +181,7 @@ export class HostClient {
   request<T = unknown>(body: RequestBody): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
+      if (this.lost) return reject(new Error('the dashboard server stopped: nothing was sent; this page reconnects by itself once it runs again'));
       this.waiting.set(id, (r) => (r.ok ? resolve(r.result as T) : reject(new Error(r.error ?? 'failed'))));
       this.post({ id, ...body });
     });
@@ -117,6 +194,6 @@ export class HostClient {
     }
     const text = JSON.stringify(msg);
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
-    else this.queue.push(text);
+    else if (!this.lost) this.queue.push(text);
   }
 }

@@ -1,5 +1,6 @@
 /** `thclaws team budget <name|--team|--role R> --usd N | --tokens N`: the team's spending limits in budgets.json. */
 import type { Command } from 'commander';
+import type { BudgetLimit } from '../../core/agent/settings-schema.js';
 import type { BudgetTarget } from '../../core/store/budgets.js';
 import { LEAD } from '../../core/store/index.js';
 import { CliError } from '../errors.js';
@@ -42,7 +43,8 @@ export function registerBudgetCommand(team: Command): void {
         const recovered = store.budgets.notice();
         if (recovered) process.stderr.write(`thclaws: warning: ${recovered}\n`);
         const who = 'team' in target ? 'the team' : 'role' in target ? `role ${target.role}` : target.agent;
-        const now = 'team' in target ? budgets.team : 'role' in target ? budgets.roles[target.role.trim()] : budgets.teammates[target.agent];
+        const own = (table: Record<string, BudgetLimit>, key: string) => (Object.hasOwn(table, key) ? table[key] : undefined);
+        const now = 'team' in target ? budgets.team : 'role' in target ? own(budgets.roles, target.role.trim()) : own(budgets.teammates, target.agent);
         const what = now ? [now.usd !== undefined ? `$${now.usd}` : '', now.tokens !== undefined ? `${now.tokens.toLocaleString('en-US')} tokens` : ''].filter(Boolean).join(' and ') : 'no limit';
         print(opts, budgets, () => `budget of ${who}: ${what}`);
       }),

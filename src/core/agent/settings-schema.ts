@@ -55,11 +55,14 @@ export const BudgetLimitSchema = z
   .refine((l) => l.usd !== undefined || l.tokens !== undefined, 'a budget needs usd or tokens');
 export type BudgetLimit = z.infer<typeof BudgetLimitSchema>;
 
+/** A role's or teammate's name as a budget key: `__proto__` refused by name (zod would drop it without a word). */
+const budgetKey = z.string().min(1).max(64).refine((k) => k !== '__proto__', 'a budget cannot be named "__proto__"');
+
 /** Budgets per teammate (by name), per role (matched like roleModels) and for the whole team. */
 export const BudgetsSchema = z.looseObject({
   team: BudgetLimitSchema.nullish(),
-  roles: z.record(z.string().min(1).max(64), BudgetLimitSchema).default({}),
-  teammates: z.record(z.string().min(1).max(64), BudgetLimitSchema).default({}),
+  roles: z.record(budgetKey, BudgetLimitSchema).default({}),
+  teammates: z.record(budgetKey, BudgetLimitSchema).default({}),
 });
 export type Budgets = z.infer<typeof BudgetsSchema>;
 

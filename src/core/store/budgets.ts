@@ -10,7 +10,8 @@ import { BudgetLimitSchema, BudgetsSchema, type BudgetLimit, type Budgets } from
 import { parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
 import { withLock, type LockGuard } from './lock.js';
-import { assertAgentName } from './names.js';
+import { assertAgentName, assertRoleName } from './names.js';
+import { BUDGET_KEY_PATTERN } from './limits.js';
 import { describeIssues } from './schemas.js';
 import { TeamError } from './errors.js';
 
@@ -56,13 +57,12 @@ export class TeamBudgets {
       const res = BudgetLimitSchema.safeParse(limit);
       if (!res.success) throw new TeamError('invalid', `invalid budget: ${describeIssues(res.error)}`);
     }
-    if ('agent' in target) assertAgentName(target.agent);
-    if ('role' in target && !/^[^\0\n]{1,64}$/.test(target.role.trim())) throw new TeamError('invalid', 'invalid role name');
+    const key = 'team' in target ? '' : 'agent' in target ? assertAgentName(target.agent) : assertRoleName(target.role);
+    if ('agent' in target && !BUDGET_KEY_PATTERN.test(key)) throw new TeamError('invalid', `invalid teammate name ${JSON.stringify(key)} for a budget: "__proto__" cannot hold one`);
     return withLock(this.file, (guard) => {
       const b = this.recover(guard) ?? BudgetsSchema.parse({});
       const table = 'team' in target ? null : 'agent' in target ? b.teammates : b.roles;
-      const key = 'team' in target ? '' : 'agent' in target ? target.agent : target.role.trim();
-      const before = table ? table[key] : b.team;
+      const before = table ? (Object.hasOwn(table, key) ? table[key] : undefined) : b.team;
       const next = limit && opts.merge && before ? { ...before, ...limit } : limit;
       if (!table) b.team = next;
       else if (next) table[key] = next;

@@ -23,6 +23,12 @@ export const LIMITS = {
   hwmMaxAhead: 10_000,
 } as const;
 
+/**
+ * What names a budget (`budgets.json`, the settings' `budgets`): a role, free text as members carry it (`API`,
+ * `backend developer`), or a teammate. 1-64 characters without NUL or newline, and never `__proto__`: a
+ * JavaScript object cannot hold that key (set, it stores nothing and reads back as the limit just given).
+ */
+export const BUDGET_KEY_PATTERN = /^(?!__proto__$)[^\0\n]{1,64}$/;
 export const AGENT_NAME_PATTERN = new RegExp(`^[A-Za-z0-9_][A-Za-z0-9_-]{0,${LIMITS.nameMaxChars - 1}}$`);
 export const TASK_ID_PATTERN = new RegExp(`^[1-9][0-9]{0,${LIMITS.taskIdMaxDigits - 1}}$`);
 /** `<id>.json`, and its quarantined copies `<id>.json.corrupt-…` (whose ids are never reused). */

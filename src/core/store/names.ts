@@ -1,5 +1,5 @@
 import { TeamError } from './errors.js';
-import { AGENT_NAME_PATTERN as AGENT_NAME, LIMITS, TASK_ID_PATTERN as TASK_ID } from './limits.js';
+import { AGENT_NAME_PATTERN as AGENT_NAME, BUDGET_KEY_PATTERN, LIMITS, TASK_ID_PATTERN as TASK_ID } from './limits.js';
 
 /** Validation happens before any filesystem call: nothing from input becomes a path unchecked. */
 
@@ -26,6 +26,15 @@ export function assertMemberName(name: unknown): string {
     throw new TeamError('invalid', `member name "${name}" is reserved (${LEAD} is the lead, ${USER} is the person)`);
   }
   return name as string;
+}
+
+/** A role as a budget names it, trimmed (BUDGET_KEY_PATTERN). */
+export function assertRoleName(role: unknown): string {
+  const r = typeof role === 'string' ? role.trim() : role;
+  if (typeof r !== 'string' || !BUDGET_KEY_PATTERN.test(r)) {
+    throw new TeamError('invalid', `invalid role name ${JSON.stringify(role)}: use 1-64 characters without newlines, other than "__proto__"`);
+  }
+  return r;
 }
 
 /** A message recipient: a participant name or `*` (broadcast). */

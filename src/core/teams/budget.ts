@@ -48,7 +48,8 @@ function byRole(roles: Readonly<Record<string, BudgetLimit>>, role: string | nul
 
 export function applicableLimits(stored: Budgets, settings: Budgets, agent: string, role: string | null | undefined): ApplicableLimit[] {
   const out: ApplicableLimit[] = [];
-  const own = stored.teammates[agent] ?? settings.teammates[agent];
+  // Own keys only: a teammate named `constructor` has no limit from Object.prototype.
+  const own = (Object.hasOwn(stored.teammates, agent) ? stored.teammates[agent] : undefined) ?? (Object.hasOwn(settings.teammates, agent) ? settings.teammates[agent] : undefined);
   if (own) out.push({ scope: 'teammate', limit: own });
   const r = byRole(stored.roles, role) ?? byRole(settings.roles, role);
   if (r) out.push({ scope: 'role', limit: r });

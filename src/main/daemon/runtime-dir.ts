@@ -16,6 +16,8 @@ export interface HostPaths {
   link: string;
   lock: string;
   log: string;
+  /** The dashboard's kept port and token (src/main/web/endpoint.ts), 0600. */
+  dashboard: string;
 }
 
 const uid = (): number => (typeof process.getuid === 'function' ? process.getuid() : 0);
@@ -64,5 +66,5 @@ export function hostPaths(workspace: string, env: NodeJS.ProcessEnv = process.en
     throw new Error(`the host's socket path would be ${Buffer.byteLength(socket)} bytes, over the ${MAX_SOCKET_PATH}-byte limit for Unix sockets: set XDG_RUNTIME_DIR to a shorter directory`);
   }
   const leases = leaseDir();
-  return { dir, workspace: real, socket, link: path.join(leases, `host-${key}.sock`), lock: path.join(leases, `host-${key}.lock`), log: path.join(dir, `host-${key}.log`) };
+  return { dir, workspace: real, socket, link: path.join(leases, `host-${key}.sock`), lock: path.join(leases, `host-${key}.lock`), log: path.join(dir, `host-${key}.log`), dashboard: path.join(dir, `dashboard-${key}.json`) };
 }

@@ -14,6 +14,7 @@ import { RemoteViews, type ViewLink } from '../daemon/remote-views.js';
 import { DesktopKeys } from '../daemon/desktop-keys.js';
 import { IPC_CHANNELS, type HostEvent } from '../../shared/api.js';
 import { askOnClose } from './close-window.js';
+import { holdSingleInstance } from './single-instance.js';
 import { createWindow, lockDownSession } from './window.js';
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,7 +34,11 @@ app.on('web-contents-created', (_e, contents) => {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
 });
 
-void app.whenReady().then(() => {
+let mainWindow: ReturnType<typeof createWindow> | null = null;
+// A second launch focuses this window and quits: it never gets as far as a window or a host connection.
+const first = holdSingleInstance(app, () => mainWindow);
+
+if (first) void app.whenReady().then(() => {
   lockDownSession();
   const workspace = pickWorkspace(process.argv);
   // The model key at rest is encrypted by the OS keychain; the hosts (plain Node) get it from here in memory.
@@ -42,6 +47,7 @@ void app.whenReady().then(() => {
     : undefined;
   const views = new RemoteViews(hostTarget(workspace), { targetFor: (d) => hostTarget(d), demo: async () => demoTarget(process.env, { fromView: true }).target, client: 'electron', keys });
   const win = createWindow(outDir);
+  mainWindow = win;
   const listeners = new Set<(e: HostEvent) => void>();
   const send = (e: HostEvent) => {
     for (const l of listeners) l(e);

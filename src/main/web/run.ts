@@ -12,6 +12,8 @@ import { startDashboardServer, type DashboardServer } from './server.js';
 export interface RunDashboardOptions {
   workspace: string;
   port?: number;
+  /** The port this workspace's last dashboard served on (src/main/web/endpoint.ts): used when free. */
+  preferredPort?: number;
   host?: string;
   startLead?: boolean;
   leadScript?: string;
@@ -33,7 +35,7 @@ export async function runDashboard(opts: RunDashboardOptions): Promise<Dashboard
   await host.open();
   if (hostOpts.leadPrompt && opts.startLead !== false) void typeWhenReady(host.terminal(LEAD), hostOpts.leadPrompt);
   const manager = new HostManager(host, (o) => new TeamHost(o));
-  const server = await startDashboardServer({ manager, rendererDir, port: opts.port, host: opts.host, token: opts.token }).catch(async (err: unknown) => {
+  const server = await startDashboardServer({ manager, rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token }).catch(async (err: unknown) => {
     await manager.close();
     throw err;
   });
@@ -63,6 +65,6 @@ export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: No
     demo: async () => demoTarget(opts.env, { fromView: true }).target,
   });
   const hostPid = await views.probe();
-  const server = await startDashboardServer({ manager: views, rendererDir, port: opts.port, host: opts.host, token: opts.token });
+  const server = await startDashboardServer({ manager: views, rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token });
   return { ...server, hostPid, workspace: first.workspace };
 }

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -12,8 +12,10 @@ export interface DashboardServerOptions {
   /** Built renderer (index.html + assets). */
   rendererDir: string;
   port?: number;
+  /** The port the last dashboard of this workspace served on: taken again when free, else a free one. */
+  preferredPort?: number;
   host?: string;
-  /** Fixed token (tests); default: 32 random bytes. */
+  /** The kept token (src/main/web/endpoint.ts) or a test's; default: 32 random bytes. */
   token?: string;
 }
 
@@ -21,10 +23,15 @@ export interface DashboardServer {
   url: string;
   port: number;
   token: string;
+  /** The preferred port, found taken (this one was served instead). */
+  portTaken?: number;
   close(): Promise<void>;
 }
 
 const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+const isPing = (raw: unknown): raw is { type: 'ping'; id: number } =>
+  typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ping' && Number.isInteger((raw as { id?: unknown }).id);
 
 /**
  * The dashboard over HTTP + WebSocket. The WebSocket needs the token in its URL; a page load needs it in the
@@ -34,7 +41,9 @@ const MAX_MESSAGE_BYTES = 1024 * 1024;
  */
 export async function startDashboardServer(opts: DashboardServerOptions): Promise<DashboardServer> {
   const token = opts.token ?? randomBytes(32).toString('base64url');
-  const assetKey = randomBytes(32).toString('base64url');
+  // Derived from the token (one-way), so a page left open still fetches its assets from the same dashboard
+  // started again with the kept token, while the cookie never carries the token itself.
+  const assetKey = createHmac('sha256', token).update('thclaws dashboard assets').digest('base64url');
   const bind = opts.host ?? '127.0.0.1';
   let port = 0;
   const allowedHosts = () => new Set([`${bind}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
@@ -109,22 +118,42 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
         send({ type: 'reply', id: -1, ok: false, error: 'invalid request: not JSON' });
         return;
       }
+      // The page's probe of this server (src/renderer/transport.ts): answered here, it never reaches the host.
+      if (isPing(raw)) {
+        send({ type: 'reply', id: raw.id, ok: true });
+        return;
+      }
       conn.handle(raw).catch((err: unknown) => send({ type: 'reply', id: -1, ok: false, error: String(err).split('\n')[0]! }));
     });
     ws.on('close', () => conn.close());
     ws.on('error', () => conn.close());
   };
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, bind, () => resolve());
-  });
+  const listen = (p: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(p, bind, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  let portTaken: number | undefined;
+  if (!opts.port && opts.preferredPort !== undefined) {
+    await listen(opts.preferredPort).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;
+      portTaken = opts.preferredPort;
+      await listen(0);
+    });
+  } else {
+    await listen(opts.port ?? 0);
+  }
   port = (server.address() as AddressInfo).port;
   const shownHost = bind.includes(':') ? `[${bind}]` : bind;
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
     port,
     token,
+    ...(portTaken !== undefined ? { portTaken } : {}),
     close: async () => {
       for (const c of wss.clients) c.terminate();
       wss.close();

@@ -14,6 +14,9 @@ export interface TeamSlice {
   selectApproval(id: string | null): void;
   connected: boolean;
   setConnected(connected: boolean): void;
+  /** The dashboard's server has been gone a while: the page says so and its controls are off until it is back. */
+  serverLost: boolean;
+  setServerLost(lost: boolean): void;
 }
 
 export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = (set) => ({
@@ -26,6 +29,8 @@ export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = 
   selectApproval: (id) => set({ selectedApproval: id }),
   connected: false,
   setConnected: (connected) => set({ connected }),
+  serverLost: false,
+  setServerLost: (serverLost) => set({ serverLost }),
 });
 
 /** Roster and member deltas; a member not in the roster yet is appended (the roster event follows). */

@@ -1,0 +1,18 @@
+import { useDashboard } from '../store';
+
+/**
+ * The dashboard's server gone for a while (its process killed or stopped): what happened and what brings it
+ * back. The page keeps trying; a dashboard started again for the workspace serves the same URL, so this tab
+ * comes back by itself and the notice goes.
+ */
+export function ServerLost() {
+  const lost = useDashboard((s) => s.serverLost);
+  const workspace = useDashboard((s) => s.workspace);
+  if (!lost) return null;
+  return (
+    <div className="server-lost" role="alert" data-testid="server-lost">
+      <strong>The dashboard server stopped.</strong> Run <code>thclaws dashboard --dir {workspace?.dir ?? '<workspace>'}</code> to bring it back; this page
+      reconnects by itself. Until then its controls are off.
+    </div>
+  );
+}
