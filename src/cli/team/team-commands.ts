@@ -1,5 +1,14 @@
 import type { Command } from 'commander';
+import type { MemberView } from '../../core/store/index.js';
 import { action, age, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
+
+/** The STATE cell: the state, and what it waits on or why it fails. */
+function stateText(m: MemberView): string {
+  if (m.state === 'error') return `error: ${m.error}`;
+  if (m.waiting_for) return `${m.state}, waiting for approval ${m.waiting_for}`;
+  if (m.budget_reached) return `${m.state}, budget reached`;
+  return m.retry ? `${m.state}, ${m.retry}` : m.state;
+}
 
 export function registerTeamLifecycle(team: Command): void {
   withCommon(team.command('create <name>'))
@@ -26,7 +35,7 @@ export function registerTeamLifecycle(team: Command): void {
             // Cost `?`: some call's model has no known price (never shown as a too-low number).
             const tokens = m.tokens === null ? '-' : m.tokens.toLocaleString('en-US');
             const cost = m.tokens === null ? '-' : m.cost_usd === null ? '?' : `$${m.cost_usd.toFixed(4)}`;
-            rows.push([m.name, m.role || '-', m.waiting_for ? `${m.state}, waiting for approval ${m.waiting_for}` : m.budget_reached ? `${m.state}, budget reached` : m.state, m.current_task ?? '-', String(m.queued), m.model ?? '-', tokens, cost, age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
+            rows.push([m.name, m.role || '-', stateText(m), m.current_task ?? '-', String(m.queued), m.model ?? '-', tokens, cost, age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
           }
           const t = view.tasks;
           return `team ${view.team}\n${table(rows)}\ntasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`;

@@ -160,6 +160,10 @@ export const StatusSchema = z.looseObject({
   cost_usd: z.number().nonnegative().nullish().catch(null),
   /** Set while the agent waits because a spending budget is reached: which one, and how far. */
   budget_reached: z.string().max(500).nullish().catch(null),
+  /** With `status: error`: why the model could not be called, in one line; cleared by the next successful call. */
+  error: z.string().max(500).nullish().catch(null),
+  /** While a model call is retried: which retry and why ("retrying (2/5): 529 overloaded"). */
+  retry: z.string().max(500).nullish().catch(null),
 });
 export type AgentStatus = z.infer<typeof StatusSchema>;
 
