@@ -236,7 +236,10 @@ export class TeammateLoop {
     const r = await this.runTurn(prompt, null);
     await this.session.inbox().ack(messages.map((m) => m.id));
     if (r.stop === 'budget') await this.holdForBudget(r.error ?? 'budget reached', null);
-    else if (r.stop === 'error') await this.notify({ idle_reason: 'failed', completed_task_id: null, completed_status: 'failed', summary: `turn failed: ${r.error}` });
+    else if (r.stop === 'error') {
+      this.opts.print(`[${this.me}] turn failed: ${r.error}`);
+      await this.notify({ idle_reason: 'failed', completed_task_id: null, completed_status: 'failed', summary: `turn failed: ${r.error}` });
+    }
     else if (r.stop === 'aborted') await this.notify({ idle_reason: 'interrupted', completed_task_id: null, completed_status: null, summary: 'turn aborted' });
   }
 

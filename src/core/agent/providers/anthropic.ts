@@ -148,8 +148,10 @@ export class AnthropicProvider implements Provider {
         if (err instanceof ProviderError) throw err;
         const apiErr = err instanceof sdk.APIError ? (err as unknown as ApiErrorLike) : undefined;
         const status = apiErr?.status;
-        const message = apiErr ? describeApiError(apiErr) : `connection error: ${(err as Error).message}`;
         const brief = briefFailure({ ...(status !== undefined ? { status } : {}), base: this.opts.baseURL ?? 'https://api.anthropic.com', cause: connectionCause(err), ...(apiErr?.error?.error?.type ? { type: apiErr.error.error.type } : {}) });
+        // The SDK says only "Connection error.": where and why (ECONNREFUSED, ENOTFOUND) is what a person can act on.
+        const unreached = err instanceof sdk.APIConnectionError && !(err instanceof sdk.APIConnectionTimeoutError);
+        const message = unreached ? `connection error: ${brief}: is the server running, is ANTHROPIC_BASE_URL right?` : apiErr ? describeApiError(apiErr) : `connection error: ${(err as Error).message}`;
         // Once text reached the screen a retry would print it twice; fail instead.
         // Only API errors (which include connection errors, status undefined) are retried; our own bugs are not.
         const retryable = !sawOutput && apiErr !== undefined && isRetryable(apiErr) && !(status !== undefined && req.noRetryStatuses?.includes(status));
