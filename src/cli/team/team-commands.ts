@@ -2,6 +2,17 @@ import type { Command } from 'commander';
 import type { MemberView } from '../../core/store/index.js';
 import { action, age, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
 
+/** One count per state, in a fixed order; an agent waiting for the person's answer is counted apart, not as working. */
+function agentCounts(members: MemberView[]): string {
+  const counts = new Map<string, number>();
+  for (const m of members) {
+    const k = m.waiting_for && (m.state === 'working' || m.state === 'idle') ? 'waiting for you' : m.state === 'defined' ? 'not started' : m.state;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const order = ['working', 'waiting for you', 'idle', 'spawning', 'error', 'stopped', 'dead', 'not started'];
+  return [...counts].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)).map(([k, n]) => `${n} ${k}`).join(', ');
+}
+
 /** The STATE cell: the state, and what it waits on or why it fails. */
 function stateText(m: MemberView): string {
   if (m.state === 'error') return `error: ${m.error}`;
@@ -38,7 +49,7 @@ export function registerTeamLifecycle(team: Command): void {
             rows.push([m.name, m.role || '-', stateText(m), m.current_task ?? '-', String(m.queued), m.model ?? '-', tokens, cost, age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
           }
           const t = view.tasks;
-          return `team ${view.team}\n${table(rows)}\ntasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`;
+          return `team ${view.team}\n${table(rows)}\nagents: ${agentCounts(view.members)}\ntasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`;
         });
       }),
     );
