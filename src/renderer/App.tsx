@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { installShortcuts } from './keyboard';
 import { useDashboard } from './store';
-import { modelAlert, teamCounts } from './store/team-slice';
+import { modelAlert, teamCounts } from './store/counts';
 import { formatUsd } from './format';
 import { HelpOverlay } from './components/Help';
 import { SettingsDialog } from './components/Settings';

@@ -13,7 +13,7 @@ import { HostSession } from '../../src/main/host/session.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
 import type { HostEvent } from '../../src/shared/api.js';
-import { teamCounts } from '../../src/renderer/store/team-slice.js';
+import { teamCounts } from '../../src/renderer/store/counts.js';
 import { shownMember } from '../desktop/helpers.js';
 import { cleanupsAfterEach, teamWorkspace, waitFor } from './helpers.js';
 

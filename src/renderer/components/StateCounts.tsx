@@ -1,4 +1,4 @@
-import type { CountedState, TeamCounts } from '../store/team-slice';
+import type { CountedState, TeamCounts } from '../store/counts';
 import { STATE_LABEL } from './StatusBadge';
 
 /** Shown in this order; working and idle always, any other state while some agent is in it. */
