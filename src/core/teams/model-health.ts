@@ -23,6 +23,8 @@ export class ModelHealth {
   /** The heartbeat that writes this agent's status (the lead's starts once a team exists). */
   attach(beat: Heartbeat): void {
     this.beat = beat;
+    // A new process has failed nothing yet: what an earlier one of this agent left (killed mid-retry) goes.
+    this.patch({ error: this.failed, retry: null });
   }
 
   /** The reason the last model call failed, while no call has succeeded since. */
