@@ -108,7 +108,7 @@ describe('a model failure reads error, with its reason, until a call succeeds', 
     const port = await closedPort();
     const base = `http://127.0.0.1:${port}`;
     // Two retries about a second apart: long enough to see the retry in the status.
-    const ws = teamWorkspace({ retry: { maxRetries: 2, baseDelayMs: 1200, maxDelayMs: 1500 } });
+    const ws = teamWorkspace({ retry: { maxRetries: 2, baseDelayMs: 2000, maxDelayMs: 2500 } });
     cleanups.push(() => ws.cleanup());
     const session = await teamWith(ws, { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: base });
     await spawnTeammate(session, { name: 'alice' });
@@ -121,6 +121,9 @@ describe('a model failure reads error, with its reason, until a call succeeds', 
     }, 'a retry in alice status', 20_000);
     expect(retrying.status).toBe('working');
     expect(retrying.retry).toMatch(new RegExp(`^retrying \\([12]/2\\): cannot reach ${base.replace(/[.]/g, '\\.')}: ECONNREFUSED$`));
+    // The dashboard shows it too: working, with the retry beside the badge.
+    const shownRetry = await waitFor(() => (dash.member('alice')?.retry ? dash.member('alice') : null), 'the retry in the dashboard', 20_000);
+    expect(shownRetry).toMatchObject({ state: 'working', error: null, retry: expect.stringMatching(/^retrying \([12]\/2\): cannot reach /) });
     const m = await waitFor(async () => {
       const v = await cliMember(ws, 'alice');
       return v.state === 'error' ? v : null;
