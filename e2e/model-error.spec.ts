@@ -40,7 +40,8 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.evaluate(() => window.scrollTo(0, 0));
+  // The phone layout scrolls inside its panes' container: the first pane's head in view.
+  await page.evaluate(() => document.querySelectorAll('*').forEach((e) => (e.scrollTop = 0)));
   await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`) });
   await page.setViewportSize({ width: 1440, height: 900 });
 }
