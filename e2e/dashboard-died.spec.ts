@@ -21,7 +21,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
   // No --port: the port and token are the ones kept for this workspace (none yet: a free port, then kept).
-  d = await startDashboard(['alice'], {}, []);
+  d = await startDashboard(['alice'], {}, {}, []);
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(d.url);
 });

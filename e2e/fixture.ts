@@ -24,7 +24,7 @@ export interface Dashboard {
  * A real team, made with the store's CLI as a person would, with real teammate processes writing their own
  * output, and `thclaws dashboard` as a real process serving it.
  */
-export async function startDashboard(members: string[], settings: Record<string, unknown> = {}, launchArgs: string[] = ['--port', '0']): Promise<Dashboard> {
+export async function startDashboard(members: string[], settings: Record<string, unknown> = {}, extraEnv: Record<string, string> = {}, launchArgs: string[] = ['--port', '0']): Promise<Dashboard> {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-'));
   execFileSync('git', ['init', '-q'], { cwd: ws });
   const cli = (...args: string[]) => execFileSync(THCLAWS, [...args, '--dir', ws], { encoding: 'utf8' });
@@ -43,6 +43,7 @@ export async function startDashboard(members: string[], settings: Record<string,
   // A private HOME and no ANTHROPIC_* variables: nothing of this machine's user config reaches the agents.
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: path.join(ws, '.home'), XDG_CONFIG_HOME: path.join(ws, '.home', '.config') };
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
+  Object.assign(env, extraEnv); // what a test gives on purpose (a fake model server and its key)
   fs.mkdirSync(path.join(ws, '.home'), { recursive: true });
   // The workspace's host (which the dashboard starts detached) lives in a runtime dir of this test's own.
   env.XDG_RUNTIME_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-rt-'));

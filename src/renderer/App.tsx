@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { installShortcuts } from './keyboard';
 import { useDashboard } from './store';
-import { teamCounts } from './store/team-slice';
+import { modelAlert, teamCounts } from './store/counts';
 import { formatUsd } from './format';
 import { HelpOverlay } from './components/Help';
 import { SettingsDialog } from './components/Settings';
@@ -73,6 +73,20 @@ function HeaderBar() {
   );
 }
 
+/** A key or endpoint every live agent fails on, said once above the panes, with the way to fix it. */
+function ModelAlert() {
+  const members = useDashboard((s) => s.members);
+  const setSettingsOpen = useDashboard((s) => s.setSettingsOpen);
+  const alert = modelAlert(members);
+  if (!alert) return null;
+  return (
+    <div className="model-alert" role="alert" data-testid="model-alert">
+      <span>{alert}</span>
+      <button onClick={() => setSettingsOpen(true)}>Settings</button>
+    </div>
+  );
+}
+
 function Notices() {
   const notices = useDashboard((s) => s.notices);
   const dismiss = useDashboard((s) => s.dismiss);
@@ -115,6 +129,7 @@ export function App() {
       {/* The server gone: every control off (a disabled fieldset), so nothing seems to act while nothing can. */}
       <fieldset className="controls" disabled={lost}>
         <HeaderBar />
+        <ModelAlert />
         <ApprovalInbox />
         <WarningsBar />
         <main>

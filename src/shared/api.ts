@@ -47,6 +47,10 @@ export const MemberSchema = z.object({
   waiting_for: z.string().max(100).nullable().default(null),
   /** Which spending budget a live teammate waits on ("budget reached"), else null. */
   budget_reached: z.string().max(500).nullable().default(null),
+  /** State `error`: why its model calls fail, one line ("API key refused (401)"); else null. */
+  error: z.string().max(500).nullable().default(null),
+  /** A live agent retrying a model call ("retrying (2/5): 529 overloaded"), else null. */
+  retry: z.string().max(500).nullable().default(null),
 });
 export type Member = z.infer<typeof MemberSchema>;
 

@@ -86,13 +86,14 @@ export class FakeAnthropic {
     return this;
   }
 
-  async start(): Promise<this> {
+  /** `port`: a given one (an endpoint that was unreachable comes up), else any free one. */
+  async start(port = 0): Promise<this> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
     this.server.on('connection', (s) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     return this;
   }
 

@@ -34,7 +34,9 @@ export type FakeOpenAIReply =
   /** A 200 stream that carries an `error` object (as OpenRouter and proxies send), after any text given. */
   | { kind: 'stream-error'; text?: string; error: { message: string; code?: number | string } }
   /** A 200 stream whose connection is cut before its first chunk. */
-  | { kind: 'cut' };
+  | { kind: 'cut' }
+  /** A 200 stream whose `data:` line is not JSON (a broken proxy), then the end of the stream. */
+  | { kind: 'bad-json'; data: string };
 
 export interface RecordedOpenAIRequest {
   url: string;
@@ -101,6 +103,11 @@ export class FakeOpenAI {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.flushHeaders();
       res.socket?.destroy();
+      return;
+    }
+    if (reply.kind === 'bad-json') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${reply.data}\n\n`);
       return;
     }
     if (reply.kind === 'stream-error') {

@@ -72,10 +72,10 @@ describe('teammate loop', () => {
     expect(idle).toMatchObject({ task: '1', fed: true });
     const log = fs.readFileSync(session.store.paths.output('alice'), 'utf8');
     expect(log.match(/attempt \d failed/g)).toHaveLength(2);
-    // Parked means nobody re-claims it in a loop: alice stays idle.
+    // Parked means nobody re-claims it in a loop; alice reads error with the failure (never a green idle).
     await new Promise((r) => setTimeout(r, 1500));
     expect((await session.store.tasks.get('1')).status).toBe('pending');
-    expect((await session.store.statuses.read('alice'))?.status).toBe('idle');
+    expect(await session.store.statuses.read('alice')).toMatchObject({ status: 'error', error: expect.stringContaining('simulated provider failure') });
   }, 60_000);
 
   it('the heartbeat keeps beating from its own timer while a tool runs for longer than a beat', async () => {

@@ -2,8 +2,8 @@
  * Extension points for later issues (teams, desktop) without editing the agent CLI: extra tools, system
  * prompt addenda, the role guard, the approver, and slash commands. Register before the action runs.
  */
-import type { Agent } from '../../core/agent/agent.js';
-import type { Usage } from '../../core/agent/providers/types.js';
+import type { Agent, PromptResult } from '../../core/agent/agent.js';
+import type { RetryInfo, Usage } from '../../core/agent/providers/types.js';
 import type { Approver, Tool } from '../../core/agent/types.js';
 import type { Settings } from '../../core/agent/settings.js';
 import type { CommandGuard, Role } from '../../core/guard/types.js';
@@ -34,8 +34,10 @@ export interface AgentHooks {
   approver?: (info: RuntimeInfo) => Approver | undefined;
   /** Each model call's usage and estimated USD (null: unknown price) — a team agent records it in its status. */
   onUsage?: (usage: Usage, costUsd: number | null) => void;
-  /** A turn of the agent starts (true) or ends (false). */
-  onTurn?: (working: boolean) => void;
+  /** A turn of the agent starts (true) or ends (false, with how it ended). */
+  onTurn?: (working: boolean, result?: PromptResult) => void;
+  /** Each retry wait of a model call (a team agent shows it in its status). */
+  onRetry?: (info: RetryInfo) => void;
   /** The saved session the agent writes, once opened (created or resumed). */
   onSession?: (id: string) => void;
 }

@@ -333,8 +333,11 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     onUsage: (u, c) => {
       for (const h of agentHooks) h.onUsage?.(u, c);
     },
-    onTurn: (working) => {
-      for (const h of agentHooks) h.onTurn?.(working);
+    onTurn: (working, result) => {
+      for (const h of agentHooks) h.onTurn?.(working, result);
+    },
+    onRetry: (info) => {
+      for (const h of agentHooks) h.onRetry?.(info);
     },
   });
   if (opts.jsonSchema !== undefined) agent.setOutputSchema(await outputSchema(opts.jsonSchema, '--json-schema'));

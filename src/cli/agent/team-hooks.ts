@@ -111,8 +111,12 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
     },
     tools: () => tools,
     systemAddenda: () => addenda,
-    onUsage: (usage, costUsd) => void active?.recordUsage(usage, costUsd),
-    onTurn: (working) => void active?.leadTurn(working),
+    onUsage: (usage, costUsd) => {
+      active?.health.onSuccess();
+      void active?.recordUsage(usage, costUsd);
+    },
+    onRetry: (info) => active?.health.onRetry(info),
+    onTurn: (working, result) => void active?.leadTurn(working, result),
     onSession: (id) => {
       if (active) active.sessionId = id;
     },

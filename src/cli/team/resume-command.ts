@@ -39,6 +39,7 @@ export function registerResumeCommand(team: Command): void {
         for (const n of out.fresh) process.stdout.write(`started ${n} fresh (no saved conversation)\n`);
       }
       for (const f of out.failed) process.stderr.write(`thclaws: ${f.name} could not start: ${f.error}\n`);
+      if (out.failed.length && !out.resumed.length && !out.fresh.length) process.stderr.write(`thclaws: nothing came up (${out.failed.length} could not start)\n`);
       if (out.failed.length) process.exitCode = 1;
     });
 }

@@ -1,5 +1,25 @@
 import type { Command } from 'commander';
+import type { MemberView } from '../../core/store/index.js';
 import { action, age, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
+
+/** One count per state, in a fixed order; an agent waiting for the person's answer is counted apart, not as working. */
+function agentCounts(members: MemberView[]): string {
+  const counts = new Map<string, number>();
+  for (const m of members) {
+    const k = m.waiting_for && (m.state === 'working' || m.state === 'idle') ? 'waiting for you' : m.state === 'defined' ? 'not started' : m.state;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const order = ['working', 'waiting for you', 'idle', 'spawning', 'error', 'stopped', 'dead', 'not started'];
+  return [...counts].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)).map(([k, n]) => `${n} ${k}`).join(', ');
+}
+
+/** The STATE cell: the state, and what it waits on or why it fails. */
+function stateText(m: MemberView): string {
+  if (m.state === 'error') return `error: ${m.error}`;
+  if (m.waiting_for) return `${m.state}, waiting for approval ${m.waiting_for}`;
+  if (m.budget_reached) return `${m.state}, budget reached`;
+  return m.retry ? `${m.state}, ${m.retry}` : m.state;
+}
 
 export function registerTeamLifecycle(team: Command): void {
   withCommon(team.command('create <name>'))
@@ -26,10 +46,10 @@ export function registerTeamLifecycle(team: Command): void {
             // Cost `?`: some call's model has no known price (never shown as a too-low number).
             const tokens = m.tokens === null ? '-' : m.tokens.toLocaleString('en-US');
             const cost = m.tokens === null ? '-' : m.cost_usd === null ? '?' : `$${m.cost_usd.toFixed(4)}`;
-            rows.push([m.name, m.role || '-', m.waiting_for ? `${m.state}, waiting for approval ${m.waiting_for}` : m.budget_reached ? `${m.state}, budget reached` : m.state, m.current_task ?? '-', String(m.queued), m.model ?? '-', tokens, cost, age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
+            rows.push([m.name, m.role || '-', stateText(m), m.current_task ?? '-', String(m.queued), m.model ?? '-', tokens, cost, age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
           }
           const t = view.tasks;
-          return `team ${view.team}\n${table(rows)}\ntasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`;
+          return `team ${view.team}\n${table(rows)}\nagents: ${agentCounts(view.members)}\ntasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`;
         });
       }),
     );

@@ -7,7 +7,7 @@ import { estimateCost } from './cost.js';
 import { runLoop, type LoopEvents, type LoopOptions, type LoopResult } from './loop.js';
 import { modelInfo } from './models.js';
 import type { SessionPermissionChecker } from './permissions.js';
-import type { ChatMessage, Effort, PromptBlock, Provider, ThinkingDisplay, ThinkingSetting, Usage } from './providers/types.js';
+import type { ChatMessage, Effort, PromptBlock, Provider, RetryInfo, ThinkingDisplay, ThinkingSetting, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
 import { SessionStore } from './sessions.js';
 import type { Settings } from './settings.js';
@@ -57,8 +57,10 @@ export interface AgentConfig {
   shells?: ShellRegistry;
   /** Every model call's usage and estimated USD (null: no known price), e.g. for a team agent's status. */
   onUsage?: (usage: Usage, costUsd: number | null) => void;
-  /** A prompt's turn starts (true) or ends (false): the lead's status says working while it runs. */
-  onTurn?: (working: boolean) => void;
+  /** A prompt's turn starts (true) or ends (false, with how it ended): the lead's status says working while it runs. */
+  onTurn?: (working: boolean, result?: PromptResult) => void;
+  /** Each retry wait of a model call, whoever renders the turn: a team agent's status shows it. */
+  onRetry?: (info: RetryInfo) => void;
 }
 
 export interface PromptResult extends LoopResult {
@@ -158,10 +160,12 @@ export class Agent {
 
   async prompt(text: string | PromptBlock[], signal: AbortSignal, events: LoopEvents = {}, extra: Pick<LoopOptions, 'onToolBoundary' | 'beforeModelCall'> = {}): Promise<PromptResult> {
     this.cfg.onTurn?.(true);
+    let result: PromptResult | undefined;
     try {
-      return await this.run(text, signal, events, extra);
+      result = await this.run(text, signal, events, extra);
+      return result;
     } finally {
-      this.cfg.onTurn?.(false);
+      this.cfg.onTurn?.(false, result);
     }
   }
 
@@ -204,6 +208,14 @@ export class Agent {
       ...(finish ? { finish } : {}),
       events: {
         ...events,
+        ...(this.cfg.onRetry
+          ? {
+              onRetry: (i: RetryInfo) => {
+                this.cfg.onRetry?.(i);
+                events.onRetry?.(i);
+              },
+            }
+          : {}),
         onMessage: (m) => {
           this.session.appendMessage(m);
           events.onMessage?.(m);

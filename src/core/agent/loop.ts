@@ -4,7 +4,7 @@
  * signal aborts. Thinking blocks stay in the conversation exactly as the API returned them.
  */
 import { modelInfo } from './models.js';
-import type { AssistantBlock, ChatMessage, CompletionResponse, Effort, PromptBlock, Provider, ThinkingDisplay, ThinkingSetting, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
+import type { AssistantBlock, ChatMessage, CompletionResponse, RetryInfo, Effort, PromptBlock, Provider, ThinkingDisplay, ThinkingSetting, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
 import { AbortedError, addUsage, emptyUsage, ProviderError } from './providers/types.js';
 import { capOutput, runToolBatch, runToolCall, toolSpec } from './tool-run.js';
 import type { Tool, ToolContext } from './types.js';
@@ -16,7 +16,7 @@ export interface LoopEvents {
   onThinking?(delta: string): void;
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolResult?(result: { id: string; name: string; content: string; isError: boolean; deniedByClient?: boolean }): void;
-  onRetry?(info: { attempt: number; delayMs: number; reason: string; status?: number }): void;
+  onRetry?(info: RetryInfo): void;
   /** Each raw event of the model's stream (`--include-partial-messages`). */
   onStreamEvent?(event: Record<string, unknown>): void;
   /** Usage of one model call by `model`; `unknown`: the server reported none (tokens estimated, cost unknown). */
@@ -84,6 +84,8 @@ export interface LoopResult {
   usage: Usage;
   iterations: number;
   error?: string;
+  /** Set when the model could not be called (stop `error`): the failure in a few words, for a status line. */
+  modelFailure?: string;
 }
 
 export const INTERRUPTED = '[interrupted by the user]';
@@ -215,7 +217,9 @@ export async function runLoop(prompt: string | PromptBlock[], opts: LoopOptions)
             : `provider failed: ${(err as Error).message}`;
         // Keep the conversation valid for the next prompt: a user message must be answered.
         push({ role: 'assistant', content: [{ type: 'text', text: `[error: ${message}]` }] });
-        return { stop: exceeded ? 'context_exceeded' : 'error', text: '', usage, iterations: iteration, error: message };
+        if (exceeded) return { stop: 'context_exceeded', text: '', usage, iterations: iteration, error: message };
+        const brief = err instanceof ProviderError && err.brief ? err.brief : message;
+        return { stop: 'error', text: '', usage, iterations: iteration, error: message, modelFailure: brief };
       }
     }
     if (signal.aborted) return interrupted(usage, iteration - 1);

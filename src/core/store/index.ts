@@ -1,5 +1,5 @@
 /** Public surface of the team store. */
-export { TeamStore, usageOf, type MemberView, type TeamStatusView, type SendOptions } from './store.js';
+export { TeamStore, modelTrouble, usageOf, type MemberView, type TeamStatusView, type SendOptions } from './store.js';
 export { TeamError, type TeamErrorCode } from './errors.js';
 export { resolveTeamDir, TeamPaths } from './paths.js';
 export { watchTeam, type TeamWatcher } from './watch.js';

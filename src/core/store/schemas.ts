@@ -173,6 +173,10 @@ export const StatusSchema = z.looseObject({
    * start times: the agent's next process ends any left over before it works in the same folder. Malformed: null.
    */
   command_groups: z.array(z.object({ pgid: z.number().int().positive(), start: z.string().max(40) })).max(1000).nullish().catch(null),
+  /** With `status: error`: why the model could not be called, in one line; cleared by the next successful call. */
+  error: z.string().max(500).nullish().catch(null),
+  /** While a model call is retried: which retry and why ("retrying (2/5): 529 overloaded"). */
+  retry: z.string().max(500).nullish().catch(null),
 });
 export type AgentStatus = z.infer<typeof StatusSchema>;
 

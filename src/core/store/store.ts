@@ -35,6 +35,10 @@ export interface MemberView {
   waiting_for: string | null;
   /** Which budget it waits on, while it does. */
   budget_reached: string | null;
+  /** State `error`: why its model calls fail, in one line (the key refused, the endpoint unreachable). */
+  error: string | null;
+  /** A live member retrying a model call: which retry and why. */
+  retry: string | null;
   /** Token totals of its model calls (null before the first), their sum, and their estimated USD (null: unknown price). */
   usage: UsageTotals | null;
   tokens: number | null;
@@ -179,6 +183,7 @@ export class TeamStore {
         model: st?.model ?? cfg.members.find((m) => m.name === name)?.model ?? null,
         waiting_for: waitingFor(st, deriveState(st, now)),
         budget_reached: isLive(deriveState(st, now)) ? (st?.budget_reached ?? null) : null,
+        ...modelTrouble(st, deriveState(st, now)),
         ...usageOf(st),
       });
     }
@@ -242,6 +247,12 @@ export class TeamStore {
 }
 
 /** A live member's pending approval request id; a dead member's leftover request is not live. */
+/** A live agent's model failure (state `error`) and retry in progress; a dead one's say nothing now. */
+export function modelTrouble(st: AgentStatus | null, state: AgentState): { error: string | null; retry: string | null } {
+  if (!isLive(state)) return { error: null, retry: null };
+  return { error: state === 'error' ? (st?.error ?? 'the model could not be called') : null, retry: st?.retry ?? null };
+}
+
 function waitingFor(st: AgentStatus | null, state: AgentState): string | null {
   return isLive(state) && st?.waiting ? st.waiting.request_id : null;
 }

@@ -9,6 +9,8 @@ import path from 'node:path';
 import os from 'node:os';
 import { type Heartbeat, type Lease, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, startHeartbeat, TEAM_POLICY } from '../store/index.js';
 import type { Usage } from '../agent/providers/types.js';
+import type { PromptResult } from '../agent/agent.js';
+import { ModelHealth } from './model-health.js';
 import type { Role } from '../guard/types.js';
 import { bumpEpoch, currentEpoch, ensureEpoch } from './protocol.js';
 import { planRequestIn, type PlanRequest } from './plan-request.js';
@@ -60,6 +62,8 @@ export class TeamSession {
   /** Set when the person's request to the lead asked for plans first: teammates it spawns start in plan mode. */
   planRequest: PlanRequest | null = null;
   private leadBeat: Promise<Heartbeat> | undefined;
+  /** This agent's model calls as its status tells them: retrying, or failing (`error`) until one succeeds. */
+  readonly health = new ModelHealth();
   private accounting: Promise<unknown> = Promise.resolve();
 
   constructor(readonly opts: TeamSessionOptions) {
@@ -157,15 +161,15 @@ export class TeamSession {
   private startLeadHeartbeat(): void {
     if (this.leadBeat || !this.lease || this.lease.agent !== LEAD || !this.teamExists()) return;
     this.leadBeat = startHeartbeat(this.store.statuses, this.lease);
-    this.leadBeat.catch(() => (this.leadBeat = undefined));
+    this.leadBeat.then((beat) => this.health.attach(beat), () => (this.leadBeat = undefined));
   }
 
   /** The lead's status follows its turns (a teammate's loop reports its own, with the task). */
-  async leadTurn(working: boolean): Promise<void> {
+  async leadTurn(working: boolean, result?: PromptResult): Promise<void> {
     if (this.role !== 'lead' || !this.lease || this.lease.lost) return;
     this.startLeadHeartbeat();
     const beat = await this.leadBeat?.catch(() => undefined);
-    await beat?.set(working ? 'working' : 'idle').catch(() => undefined);
+    await beat?.set(working ? this.health.state(true) : this.health.onTurnEnd(result)).catch(() => undefined);
     // The lead's conversation, named in its status once it is used: "Resume team" continues it after its host died.
     if (beat && this.sessionId && this.recordedSession !== this.sessionId) {
       await this.store.statuses.write(LEAD, { session_id: this.sessionId }).then(() => (this.recordedSession = this.sessionId), () => undefined);

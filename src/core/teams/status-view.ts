@@ -1,4 +1,4 @@
-import { deriveState, usageOf, type TeamStore } from '../store/index.js';
+import { deriveState, modelTrouble, usageOf, type TeamStore } from '../store/index.js';
 import { taskLine } from './tools/task-tools.js';
 import { printable } from '../agent/model-name.js';
 
@@ -14,9 +14,11 @@ export async function teamStatusText(store: TeamStore): Promise<string> {
     const queued = store.inboxes.unread(m.name).length;
     const w = st?.waiting;
     const waiting = w?.request_id && (state === 'working' || state === 'idle') ? `, waiting for ${w.kind} approval ${w.request_id}` : '';
+    const trouble = modelTrouble(st, state);
+    const failing = trouble.error ? `: ${trouble.error}` : trouble.retry ? `, ${trouble.retry}` : '';
     const u = usageOf(st);
     const spent = u.tokens === null ? '' : `; ${u.tokens.toLocaleString('en-US')} tokens, ${u.cost_usd === null ? 'cost unknown' : `$${u.cost_usd.toFixed(4)}`}`;
-    lines.push(`  ${m.name} — ${state}${waiting} (task: ${st?.current_task ? `#${st.current_task}` : '-'}${model ? `; model: ${model}` : ''}${queued ? `; ${queued} queued` : ''}${m.role ? `; role: ${printable(m.role)}` : ''}${spent})`);
+    lines.push(`  ${m.name} — ${state}${failing}${waiting} (task: ${st?.current_task ? `#${st.current_task}` : '-'}${model ? `; model: ${model}` : ''}${queued ? `; ${queued} queued` : ''}${m.role ? `; role: ${printable(m.role)}` : ''}${spent})`);
   }
   const tasks = (await store.tasks.list()).sort((a, b) => Number(a.id) - Number(b.id));
   if (tasks.length) {

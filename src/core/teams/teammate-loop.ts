@@ -74,6 +74,7 @@ export class TeammateLoop {
     const lease = this.session.lease!;
     await store.statuses.write(this.me, { status: 'spawning', spawn_id: this.opts.spawnId ?? null, model: this.opts.model, session_id: this.agent.session.id } as never);
     this.heartbeat = await startHeartbeat(store.statuses, lease);
+    this.session.health.attach(this.heartbeat);
     this.session.onLeaseLost(() => {
       this.opts.print(`[${this.me}] lost the agent lease — another process is ${this.me} now; stopping`);
       this.turn?.abort();
@@ -256,7 +257,10 @@ export class TeammateLoop {
     const r = await this.runTurn(prompt, null);
     await this.session.inbox().ack(messages.map((m) => m.id));
     if (r.stop === 'budget') await this.holdForBudget(r.error ?? 'budget reached', null);
-    else if (r.stop === 'error') await this.notify({ idle_reason: 'failed', completed_task_id: null, completed_status: 'failed', summary: `turn failed: ${r.error}` });
+    else if (r.stop === 'error') {
+      this.opts.print(`[${this.me}] turn failed: ${r.error}`);
+      await this.notify({ idle_reason: 'failed', completed_task_id: null, completed_status: 'failed', summary: `turn failed: ${r.error}` });
+    }
     else if (r.stop === 'aborted') await this.notify({ idle_reason: 'interrupted', completed_task_id: null, completed_status: null, summary: 'turn aborted' });
   }
 
@@ -305,7 +309,7 @@ export class TeammateLoop {
     this.cancelledBy = undefined;
     // A task cancelled under an earlier turn: the model's next input says so first.
     if (this.notes.length) prompt = `${this.notes.splice(0).map((n) => `[${n}]`).join('\n')}\n\n${prompt}`;
-    await this.heartbeat.set('working', taskId);
+    await this.heartbeat.set(this.session.health.state(true), taskId);
     // Time spent waiting for a person's approval does not count against the turn budget.
     const started = Date.now();
     this.waitedMs = 0;
@@ -321,8 +325,9 @@ export class TeammateLoop {
     };
     arm(this.policy.turnBudgetMs);
     const urgentIds: string[] = [];
+    let result: PromptResult | undefined;
     try {
-      return await this.agent.prompt(prompt, this.turn.signal, this.opts.events ?? {}, {
+      return (result = await this.agent.prompt(prompt, this.turn.signal, this.opts.events ?? {}, {
         ...(this.opts.budget ? { beforeModelCall: () => this.opts.budget!.check() } : {}),
         onToolBoundary: async () => {
           const urgent = this.session.inbox().take((m) => !isControl(m) && (m.urgent === true || m.from === 'user'));
@@ -331,13 +336,14 @@ export class TeammateLoop {
           for (const m of urgent) this.opts.print(`[${this.me}] urgent message from '${m.from}' delivered mid-turn`);
           return urgent.map(frameMessage);
         },
-      });
+      }));
     } finally {
       clearTimeout(budget!);
       this.turn = undefined;
       this.turnTask = null;
       if (urgentIds.length) await this.session.inbox().ack(urgentIds);
-      await this.heartbeat.set('idle', null);
+      // A turn the model could not answer leaves `error` with its reason, not a green idle.
+      await this.heartbeat.set(this.session.health.onTurnEnd(result), null);
       // Informational: the teammate is idle either way; a failing hook is shown in its output and journaled.
       // One at a time, in order: a hook appending to a log never interleaves with the next idle's.
       this.idleHooks = this.idleHooks

@@ -25,6 +25,7 @@ import { LazySpawnServer } from './lazy-spawn-server.js';
 import { LeadQuestions } from './lead-questions.js';
 import { ReviewFeed } from './review-feed.js';
 import { BudgetFeed, modelChoices } from './budget-feed.js';
+import { awaitLeadBoot, exitCause, failUnbooted } from './boot-outcome.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
 const LIVENESS_MS = 2000;
@@ -163,9 +164,21 @@ export class TeamHost {
     const running = this.launcher.get(LEAD);
     running?.kill('SIGTERM');
     await running?.exited;
-    if (resume) this.leadLeftBehind = undefined;
-    await this.startLead(resume);
-    this.broadcast(this.settingsEvent());
+    try {
+      await this.startLead(resume);
+      // "Resumed" only when the lead came up on its conversation; else the cause, and the offer stays.
+      if (resume) await this.leadCameUp();
+      if (resume) this.leadLeftBehind = undefined;
+    } finally {
+      this.broadcast(this.settingsEvent());
+    }
+  }
+
+  private async leadCameUp(): Promise<void> {
+    const side = this.side.get(LEAD);
+    if (side?.notConfigured) throw new Error("no API key: this host has none (a key the old host held in memory is gone) — set ANTHROPIC_API_KEY where the host starts, or add a key in the dashboard's Settings, then resume again");
+    if (!side?.pty) throw new Error(side?.lastExit ? await exitCause(this.store, LEAD, this.spawns.get(LEAD)?.spawn_id, side.lastExit) : 'the lead did not start');
+    await awaitLeadBoot(this.store, side.pty.pid, () => (this.side.get(LEAD)?.pty ? null : (this.side.get(LEAD)?.lastExit ?? null)), this.spawns.get(LEAD)?.spawn_id);
   }
 
   /** Starts `agent` in a pty this host owns (what `serveSpawnRequests` will call through `launcher`). */
@@ -191,8 +204,9 @@ export class TeamHost {
     await this.refreshMember(req.agent);
   }
 
-  private onExited(agent: string, _req: SpawnRequest, exit: PtyExit): void {
+  private onExited(agent: string, req: SpawnRequest, exit: PtyExit): void {
     this.side.set(agent, { pty: null, spawnedHere: true, lastExit: exit });
+    void failUnbooted(this.store, agent, req, exit).catch(() => undefined);
     this.broadcast({ type: 'exit', agent, code: exit.code, signal: exit.signal });
     if (!this.closed) void this.refreshMember(agent);
   }

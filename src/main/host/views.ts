@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { deriveState, LEAD, usageOf, type AgentStatus, type Task, type TeamConfig } from '../../core/store/index.js';
+import { deriveState, LEAD, modelTrouble, usageOf, type AgentStatus, type Task, type TeamConfig } from '../../core/store/index.js';
 import { roleModelFor } from '../../core/agent/settings-schema.js';
 import { describeSandboxStatus, type SandboxStatus } from '../../core/sandbox/status.js';
 import type { Member, SandboxView, SettingsView, TaskColumn, TaskView, TerminalMode } from '../../shared/api.js';
@@ -54,6 +54,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     can_respawn: !side.pty && !alive && state !== 'not_configured',
     waiting_for: side.waitingFor ?? (alive ? (status?.waiting?.request_id ?? null) : null),
     budget_reached: alive ? (status?.budget_reached ?? null) : null,
+    ...modelTrouble(status, state === 'not_configured' ? 'dead' : state),
   };
 }
 

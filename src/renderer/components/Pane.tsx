@@ -51,7 +51,17 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         <span className="pane-name">{member.name}</span>
         <span className="pane-role">{member.role || 'teammate'}</span>
         {member.model && <span className="pane-model">{member.model}</span>}
-        <StatusBadge state={member.state} waiting={!!member.waiting_for} />
+        <StatusBadge state={member.state} waiting={!!member.waiting_for} reason={member.error} />
+        {member.error && (
+          <span className="pane-error" data-testid="pane-error" title={member.error}>
+            {member.error}
+          </span>
+        )}
+        {member.retry && !member.error && (
+          <span className="pane-retry" data-testid="pane-retry" title={member.retry}>
+            {member.retry}
+          </span>
+        )}
         {member.current_task && <span className="pane-task">task #{member.current_task}</span>}
         {notDone && (
           <span className="badge pane-not-done" data-testid="pane-not-done" title={notDone.not_done ?? undefined}>

@@ -1,9 +1,9 @@
-import type { AgentStateName } from '../../shared/api';
-import type { TeamCounts } from '../store/team-slice';
+import type { CountedState, TeamCounts } from '../store/counts';
 import { STATE_LABEL } from './StatusBadge';
 
 /** Shown in this order; working and idle always, any other state while some agent is in it. */
-const ORDER: AgentStateName[] = ['working', 'idle', 'spawning', 'error', 'stopped', 'dead', 'defined', 'not_configured'];
+const ORDER: CountedState[] = ['working', 'waiting', 'idle', 'spawning', 'error', 'stopped', 'dead', 'defined', 'not_configured'];
+const LABEL: Record<CountedState, string> = { ...STATE_LABEL, waiting: 'waiting for you' };
 
 /** The header's counts: every state a pane shows is counted, so the numbers add up to the panes. */
 export function StateCounts({ counts }: { counts: TeamCounts }) {
@@ -13,7 +13,7 @@ export function StateCounts({ counts }: { counts: TeamCounts }) {
       {shown.map((s, i) => (
         <span key={s} className={`c-${s}`} data-state={s}>
           {i > 0 && ' · '}
-          {counts.byState[s] ?? 0} {STATE_LABEL[s]}
+          {counts.byState[s] ?? 0} {LABEL[s]}
         </span>
       ))}
     </>

@@ -12,10 +12,12 @@ export const STATE_LABEL: Record<AgentStateName, string> = {
 };
 
 /** Colour and text both carry the state (readable without colour). */
-export function StatusBadge({ state, waiting = false }: { state: AgentStateName; waiting?: boolean }) {
+export function StatusBadge({ state, waiting = false, reason }: { state: AgentStateName; waiting?: boolean; /** Why it is in `error`, on hover. */ reason?: string | null }) {
+  // An agent in error is failing whatever it waits for: the failure is what a person must see.
+  const w = waiting && state !== 'error';
   return (
-    <span className={`badge badge-${waiting ? 'waiting' : state}`} data-state={state} data-waiting={waiting || undefined}>
-      {waiting ? 'waiting for you' : STATE_LABEL[state]}
+    <span className={`badge badge-${w ? 'waiting' : state}`} data-state={state} data-waiting={w || undefined} title={reason ?? undefined}>
+      {w ? 'waiting for you' : STATE_LABEL[state]}
     </span>
   );
 }

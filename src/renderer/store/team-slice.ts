@@ -55,27 +55,5 @@ export function reduceTeam(state: DashboardState, ev: HostEvent): Partial<Dashbo
   }
 }
 
-export interface TeamCounts {
-  working: number;
-  idle: number;
-  dead: number;
-  /** Every state some member is in, with its count (the header shows each: none is left out of the sum). */
-  byState: Partial<Record<Member['state'], number>>;
-  total: number;
-  costUsd: number;
-  /** Some member's model has no known price: the total is a lower bound. */
-  costUnknown: boolean;
-}
-
-export function teamCounts(members: Member[]): TeamCounts {
-  const c: TeamCounts = { working: 0, idle: 0, dead: 0, byState: {}, total: members.length, costUsd: 0, costUnknown: false };
-  for (const m of members) {
-    c.byState[m.state] = (c.byState[m.state] ?? 0) + 1;
-    if (m.state === 'working') c.working++;
-    else if (m.state === 'idle') c.idle++;
-    else if (m.state === 'dead') c.dead++;
-    c.costUsd += m.cost_usd ?? 0;
-    if (m.tokens !== null && m.cost_usd === null) c.costUnknown = true;
-  }
-  return c;
-}
+// The header's counting lives in counts.ts (no imports of the store, so the Node tests load it too).
+export { countedState, modelAlert, teamCounts, type CountedState, type TeamCounts } from './counts';

@@ -4,8 +4,8 @@
  */
 import { modelInfo } from '../models.js';
 import type { AssistantBlock, CompletionRequest, CompletionResponse, Provider, Usage } from './types.js';
-import { AbortedError, ProviderError, emptyUsage } from './types.js';
-import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import { AbortedError, ProviderError, connectionCause, emptyUsage } from './types.js';
+import { backoffDelay, briefFailure, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
 
 export interface AnthropicOptions {
   apiKey?: string;
@@ -148,16 +148,19 @@ export class AnthropicProvider implements Provider {
         if (err instanceof ProviderError) throw err;
         const apiErr = err instanceof sdk.APIError ? (err as unknown as ApiErrorLike) : undefined;
         const status = apiErr?.status;
-        const message = apiErr ? describeApiError(apiErr) : `connection error: ${(err as Error).message}`;
+        const brief = briefFailure({ ...(status !== undefined ? { status } : {}), base: this.opts.baseURL ?? 'https://api.anthropic.com', cause: connectionCause(err), ...(apiErr?.error?.error?.type ? { type: apiErr.error.error.type } : {}) });
+        // The SDK says only "Connection error.": where and why (ECONNREFUSED, ENOTFOUND) is what a person can act on.
+        const unreached = err instanceof sdk.APIConnectionError && !(err instanceof sdk.APIConnectionTimeoutError);
+        const message = unreached ? `connection error: ${brief}: is the server running, is ANTHROPIC_BASE_URL right?` : apiErr ? describeApiError(apiErr) : `connection error: ${(err as Error).message}`;
         // Once text reached the screen a retry would print it twice; fail instead.
         // Only API errors (which include connection errors, status undefined) are retried; our own bugs are not.
         const retryable = !sawOutput && apiErr !== undefined && isRetryable(apiErr) && !(status !== undefined && req.noRetryStatuses?.includes(status));
         if (!retryable || attempt >= this.opts.retry.maxRetries) {
           const suffix = retryable && attempt > 0 ? ` (gave up after ${attempt + 1} attempts)` : '';
-          throw new ProviderError(message + suffix, status, apiErr !== undefined && isContextExceeded(apiErr));
+          throw new ProviderError(message + suffix, status, apiErr !== undefined && isContextExceeded(apiErr), brief + suffix);
         }
         const delayMs = backoffDelay(this.opts.retry, attempt + 1, parseRetryAfter(apiErr?.headers));
-        req.onRetry?.({ attempt: attempt + 1, delayMs, reason: message, ...(status !== undefined ? { status } : {}) });
+        req.onRetry?.({ attempt: attempt + 1, of: this.opts.retry.maxRetries, delayMs, reason: message, brief, ...(status !== undefined ? { status } : {}) });
         try {
           await sleep(delayMs, req.signal);
         } catch {

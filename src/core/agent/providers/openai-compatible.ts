@@ -5,8 +5,8 @@
  * openai-messages.ts; the loop sees the same tool_use / tool_result blocks as with Anthropic.
  */
 import type { CompletionRequest, CompletionResponse, Provider } from './types.js';
-import { AbortedError, ProviderError, emptyUsage } from './types.js';
-import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import { AbortedError, ProviderError, connectionCause, emptyUsage } from './types.js';
+import { backoffDelay, briefFailure, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
 import { ChunkAccumulator, toOpenAIMessages, toOpenAITools } from './openai-messages.js';
 
 export interface OpenAICompatibleOptions {
@@ -66,6 +66,9 @@ export class OpenAICompatibleProvider implements Provider {
         project: null,
         baseURL: this.opts.baseURL,
         maxRetries: 0,
+        // The SDK's own console lines ("Could not parse message into JSON", its chunk) would reach stderr on
+        // every attempt: the failure is ours to say, once, in our words (failure() below).
+        logLevel: 'off',
         timeout: this.opts.timeoutMs ?? 10 * 60_000,
         ...(this.opts.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
       });
@@ -109,14 +112,16 @@ export class OpenAICompatibleProvider implements Provider {
         if (req.signal.aborted || err instanceof sdk.APIUserAbortError) throw new AbortedError();
         if (err instanceof ProviderError && !(err instanceof StreamCutError)) throw err;
         const f = this.failure(err, sdk, req.model);
+        const connection = f.status === undefined && (err instanceof sdk.APIConnectionError || !(err instanceof sdk.APIError || err instanceof SyntaxError || err instanceof StreamCutError));
+        const brief = connection || f.status !== undefined ? briefFailure({ ...(f.status !== undefined ? { status: f.status } : {}), base: this.opts.baseURL, cause: connectionCause(err) }) : f.message;
         // Once text reached the screen a retry would print it twice; fail instead.
         const retryable = !sawOutput && f.retryable;
         if (!retryable || attempt >= this.opts.retry.maxRetries) {
           const suffix = retryable && attempt > 0 ? ` (gave up after ${attempt + 1} attempts)` : '';
-          throw new ProviderError(f.message + suffix, f.status, f.exceeded);
+          throw new ProviderError(f.message + suffix, f.status, f.exceeded, brief + suffix);
         }
         const delayMs = backoffDelay(this.opts.retry, attempt + 1, parseRetryAfter(f.headers));
-        req.onRetry?.({ attempt: attempt + 1, delayMs, reason: f.message, ...(f.status !== undefined ? { status: f.status } : {}) });
+        req.onRetry?.({ attempt: attempt + 1, of: this.opts.retry.maxRetries, delayMs, reason: f.message, brief, ...(f.status !== undefined ? { status: f.status } : {}) });
         try {
           await sleep(delayMs, req.signal);
         } catch {
@@ -133,6 +138,7 @@ export class OpenAICompatibleProvider implements Provider {
   private failure(err: unknown, sdk: SdkModule, model: string): { message: string; retryable: boolean; status?: number; exceeded?: boolean; headers?: ApiErrorLike['headers'] } {
     const where = `${this.opts.baseURL} (provider profile '${this.opts.profile}')`;
     if (err instanceof StreamCutError) return { message: err.message, retryable: true };
+    if (err instanceof SyntaxError) return { message: `${where} sent a stream chunk that is not JSON (${err.message.replace(/\s+/g, ' ').slice(0, 200)})`, retryable: true };
     if (!(err instanceof sdk.APIError)) return { message: `the connection to ${where} failed: ${(err as Error).message} (is the server still running?)`, retryable: true };
     const apiErr = err as unknown as ApiErrorLike;
     if (apiErr.status === undefined && !(err instanceof sdk.APIConnectionError)) {
@@ -157,18 +163,27 @@ export class OpenAICompatibleProvider implements Provider {
       stream: true,
       stream_options: { include_usage: true },
     };
-    const stream = await client.chat.completions.create(body as never, { signal: req.signal, maxRetries: 0 });
+    // The SDK never removes the abort listener it adds to the signal it is given: each call gets its own
+    // signal, tied to the turn's for the call's length only (else a turn of 11+ calls warns MaxListeners).
+    const call = new AbortController();
+    const forward = () => call.abort(req.signal.reason);
+    req.signal.addEventListener('abort', forward, { once: true });
     const acc = new ChunkAccumulator();
-    for await (const chunk of stream as unknown as AsyncIterable<unknown>) {
-      const added = acc.add(chunk);
-      if (added.text) {
-        markOutput();
-        req.onText?.(added.text);
+    try {
+      const stream = await client.chat.completions.create(body as never, { signal: call.signal, maxRetries: 0 });
+      for await (const chunk of stream as unknown as AsyncIterable<unknown>) {
+        const added = acc.add(chunk);
+        if (added.text) {
+          markOutput();
+          req.onText?.(added.text);
+        }
+        if (added.reasoning) {
+          markOutput();
+          req.onThinking?.(added.reasoning);
+        }
       }
-      if (added.reasoning) {
-        markOutput();
-        req.onThinking?.(added.reasoning);
-      }
+    } finally {
+      req.signal.removeEventListener('abort', forward);
     }
     // The SDK ends the iteration quietly on abort: a cut-off message must not pass as complete.
     if (req.signal.aborted) throw new AbortedError();

@@ -46,3 +46,26 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * A provider failure in a few words, for an agent's status and the dashboard's badge: what a person fixes
+ * (the key, the endpoint) comes first. `cause`: a connection failure's code (no HTTP status).
+ */
+export function briefFailure(f: { status?: number; base: string; cause?: string; type?: string }): string {
+  switch (f.status) {
+    case undefined:
+      return f.type ? `API error (${f.type})` : `cannot reach ${f.base}: ${f.cause ?? 'connection failed'}`;
+    case 401:
+      return 'API key refused (401)';
+    case 403:
+      return 'permission denied (403)';
+    case 404:
+      return 'model or endpoint not found (404)';
+    case 429:
+      return 'rate limited (429)';
+    case 529:
+      return '529 overloaded';
+    default:
+      return `API error ${f.status}`;
+  }
+}

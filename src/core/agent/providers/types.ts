@@ -74,9 +74,20 @@ export interface CompletionRequest {
   /** Streamed thinking text as it arrives. */
   onThinking?: (delta: string) => void;
   /** Told before a retry wait, so a UI can say why it is slow. */
-  onRetry?: (info: { attempt: number; delayMs: number; reason: string; /** HTTP status of the failed attempt; absent for a connection error. */ status?: number }) => void;
+  onRetry?: (info: RetryInfo) => void;
   /** Each raw event of the API's stream as it arrives (the Agent SDK's partial messages). */
   onStreamEvent?: (event: Record<string, unknown>) => void;
+}
+
+/** One retry wait: which attempt of how many (`of`: the policy's maxRetries), why, and the failed attempt's HTTP status (absent for a connection error). */
+export interface RetryInfo {
+  attempt: number;
+  of: number;
+  delayMs: number;
+  reason: string;
+  status?: number;
+  /** The failure in a few words for a status line ("529 overloaded", "cannot reach …: ECONNREFUSED"). */
+  brief?: string;
 }
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
@@ -113,6 +124,8 @@ export class ProviderError extends Error {
     readonly status?: number,
     /** Set when the request did not fit the model's context window. */
     readonly contextExceeded = false,
+    /** The failure in a few words for an agent's status ("API key refused (401)"); absent: the message's. */
+    readonly brief?: string,
   ) {
     super(message);
     this.name = 'ProviderError';
@@ -120,6 +133,17 @@ export class ProviderError extends Error {
 }
 
 /** Thrown when the signal aborts a request; the loop turns it into an aborted turn, not an error. */
+/** The first cause in an error's `cause` chain with a system code (ECONNREFUSED, ENOTFOUND), else the deepest message. */
+export function connectionCause(err: unknown): string {
+  let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+  let last = '';
+  for (let i = 0; e && i < 8; i++, e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && e.code) return e.code;
+    if (typeof e.message === 'string' && e.message) last = e.message;
+  }
+  return last || 'connection failed';
+}
+
 export class AbortedError extends Error {
   constructor() {
     super('aborted');
