@@ -67,8 +67,10 @@ export function MergePanel() {
     // A refusal (dirty checkout, merges cleanly, …) is shown by `act` as an error notice.
     setLeft(((await act({ type: 'merge_leave_conflicted', agent })) as LeftConflicted | undefined) ?? null);
   };
-  const abort = async () => {
-    await act({ type: 'merge_abort' });
+  const notify = useDashboard((s) => s.notify);
+  const abort = async (confirm: boolean) => {
+    const r = (await act({ type: 'merge_abort', confirm })) as { saved: string | null } | undefined;
+    if (r?.saved) notify('info', `Merge aborted; your work is saved in ${r.saved} (git apply ${r.saved} puts it back).`);
     void load();
   };
   /** Selected branches with commits to merge: without one, Merge has nothing to do. */
@@ -195,7 +197,7 @@ export function MergePanel() {
             ))}
           </div>
         )}
-        {left && <ConflictView left={left} onAbort={() => void abort()} />}
+        {left && <ConflictView left={left} onAbort={(c) => void abort(c)} />}
       </div>
     </div>
   );
