@@ -5,17 +5,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
-import { RecentWorkspaces } from '../../src/main/host/recent.js';
-import { HostSession } from '../../src/main/host/session.js';
-import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/shared/api.js';
 import { ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
 import { teamWorkspace, writeScript, type Ws } from '../teams/helpers.js';
+import { openHostView } from './host-view.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -44,21 +40,9 @@ async function setup() {
   git(wt, 'commit', '-qam', 'a: both');
   fs.writeFileSync(path.join(ws.dir, 'a.txt'), 'from main\n');
   git(ws.dir, 'commit', '-qam', 'main: a');
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-home-'));
-  cleanups.push(() => fs.rmSync(home, { recursive: true, force: true }));
-  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'cfg'), ANTHROPIC_API_KEY: '', ANTHROPIC_AUTH_TOKEN: '' };
-  const host = new TeamHost({ workspace: ws.dir, startLead: false, recent: new RecentWorkspaces(path.join(home, 'r.json')), env });
-  cleanups.push(() => host.close());
-  const events: HostEvent[] = [];
-  const s = new HostSession(host, (e) => events.push(e));
-  await host.open();
-  let id = 1;
-  const call = async (body: Record<string, unknown>) => {
-    const n = ++id;
-    await s.handle({ id: n, ...body });
-    return events.find((e) => e.type === 'reply' && e.id === n) as Extract<HostEvent, { type: 'reply' }>;
-  };
-  await call({ type: 'subscribe' });
+  const view = await openHostView(ws.dir);
+  cleanups.push(() => view.close());
+  const call = view.call;
   return { ws, call };
 }
 

@@ -3,12 +3,14 @@ import type { ChangesView as Changes } from '../../../shared/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
 import { warningsOf } from '../../store/review-slice';
-import { FileDiff } from './FileDiff';
+import { EarlierComments, FileDiff, unsent } from './FileDiff';
 
 function AgentChanges({ ch, split }: { ch: Changes; split: boolean }) {
   const comments = useDashboard((s) => s.comments[ch.agent]) ?? [];
   const warnings = warningsOf(useDashboard((s) => s.warnings), ch.agent);
-  const pending = comments.filter((c) => c.state === 'pending').length;
+  const pending = comments.filter(unsent).length;
+  // Comments whose file left the diff (deleted, reverted): listed, since no file section draws them.
+  const gone = comments.filter((c) => c.state !== 'resolved' && (c.gone || !ch.files.some((f) => f.path === c.path)));
   const [sending, setSending] = useState(false);
   const send = async (requestChanges: boolean) => {
     setSending(true);
@@ -39,6 +41,7 @@ function AgentChanges({ ch, split }: { ch: Changes; split: boolean }) {
           Request changes
         </button>
       </header>
+      <EarlierComments agent={ch.agent} comments={gone} title="Comments on files no longer in the changes" />
       {ch.files.length === 0 && <div className="review-empty">no changes</div>}
       {ch.files.map((f) => (
         <FileDiff key={`${f.source}\0${f.path}`} agent={ch.agent} file={f} split={split} />
