@@ -4,6 +4,7 @@ import '@git-diff-view/react/styles/diff-view.css';
 import type { FileChangeView, ReviewCommentView } from '../../../shared/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
+import { NearScreen } from './near-screen';
 import { paginatePatch } from './patch-pages';
 
 /** Past this many changed lines a file starts collapsed ("show" renders it). */
@@ -14,7 +15,7 @@ export const HIGHLIGHT_MAX_LINES = 1000;
 const PAGE_LINES = 300;
 /** The first page is small: it is what the first paint waits for. */
 const FIRST_PAGE_LINES = 80;
-const ROW_PX = 20;
+export const ROW_PX = 20;
 
 const LETTER: Record<FileChangeView['status'], string> = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', copied: 'C', type_changed: 'T' };
 
@@ -95,20 +96,6 @@ export function EarlierComments({ agent, comments, title }: { agent: string; com
       <CommentBox agent={agent} comments={comments} quoted />
     </div>
   );
-}
-
-/** Renders its children once it is within a screen of the viewport; until then a box of the estimated height. */
-function NearScreen({ estimate, children }: { estimate: number; children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(false);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || near) return;
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '100% 0px' });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [near]);
-  return near ? <>{children}</> : <div ref={ref} className="review-page-placeholder" style={{ height: estimate }} />;
 }
 
 /**
