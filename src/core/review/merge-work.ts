@@ -16,6 +16,8 @@ export type MergeOwner = 'person' | 'lead';
 
 interface Recorded {
   by: MergeOwner;
+  /** The MERGE_HEAD it was recorded for: a record left by an earlier merge says nothing about this one. */
+  head: string;
   files: Record<string, string>;
 }
 
@@ -82,8 +84,13 @@ async function current(root: string): Promise<Now> {
 }
 
 /** Records the merge git just left in progress (call right after the conflicting `git merge`). */
+async function mergeHead(root: string): Promise<string | null> {
+  const r = await runGit(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']);
+  return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
 export async function recordLeftMerge(root: string, by: MergeOwner): Promise<void> {
-  const rec: Recorded = { by, files: (await current(root)).sigs };
+  const rec: Recorded = { by, head: (await mergeHead(root)) ?? '', files: (await current(root)).sigs };
   fs.writeFileSync(await recordFile(root), JSON.stringify(rec));
 }
 
@@ -96,6 +103,7 @@ export async function mergeWork(root: string): Promise<MergeWork> {
   } catch {
     rec = null;
   }
+  if (rec && (typeof rec.files !== 'object' || !rec.files || rec.head !== (await mergeHead(root)))) rec = null;
   const all = new Set([...Object.keys(now.sigs), ...Object.keys(rec?.files ?? {})]);
   const touched = rec ? [...all].filter((p) => now.sigs[p] !== rec.files[p]).sort() : Object.keys(now.sigs).sort();
   return { by: rec?.by ?? null, touched, unstagedOverStaged: now.unstagedOverStaged, unmerged: now.unmerged };
@@ -126,7 +134,7 @@ export interface Aborted {
  * work (the whole checkout against HEAD, conflict resolutions and edits) is written to a patch first.
  */
 export async function abortLeftMerge(root: string, opts: { confirm?: boolean } = {}): Promise<Aborted> {
-  if ((await runGit(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).code !== 0) return { aborted: false, saved: null, kept: [] };
+  if (!(await mergeHead(root))) return { aborted: false, saved: null, kept: [] };
   const w = await mergeWork(root);
   if (!w.touched.length) {
     const a = await runGit(root, ['merge', '--abort']);
