@@ -128,8 +128,7 @@ test('the merge panel after the person resolved the conflict: "commit it", and a
   // The person resolves a.txt in the lead's checkout.
   fs.writeFileSync(path.join(d.ws, 'a.txt'), 'from main and alice\n');
   git(d.ws, 'add', 'a.txt');
-  await page.evaluate(() => (location.hash = '#review/all'));
-  await page.evaluate(() => (location.hash = '#merge'));
+  // The open panel follows (no reopening).
   await expect(left).toContainText('nothing left conflicted — commit it');
   await expect(left.getByTestId('merge-next')).toContainText('git commit');
   await left.getByRole('button', { name: 'Abort merge' }).click();

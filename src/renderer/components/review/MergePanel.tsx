@@ -59,6 +59,14 @@ export function MergePanel() {
   useEffect(() => {
     void load();
   }, []);
+  // While a merge is left in progress the person resolves it elsewhere (editor, terminal): read it again now
+  // and then, so the panel follows them down to "commit it".
+  const leftOpen = left !== null;
+  useEffect(() => {
+    if (!leftOpen) return;
+    const t = setInterval(() => void act({ type: 'merge_conflicts' }).then((l) => l !== undefined && setLeft((l as LeftConflicted | null) ?? null)), 2000);
+    return () => clearInterval(t);
+  }, [leftOpen]);
   /** The refusal's second offer for a working teammate: ask it (a message from the person) to commit and pause. */
   const askToPause = (agent: string) =>
     act({ type: 'send_message', to: agent, text: `Please commit your work on team/${agent} now (git add -A && git commit) with a message saying where you are, then pause: take no new task until the person has merged your branch. Reply when committed.` });
