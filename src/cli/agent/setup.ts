@@ -172,8 +172,8 @@ export async function outputSchema(schema: unknown, what: string): Promise<Struc
 export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, askTrust?: TrustPrompt): Promise<Runtime> {
   const cwd = resolveCwd(opts.cwd);
   const { agentName, role: flagRole } = applyTeamFlags(opts, cwd);
-  // A team agent's settings are the project's, wherever its process was started (its worktree, by hand).
-  const projectRoot = agentName ? teamProjectRoot(cwd) : process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
+  // A teammate's settings are the project's, wherever its process was started (its worktree, by hand).
+  const projectRoot = agentName && agentName !== 'lead' ? teamProjectRoot(cwd) : process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
   if (!existsSync(projectRoot)) throw new CliError(`THCLAWS_PROJECT_ROOT does not exist: ${projectRoot}`);
 
   let loaded = loadTrustedSettings(projectRoot, opts.settingSources);
