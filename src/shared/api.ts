@@ -263,7 +263,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   /** Merge one conflicting branch into the lead's checkout and leave it in progress (both sides shown); abort it. */
   req('merge_leave_conflicted', { agent: agentName }),
   req('merge_conflicts', {}),
-  req('merge_abort', {}),
+  /** `confirm`: abort even though the merge holds the person's work (saved to a patch first). */
+  req('merge_abort', { confirm: z.boolean().default(false) }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];

@@ -42,6 +42,10 @@ export const ReviewCommentViewSchema = z.object({
   text: text(20_000),
   state: z.enum(['pending', 'sent', 'outdated', 'resolved']),
   created_at: z.number(),
+  /** When it reached the teammate (an outdated comment with none has not yet: "Send review" sends it). */
+  sent_at: z.number().nullish(),
+  /** Its file left the teammate's changes. */
+  gone: z.boolean().nullish(),
 });
 export type ReviewCommentView = z.infer<typeof ReviewCommentViewSchema>;
 const lineRange = z.object({ start: z.number().int(), end: z.number().int() });

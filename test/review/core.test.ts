@@ -310,10 +310,10 @@ describe('merge panel', () => {
     expect(f.marked).toMatch(/<<<<<<< HEAD\n  return sum\.toFixed\(2\);\n=======\n  return Math\.round\(sum\);\n>>>>>>> /);
     expect((await conflictSides(ws.dir))?.files.map((x) => x.path)).toEqual(['my calc.js']);
     await expect(leaveConflicted(ws.dir, 'a')).rejects.toThrow('already in progress');
-    expect(await abortMerge(ws.dir)).toEqual({ aborted: true });
+    expect(await abortMerge(ws.dir)).toEqual({ aborted: true, saved: null, kept: [] });
     expect(git(ws.dir, 'rev-parse', 'HEAD')).toBe(head);
     expect(git(ws.dir, 'status', '--porcelain')).toBe('');
     expect(fs.readFileSync(path.join(ws.dir, 'my calc.js'), 'utf8')).toContain('return sum.toFixed(2);');
-    expect(await abortMerge(ws.dir)).toEqual({ aborted: false });
+    expect(await abortMerge(ws.dir)).toEqual({ aborted: false, saved: null, kept: [] });
   });
 });

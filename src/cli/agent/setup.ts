@@ -29,6 +29,7 @@ import { hiddenBy, setupMcp, untrustedMcpJson } from './mcp-setup.js';
 import type { McpServers } from '../../core/agent/mcp/servers.js';
 import type { StructuredOutput } from '../../core/agent/structured-output.js';
 import { modelNameProblem } from '../../core/agent/model-name.js';
+import { teamProjectRoot } from '../../core/teams/roots.js';
 
 export const NO_KEY_MESSAGE = 'no API key: set ANTHROPIC_API_KEY, add one in the dashboard (thclaws dashboard), or run with --provider scripted --script <file>';
 
@@ -73,7 +74,8 @@ function addedDirs(dirs: string[] | undefined, cwd: string): string[] {
 function applyTeamFlags(opts: AgentCliOptions, cwd: string): { agentName?: string; role: Role } {
   if (opts.teamAgent) process.env.THCLAWS_TEAM_AGENT = opts.teamAgent;
   if (opts.teamDir) process.env.THCLAWS_TEAM_DIR = path.resolve(cwd, opts.teamDir);
-  else if (opts.teamAgent && !process.env.THCLAWS_TEAM_DIR) process.env.THCLAWS_TEAM_DIR = path.join(cwd, '.thclaws', 'state', 'team');
+  // The project's team, also from a teammate's worktree (started by hand there).
+  else if (opts.teamAgent && !process.env.THCLAWS_TEAM_DIR) process.env.THCLAWS_TEAM_DIR = path.join(teamProjectRoot(cwd), '.thclaws', 'state', 'team');
   const agentName = opts.teamAgent ?? process.env.THCLAWS_TEAM_AGENT;
   // The team hooks decide `lead` (teamEnabled && no THCLAWS_TEAM_AGENT).
   return { ...(agentName ? { agentName } : {}), role: agentName === 'lead' ? 'lead' : agentName ? 'teammate' : 'solo' };
@@ -172,7 +174,8 @@ export async function outputSchema(schema: unknown, what: string): Promise<Struc
 export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, askTrust?: TrustPrompt): Promise<Runtime> {
   const cwd = resolveCwd(opts.cwd);
   const { agentName, role: flagRole } = applyTeamFlags(opts, cwd);
-  const projectRoot = process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
+  // A teammate's settings are the project's, wherever its process was started (its worktree, by hand).
+  const projectRoot = agentName && agentName !== 'lead' ? teamProjectRoot(cwd) : process.env.THCLAWS_PROJECT_ROOT ? path.resolve(process.env.THCLAWS_PROJECT_ROOT) : cwd;
   if (!existsSync(projectRoot)) throw new CliError(`THCLAWS_PROJECT_ROOT does not exist: ${projectRoot}`);
 
   let loaded = loadTrustedSettings(projectRoot, opts.settingSources);

@@ -95,7 +95,7 @@ export function describeLeadEvent(e: LeadEvent): string {
  * tasks completed.
  */
 export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: string, format: 'text' | 'json' | 'stream-json', timeoutS: number | undefined): Promise<number> {
-  const [{ LeadHandler }, { shutdownTeam }] = await Promise.all([import('../../core/teams/lead-handler.js'), import('../../core/teams/shutdown.js')]);
+  const [{ LeadHandler, budgetStopped }, { shutdownTeam }] = await Promise.all([import('../../core/teams/lead-handler.js'), import('../../core/teams/shutdown.js')]);
   const { agent } = rt;
   const controller = new AbortController();
   const onSig = () => controller.abort();
@@ -152,10 +152,11 @@ export async function runTeamPrint(rt: Runtime, session: TeamSession, prompt: st
         const { progress: p, done, late } = await handler.settle();
         if (await turn(late)) continue;
         if (done) break;
-        if (p.budget) {
+        if (p.held) {
           // A notice that came in meanwhile gets its lead turn (the lead may hand the work on) before giving up.
           if (await turn(handler.drain())) continue;
-          budgetStop = p.budget;
+          // Said as it will be once this run ends: the held teammates are stopped with the rest of the team.
+          budgetStop = budgetStopped(p.held, session.projectRoot);
           break;
         }
         if (!p.live.length && p.open > 0) {

@@ -11,6 +11,7 @@ import { TeamError } from '../store/index.js';
 import { leadBranch, revParse } from './changes.js';
 import { gitText, runGit, splitZ } from './git-run.js';
 import { dirtyFiles, quoteList } from './merge-plan.js';
+import { abortLeftMerge, mergeWork, recordLeftMerge, type Aborted } from './merge-work.js';
 
 /** Past this a conflicted file's marked content is not sent (its path and sides' patch still are). */
 const MAX_MARKED_BYTES = 512 * 1024;
@@ -27,6 +28,8 @@ export interface LeftConflicted {
   agent: string | null;
   into: string;
   files: ConflictSide[];
+  /** Files resolved or edited since the merge was left (abort asks before throwing them away). */
+  touched: string[];
 }
 
 const IDENT = { GIT_AUTHOR_NAME: 'thclaws lead', GIT_AUTHOR_EMAIL: 'lead@thclaws.local', GIT_COMMITTER_NAME: 'thclaws lead', GIT_COMMITTER_EMAIL: 'lead@thclaws.local' };
@@ -67,7 +70,7 @@ export async function conflictSides(root: string): Promise<LeftConflicted | null
     }
     files.push({ path: p, patch, marked });
   }
-  return { agent, into: await leadBranch(root), files };
+  return { agent, into: await leadBranch(root), files, touched: (await mergeWork(root)).touched };
 }
 
 /** Merges team/<agent> into the lead's checkout and leaves the conflict in progress for the person. */
@@ -83,6 +86,7 @@ export async function leaveConflicted(root: string, agent: string): Promise<Left
   if (predicted.code === 0) throw new TeamError('conflict', `team/${agent} merges cleanly into ${into}: nothing to leave conflicted (merge it with the checks)`);
   const env = (await runGit(root, ['config', 'user.email'])).code === 0 ? {} : IDENT;
   await runGit(root, ['merge', '--no-ff', '--no-commit', '-m', `Merge team/${agent} (thclaws team)`, branch], { env });
+  if (await merging(root)) await recordLeftMerge(root, 'person');
   const left = await conflictSides(root);
   if (!left || !left.files.length) {
     if (left) await runGit(root, ['merge', '--abort']);
@@ -91,9 +95,7 @@ export async function leaveConflicted(root: string, agent: string): Promise<Left
   return { ...left, agent };
 }
 
-/** Backs out of the merge left in progress: the lead's checkout as it was before it. */
-export async function abortMerge(root: string): Promise<{ aborted: boolean }> {
-  if (!(await merging(root))) return { aborted: false };
-  await gitText(root, ['merge', '--abort']);
-  return { aborted: true };
+/** Backs out of the merge left in progress; refused while it holds the person's work unless confirmed (then saved). */
+export function abortMerge(root: string, opts: { confirm?: boolean } = {}): Promise<Aborted> {
+  return abortLeftMerge(root, opts);
 }

@@ -5,6 +5,7 @@
  */
 import { TeamError, USER, type ReviewComment, type TeamStore } from '../store/index.js';
 import { filePatch, newSideText, teammateChanges, type FileChange, type TeammateChanges } from './changes.js';
+import { followRange, storeBlob } from './comment-follow.js';
 
 /** New-side line ranges of a patch's hunks (the lines a comment may be about). */
 export function newSideRanges(patch: string): Array<{ start: number; end: number }> {
@@ -42,7 +43,7 @@ export interface CommentInput {
  * Checks a comment against the teammate's current diff and returns it with the lines it is about; throws
  * TeamError('invalid') for a path or line that is not in the diff, before anything is written.
  */
-export async function resolveComment(root: string, changes: TeammateChanges, c: CommentInput): Promise<{ path: string; line: number; end_line: number | null; lines: string[]; text: string }> {
+export async function resolveComment(root: string, changes: TeammateChanges, c: CommentInput): Promise<{ path: string; line: number; end_line: number | null; lines: string[]; text: string; blob: string | null }> {
   const text = c.text.trim();
   if (!text) throw new TeamError('invalid', 'a review comment needs text');
   const end = c.end_line ?? c.line;
@@ -60,14 +61,21 @@ export async function resolveComment(root: string, changes: TeammateChanges, c: 
   } else if (end > body.split('\n').length) {
     throw new TeamError('invalid', `${JSON.stringify(c.path)}:${c.line} is past the end of the file`);
   }
-  return { path: c.path, line: c.line, end_line: c.end_line ?? null, lines: linesOf(body, c.line, end), text };
+  // The version commented on, kept so the comment can follow its lines through the teammate's next commits.
+  return { path: c.path, line: c.line, end_line: c.end_line ?? null, lines: linesOf(body, c.line, end), text, blob: await storeBlob(root, body) };
+}
+
+/** Not yet sent: pending, or outdated before it was sent (sent marked as written on an earlier version). */
+export function unsent(c: ReviewComment): boolean {
+  return c.state === 'pending' || (c.state === 'outdated' && !c.sent_at);
 }
 
 /** The one message a review becomes. */
 export function reviewMessage(comments: ReviewComment[]): string {
   const parts = [`Review of your changes from the person (${comments.length} comment${comments.length === 1 ? '' : 's'}). Please address each one:`];
   for (const c of comments) {
-    const where = `${c.path}:${c.line}${c.end_line && c.end_line !== c.line ? `-${c.end_line}` : ''}`;
+    const earlier = c.state !== 'outdated' ? '' : c.gone ? ' (written on an earlier version of your changes; this file is no longer in them)' : ' (written on an earlier version of this file; these lines have changed since)';
+    const where = `${c.path}:${c.line}${c.end_line && c.end_line !== c.line ? `-${c.end_line}` : ''}${earlier}`;
     const quoted = c.lines.map((l) => `    > ${l}`).join('\n');
     parts.push(`\n${where}\n${quoted}\n  ${c.text.split('\n').join('\n  ')}`);
   }
@@ -77,18 +85,20 @@ export function reviewMessage(comments: ReviewComment[]): string {
 /** Sends every pending comment as one message; the comments become `sent`. Returns what was sent. */
 export async function sendReview(store: TeamStore, agent: string): Promise<{ sent: ReviewComment[]; message: string | null }> {
   // Claim the pending comments under the file's lock first, so two senders at once deliver each comment once.
+  // An outdated one that was never sent goes too (marked as written on an earlier version): none is dropped.
   let pending: ReviewComment[] = [];
   const now = Date.now();
   await store.reviews.modify(agent, (list) => {
-    pending = list.filter((c) => c.state === 'pending');
-    return list.map((c) => (c.state === 'pending' ? { ...c, state: 'sent' as const, sent_at: now } : c));
+    pending = list.filter(unsent);
+    return list.map((c) => (unsent(c) ? { ...c, state: c.state === 'pending' ? ('sent' as const) : c.state, sent_at: now } : c));
   });
   if (!pending.length) return { sent: [], message: null };
   const message = reviewMessage(pending);
   try {
     await store.send(USER, agent, message, { summary: `review: ${pending.length} comment${pending.length === 1 ? '' : 's'}` });
   } catch (err) {
-    await store.reviews.setState(agent, pending.map((c) => c.id), 'pending');
+    const back = new Map(pending.map((c) => [c.id, c]));
+    await store.reviews.modify(agent, (list) => list.map((c) => (back.has(c.id) && c.sent_at === now ? { ...c, state: back.get(c.id)!.state, sent_at: null } : c)));
     throw err;
   }
   return { sent: pending, message };
@@ -124,27 +134,40 @@ export async function assertMember(store: TeamStore, agent: string): Promise<voi
 }
 
 /**
- * Marks pending and sent comments whose lines changed since they were written as `outdated`; returns the ids
- * it changed. A comment whose file left the diff is outdated too.
+ * Follows pending and sent comments to where their lines are now in the teammate's version (see
+ * comment-follow.ts); a comment whose lines changed, or whose file left the diff, becomes `outdated` (`gone`
+ * for the latter). Returns the ids it changed.
  */
 export async function markOutdated(store: TeamStore, root: string, changes: TeammateChanges): Promise<string[]> {
   const comments = await store.reviews.list(changes.agent);
-  const stale: string[] = [];
+  const next = new Map<string, Partial<ReviewComment>>();
+  const bodies = new Map<string, string | null>();
   for (const c of comments) {
     if (c.state !== 'pending' && c.state !== 'sent') continue;
-    const file = fileFor(changes, c.path);
-    const body = file ? await newSideText(root, changes, file).catch(() => null) : null;
-    const now = body === null ? null : linesOf(body, c.line, c.end_line ?? c.line);
-    if (!now || JSON.stringify(now) !== JSON.stringify(c.lines)) stale.push(c.id);
+    if (!bodies.has(c.path)) {
+      const file = fileFor(changes, c.path);
+      bodies.set(c.path, file ? await newSideText(root, changes, file).catch(() => null) : null);
+    }
+    const body = bodies.get(c.path)!;
+    if (body === null) {
+      next.set(c.id, { state: 'outdated', gone: true });
+      continue;
+    }
+    const end = c.end_line ?? c.line;
+    // A comment from before versions were kept: only the text at its line number to go by.
+    const at = c.blob ? await followRange(root, c.blob, body, c.line, end) : { line: c.line, end, blob: null };
+    if (!at || JSON.stringify(linesOf(body, at.line, at.end)) !== JSON.stringify(c.lines)) next.set(c.id, { state: 'outdated' });
+    else if (at.line !== c.line || (at.blob && at.blob !== c.blob)) next.set(c.id, { line: at.line, end_line: c.end_line ? at.end : null, blob: at.blob });
   }
-  if (!stale.length) return stale;
+  if (!next.size) return [];
   // Decided again under the lock: a comment the person resolved (or deleted) since the read keeps that.
   const changed: string[] = [];
   await store.reviews.modify(changes.agent, (list) =>
     list.map((c) => {
-      if (!stale.includes(c.id) || (c.state !== 'pending' && c.state !== 'sent')) return c;
+      const n = next.get(c.id);
+      if (!n || (c.state !== 'pending' && c.state !== 'sent')) return c;
       changed.push(c.id);
-      return { ...c, state: 'outdated' as const };
+      return { ...c, ...n };
     }),
   );
   return changed;

@@ -28,6 +28,10 @@ export const ReviewCommentSchema = z.looseObject({
   created_at: z.number().int().nonnegative(),
   sent_at: z.number().int().nonnegative().nullish(),
   resolved_at: z.number().int().nonnegative().nullish(),
+  /** The git blob of the file the comment's line numbers are about (written when it was, moved along since). */
+  blob: z.string().regex(/^[0-9a-f]{40,64}$/).nullish(),
+  /** Outdated because its file left the teammate's changes (deleted, or the change reverted). */
+  gone: z.boolean().nullish(),
 });
 export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
 
@@ -39,6 +43,7 @@ export interface NewComment {
   end_line?: number | null;
   lines: string[];
   text: string;
+  blob?: string | null;
 }
 
 export class Reviews {

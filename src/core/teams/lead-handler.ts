@@ -191,7 +191,7 @@ export class LeadHandler {
    * The team's progress. `budget`: the reason the open work cannot go on because of a spending limit (every
    * open task waits on a teammate held at its budget, or every live teammate is held), else null.
    */
-  async progress(): Promise<{ busy: string[]; open: number; total: number; live: string[]; budget: string | null }> {
+  async progress(): Promise<{ busy: string[]; open: number; total: number; live: string[]; budget: string | null; held: BudgetHeld | null }> {
     const cfg = await this.session.store.config.load();
     const busy: string[] = [];
     const live: string[] = [];
@@ -206,17 +206,43 @@ export class LeadHandler {
     }
     const tasks = await this.session.store.tasks.list();
     const open = tasks.filter((t) => t.status !== 'completed');
-    return { busy, open: open.length, total: tasks.length, live, budget: busy.length ? null : budgetBlock(open, live, held) };
+    const h = busy.length ? null : budgetHeld(open, live, held);
+    return { busy, open: open.length, total: tasks.length, live, budget: h && budgetBlock(open, live, held), held: h };
   }
 }
 
-/** Why no open task can go on for budget reasons (see `progress`), or null when one can or none is held. */
-export function budgetBlock(open: readonly Task[], live: readonly string[], held: ReadonlyMap<string, string>): string | null {
+/** Why no open task can go on for budget reasons: the reason, who is held, the open tasks, the limit to raise. */
+export interface BudgetHeld {
+  reason: string;
+  who: string[];
+  open: number;
+  /** `thclaws team budget` target: a name, `--team` or `--role <role>`. */
+  target: string;
+}
+
+/** See `budgetBlock`; null when one can go on or none is held. */
+export function budgetHeld(open: readonly Task[], live: readonly string[], held: ReadonlyMap<string, string>): BudgetHeld | null {
   if (!held.size || !open.length) return null;
   const waits = (t: Task) => t.parked === 'budget' || (t.owner ? held.has(t.owner) : !!t.reserved_for && held.has(t.reserved_for));
   if (live.some((n) => !held.has(n)) && !open.every(waits)) return null;
   const [name, reason] = [...held][0]!;
-  const who = [...held.keys()].join(', ');
   const target = reason.includes("the team's budget") ? '--team' : reason.includes('role budget') ? '--role <role>' : name;
-  return `${reason.replace(/^budget reached — /, 'budget reached: ')} (${who} ${held.size > 1 ? 'wait' : 'waits'} with ${open.length} task(s) open; raise it with thclaws team budget ${target} --usd N|--tokens N)`;
+  return { reason: reason.replace(/^budget reached — /, 'budget reached: '), who: [...held.keys()], open: open.length, target };
+}
+
+/** Why no open task can go on for budget reasons (see `progress`), or null when one can or none is held. */
+export function budgetBlock(open: readonly Task[], live: readonly string[], held: ReadonlyMap<string, string>): string | null {
+  const h = budgetHeld(open, live, held);
+  if (!h) return null;
+  return `${h.reason} (${h.who.join(', ')} ${h.who.length > 1 ? 'wait' : 'waits'} with ${h.open} task(s) open; raise it with thclaws team budget ${h.target} --usd N|--tokens N)`;
+}
+
+/**
+ * The same once a print run has stopped the held teammates on its way out: raising the budget alone no longer
+ * helps, so it says they were stopped and the command that starts them again on their saved conversations.
+ */
+export function budgetStopped(h: BudgetHeld, root: string): string {
+  const who = h.who.join(', ');
+  const dir = /^[\w@%+=:,./-]+$/.test(root) ? root : `'${root.replace(/'/g, `'\\''`)}'`;
+  return `${h.reason} (${who} ${h.who.length > 1 ? 'were' : 'was'} stopped with ${h.open} task(s) open; to go on, raise it with thclaws team budget ${h.target} --usd N|--tokens N, then start ${h.who.length > 1 ? 'them' : who} again with thclaws team resume --dir ${dir})`;
 }

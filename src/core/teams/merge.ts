@@ -8,6 +8,7 @@ import { git, gitOut } from '../git.js';
 import { announceLanding } from '../review/landing.js';
 import type { TeamSession } from './session.js';
 import { ensureRepo } from './worktree.js';
+import { abortLeftMerge, personResolving, recordLeftMerge } from '../review/merge-work.js';
 
 export interface MergeInput {
   into?: string;
@@ -31,12 +32,15 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
   const current = gitOut(root, ['rev-parse', '--abbrev-ref', 'HEAD']);
   if (!current) throw new TeamError('conflict', 'not a git repository (no HEAD)');
   const merging = git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']).ok;
+  const resolving = merging ? await personResolving(root) : null;
   if (input.abort) {
     if (!merging) return 'No merge in progress: nothing to abort.';
-    const a = git(root, ['merge', '--abort']);
-    if (!a.ok) throw new TeamError('conflict', `git merge --abort failed: ${a.stderr.trim()}`);
-    return 'Merge aborted: the tree is back where it was before the merge.';
+    if (resolving) throw new TeamError('conflict', `abort refused: ${resolving}`);
+    // The lead's own merge: whatever it did in it is saved to a patch, never thrown away.
+    const a = await abortLeftMerge(root, { confirm: true });
+    return `Merge aborted: the tree is back where it was before the merge.${a.saved ? ` What was changed in it (${a.kept.join(', ')}) is saved in ${a.saved}.` : ''}`;
   }
+  if (resolving) throw new TeamError('conflict', `a merge is in progress: ${resolving}`);
   if (merging) {
     throw new TeamError('conflict', 'a merge is already in progress: resolve the files git lists as unmerged and commit, or back out with TeamMerge { abort: true }');
   }
@@ -106,6 +110,7 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
     // Everything else is merged; now reopen the first conflict and leave it for the lead.
     const name = conflicted[0]!;
     git(root, [...identity(root), 'merge', '--no-ff', '--no-edit', `team/${name}`]);
+    await recordLeftMerge(root, 'lead');
     const files = (gitOut(root, ['diff', '--name-only', '--diff-filter=U']) ?? '').split('\n').filter(Boolean);
     out.push(`  ${name}: merge left in progress — conflicted files: ${files.join(', ')}. Edit only those files, then git add + git commit; or back out with TeamMerge { abort: true }.`);
   }

@@ -251,7 +251,7 @@ export class ReviewFeed {
 
   private changesEvent(ch: TeammateChanges, comments: ReviewCommentView[]): HostEvent {
     const changes: ChangesView = { agent: ch.agent, branch: ch.branch, into: ch.into, base: ch.base, head: ch.head, ahead: ch.ahead, behind: ch.behind, last_commit: ch.last_commit, files: ch.files.slice(0, 20_000) };
-    const list = comments.map((c) => ({ id: c.id, path: c.path, line: c.line, end_line: c.end_line ?? null, lines: c.lines, text: c.text, state: c.state, created_at: c.created_at }));
+    const list = comments.map((c) => ({ id: c.id, path: c.path, line: c.line, end_line: c.end_line ?? null, lines: c.lines, text: c.text, state: c.state, created_at: c.created_at, sent_at: c.sent_at ?? null, gone: c.gone ?? null }));
     return { type: 'review_changes', agent: ch.agent, changes, comments: list };
   }
 

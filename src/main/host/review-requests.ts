@@ -85,7 +85,7 @@ export async function runReviewRequest(store: TeamStore, feed: ReviewFeed, req: 
     case 'merge_conflicts':
       return conflictSides(root);
     case 'merge_abort': {
-      const r = await abortMerge(root);
+      const r = await abortMerge(root, { confirm: req.confirm });
       feed.touch();
       return r;
     }

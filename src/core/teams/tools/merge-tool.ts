@@ -8,7 +8,7 @@ export function mergeTool(session: TeamSession) {
     {
       name: 'TeamMerge',
       description:
-        'Merge teammates\' team/<name> branches into `into` (default: the current branch). dry_run lists commits and predicts conflicts without touching the tree; leave_conflicted leaves a conflicted merge in progress for you to resolve (abort: true backs out of it); cleanup removes merged worktrees of stopped teammates.',
+        'Merge teammates\' team/<name> branches into `into` (default: the current branch). dry_run lists commits and predicts conflicts without touching the tree; leave_conflicted leaves a conflicted merge in progress for you to resolve (abort: true backs out of it; a merge the person is resolving is theirs and cannot be aborted); cleanup removes merged worktrees of stopped teammates.',
       needsPermission: true,
       leadOnly: true,
       inputSchema: z
@@ -18,7 +18,7 @@ export function mergeTool(session: TeamSession) {
           dry_run: z.boolean().optional(),
           cleanup: z.boolean().optional(),
           leave_conflicted: z.boolean().optional(),
-          abort: z.boolean().optional().describe('back out of a merge left in progress'),
+          abort: z.boolean().optional().describe('back out of a merge you left in progress (refused while the person is resolving it)'),
         })
         .strict(),
       async run(input, s) {

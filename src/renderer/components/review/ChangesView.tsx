@@ -3,12 +3,25 @@ import type { ChangesView as Changes } from '../../../shared/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
 import { warningsOf } from '../../store/review-slice';
-import { FileDiff } from './FileDiff';
+import { EarlierComments, FileDiff, LARGE_FILE_LINES, ROW_PX, unsent } from './FileDiff';
+import { NearScreen } from './near-screen';
+
+/** Files built at once; the rest when they come near the screen (a 2,000-file view is not built in one go). */
+const FIRST_FILES = 25;
+const HEAD_PX = 34;
+
+/** A file's height before it is built: its header, and its open diff when it opens by itself. */
+function estimate(f: Changes['files'][number]): number {
+  const changed = (f.added ?? 0) + (f.deleted ?? 0);
+  return HEAD_PX + (f.binary || f.huge || changed > LARGE_FILE_LINES ? 24 : Math.min(changed + 4, 400) * ROW_PX);
+}
 
 function AgentChanges({ ch, split }: { ch: Changes; split: boolean }) {
   const comments = useDashboard((s) => s.comments[ch.agent]) ?? [];
   const warnings = warningsOf(useDashboard((s) => s.warnings), ch.agent);
-  const pending = comments.filter((c) => c.state === 'pending').length;
+  const pending = comments.filter(unsent).length;
+  // Comments whose file left the diff (deleted, reverted): listed, since no file section draws them.
+  const gone = comments.filter((c) => c.state !== 'resolved' && (c.gone || !ch.files.some((f) => f.path === c.path)));
   const [sending, setSending] = useState(false);
   const send = async (requestChanges: boolean) => {
     setSending(true);
@@ -39,10 +52,13 @@ function AgentChanges({ ch, split }: { ch: Changes; split: boolean }) {
           Request changes
         </button>
       </header>
+      <EarlierComments agent={ch.agent} comments={gone} title="Comments on files no longer in the changes" />
       {ch.files.length === 0 && <div className="review-empty">no changes</div>}
-      {ch.files.map((f) => (
-        <FileDiff key={`${f.source}\0${f.path}`} agent={ch.agent} file={f} split={split} />
-      ))}
+      {ch.files.map((f, i) => {
+        const diff = <FileDiff agent={ch.agent} file={f} split={split} />;
+        const key = `${f.source}\0${f.path}`;
+        return i < FIRST_FILES ? <div key={key}>{diff}</div> : <NearScreen key={key} estimate={estimate(f)} label={f.path}>{diff}</NearScreen>;
+      })}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import '@git-diff-view/react/styles/diff-view.css';
 import type { FileChangeView, ReviewCommentView } from '../../../shared/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
+import { NearScreen } from './near-screen';
 import { paginatePatch } from './patch-pages';
 
 /** Past this many changed lines a file starts collapsed ("show" renders it). */
@@ -14,7 +15,7 @@ export const HIGHLIGHT_MAX_LINES = 1000;
 const PAGE_LINES = 300;
 /** The first page is small: it is what the first paint waits for. */
 const FIRST_PAGE_LINES = 80;
-const ROW_PX = 20;
+export const ROW_PX = 20;
 
 const LETTER: Record<FileChangeView['status'], string> = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', copied: 'C', type_changed: 'T' };
 
@@ -50,37 +51,51 @@ function CommentForm({ agent, file, line, onClose }: { agent: string; file: File
   );
 }
 
-function CommentBox({ agent, comments }: { agent: string; comments: ReviewCommentView[] }) {
+/** Drawn on its line in today's diff: only a comment the host followed to where its lines are now. */
+const onLine = (c: ReviewCommentView) => c.state === 'pending' || c.state === 'sent';
+/** Not yet with the teammate ("Send review" sends it). */
+export const unsent = (c: ReviewCommentView) => c.state === 'pending' || (c.state === 'outdated' && !c.sent_at);
+
+function where(c: ReviewCommentView): string {
+  return `${c.path}:${c.line}${c.end_line && c.end_line !== c.line ? `-${c.end_line}` : ''}`;
+}
+
+function CommentBox({ agent, comments, quoted = false }: { agent: string; comments: ReviewCommentView[]; quoted?: boolean }) {
   return (
     <div className="review-comments">
       {comments.map((c) => (
-        <div key={c.id} className={`review-comment ${c.state}`} data-state={c.state}>
-          <span className="review-comment-state">{c.state}</span>
+        <div key={c.id} className={`review-comment ${c.state}`} data-state={c.state} data-comment={c.id}>
+          <span className="review-comment-state">{c.state === 'outdated' ? (c.sent_at ? 'outdated' : 'outdated, not sent yet') : c.state}</span>
+          {quoted && (
+            <div className="review-comment-quoted">
+              <span className="muted">
+                {where(c)} {c.state === 'resolved' ? '' : c.gone ? '— the file is no longer in the changes; written on:' : '— written on an earlier version:'}
+              </span>
+              <pre>{c.lines.join('\n')}</pre>
+            </div>
+          )}
           <span className="review-comment-text">{c.text}</span>
           {c.state !== 'resolved' && (
             <button onClick={() => void act({ type: 'review_comment_state', agent, comment_id: c.id, state: 'resolved' })} title="mark resolved">
               Resolve
             </button>
           )}
-          {c.state === 'pending' && <button onClick={() => void act({ type: 'review_comment_state', agent, comment_id: c.id, state: 'deleted' })}>Delete</button>}
+          {unsent(c) && <button onClick={() => void act({ type: 'review_comment_state', agent, comment_id: c.id, state: 'deleted' })}>Delete</button>}
         </div>
       ))}
     </div>
   );
 }
 
-/** Renders its children once it is within a screen of the viewport; until then a box of the estimated height. */
-function NearScreen({ estimate, children }: { estimate: number; children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(false);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || near) return;
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '100% 0px' });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [near]);
-  return near ? <>{children}</> : <div ref={ref} className="review-page-placeholder" style={{ height: estimate }} />;
+/** Comments no longer drawn on a line (outdated, resolved): each with the lines it was written about. */
+export function EarlierComments({ agent, comments, title }: { agent: string; comments: ReviewCommentView[]; title: string }) {
+  if (!comments.length) return null;
+  return (
+    <div className="review-earlier" data-testid="earlier-comments">
+      <div className="muted">{title}</div>
+      <CommentBox agent={agent} comments={comments} quoted />
+    </div>
+  );
 }
 
 /**
@@ -135,9 +150,10 @@ export function FileDiff({ agent, file, split }: { agent: string; file: FileChan
   }, [open, large, agent, file, patch?.sig]);
   const pages = useMemo(() => (open && patch?.text ? paginatePatch(patch.text, PAGE_LINES, FIRST_PAGE_LINES) : []), [open, patch?.text]);
   const changed = (file.added ?? 0) + (file.deleted ?? 0);
-  const comments = (allComments ?? []).filter((c) => c.path === file.path);
+  const comments = (allComments ?? []).filter((c) => c.path === file.path && !c.gone);
   const extend: Record<string, { data: ReviewCommentView[] }> = {};
-  for (const c of comments) (extend[String(c.line)] ??= { data: [] }).data.push(c);
+  for (const c of comments.filter(onLine)) (extend[String(c.line)] ??= { data: [] }).data.push(c);
+  const earlier = comments.filter((c) => !onLine(c));
   const counts = file.huge ? `huge file (${file.size ?? '?'} bytes): not shown` : file.binary ? 'binary' : `+${file.added ?? 0} −${file.deleted ?? 0}`;
   return (
     <div className={`review-file${viewed ? ' viewed' : ''}`} data-path={file.path} data-source={file.source} id={`f-${encodeURIComponent(key)}`}>
@@ -155,6 +171,7 @@ export function FileDiff({ agent, file, split }: { agent: string; file: FileChan
           viewed
         </label>
       </div>
+      <EarlierComments agent={agent} comments={earlier} title="Comments whose lines changed since (or resolved), with the lines they were written about" />
       {open && !file.binary && !file.huge && (
         <div className="review-file-body">
           {!patch ? (

@@ -64,6 +64,14 @@ export function MergePanel() {
   useEffect(() => {
     void load();
   }, [landedMarks]);
+  // While a merge is left in progress the person resolves it elsewhere (editor, terminal): read it again now
+  // and then, so the panel follows them down to "commit it".
+  const leftOpen = left !== null;
+  useEffect(() => {
+    if (!leftOpen) return;
+    const t = setInterval(() => void act({ type: 'merge_conflicts' }).then((l) => l !== undefined && setLeft((l as LeftConflicted | null) ?? null)), 2000);
+    return () => clearInterval(t);
+  }, [leftOpen]);
   /** The refusal's second offer for a working teammate: ask it (a message from the person) to commit and pause. */
   const askToPause = (agent: string) =>
     act({ type: 'send_message', to: agent, text: `Please commit your work on team/${agent} now (git add -A && git commit) with a message saying where you are, then pause: take no new task until the person has merged your branch. Reply when committed.` });
@@ -72,8 +80,10 @@ export function MergePanel() {
     // A refusal (dirty checkout, merges cleanly, …) is shown by `act` as an error notice.
     setLeft(((await act({ type: 'merge_leave_conflicted', agent })) as LeftConflicted | undefined) ?? null);
   };
-  const abort = async () => {
-    await act({ type: 'merge_abort' });
+  const notify = useDashboard((s) => s.notify);
+  const abort = async (confirm: boolean) => {
+    const r = (await act({ type: 'merge_abort', confirm })) as { saved: string | null } | undefined;
+    if (r?.saved) notify('info', `Merge aborted; your work is saved in ${r.saved} (git apply ${r.saved} puts it back).`);
     void load();
   };
   /** Selected branches with commits to merge: without one, Merge has nothing to do. */
@@ -208,7 +218,7 @@ export function MergePanel() {
             ))}
           </div>
         )}
-        {left && <ConflictView left={left} onAbort={() => void abort()} />}
+        {left && <ConflictView left={left} onAbort={(c) => void abort(c)} />}
       </div>
     </div>
   );
