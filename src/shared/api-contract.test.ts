@@ -74,7 +74,8 @@ const REQUESTS: [Record<string, unknown>, Record<string, unknown>?][] = [
   [{ type: 'merge_run', agents: ['alice'], checks: false, allow_live: true, allow_uncommitted: true, allow_open_comments: true }],
   [{ type: 'merge_leave_conflicted', agent: 'alice' }],
   [{ type: 'merge_conflicts' }],
-  [{ type: 'merge_abort' }],
+  [{ type: 'merge_abort' }, { type: 'merge_abort', confirm: false }],
+  [{ type: 'merge_abort', confirm: true }],
 ];
 
 /** [request as sent, the field the error must name]: out-of-range numbers, bad names and ids, bad enums. */
@@ -170,7 +171,7 @@ describe('requests', () => {
 
 const member = {
   name: 'alice', role: 'backend', model: null, state: 'not_configured', alive: false, current_task: null, tokens: null, cost_usd: null, queued: 0,
-  terminal: { kind: 'pty', pid: 4242 }, can_respawn: true, waiting_for: 'req-1', budget_reached: null,
+  terminal: { kind: 'pty', pid: 4242 }, can_respawn: true, waiting_for: 'req-1', budget_reached: null, error: null, retry: null,
   usage: { input_tokens: 1, output_tokens: 2, cache_creation_input_tokens: 3, cache_read_input_tokens: 4 },
 };
 const task = { id: '1', subject: 's', description: 'd', status: 'pending', column: 'pending', owner: null, reserved_for: 'bob', blocked_by: ['2'], open_blockers: ['2'], result: null, updated_at: 5 };
@@ -260,8 +261,8 @@ describe('events', () => {
   });
 
   it('fills an event\'s defaults: a member not waiting, an empty approval inbox', () => {
-    const { waiting_for: _w, usage: _u, ...bare } = member;
-    expect(A.parseEvent({ type: 'member', member: bare })).toEqual({ ok: true, event: { type: 'member', member: { ...bare, waiting_for: null } } });
+    const { waiting_for: _w, usage: _u, error: _e, retry: _r, ...bare } = member;
+    expect(A.parseEvent({ type: 'member', member: bare })).toEqual({ ok: true, event: { type: 'member', member: { ...bare, waiting_for: null, error: null, retry: null } } });
     expect(A.parseEvent({ type: 'approvals', pending: 0 })).toEqual({ ok: true, event: { type: 'approvals', pending: 0, items: [] } });
   });
 
