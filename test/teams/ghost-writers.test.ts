@@ -132,8 +132,13 @@ describe('a teammate ends, and so does every command it ran', () => {
     await waitFor(() => !pidAlive(g.pid), 'the teammate to die', 30_000);
     expect(marked(g.marker).length).toBeGreaterThan(0);
     await waitFor(async () => (await g.session.store.tasks.get('1')).status === 'pending', 'task 1 back to pending', 30_000);
-    // The respawn completes the task without running anything: the leftover must end because it starts.
-    g.session.opts.childFlags = ['--script', writeScript(g.ws, { rules: [{ match: 'Task #1 —', turns: [{ text: 'done', tool_calls: [{ name: 'TeamTaskComplete', input: { task_id: '1', summary: 'done' } }] }, { text: 'end' }] }] }, 'respawn.json')];
+    // The respawn runs no command that could end the leftover (it commits what the leftover wrote — "done" means
+    // committed — and completes): the leftover must end because the new process starts.
+    g.session.opts.childFlags = ['--script', writeScript(g.ws, { rules: [{ match: 'Task #1 —', turns: [
+      { text: 'commit', tool_calls: [{ name: 'Bash', input: { command: 'git add -A && git commit -qm ticks' } }] },
+      { text: 'done', tool_calls: [{ name: 'TeamTaskComplete', input: { task_id: '1', summary: 'done' } }] },
+      { text: 'end' },
+    ] }] }, 'respawn.json')];
     await spawnTeammate(g.session, { name: 'alice' });
     await waitFor(() => marked(g.marker).length === 0, 'the leftover command to be ended by the new process', 30_000);
     await waitFor(async () => (await g.session.store.tasks.get('1')).status === 'completed', 'the respawn to complete task 1', 30_000);
