@@ -80,9 +80,9 @@ function liveFilters(filters, tracked) {
 /** Runs a command in its own process group; kills the group at the deadline. */
 function run(cwd, cmd, args, deadline) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', FORCE_COLOR: '0' } });
+    const child = spawn(cmd, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', NO_COLOR: '1' } });
     let out = '';
-    const keep = (b) => { out = (out + b.toString()).slice(-200_000); };
+    const keep = (b) => { out = (out + b.toString().replace(/\x1b\[[0-9;]*m/g, '')).slice(-200_000); };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     let timedOut = false;
@@ -99,8 +99,13 @@ function run(cwd, cmd, args, deadline) {
 
 /** The first failing tests a run names (vitest's FAIL lines, Playwright's ✘ lines). */
 function failures(out) {
-  const names = out.split('\n').map((l) => l.trim()).filter((l) => /^(FAIL|×|✘)\s/.test(l)).map((l) => l.replace(/\s+\d+(\.\d+)?m?s$/, ''));
-  return [...new Set(names)].slice(0, 3);
+  const lines = out.split('\n').map((l) => l.trim().replace(/\s+\d+(\.\d+)?m?s$/, ''));
+  const named = lines.filter((l) => /^FAIL\s/.test(l));
+  return [...new Set(named.length > 0 ? named : lines.filter((l) => /^(×|✘)\s/.test(l)))].slice(0, 3);
+}
+
+function lastLines(out) {
+  return out.trim().split('\n').slice(-3).join(' | ');
 }
 
 function scratchWorktree() {
@@ -146,7 +151,7 @@ async function main() {
   try {
     for (const [i, p] of picked.entries()) {
       git(wt, 'reset', '--hard', '-q');
-      git(wt, 'clean', '-fdq');
+      git(wt, 'clean', '-fdq', '-e', 'node_modules'); // the symlink is untracked too
       const t0 = Date.now();
       const deadline = t0 + o.timeoutS * 1000;
       // Builds of the previous mutant are stale: rebuild them from the clean tree, then this mutant's.
@@ -165,8 +170,10 @@ async function main() {
         const r = await run(wt, s.cmd[0], s.cmd.slice(1), deadline);
         if (r.timedOut) { status = 'timed out'; by = s.what; break; }
         if (r.code !== 0) {
-          status = s.build ? 'build error' : 'caught';
-          by = s.build ? `${s.what}: ${r.out.trim().split('\n').slice(-1)[0] ?? ''}` : `${s.what}: ${failures(r.out).join('; ') || `exit ${r.code ?? r.signal}`}`;
+          // Caught only when a test failed: a run that broke before any test (a missing tool) proves nothing.
+          const failed = s.build ? [] : failures(r.out);
+          status = s.build ? 'build error' : failed.length > 0 ? 'caught' : 'run error';
+          by = `${s.what}: ${failed.join('; ') || lastLines(r.out)}`;
           break;
         }
       }
