@@ -162,9 +162,9 @@ async function main() {
       let by = '';
       const steps = [];
       for (const b of p.builds) steps.push({ what: b, cmd: ['npm', 'run', '-s', b], build: true });
-      steps.push({ what: 'related', cmd: ['npx', 'vitest', 'related', p.file, '--run', '--passWithNoTests'] });
-      if (p.tests.length) steps.push({ what: 'area', cmd: ['npx', 'vitest', 'run', ...p.tests] });
-      for (const spec of p.e2e) steps.push({ what: spec, cmd: ['npx', 'playwright', 'test', spec] });
+      steps.push({ what: 'related', cmd: ['npx', 'vitest', 'related', p.file, '--run', '--passWithNoTests', '--bail', '1'] });
+      if (p.tests.length) steps.push({ what: 'area', cmd: ['npx', 'vitest', 'run', '--bail', '1', ...p.tests] });
+      for (const spec of p.e2e) steps.push({ what: spec, cmd: ['npx', 'playwright', 'test', '--max-failures', '1', spec] });
       process.stdout.write(`[${i + 1}/${picked.length}] ${p.file}:${p.line} ${p.mutator} …`);
       for (const s of steps) {
         const r = await run(wt, s.cmd[0], s.cmd.slice(1), deadline);
