@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
-import { applyExplicit, applyMutant, areaOf, buildsFor, changedLines, draw, isMutable, onChangedLine, parseArgs, reproduce } from '../stryker/sample-lib.mjs';
+import { USAGE, applyExplicit, applyMutant, areaOf, buildsFor, changedLines, draw, isMutable, onChangedLine, parseArgs, reproduce } from '../stryker/sample-lib.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
@@ -46,7 +46,7 @@ async function pick(o) {
   let files = o.files;
   let lines = null;
   if (o.since) {
-    const diff = git(ROOT, 'diff', '-U0', `${o.since}...`, '--', 'src');
+    const diff = git(ROOT, '-c', 'core.quotePath=false', 'diff', '-U0', `${o.since}...`, '--', 'src');
     lines = changedLines(diff);
     files = [...lines.keys()].filter(isMutable);
     if (files.length === 0) fail(`no TypeScript source under src/ changed since ${o.since}`);
@@ -82,6 +82,7 @@ function run(cwd, cmd, args, deadline) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', NO_COLOR: '1' } });
     let out = '';
+    // eslint-disable-next-line no-control-regex -- colour codes some tools print even under NO_COLOR
     const keep = (b) => { out = (out + b.toString().replace(/\x1b\[[0-9;]*m/g, '')).slice(-200_000); };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
@@ -128,6 +129,7 @@ async function main() {
   } catch (e) {
     fail(e.message);
   }
+  if (o.help) return void console.log(USAGE);
   if (o.seed === null) o.seed = Math.floor(Math.random() * 1e9) + 1;
   const dirty = git(ROOT, 'status', '--porcelain', '--', 'src').trim();
   if (dirty && !o.dryRun) process.stderr.write('mutate:sample: note: src/ has uncommitted changes; the scratch worktree is at HEAD, mutants are drawn from the files as they are\n');
@@ -141,7 +143,7 @@ async function main() {
     p.e2e = o.e2e ? (area.e2e ?? []).filter((s) => tracked.includes(s)) : [];
     p.builds = buildsFor(p.file, p.e2e.length > 0);
     if (p.e2e.length > 0 && !p.builds.includes('build:cli')) p.builds.unshift('build:cli');
-    console.log(`${String(i + 1).padStart(2)}  ${p.file}:${p.line} ${p.mutator}: ${JSON.stringify(p.original).slice(0, 80)} → ${JSON.stringify(p.replacement).slice(0, 80)}\n    tests: related + ${p.tests.join(' ') || '-'}${p.e2e.length ? `; e2e: ${p.e2e.join(' ')}` : ''}\n    again: ${p.repro}`);
+    console.log(`${String(i + 1).padStart(2)}  ${p.file}:${p.line} ${p.mutator}: ${JSON.stringify(p.original).slice(0, 80)} → ${JSON.stringify(p.replacement).slice(0, 80)}\n    tests: ${p.tests.join(' ') || '-'} + related${p.e2e.length ? `; e2e: ${p.e2e.join(' ')}` : ''}\n    again: ${p.repro}`);
   }
   if (o.dryRun) return;
 
@@ -162,8 +164,9 @@ async function main() {
       let by = '';
       const steps = [];
       for (const b of p.builds) steps.push({ what: b, cmd: ['npm', 'run', '-s', b], build: true });
-      steps.push({ what: 'related', cmd: ['npx', 'vitest', 'related', p.file, '--run', '--passWithNoTests', '--bail', '1'] });
+      // The area's folders first (the judges chosen for it), then every test that imports the module.
       if (p.tests.length) steps.push({ what: 'area', cmd: ['npx', 'vitest', 'run', '--bail', '1', ...p.tests] });
+      steps.push({ what: 'related', cmd: ['npx', 'vitest', 'related', p.file, '--run', '--passWithNoTests', '--bail', '1'] });
       for (const spec of p.e2e) steps.push({ what: spec, cmd: ['npx', 'playwright', 'test', '--max-failures', '1', spec] });
       process.stdout.write(`[${i + 1}/${picked.length}] ${p.file}:${p.line} ${p.mutator} …`);
       for (const s of steps) {

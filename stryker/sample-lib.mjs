@@ -5,15 +5,15 @@
  */
 import { AREAS } from './areas.mjs';
 
-const USAGE = `usage: npm run mutate:sample -- (--files a.ts,b.ts | --since <ref> | --mutant 'file:line:from=>to' | --id file#id)
+export const USAGE = `usage: npm run mutate:sample -- (--files a.ts,b.ts | --since <ref> | --mutant 'file:line:from=>to' | --id file#id)
   [--n 10] [--seed S] [--timeout 600] [--dry-run] [--no-e2e]`;
 
 /** Command-line arguments → options; throws a one-line error on bad input. */
 export function parseArgs(argv) {
-  const o = { files: [], since: null, mutants: [], ids: [], n: 10, seed: null, timeoutS: 600, dryRun: false, e2e: true };
+  const o = { files: [], since: null, mutants: [], ids: [], n: 10, seed: null, timeoutS: 600, dryRun: false, e2e: true, help: false };
   const value = (i, flag) => {
     const v = argv[i + 1];
-    if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value\n${USAGE}`);
+    if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value (--help: usage)`);
     return v;
   };
   const count = (v, flag) => {
@@ -31,11 +31,11 @@ export function parseArgs(argv) {
     else if (a === '--timeout') o.timeoutS = count(value(i++, a), a);
     else if (a === '--dry-run') o.dryRun = true;
     else if (a === '--no-e2e') o.e2e = false;
-    else if (a === '--help' || a === '-h') throw new Error(USAGE);
-    else throw new Error(`unknown argument ${JSON.stringify(a)}\n${USAGE}`);
+    else if (a === '--help' || a === '-h') return { ...o, help: true };
+    else throw new Error(`unknown argument ${JSON.stringify(a)} (--help: usage)`);
   }
   const sources = [o.files.length > 0, o.since !== null, o.mutants.length + o.ids.length > 0].filter(Boolean).length;
-  if (sources !== 1) throw new Error(`give one of --files, --since, --mutant/--id\n${USAGE}`);
+  if (sources !== 1) throw new Error('give one of --files, --since, --mutant/--id (--help: usage)');
   return o;
 }
 
@@ -86,7 +86,7 @@ export function changedLines(diff) {
   let file = null;
   for (const line of diff.split('\n')) {
     if (line.startsWith('+++ ')) {
-      file = line === '+++ /dev/null' ? null : line.slice(4).replace(/^b\//, '');
+      file = line === '+++ /dev/null' ? null : unquote(line.slice(4).replace(/\t$/, '')).replace(/^b\//, '');
       if (file && !out.has(file)) out.set(file, new Set());
       continue;
     }
@@ -97,6 +97,13 @@ export function changedLines(diff) {
     for (let l = start; l < start + count; l++) out.get(file).add(l);
   }
   return out;
+}
+
+/** A path as git's diff header writes it: a name with a space ends in a tab (dropped above), an odd one is C-quoted. */
+function unquote(name) {
+  if (!name.startsWith('"')) return name;
+  const esc = { n: '\n', t: '\t', '"': '"', '\\': '\\' };
+  return name.slice(1, -1).replace(/\\(.)/g, (_, c) => esc[c] ?? c);
 }
 
 /** A source file the sampler mutates: TypeScript under src/, not a test. */
