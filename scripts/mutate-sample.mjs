@@ -77,6 +77,8 @@ function liveFilters(filters, tracked) {
   return filters.filter((f) => tracked.some((t) => t.startsWith(f) && /\.test\.tsx?$/.test(t)));
 }
 
+let running = null;
+
 /** Runs a command in its own process group; kills the group at the deadline. */
 function run(cwd, cmd, args, deadline) {
   return new Promise((resolve) => {
@@ -91,7 +93,9 @@ function run(cwd, cmd, args, deadline) {
       timedOut = true;
       try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
     }, Math.max(1, deadline - Date.now()));
+    running = child;
     child.on('close', (code, signal) => {
+      running = null;
       clearTimeout(timer);
       resolve({ code, signal, timedOut, out });
     });
@@ -147,7 +151,16 @@ async function main() {
   }
   if (o.dryRun) return;
 
+  git(ROOT, 'worktree', 'prune'); // registrations of scratch worktrees an earlier run could not remove
   const wt = scratchWorktree();
+  // Interrupted: the running tests' group and the scratch worktree go too.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(sig, () => {
+      try { if (running) process.kill(-running.pid, 'SIGKILL'); } catch { /* gone */ }
+      try { git(ROOT, 'worktree', 'remove', '--force', wt); } catch { /* already removed */ }
+      process.exit(130);
+    });
+  }
   const results = [];
   let stale = new Set(picked.some((p) => p.e2e.length > 0) ? ['build:cli', 'build:renderer'] : ['build:cli']);
   try {

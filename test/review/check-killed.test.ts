@@ -2,7 +2,8 @@
  * A merge check that never finishes on its own — killed by its timeout, or by a signal (the OOM killer, a
  * person's kill) — exits with no code at all. The branch must not land as if the check had passed: main stays
  * where it was, the teammate's file is not in the lead's checkout, and the result and the CLI say "killed".
- * Real git, real bash checks, and the `thclaws team merge --checks` CLI as a real process.
+ * Likewise when the person saved a file in the lead's checkout while the checks ran: nothing lands and the
+ * edit is kept. Real git, real bash checks, and the `thclaws team merge --checks` CLI as a real process.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -92,4 +93,31 @@ describe('a merge check that is killed lands nothing', () => {
     expect(r.stdout).toContain('nothing landed');
     notLanded(ws, main);
   }, 60_000);
+});
+
+describe("the lead's checkout changed while the checks ran", () => {
+  it("lands nothing, names the changed file, and keeps the person's edit", async () => {
+    const { ws, store, main } = await teammateCommitted();
+    const go = path.join(ws.home, 'go');
+    // The check waits (bounded) until the person has saved a file in the lead's checkout, as in a long check.
+    const check = `echo started; for i in $(seq 1 600); do [ -e '${go}' ] && break; sleep 0.05; done; echo checked`;
+    let out = '';
+    const r = await integrateAndLand(store, ws.dir, {
+      agents: ['a'],
+      checks: [check],
+      onOutput: (s) => {
+        out += s;
+        if (s.includes('started')) {
+          fs.writeFileSync(path.join(ws.dir, 'notes for later.txt'), 'my edit\n');
+          fs.writeFileSync(go, '');
+        }
+      },
+    });
+    expect(out).toContain('checked');
+    expect(r.checks.map((c) => c.code)).toEqual([0]);
+    expect(r.landed).toBe(false);
+    expect(r.refusals).toEqual([{ reason: `the lead's checkout changed while the checks ran: "notes for later.txt"`, files: ['notes for later.txt'] }]);
+    notLanded(ws, main);
+    expect(fs.readFileSync(path.join(ws.dir, 'notes for later.txt'), 'utf8')).toBe('my edit\n');
+  });
 });
