@@ -109,6 +109,24 @@ function failures(out) {
   return [...new Set(named.length > 0 ? named : lines.filter((l) => /^(×|✘)\s/.test(l)))].slice(0, 3);
 }
 
+/**
+ * Processes a test started detached (a `thclaws host` outlives its test by design) run the scratch worktree's
+ * bundle: once a mutant is judged, or the run interrupted, every process whose command line names the
+ * worktree is ended, so none lingers, and none keeps serving a mutant into the next one.
+ */
+function reapStrays(wt) {
+  if (process.platform !== 'linux') return 0;
+  let n = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    if (Number(pid) === process.pid) continue;
+    let cmd = '';
+    try { cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
+    if (!cmd.includes(`${wt}/`)) continue;
+    try { process.kill(Number(pid), 'SIGKILL'); n++; } catch { /* gone */ }
+  }
+  return n;
+}
+
 function lastLines(out) {
   return out.trim().split('\n').slice(-3).join(' | ');
 }
@@ -157,6 +175,7 @@ async function main() {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(sig, () => {
       try { if (running) process.kill(-running.pid, 'SIGKILL'); } catch { /* gone */ }
+      reapStrays(wt);
       try { git(ROOT, 'worktree', 'remove', '--force', wt); } catch { /* already removed */ }
       process.exit(130);
     });
@@ -182,7 +201,9 @@ async function main() {
       steps.push({ what: 'related', cmd: ['npx', 'vitest', 'related', p.file, '--run', '--passWithNoTests', '--bail', '1'] });
       for (const spec of p.e2e) steps.push({ what: spec, cmd: ['npx', 'playwright', 'test', '--max-failures', '1', spec] });
       process.stdout.write(`[${i + 1}/${picked.length}] ${p.file}:${p.line} ${p.mutator} …`);
+      const ran = [];
       for (const s of steps) {
+        ran.push(s.cmd.join(' '));
         const r = await run(wt, s.cmd[0], s.cmd.slice(1), deadline);
         if (r.timedOut) { status = 'timed out'; by = s.what; break; }
         if (r.code !== 0) {
@@ -193,11 +214,13 @@ async function main() {
           break;
         }
       }
-      const row = { file: p.file, line: p.line, mutator: p.mutator, original: p.original, replacement: p.replacement, status, by, seconds: Math.round((Date.now() - t0) / 1000), repro: p.repro, tests: p.tests, e2e: p.e2e };
+      const strays = reapStrays(wt);
+      const row = { file: p.file, line: p.line, mutator: p.mutator, original: p.original, replacement: p.replacement, status, by, seconds: Math.round((Date.now() - t0) / 1000), repro: p.repro, ran, strays };
       results.push(row);
       console.log(` ${status} (${row.seconds}s)${by ? ` ${by}` : ''}`);
     }
   } finally {
+    reapStrays(wt);
     git(ROOT, 'worktree', 'remove', '--force', wt);
   }
   const caught = results.filter((r) => r.status === 'caught' || r.status === 'timed out').length;

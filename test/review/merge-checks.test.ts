@@ -3,7 +3,9 @@
  * person's kill) — exits with no code at all. The branch must not land as if the check had passed: main stays
  * where it was, the teammate's file is not in the lead's checkout, and the result and the CLI say "killed".
  * Likewise when the person saved a file in the lead's checkout while the checks ran: nothing lands and the
- * edit is kept. Real git, real bash checks, and the `thclaws team merge --checks` CLI as a real process.
+ * edit is kept. When the person only switched the checkout to another branch, the checked merge lands on the
+ * branch it was checked against and the checkout is left where the person put it.
+ * Real git, real bash checks, and the `thclaws team merge --checks` CLI as a real process.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -107,7 +109,8 @@ describe("the lead's checkout changed while the checks ran", () => {
       checks: [check],
       onOutput: (s) => {
         out += s;
-        if (s.includes('started')) {
+        // The check's own line, not the `$ echo started; …` line that announces it.
+        if (s.split('\n').includes('started')) {
           fs.writeFileSync(path.join(ws.dir, 'notes for later.txt'), 'my edit\n');
           fs.writeFileSync(go, '');
         }
@@ -119,5 +122,30 @@ describe("the lead's checkout changed while the checks ran", () => {
     expect(r.refusals).toEqual([{ reason: `the lead's checkout changed while the checks ran: "notes for later.txt"`, files: ['notes for later.txt'] }]);
     notLanded(ws, main);
     expect(fs.readFileSync(path.join(ws.dir, 'notes for later.txt'), 'utf8')).toBe('my edit\n');
+  });
+});
+
+describe('the lead switched branches while the checks ran', () => {
+  it('the checked merge lands on main all the same; the checkout stays on the branch the person chose', async () => {
+    const { ws, store, main } = await teammateCommitted();
+    const go = path.join(ws.home, 'go');
+    const check = `echo started; for i in $(seq 1 600); do [ -e '${go}' ] && break; sleep 0.05; done; echo checked`;
+    const r = await integrateAndLand(store, ws.dir, {
+      agents: ['a'],
+      checks: [check],
+      onOutput: (s) => {
+        if (!s.split('\n').includes('started')) return;
+        git(ws.dir, 'checkout', '-q', '-b', 'spike');
+        fs.writeFileSync(go, '');
+      },
+    });
+    expect(r.refusals).toEqual([]);
+    expect(r.landed).toBe(true);
+    expect(git(ws.dir, 'rev-parse', 'main')).toBe(r.head);
+    expect(git(ws.dir, 'rev-parse', `${r.head}^1`)).toBe(main);
+    expect(git(ws.dir, 'show', 'main:feature.txt')).toBe('from a');
+    expect(git(ws.dir, 'branch', '--show-current')).toBe('spike');
+    expect(git(ws.dir, 'rev-parse', 'HEAD')).toBe(main);
+    expect(fs.existsSync(path.join(ws.dir, 'feature.txt'))).toBe(false);
   });
 });
