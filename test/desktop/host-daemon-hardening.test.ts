@@ -148,7 +148,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     s.on('data', (d) => (got += d));
     s.write(`not a hello\n${JSON.stringify({ type: 'hello', protocol: 1, client: 'test', stop: true })}\n`);
     await new Promise((r) => s.once('close', r));
-    expect(got.trim().split('\n').map((l) => JSON.parse(l).type)).toEqual(['refused']);
+    expect(got.trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ type: 'refused', error: 'the first message must be a hello (JSON)' }]);
     const c = await connectHost(ws, { client: 'test', env });
     expect(closed).toBeNull();
     c.close();

@@ -89,7 +89,7 @@ describe('thclaws host: one process per workspace, on a socket only this user ca
     raw.on('data', (d) => (got += d.toString()));
     raw.write(`${JSON.stringify({ type: 'hello', protocol: 1, client: 'raw' })}\nthis is not json\n{"id":7,"type":"no_such_request"}\n{"id":8,"type":"subscribe"}\n`);
     await waitFor(() => got.includes('"id":8,"ok":true'), 'the good request served after the bad ones');
-    expect(got).toContain('invalid request: not JSON');
+    expect(got).toMatch(/"id":-1,"ok":false,"error":"invalid request: not JSON"/);
     expect(got).toMatch(/"id":7,"ok":false,"error":"invalid request/);
     expect(first.err()).toContain('refused a malformed message (not JSON)');
     raw.destroy();

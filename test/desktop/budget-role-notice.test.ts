@@ -1,0 +1,66 @@
+/**
+ * One role budget covers several teammates, each with a limit of their own: when each crosses 80 % of it, the
+ * person is told about each of them — the second is not swallowed by the first's notice. Real `thclaws host`,
+ * two teammate processes (the agent simulator) accounting their model calls in their status as an agent does,
+ * the budget set with the `thclaws team budget` CLI, and the notices as a dashboard client receives them.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TeamStore } from '../../src/core/store/index.js';
+import { pidAlive } from '../../src/core/store/holder.js';
+import { connectOrStartHost } from '../../src/main/daemon/host-client.js';
+import type { HostEvent } from '../../src/shared/api.js';
+import { agentSimScript, makeTeamWorkspace, shownMember, THCLAWS, waitFor } from './helpers.js';
+
+const tmp = (p: string) => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+const cleanups: Array<() => unknown> = [];
+afterAll(async () => {
+  for (const c of cleanups) await Promise.resolve().then(c).catch(() => {});
+});
+
+describe('budget notices under one role budget', () => {
+  it('each teammate of the role that crosses 80 % is named in a notice of its own, once', async () => {
+    const ws = fs.realpathSync(makeTeamWorkspace(['alice', 'bob']));
+    cleanups.push(() => fs.rmSync(ws, { recursive: true, force: true }));
+    const store = TeamStore.forWorkspace(ws);
+    await store.config.update((c) => {
+      for (const m of c.members) m.role = 'reviewer';
+    });
+    fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted', teamEnabled: true }));
+    const home = tmp('budget-notice-home-');
+    cleanups.push(() => fs.rmSync(home, { recursive: true, force: true }));
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: tmp('budget-notice-rt-'), HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+    for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
+    execFileSync(THCLAWS, ['team', 'budget', '--role', 'reviewer', '--tokens', '1000', '--dir', ws], { env, stdio: 'pipe' });
+
+    const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env, timeoutMs: 60_000 });
+    cleanups.push(() => pidAlive(c.pid) && process.kill(c.pid, 'SIGKILL'));
+    const events: HostEvent[] = [];
+    c.onEvent((e) => events.push(e));
+    const sims = new Map<string, ChildProcess>();
+    for (const name of ['alice', 'bob']) {
+      const sim = spawn(process.execPath, [agentSimScript(), name, '--own-output'], { env: { ...env, THCLAWS_TEAM_DIR: store.dir }, stdio: ['pipe', 'ignore', 'inherit'] });
+      sims.set(name, sim);
+      cleanups.push(() => sim.kill('SIGKILL'));
+    }
+    for (const name of sims.keys()) await waitFor(() => shownMember(events, name)?.alive, `${name} shown alive`);
+    const notices = () => events.flatMap((e) => (e.type === 'notice' && e.text.startsWith('budget at 80 %') ? [e.text] : []));
+
+    // alice first, then bob: 850 and 900 of the role's 1,000 tokens each.
+    sims.get('alice')!.stdin!.write('spend 850 ?\n');
+    await waitFor(() => notices().some((t) => t.includes("alice's role budget")), 'the notice naming alice');
+    sims.get('bob')!.stdin!.write('spend 900 ?\n');
+    await waitFor(() => notices().some((t) => t.includes("bob's role budget")), 'the notice naming bob', 15_000);
+    // A later call of alice's, still under 100 %: she was told already.
+    sims.get('alice')!.stdin!.write('spend 50 ?\n');
+    await waitFor(() => (shownMember(events, 'alice')?.tokens ?? 0) >= 900, "alice's third call shown");
+    expect(notices()).toEqual([
+      "budget at 80 %: alice's role budget: 850 tokens of 1,000 tokens (85 %)",
+      "budget at 80 %: bob's role budget: 900 tokens of 1,000 tokens (90 %)",
+    ]);
+    c.close();
+  }, 120_000);
+});
