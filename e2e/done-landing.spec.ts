@@ -79,8 +79,13 @@ test.afterAll(async () => {
 });
 
 test('a teammate that cannot commit: its task is not done, and the card and the pane say why', async () => {
-  // The pane header says it beside the badge, not only "idle".
+  // The pane header says it beside the badge.
   await expect(page.locator('.pane[data-agent="alice"] [data-testid="pane-not-done"]')).toHaveText('task #1 not done: git has no identity', { timeout: 30_000 });
+  // The badge itself reads the failure (never a green idle), the full refusal on hover; the chip says it once.
+  const badge = page.locator('.pane[data-agent="alice"] .pane-head [data-state]');
+  await expect(badge).toHaveText('error', { timeout: 30_000 });
+  await expect(badge).toHaveAttribute('title', /^task #1 not done: uncommitted changes in your worktree: "api\.js": git commit failed: no identity/);
+  await expect(page.locator('.pane[data-agent="alice"] [data-testid="pane-error"]')).toHaveCount(0);
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text('alice').replace(/\s*\n/g, '')), { timeout: 30_000 })
     .toMatch(/task #1 not completed: uncommitted changes in your worktree/);

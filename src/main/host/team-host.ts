@@ -307,7 +307,7 @@ export class TeamHost {
   private buildMember(name: string, cfg: TeamConfig): Member {
     const side = this.side.get(name) ?? { pty: null, spawnedHere: false, lastExit: null };
     if (!this.queued.has(name)) this.readQueued(name);
-    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, (this.shown ??= this.readSettingsSafe()));
+    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, (this.shown ??= this.readSettingsSafe()), this.tasks.current());
   }
 
   /** A terminal for every member: a read-only tail unless this host runs it. */
@@ -355,8 +355,10 @@ export class TeamHost {
     for (const tail of this.tails.values()) tail.pull();
   }
 
-  refreshTasks(): Promise<void> {
-    return this.tasks.refresh();
+  /** The board, then each member: a completion refused for want of a commit turns its idle agent to `error`. */
+  async refreshTasks(): Promise<void> {
+    await this.tasks.refresh();
+    for (const name of this.names()) this.pushMember(name);
   }
 
   // ----- settings ---------------------------------------------------------------------------------------

@@ -39,6 +39,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
     setText('');
   };
   const isLead = member.name === 'lead';
+  // The host turns an idle agent with such a task to `error` with it as the reason: the chip says it shorter.
+  const notDoneShown = !!notDone && !!member.error?.startsWith(`task #${notDone.id} not done`);
   return (
     <section
       className={`pane${focused ? ' focused' : ''}${maximised ? ' maximised' : ''}`}
@@ -52,7 +54,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         <span className="pane-role">{member.role || 'teammate'}</span>
         {member.model && <span className="pane-model">{member.model}</span>}
         <StatusBadge state={member.state} waiting={!!member.waiting_for} reason={member.error} />
-        {member.error && (
+        {member.error && !notDoneShown && (
           <span className="pane-error" data-testid="pane-error" title={member.error}>
             {member.error}
           </span>
