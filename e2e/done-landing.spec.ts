@@ -79,8 +79,17 @@ test.afterAll(async () => {
 });
 
 test('a teammate that cannot commit: its task is not done, and the card and the pane say why', async () => {
-  // The pane header says it beside the badge, not only "idle".
+  // The pane header says it beside the badge.
   await expect(page.locator('.pane[data-agent="alice"] [data-testid="pane-not-done"]')).toHaveText('task #1 not done: git has no identity', { timeout: 30_000 });
+  // The badge itself reads the failure (never a green idle), the full refusal on hover; the chip says it once.
+  const badge = page.locator('.pane[data-agent="alice"] .pane-head [data-state]');
+  await expect(badge).toHaveText('error', { timeout: 30_000 });
+  await expect(badge).toHaveAttribute('title', /^task #1 not done: uncommitted changes in your worktree: "api\.js": git commit failed: no identity/);
+  await expect(page.locator('.pane[data-agent="alice"] [data-testid="pane-error"]')).toHaveCount(0);
+  // The lead waits for the folder-trust answer: one label says so, and it opens the request.
+  const leadHead = page.locator('.pane[data-agent="lead"] .pane-head');
+  await expect(leadHead.locator('[data-state]')).toHaveText('waiting for you', { timeout: 30_000 });
+  await expect(leadHead.getByText(/waiting for/)).toHaveCount(1);
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text('alice').replace(/\s*\n/g, '')), { timeout: 30_000 })
     .toMatch(/task #1 not completed: uncommitted changes in your worktree/);

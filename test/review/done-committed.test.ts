@@ -70,6 +70,15 @@ describe('TeamTaskComplete in a worktree', () => {
     const tasks = await cli(ws, 'team', 'tasks');
     expect(tasks.code).toBe(0);
     expect(tasks.stdout).toMatch(/not done: uncommitted changes in your worktree: "api\.js": git commit failed: no identity/);
+    // Its status reads the failure, not a green idle: `team status --json` (the dashboard's badge reads the same).
+    const status = await waitFor(async () => {
+      const r = await cli(ws, 'team', 'status', '--json');
+      const alice = (JSON.parse(r.stdout) as { members: Array<{ name: string; state: string; error: string | null }> }).members.find((m) => m.name === 'alice');
+      return alice?.state === 'error' ? alice : undefined;
+    }, 'alice reads error in team status', 20_000);
+    expect(status.error).toMatch(/^task #1 not done: uncommitted changes in your worktree: "api\.js": git commit failed: no identity/);
+    const text = await cli(ws, 'team', 'status');
+    expect(text.stdout).toMatch(/alice .*error: task #1 not done: .*no identity/);
   }, 90_000);
 
   it('with an identity a forgotten commit is refused, then the completed task records the commit on its branch', async () => {

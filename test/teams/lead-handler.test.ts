@@ -70,6 +70,15 @@ describe('LeadHandler', () => {
     expect(session.store.inboxes.unread('lead')).toEqual([]);
   });
 
+  it('a failed teammate reads failed with its reason, not idle, in the lead\'s turn', async () => {
+    const { session, handler } = await setup();
+    await sendFrame(session.store, 'alice', 'lead', 'idle_notification', { idle_reason: 'failed', completed_task_id: null, completed_status: 'failed', summary: 'turn failed: authentication failed (401)' }, session.epoch);
+    const batch = handler.drain();
+    expect(batch.prompt).toContain('[alice failed: authentication failed (401)]');
+    expect(batch.prompt).not.toContain('is idle');
+    await handler.ack(batch.ids);
+  });
+
   it('a frame with a malformed field or of an unknown kind is refused where the inbox is read: journaled, marked read, never fed or acted on', async () => {
     const { session, handler, events } = await setup();
     const epoch = session.epoch;

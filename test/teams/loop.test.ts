@@ -6,6 +6,7 @@ import { TEAM_POLICY } from '../../src/core/store/index.js';
 import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { describeLeadEvent } from '../../src/cli/agent/team-run.js';
 
 const cleanups = cleanupsAfterEach();
 
@@ -70,6 +71,8 @@ describe('teammate loop', () => {
     expect(String((t as Record<string, unknown>).parked)).toMatch(/simulated provider failure \(after 3 attempts\)/);
     const idle = await waitFor(() => events.find((e) => e.kind === 'idle' && e.reason === 'failed'), 'the failure notification');
     expect(idle).toMatchObject({ task: '1', fed: true });
+    // The lead's terminal says it failed (a failed teammate is not idle).
+    expect(describeLeadEvent(idle)).toMatch(/^\[alice failed on task #1\] task #1 parked after 3 attempts: turn failed: .*simulated provider failure/);
     const log = fs.readFileSync(session.store.paths.output('alice'), 'utf8');
     expect(log.match(/attempt \d failed/g)).toHaveLength(2);
     // Parked means nobody re-claims it in a loop; alice reads error with the failure (never a green idle).

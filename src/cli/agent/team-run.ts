@@ -1,7 +1,7 @@
 /** Team runs of the CLI: a teammate process (headless loop), and `-p` as the lead of a team until done. */
 import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
-import type { LeadEvent } from '../../core/teams/lead-handler.js';
+import { idleNotice, type LeadEvent } from '../../core/teams/lead-handler.js';
 import type { TeamSession } from '../../core/teams/session.js';
 import { randomUUID } from 'node:crypto';
 import { ClaudeJsonTurn, usageJson } from './claude-json.js';
@@ -75,7 +75,7 @@ export function describeLeadEvent(e: LeadEvent): string {
     case 'message':
       return `[message from '${e.from}']: ${e.text.slice(0, 300)}`;
     case 'idle':
-      return `[${e.from} is idle${e.task ? ` (task #${e.task})` : ''}: ${e.reason ?? '-'}] ${e.summary ?? ''}`.trim();
+      return idleNotice(e);
     case 'shutdown_reply':
       return e.approved ? `[${e.from} shutdown approved — stopped]` : `[${e.from} shutdown rejected: ${e.reason}]`;
     case 'dead':

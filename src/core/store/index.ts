@@ -5,6 +5,7 @@ export { resolveTeamDir, TeamPaths } from './paths.js';
 export { watchTeam, type TeamWatcher } from './watch.js';
 export { classifyTeamPath, classifyEntry, type TeamEvent, type TeamDirKind } from './classify.js';
 export { deriveState, isLive, pidAlive, spawnerDead, type AgentState } from './status.js';
+export { notDoneReason, withNotDone } from './not-done.js';
 export { pidIsSame, processStart, selfProcess, type ProcessId } from './holder.js';
 export { createInboxConsumer, type InboxConsumer } from './consumer.js';
 export type { Lease, LeaseInfo } from './lease.js';

@@ -19,6 +19,7 @@ import { Tasks } from './tasks.js';
 import { watchTeam, type TeamWatcher, type WatchOptions } from './watch.js';
 import { TeamError } from './errors.js';
 import { isFrameType, type FrameType } from './frame-kinds.js';
+import { withNotDone } from './not-done.js';
 
 export interface MemberView {
   name: string;
@@ -170,9 +171,10 @@ export class TeamStore {
     const cfg = await this.config.require();
     const names = [LEAD, ...cfg.members.map((m) => m.name)];
     const members: MemberView[] = [];
+    const all = await this.tasks.list();
     for (const name of names) {
       const st: AgentStatus | null = await this.statuses.read(name);
-      members.push({
+      const view: MemberView = {
         name,
         role: name === LEAD ? 'lead' : (cfg.members.find((m) => m.name === name)?.role ?? ''),
         state: deriveState(st, now),
@@ -185,10 +187,11 @@ export class TeamStore {
         budget_reached: isLive(deriveState(st, now)) ? (st?.budget_reached ?? null) : null,
         ...modelTrouble(st, deriveState(st, now)),
         ...usageOf(st),
-      });
+      };
+      members.push(withNotDone(view, all, name));
     }
     const tasks: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0 };
-    for (const t of await this.tasks.list()) tasks[t.status]++;
+    for (const t of all) tasks[t.status]++;
     return { team: cfg.name, dir: this.dir, members, tasks };
   }
 

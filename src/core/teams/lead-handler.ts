@@ -18,6 +18,19 @@ export type LeadEvent =
   /** A teammate waits for an answer (permission or plan); `fed`: the lead's model answers it. */
   | { kind: 'approval'; from: string; request_id: string; approval: 'permission' | 'plan'; tool: string; summary: string; fed: boolean };
 
+/**
+ * How a teammate's idle notification reads, to the lead's model and in its terminal: a failed teammate is not
+ * idle, so it reads "[alice failed: <why>]" (on a task: "[alice failed on task #1] <summary>").
+ */
+export function idleNotice(n: { from: string; reason: string | null; task: string | null; status?: string | null; summary: string | null }): string {
+  if (n.reason === 'failed') {
+    if (n.task) return `[${n.from} failed on task #${n.task}] ${n.summary ?? ''}`.trim();
+    const why = n.summary?.replace(/^turn failed: /, '');
+    return `[${n.from} failed${why ? `: ${why}` : ''}]`;
+  }
+  return `[${n.from} is idle: ${n.reason ?? '-'}${n.task ? `, task #${n.task}${n.status ? ` ${n.status}` : ''}` : ''}] ${n.summary ?? ''}`.trim();
+}
+
 export interface LeadBatch {
   /** The framed prompt of one lead turn, or null when nothing needs the model. */
   prompt: string | null;
@@ -112,7 +125,7 @@ export class LeadHandler {
         // Content-free idles are shown, never fed as turns (they caused lead/teammate ping-pong).
         const feed = task !== null || status !== null;
         this.emit({ kind: 'idle', from: m.from, reason: m.idle_reason, task, summary, fed: feed });
-        if (feed) fed.push({ ...m, text: `[${m.from} is idle: ${m.idle_reason}${task ? `, task #${task} ${status ?? ''}` : ''}] ${summary ?? ''}`.trim() });
+        if (feed) fed.push({ ...m, text: idleNotice({ from: m.from, reason: m.idle_reason, task, status, summary }) });
       } else if (m.type === 'permission_request' || m.type === 'plan_approval_request') {
         const approval = m.type === 'plan_approval_request' ? 'plan' : 'permission';
         const byLead = this.session.opts.approvers?.[approval] === 'lead';

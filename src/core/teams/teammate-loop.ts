@@ -7,7 +7,8 @@
 import type { Agent, PromptResult } from '../agent/agent.js';
 import type { LoopEvents } from '../agent/loop.js';
 import { LEAD, USER, type Message, type Task, startHeartbeat, type Heartbeat } from '../store/index.js';
-import { frameEpochCurrent, frameMessage, isControl, mayControl, sendFrame, type ControlFrame, type FrameOf, type IdleFields } from './protocol.js';
+import { frameMessage, isControl, sendFrame, type ControlFrame, type FrameOf, type IdleFields } from './protocol.js';
+import { pumpControl } from './teammate-control.js';
 import { TEAMS_POLICY } from './policy.js';
 import type { TeamSession } from './session.js';
 import type { ResponseWaiters, Waiting } from './approvals.js';
@@ -109,47 +110,20 @@ export class TeammateLoop {
     w?.();
   }
 
-  private async pumpControl(): Promise<void> {
-    const q = this.session.inbox();
-    const frames = q.take((m) => isControl(m));
-    for (const m of frames) {
-      // An answer is handed to its waiting tool call before the ack (the waiter takes each id once, so a
-      // re-read is a duplicate); other control frames are acked first, so they act at most once.
-      const answer = m.type === 'permission_response' || m.type === 'plan_approval_response';
-      if (!answer) await q.ack([m.id]);
-      try {
-        await this.controlFrame(m);
-      } finally {
-        if (answer) await q.ack([m.id]);
-      }
-    }
+  /** Control frames (teammate-control.ts gates them), acted on here. */
+  private pumpControl(): Promise<void> {
+    return pumpControl(this.session, this.opts.responses, {
+      abort: (from) => this.onAbort(from),
+      cancelled: (m) => this.onCancelled(m),
+      shutdown: (m) => this.onShutdown(m),
+    });
   }
 
-  private async controlFrame(m: ControlFrame): Promise<void> {
-    if (!mayControl(m.from)) {
-      this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `control frame ${m.type} from ${m.from} ignored: only lead or user may send it` });
-      return;
-    }
-    // A teammate that started while the config was unreadable has no epoch yet: it starts one now.
-    if (!frameEpochCurrent(m, (await this.session.refreshEpoch()) ?? (await this.session.ensureEpoch()))) {
-      this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `stale ${m.type} from an earlier session ignored` });
-      return;
-    }
-    if (m.type === 'permission_response' || m.type === 'plan_approval_response') {
-      if (!this.opts.responses?.deliver(m)) {
-        this.session.store.journal.record({ event: 'rejected', file: this.session.store.paths.inbox(this.me), reason: `${m.type} from ${m.from} for ${m.request_id} ignored: no such pending request (late or duplicate)` });
-      }
-    } else if (m.type === 'abort_turn') {
-      if (this.turn && !this.turn.signal.aborted) {
-        this.abortedBy = m.from;
-        this.opts.print(`[${this.me}] turn aborted by ${m.from}`);
-        this.turn.abort();
-      }
-    } else if (m.type === 'shutdown_request') {
-      await this.onShutdown(m);
-    } else if (m.type === 'task_cancelled') {
-      this.onCancelled(m);
-    }
+  private onAbort(from: string): void {
+    if (!this.turn || this.turn.signal.aborted) return;
+    this.abortedBy = from;
+    this.opts.print(`[${this.me}] turn aborted by ${from}`);
+    this.turn.abort();
   }
 
   /** A task this teammate works on was cancelled: the turn on it ends (as an abort does), and the model hears why next. */
@@ -381,7 +355,6 @@ export class TeammateLoop {
 
   private async notify(fields: IdleFields): Promise<void> {
     await sendFrame(this.session.store, this.me, LEAD, 'idle_notification', { ...fields }, this.session.epoch).catch(() => {});
-
   }
 
   private waitingId: string | null = null;

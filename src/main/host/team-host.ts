@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { LEAD, TeamStore, USER, type AgentStatus, type TeamConfig, type TeamEvent } from '../../core/store/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
-import type { HostEvent, Member, SandboxView, SettingsView } from '../../shared/api.js';
-import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
+import type { HostEvent, Member, SettingsView } from '../../shared/api.js';
 import { PtyLauncher } from '../../core/teams/launchers/pty.js';
 import { TEAMS_POLICY } from '../../core/teams/policy.js';
 import { stopMember } from '../../core/teams/stop-member.js';
@@ -11,10 +10,10 @@ import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
 import { OutputTail } from './readonly-tail.js';
 import { RecentWorkspaces } from './recent.js';
 import { OutputScheduler } from './scheduler.js';
-import { ProjectSettingsFile } from './settings-file.js';
+import { HostSettings } from './host-settings.js';
 import { TeamDirWatcher } from './team-watch.js';
 import { AgentTerminal, type TerminalView } from './terminal.js';
-import { effectiveMode, memberView, sandboxView, waitingOf, type HostSideInfo } from './views.js';
+import { memberView, waitingOf, type HostSideInfo } from './views.js';
 import { ApprovalsFeed } from './approvals-feed.js';
 import { TaskFeed } from './task-feed.js';
 import { LeadSetup } from './lead-setup.js';
@@ -24,7 +23,7 @@ import { Membership } from './membership.js';
 import { LazySpawnServer } from './lazy-spawn-server.js';
 import { LeadQuestions } from './lead-questions.js';
 import { ReviewFeed } from './review-feed.js';
-import { BudgetFeed, modelChoices } from './budget-feed.js';
+import { BudgetFeed } from './budget-feed.js';
 import { awaitLeadBoot, exitCause, failUnbooted } from './boot-outcome.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
@@ -38,8 +37,7 @@ export class TeamHost {
   readonly workspace: string;
   readonly store: TeamStore;
   readonly launcher: PtyLauncher;
-  readonly settings: ProjectSettingsFile;
-  private shown: SettingsView | null = null; // the settings last read: the model a member not running yet will get
+  readonly settings: HostSettings;
   readonly scheduler: OutputScheduler; // shared by every terminal; sessions report receipt to it
   private readonly terminals = new Map<string, AgentTerminal>();
   private readonly tails = new Map<string, OutputTail>();
@@ -54,9 +52,7 @@ export class TeamHost {
   private watcher: TeamDirWatcher | null = null;
   private readonly spawnServer: LazySpawnServer;
   private livenessTimer: NodeJS.Timeout | null = null;
-  private teamEnabledAtLeadStart: boolean | null = null;
   leadLeftBehind: string | undefined; // the previous host's lead conversation, which Resume team continues
-  private sandbox: SandboxView = { state: 'checking', text: 'sandbox: checking', fix: null };
   private closed = false;
   readonly approvals: ApprovalsFeed; // teammates' pending permission requests and plans (the approval inbox)
   private readonly tasks: TaskFeed;
@@ -71,13 +67,13 @@ export class TeamHost {
   constructor(readonly opts: TeamHostOptions) {
     this.workspace = path.resolve(opts.workspace);
     this.store = TeamStore.forWorkspace(this.workspace);
-    this.settings = new ProjectSettingsFile(this.workspace);
     this.scheduler = new OutputScheduler(opts.budgetPerTick);
     this.leadQuestions = new LeadQuestions(this.side, () => (this.pushMember(LEAD), void this.approvals.refresh()));
     this.approvals = new ApprovalsFeed(this.store, (ev) => this.broadcast(ev), this.leadQuestions, (d) => this.terminal(LEAD).write(d));
     this.tasks = new TaskFeed(this.store, (ev) => this.broadcast(ev));
     this.spawnServer = new LazySpawnServer(this.store, () => this.hostLauncher(), `desktop ${process.pid}`);
     this.env = { ...process.env, ...opts.env };
+    this.settings = new HostSettings(this.workspace, this.env, (ev) => this.broadcast(ev), () => this.closed);
     this.setup = new LeadSetup(this.workspace, this.env, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
     this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates });
     this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
@@ -97,7 +93,7 @@ export class TeamHost {
     void this.review.start();
     this.livenessTimer = setInterval(() => this.recomputeLiveness(), LIVENESS_MS);
     this.livenessTimer.unref();
-    void this.refreshSandbox();
+    void this.settings.refreshSandbox();
     this.spawnServer.poke(); // the lead's host-mode spawn requests, served once a team dir exists (open writes nothing)
     this.leadLeftBehind = await leadSessionLeftBehind(this.store, this.workspace);
     if (this.opts.startLead !== false) await this.startLead();
@@ -132,8 +128,8 @@ export class TeamHost {
     view.send({ type: 'workspace', workspace: { dir: this.workspace, team: this.config?.name ?? null, recent: (this.opts.recent ?? new RecentWorkspaces()).list(), ...(this.opts.demo ? { demo: true } : {}), ...(this.opts.hostPid ? { host_pid: this.opts.hostPid } : {}) } });
     view.send({ type: 'roster', team: this.config?.name ?? null, members: this.memberList() });
     view.send({ type: 'tasks', tasks: this.tasks.current() });
-    view.send(this.settingsEvent());
-    view.send({ type: 'sandbox', sandbox: this.sandbox });
+    view.send(this.settings.event());
+    view.send(this.settings.sandboxEvent());
     view.send(this.approvals.event());
     view.send({ type: 'setup', setup: this.setup.view() });
     void this.membership.specs().then((specs) => view.send({ type: 'member_specs', specs }));
@@ -156,7 +152,7 @@ export class TeamHost {
   async startLead(resume?: string): Promise<void> {
     // Without a key the lead is "not configured" (the welcome says what to do), never a dead agent.
     if (this.setup.blocksLead(this.side)) return void (await this.refreshMember(LEAD));
-    this.teamEnabledAtLeadStart = this.readSettingsSafe().teamEnabled;
+    this.settings.leadStarted();
     await this.spawn(LEAD, [...(this.opts.leadArgv ?? [thclawsBin()]), ...(resume ? ['--resume', resume] : [])]);
   }
 
@@ -170,7 +166,7 @@ export class TeamHost {
       if (resume) await this.leadCameUp();
       if (resume) this.leadLeftBehind = undefined;
     } finally {
-      this.broadcast(this.settingsEvent());
+      this.broadcast(this.settings.event());
     }
   }
 
@@ -307,7 +303,7 @@ export class TeamHost {
   private buildMember(name: string, cfg: TeamConfig): Member {
     const side = this.side.get(name) ?? { pty: null, spawnedHere: false, lastExit: null };
     if (!this.queued.has(name)) this.readQueued(name);
-    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, (this.shown ??= this.readSettingsSafe()));
+    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, this.settings.last, this.tasks.current());
   }
 
   /** A terminal for every member: a read-only tail unless this host runs it. */
@@ -355,40 +351,23 @@ export class TeamHost {
     for (const tail of this.tails.values()) tail.pull();
   }
 
-  refreshTasks(): Promise<void> {
-    return this.tasks.refresh();
+  /** The board, then each member: a completion refused for want of a commit turns its idle agent to `error`. */
+  async refreshTasks(): Promise<void> {
+    await this.tasks.refresh();
+    for (const name of this.names()) this.pushMember(name);
   }
 
   // ----- settings ---------------------------------------------------------------------------------------
 
   readSettingsSafe(): SettingsView {
-    return (this.shown = this.settings.readOrDefaults());
-  }
-
-  restartNeeded(): boolean {
-    return this.teamEnabledAtLeadStart !== null && this.readSettingsSafe().teamEnabled !== this.teamEnabledAtLeadStart;
+    return this.settings.read();
   }
 
   async patchSettings(patch: unknown): Promise<SettingsView> {
-    const next = (this.shown = await this.settings.patch(patch));
-    this.broadcast(this.settingsEvent(next));
+    const next = await this.settings.patch(patch);
     for (const name of this.names()) this.pushMember(name); // a role's model shows in its pane header
-    void Promise.all([this.refreshSandbox(), this.budgets.refresh()]).catch(() => undefined); // a settings budget counts too
+    void Promise.all([this.settings.refreshSandbox(), this.budgets.refresh()]).catch(() => undefined); // a settings budget counts too
     return next;
-  }
-
-  private settingsEvent(settings = this.readSettingsSafe()): HostEvent {
-    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode), models: modelChoices(this.workspace, this.env) };
-  }
-
-  /** The agents' sandbox as they will get it here (settings layers, then the one probe per process). */
-  async refreshSandbox(): Promise<SandboxView> {
-    const next = sandboxView(await workspaceSandboxStatus(this.workspace, this.env));
-    if (JSON.stringify(next) !== JSON.stringify(this.sandbox) && !this.closed) {
-      this.sandbox = next;
-      this.broadcast({ type: 'sandbox', sandbox: next });
-    }
-    return this.sandbox;
   }
 
   member(name: string): Member | null {
@@ -399,7 +378,6 @@ export class TeamHost {
   private memberList(): Member[] {
     return [...this.members.values()].map((m) => JSON.parse(m) as Member);
   }
-
 
   async close(): Promise<void> {
     this.closed = true;

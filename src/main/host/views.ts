@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { deriveState, LEAD, modelTrouble, usageOf, type AgentStatus, type Task, type TeamConfig } from '../../core/store/index.js';
+import { deriveState, LEAD, modelTrouble, usageOf, withNotDone, type AgentStatus, type Task, type TeamConfig } from '../../core/store/index.js';
 import { roleModelFor } from '../../core/agent/settings-schema.js';
 import { describeSandboxStatus, type SandboxStatus } from '../../core/sandbox/status.js';
 import type { Member, SandboxView, SettingsView, TaskColumn, TaskView, TerminalMode } from '../../shared/api.js';
@@ -20,9 +20,10 @@ export interface HostSideInfo {
 /** Builds one member's view from its config entry, status file, unread count and the host's own knowledge. */
 /**
  * `models`: the settings' default and role models. The model shown is the running process's own (its status),
- * else the one a spawn would pick: the member's, its role's, the default.
+ * else the one a spawn would pick: the member's, its role's, the default. `tasks`: the board, for a completion
+ * refused for want of a commit (not-done.ts).
  */
-export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | null, queued: number, side: HostSideInfo, models: Pick<SettingsView, 'model' | 'roleModels'>, now = Date.now()): Member {
+export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | null, queued: number, side: HostSideInfo, models: Pick<SettingsView, 'model' | 'roleModels'>, tasks: readonly TaskView[] = [], now = Date.now()): Member {
   const entry = cfg.members.find((m) => m.name === name);
   let state: Member['state'] = deriveState(status, now);
   if (side.pty) {
@@ -39,7 +40,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
   let terminal: TerminalMode;
   if (side.pty) terminal = { kind: 'pty', pid: side.pty.pid };
   else terminal = { kind: 'readonly', reason: readonlyReason(status, side) };
-  return {
+  return withNotDone<Member>({
     name,
     role: name === LEAD ? 'lead' : clip(entry?.role ?? '', 200),
     model: clipOrNull(status?.model ?? entry?.model ?? roleModelFor(models.roleModels, entry?.role) ?? models.model, 200),
@@ -55,7 +56,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     waiting_for: side.waitingFor ?? (alive ? (status?.waiting?.request_id ?? null) : null),
     budget_reached: alive ? (status?.budget_reached ?? null) : null,
     ...modelTrouble(status, state === 'not_configured' ? 'dead' : state),
-  };
+  }, tasks, name);
 }
 
 // The files hold any length; the contract's bounds hold for every member, or a view drops the whole roster.

@@ -39,6 +39,9 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
     setText('');
   };
   const isLead = member.name === 'lead';
+  const showRequest = () => dashboard.getState().selectApproval(member.waiting_for);
+  // The host turns an idle agent with such a task to `error` with it as the reason: the chip says it shorter.
+  const notDoneShown = !!notDone && !!member.error?.startsWith(`task #${notDone.id} not done`);
   return (
     <section
       className={`pane${focused ? ' focused' : ''}${maximised ? ' maximised' : ''}`}
@@ -51,8 +54,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         <span className="pane-name">{member.name}</span>
         <span className="pane-role">{member.role || 'teammate'}</span>
         {member.model && <span className="pane-model">{member.model}</span>}
-        <StatusBadge state={member.state} waiting={!!member.waiting_for} reason={member.error} />
-        {member.error && (
+        <StatusBadge state={member.state} waiting={!!member.waiting_for} reason={member.error} onOpen={showRequest} />
+        {member.error && !notDoneShown && (
           <span className="pane-error" data-testid="pane-error" title={member.error}>
             {member.error}
           </span>
@@ -68,8 +71,9 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
             task #{notDone.id} not done{/no identity/.test(notDone.not_done ?? '') ? ': git has no identity' : ': uncommitted'}
           </span>
         )}
-        {member.waiting_for && (
-          <button className="pane-waiting" title="show the request in the approval inbox" onClick={() => dashboard.getState().selectApproval(member.waiting_for)}>
+        {/* The badge is the waiting control; an agent in error keeps its badge, so the request gets its own. */}
+        {member.waiting_for && member.state === 'error' && (
+          <button className="pane-waiting" title="show the request in the approval inbox" onClick={showRequest}>
             waiting for approval
           </button>
         )}

@@ -40,7 +40,8 @@ export function teamCounts(members: Member[]): TeamCounts {
  */
 export function modelAlert(members: Member[]): string | null {
   const live = members.filter((m) => m.alive);
-  if (!live.length || !live.every((m) => m.state === 'error')) return null;
+  // A task refused for want of a commit (not-done.ts) is that agent's failure, not its model's.
+  if (!live.length || !live.every((m) => m.state === 'error' && !/^task #\S+ not done: /.test(m.error ?? ''))) return null;
   const reasons = live.map((m) => m.error ?? '');
   if (reasons.every((r) => /key refused|\(401\)/.test(r))) return 'API key refused — every agent fails: set a key in Settings';
   if (reasons.every((r) => r.startsWith('cannot reach '))) return `Model endpoint unreachable — every agent fails: ${reasons[0]!.replace(/ \(gave up after \d+ attempts\)$/, '')}. Check the base URL and that the server runs`;

@@ -1,0 +1,68 @@
+/**
+ * The project's settings as the dashboard shows them: the ones last read (the model a member not running yet
+ * will get), whether a change needs the lead restarted, and the agents' sandbox under them.
+ */
+import type { HostEvent, SandboxView, SettingsView } from '../../shared/api.js';
+import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
+import { ProjectSettingsFile } from './settings-file.js';
+import { effectiveMode, sandboxView } from './views.js';
+import { modelChoices } from './budget-feed.js';
+
+export class HostSettings {
+  readonly file: ProjectSettingsFile;
+  private shown: SettingsView | null = null;
+  private sandbox: SandboxView = { state: 'checking', text: 'sandbox: checking', fix: null };
+  private teamEnabledAtLeadStart: boolean | null = null;
+
+  constructor(
+    private readonly workspace: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly broadcast: (ev: HostEvent) => void,
+    private readonly closed: () => boolean,
+  ) {
+    this.file = new ProjectSettingsFile(workspace);
+  }
+
+  /** Read now (defaults for a missing or broken file). */
+  read(): SettingsView {
+    return (this.shown = this.file.readOrDefaults());
+  }
+
+  /** The ones last read: a member view is built every tick, the file is not read for each. */
+  get last(): SettingsView {
+    return (this.shown ??= this.read());
+  }
+
+  /** The lead starts with these: changing teamEnabled later needs a restart. */
+  leadStarted(): void {
+    this.teamEnabledAtLeadStart = this.read().teamEnabled;
+  }
+
+  private restartNeeded(): boolean {
+    return this.teamEnabledAtLeadStart !== null && this.read().teamEnabled !== this.teamEnabledAtLeadStart;
+  }
+
+  async patch(patch: unknown): Promise<SettingsView> {
+    const next = (this.shown = await this.file.patch(patch));
+    this.broadcast(this.event(next));
+    return next;
+  }
+
+  event(settings = this.read()): HostEvent {
+    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode), models: modelChoices(this.workspace, this.env) };
+  }
+
+  sandboxEvent(): HostEvent {
+    return { type: 'sandbox', sandbox: this.sandbox };
+  }
+
+  /** The agents' sandbox as they will get it here (settings layers, then the one probe per process). */
+  async refreshSandbox(): Promise<SandboxView> {
+    const next = sandboxView(await workspaceSandboxStatus(this.workspace, this.env));
+    if (JSON.stringify(next) !== JSON.stringify(this.sandbox) && !this.closed()) {
+      this.sandbox = next;
+      this.broadcast(this.sandboxEvent());
+    }
+    return this.sandbox;
+  }
+}
