@@ -104,4 +104,34 @@ describe('TeamTaskComplete in a worktree', () => {
     const tasks = await cli(ws, 'team', 'tasks');
     expect(tasks.stdout).toContain(`commit ${done.commit!.slice(0, 12)}`);
   }, 90_000);
+
+  it('a commit made on another branch (or a detached HEAD) is not on team/<name>: refused until it is', async () => {
+    const { ws, session } = await team(
+      {
+        rules: [
+          {
+            match: 'Task #1 —',
+            turns: [
+              { text: 'writing', tool_calls: [{ name: 'Bash', input: { command: 'git commit -q --allow-empty -m base && (git rebase -x false HEAD~1 || true) && echo "export const api = 1;" > api.js && git add -A && git commit -qm "api: detached"' } }, complete] },
+              { text: 'onto my branch', tool_calls: [{ name: 'Bash', input: { command: 'c=$(git rev-parse HEAD) && git checkout -q team/alice && git merge -q --ff-only $c' } }, complete] },
+              { text: 'done' },
+            ],
+          },
+        ],
+        fallback: [{ text: 'ok' }],
+      },
+      false,
+    );
+    await session.store.tasks.create({ subject: 'API', description: 'write api.js', reservedFor: 'alice' });
+    await spawnTeammate(session, { name: 'alice' });
+    const done = await waitFor(async () => {
+      const t = await session.store.tasks.get('1');
+      return t.status === 'completed' ? t : undefined;
+    }, 'task #1 completed', 40_000);
+    const log = fs.readFileSync(path.join(ws.dir, '.thclaws', 'state', 'team', 'agents', 'alice', 'output.log'), 'utf8');
+    expect(log).toMatch(/task #1 not completed: your commits are not on your branch team\/alice \(HEAD [0-9a-f]{12} is detached\)/);
+    // Completed only once the work is on team/alice: what a landing merges.
+    expect(done.commit).toBe(git(ws.dir, 'rev-parse', 'team/alice'));
+    expect(git(ws.dir, 'log', '-1', '--format=%s', 'team/alice')).toBe('api: detached');
+  }, 90_000);
 });
