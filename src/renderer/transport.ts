@@ -41,7 +41,9 @@ export class HostClient {
   private lastTick = 0;
   private socket: WebSocket | null = null;
   private bridge: Bridge | null = null;
-  private queue: string[] = [];
+  private queue: Array<{ id: number; text: string }> = [];
+  /** Requests sent on the current socket: their replies can only come back on it (a new socket is a new view). */
+  private inFlight = new Set<number>();
   /** The team was stopped on purpose: a dropped socket is not reconnected (that would start its host again). */
   private ended = false;
 
@@ -61,7 +63,10 @@ export class HostClient {
     const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}`);
     this.socket = ws;
     ws.onopen = () => {
-      for (const m of this.queue) ws.send(m);
+      for (const m of this.queue) {
+        ws.send(m.text);
+        if (m.id > 0) this.inFlight.add(m.id);
+      }
       this.queue = [];
       if (this.lostTimer) clearTimeout(this.lostTimer);
       this.lostTimer = null;
@@ -90,6 +95,10 @@ export class HostClient {
   private dropped(since: number): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+    // Requests that went out on the socket that closed: no reply will come (the host behind it may have died
+    // while the web server lives on, so the page reconnects at once), so they fail now, not never.
+    this.failWaiting([...this.inFlight], 'the connection to the dashboard closed before it answered: check whether it was done, then try again');
+    this.inFlight.clear();
     this.setConnected(false);
     if (this.ended) return;
     this.lostTimer ??= setTimeout(() => this.setLost(true), Math.max(0, SERVER_LOST_MS - (Date.now() - since)));
@@ -125,10 +134,18 @@ export class HostClient {
       // Nothing typed or clicked while the server was gone is sent to whatever answers later, and a request
       // it never answered fails now instead of waiting for ever.
       this.queue = [];
-      for (const [id, w] of this.waiting) w({ type: 'reply', id, ok: false, error: 'the dashboard server stopped before it answered: check what happened once this page reconnects' });
-      this.waiting.clear();
+      this.failWaiting([...this.waiting.keys()], 'the dashboard server stopped before it answered: check what happened once this page reconnects');
     }
     for (const l of this.lostListeners) l(lost);
+  }
+
+  private failWaiting(ids: number[], error: string): void {
+    for (const id of ids) {
+      const w = this.waiting.get(id);
+      if (!w) continue;
+      this.waiting.delete(id);
+      w({ type: 'reply', id, ok: false, error });
+    }
   }
 
   private setConnected(c: boolean): void {
@@ -146,6 +163,7 @@ export class HostClient {
     if (ev.type === 'host_closed') this.ended = true;
     if (ev.type === 'reply') {
       const w = this.waiting.get(ev.id);
+      this.inFlight.delete(ev.id);
       if (w) {
         this.waiting.delete(ev.id);
         w(ev);
@@ -193,7 +211,10 @@ export class HostClient {
       return;
     }
     const text = JSON.stringify(msg);
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
-    else if (!this.lost) this.queue.push(text);
+    const id = (msg as { id?: number }).id ?? 0;
+    if (this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(text);
+      if (id > 0) this.inFlight.add(id);
+    } else if (!this.lost) this.queue.push({ id, text });
   }
 }
