@@ -25,6 +25,33 @@ const PING_EVERY_MS = 2000;
 const PING_TIMEOUT_MS = 3000;
 const PING = { type: 'ping', id: -2 } as const;
 
+const PROOF_TIMEOUT_MS = 3000;
+
+const base64url = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/**
+ * Asks the server at this page's address to prove it knows the token, bound to this port (server.ts
+ * `tokenProof`). Without WebCrypto (a page not in a secure context: served on a non-loopback http address)
+ * nothing can be checked, and the page connects as before.
+ */
+async function serverKnows(token: string): Promise<boolean> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return true;
+  const nonce = base64url(crypto.getRandomValues(new Uint8Array(24)));
+  try {
+    const r = await fetch(`/proof?nonce=${nonce}`, { cache: 'no-store', signal: AbortSignal.timeout(PROOF_TIMEOUT_MS) });
+    if (!r.ok) return false;
+    const got = (await r.text()).trim();
+    const port = location.port || (location.protocol === 'https:' ? '443' : '80');
+    const enc = new TextEncoder();
+    const key = await subtle.importKey('raw', enc.encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const want = base64url(new Uint8Array(await subtle.sign('HMAC', key, enc.encode(`thclaws dashboard ${port} ${nonce}`))));
+    return got === want;
+  } catch {
+    return false;
+  }
+}
+
 /** The renderer's side of the API: typed requests with replies, events validated before use. */
 export class HostClient {
   private nextId = 1;
@@ -53,12 +80,18 @@ export class HostClient {
       this.bridge.onMessage((m) => this.receive(m));
       queueMicrotask(() => this.setConnected(true));
     } else {
-      this.connectSocket();
+      void this.connectSocket();
     }
   }
 
-  private connectSocket(): void {
+  private async connectSocket(): Promise<void> {
     const token = new URLSearchParams(location.search).get('token') ?? '';
+    // Whatever holds this port now (the dashboard died, another program took it) gets the token only once it
+    // has shown it knows it: the next dashboard of the workspace keeps the same token.
+    if (!(await serverKnows(token))) {
+      this.dropped(Date.now());
+      return;
+    }
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}`);
     this.socket = ws;
@@ -102,7 +135,7 @@ export class HostClient {
     this.setConnected(false);
     if (this.ended) return;
     this.lostTimer ??= setTimeout(() => this.setLost(true), Math.max(0, SERVER_LOST_MS - (Date.now() - since)));
-    setTimeout(() => this.connectSocket(), 1000);
+    setTimeout(() => void this.connectSocket(), 1000);
   }
 
   /**
