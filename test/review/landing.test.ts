@@ -171,4 +171,15 @@ describe('what a landing says landed', () => {
     // What git says: team/alice still has a commit main lacks.
     expect(git(ws.dir, 'rev-list', '--count', 'main..team/alice')).toBe('1');
   }, 90_000);
+
+  it('a red check lands nothing and says nothing: no message, no task landed, the sent comment still open', async () => {
+    const { ws, store } = await landable();
+    const main = git(ws.dir, 'rev-parse', 'main');
+    const r = await integrateAndLand(store, ws.dir, { agents: ['alice', 'bob'], checks: ['exit 3'], wrap: null, allowOpenComments: true });
+    expect(r).toMatchObject({ landed: false, failed: { command: 'exit 3', code: 3 }, landings: [] });
+    expect(git(ws.dir, 'rev-parse', 'main')).toBe(main);
+    for (const agent of ['alice', 'bob', 'lead']) expect(store.inboxes.unread(agent), agent).toHaveLength(0);
+    for (const id of ['1', '2']) expect((await store.tasks.get(id)).landed ?? null).toBeNull();
+    expect((await store.reviews.list('alice')).map((c) => c.state)).toEqual(['sent']);
+  }, 90_000);
 });
