@@ -5,9 +5,16 @@
  * token is kept for the next dashboard of the workspace (which a stranger holding it could then drive). The
  * dashboard started again on the same URL still gets the tab back.
  */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import { expect, test, type Page } from '@playwright/test';
+import { hostPaths } from '../src/main/daemon/runtime-dir.js';
+import { dashboardReady, THCLAWS } from '../test/desktop/helpers.js';
 import { startDashboard, type Dashboard } from './fixture.js';
+
+// The second test goes on from the dashboard the first one started again.
+test.describe.configure({ mode: 'serial' });
 
 let d: Dashboard;
 let page: Page;
@@ -52,6 +59,9 @@ test('a stranger on the dead dashboard\'s port never gets the token; the dashboa
     await expect.poll(() => seen.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
     await expect(page.getByTestId('server-lost')).toBeVisible({ timeout: 10_000 });
     expect(seen.filter((l) => l.includes(token))).toEqual([]);
+    // What answers is not the dashboard: the page says so (not "run thclaws dashboard to bring it back").
+    await expect(page.getByTestId('server-lost')).toContainText("This page's dashboard is not at this address any more");
+    await expect(page.getByRole('button', { name: 'Tasks' })).toBeDisabled();
   } finally {
     await new Promise<void>((r) => stranger.close(() => r()));
     stranger.closeAllConnections();
@@ -63,4 +73,33 @@ test('a stranger on the dead dashboard\'s port never gets the token; the dashboa
   await expect(page.getByTestId('server-lost')).toBeHidden({ timeout: 15_000 });
   await expect(page.locator('.conn.up')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Tasks' })).toBeEnabled();
+});
+
+test('an old tab whose key the dashboard no longer has says so, instead of "run thclaws dashboard"', async () => {
+  test.setTimeout(120_000);
+  const old = new URL(d.url);
+  await expect(page.locator('.conn.up')).toBeVisible({ timeout: 30_000 });
+  // The kept address made untrustworthy (readable by others): the next dashboard sets it aside, makes a new
+  // key, and is told to serve on the same port (--port), as a person who always uses one port would.
+  const exited = new Promise((r) => d.proc.once('exit', r));
+  d.proc.kill('SIGKILL');
+  await exited;
+  fs.chmodSync(hostPaths(d.ws, d.env).dashboard, 0o644);
+  const proc = spawn(THCLAWS, ['dashboard', '--dir', d.ws, '--port', old.port], { stdio: ['ignore', 'pipe', 'inherit'], env: d.env });
+  d.proc = proc;
+  const { url } = await dashboardReady(proc, { ms: 30_000 });
+  expect(new URL(url).port).toBe(old.port);
+  expect(new URL(url).searchParams.get('token')).not.toBe(old.searchParams.get('token'));
+  const notice = page.getByTestId('server-lost');
+  await expect(notice).toBeVisible({ timeout: 15_000 });
+  await expect(notice).toContainText("This page's dashboard is not at this address any more");
+  await expect(notice).toContainText(`Open the URL that thclaws dashboard --dir ${fs.realpathSync(d.ws)} printed`);
+  await page.screenshot({ path: 'test-results/screens/dashboard-stranger-1440.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/screens/dashboard-stranger-390.png' });
+  // The URL it printed works.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(url);
+  await expect(page.locator('.conn.up')).toBeVisible({ timeout: 30_000 });
+  await expect(notice).toHaveCount(0);
 });

@@ -34,21 +34,26 @@ const base64url = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).rep
  * `tokenProof`). Without WebCrypto (a page not in a secure context: served on a non-loopback http address)
  * nothing can be checked, and the page connects as before.
  */
-async function serverKnows(token: string): Promise<boolean> {
+async function serverKnows(token: string): Promise<'yes' | 'foreign' | 'gone'> {
   const subtle = globalThis.crypto?.subtle;
-  if (!subtle) return true;
+  if (!subtle) return 'yes';
   const nonce = base64url(crypto.getRandomValues(new Uint8Array(24)));
+  let got: string;
   try {
     const r = await fetch(`/proof?nonce=${nonce}`, { cache: 'no-store', signal: AbortSignal.timeout(PROOF_TIMEOUT_MS) });
-    if (!r.ok) return false;
-    const got = (await r.text()).trim();
+    if (!r.ok) return 'foreign';
+    got = (await r.text()).trim();
+  } catch {
+    return 'gone';
+  }
+  try {
     const port = location.port || (location.protocol === 'https:' ? '443' : '80');
     const enc = new TextEncoder();
     const key = await subtle.importKey('raw', enc.encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     const want = base64url(new Uint8Array(await subtle.sign('HMAC', key, enc.encode(`thclaws dashboard ${port} ${nonce}`))));
-    return got === want;
+    return got === want ? 'yes' : 'foreign';
   } catch {
-    return false;
+    return 'foreign';
   }
 }
 
@@ -58,7 +63,9 @@ export class HostClient {
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
   private readonly statusListeners = new Set<(connected: boolean) => void>();
-  private readonly lostListeners = new Set<(lost: boolean) => void>();
+  private readonly lostListeners = new Set<(lost: boolean, foreign: boolean) => void>();
+  /** The last try found something at this address that could not prove it knows the token. */
+  private foreign = false;
   /** Set SERVER_LOST_MS after the socket closed, cleared when it opens again. */
   private lostTimer: ReturnType<typeof setTimeout> | null = null;
   private lost = false;
@@ -88,7 +95,9 @@ export class HostClient {
     const token = new URLSearchParams(location.search).get('token') ?? '';
     // Whatever holds this port now (the dashboard died, another program took it) gets the token only once it
     // has shown it knows it: the next dashboard of the workspace keeps the same token.
-    if (!(await serverKnows(token))) {
+    const known = await serverKnows(token);
+    if (known !== 'yes') {
+      this.setForeign(known === 'foreign');
       this.dropped(Date.now());
       return;
     }
@@ -107,6 +116,7 @@ export class HostClient {
       this.pingSentAt = null;
       this.lastTick = Date.now();
       this.heartbeat = setInterval(() => this.probe(ws), PING_EVERY_MS);
+      this.foreign = false;
       this.setLost(false);
       this.setConnected(true);
     };
@@ -169,7 +179,13 @@ export class HostClient {
       this.queue = [];
       this.failWaiting([...this.waiting.keys()], 'the dashboard server stopped before it answered: check what happened once this page reconnects');
     }
-    for (const l of this.lostListeners) l(lost);
+    for (const l of this.lostListeners) l(lost, this.foreign);
+  }
+
+  private setForeign(foreign: boolean): void {
+    if (foreign === this.foreign) return;
+    this.foreign = foreign;
+    if (this.lost) for (const l of this.lostListeners) l(true, foreign);
   }
 
   private failWaiting(ids: number[], error: string): void {
@@ -218,7 +234,7 @@ export class HostClient {
   }
 
   /** Whether the dashboard's server has been gone SERVER_LOST_MS (the page is reconnecting on its own). */
-  onLost(l: (lost: boolean) => void): () => void {
+  onLost(l: (lost: boolean, foreign: boolean) => void): () => void {
     this.lostListeners.add(l);
     return () => this.lostListeners.delete(l);
   }
