@@ -27,7 +27,7 @@ client.onStatus((connected) => {
   }
 });
 
-client.onLost((lost) => dashboard.getState().setServerLost(lost));
+client.onLost((lost, foreign) => dashboard.getState().setServerLost(lost, foreign));
 
 client.onEvent((ev) => {
   if (ev.type === 'output' || ev.type === 'replay') {

@@ -25,13 +25,47 @@ const PING_EVERY_MS = 2000;
 const PING_TIMEOUT_MS = 3000;
 const PING = { type: 'ping', id: -2 } as const;
 
+const PROOF_TIMEOUT_MS = 3000;
+
+const base64url = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/**
+ * Asks the server at this page's address to prove it knows the token, bound to this port (server.ts
+ * `tokenProof`). Without WebCrypto (a page not in a secure context: served on a non-loopback http address)
+ * nothing can be checked, and the page connects as before.
+ */
+async function serverKnows(token: string): Promise<'yes' | 'foreign' | 'gone'> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return 'yes';
+  const nonce = base64url(crypto.getRandomValues(new Uint8Array(24)));
+  let got: string;
+  try {
+    const r = await fetch(`/proof?nonce=${nonce}`, { cache: 'no-store', signal: AbortSignal.timeout(PROOF_TIMEOUT_MS) });
+    if (!r.ok) return 'foreign';
+    got = (await r.text()).trim();
+  } catch {
+    return 'gone';
+  }
+  try {
+    const port = location.port || (location.protocol === 'https:' ? '443' : '80');
+    const enc = new TextEncoder();
+    const key = await subtle.importKey('raw', enc.encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const want = base64url(new Uint8Array(await subtle.sign('HMAC', key, enc.encode(`thclaws dashboard ${port} ${nonce}`))));
+    return got === want ? 'yes' : 'foreign';
+  } catch {
+    return 'foreign';
+  }
+}
+
 /** The renderer's side of the API: typed requests with replies, events validated before use. */
 export class HostClient {
   private nextId = 1;
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
   private readonly statusListeners = new Set<(connected: boolean) => void>();
-  private readonly lostListeners = new Set<(lost: boolean) => void>();
+  private readonly lostListeners = new Set<(lost: boolean, foreign: boolean) => void>();
+  /** The last try found something at this address that could not prove it knows the token. */
+  private foreign = false;
   /** Set SERVER_LOST_MS after the socket closed, cleared when it opens again. */
   private lostTimer: ReturnType<typeof setTimeout> | null = null;
   private lost = false;
@@ -41,7 +75,9 @@ export class HostClient {
   private lastTick = 0;
   private socket: WebSocket | null = null;
   private bridge: Bridge | null = null;
-  private queue: string[] = [];
+  private queue: Array<{ id: number; text: string }> = [];
+  /** Requests sent on the current socket: their replies can only come back on it (a new socket is a new view). */
+  private inFlight = new Set<number>();
   /** The team was stopped on purpose: a dropped socket is not reconnected (that would start its host again). */
   private ended = false;
 
@@ -51,17 +87,28 @@ export class HostClient {
       this.bridge.onMessage((m) => this.receive(m));
       queueMicrotask(() => this.setConnected(true));
     } else {
-      this.connectSocket();
+      void this.connectSocket();
     }
   }
 
-  private connectSocket(): void {
+  private async connectSocket(): Promise<void> {
     const token = new URLSearchParams(location.search).get('token') ?? '';
+    // Whatever holds this port now (the dashboard died, another program took it) gets the token only once it
+    // has shown it knows it: the next dashboard of the workspace keeps the same token.
+    const known = await serverKnows(token);
+    if (known !== 'yes') {
+      this.setForeign(known === 'foreign');
+      this.dropped(Date.now());
+      return;
+    }
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}`);
     this.socket = ws;
     ws.onopen = () => {
-      for (const m of this.queue) ws.send(m);
+      for (const m of this.queue) {
+        ws.send(m.text);
+        if (m.id > 0) this.inFlight.add(m.id);
+      }
       this.queue = [];
       if (this.lostTimer) clearTimeout(this.lostTimer);
       this.lostTimer = null;
@@ -69,6 +116,7 @@ export class HostClient {
       this.pingSentAt = null;
       this.lastTick = Date.now();
       this.heartbeat = setInterval(() => this.probe(ws), PING_EVERY_MS);
+      this.foreign = false;
       this.setLost(false);
       this.setConnected(true);
     };
@@ -90,10 +138,14 @@ export class HostClient {
   private dropped(since: number): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+    // Requests that went out on the socket that closed: no reply will come (the host behind it may have died
+    // while the web server lives on, so the page reconnects at once), so they fail now, not never.
+    this.failWaiting([...this.inFlight], 'the connection to the dashboard closed before it answered: check whether it was done, then try again');
+    this.inFlight.clear();
     this.setConnected(false);
     if (this.ended) return;
     this.lostTimer ??= setTimeout(() => this.setLost(true), Math.max(0, SERVER_LOST_MS - (Date.now() - since)));
-    setTimeout(() => this.connectSocket(), 1000);
+    setTimeout(() => void this.connectSocket(), 1000);
   }
 
   /**
@@ -125,10 +177,24 @@ export class HostClient {
       // Nothing typed or clicked while the server was gone is sent to whatever answers later, and a request
       // it never answered fails now instead of waiting for ever.
       this.queue = [];
-      for (const [id, w] of this.waiting) w({ type: 'reply', id, ok: false, error: 'the dashboard server stopped before it answered: check what happened once this page reconnects' });
-      this.waiting.clear();
+      this.failWaiting([...this.waiting.keys()], 'the dashboard server stopped before it answered: check what happened once this page reconnects');
     }
-    for (const l of this.lostListeners) l(lost);
+    for (const l of this.lostListeners) l(lost, this.foreign);
+  }
+
+  private setForeign(foreign: boolean): void {
+    if (foreign === this.foreign) return;
+    this.foreign = foreign;
+    if (this.lost) for (const l of this.lostListeners) l(true, foreign);
+  }
+
+  private failWaiting(ids: number[], error: string): void {
+    for (const id of ids) {
+      const w = this.waiting.get(id);
+      if (!w) continue;
+      this.waiting.delete(id);
+      w({ type: 'reply', id, ok: false, error });
+    }
   }
 
   private setConnected(c: boolean): void {
@@ -146,6 +212,7 @@ export class HostClient {
     if (ev.type === 'host_closed') this.ended = true;
     if (ev.type === 'reply') {
       const w = this.waiting.get(ev.id);
+      this.inFlight.delete(ev.id);
       if (w) {
         this.waiting.delete(ev.id);
         w(ev);
@@ -167,7 +234,7 @@ export class HostClient {
   }
 
   /** Whether the dashboard's server has been gone SERVER_LOST_MS (the page is reconnecting on its own). */
-  onLost(l: (lost: boolean) => void): () => void {
+  onLost(l: (lost: boolean, foreign: boolean) => void): () => void {
     this.lostListeners.add(l);
     return () => this.lostListeners.delete(l);
   }
@@ -193,7 +260,10 @@ export class HostClient {
       return;
     }
     const text = JSON.stringify(msg);
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
-    else if (!this.lost) this.queue.push(text);
+    const id = (msg as { id?: number }).id ?? 0;
+    if (this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(text);
+      if (id > 0) this.inFlight.add(id);
+    } else if (!this.lost) this.queue.push({ id, text });
   }
 }

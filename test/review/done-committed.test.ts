@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TeamStore } from '../../src/core/store/index.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { runCli, scrubbedEnv } from '../agent/helpers.js';
@@ -113,4 +114,62 @@ describe('TeamTaskComplete in a worktree', () => {
     const tasks = await cli(ws, 'team', 'tasks');
     expect(tasks.stdout).toContain(`commit ${done.commit!.slice(0, 12)}`);
   }, 90_000);
+
+  it('a commit made on another branch (or a detached HEAD) is not on team/<name>: refused until it is', async () => {
+    const { ws, session } = await team(
+      {
+        rules: [
+          {
+            match: 'Task #1 —',
+            turns: [
+              { text: 'writing', tool_calls: [{ name: 'Bash', input: { command: 'git commit -q --allow-empty -m base && (git rebase -x false HEAD~1 || true) && echo "export const api = 1;" > api.js && git add -A && git commit -qm "api: detached"' } }, complete] },
+              { text: 'onto my branch', tool_calls: [{ name: 'Bash', input: { command: 'c=$(git rev-parse HEAD) && git checkout -q team/alice && git merge -q --ff-only $c' } }, complete] },
+              { text: 'done' },
+            ],
+          },
+        ],
+        fallback: [{ text: 'ok' }],
+      },
+      false,
+    );
+    await session.store.tasks.create({ subject: 'API', description: 'write api.js', reservedFor: 'alice' });
+    await spawnTeammate(session, { name: 'alice' });
+    const done = await waitFor(async () => {
+      const t = await session.store.tasks.get('1');
+      return t.status === 'completed' ? t : undefined;
+    }, 'task #1 completed', 40_000);
+    const log = fs.readFileSync(path.join(ws.dir, '.thclaws', 'state', 'team', 'agents', 'alice', 'output.log'), 'utf8');
+    expect(log).toMatch(/task #1 not completed: your commits are not on your branch team\/alice \(HEAD [0-9a-f]{12} is detached\)/);
+    // Completed only once the work is on team/alice: what a landing merges.
+    expect(done.commit).toBe(git(ws.dir, 'rev-parse', 'team/alice'));
+    expect(git(ws.dir, 'log', '-1', '--format=%s', 'team/alice')).toBe('api: detached');
+  }, 90_000);
+});
+
+describe('a refused completion (not_done) belongs to the teammate it was refused to', () => {
+  it('reassigned to bob, or claimed by him, the task no longer reads "not done" with alice\'s reason', async () => {
+    const ws = teamWorkspace();
+    cleanups.push(ws.cleanup);
+    const store = TeamStore.forWorkspace(ws.dir);
+    store.init();
+    await store.config.create({ name: 't', members: [{ name: 'alice', isolation: 'worktree' }, { name: 'bob', isolation: 'worktree' }] });
+    const reason = 'uncommitted changes in your worktree: "api.js": git commit failed: no identity (user.email)';
+    const refused = async (subject: string) => {
+      const t = await store.tasks.create({ subject, description: 'x', reservedFor: 'alice' });
+      await store.tasks.claim(t.id, 'alice');
+      // What TeamTaskComplete records when it refuses alice (see the tests above).
+      await store.tasks.update(t.id, { extra: { not_done: reason, not_done_by: 'alice' } });
+      expect((await cli(ws, 'team', 'tasks')).stdout).toContain(`not done: ${reason}`);
+    };
+    // #1: the lead hands it to bob. #2: back to pending (its reservation cleared), then bob claims it.
+    await refused('API');
+    await store.tasks.update('1', { reservedFor: 'bob' });
+    await refused('UI');
+    await store.tasks.update('2', { reservedFor: null });
+    await store.tasks.claim('2', 'bob');
+    const tasks = await cli(ws, 'team', 'tasks');
+    expect(tasks.code).toBe(0);
+    expect(tasks.stdout).not.toContain('not done');
+    for (const id of ['1', '2']) expect((await store.tasks.get(id)).not_done_by ?? null).toBeNull();
+  }, 60_000);
 });

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/core/store/index.js';
+import { integrateAndLand } from '../../src/core/review/integrate.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
@@ -144,5 +145,41 @@ describe('landing from the dashboard merge panel (host API)', () => {
     expect(again).toMatchObject({ landed: false, merged: [], nothing: ['alice', 'bob'], refusals: [] });
     expect(store.inboxes.unread('alice')).toHaveLength(1);
     expect(store.inboxes.unread('lead')).toHaveLength(1);
+  }, 90_000);
+});
+
+describe('what a landing says landed', () => {
+  it('a commit the teammate makes while the checks run is not in the landing: its message and the lead\'s do not list it', async () => {
+    const { ws, store, alice } = await landable();
+    const wa = path.join(ws.dir, '.worktrees', 'alice');
+    // The check is the moment: alice commits on team/alice after the integration merged it (a live teammate).
+    const late = `git -C '${wa}' commit -q --allow-empty -m 'late: after the merge'`;
+    const r = await integrateAndLand(store, ws.dir, { agents: ['alice'], checks: [late], wrap: null, allowOpenComments: true });
+    expect(r.landed).toBe(true);
+    expect(git(ws.dir, 'log', '-1', '--format=%s', 'team/alice')).toBe('late: after the merge');
+    expect(git(ws.dir, 'log', '--format=%s', 'main')).not.toContain('late: after the merge');
+    expect(r.landings).toMatchObject([{ agent: 'alice', count: 2 }]);
+    const toAlice = store.inboxes.unread('alice');
+    expect(toAlice).toHaveLength(1);
+    expect(toAlice[0]!.text).toContain(': 2 commit(s)');
+    expect(toAlice[0]!.text).toContain(`${alice[1]} api: v2`);
+    expect(toAlice[0]!.text).not.toContain('late: after the merge');
+    const toLead = store.inboxes.unread('lead')[0]!.text;
+    expect(toLead).not.toContain('late: after the merge');
+    expect(toLead).not.toContain('nothing of theirs is left to merge');
+    expect(toLead).toContain('Not in this landing (committed after the merge): team/alice 1 commit(s).');
+    // What git says: team/alice still has a commit main lacks.
+    expect(git(ws.dir, 'rev-list', '--count', 'main..team/alice')).toBe('1');
+  }, 90_000);
+
+  it('a red check lands nothing and says nothing: no message, no task landed, the sent comment still open', async () => {
+    const { ws, store } = await landable();
+    const main = git(ws.dir, 'rev-parse', 'main');
+    const r = await integrateAndLand(store, ws.dir, { agents: ['alice', 'bob'], checks: ['exit 3'], wrap: null, allowOpenComments: true });
+    expect(r).toMatchObject({ landed: false, failed: { command: 'exit 3', code: 3 }, landings: [] });
+    expect(git(ws.dir, 'rev-parse', 'main')).toBe(main);
+    for (const agent of ['alice', 'bob', 'lead']) expect(store.inboxes.unread(agent), agent).toHaveLength(0);
+    for (const id of ['1', '2']) expect((await store.tasks.get(id)).landed ?? null).toBeNull();
+    expect((await store.reviews.list('alice')).map((c) => c.state)).toEqual(['sent']);
   }, 90_000);
 });

@@ -14,20 +14,32 @@ export interface Landed {
   commits: string[];
   count: number;
   tasks: string[];
+  /** Commits the branch has that did not land (made after it was merged). */
+  left: number;
 }
 
 const MAX_LISTED = 20;
 
 /** What landed with `head` on `into` (it was at `start` before): one entry per agent with commits in it. */
-export async function landedCommits(root: string, start: string, agents: string[]): Promise<Landed[]> {
+export async function landedCommits(root: string, start: string, head: string, agents: string[]): Promise<Landed[]> {
   const out: Landed[] = [];
   for (const agent of agents) {
     const branch = `team/${agent}`;
-    const log = await runGit(root, ['log', '--reverse', '--format=%h %s', `${start}..refs/heads/${branch}`]);
-    const lines = log.code === 0 ? log.stdout.toString('utf8').split('\n').filter(Boolean) : [];
-    if (lines.length) out.push({ agent, branch, commits: lines.slice(0, MAX_LISTED), count: lines.length, tasks: [] });
+    // What `head` holds of the branch (the newest commit of it merged there): the branch may have moved on
+    // while the checks ran (a live teammate committing), and those commits did not land.
+    const tip = await runGit(root, ['merge-base', head, `refs/heads/${branch}`]);
+    const log = tip.code === 0 ? await runGit(root, ['log', '--reverse', '--format=%h %s', `${start}..${tip.stdout.toString('utf8').trim()}`]) : null;
+    const lines = log?.code === 0 ? log.stdout.toString('utf8').split('\n').filter(Boolean) : [];
+    const left = await runGit(root, ['rev-list', '--count', `${head}..refs/heads/${branch}`]);
+    if (lines.length) out.push({ agent, branch, commits: lines.slice(0, MAX_LISTED), count: lines.length, tasks: [], left: left.code === 0 ? Number(left.stdout.toString('utf8').trim()) : 0 });
   }
   return out;
+}
+
+function leftNote(landed: Landed[]): string {
+  const moved = landed.filter((l) => l.left > 0);
+  if (!moved.length) return 'These branches are merged: nothing of theirs is left to merge.';
+  return `Not in this landing (committed after the merge): ${moved.map((l) => `${l.branch} ${l.left} commit(s)`).join(', ')}.`;
 }
 
 function commitList(l: Landed): string {
@@ -40,7 +52,7 @@ function commitList(l: Landed): string {
  * `tell: false` (the lead's own TeamMerge: it knows) only marks and resolves.
  */
 export async function announceLanding(store: TeamStore, root: string, landing: { into: string; start: string; head: string; agents: string[] }, tell = true): Promise<Landed[]> {
-  const landed = await landedCommits(root, landing.start, landing.agents);
+  const landed = await landedCommits(root, landing.start, landing.head, landing.agents);
   if (!landed.length) return landed;
   const at = Date.now();
   const completed = await store.tasks.list({ status: 'completed' }).catch(() => []);
@@ -63,7 +75,7 @@ export async function announceLanding(store: TeamStore, root: string, landing: {
   if (!tell) return landed;
   const parts = landed.map((l) => `${l.branch} (${l.count} commit(s)${l.tasks.length ? `; tasks ${l.tasks.map((id) => `#${id}`).join(', ')}` : ''}):\n${commitList(l)}`);
   await store
-    .send(USER, LEAD, `The person landed on ${landing.into} (${landing.head.slice(0, 12)}): ${parts.join('\n')}\nThese branches are merged: nothing of theirs is left to merge.`, { summary: `landed on ${landing.into}: ${landed.map((l) => l.branch).join(', ')}` })
+    .send(USER, LEAD, `The person landed on ${landing.into} (${landing.head.slice(0, 12)}): ${parts.join('\n')}\n${leftNote(landed)}`, { summary: `landed on ${landing.into}: ${landed.map((l) => l.branch).join(', ')}` })
     .catch(() => undefined);
   return landed;
 }

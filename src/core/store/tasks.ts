@@ -2,7 +2,7 @@ import { type AgentLeases, ClaimGates } from './claim-gate.js';
 import { ensureDir } from './fsio.js';
 import { type LockGuard, type LockOptions, withLock } from './lock.js';
 import type { Lease } from './lease.js';
-import { assertAgentName, assertTaskId, isTaskId } from './names.js';
+import { assertAgentName, assertTaskId, isTaskId, LEAD } from './names.js';
 import type { TeamPaths } from './paths.js';
 import { describeIssues, type Task, TaskSchema, type TaskStatus } from './schemas.js';
 import { LIMITS } from './limits.js';
@@ -192,6 +192,7 @@ export class Tasks {
           task.owner = agent;
           task.status = 'in_progress';
           task.attempts += 1;
+          dropRefusalOfOther(task, agent);
           task.updated_at = Date.now();
           this.files.write(task, this.withLease(taskLock, lease));
           return { task };
@@ -282,6 +283,8 @@ export class Tasks {
           task.status = 'pending';
           task.owner = null;
         }
+        // Parked for the lead (reserved to it), the refusal stays: it is why the lead has the task.
+        if (reserve !== LEAD) dropRefusalOfOther(task, reserve);
         delete task.parked;
       }
       if (deps) task.blocked_by = deps;
@@ -383,4 +386,11 @@ function hash(s: string): number {
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
   return h >>> 0;
+}
+
+/** A refused completion is its teammate's: the task gone to another (or to anyone), it no longer reads "not done". */
+function dropRefusalOfOther(task: Task, agent: string | null): void {
+  if (!task.not_done_by || task.not_done_by === agent) return;
+  delete task.not_done;
+  delete task.not_done_by;
 }

@@ -22,5 +22,16 @@ export async function checkCommitted(worktree: string): Promise<DoneCheck> {
       : 'git commit failed: no identity (user.email) — git cannot commit on this machine until the person sets one (git config --global user.email you@example.com and user.name); tell the lead';
     return { ok: false, reason: `uncommitted changes in your worktree: ${quoteList(left, 8)}: ${why}` };
   }
-  return { ok: true, commit: gitOut(worktree, ['rev-parse', 'HEAD']) };
+  // Committed on a detached HEAD (a rebase or bisect stopped) or another branch is not on team/<name>: a landing
+  // merges the branch, so the work would be left out while the task read done.
+  const branch = `team/${path.basename(worktree)}`;
+  const head = gitOut(worktree, ['rev-parse', 'HEAD']);
+  if (head && !git(worktree, ['merge-base', '--is-ancestor', head, `refs/heads/${branch}`], { timeoutMs: 5000 }).ok) {
+    const on = gitOut(worktree, ['symbolic-ref', '-q', '--short', 'HEAD']);
+    return {
+      ok: false,
+      reason: `your commits are not on your branch ${branch} (HEAD ${head.slice(0, 12)} is ${on ? `on ${on}` : 'detached'}): bring them onto it (git checkout ${branch} && git merge --ff-only ${head.slice(0, 12)}), then complete the task`,
+    };
+  }
+  return { ok: true, commit: head };
 }

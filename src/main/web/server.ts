@@ -30,6 +30,15 @@ export interface DashboardServer {
 
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
+/**
+ * Proof that a server knows the token, bound to the port it serves on: a program on the port of a dashboard
+ * that died cannot make it (nor relay it from the dashboard serving elsewhere), so the page never sends it
+ * the token, which the next dashboard of the workspace keeps.
+ */
+export const PROOF_PATH = '/proof';
+const NONCE = /^[A-Za-z0-9_-]{16,64}$/;
+export const tokenProof = (token: string, port: number, nonce: string): string => createHmac('sha256', token).update(`thclaws dashboard ${port} ${nonce}`).digest('base64url');
+
 const isPing = (raw: unknown): raw is { type: 'ping'; id: number } =>
   typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ping' && Number.isInteger((raw as { id?: unknown }).id);
 
@@ -62,6 +71,12 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
   };
   /** null when allowed, else the reason. */
   const refuse = (req: http.IncomingMessage, assetsToo: boolean): string | null => {
+    const foreign = refuseSite(req);
+    if (foreign) return foreign;
+    if (!same(queryToken(req), token) && !(assetsToo && same(assetCookie(req), assetKey))) return 'missing or wrong token';
+    return null;
+  };
+  const refuseSite = (req: http.IncomingMessage): string | null => {
     if (!allowedHosts().has(req.headers.host ?? '')) return 'unknown Host';
     const origin = req.headers.origin;
     if (origin !== undefined) {
@@ -73,11 +88,18 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
       }
       if (!allowedHosts().has(host)) return 'foreign Origin';
     }
-    if (!same(queryToken(req), token) && !(assetsToo && same(assetCookie(req), assetKey))) return 'missing or wrong token';
     return null;
   };
 
   const server = http.createServer((req, res) => {
+    const proof = new URL(req.url ?? '/', 'http://x');
+    // The page's question before it hands over its token (src/renderer/transport.ts): do you know it, here?
+    if (proof.pathname === PROOF_PATH && !refuseSite(req) && req.method === 'GET') {
+      const nonce = proof.searchParams.get('nonce') ?? '';
+      if (!NONCE.test(nonce)) res.writeHead(400, { 'content-type': 'text/plain' }).end('bad nonce\n');
+      else res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(tokenProof(token, port, nonce));
+      return;
+    }
     const why = refuse(req, true);
     if (why) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end(`forbidden: ${why}\n`);

@@ -7,8 +7,18 @@ import { useDashboard } from '../store';
  */
 export function ServerLost() {
   const lost = useDashboard((s) => s.serverLost);
+  const foreign = useDashboard((s) => s.serverForeign);
   const workspace = useDashboard((s) => s.workspace);
   if (!lost) return null;
+  // Something answers here but cannot show it holds this page's key: never given it, so this page stays off.
+  if (foreign) {
+    return (
+      <div className="server-lost" role="alert" data-testid="server-lost">
+        <strong>This page's dashboard is not at this address any more.</strong> What answers here now does not know this page's key (another
+        program, or a dashboard started with a new key), so the page gives it nothing. Open the URL that <code>thclaws dashboard --dir {workspace?.dir ?? '<workspace>'}</code> printed.
+      </div>
+    );
+  }
   return (
     <div className="server-lost" role="alert" data-testid="server-lost">
       <strong>The dashboard server stopped.</strong> Run <code>thclaws dashboard --dir {workspace?.dir ?? '<workspace>'}</code> to bring it back; this page

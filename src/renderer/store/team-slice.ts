@@ -16,7 +16,9 @@ export interface TeamSlice {
   setConnected(connected: boolean): void;
   /** The dashboard's server has been gone a while: the page says so and its controls are off until it is back. */
   serverLost: boolean;
-  setServerLost(lost: boolean): void;
+  /** What answers at the page's address is not its dashboard (another key, another program). */
+  serverForeign: boolean;
+  setServerLost(lost: boolean, foreign?: boolean): void;
 }
 
 export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = (set) => ({
@@ -30,7 +32,8 @@ export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = 
   connected: false,
   setConnected: (connected) => set({ connected }),
   serverLost: false,
-  setServerLost: (serverLost) => set({ serverLost }),
+  serverForeign: false,
+  setServerLost: (serverLost, foreign = false) => set({ serverLost, serverForeign: serverLost && foreign }),
 });
 
 /** Roster and member deltas; a member not in the roster yet is appended (the roster event follows). */

@@ -1,0 +1,88 @@
+/**
+ * The workspace's host killed while the page waits for its answer, with real processes: `thclaws dashboard`
+ * (a client) and its `thclaws host` (scripted provider). The host is stopped (SIGSTOP) so the page's "Save" of
+ * a new task is never answered, then killed: the dashboard ends the page's socket and the page reconnects at
+ * once (the web server never went away, so no "server stopped" banner). A reply can only come back on the
+ * socket the request went out on: the person reads at once that the save was not answered, instead of a form
+ * that waits for ever.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test, type Page } from '@playwright/test';
+import { pidAlive } from '../src/core/store/holder.js';
+import { dashboardReady, makeTeamWorkspace, ROOT, THCLAWS } from '../test/desktop/helpers.js';
+
+const SHOTS = path.join(ROOT, 'test-results', 'screens');
+
+const execFileP = promisify(execFile);
+let ws: string;
+let env: NodeJS.ProcessEnv;
+let dash: ChildProcess;
+let url: string;
+let hostPid: number;
+let page: Page;
+/** Request types the page sent, as they left it. */
+const sent: string[] = [];
+
+test.beforeAll(async ({ browser }) => {
+  ws = fs.realpathSync(makeTeamWorkspace(['alice']));
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: ws });
+  fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted', teamEnabled: true }));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-hostdied-home-'));
+  const script = path.join(home, 'script.json');
+  fs.writeFileSync(script, JSON.stringify({ rules: [], fallback: [{ text: 'OK' }] }));
+  env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-hostdied-rt-')) };
+  for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
+  dash = spawn(THCLAWS, ['dashboard', '--dir', ws, '--port', '0', '--lead-script', script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  ({ url, hostPid } = await dashboardReady(dash, { hostPid: true }));
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.routeWebSocket(/\/ws/, (route) => {
+    const server = route.connectToServer();
+    route.onMessage((m) => {
+      try {
+        sent.push(String((JSON.parse(String(m)) as { type?: unknown }).type));
+      } catch {
+        /* not JSON: passed on as is */
+      }
+      server.send(m);
+    });
+  });
+  await page.goto(url);
+});
+
+test.afterAll(async () => {
+  await page?.close();
+  if (dash && dash.exitCode === null) dash.kill('SIGTERM');
+  // The page's reconnect started a new host for the workspace: stopped here.
+  await execFileP(THCLAWS, ['host', '--stop', '--dir', ws], { env }).catch(() => undefined);
+  if (hostPid && pidAlive(hostPid)) process.kill(hostPid, 'SIGKILL');
+});
+
+test('a request the killed host never answered fails at once on the page; no "server stopped" banner', async () => {
+  test.setTimeout(120_000);
+  await page.getByRole('button', { name: 'Tasks' }).click();
+  await page.getByRole('button', { name: 'New task' }).click();
+  const editor = page.getByRole('dialog', { name: 'task editor' });
+  await editor.locator('input[name="subject"]').fill('never answered');
+
+  process.kill(hostPid, 'SIGSTOP');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(() => sent.includes('task_create'), { timeout: 10_000 }).toBe(true);
+  process.kill(hostPid, 'SIGKILL');
+
+  const failed = page.locator('.notice.error', { hasText: 'closed before it answered' });
+  await expect(failed).toBeVisible({ timeout: 10_000 });
+  // The web server is alive: the page is connected again and never said it stopped.
+  await expect(page.locator('.conn.up')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('server-lost')).toHaveCount(0);
+  // The form is still there with what the person typed, to save again.
+  await expect(editor.locator('input[name="subject"]')).toHaveValue('never answered');
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, 'host-died-request-1440.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(failed).toBeVisible();
+  await page.screenshot({ path: path.join(SHOTS, 'host-died-request-390.png') });
+});
