@@ -20,7 +20,7 @@ let d: Dashboard;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  d = await startDashboard(['alice'], {}, []);
+  d = await startDashboard(['alice'], {}, {}, []);
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(d.url);
 });

@@ -121,7 +121,10 @@ test('the merge panel after the person resolved the conflict: "commit it", and a
   await page.evaluate(() => (location.hash = '#merge'));
   const panel = page.getByTestId('merge-panel');
   await expect(panel.locator('tr[data-agent="alice"]')).toBeVisible();
+  // The first test's comments are still open: the panel asks before landing past them, and the person says go.
+  const asked = new Promise<string>((resolve) => page.once('dialog', (dlg) => void dlg.accept().then(() => resolve(dlg.message()))));
   await panel.locator('.merge-run').click();
+  expect(await asked).toContain('open review comment');
   await panel.getByRole('button', { name: 'Leave alice conflicted' }).click();
   const left = panel.getByTestId('left-conflicted');
   await expect(left).toContainText('1 conflicted file');
