@@ -3,7 +3,7 @@ import type { Journal } from './journal.js';
 import { withLock } from './lock.js';
 import { assertMemberName, LEAD, USER } from './names.js';
 import type { TeamPaths } from './paths.js';
-import { ConfigSchema, describeIssues, type Member, MemberSchema, type TeamConfig } from './schemas.js';
+import { ConfigSchema, describeIssues, type Member, MemberSchema, type TeamConfig } from '../../contract/store-schemas.js';
 import { TeamError } from './errors.js';
 
 export interface NewTeam {

@@ -8,7 +8,7 @@ import { deriveState, isLive, LEAD, TeamError, USER, type Message, type TeamStor
 import { parseJson, readTextFile, writeFileAtomic } from '../store/fsio.js';
 import { withLock } from '../store/lock.js';
 import { sendFrame, type FrameOf } from './protocol.js';
-import type { Waiting } from '../store/schemas.js';
+import type { Waiting } from '../../contract/store-schemas.js';
 
 export type ApprovalKind = 'permission' | 'plan';
 

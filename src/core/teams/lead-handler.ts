@@ -5,7 +5,7 @@
  */
 import { deriveState, isLive, type Message, type Task } from '../store/index.js';
 import { frameEpochCurrent, frameMessage } from './protocol.js';
-import { TEAMS_POLICY } from './policy.js';
+import { TEAMS_POLICY } from '../../contract/policy.js';
 import type { TeamSession } from './session.js';
 
 export type LeadEvent =

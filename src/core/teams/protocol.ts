@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Message, TeamStore } from '../store/index.js';
 import { LEAD, TeamError, USER } from '../store/index.js';
-import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from '../store/limits.js';
-import { MessageSchema, WaitingSchema } from '../store/schemas.js';
+import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from '../../contract/limits.js';
+import { MessageSchema, WaitingSchema } from '../../contract/store-schemas.js';
 
-import { CONTROL_TYPES, type FrameType } from '../store/frame-kinds.js';
-export { CONTROL_TYPES, REPLY_TYPES, type FrameType } from '../store/frame-kinds.js';
+import { CONTROL_TYPES, type FrameType } from '../../contract/frame-kinds.js';
+export { CONTROL_TYPES, REPLY_TYPES, type FrameType } from '../../contract/frame-kinds.js';
 
 const IDLE_REASONS = ['available', 'interrupted', 'failed', 'blocked'] as const;
 export type IdleReason = (typeof IDLE_REASONS)[number];

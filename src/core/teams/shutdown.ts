@@ -8,7 +8,7 @@ import { type AgentStatus, deriveState, isLive, liveLeasePid, pidAlive, pidIsSam
 import type { LeadHandler } from './lead-handler.js';
 import { killGroup } from './launchers/env.js';
 import { sendFrame } from './protocol.js';
-import { TEAMS_POLICY } from './policy.js';
+import { TEAMS_POLICY } from '../../contract/policy.js';
 import type { TeamSession } from './session.js';
 
 export interface ShutdownResult {

@@ -10,8 +10,8 @@ import { assertInside } from './paths.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from './launcher.js';
 import { BackgroundLauncher } from './launchers/background.js';
 import { TmuxLauncher, tmuxAvailable } from './launchers/tmux.js';
-import { TEAMS_POLICY } from './policy.js';
-import { roleModelFor } from '../agent/settings-schema.js';
+import { TEAMS_POLICY } from '../../contract/policy.js';
+import { roleModelFor } from '../../contract/settings-schema.js';
 import type { TeammateMode, TeamSession } from './session.js';
 import { ensureWorktree } from './worktree.js';
 

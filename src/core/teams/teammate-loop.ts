@@ -9,7 +9,7 @@ import type { LoopEvents } from '../agent/loop.js';
 import { LEAD, USER, type Message, type Task, startHeartbeat, type Heartbeat } from '../store/index.js';
 import { frameMessage, isControl, sendFrame, type ControlFrame, type FrameOf, type IdleFields } from './protocol.js';
 import { pumpControl } from './teammate-control.js';
-import { TEAMS_POLICY } from './policy.js';
+import { TEAMS_POLICY } from '../../contract/policy.js';
 import type { TeamSession } from './session.js';
 import type { ResponseWaiters, Waiting } from './approvals.js';
 import { sessionHooks } from './hooks.js';

@@ -6,7 +6,7 @@
 import { LEAD, type TeamStore } from '../../core/store/index.js';
 import type { SpawnRequest } from '../../core/teams/launcher.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
-import { TEAMS_POLICY } from '../../core/teams/policy.js';
+import { TEAMS_POLICY } from '../../contract/policy.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -5,7 +5,7 @@ import { assertMemberName, deriveState, isLive, LEAD, leaseHeldByLive, TeamError
 import { sendFrame } from '../../core/teams/protocol.js';
 import { TeamSession } from '../../core/teams/session.js';
 import { spawnTeammate } from '../../core/teams/spawn.js';
-import type { MemberSpec } from '../../shared/api.js';
+import type { MemberSpec } from '../../contract/api.js';
 
 export interface MembershipOptions {
   workspace: string;

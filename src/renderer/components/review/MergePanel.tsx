@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { BranchOverviewView } from '../../../shared/api';
+import type { BranchOverviewView } from '../../../contract/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
 import { warningsOf } from '../../store/review-slice';

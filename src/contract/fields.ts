@@ -3,8 +3,8 @@
  * Node-free, like api.ts, which re-exports what views use.
  */
 import { z } from 'zod';
-import { AGENT_NAME_PATTERN, TASK_ID_PATTERN } from '../core/store/limits.js';
-import { AGENT_STATES } from '../core/store/schemas.js';
+import { AGENT_NAME_PATTERN, TASK_ID_PATTERN } from './limits.js';
+import { AGENT_STATES } from './store-schemas.js';
 
 export const agentName = z.string().regex(AGENT_NAME_PATTERN, 'invalid agent name');
 export const taskId = z.string().regex(TASK_ID_PATTERN, 'invalid task id');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ModelNameSchema } from '../agent/model-name.js';
+import { ModelNameSchema } from './model-name.js';
 import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from './limits.js';
 
 /** On-disk schemas. Loose objects: unknown fields (from newer versions or thClaws) survive a rewrite. */

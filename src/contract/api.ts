@@ -6,8 +6,8 @@
  * host import the inferred types, so a field added here is checked on both sides.
  */
 import { z } from 'zod';
-import { ModelNameSchema } from '../core/agent/model-name.js';
-import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
+import { ModelNameSchema } from './model-name.js';
+import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from './settings-schema.js';
 
 import { agentName, taskId, text, AgentStateSchema } from './fields.js';
 import { ChangeSourceSchema, ChangesViewSchema, ConflictWarningSchema, relPath, ReviewCommentViewSchema } from './review-views.js';

@@ -7,8 +7,8 @@
 import { z } from 'zod';
 import { ModelNameSchema } from './model-name.js';
 import { DEFAULT_MODEL } from './models.js';
-import { TEAMS_POLICY } from '../teams/policy.js';
-import { McpServers } from './mcp/config-schema.js';
+import { TEAMS_POLICY } from './policy.js';
+import { McpServers } from './mcp-config.js';
 
 /** How a lead starts its teammates. */
 export const TEAMMATE_MODES = ['auto', 'tmux', 'background', 'host'] as const;
