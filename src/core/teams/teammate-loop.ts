@@ -7,7 +7,8 @@
 import type { Agent, PromptResult } from '../agent/agent.js';
 import type { LoopEvents } from '../agent/loop.js';
 import { LEAD, USER, type Message, type Task, startHeartbeat, type Heartbeat } from '../store/index.js';
-import { frameMessage, isControl, sendFrame, type ControlFrame, type FrameOf, type IdleFields } from './protocol.js';
+import { frameMessage, isControl, sendFrame } from './protocol.js';
+import type { ControlFrame, FrameOf, IdleFields } from '../../contract/frames.js';
 import { pumpControl } from './teammate-control.js';
 import { TEAMS_POLICY } from '../../contract/policy.js';
 import type { TeamSession } from './session.js';
