@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ModelNameSchema } from './model-name.js';
 import { DEFAULT_MODEL } from './models.js';
-import { TEAMS_POLICY } from './policy.js';
+import { TEAM_POLICY } from './policy.js';
 import { McpServers } from './mcp-config.js';
 
 /** How a lead starts its teammates. */
@@ -85,7 +85,7 @@ export const SettingsSchema = z.looseObject({
   /** How teammates are started: `auto` picks tmux when available, else background. */
   teammateMode: z.enum(TEAMMATE_MODES).default('auto'),
   /** Live teammates per team; a spawn past it is refused. Nested or runaway spawns burn a person's limits. */
-  maxLiveTeammates: z.number().int().min(1).max(64).default(TEAMS_POLICY.maxLiveTeammates),
+  maxLiveTeammates: z.number().int().min(1).max(64).default(TEAM_POLICY.maxLiveTeammates),
   /**
    * Model per teammate role (`{ "reviewer": "opus" }`, matched to a member's role ignoring case and surrounding
    * spaces). A spawn's model is the one SpawnTeammate or TeamCreate names, else its role's, else `model`.

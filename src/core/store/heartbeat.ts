@@ -2,7 +2,7 @@ import os from 'node:os';
 import { ClockJump } from './clock-jump.js';
 import { selfProcess } from './holder.js';
 import type { Lease } from './lease.js';
-import { TEAM_POLICY } from '../../contract/store-policy.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
 import type { AgentStatusValue } from '../../contract/store-schemas.js';
 import type { StatusUpdate, Statuses } from './status.js';
 

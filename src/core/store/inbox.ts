@@ -4,7 +4,7 @@ import type { Journal } from './journal.js';
 import { withLock } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
-import { TEAM_POLICY } from '../../contract/store-policy.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
 import { LIMITS } from '../../contract/limits.js';
 import { describeIssues, type Message, MessageSchema } from '../../contract/store-schemas.js';
 import { TeamError } from './errors.js';

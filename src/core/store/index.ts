@@ -11,7 +11,7 @@ export { createInboxConsumer, type InboxConsumer } from './consumer.js';
 export type { Lease, LeaseInfo } from './lease.js';
 export { holdExclusive, leaseHeldByLive, liveLeasePid, readLeaseInfo } from './lease.js';
 export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus, UsageTotals } from '../../contract/store-schemas.js';
-export { TEAM_POLICY } from '../../contract/store-policy.js';
+export { TEAM_POLICY } from '../../contract/policy.js';
 export { assertMemberName, isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';
 export { startHeartbeat, type Heartbeat } from './heartbeat.js';
 export type { OutputAppender, OutputLogs } from './output.js';

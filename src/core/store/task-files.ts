@@ -5,7 +5,7 @@ import type { Journal } from './journal.js';
 import { LIMITS, TASK_FILE_OR_COPY_PATTERN, TASK_FILE_PATTERN } from '../../contract/limits.js';
 import type { LockGuard } from './lock.js';
 import type { TeamPaths } from './paths.js';
-import { TEAM_POLICY } from '../../contract/store-policy.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
 import { describeIssues, type Task, TaskSchema } from '../../contract/store-schemas.js';
 import { TeamError } from './errors.js';
 
