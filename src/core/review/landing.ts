@@ -6,6 +6,7 @@
  */
 import { LEAD, USER, type TeamStore } from '../store/index.js';
 import { runGit } from './git-run.js';
+import { teammateBranch } from '../../contract/branch.js';
 
 export interface Landed {
   agent: string;
@@ -22,7 +23,7 @@ const MAX_LISTED = 20;
 export async function landedCommits(root: string, start: string, agents: string[]): Promise<Landed[]> {
   const out: Landed[] = [];
   for (const agent of agents) {
-    const branch = `team/${agent}`;
+    const branch = teammateBranch(agent);
     const log = await runGit(root, ['log', '--reverse', '--format=%h %s', `${start}..refs/heads/${branch}`]);
     const lines = log.code === 0 ? log.stdout.toString('utf8').split('\n').filter(Boolean) : [];
     if (lines.length) out.push({ agent, branch, commits: lines.slice(0, MAX_LISTED), count: lines.length, tasks: [] });
