@@ -97,7 +97,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         const rel = path.relative(wt, info.cwd);
         if (existsSync(wt) && !rel.startsWith('..') && !path.isAbsolute(rel)) {
           info.sandboxRoot = wt;
-          branch = teammateBranch(info.agentName);
+          branch = teammateBranch(info.agentName!);
         }
       }
       guard = roleGuard(session, createCommandGuard, { workspaceRoot: projectRoot, cwd: info.cwd, ...(info.agentName ? { agentName: info.agentName } : {}), ...(branch ? { branch } : {}) });
