@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ModelNameSchema } from './model-name.js';
-import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from './settings-schema.js';
+import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, PERMISSION_MODES, SettingsSchema, TEAMMATE_MODES } from './settings-schema.js';
 
 import { agentName, taskId, text, AgentStateSchema } from './fields.js';
 import { ChangeSourceSchema, ChangesViewSchema, ConflictWarningSchema, relPath, ReviewCommentViewSchema } from './review-views.js';
@@ -141,7 +141,7 @@ export const MemberSpecSchema = z.object({
   /** May only read until its plan is approved. */
   plan_mode: z.boolean().default(false),
   /** `ask`: Write/Edit/Bash outside its rules wait for the person; `auto`: no prompts (trusted folders only). */
-  permission_mode: z.enum(['ask', 'auto']).default('ask'),
+  permission_mode: z.enum(PERMISSION_MODES).default('ask'),
 });
 export type MemberSpec = z.infer<typeof MemberSpecSchema>;
 /** An edit: only the fields given change (no defaults, unlike `MemberSpecSchema`). */
@@ -151,7 +151,7 @@ export const MemberSpecPatchSchema = z.object({
   model: ModelNameSchema.nullable().optional(),
   isolation: z.enum(['worktree', 'shared']).optional(),
   plan_mode: z.boolean().optional(),
-  permission_mode: z.enum(['ask', 'auto']).optional(),
+  permission_mode: z.enum(PERMISSION_MODES).optional(),
 });
 
 /** One model call's spend (from the store's spend history): at, tokens, USD (null: unknown price). */
