@@ -9,10 +9,10 @@ import { z } from 'zod';
 import { ModelNameSchema } from './model-name.js';
 import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, PERMISSION_MODES, SettingsSchema, TEAMMATE_MODES } from './settings-schema.js';
 
-import { agentName, taskId, text, AgentStateSchema } from './fields.js';
+import { AgentStateSchema } from './agent-states.js';
+import { agentName, taskId, text } from './fields.js';
 import { ChangeSourceSchema, ChangesViewSchema, ConflictWarningSchema, relPath, ReviewCommentViewSchema } from './review-views.js';
 
-export { VIEW_STATES, AgentStateSchema, type AgentStateName } from './fields.js';
 export * from './review-views.js';
 
 /** How the host shows an agent's terminal: a pty it owns (typing works) or a read-only tail of output.log. */

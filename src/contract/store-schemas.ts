@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelNameSchema } from './model-name.js';
+import { AgentStatusValue } from './agent-states.js';
 import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from './limits.js';
 
 /** On-disk schemas. Loose objects: unknown fields (from newer versions or thClaws) survive a rewrite. */
@@ -89,13 +90,6 @@ export const UsageTotalsSchema = z.looseObject({
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
-/** The states an agent writes into its status. */
-export const AGENT_STATUS_VALUES = ['spawning', 'idle', 'working', 'error', 'stopped'] as const;
-export const AgentStatusValue = z.enum(AGENT_STATUS_VALUES);
-/** What a person sees: a written state, or `dead` / `defined` derived from liveness (status.ts). */
-export const AGENT_STATES = [...AGENT_STATUS_VALUES, 'dead', 'defined'] as const;
-export type AgentState = (typeof AGENT_STATES)[number];
-export type AgentStatusValue = z.infer<typeof AgentStatusValue>;
 
 /** A process named in a status: enough to tell, on its host, whether that very process still lives. */
 export const ProcessIdSchema = z.looseObject({

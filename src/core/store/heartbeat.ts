@@ -3,7 +3,7 @@ import { ClockJump } from './clock-jump.js';
 import { selfProcess } from './holder.js';
 import type { Lease } from './lease.js';
 import { TEAM_POLICY } from '../../contract/policy.js';
-import type { AgentStatusValue } from '../../contract/store-schemas.js';
+import type { AgentStatusValue } from '../../contract/agent-states.js';
 import type { StatusUpdate, Statuses } from './status.js';
 
 export interface Heartbeat {
