@@ -8,7 +8,8 @@ const agentName = z.string().regex(AGENT_NAME_PATTERN);
 const taskId = z.string().regex(TASK_ID_PATTERN);
 const millis = z.number().int().nonnegative();
 
-export const MemberSchema = z.looseObject({
+/** A member as the team's config.json stores it (what the dashboard shows of one is api.ts's `MemberSchema`). */
+export const ConfigMemberSchema = z.looseObject({
   name: agentName,
   role: z.string().default(''),
   prompt: z.string().default(''),
@@ -19,14 +20,14 @@ export const MemberSchema = z.looseObject({
   /** Starts in plan mode on every spawn (set by a spawn that asked for it). */
   plan_mode_required: z.boolean().optional(),
 });
-export type Member = z.infer<typeof MemberSchema>;
+export type ConfigMember = z.infer<typeof ConfigMemberSchema>;
 
 export const ConfigSchema = z.looseObject({
   name: z.string(),
   description: z.string().nullish(),
   created_at: millis,
   lead: z.string().default('lead'),
-  members: z.array(MemberSchema).default([]),
+  members: z.array(ConfigMemberSchema).default([]),
   /** The session epoch: set by each lead that takes the team; frames of another epoch are stale. */
   epoch: z.string().nullish(),
 });

@@ -10,7 +10,7 @@ export { pidIsSame, processStart, selfProcess, type ProcessId } from './holder.j
 export { createInboxConsumer, type InboxConsumer } from './consumer.js';
 export type { Lease, LeaseInfo } from './lease.js';
 export { holdExclusive, leaseHeldByLive, liveLeasePid, readLeaseInfo } from './lease.js';
-export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus, UsageTotals } from '../../contract/store-schemas.js';
+export type { Message, Task, TaskStatus, TeamConfig, ConfigMember, AgentStatus, UsageTotals } from '../../contract/store-schemas.js';
 export { TEAM_POLICY } from '../../contract/policy.js';
 export { assertMemberName, isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';
 export { startHeartbeat, type Heartbeat } from './heartbeat.js';
