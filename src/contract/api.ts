@@ -1,7 +1,6 @@
 /**
  * The one API contract between the TeamHost and every view (Electron IPC and the web transport).
- * No Node imports here or in what it imports: the renderer and the preload bundle it. Names, states, modes and
- * settings come from their one definition in src/core (Node-free modules).
+ * The renderer and the preload bundle it; like every file of src/contract it imports only zod and the folder.
  * Every message that crosses a transport is parsed with these schemas at the boundary; the renderer and the
  * host import the inferred types, so a field added here is checked on both sides.
  */

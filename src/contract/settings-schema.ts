@@ -1,8 +1,8 @@
 /**
  * The one settings schema: every key of `.thclaws/settings.json` with its default and the reason for it, used
- * by the runtime and the CLI (`settings.ts` merges the layers) and by the dashboard (`SettingsViewSchema` in
- * `src/shared/api.ts` picks its keys from here). Adding a key is one edit in this file. No Node imports: the
- * dashboard's renderer imports it through the API contract. Unknown keys are kept (newer versions add keys).
+ * by the runtime and the CLI (`core/agent/settings.ts` merges the layers) and by the dashboard (`SettingsViewSchema`
+ * in `api.ts` picks its keys from here). Adding a key is one edit in this file. Unknown keys are kept (newer
+ * versions add keys).
  */
 import { z } from 'zod';
 import { ModelNameSchema } from './model-name.js';
