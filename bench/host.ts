@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import headlessPkg from '@xterm/headless';
-import type { HostEvent } from '../src/shared/api.js';
+import type { HostEvent } from '../src/contract/api.js';
 import { OutputScheduler } from '../src/main/host/scheduler.js';
 import { bufferText, QUIET_MS } from '../src/main/host/screen-mirror.js';
 import { AgentTerminal } from '../src/main/host/terminal.js';

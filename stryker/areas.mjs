@@ -38,7 +38,7 @@ export const AREAS = [
   { prefix: 'src/main/web/', tests: ['test/desktop/web', 'src/main/web/'], e2e: ['e2e/dashboard.spec.ts'] },
   { prefix: 'src/main/electron/', tests: ['src/main/electron/'], e2e: ['e2e/electron.spec.ts'] },
   { prefix: 'src/preload/', tests: ['src/preload/'], e2e: ['e2e/electron.spec.ts'] },
-  { prefix: 'src/shared/', tests: ['src/shared/', 'test/desktop/web'], e2e: ['e2e/dashboard.spec.ts'] },
+  { prefix: 'src/contract/', tests: ['src/contract/', 'test/desktop/web'], e2e: ['e2e/dashboard.spec.ts'] },
   { prefix: 'src/renderer/', tests: ['src/renderer/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/ux.spec.ts'] },
   { prefix: 'src/renderer/components/review/', tests: ['src/renderer/components/review/', 'test/review/patch-pages'], e2e: ['e2e/review.spec.ts'] },
   { prefix: 'src/renderer/components/BudgetCard.tsx', tests: ['src/renderer/'], e2e: ['e2e/budgets.spec.ts'] },

@@ -174,7 +174,7 @@ export function areaOf(file, areas = AREAS) {
 export function buildsFor(file, withE2e) {
   if (file.startsWith('src/renderer/')) return withE2e ? ['build:renderer'] : [];
   if (file.startsWith('src/preload/') || file.startsWith('src/main/electron/')) return withE2e ? ['build:app'] : [];
-  // src/shared is bundled into both the CLI and the page.
-  if (file.startsWith('src/shared/')) return withE2e ? ['build:cli', 'build:renderer'] : ['build:cli'];
+  // src/contract is bundled into both the CLI and the page.
+  if (file.startsWith('src/contract/')) return withE2e ? ['build:cli', 'build:renderer'] : ['build:cli'];
   return ['build:cli'];
 }

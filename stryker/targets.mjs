@@ -41,7 +41,7 @@ export const TARGETS = [
   },
   {
     area: 'task graph and names',
-    mutate: ['src/core/store/task-graph.ts', 'src/core/store/limits.ts', 'src/core/store/names.ts'],
+    mutate: ['src/core/store/task-graph.ts', 'src/contract/limits.ts', 'src/core/store/names.ts'],
     tests: ['src/core/store/task-graph.test.ts', 'src/core/store/names.test.ts'],
   },
   {
@@ -57,8 +57,8 @@ export const TARGETS = [
   {
     // Module-level zod schemas: almost every mutant is static and re-runs both files, so keep the list short.
     area: 'api contract',
-    mutate: ['src/shared/api.ts', 'src/shared/fields.ts', 'src/shared/review-views.ts'],
-    tests: ['src/shared/api.test.ts', 'src/shared/api-contract.test.ts', 'src/shared/api-schemas.test.ts'],
+    mutate: ['src/contract/api.ts', 'src/contract/fields.ts', 'src/contract/review-views.ts'],
+    tests: ['src/contract/api.test.ts', 'src/contract/api-contract.test.ts', 'src/contract/api-schemas.test.ts'],
   },
   {
     area: 'renderer write pacing',

@@ -101,7 +101,7 @@ describe('mutate:sample, its pure parts', () => {
     expect(areaOf('src/core/new-module.ts').prefix).toBe('src/');
     expect(buildsFor('src/core/review/integrate.ts', true)).toEqual(['build:cli']);
     expect(buildsFor('src/renderer/terminals.ts', true)).toEqual(['build:renderer']);
-    expect(buildsFor('src/shared/api.ts', true)).toEqual(['build:cli', 'build:renderer']);
+    expect(buildsFor('src/contract/api.ts', true)).toEqual(['build:cli', 'build:renderer']);
     expect(buildsFor('src/preload/index.ts', true)).toEqual(['build:app']);
   });
 

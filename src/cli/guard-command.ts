@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { createCommandGuard } from '../core/guard/index.js';
 import { gitOut } from '../core/git.js';
 import { CliError } from './errors.js';
+import { teammateOfBranch } from '../contract/branch.js';
 
 interface GuardOptions {
   role?: string;
@@ -44,7 +45,7 @@ export function registerGuardCommand(program: Command): void {
       const found = locate(cwd);
       const workspace = opts.workspace ? path.resolve(opts.workspace) : found.workspace;
       const branch = opts.branch ?? gitLine(['rev-parse', '--abbrev-ref', 'HEAD'], cwd);
-      const agentName = role === 'lead' ? 'lead' : found.agentName ?? (branch?.startsWith('team/') ? branch.slice(5) : undefined);
+      const agentName = role === 'lead' ? 'lead' : found.agentName ?? teammateOfBranch(branch);
       const guard = createCommandGuard(role, { workspaceRoot: workspace, cwd, branch, agentName });
       const verdict = guard.checkCommand(command, cwd);
       if (opts.json) process.stdout.write(`${JSON.stringify(verdict)}\n`);

@@ -3,7 +3,7 @@
  * against the API contract here and again in main; nothing else of Electron or Node is exposed.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC_CHANNELS, parseEvent, parseRequest } from '../shared/api.js';
+import { IPC_CHANNELS, parseEvent, parseRequest } from '../contract/api.js';
 
 const { request: REQUEST_CHANNEL, event: EVENT_CHANNEL } = IPC_CHANNELS;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCost, formatTokens, formatUsd } from './format';
 import { teamCounts } from './store/team-slice';
-import type { Member } from '../shared/api';
+import type { Member } from '../contract/api';
 
 const m = (tokens: number | null, cost_usd: number | null): Member => ({
   name: 'a', role: '', model: null, state: 'idle', alive: true, current_task: null, tokens, cost_usd, queued: 0, terminal: { kind: 'readonly', reason: 'r' }, can_respawn: false, waiting_for: null,

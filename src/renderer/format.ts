@@ -1,5 +1,5 @@
 /** How tokens and cost read in the dashboard: compact, and never a made-up 0 for an unknown price. */
-import type { Member } from '../shared/api';
+import type { Member } from '../contract/api';
 
 export function formatTokens(n: number | null): string {
   if (n === null) return '– tok';

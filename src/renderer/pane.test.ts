@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FLOW } from '../shared/api';
+import { FLOW } from '../contract/api';
 import { addHistory, dropQueue, markResize, newPane, requeueHistory, takeChunk, WRITE_SLICE } from './pane';
 
 describe('pane bookkeeping', () => {

@@ -1,6 +1,6 @@
 import type { FitAddon } from '@xterm/addon-fit';
 import type { Terminal } from '@xterm/xterm';
-import { FLOW } from '../shared/api';
+import { FLOW } from '../contract/api';
 
 /** Characters handed to xterm in one write. */
 export const WRITE_SLICE = 64 * 1024;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Member } from '../shared/api';
+import type { Member } from '../contract/api';
 import { canResumeTeam, resumeSummary } from './resume-team';
 
 const m = (name: string, state: Member['state']): Member => ({

@@ -1,4 +1,4 @@
-import type { Member } from '../shared/api';
+import type { Member } from '../contract/api';
 
 export interface ResumeResult {
   resumed: { name: string }[];

@@ -1,7 +1,7 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { Terminal } from '@xterm/xterm';
-import { FLOW } from '../shared/api';
+import { FLOW } from '../contract/api';
 import type { HostClient } from './transport';
 import { FramePlanner } from './frame-plan';
 import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';

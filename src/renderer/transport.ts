@@ -1,4 +1,4 @@
-import { parseEvent, type HostEvent, type RequestBody } from '../shared/api';
+import { parseEvent, type HostEvent, type RequestBody } from '../contract/api';
 
 /** What the preload exposes in Electron (`window.thclaws`); the web build uses a WebSocket instead. */
 export interface Bridge {

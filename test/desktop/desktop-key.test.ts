@@ -19,7 +19,7 @@ import { LEAD, TeamStore } from '../../src/core/store/index.js';
 import { DesktopKeys } from '../../src/main/daemon/desktop-keys.js';
 import { hostTarget } from '../../src/main/daemon/host-targets.js';
 import { RemoteViews, type ViewLink } from '../../src/main/daemon/remote-views.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 
 const execFileP = promisify(execFile);

@@ -2,7 +2,7 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { HostEvent, Member } from '../../src/shared/api.js';
+import type { HostEvent, Member } from '../../src/contract/api.js';
 import { bundleForNode } from '../bundle-node.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -15,7 +15,7 @@ import { startHostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { THCLAWS, waitFor } from './helpers.js';
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));

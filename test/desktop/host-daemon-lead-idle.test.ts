@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LEAD } from '../../src/core/store/names.js';
 import { pidAlive } from '../../src/core/store/holder.js';
 import { connectOrStartHost } from '../../src/main/daemon/host-client.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { makeTeamWorkspace, shownMember, THCLAWS, waitFor } from './helpers.js';
 
 const tmp = (p: string) => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));

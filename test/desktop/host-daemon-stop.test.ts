@@ -14,7 +14,7 @@ import { connectHost, connectOrStartHost, HOST_STOPPING, stopHost } from '../../
 import { startHostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 import { pidAlive } from '../../src/core/store/holder.js';
 

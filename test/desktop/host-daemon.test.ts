@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { connectHost, connectOrStartHost } from '../../src/main/daemon/host-client.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
 import { THCLAWS, waitFor } from './helpers.js';

@@ -7,7 +7,7 @@ import { TeamStore } from '../../src/core/store/index.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { bundleForNode } from '../bundle-node.js';
 import { FAST_TMP } from '../tmp-dir.js';
 import { makeTeamWorkspace, shownMember, THCLAWS, waitFor } from './helpers.js';

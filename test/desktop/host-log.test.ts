@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectOrStartHost } from '../../src/main/daemon/host-client.js';
 import { MAX_HOST_LOG } from '../../src/main/daemon/host-log.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
-import { HOST_PROTOCOL } from '../../src/shared/api.js';
+import { HOST_PROTOCOL } from '../../src/contract/api.js';
 import { THCLAWS, waitFor } from './helpers.js';
 import { pidAlive } from '../../src/core/store/holder.js';
 

@@ -7,11 +7,11 @@ import { TeamStore } from '../../src/core/store/index.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { TeamHost, type TeamHostOptions } from '../../src/main/host/team-host.js';
-import { FLOW, parseEvent, type HostEvent, type Member } from '../../src/shared/api.js';
+import { FLOW, parseEvent, type HostEvent, type Member } from '../../src/contract/api.js';
 import { probeSandbox } from '../../src/core/sandbox/runtime.js';
 import { sandboxView } from '../../src/main/host/views.js';
 import { loadSettings } from '../../src/core/agent/settings.js';
-import { DEFAULT_MODEL } from '../../src/core/agent/models.js';
+import { DEFAULT_MODEL } from '../../src/contract/models.js';
 import { agentSimScript, makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 
 class Client {

@@ -12,7 +12,7 @@ import { connectHost, type HostConnection } from '../../src/main/daemon/host-cli
 import { startHostDaemon, type HostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { waitFor } from './helpers.js';
 
 const KEY = 'sk-ant-api03-PageInjected0123456789abcdefghij_-PgKy';

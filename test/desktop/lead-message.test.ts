@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { shownMember, THCLAWS, waitFor } from './helpers.js';
 
 const hosts: TeamHost[] = [];

@@ -11,7 +11,7 @@ import { typeWhenReady } from '../../src/main/host/lead-prompt.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost, thclawsBin } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { waitFor } from './helpers.js';
 
 const hosts: TeamHost[] = [];

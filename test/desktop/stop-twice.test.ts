@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectHost, type HostConnection } from '../../src/main/daemon/host-client.js';
 import { startHostDaemon, type HostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { TeamStore } from '../../src/core/store/index.js';
 import { makeTeamWorkspace, waitFor } from './helpers.js';
 

@@ -12,7 +12,7 @@ import { TeamStore } from '../../src/core/store/index.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { shownMember, waitFor } from './helpers.js';
 
 const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-k3y9';

@@ -1,6 +1,6 @@
 import headlessPkg from '@xterm/headless';
 import WebSocket from 'ws';
-import type { HostEvent, Member } from '../../src/shared/api.js';
+import type { HostEvent, Member } from '../../src/contract/api.js';
 import { connectHost } from '../../src/main/daemon/host-client.js';
 import { bufferText } from '../../src/main/host/screen-mirror.js';
 

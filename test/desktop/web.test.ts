@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { runDashboard } from '../../src/main/web/run.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { makeTeamWorkspace } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof runDashboard>>;

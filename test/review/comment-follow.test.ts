@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
-import type { HostEvent, ReviewCommentView } from '../../src/shared/api.js';
+import type { HostEvent, ReviewCommentView } from '../../src/contract/api.js';
 import { teamWorkspace, waitFor } from '../teams/helpers.js';
 import { openHostView } from './host-view.js';
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import { ReviewFeed } from '../../src/main/host/review-feed.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { teamWorkspace, waitFor } from '../teams/helpers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];

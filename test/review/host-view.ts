@@ -5,7 +5,7 @@ import path from 'node:path';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 
 export interface HostView {
   events: HostEvent[];

@@ -17,7 +17,7 @@ import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { runCli, scrubbedEnv } from '../agent/helpers.js';
 import { cleanupsAfterEach, leadSession, teamWorkspace, type Ws } from '../teams/helpers.js';
 

@@ -17,7 +17,7 @@ import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent, Member } from '../../src/shared/api.js';
+import type { HostEvent, Member } from '../../src/contract/api.js';
 import { shownMember, THCLAWS } from '../desktop/helpers.js';
 import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeAnthropic, type RecordedRequest } from '../agent/fake-anthropic.js';
 import { runCli, scrubbedEnv } from '../agent/helpers.js';
-import { DEFAULT_MODEL } from '../../src/core/agent/models.js';
+import { DEFAULT_MODEL } from '../../src/contract/models.js';
 import { cleanupsAfterEach, teamWorkspace } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();

@@ -12,7 +12,7 @@ import { selfProcess, TeamStore } from '../../src/core/store/index.js';
 import { HostSession } from '../../src/main/host/session.js';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import type { HostEvent } from '../../src/contract/api.js';
 import { teamCounts } from '../../src/renderer/store/counts.js';
 import { shownMember } from '../desktop/helpers.js';
 import { cleanupsAfterEach, teamWorkspace, waitFor } from './helpers.js';

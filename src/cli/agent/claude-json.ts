@@ -7,7 +7,7 @@ import type { AssistantMessage, StreamJsonLine, ResultMessage, SystemInitMessage
 import type { z } from 'zod';
 import type { AssistantBlock, ChatMessage, Usage } from '../../core/agent/providers/types.js';
 import { ceilingCost, estimateCost } from '../../core/agent/cost.js';
-import { modelInfo } from '../../core/agent/models.js';
+import { modelInfo } from '../../contract/models.js';
 import { VERSION } from '../version.js';
 import { PartialEvents } from './partial-events.js';
 import type { Runtime } from './setup.js';

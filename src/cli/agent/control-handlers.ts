@@ -3,7 +3,7 @@
  * request we cannot honour gets an error response naming it (never silence, never an exit).
  */
 import type { PermissionMode } from '../../core/agent/permissions.js';
-import { knownModels, modelInfo, resolveModelAlias } from '../../core/agent/models.js';
+import { knownModels, modelInfo, resolveModelAlias } from '../../contract/models.js';
 import { errorResponse, IGNORED_INITIALIZE_FIELDS, InitializeRequest, isEmptyValue, REFUSED_INITIALIZE_FIELDS, successResponse, type ControlRequestLine, type OutgoingRequests } from './control-protocol.js';
 import { addSdkServers } from './mcp-setup.js';
 import { installPreToolUse, SUPPORTED_SDK_HOOKS } from './sdk-hooks.js';

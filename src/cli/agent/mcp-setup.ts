@@ -5,7 +5,7 @@
  * start is one stderr line and the session goes on without it.
  */
 import { existsSync } from 'node:fs';
-import type { McpServers as McpServerConfigs } from '../../core/agent/mcp/config-schema.js';
+import type { McpServers as McpServerConfigs } from '../../contract/mcp-config.js';
 import { McpConfigError, mcpJsonPath, parseMcpConfigArg, parseSdkServers, readMcpJson, resolveMcpServers, serversForMember } from '../../core/agent/mcp/config.js';
 import { McpServers } from '../../core/agent/mcp/servers.js';
 import { toolNameMatches } from '../../core/agent/permission-rules.js';

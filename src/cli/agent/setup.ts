@@ -3,7 +3,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Agent } from '../../core/agent/agent.js';
 import { agentsDir, loadAgentDefs, type AgentDef } from '../../core/agent/agent-defs.js';
-import { resolveModelAlias } from '../../core/agent/models.js';
+import { resolveModelAlias } from '../../contract/models.js';
 import { priceFor } from '../../core/agent/cost.js';
 import { SessionPermissionChecker, type PermissionMode } from '../../core/agent/permissions.js';
 import { ApiKeyError, ApiKeyStore } from '../../core/agent/api-key.js';
@@ -28,7 +28,7 @@ import { setupSandbox } from './sandbox-setup.js';
 import { hiddenBy, setupMcp, untrustedMcpJson } from './mcp-setup.js';
 import type { McpServers } from '../../core/agent/mcp/servers.js';
 import type { StructuredOutput } from '../../core/agent/structured-output.js';
-import { modelNameProblem } from '../../core/agent/model-name.js';
+import { modelNameProblem } from '../../contract/model-name.js';
 import { teamProjectRoot } from '../../core/teams/roots.js';
 
 export const NO_KEY_MESSAGE = 'no API key: set ANTHROPIC_API_KEY, add one in the dashboard (thclaws dashboard), or run with --provider scripted --script <file>';
@@ -230,7 +230,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   // A budget is kept from list prices: a model without one could spend without limit, so it is refused up front.
   if (opts.maxBudgetUsd !== undefined && providerName !== 'scripted') {
     const unpriced = [model, ...fallbackModels].find((m) => !priceFor(m));
-    if (unpriced) throw new CliError(`--max-budget-usd: ${unpriced} has no known price, so its spending cannot be counted; use a model with a price (src/core/agent/models.json) or drop the budget`);
+    if (unpriced) throw new CliError(`--max-budget-usd: ${unpriced} has no known price, so its spending cannot be counted; use a model with a price (src/contract/models.json) or drop the budget`);
   }
   const mode: PermissionMode = opts.acceptAll ? 'auto' : (opts.permissionMode ?? settings.permissionMode);
 

@@ -1,5 +1,5 @@
 /** Built-in REPL slash commands; later issues add theirs through registerSlashCommand. */
-import { resolveModelAlias } from '../../core/agent/models.js';
+import { resolveModelAlias } from '../../contract/models.js';
 import { slashCommands, registerSlashCommand as register, type SlashCommand } from './hooks.js';
 
 /** Built-ins never replace a command another issue registered first (e.g. /team). */

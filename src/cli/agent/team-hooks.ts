@@ -14,6 +14,7 @@ import type { TeamSession, TeamSessionOptions } from '../../core/teams/session.j
 import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import type { CommandGuard } from '../../core/guard/types.js';
 import type { Tool } from '../../core/agent/types.js';
+import { teammateBranch } from '../../contract/branch.js';
 
 let active: TeamSession | undefined;
 
@@ -96,7 +97,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         const rel = path.relative(wt, info.cwd);
         if (existsSync(wt) && !rel.startsWith('..') && !path.isAbsolute(rel)) {
           info.sandboxRoot = wt;
-          branch = `team/${info.agentName}`;
+          branch = teammateBranch(info.agentName!);
         }
       }
       guard = roleGuard(session, createCommandGuard, { workspaceRoot: projectRoot, cwd: info.cwd, ...(info.agentName ? { agentName: info.agentName } : {}), ...(branch ? { branch } : {}) });

@@ -3,6 +3,7 @@ import type { PromptResult } from '../../core/agent/agent.js';
 import type { LoopEvents } from '../../core/agent/loop.js';
 import { idleNotice, type LeadEvent } from '../../core/teams/lead-handler.js';
 import type { TeamSession } from '../../core/teams/session.js';
+import type { StoredPermissionMode } from '../../contract/settings-schema.js';
 import { randomUUID } from 'node:crypto';
 import { ClaudeJsonTurn, usageJson } from './claude-json.js';
 import { waitForWake } from './wake-wait.js';
@@ -15,7 +16,7 @@ import type { LeadBatch } from '../../core/teams/lead-handler.js';
  * team's choice for it (settings `teammates.<name>.permissionMode`, `teammatePermissionMode`, default `ask`)
  * or a flag given on its own command line — never the lead's mode.
  */
-export async function runTeammateCli(rt: Runtime, session: TeamSession, explicitMode?: 'ask' | 'auto'): Promise<number> {
+export async function runTeammateCli(rt: Runtime, session: TeamSession, explicitMode?: StoredPermissionMode): Promise<number> {
   const [{ TeammateLoop }, { ResponseWaiters }, { TeamApprover }] = await Promise.all([
     import('../../core/teams/teammate-loop.js'),
     import('../../core/teams/approvals.js'),

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { TeamError, TeamStore } from '../../core/store/index.js';
 import { CliError } from '../errors.js';
-import { printable } from '../../core/agent/model-name.js';
+import { printable } from '../../contract/model-name.js';
 
 export interface CommonOpts {
   dir?: string;

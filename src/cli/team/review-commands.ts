@@ -10,6 +10,7 @@ import { mergeRefusals, predictMerges } from '../../core/review/merge-plan.js';
 import { assertMember, reviewAndSend, type CommentInput } from '../../core/review/review.js';
 import { CliError } from '../errors.js';
 import { action, openStore, print, teammateSelf, withCommon, type CommonOpts } from './common.js';
+import { teammateBranch } from '../../contract/branch.js';
 
 const LETTER: Record<FileChange['status'], string> = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', copied: 'C', type_changed: 'T' };
 
@@ -108,7 +109,7 @@ export function registerReviewCommands(team: Command): void {
         const store = openStore(opts);
         const dir = root(opts);
         const known = await teamBranches(dir);
-        for (const n of names) if (!known.includes(n)) throw new CliError(`no branch team/${n}; team branches: ${known.join(', ') || 'none'}`);
+        for (const n of names) if (!known.includes(n)) throw new CliError(`no branch ${teammateBranch(n)}; team branches: ${known.join(', ') || 'none'}`);
         const agents = names.length ? names : known;
         if (opts.dryRun) {
           const p = await predictMerges(dir, agents);
@@ -147,7 +148,7 @@ export function registerReviewCommands(team: Command): void {
         print(opts, { ...r, sandbox: sandboxText || null }, () =>
           [
             ...r.warnings.map((w) => `warning: ${w.reason}`),
-            ...r.nothing.map((a) => `${a}: nothing to merge (team/${a} has no commit that ${r.into} lacks)`),
+            ...r.nothing.map((a) => `${a}: nothing to merge (${teammateBranch(a)} has no commit that ${r.into} lacks)`),
             ...r.conflicted.map((c) => `${c.agent}: CONFLICT in ${c.files.map((f) => JSON.stringify(f)).join(', ')} (skipped)`),
             r.failed
               ? `check failed: ${JSON.stringify(r.failed.command)} exited ${r.failed.code ?? 'killed'} in ${integrationDir(dir)}; nothing landed`

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { isAgentName, type Task } from '../../core/store/index.js';
 import { checkCommitted } from '../../core/teams/done-check.js';
-import { TaskStatusSchema } from '../../core/store/schemas.js';
+import { TaskStatusSchema } from '../../contract/store-schemas.js';
 import { CliError } from '../errors.js';
 import { action, assertActingAsSelf, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
 

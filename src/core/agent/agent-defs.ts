@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ModelNameSchema } from './model-name.js';
+import { ModelNameSchema } from '../../contract/model-name.js';
 
 const FrontMatter = z.looseObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'letters, digits, "_" or "-", 1-64 characters').optional(),

@@ -5,7 +5,7 @@
 import type { CommandGuard, Role } from '../guard/types.js';
 import { estimateCost } from './cost.js';
 import { runLoop, type LoopEvents, type LoopOptions, type LoopResult } from './loop.js';
-import { modelInfo } from './models.js';
+import { modelInfo } from '../../contract/models.js';
 import type { SessionPermissionChecker } from './permissions.js';
 import type { ChatMessage, Effort, PromptBlock, Provider, RetryInfo, ThinkingDisplay, ThinkingSetting, Usage } from './providers/types.js';
 import { addUsage, emptyUsage } from './providers/types.js';
@@ -14,7 +14,7 @@ import type { Settings } from './settings.js';
 import type { StructuredOutput } from './structured-output.js';
 import type { ShellRegistry } from './tools/shells.js';
 import type { BashSandbox, BeforeTool, Tool } from './types.js';
-import { modelNameProblem } from './model-name.js';
+import { modelNameProblem } from '../../contract/model-name.js';
 
 export interface AgentConfig {
   provider: Provider;

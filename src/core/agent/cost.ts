@@ -1,5 +1,5 @@
 /** Estimated cost of a model's token usage, from the list prices of the model table. */
-import { knownModels, modelInfo, type Price } from './models.js';
+import { knownModels, modelInfo, type Price } from '../../contract/models.js';
 import type { Usage } from './providers/types.js';
 
 export function priceFor(model: string): Price | undefined {

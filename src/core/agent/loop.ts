@@ -3,7 +3,7 @@
  * turn, a stop reason ends it (refusal, truncation, context window), the iteration budget is spent, or the
  * signal aborts. Thinking blocks stay in the conversation exactly as the API returned them.
  */
-import { modelInfo } from './models.js';
+import { modelInfo } from '../../contract/models.js';
 import type { AssistantBlock, ChatMessage, CompletionResponse, RetryInfo, Effort, PromptBlock, Provider, ThinkingDisplay, ThinkingSetting, ToolResultBlock, ToolUseBlock, Usage } from './providers/types.js';
 import { AbortedError, addUsage, emptyUsage, ProviderError } from './providers/types.js';
 import { capOutput, runToolBatch, runToolCall, toolSpec } from './tool-run.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { table } from '../../cli/team/common.js';
-import { MemberSpecSchema } from '../../shared/api.js';
-import { ConfigSchema } from '../store/schemas.js';
-import { modelNameProblem, ModelNameSchema, printable } from './model-name.js';
-import { SettingsSchema } from './settings-schema.js';
+import { MemberSpecSchema } from '../../contract/api.js';
+import { ConfigSchema } from '../../contract/store-schemas.js';
+import { modelNameProblem, ModelNameSchema, printable } from '../../contract/model-name.js';
+import { SettingsSchema } from '../../contract/settings-schema.js';
 import { teamTools } from '../teams/tools/team-tools.js';
 import type { TeamSession } from '../teams/session.js';
 

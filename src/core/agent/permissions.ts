@@ -10,13 +10,14 @@ import { canonicalPath, isInside, realpathOr } from '../fs-paths.js';
 import { classify, ruleFor, ruleMatches, type RuleScope } from './permission-rules.js';
 import { protectedWriteRule } from './protected-paths.js';
 import { filePathOf } from './tool-input.js';
+import type { StoredPermissionMode } from '../../contract/settings-schema.js';
 import type { Approver, ApproverAnswer, PermissionChecker, PermissionDecision, PermissionRequest } from './types.js';
 
 /**
  * `acceptEdits`: Write and Edit inside the workspace run unasked, the rest as in `ask`. `plan`: every tool that
  * needs permission is refused until ExitPlanMode's plan is approved, which switches to `ask`.
  */
-export type PermissionMode = 'ask' | 'auto' | 'acceptEdits' | 'plan';
+export type PermissionMode = StoredPermissionMode | 'acceptEdits' | 'plan';
 
 /** How plan mode's refusals begin: a refused call there is the mode working, not a failed turn. */
 export const PLAN_REFUSAL_PREFIX = 'plan mode:';

@@ -2,11 +2,11 @@
  * Provider profiles (settings `providers`): which profile a `<profile>/<model>` id names, its models' table
  * for limits and prices, the provider built for it, and which project profiles an untrusted folder may use.
  */
-import { setProfileModels, type ModelInfo } from './models.js';
+import { setProfileModels, type ModelInfo } from '../../contract/models.js';
 import { OpenAICompatibleProvider } from './providers/openai-compatible.js';
 import type { RetryPolicy } from './providers/retry.js';
 import { ProviderError, type Provider } from './providers/types.js';
-import type { ProviderProfile } from './settings-schema.js';
+import type { ProviderProfile } from '../../contract/settings-schema.js';
 
 export type Profiles = Readonly<Record<string, ProviderProfile>>;
 

@@ -1,16 +1,16 @@
 /**
  * Settings: project `.thclaws/settings.json` over user `~/.config/thclaws/settings.json` over defaults.
- * The keys, their defaults and the reason for each live in `settings-schema.ts` (one schema for the runtime,
+ * The keys, their defaults and the reason for each live in `contract/settings-schema.ts` (one schema for the runtime,
  * the CLI and the dashboard); this module reads and merges the layers. A bad value names its file and key.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SettingsSchema, settingsLayerSchema, type Settings } from './settings-schema.js';
+import { SettingsSchema, settingsLayerSchema, type Settings } from '../../contract/settings-schema.js';
 import { isTrusted, looseningKeys, withoutLoosening } from './trust.js';
 import { untrustedProfileKeys } from './provider-profiles.js';
 
-export { defaultSettings, RetrySchema, SettingsSchema, type Settings } from './settings-schema.js';
+export { defaultSettings, RetrySchema, SettingsSchema, type Settings } from '../../contract/settings-schema.js';
 
 export class SettingsError extends Error {
   override name = 'SettingsError';

@@ -5,9 +5,10 @@
 import { ADVICE, type Env, type Finding } from './finding.js';
 import type { GitCall } from './git-argv.js';
 import type { Word } from './words.js';
+import { teammateBranch } from '../../contract/branch.js';
 
 export function ownBranch(env: Env): string {
-  return env.ctx.branch ?? (env.ctx.agentName ? `team/${env.ctx.agentName}` : 'HEAD');
+  return env.ctx.branch ?? (env.ctx.agentName ? teammateBranch(env.ctx.agentName) : 'HEAD');
 }
 
 const deny = (why: string): Finding => ({ why, advice: ADVICE.teammateReset });

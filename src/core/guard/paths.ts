@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isInside } from '../fs-paths.js';
 import type { GuardContext } from './types.js';
 import type { Word } from './words.js';
+import { teammateOfBranch } from '../../contract/branch.js';
 
 export interface Zones {
   roots: string[];
@@ -24,7 +25,7 @@ export function zonesFor(ctx: GuardContext): Zones {
   const roots = [path.resolve(ctx.workspaceRoot)];
   const worktrees = roots.map((r) => path.join(r, '.worktrees'));
   let own: string | null = null;
-  const name = ctx.agentName ?? (ctx.branch?.startsWith('team/') ? ctx.branch.slice(5) : undefined);
+  const name = ctx.agentName ?? teammateOfBranch(ctx.branch);
   if (name && name !== 'lead') own = path.join(worktrees[0] as string, name);
   else {
     // Unknown name: the worktree the agent runs in is its own.

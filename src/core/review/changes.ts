@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gitText, literalPath, runGit, splitZ, yieldCpu } from './git-run.js';
 import { parseRawNumstat, type ChangeStatus } from './diff-parse.js';
+import { TEAMMATE_BRANCHES_REF, teammateBranch } from '../../contract/branch.js';
 
 /** Past this a file is "huge": listed, never diffed (git treats it as binary through core.bigFileThreshold). */
 export const HUGE_FILE_BYTES = 5 * 1024 * 1024;
@@ -172,7 +173,7 @@ async function untracked(worktree: string): Promise<FileChange[]> {
 /** Committed and uncommitted changes of one teammate against the lead's branch. */
 export async function teammateChanges(root: string, agent: string, opts: { into?: string; uncommitted?: boolean } = {}): Promise<TeammateChanges> {
   const into = opts.into ?? (await leadBranch(root));
-  const branch = `team/${agent}`;
+  const branch = teammateBranch(agent);
   const head = await revParse(root, `refs/heads/${branch}`);
   const worktree = worktreeOf(root, agent);
   const empty: TeammateChanges = { agent, branch, into, base: null, head, worktree, ahead: 0, behind: 0, last_commit: null, files: [] };
@@ -235,6 +236,6 @@ export async function newSideText(root: string, changes: TeammateChanges, file: 
 
 /** Every team branch's agent name (`refs/heads/team/*`). */
 export async function teamBranches(root: string): Promise<string[]> {
-  const out = await gitText(root, ['for-each-ref', '--format=%(refname:lstrip=3)%00', 'refs/heads/team/']);
+  const out = await gitText(root, ['for-each-ref', '--format=%(refname:lstrip=3)%00', TEAMMATE_BRANCHES_REF]);
   return splitZ(out.replace(/\n/g, '')).filter(Boolean);
 }

@@ -13,6 +13,7 @@ import { intersectRanges, parseMergeTree, parseMergeTreeBatch, parseRawPatch, ty
 import { leadBranch, revParse, worktreeOf } from './changes.js';
 import { WorktreeSnapshots } from './snapshot.js';
 import { FileMerges, isRegular, type FileTriple } from './file-merges.js';
+import { teammateBranch } from '../../contract/branch.js';
 
 export interface WarningFile {
   path: string;
@@ -114,7 +115,7 @@ export class ConflictScanner {
       snap = await this.snapshots.snapshot(wt, hinted).catch(() => null);
     }
     if (!snap) {
-      const c = await revParse(this.root, `refs/heads/team/${agent}`);
+      const c = await revParse(this.root, `refs/heads/${teammateBranch(agent)}`);
       snap = c ? { commit: c, head: c } : null;
     }
     if (!snap) {

@@ -14,6 +14,7 @@ import { gitText, runGit } from './git-run.js';
 import { announceLanding, type Landed } from './landing.js';
 import { dirtyFiles, mergeRefusals, quoteList, type Refusal } from './merge-plan.js';
 import { runCheck } from './run-check.js';
+import { teammateBranch } from '../../contract/branch.js';
 
 export interface IntegrateOptions {
   agents: string[];
@@ -86,7 +87,7 @@ async function integrate(store: TeamStore, root: string, opts: IntegrateOptions)
   // A branch already on the target is nothing to merge, not a landing (a second `team merge` says so).
   const agents: string[] = [];
   for (const agent of opts.agents) {
-    const ahead = await runGit(root, ['rev-list', '--count', `${start}..refs/heads/team/${agent}`]);
+    const ahead = await runGit(root, ['rev-list', '--count', `${start}..refs/heads/${teammateBranch(agent)}`]);
     if (ahead.code === 0 && Number(ahead.stdout.toString().trim()) === 0) result.nothing.push(agent);
     else agents.push(agent);
   }
@@ -101,7 +102,7 @@ async function integrate(store: TeamStore, root: string, opts: IntegrateOptions)
   await gitText(root, ['worktree', 'add', '--detach', '-q', dir, start]);
   const env = await identityEnv(root);
   for (const agent of agents) {
-    const m = await runGit(dir, ['merge', '--no-ff', '--no-edit', '-m', `Merge team/${agent} (thclaws team)`, `refs/heads/team/${agent}`], { env });
+    const m = await runGit(dir, ['merge', '--no-ff', '--no-edit', '-m', `Merge ${teammateBranch(agent)} (thclaws team)`, `refs/heads/${teammateBranch(agent)}`], { env });
     if (m.code === 0) {
       result.merged.push(agent);
       continue;

@@ -6,6 +6,7 @@
  */
 import { LEAD, USER, type TeamStore } from '../store/index.js';
 import { runGit } from './git-run.js';
+import { teammateBranch } from '../../contract/branch.js';
 
 export interface Landed {
   agent: string;
@@ -24,7 +25,7 @@ const MAX_LISTED = 20;
 export async function landedCommits(root: string, start: string, head: string, agents: string[]): Promise<Landed[]> {
   const out: Landed[] = [];
   for (const agent of agents) {
-    const branch = `team/${agent}`;
+    const branch = teammateBranch(agent);
     // What `head` holds of the branch (the newest commit of it merged there): the branch may have moved on
     // while the checks ran (a live teammate committing), and those commits did not land.
     const tip = await runGit(root, ['merge-base', head, `refs/heads/${branch}`]);

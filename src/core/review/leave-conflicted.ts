@@ -12,6 +12,7 @@ import { leadBranch, revParse } from './changes.js';
 import { gitText, runGit, splitZ } from './git-run.js';
 import { dirtyFiles, quoteList } from './merge-plan.js';
 import { abortLeftMerge, mergeWork, recordLeftMerge, type Aborted } from './merge-work.js';
+import { teammateBranch } from '../../contract/branch.js';
 
 /** Past this a conflicted file's marked content is not sent (its path and sides' patch still are). */
 const MAX_MARKED_BYTES = 512 * 1024;
@@ -78,19 +79,19 @@ export async function leaveConflicted(root: string, agent: string): Promise<Left
   const into = await leadBranch(root);
   if (into === 'HEAD') throw new TeamError('invalid', "the lead's checkout is on a detached HEAD: check out the branch to merge into first");
   if (await merging(root)) throw new TeamError('conflict', 'a merge is already in progress in the lead\'s checkout: finish it or abort it first');
-  const branch = `refs/heads/team/${agent}`;
-  if (!(await revParse(root, branch))) throw new TeamError('invalid', `no branch team/${agent}`);
+  const branch = `refs/heads/${teammateBranch(agent)}`;
+  if (!(await revParse(root, branch))) throw new TeamError('invalid', `no branch ${teammateBranch(agent)}`);
   const dirty = await dirtyFiles(root, true);
   if (dirty.length) throw new TeamError('conflict', `the lead's checkout has uncommitted changes (commit or stash them first): ${quoteList(dirty)}`);
   const predicted = await runGit(root, ['merge-tree', '--write-tree', '--name-only', '--no-messages', 'HEAD', branch]);
-  if (predicted.code === 0) throw new TeamError('conflict', `team/${agent} merges cleanly into ${into}: nothing to leave conflicted (merge it with the checks)`);
+  if (predicted.code === 0) throw new TeamError('conflict', `${teammateBranch(agent)} merges cleanly into ${into}: nothing to leave conflicted (merge it with the checks)`);
   const env = (await runGit(root, ['config', 'user.email'])).code === 0 ? {} : IDENT;
-  await runGit(root, ['merge', '--no-ff', '--no-commit', '-m', `Merge team/${agent} (thclaws team)`, branch], { env });
+  await runGit(root, ['merge', '--no-ff', '--no-commit', '-m', `Merge ${teammateBranch(agent)} (thclaws team)`, branch], { env });
   if (await merging(root)) await recordLeftMerge(root, 'person');
   const left = await conflictSides(root);
   if (!left || !left.files.length) {
     if (left) await runGit(root, ['merge', '--abort']);
-    throw new TeamError('conflict', `git could not start the merge of team/${agent}`);
+    throw new TeamError('conflict', `git could not start the merge of ${teammateBranch(agent)}`);
   }
   return { ...left, agent };
 }

@@ -9,6 +9,7 @@ import { leadBranch, revParse, teamBranches, teammateChanges, worktreeOf, type F
 import { parseMergeTree } from './diff-parse.js';
 import { landedTips } from './landing.js';
 import { gitText, runGit, splitZ } from './git-run.js';
+import { teammateBranch } from '../../contract/branch.js';
 
 export interface BranchOverview {
   agent: string;
@@ -78,7 +79,7 @@ export async function predictMerges(root: string, agents: string[], into?: strin
   if (!tip) throw new TeamError('invalid', `no branch "${target}" to merge into`);
   const results: PredictedMerge[] = [];
   for (const agent of agents) {
-    const branch = `team/${agent}`;
+    const branch = teammateBranch(agent);
     const head = await revParse(root, `refs/heads/${branch}`);
     if (!head) {
       results.push({ agent, branch, result: 'missing', ahead: 0, conflicts: [], messages: [] });
@@ -120,12 +121,12 @@ export async function mergeRefusals(store: TeamStore, root: string, agents: stri
   const known = await teamBranches(root);
   for (const agent of agents) {
     if (!known.includes(agent)) {
-      refusals.push({ reason: `no branch team/${agent}` });
+      refusals.push({ reason: `no branch ${teammateBranch(agent)}` });
       continue;
     }
     const state = deriveState(await store.statuses.read(agent).catch(() => null));
     if (state === 'working' && !opts.allowLive) {
-      refusals.push({ reason: `${agent} is working on team/${agent} right now: merge its last commit anyway (--last-commit), or ask it to commit and pause first` });
+      refusals.push({ reason: `${agent} is working on ${teammateBranch(agent)} right now: merge its last commit anyway (--last-commit), or ask it to commit and pause first` });
     }
     // A comment still open asks for a change the landing would go without: the person decides.
     const open = (await store.reviews.list(agent).catch(() => [])).filter((c) => c.state === 'pending' || c.state === 'sent');

@@ -6,13 +6,13 @@
  * `budgets.last-valid.json`), and the journal and `notice()` say so.
  */
 import path from 'node:path';
-import { BudgetLimitSchema, BudgetsSchema, type BudgetLimit, type Budgets } from '../agent/settings-schema.js';
+import { BudgetLimitSchema, BudgetsSchema, type BudgetLimit, type Budgets } from '../../contract/settings-schema.js';
 import { parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
 import { withLock, type LockGuard } from './lock.js';
 import { assertAgentName, assertRoleName } from './names.js';
-import { BUDGET_KEY_PATTERN } from './limits.js';
-import { describeIssues } from './schemas.js';
+import { BUDGET_KEY_PATTERN } from '../../contract/limits.js';
+import { describeIssues } from '../../contract/store-schemas.js';
 import { TeamError } from './errors.js';
 
 export type BudgetTarget = { team: true } | { agent: string } | { role: string };

@@ -3,13 +3,13 @@ import type { Journal } from './journal.js';
 import { withLock } from './lock.js';
 import { assertMemberName, LEAD, USER } from './names.js';
 import type { TeamPaths } from './paths.js';
-import { ConfigSchema, describeIssues, type Member, MemberSchema, type TeamConfig } from './schemas.js';
+import { ConfigSchema, describeIssues, type ConfigMember, ConfigMemberSchema, type TeamConfig } from '../../contract/store-schemas.js';
 import { TeamError } from './errors.js';
 
 export interface NewTeam {
   name: string;
   description?: string | null;
-  members?: Array<Partial<Member> & { name: string }>;
+  members?: Array<Partial<ConfigMember> & { name: string }>;
 }
 
 /** `config.json`: locked read-modify-write and atomic save. */
@@ -64,7 +64,7 @@ export class TeamConfigFile {
     }, { journal: this.journal });
   }
 
-  async addMember(member: Partial<Member> & { name: string }): Promise<TeamConfig> {
+  async addMember(member: Partial<ConfigMember> & { name: string }): Promise<TeamConfig> {
     const [m] = validateMembers([member]);
     return this.update((cfg) => {
       if (cfg.members.some((x) => x.name === m!.name)) throw new TeamError('conflict', `member "${m!.name}" already exists`);
@@ -90,13 +90,13 @@ export class TeamConfigFile {
   }
 }
 
-function validateMembers(members: Array<Partial<Member> & { name: string }>): Member[] {
+function validateMembers(members: Array<Partial<ConfigMember> & { name: string }>): ConfigMember[] {
   const seen = new Set<string>();
   return members.map((m) => {
     assertMemberName(m.name);
     if (seen.has(m.name)) throw new TeamError('invalid', `duplicate member name "${m.name}"`);
     seen.add(m.name);
-    return MemberSchema.parse(m);
+    return ConfigMemberSchema.parse(m);
   });
 }
 

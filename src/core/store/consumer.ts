@@ -1,4 +1,4 @@
-import type { Message } from './schemas.js';
+import type { Message } from '../../contract/store-schemas.js';
 import type { TeamStore } from './store.js';
 
 export interface InboxConsumer {

@@ -2,8 +2,8 @@ import os from 'node:os';
 import { ClockJump } from './clock-jump.js';
 import { selfProcess } from './holder.js';
 import type { Lease } from './lease.js';
-import { TEAM_POLICY } from './policy.js';
-import type { AgentStatusValue } from './schemas.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
+import type { AgentStatusValue } from '../../contract/agent-states.js';
 import type { StatusUpdate, Statuses } from './status.js';
 
 export interface Heartbeat {

@@ -4,11 +4,11 @@ import type { Journal } from './journal.js';
 import { withLock } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
-import { TEAM_POLICY } from './policy.js';
-import { LIMITS } from './limits.js';
-import { describeIssues, type Message, MessageSchema } from './schemas.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
+import { LIMITS } from '../../contract/limits.js';
+import { describeIssues, type Message, MessageSchema } from '../../contract/store-schemas.js';
 import { TeamError } from './errors.js';
-import { isFrameType, type FrameType } from './frame-kinds.js';
+import { isFrameType, type FrameType } from '../../contract/frame-kinds.js';
 
 export interface NewMessage {
   from: string;

@@ -10,12 +10,12 @@ export { pidIsSame, processStart, selfProcess, type ProcessId } from './holder.j
 export { createInboxConsumer, type InboxConsumer } from './consumer.js';
 export type { Lease, LeaseInfo } from './lease.js';
 export { holdExclusive, leaseHeldByLive, liveLeasePid, readLeaseInfo } from './lease.js';
-export type { Message, Task, TaskStatus, TeamConfig, Member, AgentStatus, UsageTotals } from './schemas.js';
-export { TEAM_POLICY } from './policy.js';
+export type { Message, Task, TaskStatus, TeamConfig, ConfigMember, AgentStatus, UsageTotals } from '../../contract/store-schemas.js';
+export { TEAM_POLICY } from '../../contract/policy.js';
 export { assertMemberName, isAgentName, isTaskId, LEAD, USER, BROADCAST } from './names.js';
 export { startHeartbeat, type Heartbeat } from './heartbeat.js';
 export type { OutputAppender, OutputLogs } from './output.js';
 export { SpawnRequestSchema, SpawnRequests, type StoredSpawnRequest } from './spawn-requests.js';
 export { Reviews, ReviewCommentSchema, REVIEW_STATES, type ReviewComment, type ReviewState, type NewComment } from './reviews.js';
 export { MAX_SPEND_CALLS, SpendHistory, type SpendCall } from './spend.js';
-export { CONTROL_TYPES, REPLY_TYPES, isFrameType, type FrameType } from './frame-kinds.js';
+export { CONTROL_TYPES, REPLY_TYPES, isFrameType, type FrameType } from '../../contract/frame-kinds.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TeamStore } from './index.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../../contract/limits.js';
 
 let ws: string;
 let store: TeamStore;

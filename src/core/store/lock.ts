@@ -4,7 +4,7 @@ import { fsyncDir } from './fsio.js';
 import { decodeHolder, describeHolder, encodeHolder, type Holder, holderDead, newHolder, sameMachine } from './holder.js';
 import type { Journal } from './journal.js';
 import { legacyLockPathFor, lockPathFor, lockedFileOf, makeLockDir, usesLegacyLayout } from './lock-layout.js';
-import { TEAM_POLICY } from './policy.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
 
 /**
  * Locks `<dir>/.locks/<file>.lock` (lock-layout.ts): a symlink whose target names the holder (host, pid, boot id, start time, token), so

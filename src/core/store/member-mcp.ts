@@ -6,12 +6,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { McpConfigFile, type McpServers } from '../agent/mcp/config-schema.js';
+import { McpConfigFile, type McpServers } from '../../contract/mcp-config.js';
 import { parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
-import { describeIssues } from './schemas.js';
+import { describeIssues } from '../../contract/store-schemas.js';
 
 export class MemberMcp {
   constructor(

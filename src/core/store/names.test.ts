@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_NAME_PATTERN, LIMITS, TASK_FILE_OR_COPY_PATTERN, TASK_FILE_PATTERN, TASK_ID_PATTERN } from './limits.js';
+import { AGENT_NAME_PATTERN, LIMITS, TASK_FILE_OR_COPY_PATTERN, TASK_FILE_PATTERN, TASK_ID_PATTERN } from '../../contract/limits.js';
 import { assertAgentName, assertMemberName, assertRecipient, assertTaskId, BROADCAST, isAgentName, isTaskId, LEAD, USER } from './names.js';
 
 const refusal = (fn: () => unknown): { code?: string; message: string } => {

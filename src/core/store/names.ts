@@ -1,5 +1,5 @@
 import { TeamError } from './errors.js';
-import { AGENT_NAME_PATTERN as AGENT_NAME, BUDGET_KEY_PATTERN, LIMITS, TASK_ID_PATTERN as TASK_ID } from './limits.js';
+import { AGENT_NAME_PATTERN as AGENT_NAME, BUDGET_KEY_PATTERN, LIMITS, TASK_ID_PATTERN as TASK_ID } from '../../contract/limits.js';
 
 /** Validation happens before any filesystem call: nothing from input becomes a path unchecked. */
 

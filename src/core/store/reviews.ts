@@ -9,7 +9,7 @@ import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
-import { describeIssues } from './schemas.js';
+import { describeIssues } from '../../contract/store-schemas.js';
 import { TeamError } from './errors.js';
 
 export const REVIEW_STATES = ['pending', 'sent', 'outdated', 'resolved'] as const;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ModelNameSchema } from '../agent/model-name.js';
+import { ModelNameSchema } from '../../contract/model-name.js';
 import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
 import { withLock } from './lock.js';
 import { assertAgentName, isAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
-import { describeIssues } from './schemas.js';
-import { AGENT_NAME_PATTERN } from './limits.js';
+import { describeIssues } from '../../contract/store-schemas.js';
+import { AGENT_NAME_PATTERN } from '../../contract/limits.js';
 import fs from 'node:fs';
 import { TeamError } from './errors.js';
 

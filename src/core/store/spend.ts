@@ -10,7 +10,7 @@ import { ensureDir, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
-import { describeIssues } from './schemas.js';
+import { describeIssues } from '../../contract/store-schemas.js';
 
 /** Calls kept per agent: enough for a day of a busy teammate's chart, ~30 KB on disk. */
 export const MAX_SPEND_CALLS = 500;

@@ -5,8 +5,9 @@ import { holderDead, pidAlive, pidIsSame, sameMachine } from './holder.js';
 import { withLock } from './lock.js';
 import { assertAgentName } from './names.js';
 import type { TeamPaths } from './paths.js';
-import { TEAM_POLICY } from './policy.js';
-import { type AgentState, type AgentStatus, StatusSchema, type UsageTotals, UsageTotalsSchema, describeIssues } from './schemas.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
+import type { AgentState } from '../../contract/agent-states.js';
+import { type AgentStatus, StatusSchema, type UsageTotals, UsageTotalsSchema, describeIssues } from '../../contract/store-schemas.js';
 
 /** What a person sees: the written status, or `dead` / `defined` derived from liveness (a stale heartbeat or a gone pid is `dead`, never shown as live). */
 export type { AgentState };

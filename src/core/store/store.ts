@@ -6,7 +6,7 @@ import { Journal } from './journal.js';
 import { acquireLease, detectLegacyLeases, type Lease, leaseHeldByLive } from './lease.js';
 import { assertAgentName, assertRecipient, BROADCAST, LEAD, USER } from './names.js';
 import { TeamPaths, resolveTeamDir } from './paths.js';
-import type { AgentStatus, Message, Task, TaskStatus, UsageTotals } from './schemas.js';
+import type { AgentStatus, Message, Task, TaskStatus, UsageTotals } from '../../contract/store-schemas.js';
 import { type AgentState, deriveState, isLive, Statuses } from './status.js';
 import { archiveMember, archiveTeam, removedMemberNames } from './archive.js';
 import { OutputLogs } from './output.js';
@@ -18,7 +18,7 @@ import { TaskFiles } from './task-files.js';
 import { Tasks } from './tasks.js';
 import { watchTeam, type TeamWatcher, type WatchOptions } from './watch.js';
 import { TeamError } from './errors.js';
-import { isFrameType, type FrameType } from './frame-kinds.js';
+import { isFrameType, type FrameType } from '../../contract/frame-kinds.js';
 import { withNotDone } from './not-done.js';
 
 export interface MemberView {

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createFileExclusive, parseJson, readTextFile, writeFileAtomic } from './fsio.js';
 import type { Journal } from './journal.js';
-import { LIMITS, TASK_FILE_OR_COPY_PATTERN, TASK_FILE_PATTERN } from './limits.js';
+import { LIMITS, TASK_FILE_OR_COPY_PATTERN, TASK_FILE_PATTERN } from '../../contract/limits.js';
 import type { LockGuard } from './lock.js';
 import type { TeamPaths } from './paths.js';
-import { TEAM_POLICY } from './policy.js';
-import { describeIssues, type Task, TaskSchema } from './schemas.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
+import { describeIssues, type Task, TaskSchema } from '../../contract/store-schemas.js';
 import { TeamError } from './errors.js';
 
 const TASK_FILE = TASK_FILE_PATTERN;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ensureDir } from './fsio.js';
 import { isAgentName } from './names.js';
 import { TeamPaths } from './paths.js';
-import { TEAM_POLICY } from './policy.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
 import { classifyEntry, type TeamDirKind, type TeamEvent } from './classify.js';
 
 export type { TeamEvent } from './classify.js';

@@ -7,8 +7,9 @@
 import { deriveState, isLive, LEAD, TeamError, USER, type Message, type TeamStore } from '../store/index.js';
 import { parseJson, readTextFile, writeFileAtomic } from '../store/fsio.js';
 import { withLock } from '../store/lock.js';
-import { sendFrame, type FrameOf } from './protocol.js';
-import type { Waiting } from '../store/schemas.js';
+import { sendFrame } from './protocol.js';
+import type { FrameOf } from '../../contract/frames.js';
+import type { Waiting } from '../../contract/store-schemas.js';
 
 export type ApprovalKind = 'permission' | 'plan';
 

@@ -5,10 +5,10 @@
  * stops the turn before the next model call. The settings' limits are read afresh each time (a person raises
  * them in settings.json as well as with `thclaws team budget`).
  */
-import type { Budgets } from '../agent/settings-schema.js';
+import type { Budgets } from '../../contract/settings-schema.js';
 import { loadSettings } from '../agent/settings.js';
 import { LEAD, usageOf, type AgentStatus } from '../store/index.js';
-import { applicableLimits, evaluateBudget, teamSpend, type BudgetState, type Spend } from './budget.js';
+import { applicableLimits, evaluateBudget, teamSpend, type BudgetState, type Spend } from '../../contract/budget.js';
 import { sendFrame } from './protocol.js';
 import type { TeamSession } from './session.js';
 

@@ -3,6 +3,7 @@
  * branch. Returns the branch head to record on the task, or why the completion is refused (the tool error the
  * teammate reads and the `not_done` the board shows).
  */
+import { teammateBranch } from '../../contract/branch.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { git, gitOut } from '../git.js';
@@ -24,7 +25,7 @@ export async function checkCommitted(worktree: string): Promise<DoneCheck> {
   }
   // Committed on a detached HEAD (a rebase or bisect stopped) or another branch is not on team/<name>: a landing
   // merges the branch, so the work would be left out while the task read done.
-  const branch = `team/${path.basename(worktree)}`;
+  const branch = teammateBranch(path.basename(worktree));
   const head = gitOut(worktree, ['rev-parse', 'HEAD']);
   if (head && !git(worktree, ['merge-base', '--is-ancestor', head, `refs/heads/${branch}`], { timeoutMs: 5000 }).ok) {
     const on = gitOut(worktree, ['symbolic-ref', '-q', '--short', 'HEAD']);

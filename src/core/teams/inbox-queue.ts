@@ -1,5 +1,6 @@
 import { createInboxConsumer, type InboxConsumer, type TeamStore } from '../store/index.js';
-import { toInbound, type Inbound } from './protocol.js';
+import { toInbound } from './protocol.js';
+import type { Inbound } from '../../contract/frames.js';
 
 /**
  * The one reader of this process's inbox: the loops and CheckInbox draw from it, so a message is handed

@@ -5,7 +5,7 @@
  */
 import { deriveState, isLive, type Message, type Task } from '../store/index.js';
 import { frameEpochCurrent, frameMessage } from './protocol.js';
-import { TEAMS_POLICY } from './policy.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
 import type { TeamSession } from './session.js';
 
 export type LeadEvent =
@@ -48,7 +48,7 @@ export class LeadHandler {
 
   constructor(
     private readonly session: TeamSession,
-    private readonly policy: { watchdogMs: number } = TEAMS_POLICY,
+    private readonly policy: { watchdogMs: number } = TEAM_POLICY,
   ) {}
 
   onEvent(cb: (e: LeadEvent) => void): () => void {

@@ -9,6 +9,7 @@ import { announceLanding } from '../review/landing.js';
 import type { TeamSession } from './session.js';
 import { ensureRepo } from './worktree.js';
 import { abortLeftMerge, personResolving, recordLeftMerge } from '../review/merge-work.js';
+import { TEAMMATE_BRANCHES_REF, teammateBranch } from '../../contract/branch.js';
 
 export interface MergeInput {
   into?: string;
@@ -46,8 +47,8 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
   }
   const into = input.into?.trim() || current;
   if (!git(root, ['rev-parse', '--verify', '-q', `refs/heads/${into}`]).ok) throw new TeamError('invalid', `no local branch "${into}"`);
-  const refs = (gitOut(root, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/team/']) ?? '').split('\n').filter(Boolean);
-  let candidates = refs.map((r) => ({ branch: r, name: r.slice('team/'.length) }));
+  const names = (gitOut(root, ['for-each-ref', '--format=%(refname:lstrip=3)', TEAMMATE_BRANCHES_REF]) ?? '').split('\n').filter(Boolean);
+  let candidates = names.map((name) => ({ branch: teammateBranch(name), name }));
   if (input.only?.length) candidates = candidates.filter((c) => input.only!.includes(c.name));
   if (!candidates.length) return `No team/* branches found to merge into '${into}'.`;
 
@@ -109,7 +110,7 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
   if (input.leave_conflicted && conflicted.length) {
     // Everything else is merged; now reopen the first conflict and leave it for the lead.
     const name = conflicted[0]!;
-    git(root, [...identity(root), 'merge', '--no-ff', '--no-edit', `team/${name}`]);
+    git(root, [...identity(root), 'merge', '--no-ff', '--no-edit', teammateBranch(name)]);
     await recordLeftMerge(root, 'lead');
     const files = (gitOut(root, ['diff', '--name-only', '--diff-filter=U']) ?? '').split('\n').filter(Boolean);
     out.push(`  ${name}: merge left in progress — conflicted files: ${files.join(', ')}. Edit only those files, then git add + git commit; or back out with TeamMerge { abort: true }.`);

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../store/index.js';
 import { TeamStore } from '../store/index.js';
-import type { Frame } from './protocol.js';
+import { CONTROL_TYPES as KIND_CONTROL, REPLY_TYPES as KIND_REPLY } from '../../contract/frame-kinds.js';
+import { type Frame, FrameSchema } from '../../contract/frames.js';
 import * as P from './protocol.js';
 
 const CONTROL_TYPES = ['shutdown_request', 'abort_turn', 'permission_response', 'plan_approval_response', 'task_cancelled'];
@@ -46,8 +47,8 @@ const frameOf = (type: string, fields: Record<string, unknown>) => ({ ...base, t
 
 describe('frame kinds', () => {
   it('names each control and reply kind, and the union has exactly those', () => {
-    expect([...P.CONTROL_TYPES]).toEqual(CONTROL_TYPES);
-    expect([...P.REPLY_TYPES]).toEqual(REPLY_TYPES);
+    expect([...KIND_CONTROL]).toEqual(CONTROL_TYPES);
+    expect([...KIND_REPLY]).toEqual(REPLY_TYPES);
     expect(Object.keys(VALID).sort()).toEqual([...CONTROL_TYPES, ...REPLY_TYPES].sort());
   });
 
@@ -129,7 +130,7 @@ describe('frame kinds', () => {
     expect(P.toInbound(frameOf('idle_notification', { idle_reason: 'blocked', completed_task_id: '4', completed_status: 'blocked', summary: 's' })).ok).toBe(true);
     for (const r of ['available', 'interrupted', 'failed', 'blocked']) expect(P.toInbound(frameOf('idle_notification', { idle_reason: r })).ok).toBe(true);
     for (const s of ['completed', 'failed', 'blocked']) expect(P.toInbound(frameOf('idle_notification', { idle_reason: 'failed', completed_status: s })).ok).toBe(true);
-    expect(P.FrameSchema.safeParse(frameOf('shutdown_request', { reason: null, epoch: null })).success).toBe(true);
+    expect(FrameSchema.safeParse(frameOf('shutdown_request', { reason: null, epoch: null })).success).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@
  * One team session per process: the team dir and project root resolved once and passed everywhere, the
  * process's identity (backed by its agent lease), its role, and the session epoch.
  */
-import type { McpServers } from '../agent/mcp/config-schema.js';
+import type { McpServers } from '../../contract/mcp-config.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,9 +16,9 @@ import { bumpEpoch, currentEpoch, ensureEpoch } from './protocol.js';
 import { planRequestIn, type PlanRequest } from './plan-request.js';
 import { InboxQueue } from './inbox-queue.js';
 import type { LaunchedTeammate } from './launcher.js';
-import type { TeammateMode } from '../agent/settings-schema.js';
+import type { TeammateMode } from '../../contract/settings-schema.js';
 
-export type { TeammateMode } from '../agent/settings-schema.js';
+export type { TeammateMode } from '../../contract/settings-schema.js';
 
 export interface TeamSessionOptions {
   projectRoot: string;

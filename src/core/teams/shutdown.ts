@@ -8,7 +8,7 @@ import { type AgentStatus, deriveState, isLive, liveLeasePid, pidAlive, pidIsSam
 import type { LeadHandler } from './lead-handler.js';
 import { killGroup } from './launchers/env.js';
 import { sendFrame } from './protocol.js';
-import { TEAMS_POLICY } from './policy.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
 import type { TeamSession } from './session.js';
 
 export interface ShutdownResult {
@@ -20,7 +20,7 @@ export interface ShutdownResult {
 
 export async function shutdownTeam(session: TeamSession, handler: LeadHandler, opts: { graceMs?: number; force?: boolean; print?: (l: string) => void } = {}): Promise<ShutdownResult> {
   const { store } = session;
-  const grace = opts.graceMs ?? TEAMS_POLICY.shutdownGraceMs;
+  const grace = opts.graceMs ?? TEAM_POLICY.shutdownGraceMs;
   const cfg = await store.config.load();
   const res: ShutdownResult = { approved: [], rejected: [], killed: [], kept: [] };
   if (!cfg) return res;

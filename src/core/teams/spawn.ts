@@ -10,8 +10,8 @@ import { assertInside } from './paths.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from './launcher.js';
 import { BackgroundLauncher } from './launchers/background.js';
 import { TmuxLauncher, tmuxAvailable } from './launchers/tmux.js';
-import { TEAMS_POLICY } from './policy.js';
-import { roleModelFor } from '../agent/settings-schema.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
+import { roleModelFor } from '../../contract/settings-schema.js';
 import type { TeammateMode, TeamSession } from './session.js';
 import { ensureWorktree } from './worktree.js';
 
@@ -76,7 +76,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   const prior = await store.statuses.read(name);
   const state = deriveState(prior);
   if (isLive(state) && state !== 'spawning') throw new TeamError('conflict', `teammate '${name}' is already running (${state}); one process per name`);
-  if (state === 'spawning' && prior && Date.now() - prior.last_heartbeat < TEAMS_POLICY.bootTimeoutMs + 2000) {
+  if (state === 'spawning' && prior && Date.now() - prior.last_heartbeat < TEAM_POLICY.bootTimeoutMs + 2000) {
     throw new TeamError('conflict', `a spawn of '${name}' is already in progress${prior.spawner ? ` (by pid ${prior.spawner.pid} on ${prior.spawner.host})` : ''}`);
   }
   // A void spawn (its spawner died) may still have started its child: that process holds the name's lease.
@@ -169,10 +169,10 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
 /** Live = the status left `spawning` carrying this spawn id; a child that exits first is a boot failure. */
 async function verifyBoot(session: TeamSession, name: string, spawnId: string, child: LaunchedTeammate | undefined): Promise<void> {
   const store = session.store;
-  const deadline = Date.now() + TEAMS_POLICY.bootTimeoutMs;
+  const deadline = Date.now() + TEAM_POLICY.bootTimeoutMs;
   let exited: { code: number | null; signal: string | null } | undefined;
   void child?.exited.then((e) => (exited = e));
-  const tail = () => store.outputs.tail(name, TEAMS_POLICY.bootTailLines, spawnId) || '(no output)';
+  const tail = () => store.outputs.tail(name, TEAM_POLICY.bootTailLines, spawnId) || '(no output)';
   for (;;) {
     const st = (await store.statuses.read(name)) as (Record<string, unknown> & { status: string; pid?: number | null }) | null;
     const req = child ? null : await store.spawnRequests.read(name);
@@ -190,7 +190,7 @@ async function verifyBoot(session: TeamSession, name: string, spawnId: string, c
     if (req?.spawn_id === spawnId && req.error) throw new TeamError('conflict', `the host could not start '${name}': ${req.error}`);
     if (Date.now() > deadline) {
       const why = !child && !req?.served_at ? ' (no host picked up the spawn request: is `thclaws team host` or the desktop app running?)' : '';
-      throw new TeamError('conflict', `teammate '${name}' did not come up within ${TEAMS_POLICY.bootTimeoutMs / 1000} s${why}.\noutput.log tail:\n${tail()}`);
+      throw new TeamError('conflict', `teammate '${name}' did not come up within ${TEAM_POLICY.bootTimeoutMs / 1000} s${why}.\noutput.log tail:\n${tail()}`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }

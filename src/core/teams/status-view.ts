@@ -1,6 +1,6 @@
 import { deriveState, modelTrouble, usageOf, withNotDone, type TeamStore } from '../store/index.js';
 import { taskLine } from './tools/task-tools.js';
-import { printable } from '../agent/model-name.js';
+import { printable } from '../../contract/model-name.js';
 
 /** Roster with live state, task, model and queued messages; then the task board. Sorted, never stale-as-live. */
 export async function teamStatusText(store: TeamStore): Promise<string> {

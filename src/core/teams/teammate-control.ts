@@ -3,7 +3,8 @@
  * epoch), acked so each acts at most once, then handed to the loop. An approval answer goes to its waiting
  * tool call before its ack, so a crash in between re-delivers it (the waiter takes each id once).
  */
-import { frameEpochCurrent, isControl, mayControl, type ControlFrame, type FrameOf } from './protocol.js';
+import { frameEpochCurrent, isControl, mayControl } from './protocol.js';
+import type { ControlFrame, FrameOf } from '../../contract/frames.js';
 import type { TeamSession } from './session.js';
 import type { ResponseWaiters } from './approvals.js';
 

@@ -7,9 +7,10 @@
 import type { Agent, PromptResult } from '../agent/agent.js';
 import type { LoopEvents } from '../agent/loop.js';
 import { LEAD, USER, type Message, type Task, startHeartbeat, type Heartbeat } from '../store/index.js';
-import { frameMessage, isControl, sendFrame, type ControlFrame, type FrameOf, type IdleFields } from './protocol.js';
+import { frameMessage, isControl, sendFrame } from './protocol.js';
+import type { ControlFrame, FrameOf, IdleFields } from '../../contract/frames.js';
 import { pumpControl } from './teammate-control.js';
-import { TEAMS_POLICY } from './policy.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
 import type { TeamSession } from './session.js';
 import type { ResponseWaiters, Waiting } from './approvals.js';
 import { sessionHooks } from './hooks.js';
@@ -22,7 +23,7 @@ export interface TeammateLoopOptions {
   model: string;
   print: (line: string) => void;
   events?: LoopEvents;
-  policy?: Partial<typeof TEAMS_POLICY>;
+  policy?: Partial<typeof TEAM_POLICY>;
   /** Where answers to this teammate's approval requests go (the tool call waiting for them). */
   responses?: ResponseWaiters;
   /** Spending limits, asked before each model call (budget-guard.ts): a reason stops the turn there. */
@@ -36,7 +37,7 @@ interface Retry {
 }
 
 export class TeammateLoop {
-  private readonly policy: typeof TEAMS_POLICY;
+  private readonly policy: typeof TEAM_POLICY;
   private heartbeat!: Heartbeat;
   private turn: AbortController | undefined;
   /** The task the current turn works on (null: a message turn). */
@@ -63,7 +64,7 @@ export class TeammateLoop {
     private readonly agent: Agent,
     private readonly opts: TeammateLoopOptions,
   ) {
-    this.policy = { ...TEAMS_POLICY, ...opts.policy };
+    this.policy = { ...TEAM_POLICY, ...opts.policy };
   }
 
   private get me(): string {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ensureDenyDir } from '../sandbox/mount-points.js';
 import { TeamError } from '../store/index.js';
 import { git, gitOut } from '../git.js';
+import { teammateBranch } from '../../contract/branch.js';
 
 const INIT_IDENTITY = ['-c', 'user.name=thclaws', '-c', 'user.email=thclaws@local'];
 const EXCLUDES = ['.worktrees/', '.thclaws/'];
@@ -56,7 +57,7 @@ function registeredWorktrees(root: string): Map<string, string | null> {
 export function ensureWorktree(root: string, name: string): string {
   ensureRepo(root);
   const dir = path.join(root, '.worktrees', name);
-  const branch = `team/${name}`;
+  const branch = teammateBranch(name);
   const known = registeredWorktrees(root);
   const existing = known.get(canonical(dir));
   if (existing === undefined || !fs.existsSync(dir)) {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { HOST_PROTOCOL, HostWelcomeSchema, parseEvent, type HostEvent } from '../../shared/api.js';
+import { HOST_PROTOCOL, HostWelcomeSchema, parseEvent, type HostEvent } from '../../contract/api.js';
 import { rotateHostLog } from './host-log.js';
 import { LineReader } from './lines.js';
 import { hostPaths, type HostPaths } from './runtime-dir.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import { HOST_PROTOCOL, HostHelloSchema, parseRequest, type HostEvent, type HostWelcome } from '../../shared/api.js';
+import { HOST_PROTOCOL, HostHelloSchema, parseRequest, type HostEvent, type HostWelcome } from '../../contract/api.js';
 import { askTeammatesToStop } from './stop-team.js';
 import { tryHoldLock, type HeldLock } from '../../core/store/lock.js';
 import type { HostManager } from '../host/connection.js';

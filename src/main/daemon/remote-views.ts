@@ -1,4 +1,4 @@
-import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
+import { parseRequest, type HostEvent, type Request } from '../../contract/api.js';
 import { ApiKeyError } from '../../core/agent/api-key.js';
 import type { DesktopKeys } from './desktop-keys.js';
 import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-client.js';

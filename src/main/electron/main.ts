@@ -12,7 +12,7 @@ import { RecentWorkspaces } from '../host/recent.js';
 import { demoTarget, hostTarget } from '../daemon/host-targets.js';
 import { RemoteViews, type ViewLink } from '../daemon/remote-views.js';
 import { DesktopKeys } from '../daemon/desktop-keys.js';
-import { IPC_CHANNELS, type HostEvent } from '../../shared/api.js';
+import { IPC_CHANNELS, type HostEvent } from '../../contract/api.js';
 import { askOnClose } from './close-window.js';
 import { holdSingleInstance } from './single-instance.js';
 import { createWindow, lockDownSession } from './window.js';

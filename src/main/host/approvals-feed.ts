@@ -1,7 +1,7 @@
 import { filePathOf } from '../../core/agent/tool-input.js';
 import { answerApproval, pendingApprovals, type Waiting } from '../../core/teams/approvals.js';
 import { USER, type TeamStore } from '../../core/store/index.js';
-import type { ApprovalView, HostEvent } from '../../shared/api.js';
+import type { ApprovalView, HostEvent } from '../../contract/api.js';
 import type { LeadQuestions } from './lead-questions.js';
 
 function detail(w: Waiting): string | null {

@@ -4,7 +4,7 @@
  * nothing; once it catches up it gets the screen again.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FLOW, type HostEvent } from '../../shared/api.js';
+import { FLOW, type HostEvent } from '../../contract/api.js';
 import { FlowGate } from './flow.js';
 import { OutputScheduler, type OutputSource } from './scheduler.js';
 import { AgentTerminal } from './terminal.js';

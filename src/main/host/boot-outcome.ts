@@ -6,7 +6,7 @@
 import { LEAD, type TeamStore } from '../../core/store/index.js';
 import type { SpawnRequest } from '../../core/teams/launcher.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
-import { TEAMS_POLICY } from '../../core/teams/policy.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -39,7 +39,7 @@ export async function failUnbooted(store: TeamStore, agent: string, req: SpawnRe
  * (rejected with the cause it printed). A lead slow to write is not called failed: the wait just ends.
  */
 export async function awaitLeadBoot(store: TeamStore, pid: number, exited: () => PtyExit | null, spawnId: string | undefined): Promise<void> {
-  const deadline = Date.now() + TEAMS_POLICY.bootTimeoutMs;
+  const deadline = Date.now() + TEAM_POLICY.bootTimeoutMs;
   while (Date.now() < deadline) {
     const exit = exited();
     if (exit) throw new Error(await exitCause(store, LEAD, spawnId, exit));

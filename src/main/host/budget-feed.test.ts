@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../core/store/index.js';
-import type { HostEvent, Member } from '../../shared/api.js';
+import type { HostEvent, Member } from '../../contract/api.js';
 import { BudgetFeed, modelChoices } from './budget-feed.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-budget-feed-'));

@@ -4,13 +4,13 @@
  * notice when an agent crosses 80 % of a limit, and `budget_set` through the store's budgets API (the same as
  * `thclaws team budget`, so raising a reached budget resumes the teammate).
  */
-import { BudgetsSchema, type Budgets } from '../../core/agent/settings-schema.js';
+import { BudgetsSchema, type Budgets } from '../../contract/settings-schema.js';
 import { loadSettings } from '../../core/agent/settings.js';
-import { MODEL_ALIASES } from '../../core/agent/models.js';
+import { MODEL_ALIASES } from '../../contract/models.js';
 import { LEAD, type TeamStore } from '../../core/store/index.js';
 import type { BudgetTarget } from '../../core/store/budgets.js';
-import { applicableLimits, evaluateBudget, teamSpend } from '../../core/teams/budget.js';
-import type { HostEvent, Member, SpendPoint } from '../../shared/api.js';
+import { applicableLimits, evaluateBudget, teamSpend } from '../../contract/budget.js';
+import type { HostEvent, Member, SpendPoint } from '../../contract/api.js';
 
 /** The layered settings as the agents read them; a broken file reads as none (the runtime reports it). */
 function loadSafe(workspace: string, env: NodeJS.ProcessEnv): ReturnType<typeof loadSettings>['settings'] | null {

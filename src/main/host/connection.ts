@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseRequest, type HostEvent } from '../../shared/api.js';
+import { parseRequest, type HostEvent } from '../../contract/api.js';
 import { LEAD } from '../../core/store/index.js';
 import { prepareDemoWorkspace, type DemoWorkspace } from './demo-workspace.js';
 import { typeWhenReady } from './lead-prompt.js';

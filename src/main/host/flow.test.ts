@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HostEvent } from '../../shared/api.js';
+import type { HostEvent } from '../../contract/api.js';
 import { FlowGate } from './flow.js';
 import { OutputScheduler, type OutputSource } from './scheduler.js';
 import { AgentTerminal, type TerminalInput } from './terminal.js';

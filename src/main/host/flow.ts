@@ -1,4 +1,4 @@
-import { FLOW } from '../../shared/api.js';
+import { FLOW } from '../../contract/api.js';
 
 /**
  * Ack-based flow control of one terminal, as VS Code's pty host does it: each attached view acknowledges the

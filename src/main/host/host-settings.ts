@@ -2,7 +2,7 @@
  * The project's settings as the dashboard shows them: the ones last read (the model a member not running yet
  * will get), whether a change needs the lead restarted, and the agents' sandbox under them.
  */
-import type { HostEvent, SandboxView, SettingsView } from '../../shared/api.js';
+import type { HostEvent, SandboxView, SettingsView } from '../../contract/api.js';
 import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
 import { ProjectSettingsFile } from './settings-file.js';
 import { effectiveMode, sandboxView } from './views.js';

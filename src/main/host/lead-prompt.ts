@@ -1,4 +1,4 @@
-import type { HostEvent } from '../../shared/api.js';
+import type { HostEvent } from '../../contract/api.js';
 import type { AgentTerminal, TerminalView } from './terminal.js';
 
 /** What the lead REPL prints when it waits for a prompt (its `PROMPT`). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ApprovalView } from '../../shared/api.js';
+import type { ApprovalView } from '../../contract/api.js';
 import type { HostSideInfo } from './views.js';
 
 const PREFIX = 'lead-question-';

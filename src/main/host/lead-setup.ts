@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ApiKeyError, ApiKeyStore, keyShapeProblem, lastFour, type KeyCipher } from '../../core/agent/api-key.js';
 import { loadSettings } from '../../core/agent/settings.js';
-import type { HostEvent, SetupView } from '../../shared/api.js';
+import type { HostEvent, SetupView } from '../../contract/api.js';
 import type { HostSideInfo } from './views.js';
 
 export type { KeyCipher };

@@ -5,7 +5,8 @@ import { assertMemberName, deriveState, isLive, LEAD, leaseHeldByLive, TeamError
 import { sendFrame } from '../../core/teams/protocol.js';
 import { TeamSession } from '../../core/teams/session.js';
 import { spawnTeammate } from '../../core/teams/spawn.js';
-import type { MemberSpec } from '../../shared/api.js';
+import type { MemberSpec } from '../../contract/api.js';
+import type { StoredPermissionMode } from '../../contract/settings-schema.js';
 
 export interface MembershipOptions {
   workspace: string;
@@ -98,7 +99,7 @@ export class Membership {
     return Object.fromEntries((cfg?.members ?? []).map((m) => [m.name, this.specOf(m, modes)]));
   }
 
-  private specOf(m: TeamConfig['members'][number], modes: Record<string, 'ask' | 'auto'>): MemberSpec {
+  private specOf(m: TeamConfig['members'][number], modes: Record<string, StoredPermissionMode>): MemberSpec {
     return {
       role: m.role,
       prompt: m.prompt,
@@ -136,13 +137,13 @@ export class Membership {
   }
 
   /** The person's per-teammate permission mode lives in the local settings (never committed), where the runtime reads it. */
-  private permissionModes(): Record<string, 'ask' | 'auto'> {
+  private permissionModes(): Record<string, StoredPermissionMode> {
     const raw = readJson(localSettingsPath(this.o.workspace));
     const all = (raw.teammates && typeof raw.teammates === 'object' ? raw.teammates : {}) as Record<string, { permissionMode?: unknown }>;
     return Object.fromEntries(Object.entries(all).flatMap(([n, v]) => (v?.permissionMode === 'auto' || v?.permissionMode === 'ask' ? [[n, v.permissionMode]] : [])));
   }
 
-  private writePermissionMode(name: string, mode: 'ask' | 'auto'): void {
+  private writePermissionMode(name: string, mode: StoredPermissionMode): void {
     const file = localSettingsPath(this.o.workspace);
     const raw = readJson(file);
     const all = (raw.teammates && typeof raw.teammates === 'object' ? raw.teammates : {}) as Record<string, Record<string, unknown>>;

@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { TeamStore } from '../../core/store/index.js';
-import { FLOW } from '../../shared/api.js';
+import { FLOW } from '../../contract/api.js';
 import { CrlfConverter } from './eol.js';
 import type { AgentTerminal } from './terminal.js';
 

@@ -13,7 +13,7 @@ import { ConflictScanner, type ConflictWarning } from '../../core/review/conflic
 import { markOutdated } from '../../core/review/review.js';
 import { inBackground } from '../../core/review/git-run.js';
 import { sendFrame } from '../../core/teams/protocol.js';
-import type { ChangesView, ConflictWarningView, HostEvent, ReviewCommentView } from '../../shared/api.js';
+import type { ChangesView, ConflictWarningView, HostEvent, ReviewCommentView } from '../../contract/api.js';
 
 /** Dependency and build folders of a worktree: their churn is never a teammate's change to review. */
 const IGNORED = /[\\/](node_modules|\.git|dist|build|\.next|\.cache|target|\.venv|__pycache__)([\\/]|$)/;

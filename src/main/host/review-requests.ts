@@ -11,7 +11,7 @@ import { integrateAndLand } from '../../core/review/integrate.js';
 import { abortMerge, conflictSides, leaveConflicted } from '../../core/review/leave-conflicted.js';
 import { mergeOverview, mergeRefusals, predictMerges } from '../../core/review/merge-plan.js';
 import { assertMember, requestChanges, resolveComment, sendReview } from '../../core/review/review.js';
-import type { Request } from '../../shared/api.js';
+import type { Request } from '../../contract/api.js';
 import type { ReviewFeed } from './review-feed.js';
 
 export type ReviewRequest = Extract<Request, { type: `review_${string}` | `merge_${string}` }>;

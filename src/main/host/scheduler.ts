@@ -1,4 +1,4 @@
-import { FLOW } from '../../shared/api.js';
+import { FLOW } from '../../contract/api.js';
 import { TransitWindow } from './transit.js';
 
 /** Something with output waiting to be sent to its views. */

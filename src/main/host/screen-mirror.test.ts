@@ -1,6 +1,6 @@
 import headlessPkg from '@xterm/headless';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { HostEvent } from '../../shared/api.js';
+import type { HostEvent } from '../../contract/api.js';
 import { OutputScheduler } from './scheduler.js';
 import { bufferText, ScreenMirror } from './screen-mirror.js';
 import { AgentTerminal } from './terminal.js';

@@ -1,7 +1,7 @@
 import serializePkg from '@xterm/addon-serialize';
 import unicodePkg from '@xterm/addon-unicode11';
 import headlessPkg from '@xterm/headless';
-import { FLOW } from '../../shared/api.js';
+import { FLOW } from '../../contract/api.js';
 import { unfinishedTail } from './escape-seam.js';
 
 // The xterm packages are CommonJS bundles: their classes come off the default export under Node's ESM.

@@ -1,7 +1,7 @@
 import { LEAD, TeamError, USER } from '../../core/store/index.js';
 import { sendFrame } from '../../core/teams/protocol.js';
 import { tellOwnerCancelled } from '../../core/teams/task-cancel.js';
-import { parseRequest, type HostEvent, type Request } from '../../shared/api.js';
+import { parseRequest, type HostEvent, type Request } from '../../contract/api.js';
 import type { TeamHost } from './team-host.js';
 import { isReviewRequest, runReviewRequest } from './review-requests.js';
 import { resumeTeam } from './team-resume.js';

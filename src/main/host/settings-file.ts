@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultSettings, SettingsSchema, settingsLayerSchema, type Settings } from '../../core/agent/settings-schema.js';
+import { defaultSettings, SettingsSchema, settingsLayerSchema, type Settings } from '../../contract/settings-schema.js';
 import { withLock } from '../../core/store/lock.js';
 import { writeFileAtomic } from '../../core/store/fsio.js';
-import { SettingsPatchSchema, SettingsViewSchema, type SettingsView } from '../../shared/api.js';
+import { SettingsPatchSchema, SettingsViewSchema, type SettingsView } from '../../contract/api.js';
 
 /** The dashboard's part of `.thclaws/settings.json`: read, and patched under the file's lock, unknown keys kept. */
 export class ProjectSettingsFile {

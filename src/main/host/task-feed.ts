@@ -1,5 +1,5 @@
 import type { Task, TeamStore } from '../../core/store/index.js';
-import type { HostEvent, TaskView } from '../../shared/api.js';
+import type { HostEvent, TaskView } from '../../contract/api.js';
 import { taskView } from './views.js';
 
 /** The task board as views see it: re-read on a task event, only changed or removed tasks broadcast. */

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { LEAD, TeamStore, USER, type AgentStatus, type TeamConfig, type TeamEvent } from '../../core/store/index.js';
 import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../core/teams/launcher.js';
-import type { HostEvent, Member, SettingsView } from '../../shared/api.js';
+import type { HostEvent, Member, SettingsView } from '../../contract/api.js';
 import { PtyLauncher } from '../../core/teams/launchers/pty.js';
-import { TEAMS_POLICY } from '../../core/teams/policy.js';
+import { TEAM_POLICY } from '../../contract/policy.js';
 import { stopMember } from '../../core/teams/stop-member.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
 import { OutputTail } from './readonly-tail.js';
@@ -216,7 +216,7 @@ export class TeamHost {
       return;
     }
     // Not ours (a lead spawned it in background or tmux mode): asked as the lead asks, then ended after the grace.
-    await stopMember(this.store, agent, { from: USER, graceMs: this.opts.stopGraceMs ?? TEAMS_POLICY.shutdownGraceMs, reason: 'the person pressed Stop' });
+    await stopMember(this.store, agent, { from: USER, graceMs: this.opts.stopGraceMs ?? TEAM_POLICY.shutdownGraceMs, reason: 'the person pressed Stop' });
     await this.refreshMember(agent);
   }
 

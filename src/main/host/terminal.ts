@@ -1,4 +1,4 @@
-import { FLOW, type HostEvent, type TerminalMode } from '../../shared/api.js';
+import { FLOW, type HostEvent, type TerminalMode } from '../../contract/api.js';
 import { FlowGate } from './flow.js';
 import type { OutputScheduler, OutputSource } from './scheduler.js';
 import { ScreenMirror } from './screen-mirror.js';

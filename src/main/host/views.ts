@@ -1,8 +1,8 @@
 import os from 'node:os';
 import { deriveState, LEAD, modelTrouble, usageOf, withNotDone, type AgentStatus, type Task, type TeamConfig } from '../../core/store/index.js';
-import { roleModelFor } from '../../core/agent/settings-schema.js';
+import { roleModelFor } from '../../contract/settings-schema.js';
 import { describeSandboxStatus, type SandboxStatus } from '../../core/sandbox/status.js';
-import type { Member, SandboxView, SettingsView, TaskColumn, TaskView, TerminalMode } from '../../shared/api.js';
+import type { Member, SandboxView, SettingsView, TaskColumn, TaskView, TerminalMode } from '../../contract/api.js';
 
 /** What the host knows about an agent besides its files. */
 export interface HostSideInfo {

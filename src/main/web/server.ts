@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { HostEvent } from '../../shared/api.js';
+import type { HostEvent } from '../../contract/api.js';
 import type { ViewLink } from '../daemon/remote-views.js';
 import { serveStatic } from './static.js';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ApprovalView } from '../../shared/api';
+import type { ApprovalView } from '../../contract/api';
 import { useDashboard } from '../store';
 
 /** What a screen reader hears when a request arrives. */

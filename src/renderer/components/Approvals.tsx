@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ApprovalView } from '../../shared/api';
+import type { ApprovalView } from '../../contract/api';
 import { act } from '../context';
 import { useDashboard } from '../store';
 import { Markdown } from './Markdown';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { BudgetsView, Member, SpendPoint } from '../../shared/api';
-import { applicableLimits, evaluateBudget, teamSpend as sumTeamSpend, type Spend } from '../../core/teams/budget';
+import type { BudgetsView, Member, SpendPoint } from '../../contract/api';
+import { applicableLimits, evaluateBudget, teamSpend as sumTeamSpend, type Spend } from '../../contract/budget';
 import { act } from '../context';
 import { formatCost, formatTokens, formatUsd } from '../format';
 import { useNarrow } from '../layout';

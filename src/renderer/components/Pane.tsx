@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Member } from '../../shared/api';
+import type { Member } from '../../contract/api';
 import { act, terminals } from '../context';
 import { dashboard, useDashboard } from '../store';
 import { StatusBadge } from './StatusBadge';

@@ -1,4 +1,4 @@
-import type { AgentStateName } from '../../shared/api';
+import type { AgentStateName } from '../../contract/agent-states';
 
 export const STATE_LABEL: Record<AgentStateName, string> = {
   spawning: 'spawning',

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { TaskView } from '../../shared/api';
+import type { TaskView } from '../../contract/api';
 import { act } from '../context';
 import { useDashboard } from '../store';
 import { BOARD_COLUMNS, boardColumns } from '../store/tasks-slice';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Member, MemberSpec } from '../../shared/api';
+import type { Member, MemberSpec } from '../../contract/api';
 import { act } from '../context';
 import { canResumeTeam, resumeSummary, type ResumeResult } from '../resume-team';
 import { useDashboard } from '../store';

@@ -1,5 +1,5 @@
 /** The header's counts and its model alert, from the members the host sends. */
-import type { Member } from '../../shared/api.js';
+import type { Member } from '../../contract/api.js';
 
 /** A state as the header counts it: a live agent waiting for the person's answer is "waiting for you", not working. */
 export type CountedState = Member['state'] | 'waiting';

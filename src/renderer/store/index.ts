@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import type { HostEvent } from '../../shared/api';
+import type { HostEvent } from '../../contract/api';
 import { createTasksSlice, reduceTasks, type TasksSlice } from './tasks-slice';
 import { createTeamSlice, reduceTeam, type TeamSlice } from './team-slice';
 import { createUiSlice, reduceUi, stillTrue, type UiSlice } from './ui-slice';

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { ChangesView, ConflictWarningView, HostEvent, ReviewCommentView } from '../../shared/api';
+import type { ChangesView, ConflictWarningView, HostEvent, ReviewCommentView } from '../../contract/api';
 import type { DashboardState } from './index';
 
 /** Which review view is open: one teammate's changes, everyone's ("all"), or the merge panel. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Member, TaskView } from '../../shared/api';
+import type { Member, TaskView } from '../../contract/api';
 import { createDashboardStore } from './index';
 import { boardColumns } from './tasks-slice';
 import { teamCounts } from './team-slice';

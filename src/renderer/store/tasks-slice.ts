@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { HostEvent, TaskColumn, TaskView } from '../../shared/api';
+import type { HostEvent, TaskColumn, TaskView } from '../../contract/api';
 import type { DashboardState } from './index';
 
 export interface TasksSlice {

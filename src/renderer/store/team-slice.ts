@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { ApprovalView, HostEvent, Member } from '../../shared/api';
+import type { ApprovalView, HostEvent, Member } from '../../contract/api';
 import type { DashboardState } from './index';
 
 export interface TeamSlice {

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { BudgetsView, HostEvent, MemberSpec, SandboxView, SettingsView, SetupView, SpendPoint } from '../../shared/api';
+import type { BudgetsView, HostEvent, MemberSpec, SandboxView, SettingsView, SetupView, SpendPoint } from '../../contract/api';
 import type { DashboardState } from './index';
 
 export type Tab = 'team' | 'board';

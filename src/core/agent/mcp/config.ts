@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { McpConfigFile, type McpServerConfig, type McpServers } from './config-schema.js';
+import { McpConfigFile, type McpServerConfig, type McpServers } from '../../../contract/mcp-config.js';
 
 export class McpConfigError extends Error {
   override name = 'McpConfigError';

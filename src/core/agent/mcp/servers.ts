@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool, ToolResult } from '../types.js';
-import type { McpServerConfig } from './config-schema.js';
+import type { McpServerConfig } from '../../../contract/mcp-config.js';
 import { expandConfig, type McpScope, type ResolvedMcpServer } from './config.js';
 
 export type McpStatus = 'connected' | 'failed' | 'pending';

@@ -2,7 +2,7 @@
  * Anthropic Messages API through @anthropic-ai/sdk, streamed. The SDK is imported lazily so that
  * `--version` and the REPL prompt do not pay for it. SDK retries are off: our policy (retry.ts) decides.
  */
-import { modelInfo } from '../models.js';
+import { modelInfo } from '../../../contract/models.js';
 import type { AssistantBlock, CompletionRequest, CompletionResponse, Provider, Usage } from './types.js';
 import { AbortedError, ProviderError, connectionCause, emptyUsage } from './types.js';
 import { backoffDelay, briefFailure, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';

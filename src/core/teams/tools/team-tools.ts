@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ModelNameSchema } from '../../agent/model-name.js';
+import { ModelNameSchema } from '../../../contract/model-name.js';
 import { assertMemberName, LEAD, TeamError } from '../../store/index.js';
 import { teamStatusText } from '../status-view.js';
 import { spawnTeammate } from '../spawn.js';
 import type { TeamSession } from '../session.js';
 import { resetTeam } from '../reset.js';
 import { teamTool } from './common.js';
-import { TEAMMATE_MODES } from '../../agent/settings-schema.js';
+import { TEAMMATE_MODES } from '../../../contract/settings-schema.js';
 
 const MemberInput = z
   .object({

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ChangesView as Changes } from '../../../shared/api';
+import type { ChangesView as Changes } from '../../../contract/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
 import { warningsOf } from '../../store/review-slice';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { DiffModeEnum, DiffView } from '@git-diff-view/react';
+import { teammateBranch } from '../../../contract/branch';
 
 export interface LeftConflicted {
   agent: string | null;
@@ -15,7 +16,7 @@ export interface LeftConflicted {
  * the lead's checkout back where it was; while it holds the person's work it asks first, and that work is saved.
  */
 export function ConflictView({ left, onAbort }: { left: LeftConflicted; onAbort: (confirm: boolean) => void }) {
-  const theirs = left.agent ? `team/${left.agent}` : 'the branch';
+  const theirs = left.agent ? teammateBranch(left.agent) : 'the branch';
   const [asking, setAsking] = useState(false);
   const touched = left.touched ?? [];
   const done = left.files.length === 0;

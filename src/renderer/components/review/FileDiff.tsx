@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { DiffModeEnum, DiffView, SplitSide } from '@git-diff-view/react';
 import '@git-diff-view/react/styles/diff-view.css';
-import type { FileChangeView, ReviewCommentView } from '../../../shared/api';
+import type { FileChangeView, ReviewCommentView } from '../../../contract/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
 import { NearScreen } from './near-screen';

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { BranchOverviewView } from '../../../shared/api';
+import type { BranchOverviewView } from '../../../contract/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
 import { warningsOf } from '../../store/review-slice';
 import { ConflictView, type LeftConflicted } from './ConflictView';
+import { teammateBranch } from '../../../contract/branch';
 
 interface Overview {
   into: string;
@@ -74,7 +75,7 @@ export function MergePanel() {
   }, [leftOpen]);
   /** The refusal's second offer for a working teammate: ask it (a message from the person) to commit and pause. */
   const askToPause = (agent: string) =>
-    act({ type: 'send_message', to: agent, text: `Please commit your work on team/${agent} now (git add -A && git commit) with a message saying where you are, then pause: take no new task until the person has merged your branch. Reply when committed.` });
+    act({ type: 'send_message', to: agent, text: `Please commit your work on ${teammateBranch(agent)} now (git add -A && git commit) with a message saying where you are, then pause: take no new task until the person has merged your branch. Reply when committed.` });
   /** leave_conflicted: that branch merged into the lead's checkout and left there, both sides shown. */
   const leaveConflicted = async (agent: string) => {
     // A refusal (dirty checkout, merges cleanly, …) is shown by `act` as an error notice.

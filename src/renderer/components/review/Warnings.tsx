@@ -1,7 +1,7 @@
 import { act } from '../../context';
 import { useDashboard } from '../../store';
 import { warningsOf } from '../../store/review-slice';
-import type { ConflictWarningView } from '../../../shared/api';
+import type { ConflictWarningView } from '../../../contract/api';
 
 function lines(w: ConflictWarningView): string {
   return w.files

@@ -7,7 +7,7 @@
  * once it alone reaches the limit. A member whose own cost is unknown is held by any USD limit that applies
  * to it, the team's included: its share of the team's spend cannot be weighed.
  */
-import type { BudgetLimit, Budgets } from '../agent/settings-schema.js';
+import type { BudgetLimit, Budgets } from './settings-schema.js';
 
 export const BUDGET_WARN_FRACTION = 0.8;
 

@@ -1,7 +1,8 @@
 import { LIMITS } from './limits.js';
 
-/** Store policy constants in one place, each with the reason for its value. */
+/** The team's runtime and store constants, in one object, each with the reason for its value. */
 export const TEAM_POLICY = {
+  // The store: locks, inboxes, heartbeats.
   /**
    * Locks on another host (network filesystem), and locks with no readable holder, are stale once their mtime
    * is this old; holders refresh it every `lockUpdateMs`. 4 s leaves room for a holder whose event loop stalls
@@ -38,6 +39,23 @@ export const TEAM_POLICY = {
    */
   heartbeatMs: 5000,
   staleAfterMs: 15_000,
-  /** The change feed's safety net if a file event is ever missed; level-triggered so a slow poll is enough. */
+  // The runtime: teammates, turns, retries, shutdown.
+  /** Live teammates per team (the `maxLiveTeammates` default): nested or runaway spawns burn a person's limits. */
+  maxLiveTeammates: 8,
+  /** Boot verification: the child's status must leave `spawning` with this spawn id within this time. */
+  bootTimeoutMs: 8000,
+  /** Lines of output.log quoted when a child dies at boot. */
+  bootTailLines: 15,
+  /** Wall-clock budget of one teammate turn. */
+  turnBudgetMs: 600_000,
+  /** A task whose turns fail is retried this many times in total, then parked for the lead. */
+  maxAttempts: 3,
+  /** Backoff before retry n is retryBaseMs * 2^(n-1). */
+  retryBaseMs: 1000,
+  /** The change feed wakes the loops and watchers; this slow, level-triggered poll is only the net under a missed file event. */
   safetyPollMs: 5000,
+  /** Lead exit: how long teammates get to answer a shutdown_request before stragglers are killed. */
+  shutdownGraceMs: 5000,
+  /** The watchdog looks for really-dead teammates this often (dead = pid gone or heartbeat > staleAfterMs). */
+  watchdogMs: 2000,
 } as const;

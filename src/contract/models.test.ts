@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL, MODEL_ALIASES, knownModels, modelInfo, resolveModelAlias } from './models.js';
-import { defaultSettings } from './settings.js';
+import { defaultSettings } from '../core/agent/settings.js';
 
 /** The SDK publishes its model list only as the `Model` type; its literal members, read from the declaration. */
 function sdkModels(): string[] {

@@ -1,18 +1,17 @@
 /**
  * The one API contract between the TeamHost and every view (Electron IPC and the web transport).
- * No Node imports here or in what it imports: the renderer and the preload bundle it. Names, states, modes and
- * settings come from their one definition in src/core (Node-free modules).
+ * The renderer and the preload bundle it; like every file of src/contract it imports only zod and the folder.
  * Every message that crosses a transport is parsed with these schemas at the boundary; the renderer and the
  * host import the inferred types, so a field added here is checked on both sides.
  */
 import { z } from 'zod';
-import { ModelNameSchema } from '../core/agent/model-name.js';
-import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, SettingsSchema, TEAMMATE_MODES } from '../core/agent/settings-schema.js';
+import { ModelNameSchema } from './model-name.js';
+import { BudgetLimitSchema, BudgetsSchema, patchSchemaOf, PERMISSION_MODES, SettingsSchema, TEAMMATE_MODES } from './settings-schema.js';
 
-import { agentName, taskId, text, AgentStateSchema } from './fields.js';
+import { AgentStateSchema } from './agent-states.js';
+import { agentName, taskId, text } from './fields.js';
 import { ChangeSourceSchema, ChangesViewSchema, ConflictWarningSchema, relPath, ReviewCommentViewSchema } from './review-views.js';
 
-export { VIEW_STATES, AgentStateSchema, type AgentStateName } from './fields.js';
 export * from './review-views.js';
 
 /** How the host shows an agent's terminal: a pty it owns (typing works) or a read-only tail of output.log. */
@@ -141,7 +140,7 @@ export const MemberSpecSchema = z.object({
   /** May only read until its plan is approved. */
   plan_mode: z.boolean().default(false),
   /** `ask`: Write/Edit/Bash outside its rules wait for the person; `auto`: no prompts (trusted folders only). */
-  permission_mode: z.enum(['ask', 'auto']).default('ask'),
+  permission_mode: z.enum(PERMISSION_MODES).default('ask'),
 });
 export type MemberSpec = z.infer<typeof MemberSpecSchema>;
 /** An edit: only the fields given change (no defaults, unlike `MemberSpecSchema`). */
@@ -151,7 +150,7 @@ export const MemberSpecPatchSchema = z.object({
   model: ModelNameSchema.nullable().optional(),
   isolation: z.enum(['worktree', 'shared']).optional(),
   plan_mode: z.boolean().optional(),
-  permission_mode: z.enum(['ask', 'auto']).optional(),
+  permission_mode: z.enum(PERMISSION_MODES).optional(),
 });
 
 /** One model call's spend (from the store's spend history): at, tokens, USD (null: unknown price). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ModelNameSchema } from '../agent/model-name.js';
+import { ModelNameSchema } from './model-name.js';
+import { AgentStatusValue } from './agent-states.js';
 import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from './limits.js';
 
 /** On-disk schemas. Loose objects: unknown fields (from newer versions or thClaws) survive a rewrite. */
@@ -7,7 +8,8 @@ const agentName = z.string().regex(AGENT_NAME_PATTERN);
 const taskId = z.string().regex(TASK_ID_PATTERN);
 const millis = z.number().int().nonnegative();
 
-export const MemberSchema = z.looseObject({
+/** A member as the team's config.json stores it (what the dashboard shows of one is api.ts's `MemberSchema`). */
+export const ConfigMemberSchema = z.looseObject({
   name: agentName,
   role: z.string().default(''),
   prompt: z.string().default(''),
@@ -18,14 +20,14 @@ export const MemberSchema = z.looseObject({
   /** Starts in plan mode on every spawn (set by a spawn that asked for it). */
   plan_mode_required: z.boolean().optional(),
 });
-export type Member = z.infer<typeof MemberSchema>;
+export type ConfigMember = z.infer<typeof ConfigMemberSchema>;
 
 export const ConfigSchema = z.looseObject({
   name: z.string(),
   description: z.string().nullish(),
   created_at: millis,
   lead: z.string().default('lead'),
-  members: z.array(MemberSchema).default([]),
+  members: z.array(ConfigMemberSchema).default([]),
   /** The session epoch: set by each lead that takes the team; frames of another epoch are stale. */
   epoch: z.string().nullish(),
 });
@@ -89,13 +91,6 @@ export const UsageTotalsSchema = z.looseObject({
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
-/** The states an agent writes into its status. */
-export const AGENT_STATUS_VALUES = ['spawning', 'idle', 'working', 'error', 'stopped'] as const;
-export const AgentStatusValue = z.enum(AGENT_STATUS_VALUES);
-/** What a person sees: a written state, or `dead` / `defined` derived from liveness (status.ts). */
-export const AGENT_STATES = [...AGENT_STATUS_VALUES, 'dead', 'defined'] as const;
-export type AgentState = (typeof AGENT_STATES)[number];
-export type AgentStatusValue = z.infer<typeof AgentStatusValue>;
 
 /** A process named in a status: enough to tell, on its host, whether that very process still lives. */
 export const ProcessIdSchema = z.looseObject({

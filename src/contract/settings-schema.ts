@@ -1,18 +1,24 @@
 /**
  * The one settings schema: every key of `.thclaws/settings.json` with its default and the reason for it, used
- * by the runtime and the CLI (`settings.ts` merges the layers) and by the dashboard (`SettingsViewSchema` in
- * `src/shared/api.ts` picks its keys from here). Adding a key is one edit in this file. No Node imports: the
- * dashboard's renderer imports it through the API contract. Unknown keys are kept (newer versions add keys).
+ * by the runtime and the CLI (`core/agent/settings.ts` merges the layers) and by the dashboard (`SettingsViewSchema`
+ * in `api.ts` picks its keys from here). Adding a key is one edit in this file. Unknown keys are kept (newer
+ * versions add keys).
  */
 import { z } from 'zod';
 import { ModelNameSchema } from './model-name.js';
 import { DEFAULT_MODEL } from './models.js';
-import { TEAMS_POLICY } from '../teams/policy.js';
-import { McpServers } from './mcp/config-schema.js';
+import { TEAM_POLICY } from './policy.js';
+import { McpServers } from './mcp-config.js';
 
 /** How a lead starts its teammates. */
 export const TEAMMATE_MODES = ['auto', 'tmux', 'background', 'host'] as const;
 export type TeammateMode = (typeof TEAMMATE_MODES)[number];
+/**
+ * The permission modes a setting or a member spec may name: `ask` forwards what no rule allows, `auto` asks
+ * nothing. A session adds `acceptEdits` and `plan` (core/agent/permissions.ts), which are never stored.
+ */
+export const PERMISSION_MODES = ['ask', 'auto'] as const;
+export type StoredPermissionMode = (typeof PERMISSION_MODES)[number];
 
 export const RetrySchema = z.object({
   /** Attempts after the first on 429/529/5xx/network errors: ~1 min of backoff rides out a short overload. */
@@ -85,7 +91,7 @@ export const SettingsSchema = z.looseObject({
   /** How teammates are started: `auto` picks tmux when available, else background. */
   teammateMode: z.enum(TEAMMATE_MODES).default('auto'),
   /** Live teammates per team; a spawn past it is refused. Nested or runaway spawns burn a person's limits. */
-  maxLiveTeammates: z.number().int().min(1).max(64).default(TEAMS_POLICY.maxLiveTeammates),
+  maxLiveTeammates: z.number().int().min(1).max(64).default(TEAM_POLICY.maxLiveTeammates),
   /**
    * Model per teammate role (`{ "reviewer": "opus" }`, matched to a member's role ignoring case and surrounding
    * spaces). A spawn's model is the one SpawnTeammate or TeamCreate names, else its role's, else `model`.
@@ -107,7 +113,7 @@ export const SettingsSchema = z.looseObject({
    * Teammates' permission mode, never inherited from the lead's own: `ask` forwards every Bash command and
    * every write outside the teammate's worktree that no rule allows; `auto` accepts everything (opt-in).
    */
-  teammatePermissionMode: z.enum(['ask', 'auto']).default('ask'),
+  teammatePermissionMode: z.enum(PERMISSION_MODES).default('ask'),
   /**
    * Bash commands that would ask run without asking while the OS sandbox is actually on for that agent (never
    * when it is unavailable or off); ask and deny rules still hold. Off by default: the person's choice.
@@ -119,7 +125,7 @@ export const SettingsSchema = z.looseObject({
   teammates: z
     .record(
       z.string(),
-      z.looseObject({ permissionMode: z.enum(['ask', 'auto']).optional(), allow: z.array(z.string().min(1)).optional(), planModeRequired: z.boolean().optional() }),
+      z.looseObject({ permissionMode: z.enum(PERMISSION_MODES).optional(), allow: z.array(z.string().min(1)).optional(), planModeRequired: z.boolean().optional() }),
     )
     .default({}),
   /**
@@ -130,7 +136,7 @@ export const SettingsSchema = z.looseObject({
   /** Every teammate starts in plan mode: no Write/Edit/Bash/TeamTaskComplete until its plan is approved. */
   planModeRequired: z.boolean().default(false),
   /** `ask`: Write/Edit/Bash ask the person; `auto`: no asking (role guards still apply). */
-  permissionMode: z.enum(['ask', 'auto']).default('ask'),
+  permissionMode: z.enum(PERMISSION_MODES).default('ask'),
   /** Commands the merge panel runs in the integration worktree before it lands anything (`["npm test"]`). */
   checks: z.array(z.string().min(1).max(2000)).max(20).default([]),
   /** Model calls per prompt before giving up: stops a looping model from burning tokens. */

@@ -1,6 +1,6 @@
 /**
- * The names of every protocol frame kind (their fields live in `teams/protocol.ts`'s FrameSchema). They sit
- * in the store so that its writers can refuse a kind outside the schema: an inbox never holds a typed message
+ * The names of every protocol frame kind (their fields live in `frames.ts`'s FrameSchema). The store
+ * imports them so that its writers can refuse a kind outside the schema: an inbox never holds a typed message
  * no reader understands (it would be dropped as malformed and the control it carried would do nothing).
  */
 

@@ -2,7 +2,7 @@
  * What a model id may look like wherever one is named (settings, TeamCreate, SpawnTeammate, the CLI, the
  * dashboard): an alias, an Anthropic id, or `<profile>/<model>` with the server's own id after the slash
  * (`qwen3-coder:32b`, `meta-llama/Llama-3.1-8B-Instruct`, `claude-sonnet-4-5@20250929`). No spaces or
- * control characters: the id is shown in terminals and pane headers. Node-free: the renderer uses it too.
+ * control characters: the id is shown in terminals and pane headers. The renderer uses it too.
  */
 import { z } from 'zod';
 

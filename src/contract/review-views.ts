@@ -3,7 +3,8 @@
  * re-exported by api.ts, which its requests and events use.
  */
 import { z } from 'zod';
-import { agentName, AgentStateSchema, taskId, text } from './fields.js';
+import { AgentStateSchema } from './agent-states.js';
+import { agentName, taskId, text } from './fields.js';
 
 export const relPath = z.string().min(1).max(4096);
 export const ChangeSourceSchema = z.enum(['committed', 'staged', 'unstaged', 'untracked']);

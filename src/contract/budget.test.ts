@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetsSchema } from '../agent/settings-schema.js';
+import { BudgetsSchema } from './settings-schema.js';
 import { applicableLimits, evaluateBudget, teamSpend } from './budget.js';
 
 const b = (v: unknown) => BudgetsSchema.parse(v);
