@@ -52,7 +52,7 @@ export function renderBenchmarks(sections: Array<{ ref: SectionRef; result: Benc
   for (const { ref, result } of sections) {
     out.push('', `## ${result ? result.title : ref.name}`, '');
     if (!result) {
-      out.push(`Not measured since the results moved here: \`npm run bench -- ${ref.name}\`.`);
+      out.push(`No result in bench/results/ yet: \`npm run bench -- ${ref.name}\` (earlier figures: the git history of README.md).`);
       continue;
     }
     out.push(`\`npm run bench -- ${ref.name}\`. ${dated(result)}`, '', ...table(result.rows));

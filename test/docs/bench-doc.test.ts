@@ -45,7 +45,7 @@ it('a run of one section rewrites its table in docs/benchmarks.md, dated by the 
     // The section not run keeps its last results and their date; one never run says how to run it.
     expect(doc).toContain('## Agent Teams runtime (real processes)\n\n`npm run bench -- teams`. Run 2026-11-30 21:09 UTC, 2 cores, node v20.20.2.');
     expect(doc).toContain('| spawn → live, background mode | p50 158 ms / p99 162 ms | p50 <= 500 ms |');
-    expect(doc).toContain('## sandbox\n\nNot measured since the results moved here: `npm run bench -- sandbox`.');
+    expect(doc).toContain('## sandbox\n\nNo result in bench/results/ yet: `npm run bench -- sandbox`');
     // In the run's order: team store before guard before teams.
     expect(doc.indexOf('## team-store')).toBeLessThan(doc.indexOf('## Guard'));
     expect(doc.indexOf('## Guard')).toBeLessThan(doc.indexOf('## Agent Teams runtime'));
