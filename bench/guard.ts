@@ -3,7 +3,8 @@ import { checkCommand } from '../src/core/guard/index.js';
 import type { GuardContext } from '../src/core/guard/types.js';
 import type { BenchSection } from './types.js';
 
-const RUNS = 2_000;
+/** BENCH_GUARD_RUNS: fewer runs, for a quick look (and the test of bench/run.ts). */
+const RUNS = Number(process.env.BENCH_GUARD_RUNS) || 2_000;
 
 /** A realistic long lead command: inspection, tests, a heredoc, pipes and a nested `sh -c`. */
 function longCommand(): string {

@@ -1,20 +1,26 @@
-/** `npm run bench`: runs every section, prints its table, writes bench/results/<file>.json. */
+/**
+ * `npm run bench [-- <name>…]`: runs the sections (all, or those named), prints each table, writes
+ * bench/results/<file>.json, then rewrites docs/benchmarks.md from the results (bench/report.ts).
+ * BENCH_RESULTS_DIR and BENCH_DOC move both elsewhere (tests never rewrite tracked files).
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeBenchmarksDoc, type SectionRef } from './report.js';
 import type { BenchSection } from './types.js';
 
-const SECTIONS: Array<[string, string, string]> = [
-  ['team store', './team-store.js', 'runTeamStoreBench'],
-  ['guard', './guard.js', 'runGuardBench'],
-  ['agent', './agent.js', 'runAgentBench'],
-  ['dashboard', './dashboard.js', 'runDashboardBench'],
-  ['host', './host.js', 'runHostBench'],
-  ['agent-tools', './agent-tools.js', 'runAgentToolsBench'],
-  ['teams', './teams.js', 'runTeamsBench'],
-  ['sandbox', './sandbox.js', 'runSandboxBench'],
-  ['approvals', './approvals.js', 'runApprovalsBench'],
-  ['review', './review.js', 'runReviewBench'],
+/** name (as given on the command line), module, its run function, the results file of its full run. */
+const SECTIONS: Array<[string, string, string, string]> = [
+  ['team-store', './team-store.js', 'runTeamStoreBench', 'team-store'],
+  ['guard', './guard.js', 'runGuardBench', 'guard'],
+  ['agent', './agent.js', 'runAgentBench', 'agent'],
+  ['dashboard', './dashboard.js', 'runDashboardBench', 'dashboard'],
+  ['host', './host.js', 'runHostBench', 'host'],
+  ['agent-tools', './agent-tools.js', 'runAgentToolsBench', 'agent-tools'],
+  ['teams', './teams.js', 'runTeamsBench', 'teams'],
+  ['sandbox', './sandbox.js', 'runSandboxBench', 'sandbox'],
+  ['approvals', './approvals.js', 'runApprovalsBench', 'approvals'],
+  ['review', './review.js', 'runReviewBench', 'review'],
 ];
 
 function printTable(section: BenchSection): void {
@@ -31,11 +37,19 @@ function printTable(section: BenchSection): void {
 }
 
 const only = process.argv.slice(2);
-const outDir = path.join(import.meta.dirname, 'results');
+// `team` was the name before sections were named by their file; still accepted.
+const wanted = (name: string) => !only.length || only.includes(name) || (name === 'team-store' && only.includes('team'));
+const unknown = only.filter((n) => n !== 'team' && !SECTIONS.some(([name]) => name === n));
+if (unknown.length) {
+  console.error(`bench: unknown section ${unknown.join(', ')} (sections: ${SECTIONS.map(([n]) => n).join(', ')})`);
+  process.exit(2);
+}
+const outDir = process.env.BENCH_RESULTS_DIR ?? path.join(import.meta.dirname, 'results');
+const docPath = process.env.BENCH_DOC ?? path.join(import.meta.dirname, '..', 'docs', 'benchmarks.md');
 fs.mkdirSync(outDir, { recursive: true });
 console.log(`bench on ${os.cpus().length} cores, node ${process.version}, ${new Date().toISOString()}`);
 for (const [name, modPath, fn] of SECTIONS) {
-  if (only.length && !only.includes(name.split(' ')[0]!)) continue;
+  if (!wanted(name)) continue;
   let mod: Record<string, () => Promise<BenchSection>>;
   try {
     mod = await import(modPath);
@@ -43,7 +57,12 @@ for (const [name, modPath, fn] of SECTIONS) {
     console.log(`\n(${name}: not available: ${(err as Error).message.split('\n')[0]})`);
     continue;
   }
+  const loadBefore = os.loadavg()[0]!;
   const section = await mod[fn]!();
   printTable(section);
-  fs.writeFileSync(path.join(outDir, `${section.file}.json`), JSON.stringify({ at: new Date().toISOString(), cores: os.cpus().length, node: process.version, ...section }, null, 2));
+  const result = { at: new Date().toISOString(), cores: os.cpus().length, node: process.version, load: [loadBefore, os.loadavg()[0]!], ...section };
+  fs.writeFileSync(path.join(outDir, `${section.file}.json`), JSON.stringify(result, null, 2));
 }
+const refs: SectionRef[] = SECTIONS.map(([name, , , file]) => ({ name, file }));
+writeBenchmarksDoc(refs, outDir, docPath);
+console.log(`\n${path.relative(process.cwd(), docPath)} rewritten from ${path.relative(process.cwd(), outDir)}/`);
