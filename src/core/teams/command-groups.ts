@@ -3,11 +3,26 @@
  * are recorded in its status (pgid + the leader's start time) as they start and end, and a new process of
  * the same agent (a respawn, `team resume`), holding the agent's lease, ends any group left over before it
  * works in the same folder. A group is ended only when it is still the one recorded: its leader alive with
- * the recorded start time, or its leader gone while members of the group still run (Linux never reuses a
- * pid while a group of that number exists).
+ * the recorded start time, or its leader gone while a member of the group carries this agent's mark in its
+ * environment. The number alone proves nothing once the leader is gone: the recorded group may have ended
+ * and a stranger's leaderless group (a daemon whose parent exited) taken the number since.
  */
+import fs from 'node:fs';
 import { processStart } from '../store/index.js';
 import type { TeamSession } from './session.js';
+
+/** Set in the agent's environment, so every command it runs (and their children) inherits it. */
+const OWNER_ENV = 'THCLAWS_COMMAND_OWNER';
+
+/** Which agent of which team: its commands' mark. */
+function ownerMark(session: TeamSession): string {
+  return `${session.me}@${session.store.paths.root}`;
+}
+
+/** Marks every command this process runs from now on as this agent's. */
+export function markCommands(session: TeamSession): void {
+  process.env[OWNER_ENV] = ownerMark(session);
+}
 
 export interface CommandGroup {
   pgid: number;
@@ -23,12 +38,41 @@ function groupExists(pgid: number): boolean {
   }
 }
 
-/** Whether `g` is still the group that was recorded (see the module's note). */
-export function stillRecorded(g: CommandGroup): boolean {
+/** Fields of /proc/<pid>/stat after the command name; [] where unknown. */
+function statFields(pid: string): string[] {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return [];
+  }
+}
+
+/** Whether a live member of group `pgid` was started with `mark` in its environment (Linux /proc; else false). */
+function groupCarries(pgid: number, mark: string): boolean {
+  const entry = `${OWNER_ENV}=${mark}`;
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return false;
+  }
+  return pids.some((pid) => {
+    if (statFields(pid)[2] !== String(pgid)) return false;
+    try {
+      return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(entry);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Whether `g` is still the group this agent recorded (see the module's note). */
+export function stillRecorded(g: CommandGroup, mark: string): boolean {
   if (g.pgid === process.pid || !groupExists(g.pgid)) return false;
   const leader = processStart(g.pgid);
   if (leader) return g.start !== '' && leader === g.start;
-  return true;
+  return groupCarries(g.pgid, mark);
 }
 
 /** Ends (SIGKILL) the groups a previous process of this agent left running; returns how many. */
@@ -36,7 +80,7 @@ export async function endLeftoverGroups(session: TeamSession): Promise<number> {
   const recorded = (await session.store.statuses.read(session.me))?.command_groups ?? [];
   let ended = 0;
   for (const g of recorded) {
-    if (!stillRecorded(g)) continue;
+    if (!stillRecorded(g, ownerMark(session))) continue;
     try {
       process.kill(-g.pgid, 'SIGKILL');
       ended++;
