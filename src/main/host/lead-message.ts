@@ -25,8 +25,21 @@ export async function messageLeadWithoutTeam(host: TeamHost, text: string): Prom
   return 1;
 }
 
-/** The REPL waits at its prompt: the screen (all output parsed) ends with the bare prompt, nothing typed after it. */
+/**
+ * What readline prints when it (re)draws the bare prompt: cursor to column 1, clear below, the prompt, the cursor
+ * after it. A model's streamed text is printed as it comes, so a turn quoting the prompt (`thclaws> ` on a line
+ * of its own, then a pause) looks the same on the screen but does not end the output with this (unless the
+ * model writes these escape sequences itself: its text reaches the terminal raw).
+ */
+const PROMPT_DRAWN = `\x1b[1G\x1b[0J${READY}`;
+
+/**
+ * The REPL waits at its prompt: the output ends with readline drawing the bare prompt, and the screen (all
+ * output parsed) ends with it, nothing typed after it.
+ */
 function atPrompt(terminal: AgentTerminal): boolean {
+  // eslint-disable-next-line no-control-regex
+  if (!terminal.recent.replace(/\x1b\[\d+G$/, '').endsWith(PROMPT_DRAWN)) return false;
   if (terminal.mirror.backlog > 0 || terminal.mirror.inParser > 0) return false;
   const lines = terminal.mirror.text().split('\n');
   let i = lines.length - 1;
