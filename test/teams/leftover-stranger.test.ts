@@ -7,7 +7,6 @@
  * her task — and the stranger's process still runs. Her own leaderless leftover (a command that put a
  * process in the background and exited) is still ended by the respawn.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,40 +15,9 @@ import { pidAlive } from '../../src/core/store/index.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';
-
-const NS_LAST_PID = '/proc/sys/kernel/ns_last_pid';
-const canForce = (() => {
-  try {
-    fs.accessSync(NS_LAST_PID, fs.constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { canForcePid, forkAt, groupMembers, statFields, stillRuns } from './stranger.js';
 
 const cleanups = cleanupsAfterEach();
-
-/** Fields of /proc/<pid>/stat after the command name. */
-function statFields(pid: number | string): string[] {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return [];
-  }
-}
-
-/** Live (not zombie) members of process group `pgid`. */
-function members(pgid: number): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      const f = statFields(d);
-      return f[2] === String(pgid) && f[0] !== 'Z' && f[0] !== 'X';
-    })
-    .map(Number);
-}
 
 function groupExists(pgid: number): boolean {
   try {
@@ -60,18 +28,7 @@ function groupExists(pgid: number): boolean {
   }
 }
 
-/**
- * A daemon-like stranger whose process group is `pgid`: `setsid sh -c 'sleep & exit'` forked at exactly that
- * pid (the shell leads the new group, backgrounds `sleep`, exits). Returns the sleep's pid, or null.
- */
-function strangerGroupAt(pgid: number, marker: string): number | null {
-  const loop = `t=$1; i=0; while [ $i -lt 3000 ]; do i=$((i+1)); echo $((t-1)) > ${NS_LAST_PID}; setsid sh -c 'sleep ${marker} </dev/null >/dev/null 2>&1 & exit 0' </dev/null >/dev/null 2>&1 & p=$!; if [ "$p" = "$t" ]; then wait "$p"; echo ok; exit 0; fi; wait "$p" 2>/dev/null; kill -9 -- -"$p" 2>/dev/null; done; echo none`;
-  const out = execFileSync('bash', ['-c', loop, 'place', String(pgid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  if (out !== 'ok') return null;
-  return members(pgid)[0] ?? null;
-}
-
-describe.skipIf(!canForce)('a recorded command group whose number a stranger now holds', () => {
+describe.skipIf(!canForcePid)('a recorded command group whose number a stranger now holds', () => {
   it("alice's respawn leaves a stranger's leaderless group alone", async (ctx) => {
     const ws = teamWorkspace();
     const marker = `3.${process.pid}7`;
@@ -100,16 +57,17 @@ describe.skipIf(!canForce)('a recorded command group whose number a stranger now
     await waitFor(() => !groupExists(pgid), 'the command group to be gone');
     expect((await session.store.statuses.read('alice'))?.command_groups?.map((g) => g.pgid)).toContain(pgid);
 
-    stranger = strangerGroupAt(pgid, `120.${process.pid}9`);
-    if (!stranger) return ctx.skip();
-    const strangerStart = statFields(stranger)[19];
+    // A daemon-like stranger: the shell leading group `pgid` backgrounds `sleep` and exits.
+    if (!forkAt(pgid, `sleep 120.${process.pid}9 & exit 0`)) return ctx.skip();
+    stranger = groupMembers(pgid)[0] ?? null;
+    expect(stranger).not.toBeNull();
+    const strangerStart = statFields(stranger!)[19]!;
     await waitFor(async () => (await session.store.tasks.get('1')).status === 'pending', 'task 1 back to pending', 30_000);
     session.opts.childFlags = ['--script', writeScript(ws, { rules: [{ match: 'Task #1 —', turns: [{ text: 'done', tool_calls: [{ name: 'TeamTaskComplete', input: { task_id: '1', summary: 'done' } }] }, { text: 'end' }] }] }, 'respawn.json')];
     await spawnTeammate(session, { name: 'alice' });
     await waitFor(async () => (await session.store.tasks.get('1')).status === 'completed', 'the respawn to complete task 1', 30_000);
     // The sweep ran before the respawn worked: the stranger's process is still the one placed, not killed.
-    const f = statFields(stranger);
-    expect(f[19] === strangerStart && f[0] !== 'Z' && f[0] !== 'X', `stranger ${stranger} (group ${pgid}) killed by alice's leftover sweep`).toBe(true);
+    expect(stillRuns(stranger!, strangerStart), `stranger ${stranger} (group ${pgid}) killed by alice's leftover sweep`).toBe(true);
   }, 120_000);
 
   it("alice's own leaderless leftover (backgrounded by a command that exited) is ended by her respawn", async () => {
@@ -138,8 +96,8 @@ describe.skipIf(!canForce)('a recorded command group whose number a stranger now
     await spawnTeammate(session, { name: 'alice' });
     const recorded = await waitFor(async () => (await session.store.statuses.read('alice'))?.command_groups?.[0], 'the command group recorded in the status', 60_000);
     // The shell that led the group exits; its backgrounded sleep stays in the group.
-    await waitFor(() => !pidAlive(recorded.pgid) && members(recorded.pgid).length > 0, 'the leader gone, the sleep left in its group');
-    left = members(recorded.pgid);
+    await waitFor(() => !pidAlive(recorded.pgid) && groupMembers(recorded.pgid).length > 0, 'the leader gone, the sleep left in its group');
+    left = groupMembers(recorded.pgid);
     const alice = (await session.store.statuses.read('alice'))!.pid!;
     process.kill(alice, 'SIGKILL');
     await waitFor(() => !pidAlive(alice), 'alice to die');
