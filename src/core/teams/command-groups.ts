@@ -4,10 +4,9 @@
  * the same agent (a respawn, `team resume`), holding the agent's lease, ends any group left over before it
  * works in the same folder. A group is ended only when it is still the one recorded: its leader alive with
  * the recorded start time, or its leader gone while a member of the group carries this agent's mark in its
- * environment. The number alone proves nothing once the leader is gone: the recorded group may have ended
- * and a stranger's leaderless group (a daemon whose parent exited) taken the number since.
+ * environment (group-mark.ts).
  */
-import fs from 'node:fs';
+import { groupCarries } from '../group-mark.js';
 import { processStart } from '../store/index.js';
 import type { TeamSession } from './session.js';
 
@@ -38,41 +37,12 @@ function groupExists(pgid: number): boolean {
   }
 }
 
-/** Fields of /proc/<pid>/stat after the command name; [] where unknown. */
-function statFields(pid: string): string[] {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return [];
-  }
-}
-
-/** Whether a live member of group `pgid` was started with `mark` in its environment (Linux /proc; else false). */
-function groupCarries(pgid: number, mark: string): boolean {
-  const entry = `${OWNER_ENV}=${mark}`;
-  let pids: string[];
-  try {
-    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  } catch {
-    return false;
-  }
-  return pids.some((pid) => {
-    if (statFields(pid)[2] !== String(pgid)) return false;
-    try {
-      return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(entry);
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** Whether `g` is still the group this agent recorded (see the module's note). */
 export function stillRecorded(g: CommandGroup, mark: string): boolean {
   if (g.pgid === process.pid || !groupExists(g.pgid)) return false;
   const leader = processStart(g.pgid);
   if (leader) return g.start !== '' && leader === g.start;
-  return groupCarries(g.pgid, mark);
+  return groupCarries(g.pgid, `${OWNER_ENV}=${mark}`);
 }
 
 /** Ends (SIGKILL) the groups a previous process of this agent left running; returns how many. */
