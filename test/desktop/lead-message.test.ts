@@ -91,4 +91,18 @@ describe("the lead's message box without a team", () => {
     // Sent means delivered: the lead answers it (a line typed into a running turn is dropped by the REPL).
     await waitFor(() => output().includes('Hello back from the lead.'), "the lead's answer to the message", 20_000);
   }, 60_000);
+
+  it('a control character in the message is refused in one line, never typed as a key (Ctrl-D first ended the lead)', async () => {
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lead-msg-ws-')));
+    execFileSync('git', ['init', '-q'], { cwd: ws });
+    const { call, events, output } = await open(ws);
+    await waitFor(() => shownMember(events, 'lead')?.alive, 'the lead to run');
+    await call({ type: 'attach', agent: 'lead', cols: 100, rows: 30 });
+    const refused = await call({ type: 'send_message', to: 'lead', text: '\u0004hel\u0015lo' });
+    expect(refused).toMatchObject({ ok: false, error: "the message holds a control character (U+0004) that the lead's terminal would take as a key: remove it and send again" });
+    // A tab is a space here (in the REPL it would be a completion key): the message goes through whole.
+    expect(await call({ type: 'send_message', to: 'lead', text: 'hello\tthere' })).toMatchObject({ ok: true, result: { sent: 1 } });
+    await waitFor(() => output().includes('scripted provider'), "the lead's answer", 20_000);
+    expect(shownMember(events, 'lead')?.alive).toBe(true);
+  }, 60_000);
 });
