@@ -7,20 +7,20 @@
  * environment (group-mark.ts).
  */
 import { groupCarries } from '../group-mark.js';
-import { processStart } from '../store/index.js';
+import { processStart, type TeamStore } from '../store/index.js';
 import type { TeamSession } from './session.js';
 
 /** Set in the agent's environment, so every command it runs (and their children) inherits it. */
 const OWNER_ENV = 'THCLAWS_COMMAND_OWNER';
 
 /** Which agent of which team: its commands' mark. */
-function ownerMark(session: TeamSession): string {
-  return `${session.me}@${session.store.paths.root}`;
+function ownerMark(store: TeamStore, agent: string): string {
+  return `${agent}@${store.paths.root}`;
 }
 
 /** Marks every command this process runs from now on as this agent's. */
 export function markCommands(session: TeamSession): void {
-  process.env[OWNER_ENV] = ownerMark(session);
+  process.env[OWNER_ENV] = ownerMark(session.store, session.me);
 }
 
 export interface CommandGroup {
@@ -46,11 +46,19 @@ export function stillRecorded(g: CommandGroup, mark: string): boolean {
 }
 
 /** Ends (SIGKILL) the groups a previous process of this agent left running; returns how many. */
-export async function endLeftoverGroups(session: TeamSession): Promise<number> {
-  const recorded = (await session.store.statuses.read(session.me))?.command_groups ?? [];
+export function endLeftoverGroups(session: TeamSession): Promise<number> {
+  return endRecordedGroups(session.store, session.me);
+}
+
+/**
+ * Ends (SIGKILL) the recorded groups of `agent` that are still its own — also from outside it, once its process
+ * was killed with nothing to catch (a Stop's SIGKILL); returns how many.
+ */
+export async function endRecordedGroups(store: TeamStore, agent: string): Promise<number> {
+  const recorded = (await store.statuses.read(agent))?.command_groups ?? [];
   let ended = 0;
   for (const g of recorded) {
-    if (!stillRecorded(g, ownerMark(session))) continue;
+    if (!stillRecorded(g, ownerMark(store, agent))) continue;
     try {
       process.kill(-g.pgid, 'SIGKILL');
       ended++;
@@ -58,7 +66,7 @@ export async function endLeftoverGroups(session: TeamSession): Promise<number> {
       // gone meanwhile
     }
   }
-  if (recorded.length) await session.store.statuses.write(session.me, { command_groups: [] });
+  if (recorded.length) await store.statuses.write(agent, { command_groups: [] });
   return ended;
 }
 
