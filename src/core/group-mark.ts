@@ -15,20 +15,33 @@ function statFields(pid: string): string[] {
   }
 }
 
-/** Whether a live member of group `pgid` was started with `entry` (`NAME=value`) in its environment (Linux /proc; else false). */
-export function groupCarries(pgid: number, entry: string): boolean {
-  let pids: string[];
+function procPids(): string[] {
   try {
-    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+    return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
+  } catch {
+    return [];
+  }
+}
+
+function carries(pid: string, entry: string): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(entry);
   } catch {
     return false;
   }
-  return pids.some((pid) => {
-    if (statFields(pid)[2] !== String(pgid)) return false;
-    try {
-      return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(entry);
-    } catch {
-      return false;
-    }
-  });
+}
+
+/** Whether a live member of group `pgid` was started with `entry` (`NAME=value`) in its environment (Linux /proc; else false). */
+export function groupCarries(pgid: number, entry: string): boolean {
+  return procPids().some((pid) => statFields(pid)[2] === String(pgid) && carries(pid, entry));
+}
+
+/** Pids of the live processes (not zombies) started with `entry` in their environment, in any group (Linux /proc; else none). */
+export function processesCarrying(entry: string): number[] {
+  return procPids()
+    .filter((pid) => {
+      const state = statFields(pid)[0];
+      return state !== undefined && state !== 'Z' && state !== 'X' && carries(pid, entry);
+    })
+    .map(Number);
 }

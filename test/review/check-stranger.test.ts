@@ -1,5 +1,6 @@
 /**
- * A check's end never signals a stranger. The check's shell exits leaving only a `setsid` child holding its
+ * A check's drain kills what the check left holding its output — also when its shell exited at once, before
+ * its pipe could be read from /proc — and never a stranger. The check's shell exits leaving only a `setsid` child holding its
  * output (so its own group is empty and its number free); during the drain a stranger's group takes that number
  * (forced through /proc/sys/kernel/ns_last_pid: root, Linux; elsewhere skipped). When the drain ends, the
  * holder of the output is killed — and the stranger still runs.
@@ -15,6 +16,37 @@ const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
+
+describe('a check whose shell exits at once', () => {
+  it('its setsid child holding the output is killed at the drain, every time (20 checks)', async () => {
+    const marker = `60.${process.pid}7`;
+    const left = () => processesWith(marker);
+    cleanups.push(() => {
+      for (const pid of left()) process.kill(pid, 'SIGKILL');
+    });
+    for (let i = 0; i < 20; i++) {
+      let out = '';
+      expect(await runCheck(`setsid sleep ${marker} & exit 0`, os.tmpdir(), (s) => (out += s), 60_000, 200)).toBe(0);
+      expect(out, `check ${i + 1}`).toContain('[the check left 1 process(es) holding its output: killed]');
+      await waitFor(() => left().length === 0, `the setsid child of check ${i + 1} to be gone`, 5000);
+    }
+  }, 60_000);
+});
+
+/** Live processes whose command line holds `marker`. */
+function processesWith(marker: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d) && statFields(d)[0] !== 'Z' && statFields(d)[0] !== undefined)
+    .filter((d) => {
+      try {
+        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 describe.skipIf(!canForcePid)("a check's group number taken by a stranger during the drain", () => {
   it('the drain kills the holder of the output, not the stranger', async (ctx) => {

@@ -6,10 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { groupCarries } from '../group-mark.js';
+import { groupCarries, processesCarrying } from '../group-mark.js';
 import { outputEnds, outputHolders } from '../output-holders.js';
 
-/** In every check's environment: its group, once its shell is gone, is killed only while it still holds this. */
+/**
+ * In every check's environment (one random value a run): once its shell is gone, its group is killed only while
+ * a member still holds this, and whatever holds it at the drain's end is the check's own.
+ */
 const MARK_ENV = 'THCLAWS_CHECK_RUN';
 
 const ENDING_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -54,7 +57,9 @@ export function runCheck(line: string, cwd: string, onOutput: ((s: string) => vo
       drain = setTimeout(() => {
         // The shell is gone: its group's number may belong to a stranger by now (see group-mark.ts).
         if (groupCarries(child.pid!, `${MARK_ENV}=${mark}`)) killGroup();
-        const holders = outputHolders(ends);
+        // By the output's pipe, and by the mark: a shell that exited at once may be gone before its pipe was
+        // read from /proc, and a holder left its group (setsid) but not its environment.
+        const holders = [...new Set([...outputHolders(ends), ...processesCarrying(`${MARK_ENV}=${mark}`)])];
         for (const pid of holders) {
           try {
             process.kill(pid, 'SIGKILL');
