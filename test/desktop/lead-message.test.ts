@@ -73,7 +73,7 @@ describe("the lead's message box without a team", () => {
     expect(fs.existsSync(path.join(ws, '.thclaws', 'state', 'team', 'config.json'))).toBe(false);
   }, 60_000);
 
-  it("a turn whose output shows a line like the lead's prompt: the message waits for the real prompt and reaches the lead", async () => {
+  it("a turn whose output shows a line like the lead's prompt, and a resize mid-turn: the message waits for the real prompt and reaches the lead", async () => {
     const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lead-msg-ws-')));
     execFileSync('git', ['init', '-q'], { cwd: ws });
     // The model quotes the REPL's prompt on a line of its own, then streams on after a pause: mid-turn.
@@ -84,8 +84,13 @@ describe("the lead's message box without a team", () => {
     await call({ type: 'attach', agent: 'lead', cols: 100, rows: 30 });
     await waitFor(() => output().includes('thclaws> '), 'the first prompt');
     await call({ type: 'input', agent: 'lead', data: 'quote\r' });
+    // eslint-disable-next-line no-control-regex
     await waitFor(() => /Quote:\s*\r?\nthclaws> /.test(output()), 'the quoted prompt line, mid-turn');
     expect(output()).not.toContain('finished quoting');
+    // The pane resized mid-turn: readline redraws its line (it drew the bare prompt there, mid-turn).
+    await call({ type: 'resize', agent: 'lead', cols: 90, rows: 30, active: true });
+    // eslint-disable-next-line no-control-regex
+    await waitFor(() => /Quote:\s*\r?\nthclaws> \r?\n[^]*\x1b\[1G\x1b\[0J/.test(output()), "readline's redraw after the resize");
     expect(await call({ type: 'send_message', to: 'lead', text: 'hello' })).toMatchObject({ ok: true, result: { sent: 1 } });
     await waitFor(() => output().includes('finished quoting'), 'the turn to end', 20_000);
     // Sent means delivered: the lead answers it (a line typed into a running turn is dropped by the REPL).
