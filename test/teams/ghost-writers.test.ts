@@ -47,14 +47,16 @@ interface Ghost {
 /** alice (worktree) runs a loop that appends to ticks.txt every 200 ms; resolves once it is writing. */
 async function ghostTeam(opts: { sandbox: 'off' | 'required'; mode?: 'background' | 'host'; beforeSpawn?: (ws: Ws) => Promise<void> }): Promise<Ghost> {
   const ws = teamWorkspace(opts.mode === 'host' ? { teammateMode: 'host' } : {});
-  const user = userSettingsPath({ HOME: ws.home });
+  // The teammate reads its user settings under the XDG_CONFIG_HOME it is given (else this process's, not ws.home's).
+  const env = { HOME: ws.home, XDG_CONFIG_HOME: path.join(ws.home, '.config'), THCLAWS_TEST: '1' };
+  const user = userSettingsPath(env);
   fs.mkdirSync(path.dirname(user), { recursive: true });
   fs.writeFileSync(user, JSON.stringify({ sandbox: opts.sandbox }));
   // The marker is the sleep's argument: unique per test, so the processes found are this test's only.
   const marker = `0.2${process.pid}${++n}`;
   const loop = `while :; do echo tick >> ticks.txt; sleep ${marker}; done`;
   const script = { rules: [{ match: 'Task #1 —', turns: [{ text: 'looping', tool_calls: [{ name: 'Bash', input: { command: loop, timeout: 600000 } }] }, { text: 'end' }] }], fallback: [{ text: 'ok' }] };
-  const session = leadSession(ws, writeScript(ws, script), opts.mode === 'host' ? { teammateMode: 'host' } : {});
+  const session = leadSession(ws, writeScript(ws, script), { childEnv: env, ...(opts.mode === 'host' ? { teammateMode: 'host' } : {}) });
   session.store.init();
   await session.store.config.create({ name: 't', members: [{ name: 'alice', isolation: 'worktree' }] });
   await session.becomeLead();
@@ -96,6 +98,8 @@ describe('a teammate ends, and so does every command it ran', () => {
   for (const sig of ['SIGHUP', 'SIGTERM'] as const) {
     it(`${sig} to the teammate: the running command's processes are gone, the file stops, the status is stopped`, async () => {
       const g = await ghostTeam({ sandbox: 'off' });
+      // Outside the OS sandbox, as the setting says: no bwrap among the command's processes.
+      expect(marked('bwrap').filter((pid) => marked(g.marker).includes(pid))).toEqual([]);
       process.kill(g.pid, sig);
       await expectNoGhost(g);
       expect((await g.session.store.statuses.read('alice'))?.status).toBe('stopped');

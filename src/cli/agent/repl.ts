@@ -61,13 +61,17 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
     if (queued.length) return Promise.resolve(queued.shift()!);
     if (closed || signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
+      // The prompt is shown only while asking: readline redraws it on every resize, and one drawn mid-turn
+      // looks like the REPL waiting (the dashboard would type a message into the turn, which drops it).
       const onAbort = () => {
         if (waiting === done) waiting = undefined;
+        rl.setPrompt('');
         output.write('\n');
         resolve(null);
       };
       const done = (line: string | null) => {
         signal?.removeEventListener('abort', onAbort);
+        rl.setPrompt('');
         resolve(line);
       };
       waiting = done;

@@ -54,7 +54,8 @@ export async function runTeammateCli(rt: Runtime, session: TeamSession, explicit
   print(`[${session.me}] permission mode: ${mode}${mode === 'ask' ? ` (requests go to the ${settings.permissionApprover === 'lead' ? 'lead' : 'person'})` : ''}`);
   // Nothing this teammate ran outlives it: a previous process's leftovers end before it works, its own
   // commands' groups are recorded as they start, and every signal it can catch kills them at once.
-  const { endLeftoverGroups, groupRecorder } = await import('../../core/teams/command-groups.js');
+  const { endLeftoverGroups, groupRecorder, markCommands } = await import('../../core/teams/command-groups.js');
+  markCommands(session);
   const leftover = await endLeftoverGroups(session);
   if (leftover) print(`[${session.me}] ended ${leftover} process group(s) an earlier process of ${session.me} left running`);
   rt.shells.onGroups(groupRecorder(session, (err) => print(`[${session.me}] command groups not recorded: ${err.message}`)));

@@ -4,8 +4,16 @@
  * bounded time, the group is killed, and whatever still holds the output pipe from outside the group (a
  * `setsid` child) is killed too, so a left-behind child never holds the merge and its lock.
  */
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import { groupCarries, processesCarrying } from '../group-mark.js';
 import { outputEnds, outputHolders } from '../output-holders.js';
+
+/**
+ * In every check's environment (one random value a run): once its shell is gone, its group is killed only while
+ * a member still holds this, and whatever holds it at the drain's end is the check's own.
+ */
+const MARK_ENV = 'THCLAWS_CHECK_RUN';
 
 const ENDING_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** After the check's shell exits, how long its output may still arrive before the pipes are closed. */
@@ -14,7 +22,8 @@ export const CHECK_DRAIN_MS = 2000;
 /** The check's exit code; null when a signal (its timeout, or any other) ended it, which counts as failed. */
 export function runCheck(line: string, cwd: string, onOutput: ((s: string) => void) | undefined, timeoutMs: number, drainMs = CHECK_DRAIN_MS): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: process.env.CI ?? '1' } });
+    const mark = randomBytes(9).toString('hex');
+    const child = spawn('bash', ['-c', line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: process.env.CI ?? '1', [MARK_ENV]: mark } });
     const killGroup = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
@@ -46,8 +55,11 @@ export function runCheck(line: string, cwd: string, onOutput: ((s: string) => vo
     child.on('exit', () => {
       clearTimeout(timer);
       drain = setTimeout(() => {
-        killGroup();
-        const holders = outputHolders(ends);
+        // The shell is gone: its group's number may belong to a stranger by now (see group-mark.ts).
+        if (groupCarries(child.pid!, `${MARK_ENV}=${mark}`)) killGroup();
+        // By the output's pipe, and by the mark: a shell that exited at once may be gone before its pipe was
+        // read from /proc, and a holder left its group (setsid) but not its environment.
+        const holders = [...new Set([...outputHolders(ends), ...processesCarrying(`${MARK_ENV}=${mark}`)])];
         for (const pid of holders) {
           try {
             process.kill(pid, 'SIGKILL');

@@ -3,11 +3,25 @@
  * are recorded in its status (pgid + the leader's start time) as they start and end, and a new process of
  * the same agent (a respawn, `team resume`), holding the agent's lease, ends any group left over before it
  * works in the same folder. A group is ended only when it is still the one recorded: its leader alive with
- * the recorded start time, or its leader gone while members of the group still run (Linux never reuses a
- * pid while a group of that number exists).
+ * the recorded start time, or its leader gone while a member of the group carries this agent's mark in its
+ * environment (group-mark.ts).
  */
-import { processStart } from '../store/index.js';
+import { groupCarries } from '../group-mark.js';
+import { processStart, type TeamStore } from '../store/index.js';
 import type { TeamSession } from './session.js';
+
+/** Set in the agent's environment, so every command it runs (and their children) inherits it. */
+const OWNER_ENV = 'THCLAWS_COMMAND_OWNER';
+
+/** Which agent of which team: its commands' mark. */
+function ownerMark(store: TeamStore, agent: string): string {
+  return `${agent}@${store.paths.root}`;
+}
+
+/** Marks every command this process runs from now on as this agent's. */
+export function markCommands(session: TeamSession): void {
+  process.env[OWNER_ENV] = ownerMark(session.store, session.me);
+}
 
 export interface CommandGroup {
   pgid: number;
@@ -23,20 +37,28 @@ function groupExists(pgid: number): boolean {
   }
 }
 
-/** Whether `g` is still the group that was recorded (see the module's note). */
-export function stillRecorded(g: CommandGroup): boolean {
+/** Whether `g` is still the group this agent recorded (see the module's note). */
+export function stillRecorded(g: CommandGroup, mark: string): boolean {
   if (g.pgid === process.pid || !groupExists(g.pgid)) return false;
   const leader = processStart(g.pgid);
   if (leader) return g.start !== '' && leader === g.start;
-  return true;
+  return groupCarries(g.pgid, `${OWNER_ENV}=${mark}`);
 }
 
 /** Ends (SIGKILL) the groups a previous process of this agent left running; returns how many. */
-export async function endLeftoverGroups(session: TeamSession): Promise<number> {
-  const recorded = (await session.store.statuses.read(session.me))?.command_groups ?? [];
+export function endLeftoverGroups(session: TeamSession): Promise<number> {
+  return endRecordedGroups(session.store, session.me);
+}
+
+/**
+ * Ends (SIGKILL) the recorded groups of `agent` that are still its own — also from outside it, once its process
+ * was killed with nothing to catch (a Stop's SIGKILL); returns how many.
+ */
+export async function endRecordedGroups(store: TeamStore, agent: string): Promise<number> {
+  const recorded = (await store.statuses.read(agent))?.command_groups ?? [];
   let ended = 0;
   for (const g of recorded) {
-    if (!stillRecorded(g)) continue;
+    if (!stillRecorded(g, ownerMark(store, agent))) continue;
     try {
       process.kill(-g.pgid, 'SIGKILL');
       ended++;
@@ -44,7 +66,7 @@ export async function endLeftoverGroups(session: TeamSession): Promise<number> {
       // gone meanwhile
     }
   }
-  if (recorded.length) await session.store.statuses.write(session.me, { command_groups: [] });
+  if (recorded.length) await store.statuses.write(agent, { command_groups: [] });
   return ended;
 }
 

@@ -6,6 +6,7 @@
 import os from 'node:os';
 import { type AgentStatus, deriveState, isLive, liveLeasePid, pidAlive, pidIsSame } from '../store/index.js';
 import type { LeadHandler } from './lead-handler.js';
+import { endRecordedGroups } from './command-groups.js';
 import { killGroup } from './launchers/env.js';
 import { sendFrame } from './protocol.js';
 import { TEAM_POLICY } from '../../contract/policy.js';
@@ -76,7 +77,11 @@ export async function shutdownTeam(session: TeamSession, handler: LeadHandler, o
       killGroup(pid, 'SIGTERM');
       // A stopped process handles SIGTERM only once continued.
       if (leasePid !== undefined) killGroup(pid, 'SIGCONT');
-      if (!(await waitGone(session, name, 1500, leasePid))) killGroup(pid, 'SIGKILL');
+      if (!(await waitGone(session, name, 1500, leasePid))) {
+        killGroup(pid, 'SIGKILL');
+        // It could not end its Bash commands itself (they run in groups of their own): they end here.
+        await endRecordedGroups(store, name);
+      }
     } else if (!st?.pid) {
       // Never booted (no pid written): the launcher's own child, which it signals only while it runs.
       session.children.get(name)?.kill('SIGTERM');

@@ -5,6 +5,7 @@
  * and its in-progress tasks back to the queue.
  */
 import { liveLeasePid, pidAlive, pidIsSame, processStart, type TeamStore } from '../store/index.js';
+import { endRecordedGroups } from './command-groups.js';
 import { killGroup } from './launchers/env.js';
 import { sendFrame } from './protocol.js';
 import { ownPid } from './shutdown.js';
@@ -43,6 +44,8 @@ export async function stopMember(store: TeamStore, name: string, opts: StopMembe
     if (same()) killGroup(pid, 'SIGKILL');
     const killEnd = Date.now() + TERM_GRACE_MS;
     while (pidAlive(pid) && same() && Date.now() < killEnd) await pause(50);
+    // It could not end its Bash commands itself (they run in groups of their own): they end here.
+    await endRecordedGroups(store, name);
   }
   await store.statuses.write(name, { status: 'stopped', current_task: null });
   await store.reapDeadOwners();

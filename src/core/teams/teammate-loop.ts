@@ -350,6 +350,12 @@ export class TeammateLoop {
       await this.runTurn('[The budget was raised: continue where you stopped.]', null);
       return;
     }
+    // Cancelled (or taken from it) while it waited: nothing to resume; its next turn hears why.
+    const now = await this.session.store.tasks.get(task.id).catch(() => null);
+    if (now?.status !== 'in_progress' || now.owner !== this.me) {
+      this.opts.print(`[${this.me}] task #${task.id} is no longer mine (${now?.cancelled ? 'cancelled' : (now?.status ?? 'gone')}) — not resumed`);
+      return;
+    }
     await this.session.store.tasks.update(task.id, { extra: { parked: null } });
     return this.taskTurn(task, true);
   }

@@ -45,6 +45,8 @@ export class AgentTerminal implements OutputSource {
   private input: TerminalInput | null = null;
   /** When a view last wrote to the terminal (the person typing), ms. */
   private typedAt = -Infinity;
+  /** The last bytes the source printed, raw (escapes included): what a program drew last, not its look. */
+  private lastRaw = '';
 
   constructor(
     readonly agent: string,
@@ -85,6 +87,11 @@ export class AgentTerminal implements OutputSource {
     return this.total;
   }
 
+  /** The last (up to 256) characters of output, raw. */
+  get recent(): string {
+    return this.lastRaw;
+  }
+
   setInput(input: TerminalInput | null): void {
     this.input = input;
     if (input && this.gate.isPaused) input.pause();
@@ -98,6 +105,7 @@ export class AgentTerminal implements OutputSource {
     if (!data) return;
     if (!this.pending.length) this.pendingSeq = this.total;
     this.total += data.length;
+    this.lastRaw = (this.lastRaw + data).slice(-256);
     this.pending.push(data);
     this.pendingChars += data.length;
     this.screen.push(data);
