@@ -77,6 +77,35 @@ describe('Agent SDK options that are Claude Code flags (real SDK, real process, 
     expect(fake.requests[1]!.body.messages[1].content[0]).toEqual({ type: 'thinking', thinking: 'let me think', signature: 'sig-1' });
   });
 
+  it('setMaxThinkingTokens(null) puts back the budget the session started with; a number sets a budget', async () => {
+    fake.enqueue({ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'd' });
+    // Before each later turn: off, back to the start (5000), then a budget of its own.
+    const changes: Array<number | null> = [0, null, 2000];
+    let turnDone!: () => void;
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      for (const content of ['one', 'two', 'three', 'four']) {
+        yield { type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, session_id: '' };
+        await new Promise<void>((r) => (turnDone = r));
+      }
+    }
+    const q = query({ prompt: input(), options: options({ model: 'claude-sonnet-4-5', maxThinkingTokens: 5000 }) });
+    const results: SDKMessage[] = [];
+    for await (const m of q) {
+      if (m.type !== 'result') continue;
+      results.push(m);
+      const next = changes.shift();
+      if (next !== undefined) await q.setMaxThinkingTokens(next);
+      turnDone();
+    }
+    expect(results.map((r) => (r as SDKResultMessage).subtype)).toEqual(['success', 'success', 'success', 'success']);
+    expect(fake.requests.map((r) => r.body.thinking)).toEqual([
+      { type: 'enabled', budget_tokens: 5000, display: 'summarized' },
+      { type: 'disabled' },
+      { type: 'enabled', budget_tokens: 5000, display: 'summarized' },
+      { type: 'enabled', budget_tokens: 2000, display: 'summarized' },
+    ]);
+  });
+
   it('maxBudgetUsd: the tool calls of the response that spent it still run, then no model call starts (error_max_budget_usd); an unpriced model is refused', async () => {
     // claude-sonnet-4-5 at $3/$15 per MTok: 1000 in + 100 out = $0.0045, over a $0.001 budget.
     fake.enqueue({ toolUses: [{ name: 'Write', input: { file_path: 'a.txt', content: 'ran' } }], usage: { input_tokens: 1000, output_tokens: 100 } }, { text: 'never asked' });
