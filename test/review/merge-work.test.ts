@@ -83,6 +83,28 @@ describe('abort of a merge the person is resolving', () => {
     expect(git(ws.dir, 'status', '--porcelain', '--untracked-files=no')).toBe('');
   }, 60_000);
 
+  it("the team's own files changing (the dashboard writes a tracked .thclaws/settings.json) are not the person's work: abort needs no confirmation, nothing saved", async () => {
+    const { ws, call } = await setup();
+    expect(git(ws.dir, 'ls-files', '.thclaws/settings.json')).toBe('.thclaws/settings.json\n');
+    await call({ type: 'merge_leave_conflicted', agent: 'a' });
+    expect(await call({ type: 'settings_set', patch: { maxLiveTeammates: 3 } })).toMatchObject({ ok: true });
+    expect(git(ws.dir, 'status', '--porcelain', '--', '.thclaws/settings.json')).toMatch(/^ M \.thclaws\/settings\.json/);
+    // A real edit beside it still asks, and names only that edit.
+    fs.writeFileSync(path.join(ws.dir, 'c.txt'), 'c\n');
+    git(ws.dir, 'add', 'c.txt');
+    const refused = await call({ type: 'merge_abort' });
+    expect(refused.ok).toBe(false);
+    expect(refused.error).toMatch(/\(resolved or edited: "c\.txt"\)/);
+    git(ws.dir, 'rm', '-q', '--cached', 'c.txt');
+    fs.rmSync(path.join(ws.dir, 'c.txt'));
+
+    expect(await call({ type: 'merge_abort' })).toMatchObject({ ok: true, result: { aborted: true, saved: null, kept: [] } });
+    expect(merging(ws)).toBe(false);
+    expect(fs.existsSync(path.join(ws.dir, '.thclaws/merge-aborts'))).toBe(false);
+    // The setting the dashboard wrote is still there.
+    expect(JSON.parse(read(ws, '.thclaws/settings.json'))).toMatchObject({ maxLiveTeammates: 3 });
+  }, 60_000);
+
   it('an unstaged edit of a file the merge staged: told why and what to do, not git\'s "Cannot merge"; confirmed, the edit is kept', async () => {
     const { ws, call } = await setup();
     await call({ type: 'merge_leave_conflicted', agent: 'a' });
