@@ -6,6 +6,7 @@
  * the recorded start time, or its leader gone while a member of the group carries this agent's mark in its
  * environment (group-mark.ts).
  */
+import { groupAlive } from '../agent/tools/spawn.js';
 import { groupCarries } from '../group-mark.js';
 import { processStart, type TeamStore } from '../store/index.js';
 import type { TeamSession } from './session.js';
@@ -28,18 +29,9 @@ export interface CommandGroup {
   start: string;
 }
 
-function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Whether `g` is still the group this agent recorded (see the module's note). */
 export function stillRecorded(g: CommandGroup, mark: string): boolean {
-  if (g.pgid === process.pid || !groupExists(g.pgid)) return false;
+  if (g.pgid === process.pid || !groupAlive(g.pgid)) return false;
   const leader = processStart(g.pgid);
   if (leader) return g.start !== '' && leader === g.start;
   return groupCarries(g.pgid, `${OWNER_ENV}=${mark}`);

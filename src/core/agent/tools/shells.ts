@@ -5,18 +5,9 @@
  * agent exits or is told to end; `onGroups` hears of each change, for a record that outlives the process.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { killGroup } from './spawn.js';
+import { groupAlive, killGroup } from './spawn.js';
 
 const SWEEP_MS = 2000;
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Unread output kept per shell; older unread output is dropped with a note. */
 const KEEP_CHARS = 512 * 1024;

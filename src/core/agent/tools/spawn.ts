@@ -36,6 +36,16 @@ export async function spawnShell(command: string, ctx: Pick<ToolContext, 'cwd' |
 }
 
 /** Signals a whole process group; a group already gone is fine. */
+/** Whether process group `pid` has a member (EPERM: it has one this user may not signal). */
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
