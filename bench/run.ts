@@ -30,7 +30,9 @@ function printTable(section: BenchSection): void {
   for (const r of cells.slice(1)) console.log(line(r));
 }
 
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+// A section's own options (`--baseline <dir>`, dashboard.ts) are not section names.
+const only = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 const outDir = path.join(import.meta.dirname, 'results');
 fs.mkdirSync(outDir, { recursive: true });
 console.log(`bench on ${os.cpus().length} cores, node ${process.version}, ${new Date().toISOString()}`);
