@@ -4,13 +4,13 @@ import type { DesktopKeys } from './desktop-keys.js';
 import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-client.js';
 import { readViewEvent, viewEventType, type ViewEvent } from './view-event.js';
 
-/** One view's link to the team, as the web server and Electron's main process see it (in-process or a host's). */
 /** The requests this process acts on (and so parses); key_set only matters with keys, but is cheap to parse. */
 const ACTED_ON = new Set<unknown>(['open_workspace', 'demo_start', 'key_hold', 'key_set', 'subscribe', 'attach', 'detach'] satisfies Request['type'][]);
 
 /** A request's `type`, read without validating it (a non-object has none). */
 const requestType = (raw: unknown): unknown => (typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined);
 
+/** One view's link to the team, as the web server and Electron's main process see it (in-process or a host's). */
 export interface ViewLink {
   handle(raw: unknown): Promise<void>;
   close(): void;
