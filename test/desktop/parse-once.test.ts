@@ -112,6 +112,21 @@ describe('a request is parsed once per process it enters; the dashboard forwards
     page.ws.close();
   }, 60_000);
 
+  it('what a page over IPC can send but JSON cannot hold (a BigInt, a cycle) is answered with an error, never a line to the host', async () => {
+    const views = new RemoteViews({ workspace: ws, argv: ['/bin/false'], env }, { targetFor: () => { throw new Error('no'); }, demo: () => Promise.reject(new Error('no')) });
+    const got: HostEvent[] = [];
+    const link = views.connect((e) => got.push(typeof e === 'string' ? (JSON.parse(e) as HostEvent) : e));
+    const cyclic: Record<string, unknown> = { id: 8, type: 'input', agent: 'alice' };
+    cyclic.data = cyclic;
+    await link.handle({ id: 7, type: 'input', agent: 'alice', data: 7n });
+    await link.handle(cyclic);
+    await link.handle({ id: 9, type: 'settings_get' });
+    const reply = await waitFor(() => got.find((e) => e.type === 'reply' && e.id === 9), 'the reply to settings_get');
+    expect(reply).toMatchObject({ ok: true });
+    expect(got.filter((e) => e.type === 'reply' && !e.ok).map((e) => e.type === 'reply' && e.error)).toEqual([expect.stringMatching(/^invalid request/), expect.stringMatching(/^invalid request/)]);
+    link.close();
+  }, 60_000);
+
   it('in-process: one parse per request, where it enters the process (the dashboard is the host)', async () => {
     const server = await startDashboardServer({ manager: daemon.manager, rendererDir: renderer });
     servers.push(server);

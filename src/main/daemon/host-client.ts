@@ -12,6 +12,8 @@ export interface HostConnection {
   workspace: string;
   /** Sends one request (validated by the host, where it enters that process). */
   send(request: unknown): void;
+  /** Sends one request already serialised (JSON.stringify's text: never a newline in it). */
+  sendLine(json: string): void;
   /** Each event, parsed (for a client that acts on events: `--stop`, tests). */
   onEvent(cb: (event: HostEvent) => void): void;
   /** Each event as the host's line (JSON text), not parsed here: for a client that only forwards it to a view. */
@@ -85,6 +87,7 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
         pid: w.data.pid,
         workspace: w.data.workspace,
         send: (r) => void (socket.destroyed || socket.write(`${JSON.stringify(r)}\n`)),
+        sendLine: (json) => void (socket.destroyed || socket.write(`${json}\n`)),
         onEvent: (cb) => first(() => events.push(cb)),
         onLine: (cb) => first(() => lines.push(cb)),
         onClose: (cb) => void closes.push(cb),

@@ -63,7 +63,8 @@ export class RemoteViews {
   connect(out: (event: ViewEvent) => void, gone?: () => void): ViewLink {
     let closed = false;
     let conn: HostConnection | null = null;
-    let pending: unknown[] = [];
+    /** Requests as the lines they go to the host as (JSON text), until a host is reached. */
+    let pending: string[] = [];
     // What the view asked that a host it moves to must hear again.
     let subscribed = false;
     const attached = new Map<string, Request>();
@@ -93,14 +94,21 @@ export class RemoteViews {
       });
     };
     const forward = (r: unknown) => {
-      if (conn) conn.send(r);
-      else pending.push(r);
+      let line: string | undefined;
+      try {
+        line = JSON.stringify(r) as string | undefined;
+      } catch {
+        // A page over IPC can send what JSON cannot hold (a cycle, a BigInt): never a line for the host.
+      }
+      if (line === undefined) return out({ type: 'reply', id: -1, ok: false, error: 'invalid request: not JSON' });
+      if (conn) conn.sendLine(line);
+      else pending.push(line);
     };
     const ready = this.link(this.first).then(
       (c) => {
         if (closed) return c.close();
         bind(c);
-        for (const r of pending.splice(0)) c.send(r);
+        for (const l of pending.splice(0)) c.sendLine(l);
       },
       (err: NodeJS.ErrnoException) => {
         if (closed) return;
@@ -124,7 +132,7 @@ export class RemoteViews {
         old?.close();
         if (subscribed) next.send({ id: 0, type: 'subscribe' });
         for (const a of attached.values()) next.send(a);
-        for (const r of pending.splice(0)) next.send(r);
+        for (const l of pending.splice(0)) next.sendLine(l);
         const res = result(t);
         out({ type: 'reply', id, ok: true, ...(res === undefined ? {} : { result: res }) });
       } catch (err) {
