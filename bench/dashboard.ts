@@ -10,8 +10,10 @@
  * BENCH_FLOOD_MIB sets the throughput run's MiB per pane (5; less on a machine too loaded to drain 40 MiB);
  * BENCH_ECHO_ONLY=1 runs only the keystroke-echo phase (BENCH_ECHO_KEYS sets its number of keys, 40);
  * BENCH_ECHO_AB=1, BENCH_ECHO_SPIN=1, BENCH_ECHO_TRACE=FILE: see measureEcho.
+ * `--baseline <dir>` (`npm run bench -- dashboard --baseline <dir>`): before/after in one run, see dashboard-compare.ts.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,13 +28,15 @@ const THCLAWS = path.join(REPO, 'bin/thclaws');
 const MiB = 1024 * 1024;
 const AGENTS = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'];
 
-function bundle(entry: string, name: string): string {
-  // Inside the repository so the external native package (node-pty) resolves from node_modules.
-  const dir = path.join(REPO, 'node_modules', '.cache', 'thclaws-bench');
+/** `root`: the checkout whose source is bundled (another one is a baseline: `--baseline`, dashboard-compare.ts). */
+export function bundle(entry: string, name: string, root = REPO): string {
+  // Inside the repository so the external native package (node-pty) resolves from node_modules; named by the
+  // checkout, as worktrees share node_modules.
+  const dir = path.join(root, 'node_modules', '.cache', 'thclaws-bench');
   fs.mkdirSync(dir, { recursive: true });
-  const out = path.join(dir, `${name}.mjs`);
+  const out = path.join(dir, `${name}-${createHash('sha1').update(root).digest('hex').slice(0, 8)}.mjs`);
   buildSync({
-    entryPoints: [path.join(REPO, entry)], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'esm',
+    entryPoints: [path.join(root, entry)], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'esm',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     external: ['@lydell/node-pty'], nodePaths: [path.join(REPO, 'node_modules')], logLevel: 'error',
   });
@@ -58,7 +62,7 @@ function cpuTicks(pid: number): number {
   return Number(f[11]) + Number(f[12]); // utime + stime
 }
 
-type Mode = 'in-process' | 'host';
+export type Mode = 'in-process' | 'host';
 
 /** A process's stdout, kept, and a wait for a line in it. */
 function watchOut(proc: ChildProcess, name: string) {
@@ -78,10 +82,12 @@ function watchOut(proc: ChildProcess, name: string) {
   };
 }
 
-interface Dash {
+export interface Dash {
   url: string;
   /** The process that owns the ptys (the dashboard itself in-process; the workspace host otherwise). */
   hostPid: number;
+  /** The dashboard's own process: the host's client (the same as hostPid in-process). */
+  clientPid: number;
   spawnIn(agent: string, argv: string[]): Promise<void>;
   /** Ends the dashboard client (host mode: the host runs on without one). */
   closeClient(): Promise<void>;
@@ -92,12 +98,12 @@ interface Dash {
  * The dashboard over a fresh 8-member workspace: `in-process` runs the team inside the dashboard (the old
  * way, `--in-process`); `host` runs it in the workspace's host process with the dashboard as its client (the default).
  */
-async function openDashboard(mode: Mode, renderer: string): Promise<Dash & { ws: string }> {
+export async function openDashboard(mode: Mode, renderer: string, root = REPO): Promise<Dash & { ws: string }> {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dash-ws-'));
   execFileSync('git', ['init', '-q'], { cwd: ws });
   execFileSync(THCLAWS, ['team', 'create', 'bench', '--members', AGENTS.join(','), '--dir', ws], { stdio: 'ignore' });
   const env = { ...process.env, XDG_CONFIG_HOME: path.join(ws, '.config'), XDG_RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dash-rt-')) };
-  const serverJs = bundle('bench/dashboard-server.ts', 'dashboard-server');
+  const serverJs = bundle('bench/dashboard-server.ts', 'dashboard-server', root);
   const prof = process.env.BENCH_HOST_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HOST_PROF}`] : [];
   const stop = async (p: ChildProcess) => {
     if (p.exitCode !== null) return;
@@ -110,7 +116,7 @@ async function openDashboard(mode: Mode, renderer: string): Promise<Dash & { ws:
   if (mode === 'in-process') {
     owner = client = spawn(process.execPath, [...prof, serverJs, ws, renderer], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env });
   } else {
-    owner = spawn(process.execPath, [...prof, bundle('bench/dashboard-host.ts', 'dashboard-host'), ws], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env });
+    owner = spawn(process.execPath, [...prof, bundle('bench/dashboard-host.ts', 'dashboard-host', root), ws], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env });
     await watchOut(owner, 'workspace host').wait(/READY \d+/);
     client = spawn(process.execPath, [serverJs, ws, renderer, '--via-host'], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env });
   }
@@ -122,6 +128,7 @@ async function openDashboard(mode: Mode, renderer: string): Promise<Dash & { ws:
     ws,
     url,
     hostPid: owner.pid!,
+    clientPid: client.pid!,
     spawnIn: async (agent, argv) => {
       const before = spawnsOut.out().split(`SPAWNED ${agent}\n`).length;
       owner.stdin!.write(`spawn ${agent} ${JSON.stringify(argv)}\n`);
@@ -140,7 +147,7 @@ async function openDashboard(mode: Mode, renderer: string): Promise<Dash & { ws:
 }
 
 /** Opens the dashboard's page and its longest-frame-gap probe; `written` reads what each pane has rendered. */
-async function openPage(browser: Browser, url: string) {
+export async function openPage(browser: Browser, url: string) {
   const page = await browser.newPage({ viewport: { width: 1800, height: 1100 } });
   await page.goto(url);
   await page.waitForFunction((n) => document.querySelectorAll('.pane .xterm').length >= n, AGENTS.length, { timeout: 60_000 });
@@ -163,12 +170,13 @@ async function openPage(browser: Browser, url: string) {
 const hz = (): number => Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** 8 panes × N MiB at once: aggregate MB/s until every pane has rendered it, and the longest frame gap. */
-async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof openPage>>, label: string, rows: Array<Record<string, string | number>>): Promise<Record<string, unknown>> {
+export async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof openPage>>, label: string, rows: Array<Record<string, string | number>>): Promise<{ mbs: number; cpuMsPerMb: number } & Record<string, unknown>> {
   const { page, cdp, written, task, cpu } = p;
   const floodMib = Number(process.env.BENCH_FLOOD_MIB ?? 5);
   const f5 = flood(floodMib);
   const base = await written(AGENTS);
   const th0 = cpuTicks(dash.hostPid);
+  const tc0Client = cpuTicks(dash.clientPid);
   const m0 = machineTicks();
   const tr0 = await task();
   const tc0 = await cpu();
@@ -197,7 +205,7 @@ async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof openPa
   const secs = (end - start) / 1000;
   const m1 = machineTicks();
   const rendererCpuSecs = (await cpu()) - tc0;
-  const busy = { hostPct: ((cpuTicks(dash.hostPid) - th0) / hz() / secs) * 100, rendererPct: (((await task()) - tr0) / secs) * 100, rendererCpuPct: (rendererCpuSecs / secs) * 100, machinePct: ((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 };
+  const busy = { hostPct: ((cpuTicks(dash.hostPid) - th0) / hz() / secs) * 100, clientPct: ((cpuTicks(dash.clientPid) - tc0Client) / hz() / secs) * 100, rendererPct: (((await task()) - tr0) / secs) * 100, rendererCpuPct: (rendererCpuSecs / secs) * 100, machinePct: ((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 };
   const gap = await page.evaluate(() => (window as unknown as { __gap: { max: number } }).__gap.max);
   if (profile) {
     const top = await stopProfile(cdp, profile, path.join(os.tmpdir(), `thclaws-dashboard-profile.${profile === 'cpu' ? 'cpuprofile' : 'trace.json'}`));
@@ -210,15 +218,18 @@ async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof openPa
   rows.push({ metric: `${label}: 8 panes × ${floodMib} MiB, pty → host → ws → xterm (Chromium)`, value: `${mbs.toFixed(1)} MB/s aggregate (${secs.toFixed(2)} s; load ${load0.toFixed(1)} → ${load1.toFixed(1)})`, target: '>= 20 MB/s' });
   rows.push({ metric: `${label}: longest frame gap during that run`, value: `${gap.toFixed(0)} ms`, target: '<= 50 ms' });
   rows.push({ metric: `${label}: host CPU / renderer main thread in tasks (on a CPU) / all cores busy`, value: `${busy.hostPct.toFixed(0)} % / ${busy.rendererPct.toFixed(0)} % (${busy.rendererCpuPct.toFixed(0)} %) / ${busy.machinePct.toFixed(0)} % of ${os.cpus().length}`, target: '-' });
+  if (dash.clientPid !== dash.hostPid) rows.push({ metric: `${label}: the dashboard process's CPU (the host's client, forwarding)`, value: `${busy.clientPct.toFixed(0)} %`, target: '-' });
   // What the renderer's main thread could drain with a core to itself: bytes per second of its own CPU time.
   rows.push({ metric: `${label}: renderer main-thread CPU per MB → MB/s with a whole core`, value: `${((rendererCpuSecs * 1000) / mbTotal).toFixed(0)} ms → ${(mbTotal / rendererCpuSecs).toFixed(1)} MB/s`, target: '-' });
   budgets.sort((a, b) => a - b);
   const frameBudgetKiB = { p10: budgets[Math.floor(budgets.length * 0.1)]! / 1024, p50: budgets[Math.floor(budgets.length / 2)]! / 1024, p90: budgets[Math.floor(budgets.length * 0.9)]! / 1024 };
   if (process.env.BENCH_QUICK) console.log(`${label}: frame budget KiB p10/p50/p90`, frameBudgetKiB);
-  return { secs, mbs, gapMs: gap, ...busy, frameBudgetKiB, load: [load0, load1] };
+  return { secs, mbs, cpuMsPerMb: (rendererCpuSecs * 1000) / mbTotal, gapMs: gap, ...busy, frameBudgetKiB, load: [load0, load1] };
 }
 
 export async function runDashboardBench(): Promise<BenchSection> {
+  const baseline = baselineArg();
+  if (baseline) return (await import('./dashboard-compare.js')).compareDashboards(baseline);
   // BENCH_RENDERER: another build of the renderer (a baseline) against the same host, in the same conditions.
   const renderer = process.env.BENCH_RENDERER ?? path.join(REPO, 'out/renderer');
   if (!fs.existsSync(path.join(renderer, 'index.html'))) execFileSync('npm', ['run', 'build:renderer'], { cwd: REPO, stdio: 'inherit' });
@@ -320,6 +331,12 @@ export async function runDashboardBench(): Promise<BenchSection> {
   return { title: 'Dashboard under load (pty → host → WebSocket → xterm.js in Chromium)', file: 'dashboard', rows, details };
 }
 
+/** `--baseline <dir>`: another checkout (its renderer built) measured beside this one (dashboard-compare.ts). */
+function baselineArg(): string | null {
+  const i = process.argv.indexOf('--baseline');
+  return i >= 0 ? path.resolve(process.argv[i + 1] ?? '') : null;
+}
+
 const ECHO_KEYS = Number(process.env.BENCH_ECHO_KEYS ?? 40);
 
 interface EchoSide {
@@ -327,7 +344,7 @@ interface EchoSide {
   split: Record<'inputWait' | 'roundTrip' | 'page', { p50: number; p90: number }>;
 }
 
-interface EchoFigures extends EchoSide {
+export interface EchoFigures extends EchoSide {
   load: number;
   /** Share of the typing's wall time the page's main thread spent in tasks, and on a CPU (%). */
   mainThread: { taskPct: number; cpuPct: number };
@@ -349,7 +366,7 @@ interface EchoFigures extends EchoSide {
  * alternates them with the other panes' turn not waiting for the echo (it may then share the echo's frame); BENCH_ECHO_TRACE=FILE
  * records a Chromium trace of the typing (marks echo-key / echo-arrived / echo-shown).
  */
-async function measureEcho(
+export async function measureEcho(
   page: import('playwright-core').Page,
   spawnIn: (agent: string, argv: string[]) => Promise<void>,
   written: (agents: string[]) => Promise<number[]>,

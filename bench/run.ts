@@ -36,7 +36,9 @@ function printTable(section: BenchSection): void {
   for (const r of cells.slice(1)) console.log(line(r));
 }
 
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+// A section's own options (`--baseline <dir>`, dashboard.ts) are not section names.
+const only = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 // `team` was the name before sections were named by their file; still accepted.
 const wanted = (name: string) => !only.length || only.includes(name) || (name === 'team-store' && only.includes('team'));
 const unknown = only.filter((n) => n !== 'team' && !SECTIONS.some(([name]) => name === n));

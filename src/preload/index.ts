@@ -1,22 +1,19 @@
 /**
- * The only thing the sandboxed renderer gets: `window.thclaws` with send/onMessage. Requests are checked
- * against the API contract here and again in main; nothing else of Electron or Node is exposed.
+ * The only thing the sandboxed renderer gets: `window.thclaws` with send/onMessage; nothing else of Electron
+ * or Node is exposed. Nothing is parsed here: a request is validated where it enters main (what main acts on)
+ * and the host; an event (JSON text from main) once, by the renderer's transport, where it is used.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC_CHANNELS, parseEvent, parseRequest } from '../contract/api.js';
+import { IPC_CHANNELS } from '../contract/api.js';
 
 const { request: REQUEST_CHANNEL, event: EVENT_CHANNEL } = IPC_CHANNELS;
 
 contextBridge.exposeInMainWorld('thclaws', {
   send(message: unknown): void {
-    const r = parseRequest(message);
-    if (!r.ok) throw new Error(r.error);
-    ipcRenderer.send(REQUEST_CHANNEL, r.request);
+    ipcRenderer.send(REQUEST_CHANNEL, message);
   },
   onMessage(listener: (message: unknown) => void): () => void {
-    const handler = (_e: IpcRendererEvent, message: unknown) => {
-      if (parseEvent(message).ok) listener(message);
-    };
+    const handler = (_e: IpcRendererEvent, message: unknown) => listener(message);
     ipcRenderer.on(EVENT_CHANNEL, handler);
     return () => ipcRenderer.removeListener(EVENT_CHANNEL, handler);
   },

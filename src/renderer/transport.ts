@@ -84,7 +84,8 @@ export class HostClient {
   constructor() {
     if (typeof window !== 'undefined' && window.thclaws) {
       this.bridge = window.thclaws;
-      this.bridge.onMessage((m) => this.receive(m));
+      // Electron main forwards the host's event lines as text: parsed here, once, as from the WebSocket.
+      this.bridge.onMessage((m) => (typeof m === 'string' ? this.receiveText(m) : this.receive(m)));
       queueMicrotask(() => this.setConnected(true));
     } else {
       void this.connectSocket();
@@ -123,13 +124,7 @@ export class HostClient {
     ws.onmessage = (ev) => {
       this.lastHeard = Date.now();
       this.pingSentAt = null;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(String(ev.data));
-      } catch {
-        return;
-      }
-      this.receive(raw);
+      this.receiveText(String(ev.data));
     };
     ws.onclose = () => this.dropped(Date.now());
   }
@@ -201,6 +196,17 @@ export class HostClient {
     for (const l of this.statusListeners) l(c);
   }
 
+  private receiveText(text: string): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return;
+    }
+    this.receive(raw);
+  }
+
+  /** Where an event enters the renderer: validated against the contract, once. */
   private receive(raw: unknown): void {
     const parsed = parseEvent(raw);
     if (!parsed.ok) {

@@ -19,6 +19,7 @@ import { LEAD, TeamStore } from '../../src/core/store/index.js';
 import { DesktopKeys } from '../../src/main/daemon/desktop-keys.js';
 import { hostTarget } from '../../src/main/daemon/host-targets.js';
 import { RemoteViews, type ViewLink } from '../../src/main/daemon/remote-views.js';
+import { readViewEvent } from '../../src/main/daemon/view-event.js';
 import type { HostEvent } from '../../src/contract/api.js';
 import { makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 
@@ -107,7 +108,7 @@ describe("the desktop app's key: encrypted at rest by main, held in memory by th
   it('a key saved from the page is encrypted by main before the disk; the host holds it for its agents; the page sees its last 4', async () => {
     const views = desktop();
     hostPids.push(await views.probe());
-    const link = views.connect((e) => events.push(e));
+    const link = views.connect((e) => events.push(readViewEvent(e)!));
     links.push(link);
     await request(link, { type: 'subscribe' });
     await waitFor(() => lastSetup()?.needs_key, 'the welcome: no key yet', 60_000);
@@ -148,7 +149,7 @@ describe("the desktop app's key: encrypted at rest by main, held in memory by th
 
   it("a page of the same host served to a browser cannot replace the desktop's encrypted key with one in clear", async () => {
     const browser = new RemoteViews(hostTarget(ws, {}, env), { targetFor: (d) => hostTarget(d, {}, env), demo: () => Promise.reject(new Error('no demo')) });
-    const link = browser.connect((e) => events.push(e));
+    const link = browser.connect((e) => events.push(readViewEvent(e)!));
     links.push(link);
     const other = 'sk-ant-api03-SomethingElse0123456789abcdefghij_-ZzZz';
     const r = await request(link, { type: 'key_set', key: other });
@@ -166,7 +167,7 @@ describe("the desktop app's key: encrypted at rest by main, held in memory by th
     const pid = await views.probe();
     hostPids.push(pid);
     expect(pid).not.toBe(hostPids[0]);
-    const link = views.connect((e) => events.push(e));
+    const link = views.connect((e) => events.push(readViewEvent(e)!));
     links.push(link);
     await request(link, { type: 'subscribe' });
     await waitFor(() => lastSetup()?.key?.last4 === 'QrSt', 'the host holding the key', 60_000);

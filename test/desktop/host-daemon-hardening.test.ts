@@ -15,6 +15,7 @@ import { startHostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
+import { readViewEvent } from '../../src/main/daemon/view-event.js';
 import type { HostEvent } from '../../src/contract/api.js';
 import { THCLAWS, waitFor } from './helpers.js';
 
@@ -122,7 +123,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     // A stopped process still has its socket: the kernel accepts the connection and nobody answers the hello.
     process.kill(c.pid, 'SIGSTOP');
     try {
-      const view = views.connect((e) => events.push(e), () => (ended = true));
+      const view = views.connect((e) => events.push(readViewEvent(e)!), () => (ended = true));
       await waitFor(() => events.some((e) => e.type === 'notice' && /did not answer/.test(e.text)) || null, 'the notice that the host did not answer', 30_000);
       await waitFor(() => ended || null, 'the view to be ended so that the page reconnects', 5_000);
       view.close();
@@ -131,7 +132,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     }
     // Once the host runs again, the next view (the page's reconnect) is served.
     const got: HostEvent[] = [];
-    const again = views.connect((e) => got.push(e));
+    const again = views.connect((e) => got.push(readViewEvent(e)!));
     await again.handle({ id: 1, type: 'subscribe' });
     await waitFor(() => got.some((e) => e.type === 'workspace') || null, 'the workspace from the resumed host');
     again.close();

@@ -14,6 +14,7 @@ import { connectHost, connectOrStartHost, HOST_STOPPING, stopHost } from '../../
 import { startHostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
+import { readViewEvent } from '../../src/main/daemon/view-event.js';
 import type { HostEvent } from '../../src/contract/api.js';
 import { makeTeamWorkspace, THCLAWS, waitFor } from './helpers.js';
 import { pidAlive } from '../../src/core/store/holder.js';
@@ -108,7 +109,7 @@ describe.runIf(process.platform === 'linux')('stopping the workspace host', () =
     const views = new RemoteViews(target, { targetFor: () => target, demo: () => Promise.reject(new Error('no demo')) });
     const got: HostEvent[] = [];
     let ended = false;
-    const view = views.connect((e) => got.push(e), () => (ended = true));
+    const view = views.connect((e) => got.push(readViewEvent(e)!), () => (ended = true));
     const told = await waitFor(() => got.find((e) => e.type === 'host_closed'), 'the view told that the team is stopping');
     expect(told).toEqual({ type: 'host_closed', reason: 'the team is stopping: the team was stopped from a dashboard' });
     await expect(connectOrStartHost(ws, argv, { client: 'test', env, timeoutMs: 10_000 })).rejects.toMatchObject({ code: HOST_STOPPING, message: expect.stringContaining('the team is stopping') });

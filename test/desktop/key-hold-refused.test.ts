@@ -12,6 +12,7 @@ import { connectHost, type HostConnection } from '../../src/main/daemon/host-cli
 import { startHostDaemon, type HostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
+import { readViewEvent } from '../../src/main/daemon/view-event.js';
 import type { HostEvent } from '../../src/contract/api.js';
 import { waitFor } from './helpers.js';
 
@@ -78,7 +79,7 @@ describe('key_hold is refused from anything but the desktop app', () => {
 
     // A page served by RemoteViews (the web server's, or Electron main's own): refused there, before any host hears it.
     const pageEvents: HostEvent[] = [];
-    const page = new RemoteViews({ workspace: ws, argv: ['/bin/false'], env }, { targetFor: () => { throw new Error('no'); }, demo: () => Promise.reject(new Error('no')), client: 'electron' }).connect((e) => pageEvents.push(e));
+    const page = new RemoteViews({ workspace: ws, argv: ['/bin/false'], env }, { targetFor: () => { throw new Error('no'); }, demo: () => Promise.reject(new Error('no')), client: 'electron' }).connect((e) => pageEvents.push(readViewEvent(e)!));
     await page.handle({ id: 3, type: 'key_hold', key: KEY });
     expect(await waitFor(() => pageEvents.find((e): e is Reply => e.type === 'reply' && e.id === 3), 'the reply to the page')).toMatchObject({ ok: false, error: expect.stringMatching(/desktop app's own message/) });
     page.close();

@@ -10,9 +10,14 @@ import { hostPaths, type HostPaths } from './runtime-dir.js';
 export interface HostConnection {
   pid: number;
   workspace: string;
-  /** Sends one request (validated again by the host). */
+  /** Sends one request (validated by the host, where it enters that process). */
   send(request: unknown): void;
+  /** Sends one request already serialised (JSON.stringify's text: never a newline in it). */
+  sendLine(json: string): void;
+  /** Each event, parsed (for a client that acts on events: `--stop`, tests). */
   onEvent(cb: (event: HostEvent) => void): void;
+  /** Each event as the host's line (JSON text), not parsed here: for a client that only forwards it to a view. */
+  onLine(cb: (line: string) => void): void;
   onClose(cb: () => void): void;
   close(): void;
 }
@@ -33,8 +38,9 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
     const at = runningSocket(paths);
     const socket = net.connect(at);
     const events: Array<(e: HostEvent) => void> = [];
+    const lines: Array<(line: string) => void> = [];
     // Events read in the same chunk as the welcome come before anyone could listen: kept for the first listener.
-    let early: HostEvent[] | null = [];
+    let early: string[] | null = [];
     const closes: Array<() => void> = [];
     let welcomed = false;
     // ETIMEDOUT: a host that is there but stalled (stopped, swapped out), unlike one that is not there at all.
@@ -44,39 +50,49 @@ export function connectHost(workspace: string, opts: { client: string; stop?: bo
       socket.destroy();
       reject(err);
     };
+    // Parsed (JSON, then the contract) only for onEvent listeners: a forwarding client never parses an event.
+    const deliver = (line: string) => {
+      for (const cb of lines) cb(line);
+      if (!events.length) return;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const ev = parseEvent(raw);
+      if (ev.ok) for (const cb of events) cb(ev.event);
+    };
+    const first = (add: () => void) => {
+      add();
+      for (const l of early?.splice(0) ?? []) deliver(l);
+      early = null;
+    };
     const reader = new LineReader(MAX_EVENT_LINE, (line) => {
+      if (welcomed) return early ? void early.push(line) : deliver(line);
       let raw: unknown;
       try {
         raw = JSON.parse(line);
       } catch {
         return fail(new Error('the host sent something that is not JSON'));
       }
-      if (!welcomed) {
-        const w = HostWelcomeSchema.safeParse(raw);
-        if (!w.success) return fail(new Error('the host did not answer the hello'));
-        if (w.data.type === 'refused') return fail(Object.assign(new Error(w.data.error), w.data.code === 'stopping' ? { code: HOST_STOPPING } : {}));
-        // A host serving another workspace at this socket path is never talked to (not even to stop it).
-        if (w.data.workspace !== paths.workspace) return fail(new Error(`the host at ${at} serves ${w.data.workspace}, not ${paths.workspace}`));
-        welcomed = true;
-        clearTimeout(timer);
-        resolve({
-          pid: w.data.pid,
-          workspace: w.data.workspace,
-          send: (r) => void (socket.destroyed || socket.write(`${JSON.stringify(r)}\n`)),
-          onEvent: (cb) => {
-            events.push(cb);
-            for (const e of early?.splice(0) ?? []) cb(e);
-            early = null;
-          },
-          onClose: (cb) => void closes.push(cb),
-          close: () => socket.end(),
-        });
-        return;
-      }
-      const ev = parseEvent(raw);
-      if (!ev.ok) return;
-      if (early) early.push(ev.event);
-      else for (const cb of events) cb(ev.event);
+      const w = HostWelcomeSchema.safeParse(raw);
+      if (!w.success) return fail(new Error('the host did not answer the hello'));
+      if (w.data.type === 'refused') return fail(Object.assign(new Error(w.data.error), w.data.code === 'stopping' ? { code: HOST_STOPPING } : {}));
+      // A host serving another workspace at this socket path is never talked to (not even to stop it).
+      if (w.data.workspace !== paths.workspace) return fail(new Error(`the host at ${at} serves ${w.data.workspace}, not ${paths.workspace}`));
+      welcomed = true;
+      clearTimeout(timer);
+      resolve({
+        pid: w.data.pid,
+        workspace: w.data.workspace,
+        send: (r) => void (socket.destroyed || socket.write(`${JSON.stringify(r)}\n`)),
+        sendLine: (json) => void (socket.destroyed || socket.write(`${json}\n`)),
+        onEvent: (cb) => first(() => events.push(cb)),
+        onLine: (cb) => first(() => lines.push(cb)),
+        onClose: (cb) => void closes.push(cb),
+        close: () => socket.end(),
+      });
     }, () => fail(new Error('the host sent a message over the size limit')));
     socket.on('connect', () => socket.write(`${JSON.stringify({ type: 'hello', protocol: opts.protocol ?? HOST_PROTOCOL, client: opts.client, ...(opts.stop ? { stop: true } : {}), ...(opts.force ? { force: true } : {}) })}\n`));
     socket.on('data', (d) => reader.push(d));

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import { HOST_PROTOCOL, HostHelloSchema, parseRequest, type HostEvent, type HostWelcome } from '../../contract/api.js';
+import { HOST_PROTOCOL, HostHelloSchema, parseRequest, type HostEvent, type HostWelcome, type Request } from '../../contract/api.js';
 import { askTeammatesToStop } from './stop-team.js';
 import { tryHoldLock, type HeldLock } from '../../core/store/lock.js';
 import type { HostManager } from '../host/connection.js';
@@ -141,8 +141,11 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         return;
       }
       if (conn) {
-        if (hostOnly(raw)) return;
-        conn.handle(raw).catch((err: unknown) => send({ type: 'reply', id: -1, ok: false, error: String(err).split('\n')[0]! }));
+        // Parsed here, once per line: what runs it inward (Connection, HostSession) takes the typed request.
+        const r = parseRequest(raw);
+        if (!r.ok) return send({ type: 'reply', id: r.id, ok: false, error: r.error });
+        if (hostOnly(r.request)) return;
+        conn.serve(r.request).catch((err: unknown) => send({ type: 'reply', id: -1, ok: false, error: String(err).split('\n')[0]! }));
         return;
       }
       const hello = HostHelloSchema.safeParse(raw);
@@ -178,10 +181,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       socket.destroy();
     });
     /** Requests about the host itself rather than its team; true when answered here. */
-    const hostOnly = (raw: unknown): boolean => {
-      const r = parseRequest(raw);
-      if (!r.ok) return false;
-      const { id, type } = r.request;
+    const hostOnly = ({ id, type }: Request): boolean => {
       if (type === 'open_workspace' || type === 'demo_start') {
         send({ type: 'reply', id, ok: false, error: `this host serves ${paths.workspace} only: a dashboard opens another folder through that folder's host` });
         return true;

@@ -1,7 +1,14 @@
-import { parseRequest, type HostEvent, type Request } from '../../contract/api.js';
+import { parseRequest, type Request } from '../../contract/api.js';
 import { ApiKeyError } from '../../core/agent/api-key.js';
 import type { DesktopKeys } from './desktop-keys.js';
 import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-client.js';
+import { readViewEvent, viewEventType, type ViewEvent } from './view-event.js';
+
+/** The requests this process acts on (and so parses); key_set only matters with keys, but is cheap to parse. */
+const ACTED_ON = new Set<unknown>(['open_workspace', 'demo_start', 'key_hold', 'key_set', 'subscribe', 'attach', 'detach'] satisfies Request['type'][]);
+
+/** A request's `type`, read without validating it (a non-object has none). */
+const requestType = (raw: unknown): unknown => (typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined);
 
 /** One view's link to the team, as the web server and Electron's main process see it (in-process or a host's). */
 export interface ViewLink {
@@ -29,7 +36,9 @@ export interface RemoteViewsOptions {
 /**
  * Views served by a dashboard that is a client of the workspace's host: each view gets its own connection
  * to the host (so the host's per-view flow control and sizes still hold), opened when the view connects.
- * Requests are validated here too, so a bad one is answered without a trip to the host. A host is one
+ * Only the requests this process acts on are parsed here (moving, keys, what a moved view must ask again);
+ * the rest, and every event, pass through unparsed: the host validates a request where it enters it, the
+ * renderer an event. A page's `key_hold` never passes (refused here, whatever else it holds). A host is one
  * workspace's: opening another folder (or the demo) moves the view to that folder's host, started when none
  * runs, and the view's subscription and attached terminals follow it there.
  */
@@ -51,10 +60,11 @@ export class RemoteViews {
   }
 
   /** `gone`: the host went away (killed, stopped): the transport ends the view, which reconnects to the next host. */
-  connect(out: (event: HostEvent) => void, gone?: () => void): ViewLink {
+  connect(out: (event: ViewEvent) => void, gone?: () => void): ViewLink {
     let closed = false;
     let conn: HostConnection | null = null;
-    let pending: Request[] = [];
+    /** Requests as the lines they go to the host as (JSON text), until a host is reached. */
+    let pending: string[] = [];
     // What the view asked that a host it moves to must hear again.
     let subscribed = false;
     const attached = new Map<string, Request>();
@@ -65,13 +75,14 @@ export class RemoteViews {
       const key = this.opts.keys?.current();
       if (key) c.send({ id: 0, type: 'key_hold', key });
       let onPurpose = false;
-      c.onEvent((e) => {
+      c.onLine((line) => {
         if (conn !== c) return;
-        if (e.type === 'host_closed') {
+        const closedBy = viewEventType(line) === 'host_closed' ? readViewEvent(line) : null;
+        if (closedBy?.type === 'host_closed') {
           onPurpose = true;
-          out({ type: 'notice', level: 'warn', text: `the team's host stopped (${e.reason}): reload this page to start it again` });
+          out({ type: 'notice', level: 'warn', text: `the team's host stopped (${closedBy.reason}): reload this page to start it again` });
         }
-        out(e);
+        out(line);
       });
       c.onClose(() => {
         if (conn !== c || closed) return;
@@ -82,18 +93,22 @@ export class RemoteViews {
         gone?.();
       });
     };
-    const forward = (r: Request) => {
-      if (r.type === 'subscribe') subscribed = true;
-      if (r.type === 'attach') attached.set(r.agent, { ...r, id: 0 });
-      if (r.type === 'detach') attached.delete(r.agent);
-      if (conn) conn.send(r);
-      else pending.push(r);
+    const forward = (r: unknown) => {
+      let line: string | undefined;
+      try {
+        line = JSON.stringify(r) as string | undefined;
+      } catch {
+        // A page over IPC can send what JSON cannot hold (a cycle, a BigInt): never a line for the host.
+      }
+      if (line === undefined) return out({ type: 'reply', id: -1, ok: false, error: 'invalid request: not JSON' });
+      if (conn) conn.sendLine(line);
+      else pending.push(line);
     };
     const ready = this.link(this.first).then(
       (c) => {
         if (closed) return c.close();
         bind(c);
-        for (const r of pending.splice(0)) c.send(r);
+        for (const l of pending.splice(0)) c.sendLine(l);
       },
       (err: NodeJS.ErrnoException) => {
         if (closed) return;
@@ -117,7 +132,7 @@ export class RemoteViews {
         old?.close();
         if (subscribed) next.send({ id: 0, type: 'subscribe' });
         for (const a of attached.values()) next.send(a);
-        for (const r of pending.splice(0)) next.send(r);
+        for (const l of pending.splice(0)) next.sendLine(l);
         const res = result(t);
         out({ type: 'reply', id, ok: true, ...(res === undefined ? {} : { result: res }) });
       } catch (err) {
@@ -126,9 +141,14 @@ export class RemoteViews {
     };
     return {
       handle: async (raw) => {
+        // Keystrokes, acks, resizes…: forwarded as they came, validated once, by the host.
+        if (!ACTED_ON.has(requestType(raw))) return forward(raw);
         const parsed = parseRequest(raw);
         if (!parsed.ok) return out({ type: 'reply', id: parsed.id, ok: false, error: parsed.error });
         const r = parsed.request;
+        if (r.type === 'subscribe') subscribed = true;
+        if (r.type === 'attach') attached.set(r.agent, { ...r, id: 0 });
+        if (r.type === 'detach') attached.delete(r.agent);
         if (r.type === 'open_workspace') {
           moving = move(r.id, () => this.opts.targetFor(r.dir), () => undefined);
           return moving;

@@ -2,7 +2,8 @@
  * Electron main: a thin client of the workspace's host process (`thclaws host`, started detached when none
  * runs), which owns the agents and their terminals: closing the window, or Electron crashing, leaves the team
  * running, and the next window shows the same agents with their screens restored. IPC carries the API
- * contract's messages; every one is validated here and again in the host, as over WebSocket.
+ * contract's messages. Main parses only what it acts on (remote-views.ts): requests are validated where they
+ * enter the host, events where they enter the renderer (its transport); the host's event lines pass as text.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { app, ipcMain, safeStorage, type IpcMainEvent } from 'electron';
 import { RecentWorkspaces } from '../host/recent.js';
 import { demoTarget, hostTarget } from '../daemon/host-targets.js';
 import { RemoteViews, type ViewLink } from '../daemon/remote-views.js';
+import { forwardToWindow } from '../daemon/view-event.js';
 import { DesktopKeys } from '../daemon/desktop-keys.js';
 import { IPC_CHANNELS, type HostEvent } from '../../contract/api.js';
 import { askOnClose } from './close-window.js';
@@ -49,10 +51,9 @@ if (first) void app.whenReady().then(() => {
   const win = createWindow(outDir);
   mainWindow = win;
   const listeners = new Set<(e: HostEvent) => void>();
-  const send = (e: HostEvent) => {
-    for (const l of listeners) l(e);
-    if (!win.isDestroyed()) win.webContents.send(IPC_CHANNELS.event, e);
-  };
+  const send = forwardToWindow(listeners, ['host_closed', 'reply'], (text) => {
+    if (!win.isDestroyed()) win.webContents.send(IPC_CHANNELS.event, text);
+  });
   // The host killed: a new link (which starts the next host, offering Resume team) and the page loaded afresh.
   const open = (): ViewLink => views.connect(send, () => {
     link.close();

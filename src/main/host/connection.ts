@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseRequest, type HostEvent } from '../../contract/api.js';
+import { parseRequest, type HostEvent, type Request } from '../../contract/api.js';
 import { LEAD } from '../../core/store/index.js';
 import { prepareDemoWorkspace, type DemoWorkspace } from './demo-workspace.js';
 import { typeWhenReady } from './lead-prompt.js';
@@ -84,10 +84,16 @@ export class Connection {
     this.session = new HostSession(manager.host, out);
   }
 
+  /** The in-process dashboard's edge (its WebSocket): the request is parsed here, once, and served typed. */
   async handle(raw: unknown): Promise<void> {
     const parsed = parseRequest(raw);
-    if (parsed.ok && (parsed.request.type === 'open_workspace' || parsed.request.type === 'demo_start')) {
-      const req = parsed.request;
+    if (!parsed.ok) return this.out({ type: 'reply', id: parsed.id, ok: false, error: parsed.error });
+    await this.serve(parsed.request);
+  }
+
+  /** A request already validated where it entered this process (the host's socket, or handle above). */
+  async serve(req: Request): Promise<void> {
+    if (req.type === 'open_workspace' || req.type === 'demo_start') {
       const id = req.id;
       try {
         const result = req.type === 'open_workspace' ? await this.manager.open(req.dir) : await this.manager.openDemo();
@@ -97,7 +103,7 @@ export class Connection {
       }
       return;
     }
-    await this.session.handle(raw);
+    await this.session.serve(req);
   }
 
   /** The desktop app's main process (its hello said so): it may hand the host its decrypted key (see HostSession.mayHoldKey). */

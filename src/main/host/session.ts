@@ -9,8 +9,8 @@ import { messageLeadWithoutTeam } from './lead-message.js';
 import type { TerminalView } from './terminal.js';
 
 /**
- * One connected view (a WebSocket, an Electron window): validates every request against the contract,
- * runs it on the host, and answers with a reply. Nothing a view sends can throw out of here.
+ * One connected view (a WebSocket, an Electron window): runs each request (validated once, where it entered
+ * this process) on the host, and answers with a reply. Nothing a view sends can throw out of here.
  */
 export class HostSession implements TerminalView {
   private closed = false;
@@ -33,13 +33,15 @@ export class HostSession implements TerminalView {
     this.out(event);
   }
 
+  /** A request not yet validated (an in-process harness): parsed here, once, then served. */
   async handle(raw: unknown): Promise<void> {
     const parsed = parseRequest(raw);
-    if (!parsed.ok) {
-      this.send({ type: 'reply', id: parsed.id, ok: false, error: parsed.error });
-      return;
-    }
-    const req = parsed.request;
+    if (!parsed.ok) return this.send({ type: 'reply', id: parsed.id, ok: false, error: parsed.error });
+    await this.serve(parsed.request);
+  }
+
+  /** A request the receiving process already validated where it entered (never parsed again here). */
+  async serve(req: Request): Promise<void> {
     try {
       const result = await this.run(req);
       // id 0 is fire-and-forget (acks, keystrokes, resizes): answered only when it fails.

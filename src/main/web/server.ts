@@ -2,13 +2,13 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { HostEvent } from '../../contract/api.js';
 import type { ViewLink } from '../daemon/remote-views.js';
+import { viewEventText, type ViewEvent } from '../daemon/view-event.js';
 import { serveStatic } from './static.js';
 
 export interface DashboardServerOptions {
   /** The views' way to the team: the in-process HostManager, or the workspace's host process (RemoteViews). */
-  manager: { connect(out: (event: HostEvent) => void, gone?: () => void): ViewLink };
+  manager: { connect(out: (event: ViewEvent) => void, gone?: () => void): ViewLink };
   /** Built renderer (index.html + assets). */
   rendererDir: string;
   port?: number;
@@ -127,8 +127,9 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
   });
 
   const onSocket = (ws: WebSocket) => {
-    const send = (e: HostEvent) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(e));
+    // A host's event line is sent on as it came (the page parses it); this process's own are serialised.
+    const send = (e: ViewEvent) => {
+      if (ws.readyState === ws.OPEN) ws.send(viewEventText(e));
     };
     // The host went away: the page reconnects, and so reaches the next host (which offers Resume team).
     const conn = opts.manager.connect(send, () => ws.close(1012, 'the workspace host closed'));
