@@ -11,7 +11,7 @@ import { LEAD, USER, type TeamStore } from '../../core/store/index.js';
 import { leadBranch, revParse, teamBranches, teammateChanges, type TeammateChanges } from '../../core/review/changes.js';
 import { ConflictScanner, type ConflictWarning } from '../../core/review/conflicts.js';
 import { markOutdated } from '../../core/review/review.js';
-import { inBackground } from '../../core/review/git-run.js';
+import { inBackground } from '../../core/git.js';
 import { sendFrame } from '../../core/teams/protocol.js';
 import type { ChangesView, ConflictWarningView, HostEvent, ReviewCommentView } from '../../shared/api.js';
 
