@@ -19,3 +19,4 @@ export { SpawnRequestSchema, SpawnRequests, type StoredSpawnRequest } from './sp
 export { Reviews, ReviewCommentSchema, REVIEW_STATES, type ReviewComment, type ReviewState, type NewComment } from './reviews.js';
 export { MAX_SPEND_CALLS, SpendHistory, type SpendCall } from './spend.js';
 export { CONTROL_TYPES, REPLY_TYPES, isFrameType, type FrameType } from './frame-kinds.js';
+export { editFileLocked, type FileEdit, type ReadResult } from './locked-file.js';
