@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll } from 'vitest';
 import { BIN, ensureBuilt, tempDir } from '../agent/helpers.js';
+import type { RecordedRequest } from '../agent/fake-anthropic.js';
 import { trustFolder } from '../../src/core/agent/trust.js';
 import type { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { TeamSession, type TeamSessionOptions } from '../../src/core/teams/session.js';
@@ -124,4 +125,9 @@ export async function stopLeadAndTeam(session: TeamSession, handler: LeadHandler
   await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => {});
   await session.close();
   ws.cleanup();
+}
+
+/** Models asked for by the conversations that open with `marker` (each teammate's initial prompt is unique). */
+export function modelsAsked(requests: RecordedRequest[], marker: string): string[] {
+  return [...new Set(requests.filter((r) => r.url.startsWith('/v1/messages') && JSON.stringify(r.body.messages[0]).includes(marker)).map((r) => r.body.model as string))];
 }

@@ -303,7 +303,7 @@ export class TeamHost {
   private buildMember(name: string, cfg: TeamConfig): Member {
     const side = this.side.get(name) ?? { pty: null, spawnedHere: false, lastExit: null };
     if (!this.queued.has(name)) this.readQueued(name);
-    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, this.settings.last, this.tasks.current());
+    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, this.settings.models, this.tasks.current());
   }
 
   /** A terminal for every member: a read-only tail unless this host runs it. */
