@@ -20,3 +20,7 @@ export { Reviews, ReviewCommentSchema, REVIEW_STATES, type ReviewComment, type R
 export { MAX_SPEND_CALLS, SpendHistory, type SpendCall } from './spend.js';
 export { CONTROL_TYPES, REPLY_TYPES, isFrameType, type FrameType } from './frame-kinds.js';
 export { editFileLocked, type FileEdit, type ReadResult } from './locked-file.js';
+export { knownNames } from './config.js';
+export type { BudgetTarget } from './budgets.js';
+export { tryHoldLock, type HeldLock } from './lock.js';
+export { writeFileAtomic } from './fsio.js';

@@ -11,8 +11,8 @@ import { LEAD, TeamError, USER } from '../store/index.js';
 import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from '../store/limits.js';
 import { MessageSchema, WaitingSchema } from '../store/schemas.js';
 
-import { CONTROL_TYPES, type FrameType } from '../store/frame-kinds.js';
-export { CONTROL_TYPES, REPLY_TYPES, type FrameType } from '../store/frame-kinds.js';
+import { CONTROL_TYPES, type FrameType } from '../store/index.js';
+export { CONTROL_TYPES, REPLY_TYPES, type FrameType } from '../store/index.js';
 
 const IDLE_REASONS = ['available', 'interrupted', 'failed', 'blocked'] as const;
 export type IdleReason = (typeof IDLE_REASONS)[number];

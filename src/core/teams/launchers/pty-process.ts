@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pty from '@lydell/node-pty';
-import { pidAlive } from '../../store/holder.js';
+import { pidAlive } from '../../store/index.js';
 
 /**
  * A child in a pty whose output tail is never lost.
