@@ -189,7 +189,7 @@ async function verifyBoot(session: TeamSession, name: string, spawnId: string, c
     }
     if (req?.spawn_id === spawnId && req.error) throw new TeamError('conflict', `the host could not start '${name}': ${req.error}`);
     if (Date.now() > deadline) {
-      const why = !child && !req?.served_at ? ' (no host picked up the spawn request: is `thclaws team host` or the desktop app running?)' : '';
+      const why = !child && !req?.served_at ? ' (no host picked up the spawn request: is `thclaws host` or a dashboard running?)' : '';
       throw new TeamError('conflict', `teammate '${name}' did not come up within ${TEAMS_POLICY.bootTimeoutMs / 1000} s${why}.\noutput.log tail:\n${tail()}`);
     }
     await new Promise((r) => setTimeout(r, 25));
