@@ -12,7 +12,7 @@ import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import type { HostEvent, ReviewCommentView } from '../../src/shared/api.js';
 import { teamWorkspace, waitFor } from '../teams/helpers.js';
-import { openHostView } from './host-view.js';
+import { openHostView } from '../host-view.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

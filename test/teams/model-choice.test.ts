@@ -4,17 +4,13 @@
  * its agent definition's, the settings' default — and the dashboard keeps showing it once the process runs.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeAnthropic } from '../agent/fake-anthropic.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
-import { HostSession } from '../../src/main/host/session.js';
-import { RecentWorkspaces } from '../../src/main/host/recent.js';
-import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/shared/api.js';
+import { openHostView } from '../host-view.js';
 import { shownMember } from '../desktop/helpers.js';
 import { cleanupsAfterEach, leadSession, modelsAsked, teamWorkspace, waitFor, writeScript } from './helpers.js';
 
@@ -41,17 +37,15 @@ describe('which model a teammate runs', () => {
     ];
     await session.store.config.create({ name: 't', members });
     await session.becomeLead();
-    const host = new TeamHost({ workspace: ws.dir, startLead: false, env: { HOME: ws.home }, recent: new RecentWorkspaces(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'recent-')), 'r.json')) });
+    const view = await openHostView(ws.dir, { env: { HOME: ws.home, XDG_CONFIG_HOME: path.join(ws.home, '.config') } });
+    const events = view.events;
     cleanups.push(async () => {
-      await host.close();
+      await view.close();
       await shutdownTeam(session, new LeadHandler(session), { graceMs: 500, force: true }).catch(() => {});
       await session.close();
       await fake.close();
       ws.cleanup();
     });
-    await host.open();
-    const events: HostEvent[] = [];
-    await new HostSession(host, (e) => events.push(e)).handle({ id: 1, type: 'subscribe' });
     await waitFor(() => members.every((m) => shownMember(events, m.name)), 'every member shown');
     const before = Object.fromEntries(members.map((m) => [m.name, shownMember(events, m.name)!.model]));
     expect(before).toEqual({ pinned: 'claude-sonnet-5-5', rev: 'claude-haiku-5-5', defd: 'claude-sonnet-4-6', plain: 'claude-opus-4-6' });
