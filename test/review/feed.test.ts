@@ -86,5 +86,11 @@ describe('review feed', () => {
     git(ws.dir, 'add', 'lead.txt');
     git(ws.dir, 'commit', '-qm', 'lead');
     await waitFor(() => changes()?.behind === 1, 'a one commit behind the lead');
+    // Folders made after the watch started are watched too, files in them written at once included.
+    fs.mkdirSync(path.join(wa, 'src', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(wa, 'src', 'deep', 'one.js'), '1\n');
+    await waitFor(() => changes()?.files.some((f) => f.path === 'src/deep/one.js'), 'a file in a new folder listed');
+    fs.writeFileSync(path.join(wa, 'src', 'deep', 'two.js'), '2\n');
+    await waitFor(() => changes()?.files.some((f) => f.path === 'src/deep/two.js'), 'a later file in that folder listed');
   }, 60_000);
 });
