@@ -34,10 +34,11 @@ describe('which model a teammate runs', () => {
       { name: 'rev', role: 'reviewer' }, // its role's
       { name: 'defd', role: 'writer' }, // its agent definition's
       { name: 'plain', role: 'developer' }, // the settings' default
+      { name: 'clicked', role: 'reviewer' }, // its role's, started from the dashboard
     ];
     await session.store.config.create({ name: 't', members });
     await session.becomeLead();
-    const view = await openHostView(ws.dir, { env: { HOME: ws.home, XDG_CONFIG_HOME: path.join(ws.home, '.config') } });
+    const view = await openHostView(ws.dir, { env: { HOME: ws.home, XDG_CONFIG_HOME: path.join(ws.home, '.config'), ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url } });
     const events = view.events;
     cleanups.push(async () => {
       await view.close();
@@ -48,9 +49,12 @@ describe('which model a teammate runs', () => {
     });
     await waitFor(() => members.every((m) => shownMember(events, m.name)), 'every member shown');
     const before = Object.fromEntries(members.map((m) => [m.name, shownMember(events, m.name)!.model]));
-    expect(before).toEqual({ pinned: 'claude-sonnet-5-5', rev: 'claude-haiku-5-5', defd: 'claude-sonnet-4-6', plain: 'claude-opus-4-6' });
+    expect(before).toEqual({ pinned: 'claude-sonnet-5-5', rev: 'claude-haiku-5-5', defd: 'claude-sonnet-4-6', plain: 'claude-opus-4-6', clicked: 'claude-haiku-5-5' });
 
-    for (const m of members) await spawnTeammate(session, { name: m.name, prompt: `marker-${m.name}` });
+    for (const m of members.filter((x) => x.name !== 'clicked')) await spawnTeammate(session, { name: m.name, prompt: `marker-${m.name}` });
+    // The person's Start in the dashboard (a pane of this host), then a message to it.
+    expect(await view.call({ type: 'member_start', name: 'clicked' })).toMatchObject({ ok: true });
+    expect(await view.call({ type: 'send_message', to: 'clicked', text: 'marker-clicked' })).toMatchObject({ ok: true });
     for (const m of members) await waitFor(() => modelsAsked(fake.requests, `marker-${m.name}`).length > 0, `${m.name} asks the API`, 60_000);
     for (const m of members) expect(modelsAsked(fake.requests, `marker-${m.name}`), m.name).toEqual([before[m.name]]);
     for (const m of members) await waitFor(() => shownMember(events, m.name)?.model === before[m.name] && shownMember(events, m.name)?.alive, `${m.name} shown running its model`);
