@@ -7,7 +7,7 @@ import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import { ReviewFeed } from '../../src/main/host/review-feed.js';
 import type { HostEvent } from '../../src/shared/api.js';
-import { teamWorkspace, waitFor } from '../teams/helpers.js';
+import { teamWorkspace, waitFor, worktreeTeam } from '../teams/helpers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -64,12 +64,9 @@ describe('review feed', () => {
   }, 60_000);
 
   it('git alone moving a branch is seen: a commit of work already written, then the lead\'s branch moving, each updates the change list', async () => {
-    const ws = teamWorkspace();
+    const { ws, store, worktrees } = await worktreeTeam(['a']);
+    const wa = worktrees[0]!;
     cleanups.push(ws.cleanup);
-    const store = TeamStore.forWorkspace(ws.dir);
-    store.init();
-    await store.config.create({ name: 't', members: [{ name: 'a', isolation: 'worktree' }] });
-    const wa = ensureWorktree(ws.dir, 'a');
     const events: HostEvent[] = [];
     const feed = new ReviewFeed(store, ws.dir, (ev) => events.push(ev));
     await feed.start();
