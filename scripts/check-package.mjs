@@ -39,7 +39,7 @@ if (!fs.existsSync(asarFile)) throw new Error(`no ${asarFile}`);
 // @electron/asar comes with electron-builder.
 const { listPackage, extractFile } = await import('@electron/asar');
 const files = new Set(listPackage(asarFile, { isPack: false }).map((f) => f.replaceAll('\\', '/')));
-const need = ['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json', '/bin/thclaws', '/node_modules/chokidar/package.json', '/node_modules/ws/package.json'];
+const need = ['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json', '/bin/thclaws', '/node_modules/ws/package.json'];
 const missing = need.filter((f) => !files.has(f));
 const pkg = JSON.parse(extractFile(asarFile, 'package.json').toString('utf8'));
 const unpackedPty = fs.existsSync(path.join(out, 'linux-unpacked', 'resources', 'app.asar.unpacked', 'node_modules', '@lydell'));

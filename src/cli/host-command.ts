@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { CliError } from './errors.js';
 
-interface HostOptions {
+export interface HostOptions {
   dir: string;
   lead: boolean;
   leadScript?: string;
@@ -34,56 +34,59 @@ export function registerHostCommand(program: Command): void {
     .option('--stop', "stop the workspace's running host as \"Stop the team and quit\" does: each teammate is asked to stop (15 s grace), then the rest and the lead are stopped and the host exits")
     .option('--force', 'with --stop: stop the agents at once, without asking the teammates')
     .option('--secrets-stdin', 'read credentials (a JSON object of environment variables) from stdin, so that they never appear in this long-lived process\'s environment listing')
-    .action(async (opts: HostOptions) => {
-      const dir = path.resolve(opts.dir);
-      if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
-      if (opts.force && !opts.stop) throw new CliError('--force goes with --stop');
-      if (opts.stop) return stopCommand(dir, opts.force);
-      const idleMs = Number(opts.idleMs);
-      if (!Number.isInteger(idleMs) || idleMs < 0) throw new CliError(`invalid --idle-ms ${JSON.stringify(opts.idleMs)}`);
-      const exitUnusedMs = Number(opts.exitUnusedMs);
-      if (!Number.isInteger(exitUnusedMs) || exitUnusedMs < 0) throw new CliError(`invalid --exit-unused-ms ${JSON.stringify(opts.exitUnusedMs)}`);
-      if (opts.secretsStdin) await readSecrets();
-      const [{ startHostDaemon, HostRunningError }, { openHostManager }, { HostLog }, { hostPaths }] = await Promise.all([
-        import('../main/daemon/host-daemon.js'),
-        import('../main/daemon/open-host.js'),
-        import('../main/daemon/host-log.js'),
-        import('../main/daemon/runtime-dir.js'),
-      ]);
-      // Started detached, its stderr is this file (a bad socket path is the daemon's to report, below).
-      const hostLog = new HostLog(((): string => {
-        try {
-          return hostPaths(dir).log;
-        } catch {
-          return '';
-        }
-      })());
-      let closed!: () => void;
-      const done = new Promise<void>((r) => (closed = r));
-      const daemon = await startHostDaemon({
-        workspace: dir,
-        idleMs,
-        exitUnusedMs,
-        open: (ws) => openHostManager(ws, { startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, extra: { hostPid: process.pid, ...(opts.demo ? { demo: true } : {}) } }),
-        onClosed: () => closed(),
-        log: (line) => {
-          process.stderr.write(`thclaws host: ${line}\n`);
-          hostLog.bound();
-        },
-      }).catch((err: Error) => {
-        throw err instanceof HostRunningError ? new CliError(err.message, 1) : new CliError(err.message.split('\n')[0]!, 1);
-      });
-      process.stdout.write(`thclaws host ready (pid ${process.pid}) for ${daemon.paths.workspace}\n${daemon.paths.socket}\n`);
-      const stop = () => void daemon.close('interrupted');
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      await done;
-      hostLog.removeAfterCleanExit();
-    });
+    .action(runHost);
+}
+
+/** The host, or `--stop` of the running one (also what the deprecated `thclaws team host` runs). */
+export async function runHost(opts: HostOptions): Promise<void> {
+  const dir = path.resolve(opts.dir);
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
+  if (opts.force && !opts.stop) throw new CliError('--force goes with --stop');
+  if (opts.stop) return stopCommand(dir, opts.force);
+  const idleMs = Number(opts.idleMs);
+  if (!Number.isInteger(idleMs) || idleMs < 0) throw new CliError(`invalid --idle-ms ${JSON.stringify(opts.idleMs)}`);
+  const exitUnusedMs = Number(opts.exitUnusedMs);
+  if (!Number.isInteger(exitUnusedMs) || exitUnusedMs < 0) throw new CliError(`invalid --exit-unused-ms ${JSON.stringify(opts.exitUnusedMs)}`);
+  if (opts.secretsStdin) await readSecrets();
+  const [{ startHostDaemon, HostRunningError }, { openHostManager }, { HostLog }, { hostPaths }] = await Promise.all([
+    import('../main/daemon/host-daemon.js'),
+    import('../main/daemon/open-host.js'),
+    import('../main/daemon/host-log.js'),
+    import('../main/daemon/runtime-dir.js'),
+  ]);
+  // Started detached, its stderr is this file (a bad socket path is the daemon's to report, below).
+  const hostLog = new HostLog(((): string => {
+    try {
+      return hostPaths(dir).log;
+    } catch {
+      return '';
+    }
+  })());
+  let closed!: () => void;
+  const done = new Promise<void>((r) => (closed = r));
+  const daemon = await startHostDaemon({
+    workspace: dir,
+    idleMs,
+    exitUnusedMs,
+    open: (ws) => openHostManager(ws, { startLead: opts.lead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt, extra: { hostPid: process.pid, ...(opts.demo ? { demo: true } : {}) } }),
+    onClosed: () => closed(),
+    log: (line) => {
+      process.stderr.write(`thclaws host: ${line}\n`);
+      hostLog.bound();
+    },
+  }).catch((err: Error) => {
+    throw err instanceof HostRunningError ? new CliError(err.message, 1) : new CliError(err.message.split('\n')[0]!, 1);
+  });
+  process.stdout.write(`thclaws host ready (pid ${process.pid}) for ${daemon.paths.workspace}\n${daemon.paths.socket}\n`);
+  const stop = () => void daemon.close('interrupted');
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await done;
+  hostLog.removeAfterCleanExit();
 }
 
 /**
- * `thclaws host --stop` (and `thclaws team host --stop`): one line, its progress written as it goes and the
+ * `thclaws host --stop` (and the deprecated `thclaws team host --stop`): one line, its progress written as it goes and the
  * host's account of the stop at its end.
  */
 export async function stopCommand(dir: string, force = false): Promise<void> {

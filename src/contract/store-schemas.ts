@@ -175,10 +175,14 @@ export const StatusSchema = z.looseObject({
 });
 export type AgentStatus = z.infer<typeof StatusSchema>;
 
-/** Short reason for a zod failure, for journals and errors. */
-export function describeIssues(error: z.ZodError): string {
+/**
+ * Short reason for a zod failure, for journals and errors. A model reading a tool's refusal gets more issues,
+ * each path quoted and the whole value called "(input)" (`max`, `quote`, `whole`).
+ */
+export function describeIssues(error: z.ZodError, opts: { max?: number; quote?: boolean; whole?: string } = {}): string {
+  const q = opts.quote ? '"' : '';
   return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .slice(0, opts.max ?? 3)
+    .map((i) => `${q}${i.path.length ? i.path.join('.') : (opts.whole ?? '(root)')}${q}: ${i.message}`)
     .join('; ');
 }

@@ -138,4 +138,22 @@ describe.runIf(process.platform === 'linux')('stopping the workspace host', () =
     await waitFor(() => !pidAlive(pid), 'the host the client gave up on to be gone');
     await expect(connectHost(ws, { client: 'test', env, timeoutMs: 5000 })).rejects.toMatchObject({ code: 'ENOENT' });
   }, 60_000);
+
+  it('`thclaws team host` is the workspace host under a deprecated name: one line on stderr says so, `thclaws host --stop` stops it', async () => {
+    const ws = tmp('team-host-alias-');
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: tmp('stop-rt-') };
+    const host = spawn(THCLAWS, ['team', 'host', '--dir', ws], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    cleanups.push(() => host.pid && pidAlive(host.pid) && host.kill('SIGKILL'));
+    let out = '';
+    let err = '';
+    host.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    host.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise((r) => host.once('exit', r));
+    await waitFor(() => out.includes('thclaws host ready'), 'the host ready');
+    expect(err).toBe('thclaws: `thclaws team host` is deprecated; use `thclaws host --no-lead --idle-ms 0`\n');
+    const r = await run(['host', '--stop', '--force', '--dir', ws], env);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/stopped/);
+    expect(await exited).toBe(0);
+  }, 60_000);
 });

@@ -8,10 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RecentWorkspaces } from '../../src/main/host/recent.js';
-import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/contract/api.js';
+import { openHostView } from '../host-view.js';
 import { shownMember, THCLAWS, waitFor } from './helpers.js';
 
 const hosts: TeamHost[] = [];
@@ -21,28 +19,9 @@ afterEach(async () => {
 
 async function open(ws: string, leadArgs: string[] = []) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-msg-home-'));
-  const host = new TeamHost({
-    workspace: ws,
-    leadArgv: [THCLAWS, '--provider', 'scripted', ...leadArgs, '--cwd', ws],
-    env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
-    recent: new RecentWorkspaces(path.join(home, 'r.json')),
-  });
-  hosts.push(host);
-  const events: HostEvent[] = [];
-  const view = new HostSession(host, (e) => {
-    events.push(e);
-    if (e.type === 'output' || e.type === 'replay') setTimeout(() => void view.handle({ id: 0, type: 'ack', agent: e.agent, chars: Math.max(1, e.data.length) }), 1);
-  });
-  await host.open();
-  let id = 0;
-  const call = async (body: Record<string, unknown>) => {
-    const n = ++id;
-    await view.handle({ id: n, ...body });
-    return events.find((e) => e.type === 'reply' && e.id === n) as Extract<HostEvent, { type: 'reply' }>;
-  };
-  await call({ type: 'subscribe' });
-  const output = () => events.filter((e) => (e.type === 'output' || e.type === 'replay') && e.agent === 'lead').map((e) => (e as { data: string }).data).join('');
-  return { call, events, output };
+  const view = await openHostView(ws, { env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') }, host: { startLead: true, leadArgv: [THCLAWS, '--provider', 'scripted', ...leadArgs, '--cwd', ws] }, ack: true });
+  hosts.push(view.host);
+  return { call: view.call, events: view.events, output: () => view.output('lead') };
 }
 
 describe("the lead's message box without a team", () => {

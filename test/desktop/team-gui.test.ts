@@ -9,10 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/core/store/index.js';
-import { RecentWorkspaces } from '../../src/main/host/recent.js';
-import { HostSession } from '../../src/main/host/session.js';
 import { TeamHost } from '../../src/main/host/team-host.js';
 import type { HostEvent } from '../../src/contract/api.js';
+import { openHostView } from '../host-view.js';
 import { shownMember, waitFor } from './helpers.js';
 
 const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-k3y9';
@@ -22,22 +21,9 @@ afterEach(async () => {
 });
 
 async function open(ws: string, startLead = false) {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gui-home-'));
-  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'cfg'), ANTHROPIC_API_KEY: '', ANTHROPIC_AUTH_TOKEN: '' };
-  const host = new TeamHost({ workspace: ws, startLead, recent: new RecentWorkspaces(path.join(home, 'r.json')), env });
-  hosts.push(host);
-  const events: HostEvent[] = [];
-  const s = new HostSession(host, (e) => events.push(e));
-  await host.open();
-  let id = 1;
-  const call = async (body: Record<string, unknown>) => {
-    const n = ++id;
-    await s.handle({ id: n, ...body });
-    const reply = events.find((e) => e.type === 'reply' && e.id === n) as Extract<HostEvent, { type: 'reply' }>;
-    return reply;
-  };
-  await call({ type: 'subscribe' });
-  return { host, events, call, home, env };
+  const view = await openHostView(ws, { host: { startLead } });
+  hosts.push(view.host);
+  return view;
 }
 
 const freshFolder = () => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gui-fresh-')));

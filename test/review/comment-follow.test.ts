@@ -8,11 +8,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TeamStore } from '../../src/core/store/index.js';
-import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import type { HostEvent, ReviewCommentView } from '../../src/contract/api.js';
-import { teamWorkspace, waitFor } from '../teams/helpers.js';
-import { openHostView } from './host-view.js';
+import { waitFor, worktreeTeam } from '../teams/helpers.js';
+import { openHostView } from '../host-view.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -26,12 +24,9 @@ export const ABOVE = 'function zero(x) {\n  if (!x) return null;\n  return x.z;\
 
 describe('review comments follow the teammate\'s commits', () => {
   it('moved with its line, outdated when its lines change (still sent, marked), listed when its file is deleted', async () => {
-    const ws = teamWorkspace();
+    const { ws, store, worktrees } = await worktreeTeam(['a']);
+    const wt = worktrees[0]!;
     cleanups.push(ws.cleanup);
-    const store = TeamStore.forWorkspace(ws.dir);
-    store.init();
-    await store.config.create({ name: 't', members: [{ name: 'a', isolation: 'worktree' }] });
-    const wt = ensureWorktree(ws.dir, 'a');
     fs.writeFileSync(path.join(wt, 'guard.js'), GUARDS);
     fs.writeFileSync(path.join(wt, 'notes.txt'), 'teh notes\n');
     git(wt, 'add', '-A');

@@ -7,7 +7,7 @@ import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import { ReviewFeed } from '../../src/main/host/review-feed.js';
 import type { HostEvent } from '../../src/contract/api.js';
-import { teamWorkspace, waitFor } from '../teams/helpers.js';
+import { teamWorkspace, waitFor, worktreeTeam } from '../teams/helpers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -61,5 +61,33 @@ describe('review feed', () => {
     // b reverts: the warning clears.
     git(wb, 'checkout', '--', 'calc.js');
     await waitFor(() => warnings()?.warnings.length === 0, 'the warning cleared');
+  }, 60_000);
+
+  it('git alone moving a branch is seen: a commit of work already written, then the lead\'s branch moving, each updates the change list', async () => {
+    const { ws, store, worktrees } = await worktreeTeam(['a']);
+    const wa = worktrees[0]!;
+    cleanups.push(ws.cleanup);
+    const events: HostEvent[] = [];
+    const feed = new ReviewFeed(store, ws.dir, (ev) => events.push(ev));
+    await feed.start();
+    cleanups.push(() => feed.close());
+    const changes = () => ([...events].reverse().find((e) => e.type === 'review_changes' && e.agent === 'a') as Extract<HostEvent, { type: 'review_changes' }> | undefined)?.changes;
+    fs.writeFileSync(path.join(wa, 'api.js'), 'export const api = 1;\n');
+    await waitFor(() => changes()?.files.find((f) => f.path === 'api.js' && f.source === 'untracked'), 'api.js listed as untracked');
+    // No file of the worktree changes from here on: only the index and the branch ref.
+    git(wa, 'add', 'api.js');
+    git(wa, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'api');
+    await waitFor(() => changes()?.ahead === 1 && changes()?.files.find((f) => f.path === 'api.js' && f.source === 'committed'), 'api.js listed as committed, one commit ahead');
+    // The lead's branch moves (a commit in the lead's checkout): a's base is behind it now.
+    fs.writeFileSync(path.join(ws.dir, 'lead.txt'), 'lead\n');
+    git(ws.dir, 'add', 'lead.txt');
+    git(ws.dir, 'commit', '-qm', 'lead');
+    await waitFor(() => changes()?.behind === 1, 'a one commit behind the lead');
+    // Folders made after the watch started are watched too, files in them written at once included.
+    fs.mkdirSync(path.join(wa, 'src', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(wa, 'src', 'deep', 'one.js'), '1\n');
+    await waitFor(() => changes()?.files.some((f) => f.path === 'src/deep/one.js'), 'a file in a new folder listed');
+    fs.writeFileSync(path.join(wa, 'src', 'deep', 'two.js'), '2\n');
+    await waitFor(() => changes()?.files.some((f) => f.path === 'src/deep/two.js'), 'a later file in that folder listed');
   }, 60_000);
 });

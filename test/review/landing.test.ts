@@ -14,12 +14,9 @@ import { TeamStore } from '../../src/core/store/index.js';
 import { integrateAndLand } from '../../src/core/review/integrate.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
-import { RecentWorkspaces } from '../../src/main/host/recent.js';
-import { HostSession } from '../../src/main/host/session.js';
-import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/contract/api.js';
 import { runCli, scrubbedEnv } from '../agent/helpers.js';
 import { cleanupsAfterEach, leadSession, teamWorkspace, type Ws } from '../teams/helpers.js';
+import { openHostView } from '../host-view.js';
 
 const cleanups = cleanupsAfterEach();
 const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
@@ -111,18 +108,8 @@ describe('landing from the dashboard merge panel (host API)', () => {
   it('merge_run lands and tells once; the overview reads landed with no open comment; a second run has nothing to merge', async () => {
     const { ws, store, alice } = await landable();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'landing-home-'));
-    const host = new TeamHost({ workspace: ws.dir, startLead: false, recent: new RecentWorkspaces(path.join(home, 'r.json')), env: { HOME: home, XDG_CONFIG_HOME: path.join(home, 'cfg') } });
+    const { host, call } = await openHostView(ws.dir, { env: { HOME: home, XDG_CONFIG_HOME: path.join(home, 'cfg') } });
     cleanups.push(() => host.close());
-    const events: HostEvent[] = [];
-    const s = new HostSession(host, (e) => events.push(e));
-    await host.open();
-    let id = 1;
-    const call = async (body: Record<string, unknown>) => {
-      const n = ++id;
-      await s.handle({ id: n, ...body });
-      return events.find((e) => e.type === 'reply' && e.id === n) as Extract<HostEvent, { type: 'reply' }> & { ok: boolean; result?: any; error?: string };
-    };
-    await call({ type: 'subscribe' });
     const before = (await call({ type: 'merge_overview' })).result;
     expect(before.branches.find((b: any) => b.agent === 'alice')).toMatchObject({ ahead: 2, open_comments: 1, landed: null });
 

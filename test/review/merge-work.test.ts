@@ -11,7 +11,7 @@ import { TeamStore } from '../../src/core/store/index.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
 import { ensureBuilt, runCli, scrubbedEnv } from '../agent/helpers.js';
 import { teamWorkspace, writeScript, type Ws } from '../teams/helpers.js';
-import { openHostView } from './host-view.js';
+import { openHostView } from '../host-view.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -12,12 +12,9 @@ import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { taskTools } from '../../src/core/teams/tools/task-tools.js';
 import type { TeamSession } from '../../src/core/teams/session.js';
 import { pidAlive } from '../../src/core/store/index.js';
-import { RecentWorkspaces } from '../../src/main/host/recent.js';
-import { HostSession } from '../../src/main/host/session.js';
-import { TeamHost } from '../../src/main/host/team-host.js';
-import type { HostEvent } from '../../src/contract/api.js';
 import { shownMember } from '../desktop/helpers.js';
 import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
+import { openHostView, type HostView } from '../host-view.js';
 
 const cleanups = cleanupsAfterEach();
 
@@ -45,13 +42,8 @@ const script = {
   fallback: [{ text: 'ok' }],
 };
 
-interface Dashboard {
-  events: HostEvent[];
-  call(body: Record<string, unknown>): Promise<Extract<HostEvent, { type: 'reply' }>>;
-}
-
 /** The test process leads a team of real background teammates; a dashboard host (no lead of its own) watches it. */
-async function teamWithDashboard(ws: Ws, members: string[], stopGraceMs?: number): Promise<{ session: TeamSession; events: LeadEvent[]; dash: Dashboard }> {
+async function teamWithDashboard(ws: Ws, members: string[], stopGraceMs?: number): Promise<{ session: TeamSession; events: LeadEvent[]; dash: HostView }> {
   const session = leadSession(ws, writeScript(ws, script));
   session.store.init();
   await session.store.config.create({ name: 't', members: members.map((name) => ({ name })) });
@@ -63,25 +55,9 @@ async function teamWithDashboard(ws: Ws, members: string[], stopGraceMs?: number
   handler.start();
   cleanups.push(() => stopLeadAndTeam(session, handler, ws));
 
-  const host = new TeamHost({
-    workspace: ws.dir,
-    startLead: false,
-    env: { HOME: ws.home, XDG_CONFIG_HOME: path.join(ws.home, '.config') },
-    recent: new RecentWorkspaces(path.join(ws.home, 'recent.json')),
-    ...(stopGraceMs !== undefined ? { stopGraceMs } : {}),
-  });
-  cleanups.push(() => host.close());
-  const hostEvents: HostEvent[] = [];
-  const view = new HostSession(host, (e) => hostEvents.push(e));
-  await host.open();
-  let id = 0;
-  const call = async (body: Record<string, unknown>) => {
-    const n = ++id;
-    await view.handle({ id: n, ...body });
-    return hostEvents.find((e) => e.type === 'reply' && e.id === n) as Extract<HostEvent, { type: 'reply' }>;
-  };
-  await call({ type: 'subscribe' });
-  return { session, events, dash: { events: hostEvents, call } };
+  const view = await openHostView(ws.dir, { env: { HOME: ws.home, XDG_CONFIG_HOME: path.join(ws.home, '.config') }, host: stopGraceMs !== undefined ? { stopGraceMs } : {} });
+  cleanups.push(() => view.host.close());
+  return { session, events, dash: view };
 }
 
 const output = (session: TeamSession, name: string) => fs.readFileSync(session.store.paths.output(name), 'utf8');

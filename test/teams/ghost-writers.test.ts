@@ -119,11 +119,11 @@ describe('a teammate ends, and so does every command it ran', () => {
       sandbox: 'off',
       mode: 'host',
       beforeSpawn: async (ws) => {
-        host = spawn(process.execPath, [BIN, 'team', 'host', '--json'], { cwd: ws.dir, env: scrubbedEnv(ws.home), stdio: ['ignore', 'pipe', 'ignore'] });
+        host = spawn(process.execPath, [BIN, 'host', '--no-lead', '--idle-ms', '0', '--dir', ws.dir], { cwd: ws.dir, env: scrubbedEnv(ws.home), stdio: ['ignore', 'pipe', 'ignore'] });
         cleanups.push(() => void host.kill('SIGKILL'));
         let out = '';
         host.stdout!.on('data', (b) => (out += b));
-        await waitFor(() => out.includes('"ready"'), 'team host ready');
+        await waitFor(() => out.includes('thclaws host ready'), 'the host ready');
       },
     });
     host.kill('SIGKILL');

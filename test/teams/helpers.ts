@@ -4,11 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll } from 'vitest';
 import { BIN, ensureBuilt, tempDir } from '../agent/helpers.js';
+import type { RecordedRequest } from '../agent/fake-anthropic.js';
 import { trustFolder } from '../../src/core/agent/trust.js';
 import type { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { TeamSession, type TeamSessionOptions } from '../../src/core/teams/session.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
-import { deriveState, pidAlive } from '../../src/core/store/index.js';
+import { deriveState, pidAlive, TeamStore } from '../../src/core/store/index.js';
+import { ensureWorktree } from '../../src/core/teams/worktree.js';
 
 export interface Ws {
   dir: string;
@@ -124,4 +126,18 @@ export async function stopLeadAndTeam(session: TeamSession, handler: LeadHandler
   await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => {});
   await session.close();
   ws.cleanup();
+}
+
+/** Models asked for by the conversations that open with `marker` (each teammate's initial prompt is unique). */
+export function modelsAsked(requests: RecordedRequest[], marker: string): string[] {
+  return [...new Set(requests.filter((r) => r.url.startsWith('/v1/messages') && JSON.stringify(r.body.messages[0]).includes(marker)).map((r) => r.body.model as string))];
+}
+
+/** A team workspace whose members each work in a git worktree of their own (`worktrees`, in order). */
+export async function worktreeTeam(names: string[]): Promise<{ ws: Ws; store: TeamStore; worktrees: string[] }> {
+  const ws = teamWorkspace();
+  const store = TeamStore.forWorkspace(ws.dir);
+  store.init();
+  await store.config.create({ name: 't', members: names.map((name) => ({ name, isolation: 'worktree' as const })) });
+  return { ws, store, worktrees: names.map((n) => ensureWorktree(ws.dir, n)) };
 }

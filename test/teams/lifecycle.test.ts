@@ -77,21 +77,21 @@ describe('team lifecycle through the real CLI', () => {
     expect(log).toContain('working on task #1');
   }, 150_000);
 
-  it('host mode: spawn requests served by `thclaws team host` in ptys', async () => {
+  it('host mode: spawn requests served by the headless workspace host (`thclaws host --no-lead`) in ptys', async () => {
     const ws = teamWorkspace({ teammateMode: 'host' });
     cleanups.push(ws.cleanup);
-    const host = spawn(process.execPath, [BIN, 'team', 'host', '--json'], { cwd: ws.dir, env: scrubbedEnv(ws.home), stdio: ['ignore', 'pipe', 'pipe'] });
+    const host = spawn(process.execPath, [BIN, 'host', '--no-lead', '--idle-ms', '0', '--dir', ws.dir], { cwd: ws.dir, env: scrubbedEnv(ws.home), stdio: ['ignore', 'pipe', 'pipe'] });
     cleanups.push(() => host.kill('SIGKILL'));
     let hostOut = '';
     host.stdout.on('data', (b) => (hostOut += b));
-    await waitFor(() => hostOut.includes('"ready"'), 'team host ready');
+    await waitFor(() => hostOut.includes('thclaws host ready'), 'the host ready');
     const r = await runTeam(ws);
     await expectFinished(ws, r, 'by the team host');
-    const launched = hostOut.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.kind === 'launched');
-    expect(launched.map((e) => e.agent).sort()).toEqual(['backend', 'frontend', 'qa']);
-    // Each request was served once and carries no secret values.
-    const req = JSON.parse(fs.readFileSync(path.join(ws.dir, '.thclaws/state/team/agents/qa/spawn.json'), 'utf8'));
-    expect(req.served_pid).toBe(launched.find((e) => e.agent === 'qa').pid);
+    const requests = ['backend', 'frontend', 'qa'].map((a) => JSON.parse(fs.readFileSync(path.join(ws.dir, `.thclaws/state/team/agents/${a}/spawn.json`), 'utf8')));
+    // Each request was served once, by this host, and carries no secret values.
+    for (const req of requests) expect(req).toMatchObject({ served_at: expect.any(Number), served_pid: expect.any(Number), served_by: expect.stringMatching(/ \d+$/) });
+    expect(new Set(requests.map((q) => q.served_by)).size).toBe(1);
+    const req = requests[2];
     expect(Object.keys(req.env)).not.toContain('ANTHROPIC_API_KEY');
     expect(req.inherit_env).toContain('ANTHROPIC_API_KEY');
     host.kill('SIGTERM');

@@ -4,17 +4,12 @@
  * for the model a spawn picks: the one named for it, else its role's, else the default.
  */
 import { describe, expect, it } from 'vitest';
-import { FakeAnthropic, type RecordedRequest } from '../agent/fake-anthropic.js';
+import { FakeAnthropic } from '../agent/fake-anthropic.js';
 import { runCli, scrubbedEnv } from '../agent/helpers.js';
 import { DEFAULT_MODEL } from '../../src/contract/models.js';
-import { cleanupsAfterEach, teamWorkspace } from './helpers.js';
+import { cleanupsAfterEach, modelsAsked, teamWorkspace } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();
-
-/** Models asked for by the conversations that open with `marker` (each teammate's initial prompt is unique). */
-function modelsAsked(requests: RecordedRequest[], marker: string): string[] {
-  return [...new Set(requests.filter((r) => r.url.startsWith('/v1/messages') && JSON.stringify(r.body.messages[0]).includes(marker)).map((r) => r.body.model as string))];
-}
 
 describe('roleModels', () => {
   it("a teammate requests its role's model; a model named for it wins; another role gets the default", async () => {

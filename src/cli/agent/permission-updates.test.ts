@@ -22,9 +22,9 @@ function target(c: SessionPermissionChecker, modes: string[] = []): PermissionTa
 const read = (f: string) => JSON.parse(readFileSync(f, 'utf8'));
 
 describe("the Agent SDK's PermissionUpdate, applied as it says", () => {
-  it('session and cliArg stay in memory; userSettings, projectSettings, localSettings are written with their own behaviour', () => {
+  it('session and cliArg stay in memory; userSettings, projectSettings, localSettings are written with their own behaviour', async () => {
     const c = new SessionPermissionChecker('ask', { decide: async () => 'deny' });
-    const notes = applyPermissionUpdates(
+    const notes = await applyPermissionUpdates(
       [
         { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }], behavior: 'allow', destination: 'session' },
         { type: 'addRules', rules: [{ toolName: 'Write' }], behavior: 'deny', destination: 'cliArg' },
@@ -43,13 +43,13 @@ describe("the Agent SDK's PermissionUpdate, applied as it says", () => {
     expect(read(path.join(dir, 'xdg/thclaws/settings.json'))).toEqual({ permissions: { deny: ['WebFetch'] } });
   });
 
-  it('replaceRules and removeRules edit the file they name and keep its other keys; setMode switches; directories are refused by name', () => {
+  it('replaceRules and removeRules edit the file they name and keep its other keys; setMode switches; directories are refused by name', async () => {
     mkdirSync(path.join(dir, '.thclaws'));
     const file = path.join(dir, '.thclaws/settings.local.json');
     writeFileSync(file, JSON.stringify({ model: 'm', permissions: { allow: ['Bash(ls)', 'Edit'], deny: ['Bash(rm:*)'] } }));
     const c = new SessionPermissionChecker('ask', { decide: async () => 'deny' }, { rules: ['Bash(ls)', 'Edit'], deny: ['Bash(rm:*)'] });
     const modes: string[] = [];
-    const notes = applyPermissionUpdates(
+    const notes = await applyPermissionUpdates(
       [
         { type: 'removeRules', rules: [{ toolName: 'Edit' }], behavior: 'allow', destination: 'localSettings' },
         { type: 'replaceRules', rules: [{ toolName: 'Bash', ruleContent: 'rm -rf:*' }], behavior: 'deny', destination: 'localSettings' },

@@ -55,7 +55,7 @@ function settingsFile(dest: PermissionUpdate['destination'], t: PermissionTarget
 }
 
 /** Applies each update in order; returns one line per part that was not applied (for stderr). */
-export function applyPermissionUpdates(updates: readonly PermissionUpdate[], t: PermissionTarget): string[] {
+export async function applyPermissionUpdates(updates: readonly PermissionUpdate[], t: PermissionTarget): Promise<string[]> {
   const notes: string[] = [];
   for (const u of updates) {
     if (u.type === 'addDirectories' || u.type === 'removeDirectories') {
@@ -75,7 +75,7 @@ export function applyPermissionUpdates(updates: readonly PermissionUpdate[], t: 
     else t.addRules(kind, rules);
     const file = settingsFile(u.destination, t);
     if (!file) continue;
-    editPermissionRules(file, kind, (list) => {
+    await editPermissionRules(file, kind, (list) => {
       if (u.type === 'addRules') return [...list, ...rules.filter((r) => !list.includes(r))];
       if (u.type === 'removeRules') return list.filter((r) => typeof r !== 'string' || !rules.includes(r));
       return rules;

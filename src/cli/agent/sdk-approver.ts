@@ -53,7 +53,7 @@ export class SdkApprover implements Approver {
     if (this.d.target.currentMode === 'plan' && modeBefore !== 'plan' && req.tool !== 'ExitPlanMode') {
       return { deny: `the session switched to plan mode while ${req.tool} waited for approval; it was not run` };
     }
-    for (const note of applyPermissionUpdates(a.updatedPermissions ?? [], this.d.target)) this.d.warn(`canUseTool updatedPermissions: ${note}`);
+    for (const note of await applyPermissionUpdates(a.updatedPermissions ?? [], this.d.target)) this.d.warn(`canUseTool updatedPermissions: ${note}`);
     if (a.updatedInput && JSON.stringify(a.updatedInput) !== JSON.stringify(req.input)) return { allow: a.updatedInput };
     return 'allow';
   }

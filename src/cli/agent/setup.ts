@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Agent } from '../../core/agent/agent.js';
 import { agentsDir, loadAgentDefs, type AgentDef } from '../../core/agent/agent-defs.js';
 import { resolveModelAlias } from '../../contract/models.js';
+import { chooseModel } from '../../core/agent/model-choice.js';
 import { priceFor } from '../../core/agent/cost.js';
 import { SessionPermissionChecker, type PermissionMode } from '../../core/agent/permissions.js';
 import { ApiKeyError, ApiKeyStore } from '../../core/agent/api-key.js';
@@ -203,7 +204,7 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   const def = agentName ? agentDefFor(projectRoot, agentName) : undefined;
   const problem = opts.model === undefined ? null : modelNameProblem(opts.model);
   if (problem) throw new CliError(`--model: ${problem}`, 2);
-  const model = resolveModelAlias(opts.model ?? def?.model ?? settings.model);
+  const model = chooseModel({ requested: opts.model, definition: def?.model, settings: settings.model });
   registerProfileModels(settings.providers);
   // A `<profile>/<model>` id talks to its profile's server; a plain id to Anthropic (or the script), whose
   // key is needed only then. The scripted provider plays its script whatever the model is called.

@@ -1,8 +1,7 @@
 /** `thclaws team budget <name|--team|--role R> --usd N | --tokens N`: the team's spending limits in budgets.json. */
 import type { Command } from 'commander';
 import type { BudgetLimit } from '../../contract/settings-schema.js';
-import type { BudgetTarget } from '../../core/store/budgets.js';
-import { LEAD } from '../../core/store/index.js';
+import { LEAD, type BudgetTarget } from '../../core/store/index.js';
 import { CliError } from '../errors.js';
 import { action, openStore, print, withCommon, type CommonOpts } from './common.js';
 

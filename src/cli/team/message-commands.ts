@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { USER } from '../../core/store/index.js';
-import { knownNames } from '../../core/store/config.js';
+import { knownNames, USER } from '../../core/store/index.js';
 import { CliError } from '../errors.js';
 import { action, openStore, print, teammateSelf, withCommon, type CommonOpts } from './common.js';
 

@@ -59,8 +59,8 @@ export interface CheckerOptions {
   /** `permissions.ask` / `permissions.deny` from settings: deny > ask > allow, in every mode. */
   ask?: string[];
   deny?: string[];
-  /** Persists a new rule (the "always" answer) so later sessions keep it. */
-  persist?: (rule: string) => void;
+  /** Persists a new rule (the "always" answer) so later sessions keep it; a promise it returns is awaited. */
+  persist?: (rule: string) => unknown;
   /** `--add-dir`: directories that count as the workspace (acceptEdits lets edits there run unasked). */
   additionalDirs?: readonly string[];
 }
@@ -197,7 +197,7 @@ export class SessionPermissionChecker implements PermissionChecker {
     if (answer === 'always') {
       if (!this.rules.includes(scope)) {
         this.rules.push(scope);
-        this.opts.persist?.(scope);
+        await this.opts.persist?.(scope);
       }
       return { allowed: true };
     }

@@ -61,11 +61,11 @@ describe('settings', () => {
     expect(() => loadSettings(project, env())).toThrow(/expected a JSON object/);
   });
 
-  it("teammates' permissions: ask by default, rules add up across layers, and an untrusted folder cannot loosen them", () => {
+  it("teammates' permissions: ask by default, rules add up across layers, and an untrusted folder cannot loosen them", async () => {
     expect(loadSettings(project, env()).settings).toMatchObject({ teammatePermissionMode: 'ask', teammateAllow: [], teammates: {}, permissionApprover: 'user', planApprover: 'user', approvalTimeoutMs: 600_000 });
     write(path.join(project, '.thclaws/settings.json'), { teammatePermissionMode: 'auto', teammateAllow: ['Bash(make:*)'], teammates: { alice: { permissionMode: 'auto', allow: ['Bash(ls:*)'], planModeRequired: true } } });
-    addTeammateAllowRule(project, 'Bash(npm test:*)', 'alice');
-    addTeammateAllowRule(project, 'Bash(git status:*)', null);
+    await addTeammateAllowRule(project, 'Bash(npm test:*)', 'alice');
+    await addTeammateAllowRule(project, 'Bash(git status:*)', null);
     const trusted = loadSettings(project, env(), { trusted: true }).settings;
     expect(trusted.teammatePermissionMode).toBe('auto');
     expect(trusted.teammateAllow).toEqual(['Bash(make:*)', 'Bash(git status:*)']);
@@ -79,7 +79,7 @@ describe('settings', () => {
     expect(untrusted.ignored.join('\n')).toMatch(/teammatePermissionMode[\s\S]*teammateAllow[\s\S]*teammates\.alice\.permissionMode[\s\S]*teammates\.alice\.allow/);
   });
 
-  it('project keys that loosen permissions need folder trust; allow lists of all layers add up', () => {
+  it('project keys that loosen permissions need folder trust; allow lists of all layers add up', async () => {
     write(path.join(home, '.config/thclaws/settings.json'), { permissions: { allow: ['Read'] } });
     write(path.join(project, '.thclaws/settings.json'), { permissionMode: 'auto', permissions: { allow: ['Bash'] }, maxIterations: 7 });
     write(path.join(project, '.thclaws/settings.local.json'), { permissions: { allow: ['Write(src/)'] } });
@@ -94,7 +94,7 @@ describe('settings', () => {
     const trusted = loadSettings(project, env());
     expect(trusted.ignored).toEqual([]);
     expect(trusted.settings).toMatchObject({ permissionMode: 'auto', permissions: { allow: ['Read', 'Bash', 'Write(src/)'] } });
-    addAllowRule(project, 'Bash(npm test:*)');
+    await addAllowRule(project, 'Bash(npm test:*)');
     expect(loadSettings(project, env()).settings.permissions.allow).toEqual(['Read', 'Bash', 'Write(src/)', 'Bash(npm test:*)']);
   });
 

@@ -3,12 +3,13 @@
  * The keys, their defaults and the reason for each live in `contract/settings-schema.ts` (one schema for the runtime,
  * the CLI and the dashboard); this module reads and merges the layers. A bad value names its file and key.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SettingsSchema, settingsLayerSchema, type Settings } from '../../contract/settings-schema.js';
 import { isTrusted, looseningKeys, withoutLoosening } from './trust.js';
 import { untrustedProfileKeys } from './provider-profiles.js';
+import { editFileLocked } from '../store/index.js';
 
 export { defaultSettings, RetrySchema, SettingsSchema, type Settings } from '../../contract/settings-schema.js';
 
@@ -31,9 +32,19 @@ export function localSettingsPath(projectRoot: string): string {
 }
 
 function readJsonObject(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new SettingsError(`invalid settings file ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return parseJsonObject(file, text);
+}
+
+function parseJsonObject(file: string, text: string): Record<string, unknown> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new SettingsError(`invalid settings file ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -141,45 +152,47 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
   return { settings: res.data, sources, ignored };
 }
 
-/** Adds an allow rule to the local project settings (an "always" answer), keeping every other key. */
-export function addAllowRule(projectRoot: string, rule: string): void {
-  editPermissionRules(localSettingsPath(projectRoot), 'allow', (list) => (list.includes(rule) ? list : [...list, rule]));
+/**
+ * The one writer of a settings file (user, project or local): read, edited and written under the file's lock
+ * (the store's), every other key kept, so writers in different processes never drop each other's keys. A file
+ * that is not a JSON object is an error, never overwritten. `edit` returns the next object (it may throw to
+ * refuse), or null when nothing changes; the object as written (or as it was) is returned.
+ */
+export function editSettingsFile(file: string, edit: (raw: Record<string, unknown>) => Record<string, unknown> | null): Promise<Record<string, unknown>> {
+  return editFileLocked(file, (current) => {
+    if (current.kind === 'unreadable') throw new SettingsError(`invalid settings file ${file}: ${current.reason}`);
+    const raw = current.kind === 'ok' ? parseJsonObject(file, current.text) : {};
+    const next = edit(raw);
+    return next === null ? { write: null, result: raw } : { write: `${JSON.stringify(next, null, 2)}\n`, result: next };
+  });
 }
 
-/**
- * Rewrites one `permissions.<kind>` list of a settings file (created if absent); other keys are kept. A file
- * that is not JSON is an error, never overwritten.
- */
-export function editPermissionRules(file: string, kind: 'allow' | 'ask' | 'deny', edit: (list: unknown[]) => unknown[]): void {
-  const raw = existsSync(file) ? readJsonObject(file) : {};
-  const perms = (raw.permissions && typeof raw.permissions === 'object' ? raw.permissions : {}) as Record<string, unknown>;
-  const before = Array.isArray(perms[kind]) ? (perms[kind] as unknown[]) : [];
-  const after = edit(before);
-  if (after.length === before.length && after.every((r, i) => r === before[i])) return;
-  raw.permissions = { ...perms, [kind]: after };
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(raw, null, 2)}\n`);
-  renameSync(tmp, file);
+/** Adds an allow rule to the local project settings (an "always" answer), keeping every other key. */
+export function addAllowRule(projectRoot: string, rule: string): Promise<void> {
+  return editPermissionRules(localSettingsPath(projectRoot), 'allow', (list) => (list.includes(rule) ? list : [...list, rule]));
+}
+
+/** Rewrites one `permissions.<kind>` list of a settings file (created if absent); other keys are kept. */
+export async function editPermissionRules(file: string, kind: 'allow' | 'ask' | 'deny', edit: (list: unknown[]) => unknown[]): Promise<void> {
+  await editSettingsFile(file, (raw) => {
+    const perms = (raw.permissions && typeof raw.permissions === 'object' ? raw.permissions : {}) as Record<string, unknown>;
+    const before = Array.isArray(perms[kind]) ? (perms[kind] as unknown[]) : [];
+    const after = edit(before);
+    if (after.length === before.length && after.every((r, i) => r === before[i])) return null;
+    return { ...raw, permissions: { ...perms, [kind]: after } };
+  });
 }
 
 /** Stores a teammate's "always" answer in the local project settings: for one teammate, or the whole team. */
-export function addTeammateAllowRule(projectRoot: string, rule: string, agent: string | null): void {
-  const file = localSettingsPath(projectRoot);
-  const raw = existsSync(file) ? readJsonObject(file) : {};
-  if (agent === null) {
-    const list = Array.isArray(raw.teammateAllow) ? (raw.teammateAllow as unknown[]) : [];
-    if (list.includes(rule)) return;
-    raw.teammateAllow = [...list, rule];
-  } else {
+export async function addTeammateAllowRule(projectRoot: string, rule: string, agent: string | null): Promise<void> {
+  await editSettingsFile(localSettingsPath(projectRoot), (raw) => {
+    if (agent === null) {
+      const list = Array.isArray(raw.teammateAllow) ? (raw.teammateAllow as unknown[]) : [];
+      return list.includes(rule) ? null : { ...raw, teammateAllow: [...list, rule] };
+    }
     const all = (raw.teammates && typeof raw.teammates === 'object' ? raw.teammates : {}) as Record<string, Record<string, unknown>>;
     const mine = all[agent] ?? {};
     const list = Array.isArray(mine.allow) ? (mine.allow as unknown[]) : [];
-    if (list.includes(rule)) return;
-    raw.teammates = { ...all, [agent]: { ...mine, allow: [...list, rule] } };
-  }
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(raw, null, 2)}\n`);
-  renameSync(tmp, file);
+    return list.includes(rule) ? null : { ...raw, teammates: { ...all, [agent]: { ...mine, allow: [...list, rule] } } };
+  });
 }

@@ -3,6 +3,7 @@
  * one assistant turn run concurrently; results always come back in request order.
  */
 import { z } from 'zod';
+import { describeIssues } from '../../contract/store-schemas.js';
 import type { LoopEvents } from './loop.js';
 import type { ToolSpec, ToolUseBlock } from './providers/types.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
@@ -28,12 +29,8 @@ export function capOutput(text: string, max: number): string {
   return `${text.slice(0, headLen)}\n[... ${cut} characters cut from the middle of this output ...]\n${text.slice(text.length - tailLen)}`;
 }
 
-function describeIssues(err: z.ZodError): string {
-  return err.issues
-    .slice(0, 5)
-    .map((i) => `"${i.path.join('.') || '(input)'}": ${i.message}`)
-    .join('; ');
-}
+/** Zod's issues as a model reads them in a refused call. */
+const issuesOf = (err: z.ZodError): string => describeIssues(err, { max: 5, quote: true, whole: '(input)' });
 
 /** A call written with a tool's old field names, renamed to the current ones (never over a current one). */
 export function withCurrentFields(tool: Tool<any>, input: unknown): unknown {
@@ -57,7 +54,7 @@ export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: T
   const parsed = tool.inputSchema.safeParse(withCurrentFields(tool, call.input));
   if (!parsed.success) {
     events?.onToolCall?.({ id: call.id, name: call.name, input: call.input, summary: '(invalid input)' });
-    return { content: `invalid input for ${tool.name}: ${describeIssues(parsed.error as z.ZodError)}`, isError: true };
+    return { content: `invalid input for ${tool.name}: ${issuesOf(parsed.error as z.ZodError)}`, isError: true };
   }
   let input = parsed.data;
   let summary = tool.summarize?.(input, ctx) ?? JSON.stringify(input).slice(0, 200);
@@ -68,7 +65,7 @@ export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: T
     // A hook's changed input passes the same schema, guards and permission check as the model's own.
     if (hook?.input !== undefined) {
       const changed = tool.inputSchema.safeParse(withCurrentFields(tool, hook.input));
-      if (!changed.success) return { content: `invalid input from a PreToolUse hook for ${tool.name}: ${describeIssues(changed.error as z.ZodError)}`, isError: true };
+      if (!changed.success) return { content: `invalid input from a PreToolUse hook for ${tool.name}: ${issuesOf(changed.error as z.ZodError)}`, isError: true };
       input = changed.data;
       summary = tool.summarize?.(input, ctx) ?? JSON.stringify(input).slice(0, 200);
     }
@@ -96,7 +93,7 @@ async function guardedRun(tool: Tool<any>, input: unknown, summary: string, tool
     // An approver's changed input passes the same schema and guards as the model's own.
     if (decision.input !== undefined) {
       const changed = tool.inputSchema.safeParse(withCurrentFields(tool, decision.input));
-      if (!changed.success) return { content: `invalid input from the approver for ${tool.name}: ${describeIssues(changed.error as z.ZodError)}`, isError: true };
+      if (!changed.success) return { content: `invalid input from the approver for ${tool.name}: ${issuesOf(changed.error as z.ZodError)}`, isError: true };
       const denied = ctx.permissions.denial?.({ ...req, input: changed.data });
       if (denied) return { content: `permission denied: ${denied}`, isError: true };
       const refusedChanged = await tool.preflight?.(changed.data, ctx);

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { gitText, literalPath, runGit, splitZ, yieldCpu } from './git-run.js';
+import { gitText, literalPath, objectSizes, runGit, splitZ } from '../git.js';
 import { parseRawNumstat, type ChangeStatus } from './diff-parse.js';
 import { TEAMMATE_BRANCHES_REF, teammateBranch } from '../../contract/branch.js';
 
@@ -61,26 +61,8 @@ export function worktreeOf(root: string, agent: string): string | null {
   return fs.existsSync(path.join(dir, '.git')) ? dir : null;
 }
 
-async function blobSizes(cwd: string, blobs: string[]): Promise<Map<string, number>> {
-  const want = [...new Set(blobs.filter((b) => b && !/^0+$/.test(b)))];
-  const sizes = new Map<string, number>();
-  if (!want.length) return sizes;
-  // One process for every blob: --batch-check reads object names from stdin.
-  const { spawn } = await import('node:child_process');
-  const text = await new Promise<string>((resolve) => {
-    const c = spawn('git', ['cat-file', '--batch-check=%(objectname) %(objectsize)'], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
-    yieldCpu(c);
-    let out = '';
-    c.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
-    c.on('close', () => resolve(out));
-    c.on('error', () => resolve(out));
-    c.stdin.end(`${want.join('\n')}\n`);
-  });
-  for (const line of text.split('\n')) {
-    const [oid, size] = line.split(' ');
-    if (oid && size && /^\d+$/.test(size)) sizes.set(oid, Number(size));
-  }
-  return sizes;
+function blobSizes(cwd: string, blobs: string[]): Promise<Map<string, number>> {
+  return objectSizes(cwd, [...new Set(blobs.filter((b) => b && !/^0+$/.test(b)))]);
 }
 
 function statSig(abs: string): string {

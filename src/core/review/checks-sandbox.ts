@@ -7,7 +7,7 @@
 import { localSettingsPath, projectSettingsPath, userSettingsPath } from '../agent/settings.js';
 import { createRoleSandbox, layeredSandboxSettings, readSettingsLayer } from '../sandbox/index.js';
 import { describeSandboxStatus } from '../sandbox/status.js';
-import { gitText } from './git-run.js';
+import { gitText } from '../git.js';
 
 export interface ChecksSandbox {
   wrap: ((command: string, dir: string) => Promise<string>) | null;

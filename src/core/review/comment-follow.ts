@@ -6,7 +6,7 @@
  * other code. Comparing only the text at the old line number would put it on an identical line elsewhere.
  */
 import { createHash } from 'node:crypto';
-import { runGit } from './git-run.js';
+import { runGit } from '../git.js';
 
 /** The git blob id a text would have in a SHA-1 repository (to skip the diff when nothing changed). */
 export function blobId(text: string): string {

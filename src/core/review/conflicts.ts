@@ -8,7 +8,7 @@
  * on the commit ids); `merge-tree` runs only for pairs that share a path and have not been merged at these
  * exact commits before, all of them in one `git merge-tree --stdin` process.
  */
-import { literalPath, runGit } from './git-run.js';
+import { literalPath, runGit } from '../git.js';
 import { intersectRanges, parseMergeTree, parseMergeTreeBatch, parseRawPatch, type LineRange, type Merged, type TouchedFile } from './diff-parse.js';
 import { leadBranch, revParse, worktreeOf } from './changes.js';
 import { WorktreeSnapshots } from './snapshot.js';

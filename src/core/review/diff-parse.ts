@@ -2,7 +2,7 @@
  * Parsers of git's `-z` output (`diff --raw --numstat -z`, `merge-tree -z`): NUL-split fields, never lines,
  * so a path may hold any byte git allows (newlines, tabs, quotes, unicode).
  */
-import { splitZ } from './git-run.js';
+import { splitZ } from '../git.js';
 
 export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'copied' | 'type_changed';
 

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { parseMergeTreeBatch } from './diff-parse.js';
-import { gitText, runGit } from './git-run.js';
+import { gitText, runGit } from '../git.js';
 
 export interface BlobSide {
   mode: string;

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { holdExclusive, TeamError, type TeamStore } from '../store/index.js';
 import { leadBranch, revParse } from './changes.js';
-import { gitText, runGit } from './git-run.js';
+import { gitText, runGit } from '../git.js';
 import { announceLanding, type Landed } from './landing.js';
 import { dirtyFiles, mergeRefusals, quoteList, type Refusal } from './merge-plan.js';
 import { runCheck } from './run-check.js';

@@ -5,7 +5,7 @@
  * (the work they asked about is on the target now).
  */
 import { LEAD, USER, type TeamStore } from '../store/index.js';
-import { runGit } from './git-run.js';
+import { runGit } from '../git.js';
 import { teammateBranch } from '../../contract/branch.js';
 
 export interface Landed {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TeamError } from '../store/index.js';
 import { leadBranch, revParse } from './changes.js';
-import { gitText, runGit, splitZ } from './git-run.js';
+import { gitText, runGit, splitZ } from '../git.js';
 import { dirtyFiles, quoteList } from './merge-plan.js';
 import { abortLeftMerge, mergeWork, recordLeftMerge, type Aborted } from './merge-work.js';
 import { teammateBranch } from '../../contract/branch.js';

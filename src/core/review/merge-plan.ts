@@ -8,7 +8,7 @@ import { deriveState, TeamError, type AgentState, type TeamStore } from '../stor
 import { leadBranch, revParse, teamBranches, teammateChanges, worktreeOf, type FileChange } from './changes.js';
 import { parseMergeTree } from './diff-parse.js';
 import { landedTips } from './landing.js';
-import { gitText, runGit, splitZ } from './git-run.js';
+import { gitText, runGit, splitZ } from '../git.js';
 import { teammateBranch } from '../../contract/branch.js';
 
 export interface BranchOverview {

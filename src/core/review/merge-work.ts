@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TeamError } from '../store/index.js';
-import { gitText, runGit, splitZ } from './git-run.js';
+import { gitText, runGit, splitZ } from '../git.js';
 import { quoteList } from './merge-plan.js';
 
 /** Who left the merge in progress: a merge the person left from the panel is theirs to finish or abort. */

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitText, runGit, splitZ } from './git-run.js';
+import { gitText, runGit, splitZ } from '../git.js';
 import { HUGE_FILE_BYTES } from './changes.js';
 
 const SNAPSHOT_ENV = {

@@ -19,3 +19,8 @@ export { SpawnRequestSchema, SpawnRequests, type StoredSpawnRequest } from './sp
 export { Reviews, ReviewCommentSchema, REVIEW_STATES, type ReviewComment, type ReviewState, type NewComment } from './reviews.js';
 export { MAX_SPEND_CALLS, SpendHistory, type SpendCall } from './spend.js';
 export { CONTROL_TYPES, REPLY_TYPES, isFrameType, type FrameType } from '../../contract/frame-kinds.js';
+export { editFileLocked, type FileEdit, type ReadResult } from './locked-file.js';
+export { knownNames } from './config.js';
+export type { BudgetTarget } from './budgets.js';
+export { tryHoldLock, type HeldLock } from './lock.js';
+export { writeFileAtomic } from './fsio.js';

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { TeamError } from './errors.js';
 
 /**
- * `agents/<name>/spawn.json`: a request for a host (`thclaws team host`, the desktop TeamHost) to start a
+ * `agents/<name>/spawn.json`: a request for a host (`thclaws host`, the desktop TeamHost) to start a
  * teammate. Values of secrets never touch the disk: `env` holds only the team's own variables, and
  * `inherit_env` names the variables the host copies from its own environment.
  */

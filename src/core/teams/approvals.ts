@@ -4,9 +4,7 @@
  * from `lead` or `user`, matched by request id). The CLI, the lead's AnswerApproval tool and the desktop
  * app all answer through `answerApproval`.
  */
-import { deriveState, isLive, LEAD, TeamError, USER, type Message, type TeamStore } from '../store/index.js';
-import { parseJson, readTextFile, writeFileAtomic } from '../store/fsio.js';
-import { withLock } from '../store/lock.js';
+import { deriveState, editFileLocked, isLive, LEAD, TeamError, USER, type Message, type ReadResult, type TeamStore } from '../store/index.js';
 import { sendFrame } from './protocol.js';
 import type { FrameOf } from '../../contract/frames.js';
 import type { Waiting } from '../../contract/store-schemas.js';
@@ -55,11 +53,14 @@ interface FirstAnswer {
   at: number;
 }
 
-function readAnswers(file: string): Record<string, FirstAnswer> {
-  const r = readTextFile(file);
+function answersOf(r: ReadResult): Record<string, FirstAnswer> {
   if (r.kind !== 'ok') return {};
-  const p = parseJson(r.text);
-  return p.ok && p.value && typeof p.value === 'object' ? (p.value as Record<string, FirstAnswer>) : {};
+  try {
+    const value: unknown = JSON.parse(r.text);
+    return value && typeof value === 'object' ? (value as Record<string, FirstAnswer>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -79,8 +80,8 @@ export async function answerApproval(store: TeamStore, from: string, requestId: 
   const first = await find();
   if (!first) throw notPending();
   const file = store.paths.answers(first.agent);
-  return withLock(file, async (guard) => {
-    const answers = readAnswers(file);
+  return editFileLocked(file, async (current) => {
+    const answers = answersOf(current);
     const prior = answers[requestId];
     if (prior) throw new TeamError('conflict', `approval request "${requestId}" was already ${prior.allow ? 'approved' : 'denied'} by ${prior.from === USER ? 'the person' : prior.from}`);
     // Re-read under the lock: it may have timed out or been withdrawn while this waited.
@@ -95,8 +96,7 @@ export async function answerApproval(store: TeamStore, from: string, requestId: 
       ...(answer.feedback ? { feedback: answer.feedback } : {}),
     });
     const kept = Object.entries(answers).slice(-(ANSWERS_KEPT - 1));
-    writeFileAtomic(file, JSON.stringify(Object.fromEntries([...kept, [requestId, { from, allow: answer.allow, at: Date.now() }]])), { guard });
-    return { waiting, message };
+    return { write: JSON.stringify(Object.fromEntries([...kept, [requestId, { from, allow: answer.allow, at: Date.now() }]])), result: { waiting, message } };
   });
 }
 

@@ -2,7 +2,7 @@
  * The seam between the teams runtime and whatever runs teammate processes.
  *
  * SpawnTeammate in `host` mode never starts a process itself: it writes a spawn request
- * (`agents/<name>/spawn.json`, through the store) and a host — the headless `thclaws team host`, or the
+ * (`agents/<name>/spawn.json`, through the store) and a host — the workspace's `thclaws host`, or the
  * desktop TeamHost — picks it up and starts the process through a `TeammateLauncher`. The runtime's own
  * background and tmux spawners implement the same interface, so boot verification, the one-live-process
  * rule and respawn logic are written once against it.

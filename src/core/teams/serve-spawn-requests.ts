@@ -1,6 +1,6 @@
 /**
  * The host side of `host` mode: watches the store's change feed for spawn requests and launches each one
- * exactly once per spawn id through the given launcher (the headless `thclaws team host` or the desktop
+ * exactly once per spawn id through the given launcher (the workspace host, `thclaws host`, or the desktop
  * TeamHost). A request claimed by another host is left alone.
  */
 import type { StoredSpawnRequest, TeamStore } from '../store/index.js';

@@ -11,7 +11,7 @@ import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from './launche
 import { BackgroundLauncher } from './launchers/background.js';
 import { TmuxLauncher, tmuxAvailable } from './launchers/tmux.js';
 import { TEAM_POLICY } from '../../contract/policy.js';
-import { roleModelFor } from '../../contract/settings-schema.js';
+import { spawnModel } from '../agent/model-choice.js';
 import type { TeammateMode, TeamSession } from './session.js';
 import { ensureWorktree } from './worktree.js';
 
@@ -88,7 +88,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   }
   const mode = resolveMode(session.opts.teammateModeFixedBy ? session.opts.teammateMode : (input.teammateMode ?? session.opts.teammateMode));
   // The model named for this spawn or this member, else the role's (settings roleModels), else the child's default.
-  const model = input.model?.trim() || member.model || roleModelFor(session.opts.roleModels ?? {}, member.role) || null;
+  const model = spawnModel({ requested: input.model, member: member.model, role: member.role, roleModels: session.opts.roleModels });
   const planMode = input.planModeRequired === true || member.plan_mode_required === true;
   if (planMode && input.planModeReason) store.journal.record({ event: 'note', file: store.paths.config, reason: `${name} starts in plan mode: ${input.planModeReason}` });
   if (input.planModeRequired && !member.plan_mode_required) {
@@ -189,7 +189,7 @@ async function verifyBoot(session: TeamSession, name: string, spawnId: string, c
     }
     if (req?.spawn_id === spawnId && req.error) throw new TeamError('conflict', `the host could not start '${name}': ${req.error}`);
     if (Date.now() > deadline) {
-      const why = !child && !req?.served_at ? ' (no host picked up the spawn request: is `thclaws team host` or the desktop app running?)' : '';
+      const why = !child && !req?.served_at ? ' (no host picked up the spawn request: is `thclaws host` or a dashboard running?)' : '';
       throw new TeamError('conflict', `teammate '${name}' did not come up within ${TEAM_POLICY.bootTimeoutMs / 1000} s${why}.\noutput.log tail:\n${tail()}`);
     }
     await new Promise((r) => setTimeout(r, 25));

@@ -162,7 +162,7 @@ export class TeamApprover implements Approver {
       if (r.always && req.scope && waiting.rule) {
         this.granted.push(req.scope);
         try {
-          addTeammateAllowRule(this.session.projectRoot, req.scope, r.ruleScope === 'team' ? null : this.me);
+          await addTeammateAllowRule(this.session.projectRoot, req.scope, r.ruleScope === 'team' ? null : this.me);
         } catch (err) {
           this.opts.print(`[${this.me}] could not store the rule ${req.scope}: ${(err as Error).message}`);
         }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { HOST_PROTOCOL, HostHelloSchema, parseRequest, type HostEvent, type HostWelcome, type Request } from '../../contract/api.js';
 import { askTeammatesToStop } from './stop-team.js';
-import { tryHoldLock, type HeldLock } from '../../core/store/lock.js';
+import { tryHoldLock, type HeldLock } from '../../core/store/index.js';
 import type { HostManager } from '../host/connection.js';
 import { hostPaths, type HostPaths } from './runtime-dir.js';
 import { LineReader } from './lines.js';

@@ -7,8 +7,7 @@
 import { BudgetsSchema, type Budgets } from '../../contract/settings-schema.js';
 import { loadSettings } from '../../core/agent/settings.js';
 import { MODEL_ALIASES } from '../../contract/models.js';
-import { LEAD, type TeamStore } from '../../core/store/index.js';
-import type { BudgetTarget } from '../../core/store/budgets.js';
+import { LEAD, type BudgetTarget, type TeamStore } from '../../core/store/index.js';
 import { applicableLimits, evaluateBudget, teamSpend } from '../../contract/budget.js';
 import type { HostEvent, Member, SpendPoint } from '../../contract/api.js';
 

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gitMust } from '../../core/git.js';
 import { DASHBOARD_PROMPT, teamScript } from './demo-team.js';
 import { thclawsBin, type TeamHostOptions } from './team-host.js';
 
@@ -23,7 +23,7 @@ export interface DemoWorkspace {
 export function prepareDemoWorkspace(): DemoWorkspace {
   const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-demo-')));
   const configHome = `${workspace}-config`;
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
+  const git = (...args: string[]) => gitMust(workspace, args);
   git('init', '-q', '-b', 'main');
   git('config', 'user.email', 'demo@thclaws.local');
   git('config', 'user.name', 'thclaws demo');

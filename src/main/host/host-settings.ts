@@ -5,12 +5,14 @@
 import type { HostEvent, SandboxView, SettingsView } from '../../contract/api.js';
 import { workspaceSandboxStatus } from '../../core/sandbox/workspace-status.js';
 import { ProjectSettingsFile } from './settings-file.js';
-import { effectiveMode, sandboxView } from './views.js';
+import { effectiveMode, sandboxView, type ModelSettings } from './views.js';
+import { agentsDir, loadAgentDefs } from '../../core/agent/agent-defs.js';
 import { modelChoices } from './budget-feed.js';
 
 export class HostSettings {
   readonly file: ProjectSettingsFile;
   private shown: SettingsView | null = null;
+  private definitions: Record<string, string> = {};
   private sandbox: SandboxView = { state: 'checking', text: 'sandbox: checking', fix: null };
   private teamEnabledAtLeadStart: boolean | null = null;
 
@@ -23,9 +25,15 @@ export class HostSettings {
     this.file = new ProjectSettingsFile(workspace);
   }
 
-  /** Read now (defaults for a missing or broken file). */
+  /** Read now (defaults for a missing or broken file), with the agent definitions' models beside them. */
   read(): SettingsView {
+    this.definitions = definitionModels(this.workspace);
     return (this.shown = this.file.readOrDefaults());
+  }
+
+  /** What a member view needs to show the model a member not running yet will get. */
+  get models(): ModelSettings {
+    return { ...this.last, definitions: this.definitions };
   }
 
   /** The ones last read: a member view is built every tick, the file is not read for each. */
@@ -65,4 +73,9 @@ export class HostSettings {
     }
     return this.sandbox;
   }
+}
+
+/** Each agent definition's model by its name (`.thclaws/agents/*.md`); broken files are the agent's to report. */
+function definitionModels(workspace: string): Record<string, string> {
+  return Object.fromEntries(loadAgentDefs(agentsDir(workspace)).defs.flatMap((d) => (d.model ? [[d.name, d.model]] : [])));
 }

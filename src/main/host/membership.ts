@@ -14,6 +14,8 @@ export interface MembershipOptions {
   /** argv of the lead: its first word runs thclaws, the rest (provider, script) every teammate inherits. */
   leadArgv: string[];
   maxLiveTeammates: () => number;
+  /** The settings' model per role: a member started here runs its role's model, as a lead's spawn does. */
+  roleModels?: () => Readonly<Record<string, string>>;
   env?: Record<string, string>;
 }
 
@@ -86,6 +88,7 @@ export class Membership {
       childFlags,
       defaultModel: '',
       maxLiveTeammates: this.o.maxLiveTeammates(),
+      ...(this.o.roleModels ? { roleModels: this.o.roleModels() } : {}),
       ...(this.o.env ? { childEnv: this.o.env } : {}),
     });
     await spawnTeammate(session, { name, ...(resume ? { resumeSession: resume } : {}) });

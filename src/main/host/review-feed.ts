@@ -6,17 +6,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import chokidar, { type FSWatcher } from 'chokidar';
 import { LEAD, USER, type TeamStore } from '../../core/store/index.js';
 import { leadBranch, revParse, teamBranches, teammateChanges, type TeammateChanges } from '../../core/review/changes.js';
 import { ConflictScanner, type ConflictWarning } from '../../core/review/conflicts.js';
 import { markOutdated } from '../../core/review/review.js';
-import { inBackground } from '../../core/review/git-run.js';
+import { inBackground } from '../../core/git.js';
 import { sendFrame } from '../../core/teams/protocol.js';
+import { TreeWatch } from './tree-watch.js';
 import type { ChangesView, ConflictWarningView, HostEvent, ReviewCommentView } from '../../contract/api.js';
 
 /** Dependency and build folders of a worktree: their churn is never a teammate's change to review. */
-const IGNORED = /[\\/](node_modules|\.git|dist|build|\.next|\.cache|target|\.venv|__pycache__)([\\/]|$)/;
+const IGNORED = /\/(node_modules|\.git|dist|build|\.next|\.cache|target|\.venv|__pycache__)(\/|$)/;
+/** In a worktree's admin dir only its index (staging) and HEAD (the checked-out branch) matter. */
+const ADMIN_NOISE = /^\.git\/worktrees\/[^/]+\/(?!index$|HEAD$)[^/]+$/;
 
 export interface ReviewFeedOptions {
   /** Quiet time after the last change before a recompute (ms). */
@@ -56,7 +58,7 @@ type Hints = Map<string, Set<string> | null>;
 
 export class ReviewFeed {
   private readonly scanner: ConflictScanner;
-  private watcher: FSWatcher | null = null;
+  private watcher: TreeWatch | null = null;
   /** Teammates whose warnings / whose change lists need a recompute, kept apart: the warnings never wait for a change list. */
   private warnDirty: Hints = new Map();
   private changesDirty = new Set<string>();
@@ -86,15 +88,10 @@ export class ReviewFeed {
 
   async start(): Promise<void> {
     const gitDir = path.join(this.root, '.git');
-    // Worktree files, branch refs (commits, also packed), and each worktree's index (staging).
-    this.watcher = chokidar.watch([path.join(this.root, '.worktrees'), path.join(gitDir, 'refs', 'heads'), path.join(gitDir, 'packed-refs'), path.join(gitDir, 'worktrees'), path.join(gitDir, 'HEAD')], {
-      ignoreInitial: true,
-      ignored: (p) => IGNORED.test(p.slice(this.root.length)) || /[\\/]\.git[\\/]worktrees[\\/][^\\/]+[\\/](?!index$|HEAD$)[^\\/]+$/.test(p) || p.endsWith('.lock'),
-      depth: 30,
-    });
-    this.watcher.on('all', (_ev, file) => this.onPath(file));
-    this.watcher.on('error', () => {});
-    await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+    // Worktree files, branch refs (commits, also packed), the lead's branch, and each worktree's index (staging).
+    this.watcher = new TreeWatch({ ignored: (p) => this.ignored(p), onPath: (p) => this.onPath(p), maxDepth: 30 });
+    this.watcher.addTree(path.join(gitDir, 'refs', 'heads'));
+    this.watcher.addFiles(gitDir, ['HEAD', 'packed-refs']);
     this.watchLate();
     this.schedule();
   }
@@ -104,12 +101,20 @@ export class ReviewFeed {
     for (const p of [path.join(this.root, '.worktrees'), path.join(this.root, '.git', 'worktrees')]) {
       if (!this.late.has(p) && fs.existsSync(p)) {
         this.late.add(p);
-        this.watcher?.add(p);
+        this.watcher?.addTree(p);
       }
     }
   }
 
   private readonly late = new Set<string>();
+
+  private ignored(p: string): boolean {
+    if (p.endsWith('.lock')) return true;
+    const rel = path.relative(this.root, p).split(path.sep);
+    // In a worktree, below the teammate's own folder (a teammate may be called `build`).
+    if (rel[0] === '.worktrees') return rel[1] === '.integration' || IGNORED.test(`/${rel.slice(2).join('/')}`);
+    return ADMIN_NOISE.test(rel.join('/'));
+  }
 
   private dirtyAgent(agent: string, file: string | null | undefined): void {
     this.changesDirty.add(agent);
@@ -301,7 +306,7 @@ export class ReviewFeed {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.watcher?.close();
+    this.watcher?.close();
     await Promise.all([this.warnLane.idle(), this.changesLane.idle()]);
     this.scanner.dispose();
   }

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { editSettingsFile } from '../../core/agent/settings.js';
 import { defaultSettings, SettingsSchema, settingsLayerSchema, type Settings } from '../../contract/settings-schema.js';
-import { withLock } from '../../core/store/lock.js';
-import { writeFileAtomic } from '../../core/store/fsio.js';
 import { SettingsPatchSchema, SettingsViewSchema, type SettingsView } from '../../contract/api.js';
 
-/** The dashboard's part of `.thclaws/settings.json`: read, and patched under the file's lock, unknown keys kept. */
+/** The dashboard's part of `.thclaws/settings.json`: read, and patched through the one settings writer (locked), unknown keys kept. */
 export class ProjectSettingsFile {
   readonly file: string;
 
@@ -28,15 +27,13 @@ export class ProjectSettingsFile {
 
   async patch(patch: unknown): Promise<SettingsView> {
     const clean = SettingsPatchSchema.parse(patch);
-    // The lock is a file of its own: settings.json need not exist (creating it first raced other writers).
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    return withLock(this.file, () => {
-      const raw = { ...this.readRaw(), ...clean };
-      const check = settingsLayerSchema().safeParse(raw);
+    const raw = await editSettingsFile(this.file, (current) => {
+      const next = { ...current, ...clean };
+      const check = settingsLayerSchema().safeParse(next);
       if (!check.success) throw new Error(`settings.json would be invalid: ${check.error.issues[0]?.path.join('.')}: ${check.error.issues[0]?.message}`);
-      writeFileAtomic(this.file, JSON.stringify(raw, null, 2) + '\n');
-      return toView(raw);
+      return next;
     });
+    return toView(raw);
   }
 
   private readRaw(): Record<string, unknown> {

@@ -75,7 +75,7 @@ export class TeamHost {
     this.env = { ...process.env, ...opts.env };
     this.settings = new HostSettings(this.workspace, this.env, (ev) => this.broadcast(ev), () => this.closed);
     this.setup = new LeadSetup(this.workspace, this.env, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
-    this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates });
+    this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates, roleModels: () => this.readSettingsSafe().roleModels });
     this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
     this.budgets = new BudgetFeed(this.store, this.workspace, this.env, (ev) => this.broadcast(ev), () => this.memberList());
     this.launcher = new PtyLauncher(this.store, {
@@ -303,7 +303,7 @@ export class TeamHost {
   private buildMember(name: string, cfg: TeamConfig): Member {
     const side = this.side.get(name) ?? { pty: null, spawnedHere: false, lastExit: null };
     if (!this.queued.has(name)) this.readQueued(name);
-    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, this.settings.last, this.tasks.current());
+    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, this.settings.models, this.tasks.current());
   }
 
   /** A terminal for every member: a read-only tail unless this host runs it. */

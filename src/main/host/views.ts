@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { deriveState, LEAD, modelTrouble, usageOf, withNotDone, type AgentStatus, type Task, type TeamConfig } from '../../core/store/index.js';
-import { roleModelFor } from '../../contract/settings-schema.js';
+import { chooseModel } from '../../core/agent/model-choice.js';
 import { describeSandboxStatus, type SandboxStatus } from '../../core/sandbox/status.js';
 import type { Member, SandboxView, SettingsView, TaskColumn, TaskView, TerminalMode } from '../../contract/api.js';
 
@@ -17,13 +17,16 @@ export interface HostSideInfo {
   waitingFor?: string | null;
 }
 
-/** Builds one member's view from its config entry, status file, unread count and the host's own knowledge. */
+/** The settings' default and role models, and each agent definition's model by agent name. */
+export type ModelSettings = Pick<SettingsView, 'model' | 'roleModels'> & { definitions?: Readonly<Record<string, string>> };
+
 /**
- * `models`: the settings' default and role models. The model shown is the running process's own (its status),
- * else the one a spawn would pick: the member's, its role's, the default. `tasks`: the board, for a completion
+ * Builds one member's view from its config entry, status file, unread count and the host's own knowledge.
+ * The model shown is the running process's own (its status), else the one it would run (`chooseModel`, as the
+ * spawn and the process decide). `tasks`: the board, for a completion
  * refused for want of a commit (not-done.ts).
  */
-export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | null, queued: number, side: HostSideInfo, models: Pick<SettingsView, 'model' | 'roleModels'>, tasks: readonly TaskView[] = [], now = Date.now()): Member {
+export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | null, queued: number, side: HostSideInfo, models: ModelSettings, tasks: readonly TaskView[] = [], now = Date.now()): Member {
   const entry = cfg.members.find((m) => m.name === name);
   let state: Member['state'] = deriveState(status, now);
   if (side.pty) {
@@ -43,7 +46,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
   return withNotDone<Member>({
     name,
     role: name === LEAD ? 'lead' : clip(entry?.role ?? '', 200),
-    model: clipOrNull(status?.model ?? entry?.model ?? roleModelFor(models.roleModels, entry?.role) ?? models.model, 200),
+    model: clipOrNull(status?.model ?? chooseModel({ member: entry?.model, role: entry?.role, roleModels: models.roleModels, definition: models.definitions?.[name], settings: models.model }), 200),
     state,
     alive,
     current_task: status?.current_task ?? null,

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../core/store/fsio.js';
+import { writeFileAtomic } from '../../core/store/index.js';
 import { hostPaths } from '../daemon/runtime-dir.js';
 
 /** 32 random bytes, base64url: what `startDashboardServer` makes when given none. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pty from '@lydell/node-pty';
-import { pidAlive } from '../../store/holder.js';
+import { pidAlive } from '../../store/index.js';
 
 /**
  * A child in a pty whose output tail is never lost.
@@ -15,7 +15,7 @@ import { pidAlive } from '../../store/holder.js';
  * ignore, so the child keeps default dispositions) and still reports. It does not trap HUP: when the host dies
  * (SIGKILL, crash) the master closes, the kernel hangs up the wrapper (the session leader), and its exit sends
  * SIGHUP to the child, which then stops instead of running on headless with no pane and holding its lease.
- * The one pty implementation: the desktop host's launcher and `thclaws team host` both run children through it.
+ * The one pty implementation: the host's launcher runs children through it.
  */
 const MARKER_HEAD = '\x1b]6973;thclaws-pty-end;';
 /**

@@ -19,7 +19,7 @@ export interface PtyView {
 }
 
 export interface PtyLauncherHooks {
-  /** The view of the agent's output (the desktop host's terminal); none for `thclaws team host`. */
+  /** The view of the agent's output (the desktop host's terminal); none without one. */
   terminal?(agent: string): PtyView;
   /** Called once the child and its output tail are fully read and output.log is closed. */
   exited?(agent: string, spawn: SpawnRequest, exit: PtyExit): void;
@@ -32,7 +32,7 @@ interface Running extends LaunchedTeammate {
 /**
  * The one pty launcher: each teammate in a pseudo-terminal (node-pty) through the tail-safe PtyProcess, its
  * output appended to output.log through the store (and pushed to a view when the host shows it); exit is
- * reported only once the log holds every byte. Used by `thclaws team host` and by the desktop host.
+ * reported only once the log holds every byte. Used by the host (`thclaws host`, the dashboard's).
  */
 export class PtyLauncher implements TeammateLauncher {
   readonly kind = 'host';
