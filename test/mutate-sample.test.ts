@@ -95,7 +95,7 @@ describe('mutate:sample, its pure parts', () => {
   });
 
   it('a file is judged by its own area row (the longest prefix), and rebuilt as the tests run it', () => {
-    expect(areaOf('src/core/review/integrate.ts')).toMatchObject({ tests: expect.arrayContaining(['test/review/']), e2e: ['e2e/review.spec.ts'] });
+    expect(areaOf('src/core/review/integrate.ts')).toMatchObject({ tests: expect.arrayContaining(['test/review/']), e2e: ['e2e/review.spec.ts', 'e2e/review-follow.spec.ts'] });
     expect(areaOf('src/main/host/budget-feed.ts').tests).toContain('test/desktop/budget');
     expect(areaOf('src/main/daemon/host-daemon.ts').tests).toContain('test/desktop/host-daemon');
     expect(areaOf('src/core/new-module.ts').prefix).toBe('src/');
@@ -124,7 +124,7 @@ describe('mutate:sample as a real process', () => {
     expect(a.status).toBe(0);
     expect(a.stdout.split('\n')[0]).toBe('mutate:sample: 3 mutant(s), seed 11');
     expect(a.stdout.match(/^\s+again: npm run mutate:sample -- --(mutant|id) /gm)).toHaveLength(3);
-    expect(a.stdout).toContain('tests: test/review/ src/core/review/ + related; e2e: e2e/review.spec.ts');
+    expect(a.stdout).toContain('tests: test/review/ src/core/review/ + related; e2e: e2e/review.spec.ts e2e/review-follow.spec.ts');
     expect(sample('--files', 'src/core/review/integrate.ts', '--n', '3', '--seed', '11', '--dry-run').stdout).toBe(a.stdout);
   }, 60_000);
 

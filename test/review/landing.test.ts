@@ -169,4 +169,18 @@ describe('what a landing says landed', () => {
     for (const id of ['1', '2']) expect((await store.tasks.get(id)).landed ?? null).toBeNull();
     expect((await store.reviews.list('alice')).map((c) => c.state)).toEqual(['sent']);
   }, 90_000);
+  it('a branch of 23 commits: the message lists the oldest 20 and says how many more landed', async () => {
+    const { ws, store } = await landable();
+    const wa = path.join(ws.dir, '.worktrees', 'alice');
+    for (let i = 3; i <= 23; i++) commitIn(wa, 'api.js', `export const api = ${i};\n`, `api: v${i}`);
+    const r = await integrateAndLand(store, ws.dir, { agents: ['alice'], checks: [], wrap: null, allowOpenComments: true });
+    expect(r.landed).toBe(true);
+    expect(r.landings).toMatchObject([{ agent: 'alice', count: 23 }]);
+    const toAlice = store.inboxes.unread('alice')[0]!.text;
+    expect(toAlice).toContain(': 23 commit(s)');
+    expect(toAlice).toContain('api: v20');
+    expect(toAlice).not.toContain('api: v21');
+    expect(toAlice).toContain('… and 3 more');
+    expect(store.inboxes.unread('lead')[0]!.text).toContain('… and 3 more');
+  }, 90_000);
 });
