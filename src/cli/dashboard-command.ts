@@ -96,7 +96,7 @@ const endpointOptions = (kept: Kept | null, opts: DashboardOptions) => (kept ? {
  * Records the port now served. The kept port taken (another dashboard of this workspace, or another program)
  * is said, and stays the workspace's address: a page open on it comes back on a later run once it is free.
  */
-function keepServed(kept: Kept | null, server: { port: number; portTaken?: number }): void {
+export function keepServed(kept: Kept | null, server: { port: number; portTaken?: number }): void {
   if (server.portTaken) {
     process.stdout.write(`port ${server.portTaken}, this workspace's dashboard address, is taken (another dashboard of it, or another program): serving on ${server.port} for now; the next run takes port ${server.portTaken} again once it is free\n`);
   }
