@@ -44,6 +44,10 @@ describe('thclaws team (real process)', () => {
     expect(json('task', 'complete', '1', '--as', 'alice', '--summary', 'done')).toMatchObject({ status: 'completed', result: 'done' });
     expect(team('task', 'claim', '2', '--as', 'user').err).toBe('thclaws: task 2 is reserved for bob\n');
     expect(json('tasks', '--status', 'completed').map((t: { id: string }) => t.id)).toEqual(['1']);
+    // The table's NOTE column: '-' for a task with nothing to note (no commit, no refusal, not landed).
+    const rows = team('tasks').out.trimEnd().split('\n');
+    expect(rows[0]).toMatch(/\bNOTE$/);
+    expect(rows.slice(1).map((r) => r.trimEnd().split(/\s+/).at(-1))).toEqual(['-', '-']);
 
     const status = json('status');
     expect(status.members.map((m: { name: string; state: string }) => `${m.name}:${m.state}`)).toEqual(['lead:defined', 'alice:defined', 'bob:defined']);
