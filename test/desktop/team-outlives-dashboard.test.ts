@@ -174,7 +174,9 @@ describe('the team outlives the dashboard, and Resume team outlives the host', (
         return s?.pid && s.pid !== before.get(m)!.pid ? s : null;
       }, `${m} running again`);
       expect(st.session_id).toBe(before.get(m)!.session);
-      expect(fs.realpathSync(`/proc/${st.pid}/cwd`)).toBe(path.join(ws, '.worktrees', m));
+      // Its folder is its worktree. While it wraps a Bash command in the OS sandbox its cwd is briefly the
+      // sandbox's neutral directory (src/core/sandbox/runtime.ts), so read it until it is home.
+      await waitFor(() => fs.realpathSync(`/proc/${st.pid}/cwd`) === path.join(ws, '.worktrees', m), `${m} working in its own worktree`);
     }
     const resumedLead = await waitFor(() => (d.pid(LEAD) !== leadPid ? d.pid(LEAD) : null), 'the lead restarted on its conversation', 60_000);
     expect(fs.readFileSync(`/proc/${resumedLead}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--resume', before.get(LEAD)!.session]));

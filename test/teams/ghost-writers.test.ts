@@ -132,6 +132,9 @@ describe('a teammate ends, and so does every command it ran', () => {
 
   it('SIGKILL (nothing to catch) leaves the command running; the next process of alice ends it before it works', async () => {
     const g = await ghostTeam({ sandbox: 'off' });
+    // What the next process relies on: the running command's group is in alice's status (written as the
+    // command starts; a SIGKILL before that write leaves nothing to find, a limit docs/teams.md names).
+    await waitFor(async () => ((await g.session.store.statuses.read('alice'))?.command_groups?.length ?? 0) > 0, 'the command group recorded in alice\'s status', 30_000);
     process.kill(g.pid, 'SIGKILL');
     await waitFor(() => !pidAlive(g.pid), 'the teammate to die', 30_000);
     expect(marked(g.marker).length).toBeGreaterThan(0);
