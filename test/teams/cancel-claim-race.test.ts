@@ -32,18 +32,24 @@ function claimJustBeforeTheWrite(store: TeamStore): void {
 
 const cancelFrames = (store: TeamStore) => store.inboxes.unread('alice').filter((m) => m.type === 'task_cancelled');
 
+/** A team with alice and task 1 reserved for her; `lead`: this session takes the lead (the TeamTaskUpdate case). */
+async function teamWithTask(lead: boolean) {
+  const ws = teamWorkspace();
+  const session = leadSession(ws, writeScript(ws, { rules: [], fallback: [{ text: 'ok' }] }));
+  session.store.init();
+  await session.store.config.create({ name: 't', members: [{ name: 'alice' }] });
+  await session.store.tasks.create({ subject: 'Work', description: 'x', reservedFor: 'alice' });
+  if (lead) await session.becomeLead();
+  cleanups.push(async () => {
+    await session.close();
+    ws.cleanup();
+  });
+  return { ws, session };
+}
+
 describe('a cancel racing a claim', () => {
   it("the lead's TeamTaskUpdate tells the owner that claimed it a moment before", async () => {
-    const ws = teamWorkspace();
-    const session = leadSession(ws, writeScript(ws, { rules: [], fallback: [{ text: 'ok' }] }));
-    session.store.init();
-    await session.store.config.create({ name: 't', members: [{ name: 'alice' }] });
-    await session.store.tasks.create({ subject: 'Work', description: 'x', reservedFor: 'alice' });
-    await session.becomeLead();
-    cleanups.push(async () => {
-      await session.close();
-      ws.cleanup();
-    });
+    const { session } = await teamWithTask(true);
     claimJustBeforeTheWrite(session.store);
     const update = taskTools(session, 'lead').find((t) => t.name === 'TeamTaskUpdate')!;
     const res = await update.run({ task_id: '1', cancel: true, reason: 'not needed' } as never, {} as never);
@@ -54,12 +60,7 @@ describe('a cancel racing a claim', () => {
   });
 
   it("the dashboard's Cancel tells the owner that claimed it a moment before", async () => {
-    const ws = teamWorkspace();
-    const session = leadSession(ws, writeScript(ws, { rules: [], fallback: [{ text: 'ok' }] }));
-    session.store.init();
-    await session.store.config.create({ name: 't', members: [{ name: 'alice' }] });
-    await session.store.tasks.create({ subject: 'Work', description: 'x', reservedFor: 'alice' });
-    cleanups.push(() => ws.cleanup());
+    const { ws, session } = await teamWithTask(false);
     const view = await openHostView(ws.dir, { env: { HOME: ws.home, XDG_CONFIG_HOME: path.join(ws.home, '.config') } });
     cleanups.push(() => view.host.close());
     claimJustBeforeTheWrite(view.host.store);
