@@ -10,10 +10,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TeamStore, type Task } from '../../src/core/store/index.js';
 import type { TeamSession } from '../../src/core/teams/session.js';
-import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { runCli, scrubbedEnv } from '../agent/helpers.js';
-import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from '../teams/helpers.js';
+import { leadTeam } from '../teams/lead-team.js';
+import { cleanupsAfterEach, teamWorkspace, waitFor, type Ws } from '../teams/helpers.js';
 
 const cleanups = cleanupsAfterEach();
 const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
@@ -29,14 +29,7 @@ async function team(script: unknown, noIdentity: boolean) {
     fs.writeFileSync(empty, '');
     Object.assign(childEnv, { GIT_CONFIG_GLOBAL: empty, GIT_CONFIG_NOSYSTEM: '1' });
   }
-  const session = leadSession(ws, writeScript(ws, script), { childEnv });
-  session.store.init();
-  await session.store.config.create({ name: 't', members: [{ name: 'alice', isolation: 'worktree' }] });
-  await session.becomeLead();
-  const handler = new LeadHandler(session, { watchdogMs: 500 });
-  handler.onWake(() => void handler.drain());
-  handler.start();
-  cleanups.push(() => stopLeadAndTeam(session, handler, ws));
+  const { session } = await leadTeam(ws, script, [{ name: 'alice', isolation: 'worktree' }], cleanups, { childEnv });
   return { ws, session };
 }
 
