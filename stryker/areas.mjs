@@ -8,6 +8,7 @@
 export const AREAS = [
   { prefix: 'src/core/store/', tests: ['test/team/', 'src/core/store/'] },
   { prefix: 'src/core/store/budgets.ts', tests: ['test/team/', 'src/core/store/', 'src/main/host/budget-feed', 'test/teams/budget'], e2e: ['e2e/budgets.spec.ts'] },
+  { prefix: 'src/core/store/tasks.ts', tests: ['test/team/', 'src/core/store/', 'test/teams/cancel-claim-race', 'test/teams/dashboard-controls'] },
   { prefix: 'src/core/store/spend.ts', tests: ['test/team/', 'src/core/store/', 'src/main/host/budget-feed'], e2e: ['e2e/budgets.spec.ts'] },
   { prefix: 'src/core/agent/', tests: ['test/agent/', 'src/core/agent/'] },
   { prefix: 'src/core/agent/providers/', tests: ['test/agent/', 'src/core/agent/providers/', 'test/teams/budget'] },
@@ -28,6 +29,9 @@ export const AREAS = [
   { prefix: 'src/cli/dashboard-command.ts', tests: ['test/desktop/dashboard-endpoint', 'test/desktop/web'], e2e: ['e2e/dashboard-died.spec.ts'] },
   { prefix: 'src/cli/team/', tests: ['test/team/', 'test/review/teams-cli', 'test/teams/resume', 'src/cli/team/'] },
   { prefix: 'src/main/daemon/', tests: ['test/desktop/host-daemon', 'test/desktop/host-log', 'test/desktop/socket-dir', 'test/desktop/stop-twice', 'test/desktop/team-outlives-dashboard', 'src/main/daemon/'], e2e: ['e2e/stop-team.spec.ts'] },
+  { prefix: 'src/main/daemon/host-stall.ts', tests: ['src/main/daemon/'], e2e: ['e2e/host-died-request.spec.ts'] },
+  { prefix: 'src/main/daemon/remote-views.ts', tests: ['test/desktop/host-daemon', 'test/desktop/parse-once', 'test/desktop/key-hold', 'test/desktop/desktop-key', 'src/main/daemon/'], e2e: ['e2e/host-died-request.spec.ts', 'e2e/stop-team.spec.ts'] },
+  { prefix: 'src/cli/agent/setup.ts', tests: ['test/agent/', 'src/cli/', 'test/desktop/team-gui-resume-fail'] },
   { prefix: 'src/main/host/', tests: ['test/desktop/host.test', 'test/desktop/team-gui', 'src/main/host/'], e2e: ['e2e/dashboard.spec.ts'] },
   { prefix: 'src/main/host/budget-feed.ts', tests: ['src/main/host/budget-feed', 'test/desktop/budget'], e2e: ['e2e/budgets.spec.ts'] },
   { prefix: 'src/main/host/review-feed.ts', tests: ['test/review/', 'src/main/host/review-feed'], e2e: ['e2e/review.spec.ts'] },
@@ -49,6 +53,8 @@ export const AREAS = [
   { prefix: 'src/renderer/components/StopTeam.tsx', tests: ['src/renderer/'], e2e: ['e2e/stop-team.spec.ts'] },
   { prefix: 'src/renderer/components/Welcome.tsx', tests: ['src/renderer/'], e2e: ['e2e/first-run.spec.ts'] },
   { prefix: 'src/renderer/terminals.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/typing-yield.spec.ts', 'e2e/load-size.spec.ts'] },
+  { prefix: 'src/renderer/transport.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard-reload-token.spec.ts', 'e2e/dashboard-stranger.spec.ts', 'e2e/dashboard-died.spec.ts', 'e2e/host-died-request.spec.ts'] },
+  { prefix: 'src/renderer/store/ui-slice.ts', tests: ['src/renderer/'], e2e: ['e2e/host-died-request.spec.ts', 'e2e/dashboard.spec.ts'] },
   { prefix: 'src/renderer/write-pacing.ts', tests: ['src/renderer/write-pacing'], e2e: ['e2e/typing-yield.spec.ts'] },
   // Anything else under src/: the folder's own unit tests and the whole-team runs.
   { prefix: 'src/', tests: ['test/teams/'] },
