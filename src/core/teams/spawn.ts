@@ -14,6 +14,8 @@ import { TEAM_POLICY } from '../../contract/policy.js';
 import { spawnModel } from '../agent/model-choice.js';
 import type { TeammateMode, TeamSession } from './session.js';
 import { ensureWorktree } from './worktree.js';
+import { availableMemory } from './resources.js';
+import { loadSettings } from '../agent/settings.js';
 
 export interface SpawnInput {
   name: string;
@@ -86,6 +88,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   if (live >= session.opts.maxLiveTeammates) {
     throw new TeamError('conflict', `${live} teammates are already live (limit ${session.opts.maxLiveTeammates}, setting maxLiveTeammates): stop one or reuse it`);
   }
+  refuseOnLowMemory(session, name);
   const mode = resolveMode(session.opts.teammateModeFixedBy ? session.opts.teammateMode : (input.teammateMode ?? session.opts.teammateMode));
   // The model named for this spawn or this member, else the role's (settings roleModels), else the child's default.
   const model = spawnModel({ requested: input.model, member: member.model, role: member.role, roleModels: session.opts.roleModels });
@@ -164,6 +167,20 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   // A host-served teammate's pid is the one its booted process wrote in its status.
   const pid = launched?.pid ?? (await store.statuses.read(name).catch(() => null))?.pid ?? null;
   return { agent: name, spawn_id: spawnId, mode, pid, cwd, model, worktree, bootMs: Date.now() - started, where };
+}
+
+/** A spawn on a machine short of memory would be killed (or kill others) mid-task: refused while MemAvailable is under the floor. */
+function refuseOnLowMemory(session: TeamSession, name: string): void {
+  let floorMb = 256;
+  try {
+    floorMb = loadSettings(session.projectRoot).settings.team.minFreeMemoryMb;
+  } catch {
+    // a bad settings file is reported where settings are loaded; the default floor holds meanwhile
+  }
+  const free = availableMemory();
+  if (floorMb > 0 && free < floorMb * 1024 * 1024) {
+    throw new TeamError('conflict', `refusing to spawn ${name}: ${Math.round(free / 1048576)} MB of memory free, under the ${floorMb} MB floor (setting team.minFreeMemoryMb): stop a teammate or free memory`);
+  }
 }
 
 /** Live = the status left `spawning` carrying this spawn id; a child that exits first is a boot failure. */
