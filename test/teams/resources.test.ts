@@ -72,7 +72,7 @@ describe('what a teammate costs the machine', () => {
 
   it('a spawn is refused with the reason when free memory is under the floor, and leaves no worktree', async () => {
     const ws = teamWorkspace({ team: { minFreeMemoryMb: 1_048_576 } });
-    const session = await team(ws, { fallback: [{ text: 'ok' }] });
+    const session = await team(ws, { rules: [], fallback: [{ text: 'ok' }] });
     await expect(spawnTeammate(session, { name: 'alice' })).rejects.toThrow(/refusing to spawn alice: \d+ MB of memory free, under the 1048576 MB floor \(setting team.minFreeMemoryMb\)/);
     expect(fs.existsSync(path.join(ws.dir, '.worktrees', 'alice'))).toBe(false);
     expect((await session.store.statuses.read('alice'))?.pid ?? null).toBeNull();

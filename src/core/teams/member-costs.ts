@@ -12,6 +12,8 @@ export interface MemberCosts {
   resources: Resources;
   /** Commits of the lead's branch its branch lacks; null without a branch of its own. */
   behind: number | null;
+  /** The lead's branch (`behind` counts its commits). */
+  behind_of: string;
 }
 
 export class TeamCosts {
@@ -37,7 +39,7 @@ export class TeamCosts {
       const { cpu_percent, rss_bytes } = on ? this.sampler.sample(name, procs, st!.pid!, (st!.command_groups ?? []).map((g) => g.pgid), pids, now) : (this.sampler.forget(name), { cpu_percent: null, rss_bytes: null });
       const dir = name === LEAD ? null : worktreeOf(this.root, name);
       const disk_bytes = dir ? await this.disk(dir) : null;
-      out.set(name, { resources: { cpu_percent, rss_bytes, disk_bytes }, behind: name === LEAD ? null : await behindCount(this.root, name, into) });
+      out.set(name, { resources: { cpu_percent, rss_bytes, disk_bytes }, behind: name === LEAD ? null : await behindCount(this.root, name, into), behind_of: into });
     }
     return out;
   }
