@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import path from 'node:path';
-import type { MemberView } from '../../core/store/index.js';
+import { isLive, type MemberView } from '../../core/store/index.js';
 import { TeamCosts, type MemberCosts } from '../../core/teams/member-costs.js';
 import { diskUsage } from '../../core/teams/resources.js';
 import { action, age, openStore, parseIdList, print, table, withCommon, type CommonOpts } from './common.js';
@@ -9,10 +9,13 @@ import { action, age, openStore, parseIdList, print, table, withCommon, type Com
 const CPU_WINDOW_MS = 500;
 
 /** Each member's resources and behind count (disk measured once per run: du walks every file). */
-async function costsOf(opts: CommonOpts, names: string[]): Promise<Map<string, MemberCosts>> {
+async function costsOf(opts: CommonOpts, members: MemberView[]): Promise<Map<string, MemberCosts>> {
   const disks = new Map<string, Promise<number | null>>();
   const costs = new TeamCosts(openStore(opts), path.resolve(opts.dir ?? process.cwd()), (dir) => disks.get(dir) ?? disks.set(dir, diskUsage(dir)).get(dir)!);
-  await costs.sample(names);
+  const names = members.map((m) => m.name);
+  const first = await costs.sample(names);
+  // Nothing runs: no CPU to measure, no reason to wait.
+  if (!members.some((m) => m.pid && isLive(m.state))) return first;
   await new Promise((r) => setTimeout(r, CPU_WINDOW_MS));
   return costs.sample(names);
 }
@@ -59,7 +62,7 @@ export function registerTeamLifecycle(team: Command): void {
     .action(
       action(async (opts: CommonOpts) => {
         const status = await openStore(opts).status();
-        const costs = await costsOf(opts, status.members.map((m) => m.name));
+        const costs = await costsOf(opts, status.members);
         const view = { ...status, members: status.members.map((m) => ({ ...m, ...costs.get(m.name)! })) };
         print(opts, view, () => {
           const rows = [['MEMBER', 'ROLE', 'STATE', 'TASK', 'QUEUED', 'MODEL', 'TOKENS', 'COST', 'HEARTBEAT', 'PID', 'CPU', 'MEM', 'DISK', 'BEHIND']];
