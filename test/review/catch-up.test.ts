@@ -52,6 +52,7 @@ async function threeTeammates(settings: Record<string, unknown> = {}) {
   commitIn(wa, 'README.md', '# the project, by alice\n', 'readme: title');
   commitIn(wa, 'api.js', 'export const api = 1;\n', 'api: handler');
   commitIn(wc, 'README.md', '# the project, by carol\n', 'readme: carol title');
+  commitIn(wc, 'api.js', 'export const api = 2;\n', 'api: carol');
   return { ws, store, wa, wb, wc };
 }
 
@@ -74,12 +75,12 @@ describe('after a landing', () => {
 
     const conflict = await cli(ws, 'team', 'update', 'carol', '--json');
     expect(conflict.code, conflict.stderr).toBe(0);
-    expect(JSON.parse(conflict.stdout)).toMatchObject({ agent: 'carol', result: 'conflict', into: 'main', files: ['README.md'] });
+    expect(JSON.parse(conflict.stdout)).toMatchObject({ agent: 'carol', result: 'conflict', into: 'main', files: ['README.md', 'api.js'] });
     expect(gitOk(wc, 'rev-parse', '-q', '--verify', 'MERGE_HEAD')).toBe(true);
     expect(fs.readFileSync(path.join(wc, 'README.md'), 'utf8')).toMatch(/^<<<<<<< HEAD\n# the project, by carol\n=======\n# the project, by alice\n>>>>>>> /);
     const told = store.inboxes.unread('carol').filter((m) => m.from === 'user');
     expect(told).toHaveLength(1);
-    expect(told[0]!.text).toMatch(/^Merging main into your branch team\/carol stopped on conflicts in: README\.md\. The merge is in progress in your worktree/);
+    expect(told[0]!.text).toMatch(/^Merging main into your branch team\/carol stopped on conflicts in: README\.md, api\.js\. The merge is in progress in your worktree/);
     // A second update while the merge waits for carol changes nothing.
     const again = await cli(ws, 'team', 'update', 'carol');
     expect(again.code).toBe(2);
@@ -109,7 +110,7 @@ describe('after a landing', () => {
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).toContain('archived alice: removed its worktree and team/alice');
     expect(all.stdout).toContain("kept bob: bob's work has not landed (1 uncommitted file(s)): merge it first, or throw it away with `thclaws team cleanup --force bob`");
-    expect(all.stdout).toContain("kept carol: carol's work has not landed (1 commit(s) main lacks)");
+    expect(all.stdout).toContain("kept carol: carol's work has not landed (2 commit(s) main lacks)");
     expect(fs.existsSync(wa)).toBe(false);
     expect(gitOk(ws.dir, 'rev-parse', '-q', '--verify', 'refs/heads/team/alice')).toBe(false);
     expect(fs.existsSync(path.join(wb, 'notes.txt')) && fs.existsSync(path.join(wc, 'README.md'))).toBe(true);
@@ -120,7 +121,7 @@ describe('after a landing', () => {
 
     const refused = await cli(ws, 'team', 'cleanup', 'carol');
     expect(refused.code).toBe(2);
-    expect(refused.stderr.trim()).toBe("thclaws: carol's work has not landed (1 commit(s) main lacks): merge it first, or throw it away with `thclaws team cleanup --force carol`");
+    expect(refused.stderr.trim()).toBe("thclaws: carol's work has not landed (2 commit(s) main lacks): merge it first, or throw it away with `thclaws team cleanup --force carol`");
     expect(fs.existsSync(wc)).toBe(true);
     const carolHead = git(ws.dir, 'rev-parse', 'team/carol');
     const forced = await cli(ws, 'team', 'cleanup', '--force', 'carol');
@@ -131,7 +132,7 @@ describe('after a landing', () => {
     const log = fs.readFileSync(path.join(ws.dir, '.thclaws', 'state', 'team', 'team.log'), 'utf8');
     expect(log).toContain(`archived alice: worktree .worktrees/alice and branch team/alice at ${aliceHead} (restore: git branch team/alice ${aliceHead}) removed; its work had landed`);
     expect(log).toContain(`archived carol: worktree .worktrees/carol and branch team/carol at ${carolHead}`);
-    expect(log).toContain('forced: 1 unlanded commit(s) and 0 uncommitted file(s) thrown away');
+    expect(log).toContain('forced: 2 unlanded commit(s) and 0 uncommitted file(s) thrown away');
     expect((await cli(ws, 'team', 'cleanup', 'dan')).stderr.trim()).toBe('thclaws: dan is not a member of team "t"');
   }, 60_000);
 
