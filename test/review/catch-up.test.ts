@@ -101,7 +101,7 @@ describe('after a landing', () => {
   }, 60_000);
 
   it('cleanup removes only landed work: unlanded and uncommitted are refused, forced by name works, recorded in the log', async () => {
-    const { ws, wa, wb, wc } = await threeTeammates();
+    const { ws, store, wa, wb, wc } = await threeTeammates();
     expect((await cli(ws, 'team', 'merge', 'alice')).code).toBe(0);
     fs.writeFileSync(path.join(wb, 'notes.txt'), 'uncommitted\n');
     const aliceHead = git(ws.dir, 'rev-parse', 'team/alice');
@@ -134,6 +134,15 @@ describe('after a landing', () => {
     expect(log).toContain(`archived carol: worktree .worktrees/carol and branch team/carol at ${carolHead}`);
     expect(log).toContain('forced: 2 unlanded commit(s) and 0 uncommitted file(s) thrown away');
     expect((await cli(ws, 'team', 'cleanup', 'dan')).stderr.trim()).toBe('thclaws: dan is not a member of team "t"');
+    // A folder at a teammate's worktree path that git did not register as its worktree is never removed.
+    await store.config.addMember({ name: 'zed', role: '', prompt: '' });
+    const zed = path.join(ws.dir, '.worktrees', 'zed');
+    fs.mkdirSync(zed, { recursive: true });
+    git(zed, 'init', '-q');
+    fs.writeFileSync(path.join(zed, 'keep.txt'), 'mine\n');
+    const stranger = await cli(ws, 'team', 'cleanup', 'zed');
+    expect([stranger.code, stranger.stderr.trim()]).toEqual([2, 'thclaws: zed has no worktree and no branch team/zed: nothing to archive']);
+    expect(fs.readFileSync(path.join(zed, 'keep.txt'), 'utf8')).toBe('mine\n');
   }, 60_000);
 
   it('a working teammate is neither updated nor archived; forced by name it is stopped, then archived', async () => {
@@ -175,6 +184,7 @@ describe('after a landing', () => {
         return true;
       }
     }, 'dave to have ended');
+    expect((await cli(ws, 'team', 'cleanup')).stdout.trim()).toBe('no teammate worktree to clean up');
     const two = await cli(ws, 'team', 'cleanup', '--force', 'dave', 'bob');
     expect([two.code, two.stderr.trim()]).toEqual([2, 'thclaws: --force names dave but the teammate given is bob: name one']);
   }, 120_000);

@@ -143,14 +143,3 @@ export class DiskCache {
     if (bytes !== k.bytes) this.changed();
   }
 }
-
-/** Memory the machine can still give without swapping (MemAvailable; the free memory elsewhere), in bytes. */
-export function availableMemory(): number {
-  try {
-    const kb = /^MemAvailable:\s+(\d+) kB/m.exec(fs.readFileSync('/proc/meminfo', 'utf8'))?.[1];
-    if (kb) return Number(kb) * 1024;
-  } catch {
-    // not Linux
-  }
-  return os.freemem();
-}

@@ -14,8 +14,7 @@ import { TEAM_POLICY } from '../../contract/policy.js';
 import { spawnModel } from '../agent/model-choice.js';
 import type { TeammateMode, TeamSession } from './session.js';
 import { ensureWorktree } from './worktree.js';
-import { availableMemory } from './resources.js';
-import { loadSettings } from '../agent/settings.js';
+import { refuseOnLowMemory } from './memory-floor.js';
 
 export interface SpawnInput {
   name: string;
@@ -167,20 +166,6 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   // A host-served teammate's pid is the one its booted process wrote in its status.
   const pid = launched?.pid ?? (await store.statuses.read(name).catch(() => null))?.pid ?? null;
   return { agent: name, spawn_id: spawnId, mode, pid, cwd, model, worktree, bootMs: Date.now() - started, where };
-}
-
-/** A spawn on a machine short of memory would be killed (or kill others) mid-task: refused while MemAvailable is under the floor. */
-function refuseOnLowMemory(session: TeamSession, name: string): void {
-  let floorMb = 256;
-  try {
-    floorMb = loadSettings(session.projectRoot).settings.team.minFreeMemoryMb;
-  } catch {
-    // a bad settings file is reported where settings are loaded; the default floor holds meanwhile
-  }
-  const free = availableMemory();
-  if (floorMb > 0 && free < floorMb * 1024 * 1024) {
-    throw new TeamError('conflict', `refusing to spawn ${name}: ${Math.round(free / 1048576)} MB of memory free, under the ${floorMb} MB floor (setting team.minFreeMemoryMb): stop a teammate or free memory`);
-  }
 }
 
 /** Live = the status left `spawning` carrying this spawn id; a child that exits first is a boot failure. */
