@@ -27,7 +27,8 @@ const gitOk = (cwd: string, ...a: string[]) => {
     return false;
   }
 };
-const cli = (ws: Ws, ...args: string[]) => runCli([...args, '--dir', ws.dir], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
+// Run from elsewhere: `--dir` names the workspace.
+const cli = (ws: Ws, ...args: string[]) => runCli([...args, '--dir', ws.dir], { cwd: ws.home, env: scrubbedEnv(ws.home) });
 
 function commitIn(dir: string, file: string, body: string, msg: string): void {
   fs.writeFileSync(path.join(dir, file), body);
@@ -59,6 +60,7 @@ async function threeTeammates(settings: Record<string, unknown> = {}) {
 describe('after a landing', () => {
   it('the others are N behind; update brings one to 0; a conflicting update reaches the teammate with the files', async () => {
     const { ws, store, wb, wc } = await threeTeammates();
+    commitIn(wb, 'ui.js', 'export const ui = 1;\n', 'ui: bob');
     expect(await behindOf(ws)).toMatchObject({ lead: null, alice: 0, bob: 0, carol: 0 });
     const merged = await cli(ws, 'team', 'merge', 'alice');
     expect(merged.code, merged.stderr).toBe(0);
@@ -66,16 +68,26 @@ describe('after a landing', () => {
     // alice's two commits and the merge commit: what bob's and carol's branches lack of main.
     expect(behind).toMatchObject({ bob: 3, carol: 3 });
 
+    // An untracked file main would overwrite: git refuses to start, nothing changes.
+    fs.writeFileSync(path.join(wb, 'api.js'), 'mine\n');
+    const blocked = await cli(ws, 'team', 'update', 'bob');
+    expect([blocked.code, blocked.stderr.trim().split('\n')[0]]).toEqual([2, "thclaws: cannot merge main into bob's worktree: The following untracked working tree files would be overwritten by merge:"]);
+    expect((await behindOf(ws)).bob).toBe(3);
+    fs.rmSync(path.join(wb, 'api.js'));
+    // No git identity anywhere (bob's merge makes a commit): the update's own identity makes it.
+    git(ws.dir, 'config', '--unset', 'user.email');
+    git(ws.dir, 'config', '--unset', 'user.name');
     const up = await cli(ws, 'team', 'update', 'bob');
     expect(up.code, up.stderr).toBe(0);
     expect(up.stdout.trim()).toBe('updated bob: merged 3 commit(s) of main; 0 behind');
     expect((await behindOf(ws)).bob).toBe(0);
     expect(fs.readFileSync(path.join(wb, 'api.js'), 'utf8')).toBe('export const api = 1;\n');
+    expect(git(wb, 'log', '-1', '--format=%an %s')).toBe('thclaws Merge main into team/bob (thclaws team update)');
     expect((await cli(ws, 'team', 'update', 'bob')).stdout.trim()).toBe('bob is up to date with main');
 
-    const conflict = await cli(ws, 'team', 'update', 'carol', '--json');
+    const conflict = await cli(ws, 'team', 'update', 'carol');
     expect(conflict.code, conflict.stderr).toBe(0);
-    expect(JSON.parse(conflict.stdout)).toMatchObject({ agent: 'carol', result: 'conflict', into: 'main', files: ['README.md', 'api.js'] });
+    expect(conflict.stdout.trim()).toBe('carol: merging main stopped on conflicts in README.md, api.js; the merge is left in progress in its worktree and carol was told');
     expect(gitOk(wc, 'rev-parse', '-q', '--verify', 'MERGE_HEAD')).toBe(true);
     expect(fs.readFileSync(path.join(wc, 'README.md'), 'utf8')).toMatch(/^<<<<<<< HEAD\n# the project, by carol\n=======\n# the project, by alice\n>>>>>>> /);
     const told = store.inboxes.unread('carol').filter((m) => m.from === 'user');
@@ -86,6 +98,10 @@ describe('after a landing', () => {
     expect(again.code).toBe(2);
     expect(again.stderr.trim()).toBe("thclaws: carol's worktree already has a merge in progress: it must finish or abort it first");
     expect(store.inboxes.unread('carol').filter((m) => m.from === 'user')).toHaveLength(1);
+    // Backed out, the same update for scripts: --json.
+    git(wc, 'merge', '--abort');
+    const json = await cli(ws, 'team', 'update', 'carol', '--json');
+    expect(JSON.parse(json.stdout)).toEqual({ agent: 'carol', result: 'conflict', into: 'main', files: ['README.md', 'api.js'] });
   }, 60_000);
 
   it('team.updateAfterLanding: every idle teammate is updated by the landing itself', async () => {
