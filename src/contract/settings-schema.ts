@@ -137,6 +137,14 @@ export const SettingsSchema = z.looseObject({
   planModeRequired: z.boolean().default(false),
   /** `ask`: Write/Edit/Bash ask the person; `auto`: no asking (role guards still apply). */
   permissionMode: z.enum(PERMISSION_MODES).default('ask'),
+  /**
+   * The team and the machine: a spawn is refused while the machine's free memory (MemAvailable) is under
+   * `minFreeMemoryMb` (256 MB: a teammate and its tools need at least that; 0 turns the check off);
+   * `updateAfterLanding` merges the lead's branch into every idle teammate's worktree after each landing.
+   */
+  team: z
+    .looseObject({ minFreeMemoryMb: z.number().int().min(0).max(1_048_576).default(256), updateAfterLanding: z.boolean().default(false) })
+    .default({ minFreeMemoryMb: 256, updateAfterLanding: false }),
   /** Commands the merge panel runs in the integration worktree before it lands anything (`["npm test"]`). */
   checks: z.array(z.string().min(1).max(2000)).max(20).default([]),
   /** Model calls per prompt before giving up: stops a looping model from burning tokens. */

@@ -164,6 +164,10 @@ export class HostSession implements TerminalView {
       case 'member_start':
         await h.membership.start(req.name);
         return { started: req.name };
+      case 'member_update':
+        return h.costs.update(req.name);
+      case 'member_archive':
+        return h.costs.archive(req.name, req.force);
       case 'team_resume':
         return resumeTeam({ workspace: h.workspace, store: h.store, start: (name, resume) => h.membership.start(name, resume), lead: { session: h.leadLeftBehind, restart: (id) => h.restartLead(id) } });
       case 'budget_set':
