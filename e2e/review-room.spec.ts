@@ -178,7 +178,7 @@ test('screenshots of Changes and Merge at 1440×900 and 390×844; axe finds noth
   const found: string[] = [];
   for (const [hash, name] of [['#review/all', 'changes'], ['#merge', 'merge']] as const) {
     await desk.evaluate((h) => (location.hash = h), hash);
-    await expect(desk.getByTestId(name === 'merge' ? 'merge-panel' : 'changes-view')).toBeVisible();
+    await expect(desk.getByTestId(name === 'merge' ? 'merge-panel' : 'changes-view')).toContainText('alice');
     for (const [w, h] of [[1440, 900], [390, 844]] as const) {
       await desk.setViewportSize({ width: w, height: h });
       await expect(desk.locator('.team-name')).toBeVisible();

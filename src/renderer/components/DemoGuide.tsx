@@ -23,7 +23,7 @@ export function DemoGuide() {
   if (!demo || !done || closed) return null;
   return (
     <div className="demo-done" role="status" data-testid="team-finished">
-      <span>The team finished —</span>
+      <span>The team finished —</span>{' '}
       <button className="primary" onClick={() => openReview({ kind: 'changes', agent: 'all' })}>
         review the changes →
       </button>
