@@ -132,6 +132,7 @@ test('the dashboard starts first, the lead builds the team in its pane, the card
   await expect(finished).toContainText('The team finished — review the changes →');
   await expect(page.locator('.board-col[data-column="completed"] .task')).toHaveCount(3);
   await expect(page.getByTestId('changes-view')).toHaveCount(0);
+  await page.screenshot({ path: path.join(ROOT, 'test-results', 'screenshots', 'live-demo-finished.png') });
   await finished.getByRole('button', { name: 'review the changes →' }).click();
   await expect(finished).toHaveCount(0);
   // Each teammate's branch with the file it wrote, under the header and its tabs (a view of the page).

@@ -121,6 +121,7 @@ test('"Send review" reads disabled (other colours, not-allowed cursor, the reaso
   await expect(send).toHaveAttribute('aria-describedby', (await reason.getAttribute('id'))!);
   const style = (l: Locator) => l.evaluate((el) => { const s = getComputedStyle(el); return { bg: s.backgroundColor, color: s.color, cursor: s.cursor, border: s.borderStyle }; });
   const off = await style(send);
+  await head.screenshot({ path: path.join(SHOTS, 'send-review-disabled.png') });
   expect(off.cursor).toBe('not-allowed');
   // A comment from the line number (a desktop click): the form opens on that line.
   await view.getByRole('button', { name: 'Unified' }).click();
@@ -134,6 +135,7 @@ test('"Send review" reads disabled (other colours, not-allowed cursor, the reaso
   await expect(send).toBeEnabled();
   await expect(reason).toHaveCount(0);
   const on = await style(send);
+  await head.screenshot({ path: path.join(SHOTS, 'send-review-enabled.png') });
   expect(on.cursor).toBe('pointer');
   expect(on.bg, 'enabled and disabled differ in colour, not only in opacity').not.toBe(off.bg);
   expect(on.color).not.toBe(off.color);
