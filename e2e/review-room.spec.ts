@@ -15,6 +15,7 @@ import { startDashboard, type Dashboard } from './fixture.js';
 
 let d: Dashboard;
 let desk: Page;
+const deskErrors: string[] = [];
 const SHOTS = path.join(ROOT, 'test-results', 'review-room');
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
@@ -47,14 +48,17 @@ test.beforeAll(async ({ browser }) => {
   d = await startDashboard(['alice'], { teamEnabled: true });
   const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=e2e@thclaws.local', '-c', 'user.name=e2e', ...a], { cwd: d.ws, encoding: 'utf8' });
   fs.writeFileSync(path.join(d.ws, 'calc.js'), CALC);
+  fs.writeFileSync(path.join(d.ws, 'gone.js'), 'export const gone = true;\n');
   fs.appendFileSync(path.join(d.ws, '.git', 'info', 'exclude'), '.worktrees/\n.thclaws/\n.home/\n');
-  git('add', 'calc.js');
+  git('add', 'calc.js', 'gone.js');
   git('commit', '-qm', 'calc');
   git('worktree', 'add', '-q', '-b', 'team/alice', path.join('.worktrees', 'alice'));
   const wt = path.join(d.ws, '.worktrees', 'alice');
   fs.writeFileSync(path.join(wt, 'calc.js'), CALC.replace('  return sum;', `${LONG}\n  return Math.round(sum);`));
   fs.writeFileSync(path.join(wt, 'added.js'), 'export const added = 1;\nexport const more = 2;\n');
+  fs.rmSync(path.join(wt, 'gone.js'));
   desk = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  desk.on('pageerror', (e) => deskErrors.push(e.message));
   await desk.goto(d.url);
   await expect(desk.locator('.pane[data-agent="alice"] .pane-changes')).toBeVisible({ timeout: 30_000 });
 });
@@ -93,7 +97,7 @@ test('Changes and Merge are views within the page: the header and its tabs stay 
   }
 });
 
-test('an added file is one column (unified) even in side-by-side mode; a modified one keeps both sides', async () => {
+test('an added or deleted file is one column (unified) even in side-by-side mode; a modified one keeps both sides', async () => {
   await desk.evaluate(() => (location.hash = '#review/alice'));
   const view = desk.getByTestId('changes-view');
   await view.getByRole('button', { name: 'Side by side' }).click();
@@ -107,6 +111,10 @@ test('an added file is one column (unified) even in side-by-side mode; a modifie
     return line ? line.getBoundingClientRect().width / el.getBoundingClientRect().width : 0;
   });
   expect(share).toBeGreaterThan(0.6);
+  const gone = view.locator('.review-file[data-path="gone.js"]');
+  await expect(gone.locator('.review-status')).toHaveText('D');
+  await expect(gone).toContainText('export const gone = true;');
+  await expect(gone.locator('.new-diff-table-wrapper')).toHaveCount(0);
   await expect(view.locator('.review-file[data-path="calc.js"] .old-diff-table-wrapper')).toHaveCount(1);
 });
 
@@ -146,16 +154,51 @@ test('"Send review" reads disabled (other colours, not-allowed cursor, the reaso
   await desk.setViewportSize({ width: 1440, height: 900 });
 });
 
+test('on a desktop: a click on a line number opens its comment form (unified, side by side, wrapped); a click in the code does not', async () => {
+  await desk.evaluate(() => (location.hash = '#review/alice'));
+  const view = desk.getByTestId('changes-view');
+  const calc = view.locator('.review-file[data-path="calc.js"]');
+  const form = view.getByTestId('comment-form');
+  const cancel = () => form.getByRole('button', { name: 'Cancel' }).click();
+  await view.getByRole('button', { name: 'Unified' }).click();
+  // A click in the code selects text as usual: no form (added.js's), while its number's click opens one (calc.js's).
+  await view.locator('.review-file[data-path="added.js"] tr.diff-line').filter({ hasText: 'export const more' }).locator('.diff-line-content').click();
+  await calc.locator('tr.diff-line').filter({ hasText: 'return Math.round(sum);' }).locator('.diff-line-num').click();
+  await expect(form.getByLabel('review comment')).toHaveAttribute('placeholder', 'comment on calc.js:5');
+  await expect(form).toHaveCount(1);
+  await cancel();
+  // Side by side: the new side's number opens the form; the old side's says where comments go.
+  await view.getByRole('button', { name: 'Side by side' }).click();
+  await calc.locator('.new-diff-table-wrapper tr.diff-line').filter({ hasText: 'return Math.round(sum);' }).locator('.diff-line-new-num').click();
+  await expect(form.getByLabel('review comment')).toHaveAttribute('placeholder', 'comment on calc.js:5');
+  await cancel();
+  await calc.locator('.old-diff-table-wrapper tr.diff-line').filter({ hasText: 'return sum;' }).locator('.diff-line-old-num').click();
+  await expect(calc.getByText('comment on the new side')).toBeVisible();
+  // Wrapped, side by side (one table, each cell with its side).
+  await view.getByRole('button', { name: 'Wrap lines' }).click();
+  await expect(view.getByRole('button', { name: 'Wrap lines' })).toHaveAttribute('aria-pressed', 'true');
+  await calc.locator('tr.diff-line').filter({ hasText: 'return Math.round(sum);' }).locator('.diff-line-new-num').click();
+  await expect(form.getByLabel('review comment')).toHaveAttribute('placeholder', 'comment on calc.js:5');
+  await cancel();
+  await view.getByRole('button', { name: 'Wrap lines' }).click();
+  await expect(view.getByRole('button', { name: 'Wrap lines' })).toHaveAttribute('aria-pressed', 'false');
+  expect(deskErrors).toEqual([]);
+});
+
 test('on a touch phone: a tapped line opens its comment form; long lines wrap (no sideways scroll); the wrap choice is remembered', async ({ browser }) => {
   const phone = await phonePage(browser, '#review/alice');
   try {
     const view = phone.getByTestId('changes-view');
     const file = view.locator('.review-file[data-path="calc.js"]');
     await expect(file).toContainText('word word');
-    // A tap on the line itself (no hover on a phone): the comment form opens on it.
+    // A tap on the line itself (no hover on a phone): the comment form opens on it; a deleted file's line has
+    // nothing to comment on (no teammate's version), so its tap opens nothing.
+    await view.locator('.review-file[data-path="gone.js"] .diff-line').filter({ hasText: 'export const gone' }).locator('.diff-line-content').tap();
     await file.locator('tr.diff-line, .diff-line').filter({ hasText: 'return Math.round(sum);' }).first().locator('.diff-line-content, [class*="-content"]').first().tap();
     const form = view.getByTestId('comment-form');
     await expect(form.getByLabel('review comment')).toHaveAttribute('placeholder', 'comment on calc.js:5');
+    await expect(form).toHaveCount(1);
+    await expect(view.locator('.review-file[data-path="gone.js"] .review-empty')).toHaveCount(0);
     await form.getByLabel('review comment').fill('from the phone');
     await form.getByRole('button', { name: 'Add to review' }).tap();
     await expect(view.locator('.review-comment[data-state="pending"]', { hasText: 'from the phone' })).toBeVisible();

@@ -4,10 +4,9 @@ import { SplitSide } from '@git-diff-view/react';
  * The diff line a click or tap landed on, read from the diff component's markup: unified rows carry
  * `data-line-new-num` / `data-line-old-num`; split rows (or their cells, when lines wrap) carry `data-side` and
  * a `data-line-num`. The new side when the line has one (comments are on the teammate's version). Null off a
- * line: a comment box, a form, a hunk header, a button.
+ * line: rows of comment boxes, forms and hunk headers carry no line number.
  */
 export function lineAt(target: Element): { side: SplitSide; line: number } | null {
-  if (target.closest('button, a, input, textarea, select, label, .review-comments, .review-comment-form')) return null;
   const row = target.closest('.diff-line');
   if (!row) return null;
   const num = (el: Element | null, attr: string) => {
