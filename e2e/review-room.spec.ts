@@ -167,6 +167,12 @@ test('on a desktop: a click on a line number opens its comment form (unified, si
   await expect(form.getByLabel('review comment')).toHaveAttribute('placeholder', 'comment on calc.js:5');
   await expect(form).toHaveCount(1);
   await cancel();
+  // A stylus cannot hover either: its tap in the code opens the form (the pen events Chromium gets from a tablet).
+  const box = (await calc.locator('tr.diff-line').filter({ hasText: 'return Math.round(sum);' }).locator('.diff-line-content').boundingBox())!;
+  const cdp = await desk.context().newCDPSession(desk);
+  for (const type of ['mousePressed', 'mouseReleased'] as const) await cdp.send('Input.dispatchMouseEvent', { type, x: box.x + 40, y: box.y + box.height / 2, button: 'left', clickCount: 1, pointerType: 'pen' });
+  await expect(form.getByLabel('review comment')).toHaveAttribute('placeholder', 'comment on calc.js:5');
+  await cancel();
   // Side by side: the new side's number opens the form; the old side's says where comments go.
   await view.getByRole('button', { name: 'Side by side' }).click();
   await calc.locator('.new-diff-table-wrapper tr.diff-line').filter({ hasText: 'return Math.round(sum);' }).locator('.diff-line-new-num').click();
