@@ -18,6 +18,7 @@ let demo: ChildProcess;
 let page: Page;
 let ws = '';
 let out = '';
+let url = '';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -28,7 +29,7 @@ test.beforeAll(async ({ browser }) => {
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
   demo = spawn(process.execPath, [path.join(ROOT, 'scripts', 'demo.mjs'), '--dashboard', '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   const ready = await dashboardReady(demo, { what: 'the demo' });
-  const url = ready.url;
+  url = ready.url;
   out = ready.out();
   ws = /thclaws dashboard for (\S+)/.exec(out)![1]!;
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage(); // a context of its own: axe-core needs one
@@ -173,6 +174,20 @@ test('the dashboard starts first, the lead builds the team in its pane, the card
   await page.screenshot({ path: path.join(ROOT, 'test-results', 'screenshots', 'live-demo-merged.png') });
   found.push(...(await serious('merge')));
   expect(found).toEqual([]);
+  // A phone opened now gets the banner too (the team is done, nothing reviewed there); its × puts it away.
+  const phone = await page.context().browser()!.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  try {
+    const p = await phone.newPage();
+    await p.goto(url);
+    const banner = p.getByTestId('team-finished');
+    await expect(banner).toContainText('The team finished — review the changes →');
+    expect(await banner.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
+    await banner.getByRole('button', { name: 'close this banner' }).tap();
+    await expect(banner).toHaveCount(0);
+    await expect(p.getByTestId('changes-view')).toHaveCount(0);
+  } finally {
+    await phone.close();
+  }
   await panel.getByRole('button', { name: 'close' }).click();
   await page.getByRole('button', { name: 'Team', exact: true }).click();
   await expect(page.locator('.pane[data-agent="qa"]')).toBeVisible();

@@ -79,12 +79,19 @@ test('Changes and Merge are views within the page: the header and its tabs stay 
       expect(await onTop(p.locator('.team-name')), 'the team name is not covered by the Changes view').toBe(true);
       expect(await onTop(header.getByRole('button', { name: 'Team', exact: true })), 'the Team tab is not covered').toBe(true);
       await expect(header.getByRole('button', { name: 'Changes' })).toHaveAttribute('aria-current', 'page');
+      // Marked on screen too, as the current tab is: its colour is not the other buttons'.
+      const bg = async (name: string) => {
+        await p.mouse.move(1, p.viewportSize()!.height - 1); // the pointer off the buttons (hover has its own colour)
+        return header.getByRole('button', { name, exact: true }).evaluate((el) => getComputedStyle(el).backgroundColor);
+      };
+      expect(await bg('Changes')).not.toBe(await bg('Merge'));
       await expect(header.getByRole('button', { name: 'Team', exact: true })).not.toHaveAttribute('aria-current', 'page');
       // The header's Merge opens the merge panel in the same place, header still there.
       await header.getByRole('button', { name: 'Merge', exact: true }).click();
       await expect(p.getByTestId('merge-panel')).toBeVisible();
       expect(await onTop(header.getByRole('button', { name: 'Tasks' })), 'the Tasks tab is not covered by the merge panel').toBe(true);
       await expect(header.getByRole('button', { name: 'Merge', exact: true })).toHaveAttribute('aria-current', 'page');
+      expect(await bg('Merge')).not.toBe(await bg('Changes'));
       // A tab leaves the review for that view.
       await header.getByRole('button', { name: 'Tasks' }).click({ timeout: 5_000 });
       await expect(p.getByTestId('merge-panel')).toHaveCount(0);
