@@ -86,6 +86,14 @@ test('Changes and Merge are views within the page: the header and its tabs stay 
       };
       expect(await bg('Changes')).not.toBe(await bg('Merge'));
       await expect(header.getByRole('button', { name: 'Team', exact: true })).not.toHaveAttribute('aria-current', 'page');
+      // A region of the page: F6 from the header reaches the view (after the approvals strip).
+      await header.getByRole('button', { name: 'Changes' }).focus();
+      const visited: string[] = [];
+      for (let i = 0; i < 4 && !visited.includes('changes'); i++) {
+        await p.keyboard.press('F6');
+        visited.push((await p.evaluate(() => document.activeElement?.closest('[data-region]')?.getAttribute('aria-label'))) ?? 'none');
+      }
+      expect(visited).toContain('changes');
       // The header's Merge opens the merge panel in the same place, header still there.
       await header.getByRole('button', { name: 'Merge', exact: true }).click();
       await expect(p.getByTestId('merge-panel')).toBeVisible();

@@ -23,5 +23,10 @@ export function ReviewHash() {
 export function ReviewLayer() {
   const view = useDashboard((s) => s.reviewView);
   if (!view) return null;
-  return <div className="review-layer">{view.kind === 'merge' ? <MergePanel /> : <ChangesView agent={view.agent} />}</div>;
+  // A region of the page (F6 reaches it after the header), as the task board is in the Tasks tab.
+  return (
+    <div className="review-layer" data-region aria-label={view.kind === 'merge' ? 'merge panel' : 'changes'}>
+      {view.kind === 'merge' ? <MergePanel /> : <ChangesView agent={view.agent} />}
+    </div>
+  );
 }
