@@ -170,7 +170,7 @@ export const WorkspaceViewSchema = z.object({
   dir: z.string(),
   team: z.string().nullable(),
   recent: z.array(z.string()).max(20),
-  /** The live demo's throw-away workspace: the page opens the team's changes once its tasks are done. */
+  /** The live demo's throw-away workspace: the page offers the team's changes once its tasks are done. */
   demo: z.boolean().optional(),
   /** The pid of the workspace's host process serving the team (absent in-process): only then can a view stop the team. */
   host_pid: z.number().int().positive().optional(),

@@ -15,7 +15,7 @@ import { Welcome } from './components/Welcome';
 import { TeamManager } from './components/TeamManager';
 import { BudgetCard } from './components/BudgetCard';
 import { ReviewButtons, WarningsBar } from './components/review/Warnings';
-import { ReviewLayer } from './components/review/ReviewLayer';
+import { ReviewHash, ReviewLayer } from './components/review/ReviewLayer';
 import { DemoGuide } from './components/DemoGuide';
 import { StopTeamDialog, TeamStopped } from './components/StopTeam';
 import { ServerLost } from './components/ServerLost';
@@ -43,8 +43,9 @@ function SandboxBadge() {
 function HeaderBar() {
   const team = useDashboard((s) => s.team);
   const members = useDashboard((s) => s.members);
-  const tab = useDashboard((s) => s.tab);
   const setTab = useDashboard((s) => s.setTab);
+  // Changes and Merge are views of the page too: while one is open neither tab is the current one.
+  const tab = useDashboard((s) => (s.reviewView ? null : s.tab));
   const c = teamCounts(members);
   return (
     <header className="topbar" data-region aria-label="team header">
@@ -107,6 +108,7 @@ function Notices() {
 
 export function App() {
   const tab = useDashboard((s) => s.tab);
+  const reviewing = useDashboard((s) => s.reviewView !== null);
   const editing = useDashboard((s) => s.editingTask);
   const stopped = useDashboard((s) => s.hostClosed !== null);
   const lost = useDashboard((s) => s.serverLost);
@@ -132,9 +134,13 @@ export function App() {
         <ModelAlert />
         <ApprovalInbox />
         <WarningsBar />
+        <DemoGuide />
         <main>
           <Welcome />
-          {tab === 'team' ? (
+          {/* Changes and Merge take the tab's place under the header (not over it). */}
+          {reviewing ? (
+            <ReviewLayer />
+          ) : tab === 'team' ? (
             <>
               <TeamManager />
               <BudgetCard />
@@ -145,8 +151,7 @@ export function App() {
           )}
         </main>
         {editing && <TaskEditor key={editing} />}
-        <ReviewLayer />
-        <DemoGuide />
+        <ReviewHash />
         <SettingsDialog />
         <StopTeamDialog />
         <HelpOverlay />

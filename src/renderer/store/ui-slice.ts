@@ -112,7 +112,11 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   effectiveMode: null,
   sandbox: null,
   notices: [],
-  setTab: (tab) => set({ tab }),
+  // A tab is a view of the page as Changes and Merge are: choosing one leaves the review.
+  setTab: (tab) => {
+    set({ tab });
+    if (get().reviewView) get().openReview(null);
+  },
   focus: (focused) => set({ focused }),
   toggleMaximise: (agent) => set((s) => ({ maximised: s.maximised === agent ? null : agent, focused: agent })),
   setHelpOpen: (helpOpen) => set({ helpOpen }),
