@@ -8,6 +8,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { THCLAWS } from '../test/desktop/helpers.js';
 import { startDashboard, type Dashboard } from './fixture.js';
@@ -84,14 +85,19 @@ async function act(page: Page, kind: string): Promise<void> {
   await expect(list(page)).toHaveCount(0); // the list closes on an action
 }
 
-async function shots(page: Page, name: string): Promise<void> {
+/** Screenshots with the list open at both sizes, and axe's serious or critical findings there. */
+async function shotsAndAxe(page: Page, name: string): Promise<string[]> {
   fs.mkdirSync(SHOTS, { recursive: true });
+  const found: string[] = [];
   for (const [w, h] of [[1440, 900], [390, 844]] as const) {
     await page.setViewportSize({ width: w, height: h });
     await openList(page);
     await page.screenshot({ path: path.join(SHOTS, `${name}-${w}x${h}.png`) });
+    const r = await new AxeBuilder({ page }).analyze();
+    found.push(...r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${w}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+  return found;
 }
 
 test('approvals, an agent in error, a failed merge check, a conflict and a budget: newest first, each with its action, gone with its cause', async ({ browser }) => {
@@ -130,7 +136,7 @@ test('approvals, an agent in error, a failed merge check, a conflict and a budge
   await expect(count(page)).toHaveText('needs you: 5');
   await openList(page);
   expect(await kinds(page)).toEqual(['budget:dave', 'conflict:bob', 'merge:', 'approval:alice', 'error:carol']);
-  await shots(page, 'needs-you');
+  expect(await shotsAndAxe(page, 'needs-you')).toEqual([]);
 
   // Each action opens the place the item is dealt with — at the desktop size and on the phone.
   for (const [w, h] of [[1440, 900], [390, 844]] as const) {

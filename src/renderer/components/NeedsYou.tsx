@@ -137,9 +137,14 @@ export function NeedsYou() {
   const [open, setOpen] = useState(false);
   const [now, setNow] = useState(Date.now());
   const root = useRef<HTMLDivElement>(null);
+  // On a phone the list spans the screen just below the count, wherever the wrapped header put it.
+  const [top, setTop] = useState(0);
   useEffect(() => {
     if (!open) return;
     setNow(Date.now());
+    const place = () => setTop(Math.round(root.current?.getBoundingClientRect().bottom ?? 0) + 4);
+    place();
+    window.addEventListener('resize', place);
     const t = setInterval(() => setNow(Date.now()), 5000);
     const close = (e: Event) => {
       if (e instanceof KeyboardEvent ? e.key === 'Escape' : !root.current?.contains(e.target as Node)) setOpen(false);
@@ -147,6 +152,7 @@ export function NeedsYou() {
     document.addEventListener('keydown', close);
     document.addEventListener('pointerdown', close);
     return () => {
+      window.removeEventListener('resize', place);
       clearInterval(t);
       document.removeEventListener('keydown', close);
       document.removeEventListener('pointerdown', close);
@@ -169,7 +175,7 @@ export function NeedsYou() {
         needs you: {items.length}
       </button>
       {open && (
-        <section id="needs-you-list" className="needs-you-list" aria-label="needs you" data-testid="needs-you">
+        <section id="needs-you-list" className="needs-you-list" aria-label="needs you" data-testid="needs-you" style={{ '--needs-top': `${top}px` } as React.CSSProperties}>
           {items.length === 0 ? <p className="empty">Nothing needs you now.</p> : null}
           <ol>
             {items.map((item) => (
