@@ -49,6 +49,11 @@ export const AREAS = [
   { prefix: 'src/renderer/components/StopTeam.tsx', tests: ['src/renderer/'], e2e: ['e2e/stop-team.spec.ts'] },
   { prefix: 'src/renderer/components/Welcome.tsx', tests: ['src/renderer/'], e2e: ['e2e/first-run.spec.ts'] },
   { prefix: 'src/renderer/terminals.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/typing-yield.spec.ts', 'e2e/load-size.spec.ts'] },
+  { prefix: 'src/renderer/needs-you.ts', tests: ['src/renderer/needs-you'], e2e: ['e2e/needs-you.spec.ts'] },
+  { prefix: 'src/renderer/desktop-notify.ts', tests: ['src/renderer/'], e2e: ['e2e/needs-you.spec.ts', 'e2e/budgets.spec.ts'] },
+  { prefix: 'src/renderer/components/NeedsYou.tsx', tests: ['src/renderer/'], e2e: ['e2e/needs-you.spec.ts'] },
+  { prefix: 'src/renderer/store/index.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/budgets.spec.ts'] },
+  { prefix: 'src/cli/agent/live-tail.ts', tests: ['test/agent/live-output', 'test/agent/repl', 'src/cli/'] },
   { prefix: 'src/renderer/write-pacing.ts', tests: ['src/renderer/write-pacing'], e2e: ['e2e/typing-yield.spec.ts'] },
   // Anything else under src/: the folder's own unit tests and the whole-team runs.
   { prefix: 'src/', tests: ['test/teams/'] },
