@@ -137,6 +137,12 @@ test('approvals, an agent in error, a failed merge check, a conflict and a budge
   await openList(page);
   expect(await kinds(page)).toEqual(['budget:dave', 'conflict:bob', 'merge:', 'approval:alice', 'error:carol']);
   expect(await shotsAndAxe(page, 'needs-you')).toEqual([]);
+  // Escape closes the list, and so does a click elsewhere.
+  await page.keyboard.press('Escape');
+  await expect(list(page)).toHaveCount(0);
+  await openList(page);
+  await page.locator('.team-name').click();
+  await expect(list(page)).toHaveCount(0);
 
   // Each action opens the place the item is dealt with — at the desktop size and on the phone.
   for (const [w, h] of [[1440, 900], [390, 844]] as const) {
@@ -232,8 +238,19 @@ test('notifications: asked on a click only; shown while the page is not focused,
   await status('carol', { status: 'error', error: 'another failure' });
   await expect(count(page)).toHaveText('needs you: 2');
   expect(await made()).toEqual([]);
-  await status('carol', { status: 'idle', error: null });
+  // On again: the switch reads on; the next new item while looking elsewhere is told, once.
+  await page.bringToFront();
+  await openList(page);
+  await list(page).getByRole('button', { name: 'Turn on' }).click();
+  await expect(list(page).getByRole('button', { name: 'Turn off' })).toBeVisible();
+  await other.bringToFront();
+  await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(false);
+  await status('carol', { status: 'error', error: 'a third failure' });
+  await expect.poll(made).toEqual(['carol is in error | a third failure']);
   await status('dave', { budget_reached: null });
+  await expect(count(page)).toHaveText('needs you: 1');
+  expect(await made()).toEqual(['carol is in error | a third failure']);
+  await status('carol', { status: 'idle', error: null });
   await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
   await context.close();
 });

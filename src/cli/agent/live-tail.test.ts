@@ -21,6 +21,10 @@ describe('live tail', () => {
       expect(out).toContain('│ line 8');
       expect(out).toContain('│ line 4');
       expect(out).not.toContain('│ line 3');
+      // Quiet for a while: the running time goes on, repainted each second.
+      out = '';
+      vi.advanceTimersByTime(2000);
+      expect(out).toContain('running · 2 s · 8 lines so far');
       out = '';
       expect(tail.end('c1')).toBe(Array.from({ length: 8 }, (_, i) => `line ${i + 1}\n`).join(''));
       expect(out).toBe('\x1b[6A\r\x1b[J');

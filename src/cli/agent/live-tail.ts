@@ -31,7 +31,11 @@ export class LiveTail {
   /** Rows painted below the cursor's line start; erased before anything else is written. */
   private painted = 0;
   private timer: NodeJS.Timeout | undefined;
-  private readonly startedAt = new Map<string, number>();
+  /** Repaints each second while the command is quiet, so its running time goes on. */
+  private tick: NodeJS.Timeout | undefined;
+  /** Calls begun and not ended; the time of the running one's first output (its tail starts then). */
+  private readonly begun = new Set<string>();
+  private firstOutputAt = 0;
 
   constructor(
     private readonly write: (s: string) => void,
@@ -41,13 +45,14 @@ export class LiveTail {
 
   /** A call started: its output, if any streams, is shown from now. */
   begin(id: string): void {
-    this.startedAt.set(id, Date.now());
+    this.begun.add(id);
   }
 
   push(id: string, chunk: string): void {
-    if (!this.startedAt.has(id) || !chunk) return;
+    if (!this.begun.has(id) || !chunk) return;
     if (this.id !== id) {
       this.id = id;
+      this.firstOutputAt = Date.now();
       this.text = '';
       this.cut = false;
       this.lineCount = 0;
@@ -68,10 +73,11 @@ export class LiveTail {
 
   /** The call ended: the tail stops and is erased; returns everything the call streamed, if it streamed. */
   end(id: string): string | undefined {
-    this.startedAt.delete(id);
+    this.begun.delete(id);
     if (this.id !== id) return undefined;
     clearTimeout(this.timer);
-    this.timer = undefined;
+    clearTimeout(this.tick);
+    this.timer = this.tick = undefined;
     this.erase();
     this.id = undefined;
     const all = this.cut ? `${this.text}\n[output beyond ${KEEP_CHARS / 1024 / 1024} MB was not kept]` : this.text;
@@ -85,12 +91,15 @@ export class LiveTail {
     if (id === undefined) return;
     const width = Math.max(20, this.columns() - 8);
     const lines = this.text.replace(/\n$/, '').split('\n').slice(-TAIL_LINES).map((l) => plainLine(l).slice(0, width));
-    const secs = Math.round((Date.now() - (this.startedAt.get(id) ?? Date.now())) / 1000);
+    const secs = Math.round((Date.now() - this.firstOutputAt) / 1000);
     const head = `    running · ${secs} s · ${this.lineCount} line${this.lineCount === 1 ? '' : 's'} so far`;
     const rows = [head, ...lines.map((l) => `    │ ${l}`)];
     this.erase();
     this.write(rows.map((r) => `${this.paint.dim(r)}\n`).join(''));
     this.painted = rows.length;
+    clearTimeout(this.tick);
+    this.tick = setTimeout(() => this.repaint(), 1000);
+    this.tick.unref?.();
   }
 }
 
