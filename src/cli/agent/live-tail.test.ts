@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { LiveTail, plainLine } from './live-tail';
-import { painter } from './render';
+import { LiveTail, plainLine } from './live-tail.js';
+import { painter } from './render.js';
 
 describe('live tail', () => {
   it('reduces escape sequences and carriage-return redraws to what the line finally reads', () => {
@@ -12,7 +12,7 @@ describe('live tail', () => {
     vi.useFakeTimers();
     try {
       let out = '';
-      const tail = new LiveTail((s) => (out += s), painter(false), () => 40);
+      const tail = new LiveTail((s: string) => (out += s), painter(false), () => 40);
       tail.begin('c1');
       for (let i = 1; i <= 8; i++) tail.push('c1', `line ${i}\n`);
       expect(out).toBe('');
