@@ -19,6 +19,7 @@ import { ReviewHash, ReviewLayer } from './components/review/ReviewLayer';
 import { DemoGuide } from './components/DemoGuide';
 import { StopTeamDialog, TeamStopped } from './components/StopTeam';
 import { ServerLost } from './components/ServerLost';
+import { NeedsYou } from './components/NeedsYou';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -59,6 +60,7 @@ function HeaderBar() {
       </span>
       <SandboxBadge />
       <ApprovalsBadge />
+      <NeedsYou />
       <nav className="tabs" aria-label="views">
         <button className={tab === 'team' ? 'active' : ''} aria-current={tab === 'team' ? 'page' : undefined} onClick={() => setTab('team')}>
           Team
