@@ -187,8 +187,14 @@ export async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof
   // The page watches for the end itself, on its own frames: polling it from here would put two CDP tasks
   // every few ms on the very main thread being measured.
   await page.evaluate(`((agents, base, need) => {
-    const w = (window.__drain = { start: performance.now(), end: 0, budgets: [] });
+    const w = (window.__drain = { start: performance.now(), end: 0, budgets: [], received: 0 });
     const t = window.__thclaws.terminals;
+    // Messages the page received and sent (receipts, acks) during the run: each costs its main thread a task
+    // or a send, whatever it carries.
+    w.sent = 0;
+    const c = t.client, receiveText = c.receiveText.bind(c), fire = c.fire.bind(c);
+    c.receiveText = (text) => { w.received++; receiveText(text); };
+    c.fire = (body) => { w.sent++; fire(body); };
     const tick = () => {
       w.budgets.push(t.frameBudget);
       if (agents.every((a, i) => t.written(a) - base[i] >= need)) w.end = performance.now();
@@ -201,7 +207,8 @@ export async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof
     const now = await written(AGENTS);
     throw new Error(`throughput run stalled: ${now.map((n, i) => n - base[i]!).join(',')}`);
   });
-  const { start, end, budgets } = (await drained.jsonValue()) as { start: number; end: number; budgets: number[] };
+  const { start, end, budgets, received, sent } = (await drained.jsonValue()) as { start: number; end: number; budgets: number[]; received: number; sent: number };
+  await page.evaluate('delete window.__thclaws.terminals.client.receiveText; delete window.__thclaws.terminals.client.fire');
   const secs = (end - start) / 1000;
   const m1 = machineTicks();
   const rendererCpuSecs = (await cpu()) - tc0;
@@ -220,11 +227,11 @@ export async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof
   rows.push({ metric: `${label}: host CPU / renderer main thread in tasks (on a CPU) / all cores busy`, value: `${busy.hostPct.toFixed(0)} % / ${busy.rendererPct.toFixed(0)} % (${busy.rendererCpuPct.toFixed(0)} %) / ${busy.machinePct.toFixed(0)} % of ${os.cpus().length}`, target: '-' });
   if (dash.clientPid !== dash.hostPid) rows.push({ metric: `${label}: the dashboard process's CPU (the host's client, forwarding)`, value: `${busy.clientPct.toFixed(0)} %`, target: '-' });
   // What the renderer's main thread could drain with a core to itself: bytes per second of its own CPU time.
-  rows.push({ metric: `${label}: renderer main-thread CPU per MB → MB/s with a whole core`, value: `${((rendererCpuSecs * 1000) / mbTotal).toFixed(0)} ms → ${(mbTotal / rendererCpuSecs).toFixed(1)} MB/s`, target: '-' });
+  rows.push({ metric: `${label}: renderer main-thread CPU per MB → MB/s with a whole core (messages received / sent, per MB)`, value: `${((rendererCpuSecs * 1000) / mbTotal).toFixed(0)} ms → ${(mbTotal / rendererCpuSecs).toFixed(1)} MB/s (${(received / mbTotal).toFixed(0)} / ${(sent / mbTotal).toFixed(0)})`, target: '-' });
   budgets.sort((a, b) => a - b);
   const frameBudgetKiB = { p10: budgets[Math.floor(budgets.length * 0.1)]! / 1024, p50: budgets[Math.floor(budgets.length / 2)]! / 1024, p90: budgets[Math.floor(budgets.length * 0.9)]! / 1024 };
   if (process.env.BENCH_QUICK) console.log(`${label}: frame budget KiB p10/p50/p90`, frameBudgetKiB);
-  return { secs, mbs, cpuMsPerMb: (rendererCpuSecs * 1000) / mbTotal, gapMs: gap, ...busy, frameBudgetKiB, load: [load0, load1] };
+  return { secs, mbs, cpuMsPerMb: (rendererCpuSecs * 1000) / mbTotal, receivedPerMb: received / mbTotal, sentPerMb: sent / mbTotal, gapMs: gap, ...busy, frameBudgetKiB, load: [load0, load1] };
 }
 
 export async function runDashboardBench(): Promise<BenchSection> {

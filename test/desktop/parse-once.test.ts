@@ -16,7 +16,7 @@ import { RemoteViews } from '../../src/main/daemon/remote-views.js';
 import { forwardToWindow } from '../../src/main/daemon/view-event.js';
 import { startDashboardServer, type DashboardServer } from '../../src/main/web/server.js';
 import { EventSchema, RequestSchema, type HostEvent } from '../../src/contract/api.js';
-import { makeTeamWorkspace, waitFor } from './helpers.js';
+import { makeTeamWorkspace, messageEvents, waitFor } from './helpers.js';
 
 type Side = 'host' | 'dashboard' | 'other';
 const SIDES: Array<[RegExp, Side]> = [
@@ -53,7 +53,7 @@ async function openPage(server: DashboardServer) {
   const texts: string[] = [];
   ws.on('message', (d) => texts.push(d.toString()));
   await new Promise((r, j) => ws.once('open', r).once('error', j));
-  const events = () => texts.map((t) => JSON.parse(t) as HostEvent);
+  const events = () => texts.flatMap(messageEvents);
   const ask = async (body: Record<string, unknown> & { id: number }) => {
     ws.send(JSON.stringify(body));
     return waitFor(() => events().find((e): e is Extract<HostEvent, { type: 'reply' }> => e.type === 'reply' && e.id === body.id), `the reply to ${String(body.type)}`);
@@ -107,7 +107,7 @@ describe('a request is parsed once per process it enters; the dashboard forwards
     expect(page.events().find((e) => e.type === 'reply' && e.id === 6)).toMatchObject({ ok: false, error: expect.stringMatching(/desktop app's own message/) });
     // The host's events (the roster, settings, a screen…) reached the page, valid, and were never parsed on the way.
     expect(page.events().some((e) => e.type === 'roster')).toBe(true);
-    for (const t of page.texts) expect(EventSchema.safeParse(JSON.parse(t)).success).toBe(true);
+    for (const e of page.events()) expect(EventSchema.safeParse(e).success).toBe(true);
     expect(parses.tally('event', start).dashboard).toBe(0);
     page.ws.close();
   }, 60_000);

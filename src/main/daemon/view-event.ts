@@ -1,4 +1,4 @@
-import { parseEvent, type HostEvent } from '../../contract/api.js';
+import { FLOW, parseEvent, type HostEvent } from '../../contract/api.js';
 
 /**
  * An event as a view is handed it: made in this process (typed), or the host's own line forwarded as it came
@@ -49,5 +49,35 @@ export function forwardToWindow(listeners: Iterable<(e: HostEvent) => void>, act
       if (ev) for (const l of listeners) l(ev);
     }
     toWindow(viewEventText(e));
+  };
+}
+
+/**
+ * A view's events as messages of lines, one event per line (an event's JSON text never holds a raw newline):
+ * the events made in one turn of the event loop (a scheduler tick's panes, the lines read from the host's
+ * socket at once) go as one message of at most `maxChars` (a larger event goes alone). The page pays per
+ * message, not per event: a task, a receipt report back (see the renderer's `received`).
+ */
+export function eventMessages(send: (text: string) => void, maxChars: number = FLOW.maxChunk * 4): (e: ViewEvent) => void {
+  let lines: string[] = [];
+  let chars = 0;
+  let scheduled = false;
+  const flush = () => {
+    const l = lines;
+    lines = [];
+    chars = 0;
+    if (l.length) send(l.length === 1 ? l[0]! : l.join('\n'));
+  };
+  return (e) => {
+    const text = viewEventText(e);
+    if (chars && chars + text.length >= maxChars) flush();
+    lines.push(text);
+    chars += text.length + 1;
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      flush();
+    });
   };
 }
