@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 import { startHostDaemon, type HostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
-import { forwardToWindow } from '../../src/main/daemon/view-event.js';
+import { forwardToWindow, MAIN_REQUEST_ID } from '../../src/main/daemon/view-event.js';
 import { startDashboardServer, type DashboardServer } from '../../src/main/web/server.js';
 import { EventSchema, RequestSchema, type HostEvent } from '../../src/contract/api.js';
 import { makeTeamWorkspace, messageEvents, waitFor } from './helpers.js';
@@ -145,20 +145,22 @@ describe('a request is parsed once per process it enters; the dashboard forwards
 describe("Electron main forwards the host's events to its window as text, parsing only those it acts on", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('output goes on byte for byte, unparsed; host_closed is parsed once, for main itself', () => {
+  it("output and the page's replies go on byte for byte, unparsed; host_closed and main's own reply are parsed, once each, for main", () => {
     const parses = countParses();
     const sent: string[] = [];
     const heard: HostEvent[] = [];
-    const send = forwardToWindow([(e) => heard.push(e)], ['host_closed', 'reply'], (text) => sent.push(text));
+    const send = forwardToWindow([(e) => heard.push(e)], (text) => sent.push(text));
     const output = JSON.stringify({ type: 'output', agent: 'alice', data: 'x'.repeat(4096), seq: 1 } satisfies HostEvent);
-    for (let i = 0; i < 100; i++) send(output);
-    expect(sent).toEqual(Array(100).fill(output));
+    const pageReply = JSON.stringify({ type: 'reply', id: 5, ok: true, result: { big: 'y'.repeat(4096) } } satisfies HostEvent);
+    for (let i = 0; i < 100; i++) send(i % 2 ? pageReply : output);
+    expect(sent).toEqual(Array.from({ length: 100 }, (_, i) => (i % 2 ? pageReply : output)));
     expect(parses.tally('event')).toEqual({ host: 0, dashboard: 0, other: 0 });
     expect(heard).toEqual([]);
     send(JSON.stringify({ type: 'host_closed', reason: 'stopped' }));
+    send(JSON.stringify({ type: 'reply', id: MAIN_REQUEST_ID, ok: false, error: 'no team' }));
     send({ type: 'notice', level: 'warn', text: 'made in main' });
-    expect(heard).toEqual([{ type: 'host_closed', reason: 'stopped' }]);
-    expect(sent.slice(100).map((t) => (JSON.parse(t) as HostEvent).type)).toEqual(['host_closed', 'notice']);
-    expect(parses.tally('event').dashboard).toBe(1);
+    expect(heard).toEqual([{ type: 'host_closed', reason: 'stopped' }, { type: 'reply', id: MAIN_REQUEST_ID, ok: false, error: 'no team' }]);
+    expect(sent.slice(100).map((t) => (JSON.parse(t) as HostEvent).type)).toEqual(['host_closed', 'reply', 'notice']);
+    expect(parses.tally('event').dashboard).toBe(2);
   });
 });

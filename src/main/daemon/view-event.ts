@@ -37,14 +37,34 @@ export function readViewEvent(e: ViewEvent): HostEvent | null {
 
 export const viewEventText = (e: ViewEvent): string => (typeof e === 'string' ? e : JSON.stringify(e));
 
+/** The host writes a reply `{"type":"reply","id":…`: its id, read without parsing the rest. */
+const REPLY_HEAD = /^\{"type":"reply","id":(-?\d+)[,}]/;
+
+/** A reply's id, not validated (null for any other event): tells main's own replies from the page's. */
+export function viewReplyId(e: ViewEvent): number | null {
+  if (typeof e !== 'string') return e.type === 'reply' ? e.id : null;
+  const m = REPLY_HEAD.exec(e);
+  if (m) return Number(m[1]);
+  if (viewEventType(e) !== 'reply') return null;
+  try {
+    const id = (JSON.parse(e) as { id?: unknown }).id;
+    return typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The id of Electron main's own request to the host (stopping the team as the window closes): never a page's. */
+export const MAIN_REQUEST_ID = 2 ** 31;
+
 /**
  * Electron main's way to its window: every event goes on as JSON text (the renderer parses it once); only
- * the types main itself acts on are parsed here, for its listeners.
+ * those main itself acts on, told by a peek, are parsed here for its listeners: the host closing, and the
+ * reply to main's own request (the page's replies pass unparsed).
  */
-export function forwardToWindow(listeners: Iterable<(e: HostEvent) => void>, actsOn: readonly HostEvent['type'][], toWindow: (text: string) => void): (e: ViewEvent) => void {
-  const acted = new Set<string | null>(actsOn);
+export function forwardToWindow(listeners: Iterable<(e: HostEvent) => void>, toWindow: (text: string) => void): (e: ViewEvent) => void {
   return (e) => {
-    if (acted.has(viewEventType(e))) {
+    if (viewEventType(e) === 'host_closed' || viewReplyId(e) === MAIN_REQUEST_ID) {
       const ev = readViewEvent(e);
       if (ev) for (const l of listeners) l(ev);
     }
