@@ -12,7 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { measureEcho, measureThroughput, openDashboard, openPage, type Dash, type Mode } from './dashboard.js';
+import { measureThroughput } from './dashboard.js';
+import { measureEcho } from './dashboard-echo.js';
+import { openDashboard, openPage, type Dash, type Mode } from './dashboard-rig.js';
 import type { BenchSection } from './types.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
