@@ -10,7 +10,7 @@
  * BENCH_FLOOD_MIB sets the throughput run's MiB per pane (5; less on a machine too loaded to drain 40 MiB);
  * BENCH_ECHO_ONLY=1 runs only the keystroke-echo phase (BENCH_ECHO_KEYS sets its number of keys, 40);
  * BENCH_ECHO_AB=1, BENCH_ECHO_SPIN=1, BENCH_ECHO_TRACE=FILE: see measureEcho.
- * `--baseline <dir>` (`npm run bench -- dashboard --baseline <dir>`): before/after in one run, see dashboard-compare.ts.
+ * `--baseline <ref or dir>` (`npm run bench -- dashboard --baseline main`): before/after in one run, see dashboard-compare.ts.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -192,10 +192,10 @@ export async function runDashboardBench(): Promise<BenchSection> {
   return { title: 'Dashboard under load (pty → host → WebSocket → xterm.js in Chromium)', file: 'dashboard', rows, details };
 }
 
-/** `--baseline <dir>`: another checkout (its renderer built) measured beside this one (dashboard-compare.ts). */
+/** `--baseline <ref or dir>`: another checkout measured beside this one (dashboard-compare.ts). */
 function baselineArg(): string | null {
   const i = process.argv.indexOf('--baseline');
-  return i >= 0 ? path.resolve(process.argv[i + 1] ?? '') : null;
+  return i >= 0 ? (process.argv[i + 1] ?? 'main') : null;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
