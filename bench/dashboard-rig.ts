@@ -45,6 +45,29 @@ export function machineTicks(): { busy: number; total: number } {
   return { busy: total - f[3]! - f[4]!, total };
 }
 
+/** CPU ticks of every Chromium process this bench started (browser, renderer, GPU, network…), alive now. */
+export function chromiumTicks(): number {
+  const procs = new Map<number, { ppid: number; comm: string; ticks: number }>();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      procs.set(Number(d), { ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const mine = (pid: number): boolean => {
+    for (let p = procs.get(pid)?.ppid; p; p = procs.get(p)?.ppid) if (p === process.pid) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, p] of procs) if (/chrom/.test(p.comm) && mine(pid)) ticks += p.ticks;
+  return ticks;
+}
+
 export function cpuTicks(pid: number): number {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return Number(f[11]) + Number(f[12]); // utime + stime

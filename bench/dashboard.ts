@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { measureEcho } from './dashboard-echo.js';
-import { AGENTS, bundle, cpuTicks, flood, hz, machineTicks, openDashboard, openPage, REPO, type Dash } from './dashboard-rig.js';
+import { AGENTS, bundle, chromiumTicks, cpuTicks, flood, hz, machineTicks, openDashboard, openPage, REPO, type Dash } from './dashboard-rig.js';
 import { startProfile, stopProfile, type ProfileKind } from './profile.js';
 import type { BenchSection } from './types.js';
 
@@ -31,6 +31,7 @@ export async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof
   const base = await written(AGENTS);
   const th0 = cpuTicks(dash.hostPid);
   const tc0Client = cpuTicks(dash.clientPid);
+  const chrome0 = chromiumTicks();
   const m0 = machineTicks();
   const tr0 = await task();
   const tc0 = await cpu();
@@ -65,6 +66,7 @@ export async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof
   await page.evaluate('delete window.__thclaws.terminals.client.receiveText; delete window.__thclaws.terminals.client.fire');
   const secs = (end - start) / 1000;
   const m1 = machineTicks();
+  const chromeTicks = chromiumTicks() - chrome0;
   const rendererCpuSecs = (await cpu()) - tc0;
   const busy = { hostPct: ((cpuTicks(dash.hostPid) - th0) / hz() / secs) * 100, clientPct: ((cpuTicks(dash.clientPid) - tc0Client) / hz() / secs) * 100, rendererPct: (((await task()) - tr0) / secs) * 100, rendererCpuPct: (rendererCpuSecs / secs) * 100, machinePct: ((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 };
   const gap = await page.evaluate(() => (window as unknown as { __gap: { max: number } }).__gap.max);
@@ -82,10 +84,14 @@ export async function measureThroughput(dash: Dash, p: Awaited<ReturnType<typeof
   if (dash.clientPid !== dash.hostPid) rows.push({ metric: `${label}: the dashboard process's CPU (the host's client, forwarding)`, value: `${busy.clientPct.toFixed(0)} %`, target: '-' });
   // What the renderer's main thread could drain with a core to itself: bytes per second of its own CPU time.
   rows.push({ metric: `${label}: renderer main-thread CPU per MB → MB/s with a whole core (messages received / sent, per MB)`, value: `${((rendererCpuSecs * 1000) / mbTotal).toFixed(0)} ms → ${(mbTotal / rendererCpuSecs).toFixed(1)} MB/s (${(received / mbTotal).toFixed(0)} / ${(sent / mbTotal).toFixed(0)})`, target: '-' });
+  // CPU per MB of each process of the chain (less sensitive to the machine's load than MB/s): where a hop costs.
+  const msPerMb = (ticks: number) => ((ticks / hz()) * 1000) / mbTotal;
+  const cpuPerMb = { host: msPerMb(cpuTicks(dash.hostPid) - th0), client: dash.clientPid === dash.hostPid ? 0 : msPerMb(cpuTicks(dash.clientPid) - tc0Client), chromium: msPerMb(chromeTicks) };
+  rows.push({ metric: `${label}: CPU per MB, host${dash.clientPid === dash.hostPid ? '' : ' / its client'} / all of Chromium`, value: `${cpuPerMb.host.toFixed(0)}${dash.clientPid === dash.hostPid ? '' : ` / ${cpuPerMb.client.toFixed(0)}`} / ${cpuPerMb.chromium.toFixed(0)} ms`, target: '-' });
   budgets.sort((a, b) => a - b);
   const frameBudgetKiB = { p10: budgets[Math.floor(budgets.length * 0.1)]! / 1024, p50: budgets[Math.floor(budgets.length / 2)]! / 1024, p90: budgets[Math.floor(budgets.length * 0.9)]! / 1024 };
   if (process.env.BENCH_QUICK) console.log(`${label}: frame budget KiB p10/p50/p90`, frameBudgetKiB);
-  return { secs, mbs, cpuMsPerMb: (rendererCpuSecs * 1000) / mbTotal, receivedPerMb: received / mbTotal, sentPerMb: sent / mbTotal, gapMs: gap, ...busy, frameBudgetKiB, load: [load0, load1] };
+  return { secs, mbs, cpuMsPerMb: (rendererCpuSecs * 1000) / mbTotal, receivedPerMb: received / mbTotal, sentPerMb: sent / mbTotal, cpuPerMb, gapMs: gap, ...busy, frameBudgetKiB, load: [load0, load1] };
 }
 
 export async function runDashboardBench(): Promise<BenchSection> {
