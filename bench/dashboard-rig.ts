@@ -129,7 +129,8 @@ export async function openDashboard(mode: Mode, renderer: string, root = REPO): 
   } else {
     owner = spawn(process.execPath, [...prof, bundle('bench/dashboard-host.ts', 'dashboard-host', root), ws], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env });
     await watchOut(owner, 'workspace host').wait(/READY \d+/);
-    client = spawn(process.execPath, [serverJs, ws, renderer, '--via-host'], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env });
+    const clientProf = process.env.BENCH_CLIENT_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CLIENT_PROF}`] : [];
+    client = spawn(process.execPath, [...clientProf, serverJs, ws, renderer, '--via-host'], { stdio: ['pipe', 'pipe', 'inherit'], cwd: REPO, env });
   }
   const ownerOut = owner === client ? null : watchOut(owner, 'workspace host');
   const clientOut = watchOut(client, 'dashboard server');

@@ -4,7 +4,8 @@
  * - a 50 MiB flood from a child that exits right after writing: characters lost in the pane and in output.log.
  * - 8 idle teammates (heartbeating every 2 s): CPU of the host process and of the renderer's main thread.
  * Environment, for investigating: BENCH_PROFILE=cpu|trace prints where the renderer's main thread spent the
- * throughput run (raw profile in the temp dir); BENCH_HOST_PROF=DIR runs the host with --cpu-prof into DIR;
+ * throughput run (raw profile in the temp dir); BENCH_HOST_PROF=DIR runs the host with --cpu-prof into DIR
+ * (BENCH_CLIENT_PROF=DIR: the dashboard as the host's client);
  * BENCH_RENDERER=DIR serves another renderer build (a baseline) against the same host; BENCH_QUICK=1 stops
  * after the throughput run; BENCH_IDLE_ONLY=1 runs only the idle phase (BENCH_IDLE_SECS sets its length);
  * BENCH_FLOOD_MIB sets the throughput run's MiB per pane (5; less on a machine too loaded to drain 40 MiB);
