@@ -90,7 +90,8 @@ export function eventMessages(send: (text: string) => void, maxChars: number = F
   };
   return (e) => {
     const text = viewEventText(e);
-    if (chars && chars + text.length >= maxChars) flush();
+    // `chars` counts each line with its newline: appended, the message would be `chars + text.length` long.
+    if (chars && chars + text.length > maxChars) flush();
     lines.push(text);
     chars += text.length + 1;
     if (scheduled) return;
