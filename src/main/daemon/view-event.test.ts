@@ -1,32 +1,48 @@
 import { describe, expect, it } from 'vitest';
 import type { HostEvent } from '../../contract/api.js';
-import { eventMessages } from './view-event.js';
+import { eventMessages, SMALL_EVENT_CHARS } from './view-event.js';
 
 const turn = () => new Promise((r) => setImmediate(r));
+/** An output event's JSON text, `n` characters of data (bulk when n > SMALL_EVENT_CHARS). */
+const out = (agent: string, n: number, ch = 'x') => JSON.stringify({ type: 'output', agent, seq: 0, data: ch.repeat(n) } satisfies HostEvent);
+const BULK = SMALL_EVENT_CHARS + 1000;
 
 describe('eventMessages: the events of one turn of the event loop as one message of lines', () => {
-  it('sends one turn\'s events as one message, in order, one per line; the next turn starts a new message', async () => {
+  it("sends one turn's bulk as one message, in order, one event per line; the next turn starts a new message", async () => {
     const sent: string[] = [];
     const send = eventMessages((t) => sent.push(t));
-    const notice: HostEvent = { type: 'notice', level: 'info', text: 'made here' };
-    send('{"type":"output","agent":"a","seq":0,"data":"x"}');
+    const notice: HostEvent = { type: 'notice', level: 'info', text: 'y'.repeat(BULK) };
+    send(out('a', BULK));
     send(notice);
-    send('{"type":"output","agent":"b","seq":0,"data":"y\\nz"}');
+    send(out('b', BULK, 'z'));
     expect(sent).toEqual([]);
     await turn();
-    expect(sent).toEqual([`{"type":"output","agent":"a","seq":0,"data":"x"}\n${JSON.stringify(notice)}\n{"type":"output","agent":"b","seq":0,"data":"y\\nz"}`]);
-    send('{"type":"reply","id":1,"ok":true}');
+    expect(sent).toEqual([[out('a', BULK), JSON.stringify(notice), out('b', BULK, 'z')].join('\n')]);
+    send(out('c', BULK));
     await turn();
-    expect(sent.slice(1)).toEqual(['{"type":"reply","id":1,"ok":true}']);
+    expect(sent.slice(1)).toEqual([out('c', BULK)]);
+  });
+
+  it('a small event (an echo) goes at once and ends its message: nothing after it is in the message that carries it', async () => {
+    const sent: string[] = [];
+    const send = eventMessages((t) => sent.push(t));
+    send(out('b', BULK));
+    send(out('a', 1, 'k'));
+    expect(sent).toEqual([`${out('b', BULK)}\n${out('a', 1, 'k')}`]);
+    send(out('c', BULK));
+    send(out('d', BULK));
+    expect(sent).toHaveLength(1);
+    await turn();
+    expect(sent.slice(1)).toEqual([`${out('c', BULK)}\n${out('d', BULK)}`]);
   });
 
   it('never makes a message longer than maxChars: a line that would pass it starts the next; a longer event goes alone', async () => {
     const sent: string[] = [];
-    const send = eventMessages((t) => sent.push(t), 10);
-    for (const t of ['aaa', 'bbb', 'ccc', 'dddddddddddd', 'ee', 'fffffff']) send(t);
+    const send = eventMessages((t) => sent.push(t), 15_000);
+    const [a, b, c, d, e, f] = ['a', 'b', 'c', 'd', 'e', 'f'].map((ch, i) => ch.repeat([5000, 5000, 5000, 16_000, 5000, 9999][i]!));
+    for (const t of [a, b, c, d, e, f]) send(t!);
     await turn();
-    // aaa\nbbb is 7 characters; with \nccc it would be 11.
-    expect(sent).toEqual(['aaa\nbbb', 'ccc', 'dddddddddddd', 'ee\nfffffff']);
-    expect(sent.every((m) => m.length <= 10 || !m.includes('\n'))).toBe(true);
+    // a\nb is 10,001 characters; with \nc it would be 15,002; e\nf is exactly 15,000.
+    expect(sent).toEqual([`${a}\n${b}`, c, d, `${e}\n${f}`]);
   });
 });

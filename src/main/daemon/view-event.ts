@@ -72,16 +72,19 @@ export function forwardToWindow(listeners: Iterable<(e: HostEvent) => void>, toW
   };
 }
 
+/** An event this short (a keystroke's echo, a status, a reply) ends its message at once. */
+export const SMALL_EVENT_CHARS = 4096;
+
 /**
  * A view's events as messages of lines, one event per line (an event's JSON text never holds a raw newline):
  * the events made in one turn of the event loop (a scheduler tick's panes, the lines read from the host's
  * socket at once) go as one message of at most `maxChars` (a larger event goes alone). The page pays per
- * message, not per event: a task, a receipt report back (see the renderer's `received`).
+ * message, not per event: a task, a receipt report back (see the renderer's `received`). A small event goes at
+ * once, closing the message it ends: the page parses nothing after an echo before the frame that draws it.
  */
 export function eventMessages(send: (text: string) => void, maxChars: number = FLOW.maxChunk * 4): (e: ViewEvent) => void {
   let lines: string[] = [];
   let chars = 0;
-  let scheduled = false;
   const flush = () => {
     const l = lines;
     lines = [];
@@ -94,11 +97,7 @@ export function eventMessages(send: (text: string) => void, maxChars: number = F
     if (chars && chars + text.length > maxChars) flush();
     lines.push(text);
     chars += text.length + 1;
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      flush();
-    });
+    if (text.length <= SMALL_EVENT_CHARS) flush();
+    else if (lines.length === 1) setImmediate(flush);
   };
 }
