@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostEvent } from '../../contract/api.js';
-import { eventMessages, SMALL_EVENT_CHARS } from './view-event.js';
+import { eventMessages, MAIN_REQUEST_ID, SMALL_EVENT_CHARS, viewReplyId } from './view-event.js';
 
 const turn = () => new Promise((r) => setImmediate(r));
 /** An output event's JSON text, `n` characters of data (bulk when n > SMALL_EVENT_CHARS). */
@@ -44,5 +44,26 @@ describe('eventMessages: the events of one turn of the event loop as one message
     await turn();
     // a\nb is 10,001 characters; with \nc it would be 15,002; e\nf is exactly 15,000.
     expect(sent).toEqual([`${a}\n${b}`, c, d, `${e}\n${f}`]);
+  });
+});
+
+describe("viewReplyId: a reply's id, for Electron main to tell its own reply from the page's", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('reads it from the head of the line as the host writes it, without parsing the line', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    const result = { big: 'x'.repeat(10_000) };
+    expect(viewReplyId(JSON.stringify({ type: 'reply', id: MAIN_REQUEST_ID, ok: true, result }))).toBe(MAIN_REQUEST_ID);
+    expect(viewReplyId(JSON.stringify({ type: 'reply', id: 1234, ok: false, error: 'no' }))).toBe(1234);
+    expect(viewReplyId(JSON.stringify({ type: 'reply', id: -1, ok: false, error: 'no' }))).toBe(-1);
+    expect(viewReplyId(JSON.stringify({ type: 'output', agent: 'a', seq: 0, data: 'x' }))).toBeNull();
+    expect(parse).not.toHaveBeenCalled();
+  });
+
+  it('parses a reply written otherwise (keys in another order); an event made in this process is read as it is', () => {
+    expect(viewReplyId(`{"type":"reply","ok":true,"id":${MAIN_REQUEST_ID}}`)).toBe(MAIN_REQUEST_ID);
+    expect(viewReplyId('{"type":"reply","ok":true}')).toBeNull();
+    expect(viewReplyId({ type: 'reply', id: 7, ok: true })).toBe(7);
+    expect(viewReplyId({ type: 'notice', level: 'info', text: 'x' })).toBeNull();
   });
 });
