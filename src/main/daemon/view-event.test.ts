@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HostEvent } from '../../contract/api.js';
+import { FLOW, type HostEvent } from '../../contract/api.js';
 import { eventMessages, MAIN_REQUEST_ID, SMALL_EVENT_CHARS, viewReplyId } from './view-event.js';
 
 const turn = () => new Promise((r) => setImmediate(r));
@@ -34,6 +34,16 @@ describe('eventMessages: the events of one turn of the event loop as one message
     expect(sent).toHaveLength(1);
     await turn();
     expect(sent.slice(1)).toEqual([`${out('c', BULK)}\n${out('d', BULK)}`]);
+  });
+
+  it('by default a message holds a tick of four panes at their largest write (FLOW.maxChunk each)', async () => {
+    const sent: string[] = [];
+    const send = eventMessages((t) => sent.push(t));
+    const full = (agent: string) => out(agent, FLOW.maxChunk - 100);
+    for (const a of ['a', 'b', 'c', 'd']) send(full(a));
+    send(full('e'));
+    await turn();
+    expect(sent).toEqual([['a', 'b', 'c', 'd'].map(full).join('\n'), full('e')]);
   });
 
   it('never makes a message longer than maxChars: a line that would pass it starts the next; a longer event goes alone', async () => {
