@@ -9,6 +9,7 @@ import { ModelNameSchema } from './model-name.js';
 import { DEFAULT_MODEL } from './models.js';
 import { TEAM_POLICY } from './policy.js';
 import { McpServers } from './mcp-config.js';
+import { LEAD, USER } from './limits.js';
 
 /** How a lead starts its teammates. */
 export const TEAMMATE_MODES = ['auto', 'tmux', 'background', 'host'] as const;
@@ -103,9 +104,9 @@ export const SettingsSchema = z.looseObject({
    */
   budgets: BudgetsSchema.default({ roles: {}, teammates: {} }),
   /** Who approves a teammate's plan: the person (CLI `thclaws team approve`, the dashboard) or the lead agent. */
-  planApprover: z.enum(['lead', 'user']).default('user'),
+  planApprover: z.enum([LEAD, USER]).default('user'),
   /** Who answers a teammate's permission request: the person, or the lead agent through AnswerApproval. */
-  permissionApprover: z.enum(['lead', 'user']).default('user'),
+  permissionApprover: z.enum([LEAD, USER]).default('user'),
   /** A teammate's unanswered request is denied after this long (and the teammate is told so). */
   /** At most a timer's range (~24.8 days): past it Node fires at once. */
   approvalTimeoutMs: z.number().int().min(1000).max(2_147_483_647).default(600_000),

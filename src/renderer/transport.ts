@@ -220,14 +220,20 @@ export class HostClient {
     for (const l of this.statusListeners) l(c);
   }
 
+  /** A message holds one event or several, one per line (the server's `eventMessages`); each is parsed alone. */
   private receiveText(text: string): void {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      return;
+    for (let from = 0; from < text.length; ) {
+      const nl = text.indexOf('\n', from);
+      const end = nl < 0 ? text.length : nl;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text.slice(from, end));
+      } catch {
+        raw = undefined;
+      }
+      if (raw !== undefined) this.receive(raw);
+      from = end + 1;
     }
-    this.receive(raw);
   }
 
   /** Where an event enters the renderer: validated against the contract, once. */

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { BudgetsView, HostEvent, MemberSpec, SandboxView, SettingsView, SetupView, SpendPoint } from '../../contract/api';
 import type { DashboardState } from './index';
+import { LEAD } from '../../contract/limits';
 
 export type Tab = 'team' | 'board';
 
@@ -28,7 +29,7 @@ const endsCause = (text: string): NoticeCause | undefined => (/^the workspace ho
 /** The notices still true after a roster: one whose cause is gone (the team exists, the lead is alive) is closed. */
 export function stillTrue(notices: Notice[], ev: HostEvent): Notice[] {
   if (ev.type !== 'roster') return notices;
-  const gone = (c: NoticeCause | undefined) => (c === 'no_team' && ev.team !== null) || (c === 'lead_down' && ev.members.some((m) => m.name === 'lead' && m.alive));
+  const gone = (c: NoticeCause | undefined) => (c === 'no_team' && ev.team !== null) || (c === 'lead_down' && ev.members.some((m) => m.name === LEAD && m.alive));
   return notices.some((n) => gone(n.cause)) ? notices.filter((n) => !gone(n.cause)) : notices;
 }
 
