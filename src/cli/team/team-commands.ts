@@ -41,12 +41,12 @@ export function registerTeamLifecycle(team: Command): void {
       action(async (opts: CommonOpts) => {
         const view = await openStore(opts).status();
         print(opts, view, () => {
-          const rows = [['MEMBER', 'ROLE', 'STATE', 'TASK', 'QUEUED', 'MODEL', 'TOKENS', 'COST', 'HEARTBEAT', 'PID']];
+          const rows = [['MEMBER', 'ROLE', 'STATE', 'TASK', 'QUEUED', 'MODEL', 'TOKENS', 'COST', 'HEARTBEAT', 'PID', 'PORTS']];
           for (const m of view.members) {
             // Cost `?`: some call's model has no known price (never shown as a too-low number).
             const tokens = m.tokens === null ? '-' : m.tokens.toLocaleString('en-US');
             const cost = m.tokens === null ? '-' : m.cost_usd === null ? '?' : `$${m.cost_usd.toFixed(4)}`;
-            rows.push([m.name, m.role || '-', stateText(m), m.current_task ?? '-', String(m.queued), m.model ?? '-', tokens, cost, age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-']);
+            rows.push([m.name, m.role || '-', stateText(m), m.current_task ?? '-', String(m.queued), m.model ?? '-', tokens, cost, age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-', m.ports ? `${m.ports.base}-${m.ports.base + m.ports.count - 1}` : '-']);
           }
           const t = view.tasks;
           return `team ${view.team}\n${table(rows)}\nagents: ${agentCounts(view.members)}\ntasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`;
