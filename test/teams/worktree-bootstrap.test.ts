@@ -12,6 +12,7 @@ import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { WorktreeSettingsSchema, type WorktreeSettings } from '../../src/contract/settings-schema.js';
 import { BIN } from '../agent/helpers.js';
+import { FakeAnthropic } from '../agent/fake-anthropic.js';
 import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
 import { installNodeProject } from './node-project.js';
 
@@ -117,6 +118,22 @@ describe('worktree bootstrap', () => {
 });
 
 describe('ports', () => {
+  it("a teammate's instructions (its system prompt, as the Messages API receives it) name its block and $PORT", async () => {
+    const fake = await new FakeAnthropic().start();
+    fake.fallback = { text: 'ok' };
+    cleanups.push(() => fake.close());
+    const ws = teamWorkspace();
+    const session = leadSession(ws, writeScript(ws, IDLE), { childFlags: [], childEnv: { HOME: ws.home, THCLAWS_TEST: '1', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url } });
+    session.store.init();
+    await session.store.config.create({ name: 't', members: [{ name: 'hal' }] });
+    await session.becomeLead();
+    cleanups.push(() => stopLeadAndTeam(session, new LeadHandler(session), ws));
+    await spawnTeammate(session, { name: 'hal', prompt: 'marker-hal say hi' });
+    const req = await waitFor(() => fake.requests.find((r) => r.url.startsWith('/v1/messages') && JSON.stringify(r.body.messages).includes('marker-hal')), 'the teammate to ask the API', 60_000);
+    const base = (await session.store.config.require()).members[0]!.ports!.base;
+    expect(JSON.stringify(req.body.system)).toContain(`Your ports: ${base}–${base + 9} ($THCLAWS_PORT_BASE=${base}, $PORT=${base})`);
+  }, 90_000);
+
   it('two teammates start a server on $PORT at the same time and both answer; team status --json gives each its block', async () => {
     const server = `node -e "require('http').createServer((q, r) => r.end(process.env.THCLAWS_TEAM_AGENT + ' on ' + process.env.PORT)).listen(Number(process.env.PORT), '127.0.0.1')"`;
     // A base of its own per run: a busy machine's other tests never hold these ports.
