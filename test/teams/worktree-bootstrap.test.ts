@@ -98,6 +98,8 @@ describe('worktree bootstrap', () => {
     await session.store.statuses.write('dave', { status: 'stopped', pid: null } as never);
     await spawnTeammate(session, { name: 'dave' });
     expect(fs.readFileSync(counter, 'utf8')).toBe(`setup run on port ${port}\n`);
+    // Its block is its own from spawn to spawn.
+    expect((await session.store.config.require()).members.find((m) => m.name === 'dave')!.ports).toEqual({ base: port, count: 10 });
   }, 90_000);
 
   it('a failing worktree.setup fails the spawn with its last lines, and leaves no branch, no worktree, no process', async () => {

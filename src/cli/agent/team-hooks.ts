@@ -115,6 +115,11 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
       tools = teamToolsFor(session);
       // The lead's own block of ports, in its environment and so in its commands' (a teammate's comes from its spawn).
       if (info.role !== 'teammate') Object.assign(process.env, portEnv(leadPorts(settings.worktree.portBase)));
+      else if (!process.env.THCLAWS_PORT_BASE) {
+        // Started by another path than SpawnTeammate (a person, a host's respawn): its recorded block still holds.
+        const own = (await session.store.config.load())?.members.find((m) => m.name === info.agentName)?.ports;
+        if (own) Object.assign(process.env, portEnv(own));
+      }
       addenda = [await teamAddendum(session, info, branch)];
       active = session;
       if (info.interactive && info.role !== 'teammate') (await import('./team-repl.js')).registerTeamRepl(session);
