@@ -16,7 +16,6 @@ import type { CommandGuard } from '../../core/guard/types.js';
 import type { Tool } from '../../core/agent/types.js';
 import { teammateBranch } from '../../contract/branch.js';
 import { PORT_BLOCK } from '../../contract/settings-schema.js';
-import { loadSettings } from '../../core/agent/settings.js';
 import { leadPorts, portEnv, portsInstruction } from '../../core/teams/ports.js';
 
 let active: TeamSession | undefined;
@@ -54,12 +53,13 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
     },
     async prepare(info) {
       if (!info.agentName && !info.settings.teamEnabled) return;
-      const [{ TeamSession }, { createCommandGuard }, { roleGuard }, { teamToolsFor }, { TeamError }] = await Promise.all([
+      const [{ TeamSession }, { createCommandGuard }, { roleGuard }, { teamToolsFor }, { TeamError }, { worktreeSettings }] = await Promise.all([
         import('../../core/teams/session.js'),
         import('../../core/guard/index.js'),
         import('../../core/teams/role-guard.js'),
         import('../../core/teams/tools/index.js'),
         import('../../core/store/index.js'),
+        import('../../core/teams/bootstrap.js'),
       ]);
       const projectRoot = outsideWorktrees(info.projectRoot);
       const { HooksSchema } = await import('../../core/teams/hooks.js');
@@ -87,13 +87,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         approvers: { permission: settings.permissionApprover, plan: settings.planApprover },
         hooks: hooksParsed.data,
         // Read again at each spawn: a setup command or port base set in the dashboard applies to the next teammate.
-        worktree: () => {
-          try {
-            return loadSettings(projectRoot).settings.worktree;
-          } catch {
-            return settings.worktree;
-          }
-        },
+        worktree: () => worktreeSettings(projectRoot),
       });
       try {
         if (info.role === 'teammate') await session.holdLease(info.agentName!);

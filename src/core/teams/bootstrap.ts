@@ -5,14 +5,27 @@
  * its pane until its process starts. A failed setup fails the spawn with its last lines.
  */
 import { gitText } from '../git.js';
-import { localSettingsPath, projectSettingsPath, userSettingsPath } from '../agent/settings.js';
+import { loadSettings, localSettingsPath, projectSettingsPath, userSettingsPath } from '../agent/settings.js';
 import { createRoleSandbox, describeSandboxStatus, layeredSandboxSettings, readSettingsLayer } from '../sandbox/index.js';
 import { runCheck } from '../review/run-check.js';
-import type { WorktreeSettings } from '../../contract/settings-schema.js';
+import { WorktreeSettingsSchema, type WorktreeSettings } from '../../contract/settings-schema.js';
 import type { TeamStore } from '../store/index.js';
 import { TeamError } from '../store/index.js';
 import { copyIncluded, includedFiles, reuseDependencies, WORKTREE_INCLUDE } from './worktree-copy.js';
 import { discardWorktree, openWorktree } from './worktree.js';
+
+/**
+ * The workspace's `worktree` settings now, with the layers' trust rules (a project's setup command counts only
+ * in a trusted folder); read at each spawn, so what the dashboard's Settings change applies to the next one.
+ * Unreadable settings give the defaults: the agents report the bad file themselves.
+ */
+export function worktreeSettings(root: string, env: NodeJS.ProcessEnv = process.env): WorktreeSettings {
+  try {
+    return loadSettings(root, env).settings.worktree;
+  } catch {
+    return WorktreeSettingsSchema.parse({});
+  }
+}
 
 /** A setup that runs longer than this is killed and the spawn fails: an install hung on the network. */
 export const SETUP_TIMEOUT_MS = 15 * 60_000;
