@@ -20,6 +20,10 @@ export const AREAS = [
   { prefix: 'src/core/git.ts', tests: ['test/review/', 'test/teams/merge', 'src/core/git'] },
   { prefix: 'src/core/teams/', tests: ['test/teams/', 'src/core/teams/'] },
   { prefix: 'src/core/teams/launchers/', tests: ['test/teams/', 'test/desktop/pty', 'src/core/teams/launchers/'] },
+  // A new worktree's bootstrap and each agent's ports: the real-project suite, the settings e2e.
+  { prefix: 'src/core/teams/bootstrap.ts', tests: ['test/teams/worktree-bootstrap', 'src/core/teams/ports'], e2e: ['e2e/worktree-settings.spec.ts'] },
+  { prefix: 'src/core/teams/worktree-copy.ts', tests: ['test/teams/worktree-bootstrap'] },
+  { prefix: 'src/core/teams/ports.ts', tests: ['src/core/teams/ports', 'test/teams/worktree-bootstrap'], e2e: ['e2e/worktree-settings.spec.ts'] },
   { prefix: 'src/core/teams/approvals.ts', tests: ['test/teams/', 'src/core/teams/'], e2e: ['e2e/approvals.spec.ts'] },
   { prefix: 'src/core/review/', tests: ['test/review/', 'src/core/review/'], e2e: ['e2e/review.spec.ts', 'e2e/review-follow.spec.ts'] },
   { prefix: 'src/cli/', tests: ['test/agent/', 'src/cli/'] },
