@@ -30,6 +30,8 @@ export const AREAS = [
   // The host and dashboard commands start processes the desktop suites drive.
   { prefix: 'src/cli/host-command.ts', tests: ['test/desktop/host-daemon', 'test/desktop/exit-unused', 'test/desktop/socket-dir'] },
   { prefix: 'src/cli/dashboard-command.ts', tests: ['test/desktop/dashboard-endpoint', 'test/desktop/web'], e2e: ['e2e/dashboard-died.spec.ts'] },
+  // The teams wiring of the agent (role, ports, worktree settings): what the team suites run through the CLI.
+  { prefix: 'src/cli/agent/team-hooks.ts', tests: ['src/cli/', 'test/teams/worktree-bootstrap', 'test/teams/lifecycle', 'test/teams/repl'] },
   { prefix: 'src/cli/team/', tests: ['test/team/', 'test/review/teams-cli', 'test/teams/resume', 'src/cli/team/'] },
   { prefix: 'src/main/daemon/', tests: ['test/desktop/host-daemon', 'test/desktop/host-log', 'test/desktop/socket-dir', 'test/desktop/stop-twice', 'test/desktop/team-outlives-dashboard', 'src/main/daemon/'], e2e: ['e2e/stop-team.spec.ts'] },
   { prefix: 'src/main/host/', tests: ['test/desktop/host.test', 'test/desktop/team-gui', 'src/main/host/'], e2e: ['e2e/dashboard.spec.ts'] },
