@@ -72,6 +72,10 @@ test("a setup command typed in Settings runs in the next teammate's new worktree
   const ports = (await TeamStore.forWorkspace(ws).config.require()).members[0]!.ports!;
   expect(fs.readFileSync(ran, 'utf8')).toBe(`port ${ports.base}\n`);
 
+  // The bootstrap's lines are in its pane, above what the teammate then prints.
+  const pane = () => page.evaluate(() => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text('wkr'));
+  await expect.poll(pane, { timeout: 30_000 }).toContain('[worktree] $ echo "port $PORT" >> .setup-ran');
+  await expect.poll(pane, { timeout: 30_000 }).toMatch(/\[worktree\] setup done in \d+ ms/);
   const card = page.locator('[data-agent="wkr"] [data-testid="pane-ports"]');
   await expect(card).toHaveText(`ports ${ports.base}–${ports.base + 9}`);
   await expect(page.locator('[data-agent="lead"] [data-testid="pane-ports"]')).toHaveText('ports 4100–4109');

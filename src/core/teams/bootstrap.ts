@@ -10,7 +10,7 @@ import { createRoleSandbox, describeSandboxStatus, layeredSandboxSettings, readS
 import { runCheck } from '../review/run-check.js';
 import { WorktreeSettingsSchema, type WorktreeSettings } from '../../contract/settings-schema.js';
 import type { TeamStore } from '../store/index.js';
-import { TeamError } from '../store/index.js';
+import { selfProcess, TeamError } from '../store/index.js';
 import { copyIncluded, includedFiles, reuseDependencies, WORKTREE_INCLUDE } from './worktree-copy.js';
 import { discardWorktree, openWorktree } from './worktree.js';
 
@@ -103,6 +103,11 @@ export async function bootstrapWorktree(input: BootstrapInput): Promise<void> {
 export async function readyWorktree(input: Omit<BootstrapInput, 'wt'>): Promise<string> {
   const { dir, created, madeBranch } = openWorktree(input.root, input.name);
   if (!created) return dir;
+  // `spawning` by this process, kept fresh while the bootstrap runs (an install takes minutes): a second spawn of
+  // the name is refused meanwhile, and the card says what is happening.
+  const busy = () => input.store.statuses.write(input.name, { status: 'spawning', pid: null, spawn_id: undefined, spawner: selfProcess() } as never).catch(() => undefined);
+  await busy();
+  const beat = setInterval(() => void busy(), 2000);
   try {
     await bootstrapWorktree({ ...input, wt: dir });
   } catch (err) {
@@ -110,6 +115,8 @@ export async function readyWorktree(input: Omit<BootstrapInput, 'wt'>): Promise<
     const why = `refusing to spawn ${input.name}: ${(err as Error).message}`;
     await input.store.statuses.write(input.name, { status: 'stopped', pid: null, last_error: why } as never).catch(() => undefined);
     throw new TeamError('conflict', why);
+  } finally {
+    clearInterval(beat);
   }
   return dir;
 }

@@ -61,7 +61,8 @@ export function copyIncluded(root: string, wt: string, files: string[]): number 
   for (const rel of files) {
     const src = path.join(root, rel);
     const dst = safeDest(wt, rel);
-    if (!dst || fs.existsSync(dst)) continue;
+    // Already there (a tracked file of the same name, or a dangling link): the worktree's own wins.
+    if (!dst || fs.lstatSync(dst, { throwIfNoEntry: false })) continue;
     const st = fs.lstatSync(src, { throwIfNoEntry: false });
     if (!st) continue;
     fs.mkdirSync(path.dirname(dst), { recursive: true });
