@@ -102,6 +102,18 @@ describe('worktree bootstrap', () => {
     expect((await session.store.config.require()).members.find((m) => m.name === 'dave')!.ports).toEqual({ base: port, count: 10 });
   }, 90_000);
 
+  it('while a worktree bootstraps, the teammate reads spawning and a second spawn of the name is refused', async () => {
+    const { ws, session } = await nodeTeam(['ivy'], IDLE, { setup: 'sleep 3; echo once >> .setup-count' });
+    const first = spawnTeammate(session, { name: 'ivy' });
+    await waitFor(async () => (await session.store.statuses.read('ivy'))?.status === 'spawning', 'ivy to read spawning', 20_000);
+    // Still bootstrapping: the setup has not finished.
+    expect(fs.existsSync(path.join(wt(ws, 'ivy'), '.setup-count'))).toBe(false);
+    const second = await spawnTeammate(session, { name: 'ivy' }).catch((e: Error) => e);
+    expect((second as Error).message).toMatch(/^a spawn of 'ivy' is already in progress \(by pid \d+/);
+    await first;
+    expect(fs.readFileSync(path.join(wt(ws, 'ivy'), '.setup-count'), 'utf8')).toBe('once\n');
+  }, 60_000);
+
   it('a failing worktree.setup fails the spawn with its last lines, and leaves no branch, no worktree, no process', async () => {
     const { ws, session } = await nodeTeam(['erin'], IDLE, { setup: 'echo "installing…"; echo "npm ERR! network unreachable" >&2; exit 3' });
     const err = await spawnTeammate(session, { name: 'erin' }).catch((e: Error) => e);
