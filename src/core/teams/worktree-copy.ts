@@ -108,6 +108,44 @@ const run = (cmd: string, args: string[]) =>
 
 export type CloneHow = 'reflink' | 'hard links';
 
+/** The first regular file below `dir` (breadth-first, a bounded look), to probe clones with. */
+function someFile(dir: string): string | null {
+  const queue = [dir];
+  for (let seen = 0; queue.length && seen < 200; seen++) {
+    const d = queue.shift()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (e.isFile()) return path.join(d, e.name);
+      if (e.isDirectory()) queue.push(path.join(d, e.name));
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether files of `src` can be cloned copy-on-write next to `dst`: one file, tried first. A tree copy with
+ * `--reflink=always` on a filesystem without clones fails file by file after making every directory (16 s
+ * and an 8 s clean-up for this repository's node_modules on ext4, against 7 s for the hard links).
+ */
+function canReflink(src: string, dst: string): boolean {
+  const file = someFile(src);
+  if (!file) return false;
+  const probe = path.join(path.dirname(dst), `.thclaws-reflink-probe-${process.pid}`);
+  try {
+    fs.copyFileSync(file, probe, fs.constants.COPYFILE_FICLONE_FORCE);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.rmSync(probe, { force: true });
+  }
+}
+
 /**
  * `src` cloned to `dst` (which must not exist): copy-on-write clones where the filesystem has them (each file
  * independent from the first write), else hard links (files shared until replaced). Throws when neither works.
@@ -117,7 +155,7 @@ export async function cloneTree(src: string, dst: string): Promise<CloneHow> {
     process.platform === 'darwin'
       ? [['reflink', ['-c', '-pPR', src, dst]]]
       : [
-          ['reflink', ['-a', '--reflink=always', src, dst]],
+          ...(canReflink(src, dst) ? [['reflink', ['-a', '--reflink=always', src, dst]] as [CloneHow, string[]]] : []),
           ['hard links', ['-al', src, dst]],
         ];
   let last = '';
