@@ -51,6 +51,25 @@ describe('reuseDependencies', () => {
   });
 });
 
+describe('reuseDependencies across filesystems', () => {
+  it('neither a clone nor a hard link can cross devices: not reused, said why, nothing half-made left', async (ctx) => {
+    const t = tempDir('thclaws-wtcopy-x-');
+    cleanups.push(t.cleanup);
+    const shm = fs.mkdtempSync('/dev/shm/thclaws-wtcopy-');
+    cleanups.push(() => fs.rmSync(shm, { recursive: true, force: true }));
+    if (fs.statSync(shm).dev === fs.statSync(t.dir).dev) ctx.skip();
+    const root = shm;
+    for (const [f, body] of Object.entries({ 'package-lock.json': '{}', 'node_modules/a/index.js': 'a', 'node_modules/b/index.js': 'b' })) {
+      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+      fs.writeFileSync(path.join(root, f), body);
+    }
+    fs.writeFileSync(path.join(t.dir, 'package-lock.json'), '{}');
+    const [r] = await reuseDependencies(root, t.dir, ['node_modules']);
+    expect(r?.skipped).toMatch(/^could not clone: cp: cannot create hard link/);
+    expect(fs.existsSync(path.join(t.dir, 'node_modules'))).toBe(false);
+  });
+});
+
 describe('includedFiles', () => {
   it('no .worktreeinclude: nothing; with one: the untracked files git matches, never the team\'s own paths', async () => {
     const { root } = pair({ '.env': 'a', '.thclaws/x.env': 'b', 'src/app.env': 'c' }, {});
