@@ -21,6 +21,7 @@ const SECTIONS: Array<[string, string, string, string]> = [
   ['sandbox', './sandbox.js', 'runSandboxBench', 'sandbox'],
   ['approvals', './approvals.js', 'runApprovalsBench', 'approvals'],
   ['review', './review.js', 'runReviewBench', 'review'],
+  ['worktree', './worktree.js', 'runWorktreeBench', 'worktree'],
 ];
 
 function printTable(section: BenchSection): void {

@@ -31,12 +31,18 @@ export const AREAS = [
   { prefix: 'src/main/host/costs-feed.ts', tests: ['src/main/host/'], e2e: ['e2e/worktree-card.spec.ts'] },
   { prefix: 'src/renderer/components/PaneWorktree.tsx', tests: ['src/renderer/'], e2e: ['e2e/worktree-card.spec.ts'] },
   { prefix: 'src/core/teams/launchers/', tests: ['test/teams/', 'test/desktop/pty', 'src/core/teams/launchers/'] },
+  // A new worktree's bootstrap and each agent's ports: the real-project suite, the settings e2e.
+  { prefix: 'src/core/teams/bootstrap.ts', tests: ['test/teams/worktree-bootstrap', 'src/core/teams/ports'], e2e: ['e2e/worktree-settings.spec.ts'] },
+  { prefix: 'src/core/teams/worktree-copy.ts', tests: ['test/teams/worktree-bootstrap'] },
+  { prefix: 'src/core/teams/ports.ts', tests: ['src/core/teams/ports', 'test/teams/worktree-bootstrap'], e2e: ['e2e/worktree-settings.spec.ts'] },
   { prefix: 'src/core/teams/approvals.ts', tests: ['test/teams/', 'src/core/teams/'], e2e: ['e2e/approvals.spec.ts'] },
   { prefix: 'src/core/review/', tests: ['test/review/', 'src/core/review/'], e2e: ['e2e/review.spec.ts', 'e2e/review-follow.spec.ts'] },
   { prefix: 'src/cli/', tests: ['test/agent/', 'src/cli/'] },
   // The host and dashboard commands start processes the desktop suites drive.
   { prefix: 'src/cli/host-command.ts', tests: ['test/desktop/host-daemon', 'test/desktop/exit-unused', 'test/desktop/socket-dir'] },
   { prefix: 'src/cli/dashboard-command.ts', tests: ['test/desktop/dashboard-endpoint', 'test/desktop/web'], e2e: ['e2e/dashboard-died.spec.ts'] },
+  // The teams wiring of the agent (role, ports, worktree settings): what the team suites run through the CLI.
+  { prefix: 'src/cli/agent/team-hooks.ts', tests: ['src/cli/', 'test/teams/worktree-bootstrap', 'test/teams/lifecycle', 'test/teams/repl'] },
   { prefix: 'src/cli/team/', tests: ['test/team/', 'test/review/teams-cli', 'test/teams/resume', 'src/cli/team/'] },
   { prefix: 'src/main/daemon/', tests: ['test/desktop/host-daemon', 'test/desktop/host-log', 'test/desktop/socket-dir', 'test/desktop/stop-twice', 'test/desktop/team-outlives-dashboard', 'src/main/daemon/'], e2e: ['e2e/stop-team.spec.ts'] },
   { prefix: 'src/main/daemon/host-stall.ts', tests: ['src/main/daemon/'], e2e: ['e2e/host-died-request.spec.ts'] },

@@ -174,7 +174,7 @@ describe('requests', () => {
 
 const member = {
   name: 'alice', role: 'backend', model: null, state: 'not_configured', alive: false, current_task: null, tokens: null, cost_usd: null, queued: 0,
-  terminal: { kind: 'pty', pid: 4242 }, can_respawn: true, waiting_for: 'req-1', budget_reached: null, error: null, retry: null,
+  terminal: { kind: 'pty', pid: 4242 }, can_respawn: true, waiting_for: 'req-1', budget_reached: null, error: null, retry: null, ports: { base: 4110, count: 10 },
   usage: { input_tokens: 1, output_tokens: 2, cache_creation_input_tokens: 3, cache_read_input_tokens: 4 },
 };
 const task = { id: '1', subject: 's', description: 'd', status: 'pending', column: 'pending', owner: null, reserved_for: 'bob', blocked_by: ['2'], open_blockers: ['2'], result: null, updated_at: 5 };
@@ -183,7 +183,7 @@ const commit = { sha: 'abc', subject: 'c', at: 3 };
 const fileChange = { path: 'a.ts', old_path: null, status: 'modified', source: 'staged', binary: false, huge: false, size: 10, added: 1, deleted: 0, sig: 's' };
 const changes = { agent: 'alice', branch: 'team/alice', into: 'main', base: 'b', head: 'h', ahead: 1, behind: 0, last_commit: commit, files: [fileChange] };
 const comment = { id: 'c1', path: 'a.ts', line: 1, end_line: 2, lines: ['x'], text: 't', state: 'pending', created_at: 9 };
-const settings = { teamEnabled: true, teammateMode: 'host', model: 'm', roleModels: { r: 'haiku' }, maxLiveTeammates: 4, autoAllowSandboxedBash: true, checks: [] };
+const settings = { teamEnabled: true, teammateMode: 'host', model: 'm', roleModels: { r: 'haiku' }, maxLiveTeammates: 4, autoAllowSandboxedBash: true, checks: [], worktree: { setup: 'npm ci', reuse: ['node_modules'], portBase: 5000 } };
 /** One event of each kind, exactly as parsed. */
 const EVENTS: Record<string, unknown>[] = [
   { type: 'reply', id: 1, ok: true, result: { x: 1 } },
@@ -264,8 +264,8 @@ describe('events', () => {
   });
 
   it('fills an event\'s defaults: a member not waiting, an empty approval inbox', () => {
-    const { waiting_for: _w, usage: _u, error: _e, retry: _r, ...bare } = member;
-    expect(A.parseEvent({ type: 'member', member: bare })).toEqual({ ok: true, event: { type: 'member', member: { ...bare, waiting_for: null, error: null, retry: null } } });
+    const { waiting_for: _w, usage: _u, error: _e, retry: _r, ports: _p, ...bare } = member;
+    expect(A.parseEvent({ type: 'member', member: bare })).toEqual({ ok: true, event: { type: 'member', member: { ...bare, waiting_for: null, error: null, retry: null, ports: null } } });
     expect(A.parseEvent({ type: 'approvals', pending: 0 })).toEqual({ ok: true, event: { type: 'approvals', pending: 0, items: [] } });
   });
 

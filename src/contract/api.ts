@@ -58,6 +58,8 @@ export const MemberSchema = z.object({
   behind: z.number().int().nonnegative().nullish(),
   /** The lead's branch `behind` counts commits of. */
   behind_of: text(300).nullish(),
+  /** Its block of ports (`PORT` = base), once it was spawned; null before. */
+  ports: z.object({ base: z.number().int().min(1).max(65_535), count: z.number().int().min(1).max(1000) }).nullable().default(null),
 });
 export type Member = z.infer<typeof MemberSchema>;
 
@@ -107,7 +109,7 @@ export type TaskView = z.infer<typeof TaskViewSchema>;
 
 /** The settings a view shows and edits: keys, bounds and defaults are the runtime's own (settings-schema.ts). */
 export const SettingsViewSchema = z.object(
-  SettingsSchema.pick({ teamEnabled: true, teammateMode: true, model: true, roleModels: true, maxLiveTeammates: true, autoAllowSandboxedBash: true, checks: true }).shape,
+  SettingsSchema.pick({ teamEnabled: true, teammateMode: true, model: true, roleModels: true, maxLiveTeammates: true, autoAllowSandboxedBash: true, checks: true, worktree: true }).shape,
 );
 /** A change from a view: only the keys it names (no defaults filled in). */
 export const SettingsPatchSchema = patchSchemaOf(SettingsViewSchema);

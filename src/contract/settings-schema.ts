@@ -73,6 +73,23 @@ export const BudgetsSchema = z.looseObject({
 });
 export type Budgets = z.infer<typeof BudgetsSchema>;
 
+/** Dependency folders a new worktree reuses from the lead's checkout when their lockfile matches. */
+export const DEFAULT_REUSE_DIRS = ['node_modules', '.venv', 'target', 'vendor/bundle'] as const;
+
+/** Ports are handed out in blocks of this many: the lead the first, each teammate one of its own after it. */
+export const PORT_BLOCK = 10;
+
+/** How a teammate's new worktree is made ready to build and test in (core/teams/bootstrap.ts). */
+export const WorktreeSettingsSchema = z.looseObject({
+  /** A shell command run once in each new worktree, in the teammate's OS sandbox, after the copies; failing fails the spawn. */
+  setup: z.string().trim().min(1).max(2000).optional(),
+  /** Folders (relative to the project root) cloned from the lead's checkout when the lockfile matches: reflink, else hard links. */
+  reuse: z.array(z.string().min(1).max(200).refine((d) => !d.split('/').includes('..') && !d.startsWith('/'), 'a folder inside the project')).max(50).default([...DEFAULT_REUSE_DIRS]),
+  /** First port of the lead's block; teammates get the blocks after it. Above the usual dev ports (3000, 5173, 8080). */
+  portBase: z.number().int().min(1024).max(65_535 - 64 * PORT_BLOCK).default(4100),
+});
+export type WorktreeSettings = z.infer<typeof WorktreeSettingsSchema>;
+
 export const SettingsSchema = z.looseObject({
   /** Agent Teams feature flag: off unless a project opts in. */
   teamEnabled: z.boolean().default(false),
@@ -146,6 +163,8 @@ export const SettingsSchema = z.looseObject({
   team: z
     .looseObject({ minFreeMemoryMb: z.number().int().min(0).max(1_048_576).default(256), updateAfterLanding: z.boolean().default(false) })
     .default({ minFreeMemoryMb: 256, updateAfterLanding: false }),
+  /** A teammate's new worktree: its setup command, the dependency folders it reuses, the ports' base. */
+  worktree: WorktreeSettingsSchema.default({ reuse: [...DEFAULT_REUSE_DIRS], portBase: 4100 }),
   /** Commands the merge panel runs in the integration worktree before it lands anything (`["npm test"]`). */
   checks: z.array(z.string().min(1).max(2000)).max(20).default([]),
   /** Model calls per prompt before giving up: stops a looping model from burning tokens. */

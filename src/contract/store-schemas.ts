@@ -9,6 +9,10 @@ const taskId = z.string().regex(TASK_ID_PATTERN);
 const millis = z.number().int().nonnegative();
 
 /** A member as the team's config.json stores it (what the dashboard shows of one is api.ts's `MemberSchema`). */
+/** A block of ports: `base` … `base + count - 1`. */
+export const PortsSchema = z.object({ base: z.number().int().min(1).max(65_535), count: z.number().int().min(1).max(1000) });
+export type Ports = z.infer<typeof PortsSchema>;
+
 export const ConfigMemberSchema = z.looseObject({
   name: agentName,
   role: z.string().default(''),
@@ -19,6 +23,8 @@ export const ConfigMemberSchema = z.looseObject({
   is_active: z.boolean().default(false),
   /** Starts in plan mode on every spawn (set by a spawn that asked for it). */
   plan_mode_required: z.boolean().optional(),
+  /** Its block of ports (`PORT`, `THCLAWS_PORT_BASE`), kept from spawn to spawn (core/teams/ports.ts). */
+  ports: PortsSchema.nullish().catch(null),
 });
 export type ConfigMember = z.infer<typeof ConfigMemberSchema>;
 
@@ -30,6 +36,8 @@ export const ConfigSchema = z.looseObject({
   members: z.array(ConfigMemberSchema).default([]),
   /** The session epoch: set by each lead that takes the team; frames of another epoch are stale. */
   epoch: z.string().nullish(),
+  /** The lead's block of ports, recorded by the lead that spawned teammates (core/teams/ports.ts). */
+  lead_ports: PortsSchema.nullish().catch(null),
 });
 export type TeamConfig = z.infer<typeof ConfigSchema>;
 

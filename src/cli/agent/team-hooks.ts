@@ -15,6 +15,8 @@ import { TEAMMATE_MODE_ENV } from '../../core/teams/mode-env.js';
 import type { CommandGuard } from '../../core/guard/types.js';
 import type { Tool } from '../../core/agent/types.js';
 import { teammateBranch } from '../../contract/branch.js';
+import { PORT_BLOCK } from '../../contract/settings-schema.js';
+import { leadPorts, portEnv, portsInstruction } from '../../core/teams/ports.js';
 
 let active: TeamSession | undefined;
 
@@ -51,12 +53,13 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
     },
     async prepare(info) {
       if (!info.agentName && !info.settings.teamEnabled) return;
-      const [{ TeamSession }, { createCommandGuard }, { roleGuard }, { teamToolsFor }, { TeamError }] = await Promise.all([
+      const [{ TeamSession }, { createCommandGuard }, { roleGuard }, { teamToolsFor }, { TeamError }, { worktreeSettings }] = await Promise.all([
         import('../../core/teams/session.js'),
         import('../../core/guard/index.js'),
         import('../../core/teams/role-guard.js'),
         import('../../core/teams/tools/index.js'),
         import('../../core/store/index.js'),
+        import('../../core/teams/bootstrap.js'),
       ]);
       const projectRoot = outsideWorktrees(info.projectRoot);
       const { HooksSchema } = await import('../../core/teams/hooks.js');
@@ -83,6 +86,8 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         inheritEnv: Object.values(settings.providers).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : [])),
         approvers: { permission: settings.permissionApprover, plan: settings.planApprover },
         hooks: hooksParsed.data,
+        // Read again at each spawn: a setup command or port base set in the dashboard applies to the next teammate.
+        worktree: () => worktreeSettings(projectRoot),
       });
       try {
         if (info.role === 'teammate') await session.holdLease(info.agentName!);
@@ -102,6 +107,13 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
       }
       guard = roleGuard(session, createCommandGuard, { workspaceRoot: projectRoot, cwd: info.cwd, ...(info.agentName ? { agentName: info.agentName } : {}), ...(branch ? { branch } : {}) });
       tools = teamToolsFor(session);
+      // The lead's own block of ports, in its environment and so in its commands' (a teammate's comes from its spawn).
+      if (info.role !== 'teammate') Object.assign(process.env, portEnv(leadPorts(settings.worktree.portBase)));
+      else if (!process.env.THCLAWS_PORT_BASE) {
+        // Started by another path than SpawnTeammate (a person, a host's respawn): its recorded block still holds.
+        const own = (await session.store.config.load())?.members.find((m) => m.name === info.agentName)?.ports;
+        if (own) Object.assign(process.env, portEnv(own));
+      }
       addenda = [await teamAddendum(session, info, branch)];
       active = session;
       if (info.interactive && info.role !== 'teammate') (await import('./team-repl.js')).registerTeamRepl(session);
@@ -127,6 +139,8 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
 async function teamAddendum(session: TeamSession, info: RuntimeInfo, branch: string | undefined): Promise<string> {
   const cfg = await session.store.config.load();
   const members = cfg ? ['- lead (team coordinator)', ...cfg.members.map((m) => `- ${m.name}${m.role ? ` (${m.role})` : ''}`)].join('\n') : '(no team yet)';
+  const base = Number(process.env.THCLAWS_PORT_BASE);
+  const ports = Number.isInteger(base) && base > 0 ? { base, count: PORT_BLOCK } : null;
   if (session.role === 'teammate') {
     return [
       `# Agent Team`,
@@ -134,10 +148,11 @@ async function teamAddendum(session: TeamSession, info: RuntimeInfo, branch: str
       `Your working directory: ${info.cwd}${branch ? ` — your own git worktree on branch ${branch}: commit your work there (git add + git commit) before TeamTaskComplete.` : ''}`,
       'Tasks and messages are delivered to you as turns. When a task is done, call TeamTaskComplete with its task_id and a one-line summary.',
       'Ask the lead with SendMessage to "lead" when blocked. Never write under .thclaws/ or into another teammate\'s worktree.',
+      ...(ports ? [portsInstruction(ports)] : []),
     ].join('\n\n');
   }
   const { LEAD_RULES } = await import('../../core/teams/tools/team-tools.js');
-  return ['# Agent Team', cfg ? `You lead team "${cfg.name}". Members:\n${members}` : 'Agent Teams are on: TeamCreate makes you the lead of a new team.', ...(cfg ? [LEAD_RULES] : [])].join('\n\n');
+  return ['# Agent Team', cfg ? `You lead team "${cfg.name}". Members:\n${members}` : 'Agent Teams are on: TeamCreate makes you the lead of a new team.', ...(cfg ? [LEAD_RULES] : []), ...(ports ? [portsInstruction(ports)] : [])].join('\n\n');
 }
 
 /** PreToolUse hooks run after a tool's input is valid and before its permission question; a refusal is the tool's error. */

@@ -65,13 +65,13 @@ export function registerTeamLifecycle(team: Command): void {
         const costs = await costsOf(opts, status.members);
         const view = { ...status, members: status.members.map((m) => ({ ...m, ...costs.get(m.name)! })) };
         print(opts, view, () => {
-          const rows = [['MEMBER', 'ROLE', 'STATE', 'TASK', 'QUEUED', 'MODEL', 'TOKENS', 'COST', 'HEARTBEAT', 'PID', 'CPU', 'MEM', 'DISK', 'BEHIND']];
+          const rows = [['MEMBER', 'ROLE', 'STATE', 'TASK', 'QUEUED', 'MODEL', 'TOKENS', 'COST', 'HEARTBEAT', 'PID', 'PORTS', 'CPU', 'MEM', 'DISK', 'BEHIND']];
           for (const m of view.members) {
             const r = m.resources;
             // Cost `?`: some call's model has no known price (never shown as a too-low number).
             const tokens = m.tokens === null ? '-' : m.tokens.toLocaleString('en-US');
             const cost = m.tokens === null ? '-' : m.cost_usd === null ? '?' : `$${m.cost_usd.toFixed(4)}`;
-            rows.push([m.name, m.role || '-', stateText(m), m.current_task ?? '-', String(m.queued), m.model ?? '-', tokens, cost, age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-', r.cpu_percent === null ? '-' : `${r.cpu_percent}%`, mib(r.rss_bytes), mib(r.disk_bytes), m.behind === null ? '-' : String(m.behind)]);
+            rows.push([m.name, m.role || '-', stateText(m), m.current_task ?? '-', String(m.queued), m.model ?? '-', tokens, cost, age(m.heartbeat_age_ms), m.pid ? String(m.pid) : '-', m.ports ? `${m.ports.base}-${m.ports.base + m.ports.count - 1}` : '-', r.cpu_percent === null ? '-' : `${r.cpu_percent}%`, mib(r.rss_bytes), mib(r.disk_bytes), m.behind === null ? '-' : String(m.behind)]);
           }
           const t = view.tasks;
           return `team ${view.team}\n${table(rows)}\nagents: ${agentCounts(view.members)}\ntasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`;

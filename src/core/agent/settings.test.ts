@@ -88,6 +88,16 @@ describe('settings', () => {
     expect(untrusted.ignored.join('\n')).toMatch(/teammatePermissionMode[\s\S]*teammateAllow[\s\S]*teammates\.alice\.permissionMode[\s\S]*teammates\.alice\.allow/);
   });
 
+  it("worktree: a project's setup command needs folder trust (it runs unasked); the layers merge key by key", () => {
+    write(path.join(home, '.config/thclaws/settings.json'), { worktree: { portBase: 5000 } });
+    write(path.join(project, '.thclaws/settings.json'), { worktree: { setup: 'npm ci', reuse: ['node_modules'] } });
+    const untrusted = loadSettings(project, env());
+    expect(untrusted.settings.worktree).toEqual({ reuse: ['node_modules'], portBase: 5000 });
+    expect(untrusted.ignored).toEqual([`${path.join(project, '.thclaws/settings.json')}: worktree.setup`]);
+    trustFolder(project, env());
+    expect(loadSettings(project, env()).settings.worktree).toEqual({ setup: 'npm ci', reuse: ['node_modules'], portBase: 5000 });
+  });
+
   it('project keys that loosen permissions need folder trust; allow lists of all layers add up', async () => {
     write(path.join(home, '.config/thclaws/settings.json'), { permissions: { allow: ['Read'] } });
     write(path.join(project, '.thclaws/settings.json'), { permissionMode: 'auto', permissions: { allow: ['Bash'] }, maxIterations: 7 });

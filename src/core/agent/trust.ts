@@ -52,6 +52,8 @@ export function looseningKeys(raw: Record<string, unknown>): string[] {
   if (Array.isArray(raw.teammateAllow) && raw.teammateAllow.length) keys.push('teammateAllow');
   // MCP servers are commands and endpoints of the project's choosing, as hooks are.
   if (raw.mcpServers && typeof raw.mcpServers === 'object' && Object.keys(raw.mcpServers).length) keys.push('mcpServers');
+  // A worktree's setup command runs at each spawn without a question, as hooks do.
+  if (typeof (raw.worktree as { setup?: unknown } | undefined)?.setup === 'string') keys.push('worktree.setup');
   for (const [name, t] of Object.entries(teammatesOf(raw))) {
     if (t.permissionMode === 'auto') keys.push(`teammates.${name}.permissionMode`);
     if (Array.isArray(t.allow) && t.allow.length) keys.push(`teammates.${name}.allow`);
@@ -77,6 +79,10 @@ export function withoutLoosening(raw: Record<string, unknown>): Record<string, u
   delete out.teammateAllow;
   delete out.hooks;
   delete out.mcpServers;
+  if (out.worktree && typeof out.worktree === 'object') {
+    const { setup: _s, ...rest } = out.worktree as Record<string, unknown>;
+    out.worktree = rest;
+  }
   const tm = teammatesOf(out);
   if (Object.keys(tm).length) {
     out.teammates = Object.fromEntries(

@@ -30,6 +30,16 @@ describe('team config', () => {
     expect(fs.readFileSync(path.join(path.dirname(store.paths.config), aside[0]!), 'utf8')).toBe('{ torn');
   });
 
+  it("each member's recorded block of ports (and the lead's) is what the status view gives; none before a spawn", async () => {
+    await store.config.create({ name: 't', members: [{ name: 'alice' }, { name: 'bob' }] });
+    expect((await store.status()).members.map((m) => m.ports)).toEqual([null, null, null]);
+    await store.config.update((c) => {
+      c.lead_ports = { base: 4100, count: 10 };
+      c.members[1]!.ports = { base: 4110, count: 10 };
+    });
+    expect(Object.fromEntries((await store.status()).members.map((m) => [m.name, m.ports]))).toEqual({ lead: { base: 4100, count: 10 }, alice: null, bob: { base: 4110, count: 10 } });
+  });
+
   it('a member name is added once', async () => {
     await store.config.create({ name: 't', members: [{ name: 'alice' }] });
     await expect(store.config.addMember({ name: 'alice' })).rejects.toMatchObject({ code: 'conflict', message: 'member "alice" already exists' });

@@ -44,6 +44,8 @@ export interface MemberView {
   usage: UsageTotals | null;
   tokens: number | null;
   cost_usd: number | null;
+  /** Its block of ports (`PORT` = base), once it was spawned (the lead's once it spawned a teammate). */
+  ports: { base: number; count: number } | null;
 }
 
 export interface TeamStatusView {
@@ -187,6 +189,7 @@ export class TeamStore {
         budget_reached: isLive(deriveState(st, now)) ? (st?.budget_reached ?? null) : null,
         ...modelTrouble(st, deriveState(st, now)),
         ...usageOf(st),
+        ports: (name === LEAD ? cfg.lead_ports : cfg.members.find((m) => m.name === name)?.ports) ?? null,
       };
       members.push(withNotDone(view, all, name));
     }

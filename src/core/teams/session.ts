@@ -48,6 +48,8 @@ export interface TeamSessionOptions {
   childMcpServers?: () => McpServers;
   /** More variables teammates copy from the lead's environment by name (provider profiles' apiKeyEnv). */
   inheritEnv?: string[];
+  /** Settings `worktree` (read at each spawn): a new worktree's setup command and reused folders, the ports' base. */
+  worktree?: () => import('../../contract/settings-schema.js').WorktreeSettings;
 }
 
 export class TeamSession {

@@ -13,8 +13,10 @@ import { TmuxLauncher, tmuxAvailable } from './launchers/tmux.js';
 import { TEAM_POLICY } from '../../contract/policy.js';
 import { spawnModel } from '../agent/model-choice.js';
 import type { TeammateMode, TeamSession } from './session.js';
-import { ensureWorktree } from './worktree.js';
 import { refuseOnLowMemory } from './memory-floor.js';
+import { readyWorktree } from './bootstrap.js';
+import { assignPorts, portEnv } from './ports.js';
+import { WorktreeSettingsSchema } from '../../contract/settings-schema.js';
 
 export interface SpawnInput {
   name: string;
@@ -101,7 +103,11 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   }
   const worktree = member.isolation === 'worktree';
   const root = session.projectRoot;
-  const cwd = worktree ? ensureWorktree(root, name) : input.cwd ? assertInside(root, path.resolve(root, input.cwd)) : root;
+  const wtSettings = session.opts.worktree?.() ?? WorktreeSettingsSchema.parse({});
+  const ports = portEnv(await assignPorts(store, name, wtSettings.portBase));
+  const cwd = worktree
+    ? await readyWorktree({ store, name, root, settings: wtSettings, env: { ...session.opts.childEnv, ...ports } })
+    : input.cwd ? assertInside(root, path.resolve(root, input.cwd)) : root;
 
   const spawnId = randomUUID();
   const prompt = [member.prompt, input.prompt].filter((p) => p?.trim()).join('\n\n');
@@ -119,6 +125,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     GIT_SEQUENCE_EDITOR: 'true',
     ...(worktree ? { THCLAWS_IN_WORKTREE: '1' } : {}),
     ...(planMode ? { THCLAWS_PLAN_MODE: '1' } : {}),
+    ...ports,
     ...session.opts.childEnv,
   };
   const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, argv, cwd, env, inherit_env: [...new Set([...INHERITED_ENV, ...(session.opts.inheritEnv ?? [])])], team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };

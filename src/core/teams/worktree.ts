@@ -55,7 +55,14 @@ function registeredWorktrees(root: string): Map<string, string | null> {
 
 /** Creates or reuses the teammate's worktree; verifies git sees it as its own top level. */
 export function ensureWorktree(root: string, name: string): string {
+  return openWorktree(root, name).dir;
+}
+
+/** The worktree, and whether this call made it (and its branch): a new one is bootstrapped, or removed on failure. */
+export function openWorktree(root: string, name: string): { dir: string; created: boolean; madeBranch: boolean } {
   ensureRepo(root);
+  let created = false;
+  let made = false;
   const dir = path.join(root, '.worktrees', name);
   const branch = teammateBranch(name);
   const known = registeredWorktrees(root);
@@ -69,7 +76,6 @@ export function ensureWorktree(root: string, name: string): string {
     if (!fs.statSync(parent, { throwIfNoEntry: false })?.isDirectory()) {
       throw new TeamError('conflict', `refusing to spawn ${name}: ${parent} is not a directory (a file is in the way): move it aside`);
     }
-    let made = false;
     if (!git(root, ['rev-parse', '--verify', '-q', `refs/heads/${branch}`]).ok) {
       const b = git(root, ['branch', branch, 'HEAD']);
       if (!b.ok) throw new TeamError('conflict', `cannot create branch ${branch}: ${b.stderr.trim()}`);
@@ -81,6 +87,7 @@ export function ensureWorktree(root: string, name: string): string {
       if (made) git(root, ['branch', '-D', '-q', branch]);
       throw new TeamError('conflict', `refusing to spawn ${name}: cannot create worktree ${dir} on ${branch}: ${r.stderr.trim()}`);
     }
+    created = true;
   } else if (existing !== `refs/heads/${branch}`) {
     throw new TeamError('conflict', `refusing to spawn ${name}: ${dir} is a worktree on ${existing ?? 'a detached HEAD'}, not ${branch}`);
   }
@@ -88,7 +95,16 @@ export function ensureWorktree(root: string, name: string): string {
   if (!top || canonical(top) !== canonical(dir)) {
     throw new TeamError('conflict', `refusing to spawn ${name}: git in ${dir} resolves to ${top ?? 'no repository'}, not the worktree`);
   }
-  return canonical(dir);
+  return { dir: canonical(dir), created, madeBranch: made };
+}
+
+/** Undoes a worktree this spawn made: the worktree gone, and its branch when the spawn made that too. */
+export function discardWorktree(root: string, name: string, madeBranch: boolean): void {
+  const dir = path.join(root, '.worktrees', name);
+  git(root, ['worktree', 'remove', '--force', '--force', dir]);
+  if (fs.existsSync(dir)) fs.rmSync(dir, { recursive: true, force: true });
+  git(root, ['worktree', 'prune']);
+  if (madeBranch) git(root, ['branch', '-D', '-q', teammateBranch(name)]);
 }
 
 export { outsideWorktrees } from './roots.js';

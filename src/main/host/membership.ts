@@ -5,6 +5,7 @@ import { assertMemberName, deriveState, isLive, LEAD, leaseHeldByLive, TeamError
 import { sendFrame } from '../../core/teams/protocol.js';
 import { TeamSession } from '../../core/teams/session.js';
 import { spawnTeammate } from '../../core/teams/spawn.js';
+import { worktreeSettings } from '../../core/teams/bootstrap.js';
 import type { MemberSpec } from '../../contract/api.js';
 import type { StoredPermissionMode } from '../../contract/settings-schema.js';
 
@@ -90,6 +91,7 @@ export class Membership {
       maxLiveTeammates: this.o.maxLiveTeammates(),
       ...(this.o.roleModels ? { roleModels: this.o.roleModels() } : {}),
       ...(this.o.env ? { childEnv: this.o.env } : {}),
+      worktree: () => worktreeSettings(this.o.workspace),
     });
     await spawnTeammate(session, { name, ...(resume ? { resumeSession: resume } : {}) });
     await this.tellLead(`the person ${resume ? 'resumed' : 'started'} teammate ${name}`, { change: resume ? 'member_resumed' : 'member_started', member: name });

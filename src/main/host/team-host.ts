@@ -197,6 +197,8 @@ export class TeamHost {
   }
 
   async launchRequest(req: SpawnRequest): Promise<void> {
+    // What the log got before the process (a worktree's bootstrap) stays in the pane the pty takes over.
+    this.tails.get(req.agent)?.pull();
     this.tails.delete(req.agent);
     const launched = await this.launcher.launch(req);
     this.spawns.set(req.agent, req);

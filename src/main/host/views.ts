@@ -58,6 +58,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     can_respawn: !side.pty && !alive && state !== 'not_configured',
     waiting_for: side.waitingFor ?? (alive ? (status?.waiting?.request_id ?? null) : null),
     budget_reached: alive ? (status?.budget_reached ?? null) : null,
+    ports: (name === LEAD ? cfg.lead_ports : entry?.ports) ?? null,
     ...modelTrouble(status, state === 'not_configured' ? 'dead' : state),
   }, tasks, name);
 }

@@ -87,6 +87,11 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
           {formatTokens(member.tokens)} · {formatCost(member)}
         </span>
         <PaneCosts member={member} />
+        {member.ports && (
+          <span className="pane-meta pane-ports" data-testid="pane-ports" title={`its servers listen here: $PORT=${member.ports.base}, $THCLAWS_PORT_BASE=${member.ports.base}`}>
+            ports {member.ports.base}–{member.ports.base + member.ports.count - 1}
+          </span>
+        )}
         {!isLead && <PaneReview agent={member.name} />}
         {member.queued > 0 && <span className="pane-queued" title="unread messages">✉ {member.queued}</span>}
         <span className="pane-actions">

@@ -96,6 +96,38 @@ export function SettingsDialog() {
           }}
         />
       </label>
+      <h4>New worktrees</h4>
+      <label className="setting setting-wt-setup">
+        <span title="Run once in each new teammate worktree, in its OS sandbox, after the files of .worktreeinclude and the reused folders are copied; a failure fails the spawn. Needs a trusted folder.">
+          Setup command
+        </span>
+        <input
+          key={settings.worktree.setup ?? ''}
+          aria-label="worktree setup command"
+          placeholder="npm ci --prefer-offline"
+          defaultValue={settings.worktree.setup ?? ''}
+          onBlur={(e) => {
+            const setup = e.target.value.trim();
+            if (setup !== (settings.worktree.setup ?? '')) patch({ worktree: { ...settings.worktree, setup: setup || undefined } });
+          }}
+        />
+      </label>
+      <label className="setting setting-wt-reuse">
+        <span title="Cloned from the lead's checkout (copy-on-write, else hard links) when the lockfile matches the lead's.">Reused folders (comma-separated)</span>
+        <input
+          key={settings.worktree.reuse.join(', ')}
+          aria-label="reused dependency folders"
+          defaultValue={settings.worktree.reuse.join(', ')}
+          onBlur={(e) => {
+            const reuse = e.target.value.split(',').map((d) => d.trim()).filter(Boolean);
+            if (reuse.join(',') !== settings.worktree.reuse.join(',')) patch({ worktree: { ...settings.worktree, reuse } });
+          }}
+        />
+      </label>
+      <label className="setting">
+        <span title="The lead gets ports base…base+9 ($PORT, $THCLAWS_PORT_BASE); each teammate the next free block of 10.">First port</span>
+        <input type="number" min={1024} max={64895} aria-label="first port" value={settings.worktree.portBase} onChange={(e) => patch({ worktree: { ...settings.worktree, portBase: Number(e.target.value) } })} />
+      </label>
       <div className="modal-actions">
         <button onClick={() => setOpen(false)}>Close</button>
       </div>
