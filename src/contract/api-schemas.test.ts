@@ -34,7 +34,7 @@ describe('requests and events the contract file does not send', () => {
   });
 
   it('the settings event may carry the models a field offers', () => {
-    const settings = { teamEnabled: true, teammateMode: 'host', model: 'm', roleModels: {}, maxLiveTeammates: 4, autoAllowSandboxedBash: false, checks: [] };
+    const settings = { teamEnabled: true, teammateMode: 'host', model: 'm', roleModels: {}, maxLiveTeammates: 4, autoAllowSandboxedBash: false, checks: [], worktree: { portBase: 4100, reuse: ['node_modules', '.venv', 'target', 'vendor/bundle'] } };
     const ev = { type: 'settings', settings, restart_needed: false, models: ['opus', 'work/gpt'] };
     expect(A.parseEvent(ev)).toEqual({ ok: true, event: ev });
   });
