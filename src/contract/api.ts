@@ -50,6 +50,8 @@ export const MemberSchema = z.object({
   error: z.string().max(500).nullable().default(null),
   /** A live agent retrying a model call ("retrying (2/5): 529 overloaded"), else null. */
   retry: z.string().max(500).nullable().default(null),
+  /** The lead's running tool the page is told about (`TeamCreate`), else null. */
+  activity: z.string().max(200).nullable().default(null),
 });
 export type Member = z.infer<typeof MemberSchema>;
 
@@ -68,6 +70,8 @@ export const ApprovalViewSchema = z.object({
   attempt: z.number().int().positive().nullable(),
   /** What "Always" would allow from now on (`Bash(npm test:*)`). */
   rule: text(2000).nullable(),
+  /** The tool's input as JSON: the card says it in words and keeps this under "details". */
+  input: text(20_000).nullable().optional(),
   since: z.number(),
   deadline: z.number(),
 });

@@ -12,7 +12,7 @@ import { Announcer } from './components/Announcer';
 import { HeaderMenu } from './components/HeaderMenu';
 import { StateCounts } from './components/StateCounts';
 import { Welcome } from './components/Welcome';
-import { TeamManager } from './components/TeamManager';
+import { TeamManager, useSettingUp } from './components/TeamManager';
 import { BudgetCard } from './components/BudgetCard';
 import { ReviewButtons, WarningsBar } from './components/review/Warnings';
 import { ReviewLayer } from './components/review/ReviewLayer';
@@ -45,10 +45,11 @@ function HeaderBar() {
   const members = useDashboard((s) => s.members);
   const tab = useDashboard((s) => s.tab);
   const setTab = useDashboard((s) => s.setTab);
+  const settingUp = useSettingUp();
   const c = teamCounts(members);
   return (
     <header className="topbar" data-region aria-label="team header">
-      <strong className="team-name">{team ?? 'no team'}</strong>
+      <strong className="team-name">{team ?? (settingUp ? 'setting up…' : 'no team')}</strong>
       <span className="counts" data-testid="counts">
         <StateCounts counts={c} />
       </span>

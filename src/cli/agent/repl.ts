@@ -10,13 +10,16 @@ import { VERSION } from '../version.js';
 import { replExtensions, slashCommands, type ReplExtension } from './hooks.js';
 import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
-import { announceQuestion } from './question-file.js';
+import { announceQuestion, announceTools, withdrawTools } from './question-file.js';
 import { registerBuiltinSlashCommands } from './slash.js';
 
 export const PROMPT = 'thclaws> ';
+/** Tools a dashboard is told about while they run (question-file.ts). */
+const TOLD_TOOLS = ['TeamCreate'];
 
 export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Promise<number> {
   registerBuiltinSlashCommands();
+  withdrawTools();
   const { agent } = rt;
   const input = process.stdin;
   const output = process.stdout;
@@ -87,7 +90,7 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
       renderer.newline();
       const input = req.input as { command?: unknown; path?: unknown } | null;
       const detail = typeof input?.command === 'string' ? input.command : (filePathOf(input) ?? null);
-      const withdraw = announceQuestion({ kind: 'permission', tool: req.tool, summary: req.summary, detail, rule: req.askRule ? null : (req.scope ?? req.tool) });
+      const withdraw = announceQuestion({ kind: 'permission', tool: req.tool, summary: req.summary, detail, rule: req.askRule ? null : (req.scope ?? req.tool), input: req.input });
       try {
         return await askPermission(req, signal);
       } finally {
@@ -143,12 +146,14 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
       const item = injected.shift();
       if (!item) continue;
       turn = new AbortController();
+      const told = announceTools(renderer.events(), TOLD_TOOLS);
       try {
-        await agent.prompt(item.prompt, turn.signal, renderer.events());
+        await agent.prompt(item.prompt, turn.signal, told.events);
         renderer.newline();
       } catch (err) {
         renderer.line(paint.red(`error: ${(err as Error).message}`));
       } finally {
+        told.done();
         turn = undefined;
       }
       await item.after?.();
@@ -173,8 +178,9 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
     }
     for (const e of extensions) e.onPersonPrompt?.(text);
     turn = new AbortController();
+    const told = announceTools(renderer.events(), TOLD_TOOLS);
     try {
-      const result = await agent.prompt(text, turn.signal, renderer.events());
+      const result = await agent.prompt(text, turn.signal, told.events);
       renderer.newline();
       if (result.stop === 'aborted') renderer.line(paint.dim('(turn aborted)'));
       else if (result.error) renderer.line(paint.red(`error: ${result.error}`));
@@ -187,6 +193,7 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
     } catch (err) {
       renderer.line(paint.red(`error: ${(err as Error).message}`));
     } finally {
+      told.done();
       turn = undefined;
     }
     if (closed && !queued.length) break;

@@ -79,6 +79,28 @@ describe('settings', () => {
     expect(untrusted.ignored.join('\n')).toMatch(/teammatePermissionMode[\s\S]*teammateAllow[\s\S]*teammates\.alice\.permissionMode[\s\S]*teammates\.alice\.allow/);
   });
 
+  it("the person's own Always rules need no folder trust; a rule the folder brought still does", async () => {
+    const local = path.join(project, '.thclaws/settings.local.json');
+    // Brought by the folder (a clone): ignored until trusted.
+    write(local, { permissions: { allow: ['Bash(curl:*)'] }, teammates: { alice: { allow: ['Bash(rm:*)'] } } });
+    await addAllowRule(project, 'SpawnTeammate', env());
+    await addTeammateAllowRule(project, 'Bash(npm test:*)', 'alice', env());
+    await addTeammateAllowRule(project, 'Bash(make:*)', null, env());
+    const { settings, ignored } = loadSettings(project, env());
+    expect(settings.permissions.allow).toEqual(['SpawnTeammate']);
+    expect(settings.teammates.alice?.allow).toEqual(['Bash(npm test:*)']);
+    expect(settings.teammateAllow).toEqual(['Bash(make:*)']);
+    expect(ignored).toEqual([`${local}: permissions.allow`, `${local}: teammates.alice.allow`]);
+    // Only the folder's own rules left to trust: with them gone, nothing asks.
+    write(local, { permissions: { allow: ['SpawnTeammate'] }, teammates: { alice: { allow: ['Bash(npm test:*)'] } }, teammateAllow: ['Bash(make:*)'] });
+    expect(loadSettings(project, env()).ignored).toEqual([]);
+    // Another folder's copy of the same file is not the person's choice there.
+    const other = tempDir();
+    cleanups.push(other.cleanup);
+    write(path.join(other.dir, '.thclaws/settings.local.json'), { permissions: { allow: ['SpawnTeammate'] } });
+    expect(loadSettings(other.dir, env()).ignored).toEqual([`${path.join(other.dir, '.thclaws/settings.local.json')}: permissions.allow`]);
+  });
+
   it('project keys that loosen permissions need folder trust; allow lists of all layers add up', async () => {
     write(path.join(home, '.config/thclaws/settings.json'), { permissions: { allow: ['Read'] } });
     write(path.join(project, '.thclaws/settings.json'), { permissionMode: 'auto', permissions: { allow: ['Bash'] }, maxIterations: 7 });

@@ -155,16 +155,33 @@ function ResumeTeam() {
   );
 }
 
+/**
+ * Whether the lead is building the team right now (its TeamCreate runs or waits for approval, or the demo's lead
+ * was given the team prompt): the page says so instead of offering "Create a team", which would race it.
+ */
+export function useSettingUp(): boolean {
+  return useDashboard(
+    (s) =>
+      !s.team &&
+      (!!s.workspace?.demo || s.members.some((m) => m.name === 'lead' && m.activity === 'TeamCreate') || s.approvals.some((a) => a.agent === 'lead' && a.tool === 'TeamCreate')),
+  );
+}
+
 /** The team bar: create a team, add a member, resume the team after its processes died, message everyone. */
 export function TeamManager() {
   const team = useDashboard((s) => s.team);
   const editing = useDashboard((s) => s.editingMember);
   const setEditing = useDashboard((s) => s.setEditingMember);
+  const settingUp = useSettingUp();
   const [creating, setCreating] = useState(false);
   const [text, setText] = useState('');
   return (
     <div className="team-manager" role="toolbar" aria-label="team">
-      {!team ? (
+      {settingUp ? (
+        <span className="setting-up" role="status" data-testid="setting-up">
+          the lead is setting up the team…
+        </span>
+      ) : !team ? (
         <button onClick={() => setCreating(true)}>Create a team</button>
       ) : (
         <>
