@@ -100,7 +100,7 @@ export function withOwn(raw: Record<string, unknown>, own: Own, add: boolean): R
     return out.length ? out : undefined;
   };
   const out: Record<string, unknown> = { ...raw };
-  const perms = { ...((raw.permissions as Record<string, unknown> | undefined) ?? {}) };
+  const perms = { ...(raw.permissions as Record<string, unknown> | undefined) };
   perms.allow = edit(perms.allow, 'permissions.allow');
   if (perms.allow === undefined) delete perms.allow;
   out.permissions = perms;
@@ -111,7 +111,7 @@ export function withOwn(raw: Record<string, unknown>, own: Own, add: boolean): R
   if (names.size) {
     out.teammates = Object.fromEntries(
       [...names].map((n) => {
-        const t = { ...(teammatesOf(raw)[n] ?? {}) };
+        const t = { ...teammatesOf(raw)[n] };
         const allow = edit(t.allow, `teammates.${n}.allow`);
         if (allow) t.allow = allow;
         else delete t.allow;
