@@ -51,7 +51,7 @@ export const MemberSchema = z.object({
   /** A live agent retrying a model call ("retrying (2/5): 529 overloaded"), else null. */
   retry: z.string().max(500).nullable().default(null),
   /** The lead's running tool the page is told about (`TeamCreate`), else null. */
-  activity: z.string().max(200).nullable().default(null),
+  activity: z.string().max(200).nullish(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 
@@ -132,6 +132,12 @@ export const SetupViewSchema = z.object({
   problem: text(1000).nullable(),
 });
 export type SetupView = z.infer<typeof SetupViewSchema>;
+
+/** The reply to `key_check`: accepted, or why not ("API key refused (401): invalid x-api-key"). */
+export interface KeyCheck {
+  ok: boolean;
+  text: string;
+}
 
 /** A member as the person defines it in the team manager. */
 export const MemberSpecSchema = z.object({
@@ -221,6 +227,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('key_set', { key: z.string().min(1).max(500) }),
   /** Deletes the stored key from the config directory (a key from the environment stays: it is not ours). */
   req('key_remove', {}),
+  /** One model-list call with the agents' key (no spend): the reply is `KeyCheck`, the provider's refusal in words. */
+  req('key_check', {}),
   /**
    * The desktop app's stored key, decrypted by its main process (safeStorage) and handed to the host, which
    * holds it in memory for its agents and never writes it; the reply has its last 4.

@@ -19,6 +19,7 @@ import { ReviewLayer } from './components/review/ReviewLayer';
 import { DemoGuide } from './components/DemoGuide';
 import { StopTeamDialog, TeamStopped } from './components/StopTeam';
 import { ServerLost } from './components/ServerLost';
+import { KeyCheckLine } from './components/KeyCheck';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -131,6 +132,7 @@ export function App() {
       <fieldset className="controls" disabled={lost}>
         <HeaderBar />
         <ModelAlert />
+        <KeyCheckLine />
         <ApprovalInbox />
         <WarningsBar />
         <main>
