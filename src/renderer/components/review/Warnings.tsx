@@ -66,6 +66,9 @@ export function PaneReview({ agent }: { agent: string }) {
 export function ReviewButtons() {
   const openReview = useDashboard((s) => s.openReview);
   const conflicts = useDashboard((s) => s.warnings.filter((w) => w.kind === 'conflict').length);
+  const team = useDashboard((s) => s.team);
+  // No team, no teammate's branch: nothing to review or merge.
+  if (!team) return null;
   return (
     <>
       <button className="review-open" onClick={() => openReview({ kind: 'changes', agent: 'all' })}>
