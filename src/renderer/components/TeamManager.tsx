@@ -198,6 +198,8 @@ export function TeamManager() {
   const editing = useDashboard((s) => s.editingMember);
   const setEditing = useDashboard((s) => s.setEditingMember);
   const settingUp = useSettingUp();
+  // Until the host has said which workspace this is (the demo's lead builds its own team), nothing to offer yet.
+  const known = useDashboard((s) => s.workspace !== null);
   const [creating, setCreating] = useState(false);
   const [text, setText] = useState('');
   return (
@@ -207,7 +209,7 @@ export function TeamManager() {
           the lead is setting up the team…
         </span>
       ) : !team ? (
-        <button onClick={() => setCreating(true)}>Create a team</button>
+        known && <button onClick={() => setCreating(true)}>Create a team</button>
       ) : (
         <>
           <ResumeTeam />
