@@ -70,6 +70,8 @@ test.afterAll(async () => {
 
 test("the lead's TeamCreate reads as words at both sizes, and the page says the lead is setting up the team", async () => {
   await expect(page.getByRole('button', { name: 'Create a team' })).toBeVisible();
+  // No team: nothing to stop, review or merge.
+  for (const name of ['Stop the team', 'Changes', 'Merge']) await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
   await typeToLead('build the shop team');
   const create = card('TeamCreate');
   await expect(create).toBeVisible({ timeout: 30_000 });
@@ -100,6 +102,7 @@ test("the lead's TeamCreate reads as words at both sizes, and the page says the 
   await create.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(page.locator('.team-name')).toHaveText('shop');
   await expect(page.getByTestId('setting-up')).toHaveCount(0);
+  for (const name of ['Stop the team', 'Changes', 'Merge']) await expect(page.getByRole('button', { name, exact: true })).toBeVisible();
 });
 
 test("SpawnTeammate reads 'Start alice with: …'; Always says what it covers and where it is saved, and the next spawn does not ask", async () => {
