@@ -115,3 +115,25 @@ test('a done task does not say "blocked by"; a waiting one does (both sizes)', a
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByRole('button', { name: 'Team', exact: true }).click();
 });
+
+test("the lead's budget row has Set, and the lead keeps the limit set there", async () => {
+  const termText = () => page.evaluate(() => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text('lead'));
+  const typeToLead = async (text: string) => {
+    await page.locator('.pane[data-agent="lead"] .xterm').click();
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  };
+  // One model call first: the lead has spent something.
+  await typeToLead('hello');
+  await expect(page.getByTestId('spend-lead')).not.toHaveText(/^– tok/, { timeout: 30_000 });
+  const toggle = page.getByRole('button', { name: 'Budgets and spend' });
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  await page.getByRole('button', { name: 'set the budget of lead' }).click();
+  const form = page.getByRole('form', { name: 'budget of lead' });
+  await form.getByLabel('Tokens').fill('1');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('limit-lead')).toContainText('1 tok');
+  // Past its limit, the lead's next prompt makes no model call: its terminal says why.
+  await typeToLead('hello again');
+  await expect.poll(termText, { timeout: 30_000 }).toContain("budget reached — lead's budget");
+});

@@ -62,7 +62,8 @@ export class BudgetGuard {
       const level = st.level === 'stop' ? 'reached' : 'warning';
       this.print(`[${me}] budget ${level === 'reached' ? 'reached' : 'at 80 %'}: ${st.text}`);
       store.journal.record({ event: 'note', file: store.budgets.file, reason: `budget ${level}: ${st.text}` });
-      await sendFrame(store, me, LEAD, 'budget_notice', { level, scope: st.scope, unit: st.unit, limit: st.limit, spent: st.spent, summary: `budget ${level}: ${st.text}` }, this.session.epoch).catch(() => undefined);
+      // The lead is told by its own terminal (the line above); a teammate tells it with a notice.
+      if (me !== LEAD) await sendFrame(store, me, LEAD, 'budget_notice', { level, scope: st.scope, unit: st.unit, limit: st.limit, spent: st.spent, summary: `budget ${level}: ${st.text}` }, this.session.epoch).catch(() => undefined);
     }
     return st.level === 'stop' ? `budget reached — ${st.text}` : undefined;
   }
