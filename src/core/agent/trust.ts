@@ -40,7 +40,9 @@ function writeFile(data: TrustFile, env: NodeJS.ProcessEnv): void {
   const file = trustFilePath(env);
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`);
+  // `allowed` only once the person answered "Always" somewhere: the trust list alone keeps its old shape.
+  const out = Object.keys(data.allowed).length ? data : { folders: data.folders };
+  writeFileSync(tmp, `${JSON.stringify(out, null, 2)}\n`);
   renameSync(tmp, file);
 }
 
