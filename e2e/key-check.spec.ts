@@ -67,6 +67,7 @@ test('an accepted key (1440×900, from the welcome): saved, checking, then ✓ �
   open();
   await expect(check).toHaveText('Key saved (…abcd). ✓ Anthropic accepted it.×');
   await expect(check).toHaveAttribute('data-state', 'ok');
+  await expect(check).toHaveAttribute('role', 'status'); // said politely; a refusal is an alert
   await page.screenshot({ path: path.join(shots, 'key-check-ok-1440.png') });
   expect(modelCalls()).toHaveLength(1);
   expect(modelCalls()[0]!.headers.authorization).toBe(`Bearer ${GOOD}`);

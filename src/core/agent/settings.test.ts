@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/agent/helpers.js';
 import { addAllowRule, addTeammateAllowRule, loadSettings } from './settings.js';
-import { trustFolder } from './trust.js';
+import { trustFilePath, trustFolder } from './trust.js';
 
 describe('settings', () => {
   let home: string;
@@ -91,6 +91,10 @@ describe('settings', () => {
     expect(settings.teammates.alice?.allow).toEqual(['Bash(npm test:*)']);
     expect(settings.teammateAllow).toEqual(['Bash(make:*)']);
     expect(ignored).toEqual([`${local}: permissions.allow`, `${local}: teammates.alice.allow`]);
+    // Remembered in the person's config, outside the project: exactly what they allowed.
+    expect(JSON.parse(readFileSync(trustFilePath(env()), 'utf8')).allowed).toEqual({
+      [realpathSync(project)]: ['permissions.allow SpawnTeammate', 'teammates.alice.allow Bash(npm test:*)', 'teammateAllow Bash(make:*)'],
+    });
     // Only the folder's own rules left to trust: with them gone, nothing asks.
     write(local, { permissions: { allow: ['SpawnTeammate'] }, teammates: { alice: { allow: ['Bash(npm test:*)'] } }, teammateAllow: ['Bash(make:*)'] });
     expect(loadSettings(project, env()).ignored).toEqual([]);
