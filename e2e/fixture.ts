@@ -28,7 +28,9 @@ export async function startDashboard(members: string[], settings: Record<string,
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-'));
   execFileSync('git', ['init', '-q'], { cwd: ws });
   const cli = (...args: string[]) => execFileSync(THCLAWS, [...args, '--dir', ws], { encoding: 'utf8' });
-  cli('team', 'create', 'demo', '--members', members.join(','), '--description', 'e2e team');
+  // No members: no team either (the lead, or the person, creates it).
+  if (members.length) cli('team', 'create', 'demo', '--members', members.join(','), '--description', 'e2e team');
+  else fs.mkdirSync(path.join(ws, '.thclaws'), { recursive: true });
   fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted', ...settings }, null, 2));
   const teamDir = path.join(ws, '.thclaws', 'state', 'team');
   const sims = new Map<string, ChildProcess>();

@@ -58,9 +58,11 @@ export function registerDashboardCommand(program: Command): void {
       if (demo) {
         // The demo is throw-away: its team stops with this dashboard, unless kept.
         if (!opts.keep) {
+          process.stdout.write(`${demoStopping(ws, `the demo's host (pid ${server.hostPid})`)}\n`);
           const { stopHost } = await import('../main/daemon/host-client.js');
           await stopHost(ws, demo.target.env).catch(() => undefined);
           demo.demo.remove();
+          process.stdout.write(`stopped the demo; removed ${ws}\n`);
           return;
         }
         process.stdout.write(`kept the demo workspace ${ws}; its team runs on in its host (pid ${server.hostPid})\n`);
@@ -69,7 +71,20 @@ export function registerDashboardCommand(program: Command): void {
     });
 }
 
-const DEMO_HELP = 'The demo team works in the dashboard (scripted provider, no key): approve backend\'s request and frontend\'s plan when they appear. Ctrl-C to stop.\n';
+const DEMO_HELP =
+  "The demo team works in the dashboard (scripted provider, no key): approve backend's request and frontend's plan when they appear. Ctrl-C stops the demo's agents and removes its workspace.\n";
+
+/** What Ctrl-C is about to stop, said before it does: the demo's agents by name, where they run, the folder removed. */
+export function demoStopping(ws: string, where: string): string {
+  let names: string[] = [];
+  try {
+    const cfg = JSON.parse(fs.readFileSync(path.join(ws, '.thclaws', 'state', 'team', 'config.json'), 'utf8')) as { members?: Array<{ name?: unknown }> };
+    names = (cfg.members ?? []).map((m) => m.name).filter((n): n is string => typeof n === 'string');
+  } catch {
+    // no team yet: only the lead runs
+  }
+  return `stopping the demo: the lead${names.length ? ` and ${names.join(', ')}` : ''} in ${where}, then removing its workspace ${ws}`;
+}
 
 type Kept = import('../main/web/endpoint.js').KeptEndpoint;
 
@@ -129,7 +144,10 @@ async function inProcess(runDashboard: typeof import('../main/web/run.js').runDa
   process.stdout.write('the team runs inside this dashboard (--in-process): it stops when the dashboard does\n');
   if (demo) process.stdout.write(DEMO_HELP);
   await untilInterrupted();
+  if (demo && !opts.keep) process.stdout.write(`${demoStopping(ws, 'this dashboard')}\n`);
   await server.close();
-  if (demo && !opts.keep) demo.remove();
-  else if (demo) process.stdout.write(`kept the demo workspace ${ws}\n`);
+  if (demo && !opts.keep) {
+    demo.remove();
+    process.stdout.write(`stopped the demo; removed ${ws}\n`);
+  } else if (demo) process.stdout.write(`kept the demo workspace ${ws}\n`);
 }

@@ -69,6 +69,7 @@ const REQUESTS: [Record<string, unknown>, Record<string, unknown>?][] = [
   [{ type: 'review_send', agent: 'alice' }, { type: 'review_send', agent: 'alice', request_changes: false }],
   [{ type: 'review_send', agent: 'alice', request_changes: true }],
   [{ type: 'key_remove' }],
+  [{ type: 'key_check' }],
   [{ type: 'key_hold', key: 'sk-ant-0123' }],
   [{ type: 'received', chars: 1 << 30 }],
   [{ type: 'merge_overview' }],

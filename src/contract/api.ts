@@ -60,6 +60,8 @@ export const MemberSchema = z.object({
   behind_of: text(300).nullish(),
   /** Its block of ports (`PORT` = base), once it was spawned; null before. */
   ports: z.object({ base: z.number().int().min(1).max(65_535), count: z.number().int().min(1).max(1000) }).nullable().default(null),
+  /** The lead's running tool the page is told about (`TeamCreate`), else null. */
+  activity: z.string().max(200).nullish(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 
@@ -78,6 +80,8 @@ export const ApprovalViewSchema = z.object({
   attempt: z.number().int().positive().nullable(),
   /** What "Always" would allow from now on (`Bash(npm test:*)`). */
   rule: text(2000).nullable(),
+  /** The tool's input as JSON: the card says it in words and keeps this under "details". */
+  input: text(20_000).nullable().optional(),
   since: z.number(),
   deadline: z.number(),
 });
@@ -138,6 +142,12 @@ export const SetupViewSchema = z.object({
   problem: text(1000).nullable(),
 });
 export type SetupView = z.infer<typeof SetupViewSchema>;
+
+/** The reply to `key_check`: accepted, or why not ("API key refused (401): invalid x-api-key"). */
+export interface KeyCheck {
+  ok: boolean;
+  text: string;
+}
 
 /** A member as the person defines it in the team manager. */
 export const MemberSpecSchema = z.object({
@@ -227,6 +237,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('key_set', { key: z.string().min(1).max(500) }),
   /** Deletes the stored key from the config directory (a key from the environment stays: it is not ours). */
   req('key_remove', {}),
+  /** One model-list call with the agents' key (no spend): the reply is `KeyCheck`, the provider's refusal in words. */
+  req('key_check', {}),
   /**
    * The desktop app's stored key, decrypted by its main process (safeStorage) and handed to the host, which
    * holds it in memory for its agents and never writes it; the reply has its last 4.

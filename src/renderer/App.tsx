@@ -12,7 +12,7 @@ import { Announcer } from './components/Announcer';
 import { HeaderMenu } from './components/HeaderMenu';
 import { StateCounts } from './components/StateCounts';
 import { Welcome } from './components/Welcome';
-import { TeamManager } from './components/TeamManager';
+import { TeamManager, useSettingUp } from './components/TeamManager';
 import { BudgetCard } from './components/BudgetCard';
 import { ReviewButtons, WarningsBar } from './components/review/Warnings';
 import { ReviewHash, ReviewLayer } from './components/review/ReviewLayer';
@@ -20,6 +20,7 @@ import { DemoGuide } from './components/DemoGuide';
 import { StopTeamDialog, TeamStopped } from './components/StopTeam';
 import { ServerLost } from './components/ServerLost';
 import { NeedsYou } from './components/NeedsYou';
+import { KeyCheckLine } from './components/KeyCheck';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -47,10 +48,11 @@ function HeaderBar() {
   const setTab = useDashboard((s) => s.setTab);
   // Changes and Merge are views of the page too: while one is open neither tab is the current one.
   const tab = useDashboard((s) => (s.reviewView ? null : s.tab));
+  const settingUp = useSettingUp();
   const c = teamCounts(members);
   return (
     <header className="topbar" data-region aria-label="team header">
-      <strong className="team-name">{team ?? 'no team'}</strong>
+      <strong className="team-name">{team ?? (settingUp ? 'setting up…' : 'no team')}</strong>
       <span className="counts" data-testid="counts">
         <StateCounts counts={c} />
       </span>
@@ -134,6 +136,7 @@ export function App() {
       <fieldset className="controls" disabled={lost}>
         <HeaderBar />
         <ModelAlert />
+        <KeyCheckLine />
         <ApprovalInbox />
         <WarningsBar />
         <DemoGuide />

@@ -72,6 +72,10 @@ export class FakeAnthropic {
   respond?: (body: any) => Promise<FakeReply | undefined> | FakeReply | undefined;
   /** Used when the queue is empty. */
   fallback: FakeReply = { text: '(fake: no reply queued)' };
+  /** The keys the model list (GET /v1/models, a key check) accepts; the others get 401 "invalid x-api-key". */
+  acceptKey: (key: string) => boolean = () => true;
+  /** Awaited before the model list answers (a test holds the check open to see it in progress). */
+  modelsGate?: () => Promise<void>;
   /** Called as a request arrives (before its body is read), with performance.now(): latency benches. */
   onRequestStart?: (at: number) => void;
 
@@ -113,6 +117,10 @@ export class FakeAnthropic {
       body = null;
     }
     this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    if (req.method === 'GET' && req.url?.startsWith('/v1/models')) {
+      await this.modelsGate?.();
+      return this.models(req, res);
+    }
     if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
       return this.sendError(res, { kind: 'error', status: 404, type: 'not_found_error', message: `no route ${req.url}` });
     }
@@ -122,6 +130,16 @@ export class FakeAnthropic {
     const reply = this.queue.shift() ?? (await this.respond?.(body)) ?? this.fallback;
     if (reply.kind === 'error') return this.sendError(res, reply);
     await this.stream(res, body, reply);
+  }
+
+  /** The model list, as the API pages it: one model, for an accepted key. */
+  private models(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const key = (req.headers.authorization ?? '').replace(/^Bearer /, '') || String(req.headers['x-api-key'] ?? '');
+    if (!key) return this.sendError(res, { kind: 'error', status: 401, message: 'missing credentials' });
+    if (!this.acceptKey(key)) return this.sendError(res, { kind: 'error', status: 401, message: 'invalid x-api-key' });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const model = { type: 'model', id: 'claude-sonnet-5-5', display_name: 'Claude Sonnet 5.5', created_at: '2026-01-01T00:00:00Z' };
+    res.end(JSON.stringify({ data: [model], has_more: false, first_id: model.id, last_id: model.id }));
   }
 
   private sendError(res: http.ServerResponse, r: Extract<FakeReply, { kind: 'error' }>): void {

@@ -40,6 +40,8 @@ export interface AgentHooks {
   onRetry?: (info: RetryInfo) => void;
   /** The saved session the agent writes, once opened (created or resumed). */
   onSession?: (id: string) => void;
+  /** Before each model call: why it must not start (the lead's spending limit), else undefined. */
+  beforeModelCall?: () => Promise<string | undefined>;
 }
 
 export interface SlashContext {

@@ -11,13 +11,16 @@ import { replExtensions, slashCommands, type ReplExtension } from './hooks.js';
 import { outputSaver } from './live-tail.js';
 import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
-import { announceQuestion } from './question-file.js';
+import { announceQuestion, announceTools, withdrawTools } from './question-file.js';
 import { registerBuiltinSlashCommands } from './slash.js';
 
 export const PROMPT = 'thclaws> ';
+/** Tools a dashboard is told about while they run (question-file.ts). */
+const TOLD_TOOLS = ['TeamCreate'];
 
 export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Promise<number> {
   registerBuiltinSlashCommands();
+  withdrawTools();
   const { agent } = rt;
   const input = process.stdin;
   const output = process.stdout;
@@ -102,7 +105,7 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
       renderer.newline();
       const input = req.input as { command?: unknown; path?: unknown } | null;
       const detail = typeof input?.command === 'string' ? input.command : (filePathOf(input) ?? null);
-      const withdraw = announceQuestion({ kind: 'permission', tool: req.tool, summary: req.summary, detail, rule: req.askRule ? null : (req.scope ?? req.tool) });
+      const withdraw = announceQuestion({ kind: 'permission', tool: req.tool, summary: req.summary, detail, rule: req.askRule ? null : (req.scope ?? req.tool), input: req.input });
       try {
         return await askPermission(req, signal);
       } finally {
@@ -158,12 +161,14 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
       const item = injected.shift();
       if (!item) continue;
       turn = new AbortController();
+      const told = announceTools(renderer.events(), TOLD_TOOLS);
       try {
-        await agent.prompt(item.prompt, turn.signal, renderer.events());
+        await agent.prompt(item.prompt, turn.signal, told.events);
         renderer.newline();
       } catch (err) {
         renderer.line(paint.red(`error: ${(err as Error).message}`));
       } finally {
+        told.done();
         turn = undefined;
       }
       await item.after?.();
@@ -188,8 +193,9 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
     }
     for (const e of extensions) e.onPersonPrompt?.(text);
     turn = new AbortController();
+    const told = announceTools(renderer.events(), TOLD_TOOLS);
     try {
-      const result = await agent.prompt(text, turn.signal, renderer.events());
+      const result = await agent.prompt(text, turn.signal, told.events);
       renderer.newline();
       if (result.stop === 'aborted') renderer.line(paint.dim('(turn aborted)'));
       else if (result.error) renderer.line(paint.red(`error: ${result.error}`));
@@ -202,6 +208,7 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
     } catch (err) {
       renderer.line(paint.red(`error: ${(err as Error).message}`));
     } finally {
+      told.done();
       turn = undefined;
     }
     if (closed && !queued.length) break;

@@ -350,6 +350,13 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
     onRetry: (info) => {
       for (const h of agentHooks) h.onRetry?.(info);
     },
+    beforeModelCall: async () => {
+      for (const h of agentHooks) {
+        const held = await h.beforeModelCall?.();
+        if (held) return held;
+      }
+      return undefined;
+    },
   });
   if (opts.jsonSchema !== undefined) agent.setOutputSchema(await outputSchema(opts.jsonSchema, '--json-schema'));
   if (opts.systemPrompt !== undefined) agent.replaceSystemPrompt(opts.systemPrompt);

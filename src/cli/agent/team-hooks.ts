@@ -19,6 +19,18 @@ import { PORT_BLOCK } from '../../contract/settings-schema.js';
 import { leadPorts, portEnv, portsInstruction } from '../../core/teams/ports.js';
 
 let active: TeamSession | undefined;
+let leadBudget: { check(): Promise<string | undefined> } | undefined;
+
+/**
+ * The lead's spending guard: its own limit (the dashboard's budget row, or `thclaws team budget lead`). The team's
+ * limit stops the teammates, and the lead then ends its run naming it (print.ts): not checked here. Said on stderr,
+ * so `-p --output-format json` keeps its stdout.
+ */
+async function leadBudgetGuard(session: TeamSession): Promise<{ check(): Promise<string | undefined> }> {
+  const [{ BudgetGuard, settingsBudgets }, { loadSettings }] = await Promise.all([import('../../core/teams/budget-guard.js'), import('../../core/agent/settings.js')]);
+  const initial = loadSettings(session.projectRoot).settings.budgets;
+  return new BudgetGuard(session, settingsBudgets(session.projectRoot, process.env, initial), (line) => process.stderr.write(`${line}\n`), () => true, true);
+}
 
 /** The process's team session, when team mode is on. */
 export function activeTeamSession(): TeamSession | undefined {
@@ -133,6 +145,8 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
     onSession: (id) => {
       if (active) active.sessionId = id;
     },
+    // The lead keeps its own limit as a teammate does; a teammate's loop checks its own.
+    beforeModelCall: async () => (active?.role === 'lead' ? (leadBudget ??= await leadBudgetGuard(active)).check() : undefined),
   });
 }
 

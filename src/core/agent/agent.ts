@@ -61,6 +61,8 @@ export interface AgentConfig {
   onTurn?: (working: boolean, result?: PromptResult) => void;
   /** Each retry wait of a model call, whoever renders the turn: a team agent's status shows it. */
   onRetry?: (info: RetryInfo) => void;
+  /** Before each model call: why it must not start (a spending limit reached), else undefined. */
+  beforeModelCall?: () => Promise<string | undefined>;
 }
 
 export interface PromptResult extends LoopResult {
@@ -204,7 +206,7 @@ export class Agent {
       },
       signal,
       ...(extra.onToolBoundary ? { onToolBoundary: extra.onToolBoundary } : {}),
-      beforeModelCall: async () => this.overBudget() ?? (await extra.beforeModelCall?.()),
+      beforeModelCall: async () => this.overBudget() ?? (await this.cfg.beforeModelCall?.()) ?? (await extra.beforeModelCall?.()),
       ...(finish ? { finish } : {}),
       events: {
         ...events,

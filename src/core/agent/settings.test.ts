@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/agent/helpers.js';
 import { addAllowRule, addTeammateAllowRule, loadSettings } from './settings.js';
-import { trustFolder } from './trust.js';
+import { trustFilePath, trustFolder } from './trust.js';
 
 describe('settings', () => {
   let home: string;
@@ -96,6 +96,32 @@ describe('settings', () => {
     expect(untrusted.ignored).toEqual([`${path.join(project, '.thclaws/settings.json')}: worktree.setup`]);
     trustFolder(project, env());
     expect(loadSettings(project, env()).settings.worktree).toEqual({ setup: 'npm ci', reuse: ['node_modules'], portBase: 5000 });
+  });
+
+  it("the person's own Always rules need no folder trust; a rule the folder brought still does", async () => {
+    const local = path.join(project, '.thclaws/settings.local.json');
+    // Brought by the folder (a clone): ignored until trusted.
+    write(local, { permissions: { allow: ['Bash(curl:*)'] }, teammates: { alice: { allow: ['Bash(rm:*)'] } } });
+    await addAllowRule(project, 'SpawnTeammate', env());
+    await addTeammateAllowRule(project, 'Bash(npm test:*)', 'alice', env());
+    await addTeammateAllowRule(project, 'Bash(make:*)', null, env());
+    const { settings, ignored } = loadSettings(project, env());
+    expect(settings.permissions.allow).toEqual(['SpawnTeammate']);
+    expect(settings.teammates.alice?.allow).toEqual(['Bash(npm test:*)']);
+    expect(settings.teammateAllow).toEqual(['Bash(make:*)']);
+    expect(ignored).toEqual([`${local}: permissions.allow`, `${local}: teammates.alice.allow`]);
+    // Remembered in the person's config, outside the project: exactly what they allowed.
+    expect(JSON.parse(readFileSync(trustFilePath(env()), 'utf8')).allowed).toEqual({
+      [realpathSync(project)]: ['permissions.allow SpawnTeammate', 'teammates.alice.allow Bash(npm test:*)', 'teammateAllow Bash(make:*)'],
+    });
+    // Only the folder's own rules left to trust: with them gone, nothing asks.
+    write(local, { permissions: { allow: ['SpawnTeammate'] }, teammates: { alice: { allow: ['Bash(npm test:*)'] } }, teammateAllow: ['Bash(make:*)'] });
+    expect(loadSettings(project, env()).ignored).toEqual([]);
+    // Another folder's copy of the same file is not the person's choice there.
+    const other = tempDir();
+    cleanups.push(other.cleanup);
+    write(path.join(other.dir, '.thclaws/settings.local.json'), { permissions: { allow: ['SpawnTeammate'] } });
+    expect(loadSettings(other.dir, env()).ignored).toEqual([`${path.join(other.dir, '.thclaws/settings.local.json')}: permissions.allow`]);
   });
 
   it('project keys that loosen permissions need folder trust; allow lists of all layers add up', async () => {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SettingsSchema, settingsLayerSchema, type Settings } from '../../contract/settings-schema.js';
-import { isTrusted, looseningKeys, withoutLoosening } from './trust.js';
+import { isTrusted, looseningKeys, ownAllowed, rememberAllowed, withOwn, withoutLoosening } from './trust.js';
 import { untrustedProfileKeys } from './provider-profiles.js';
 import { editFileLocked } from '../store/index.js';
 
@@ -106,11 +106,13 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
     checkLayer(file, raw);
     if (file === user) userRaw = raw;
     else {
-      const loose = looseningKeys(raw);
+      // The person's own "Always" rules loosen nothing the folder brought (trust.ts).
+      const own = looseningKeys(raw).length ? ownAllowed(raw, projectRoot, env) : new Map<string, string[]>();
+      const loose = looseningKeys(withOwn(raw, own, false));
       const newHosts = untrustedProfileKeys(raw, userRaw);
       if ((loose.length || newHosts.length) && (trusted ??= isTrusted(projectRoot, env)) === false) {
         ignored.push(...[...loose, ...newHosts].map((k) => `${file}: ${k}`));
-        raw = withoutLoosening(raw);
+        raw = withOwn(withoutLoosening(raw), own, true);
         if (newHosts.length) {
           const kept = { ...(raw.providers as Record<string, unknown>) };
           for (const k of newHosts) delete kept[k.slice('providers.'.length)];
@@ -172,8 +174,9 @@ export function editSettingsFile(file: string, edit: (raw: Record<string, unknow
 }
 
 /** Adds an allow rule to the local project settings (an "always" answer), keeping every other key. */
-export function addAllowRule(projectRoot: string, rule: string): Promise<void> {
-  return editPermissionRules(localSettingsPath(projectRoot), 'allow', (list) => (list.includes(rule) ? list : [...list, rule]));
+export async function addAllowRule(projectRoot: string, rule: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  await editPermissionRules(localSettingsPath(projectRoot), 'allow', (list) => (list.includes(rule) ? list : [...list, rule]));
+  rememberAllowed(projectRoot, 'permissions.allow', rule, env);
 }
 
 /** Rewrites one `permissions.<kind>` list of a settings file (created if absent); other keys are kept. */
@@ -188,7 +191,8 @@ export async function editPermissionRules(file: string, kind: 'allow' | 'ask' | 
 }
 
 /** Stores a teammate's "always" answer in the local project settings: for one teammate, or the whole team. */
-export async function addTeammateAllowRule(projectRoot: string, rule: string, agent: string | null): Promise<void> {
+export async function addTeammateAllowRule(projectRoot: string, rule: string, agent: string | null, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  rememberAllowed(projectRoot, agent === null ? 'teammateAllow' : `teammates.${agent}.allow`, rule, env);
   await editSettingsFile(localSettingsPath(projectRoot), (raw) => {
     if (agent === null) {
       const list = Array.isArray(raw.teammateAllow) ? (raw.teammateAllow as unknown[]) : [];

@@ -12,16 +12,42 @@ export function trustFilePath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, 'thclaws', 'trusted-folders.json');
 }
 
-function readTrusted(env: NodeJS.ProcessEnv): string[] {
+interface TrustFile {
+  folders: string[];
+  /** Per folder, the rules the person allowed there with "Always" (`<settings key> <rule>`). */
+  allowed: Record<string, string[]>;
+}
+
+function readFile(env: NodeJS.ProcessEnv): TrustFile {
   const file = trustFilePath(env);
-  if (!existsSync(file)) return [];
+  const empty = { folders: [], allowed: {} };
+  if (!existsSync(file)) return empty;
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { folders?: unknown };
-    return Array.isArray(data.folders) ? data.folders.filter((f): f is string => typeof f === 'string') : [];
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { folders?: unknown; allowed?: unknown };
+    const folders = Array.isArray(data.folders) ? data.folders.filter((f): f is string => typeof f === 'string') : [];
+    const allowed: Record<string, string[]> = {};
+    if (data.allowed && typeof data.allowed === 'object') {
+      for (const [k, v] of Object.entries(data.allowed)) if (Array.isArray(v)) allowed[k] = v.filter((r): r is string => typeof r === 'string');
+    }
+    return { folders, allowed };
   } catch {
     // A damaged list trusts nothing; the next trust answer rewrites it.
-    return [];
+    return empty;
   }
+}
+
+function writeFile(data: TrustFile, env: NodeJS.ProcessEnv): void {
+  const file = trustFilePath(env);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  // `allowed` only once the person answered "Always" somewhere: the trust list alone keeps its old shape.
+  const out = Object.keys(data.allowed).length ? data : { folders: data.folders };
+  writeFileSync(tmp, `${JSON.stringify(out, null, 2)}\n`);
+  renameSync(tmp, file);
+}
+
+function readTrusted(env: NodeJS.ProcessEnv): string[] {
+  return readFile(env).folders;
 }
 
 /** Trusted when the folder or one of its parents was trusted. */
@@ -31,12 +57,71 @@ export function isTrusted(folder: string, env: NodeJS.ProcessEnv = process.env):
 }
 
 export function trustFolder(folder: string, env: NodeJS.ProcessEnv = process.env): void {
-  const file = trustFilePath(env);
-  const folders = [...new Set([...readTrusted(env), realpathOr(folder)])];
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ folders }, null, 2)}\n`);
-  renameSync(tmp, file);
+  const data = readFile(env);
+  writeFile({ ...data, folders: [...new Set([...data.folders, realpathOr(folder)])] }, env);
+}
+
+/**
+ * The person's own "Always" answer, remembered beside the trust list (outside the project): the rule it wrote
+ * into the project's settings is then not a loosening the folder brought, so it neither asks for the folder's
+ * trust again nor is ignored. `key`: `permissions.allow`, `teammateAllow` or `teammates.<name>.allow`.
+ */
+export function rememberAllowed(folder: string, key: string, rule: string, env: NodeJS.ProcessEnv = process.env): void {
+  const data = readFile(env);
+  const real = realpathOr(folder);
+  const entry = `${key} ${rule}`;
+  const mine = data.allowed[real] ?? [];
+  if (mine.includes(entry)) return;
+  writeFile({ ...data, allowed: { ...data.allowed, [real]: [...mine, entry] } }, env);
+}
+
+type Own = Map<string, string[]>;
+
+/** The entries of a layer's allow lists the person allowed here themselves, by settings key. */
+export function ownAllowed(raw: Record<string, unknown>, folder: string, env: NodeJS.ProcessEnv = process.env): Own {
+  const mine = new Set(readFile(env).allowed[realpathOr(folder)] ?? []);
+  const own: Own = new Map();
+  if (!mine.size) return own;
+  const take = (key: string, list: unknown) => {
+    const kept = Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string' && mine.has(`${key} ${r}`)) : [];
+    if (kept.length) own.set(key, kept);
+  };
+  take('permissions.allow', (raw.permissions as { allow?: unknown } | undefined)?.allow);
+  take('teammateAllow', raw.teammateAllow);
+  for (const [name, t] of Object.entries(teammatesOf(raw))) take(`teammates.${name}.allow`, t?.allow);
+  return own;
+}
+
+/** `raw` with (`add` true) or without the person's own entries in its allow lists. */
+export function withOwn(raw: Record<string, unknown>, own: Own, add: boolean): Record<string, unknown> {
+  if (!own.size) return raw;
+  const edit = (list: unknown, key: string): string[] | undefined => {
+    const base = Array.isArray(list) ? (list as string[]) : [];
+    const o = own.get(key) ?? [];
+    const out = add ? [...new Set([...base, ...o])] : base.filter((r) => !o.includes(r));
+    return out.length ? out : undefined;
+  };
+  const out: Record<string, unknown> = { ...raw };
+  const perms = { ...(raw.permissions as Record<string, unknown> | undefined) };
+  perms.allow = edit(perms.allow, 'permissions.allow');
+  if (perms.allow === undefined) delete perms.allow;
+  out.permissions = perms;
+  const ta = edit(raw.teammateAllow, 'teammateAllow');
+  if (ta) out.teammateAllow = ta;
+  else delete out.teammateAllow;
+  const names = new Set([...Object.keys(teammatesOf(raw)), ...[...own.keys()].filter((k) => k.startsWith('teammates.')).map((k) => k.slice('teammates.'.length, -'.allow'.length))]);
+  if (names.size) {
+    out.teammates = Object.fromEntries(
+      [...names].map((n) => {
+        const t = { ...teammatesOf(raw)[n] };
+        const allow = edit(t.allow, `teammates.${n}.allow`);
+        if (allow) t.allow = allow;
+        else delete t.allow;
+        return [n, t];
+      }),
+    );
+  }
+  return out;
 }
 
 /** Keys of one project settings layer that would loosen permissions, as `key` names. */

@@ -29,6 +29,8 @@ export class BudgetGuard {
     private readonly settings: () => Budgets,
     private readonly print: (line: string) => void,
     private readonly priced: () => boolean = () => true,
+    /** Only the agent's own limit (the lead's: the team's limit stops its teammates, and the lead then ends the run). */
+    private readonly ownOnly = false,
   ) {}
 
   async state(): Promise<BudgetState | null> {
@@ -38,7 +40,7 @@ export class BudgetGuard {
     const [stored, cfg] = await Promise.all([store.budgets.read(), store.config.load().catch(() => null)]);
     const recovered = store.budgets.notice();
     if (recovered) this.print(`[${me}] ${recovered}`);
-    const limits = applicableLimits(stored, this.settings(), me, cfg?.members.find((m) => m.name === me)?.role);
+    const limits = applicableLimits(stored, this.settings(), me, cfg?.members.find((m) => m.name === me)?.role).filter((l) => !this.ownOnly || l.scope === 'teammate');
     if (!limits.length) return null;
     const read = spendOf(await store.statuses.read(me));
     const own: Spend = this.priced() ? read : { tokens: read.tokens, usd: null };
@@ -62,7 +64,8 @@ export class BudgetGuard {
       const level = st.level === 'stop' ? 'reached' : 'warning';
       this.print(`[${me}] budget ${level === 'reached' ? 'reached' : 'at 80 %'}: ${st.text}`);
       store.journal.record({ event: 'note', file: store.budgets.file, reason: `budget ${level}: ${st.text}` });
-      await sendFrame(store, me, LEAD, 'budget_notice', { level, scope: st.scope, unit: st.unit, limit: st.limit, spent: st.spent, summary: `budget ${level}: ${st.text}` }, this.session.epoch).catch(() => undefined);
+      // The lead is told by its own terminal (the line above); a teammate tells it with a notice.
+      if (me !== LEAD) await sendFrame(store, me, LEAD, 'budget_notice', { level, scope: st.scope, unit: st.unit, limit: st.limit, spent: st.spent, summary: `budget ${level}: ${st.text}` }, this.session.epoch).catch(() => undefined);
     }
     return st.level === 'stop' ? `budget reached — ${st.text}` : undefined;
   }

@@ -2,7 +2,7 @@ import { filePathOf } from '../../core/agent/tool-input.js';
 import { answerApproval, pendingApprovals, type Waiting } from '../../core/teams/approvals.js';
 import { USER, type TeamStore } from '../../core/store/index.js';
 import type { ApprovalView, HostEvent } from '../../contract/api.js';
-import type { LeadQuestions } from './lead-questions.js';
+import { inputJson, type LeadQuestions } from './lead-questions.js';
 
 function detail(w: Waiting): string | null {
   const input = w.input as { command?: unknown } | null | undefined;
@@ -22,6 +22,7 @@ export function approvalView(w: Waiting): ApprovalView {
     plan: w.plan?.slice(0, 60_000) ?? null,
     attempt: w.attempt ?? null,
     rule: w.rule?.slice(0, 2000) ?? null,
+    input: w.kind === 'plan' ? null : inputJson(w.input),
     since: w.since,
     deadline: w.deadline,
   };

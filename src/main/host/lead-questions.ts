@@ -6,6 +6,13 @@ import type { HostSideInfo } from './views.js';
 
 const PREFIX = 'lead-question-';
 
+/** A tool's input as the card's JSON (null when absent or too long to show whole). */
+export function inputJson(input: unknown): string | null {
+  if (input === undefined || input === null) return null;
+  const s = JSON.stringify(input);
+  return s.length <= 20_000 ? s : null;
+}
+
 interface Question {
   id: string;
   kind: 'permission' | 'trust';
@@ -13,6 +20,7 @@ interface Question {
   summary: string;
   detail: string | null;
   rule: string | null;
+  input?: unknown;
   cwd: string;
   since: number;
 }
@@ -27,6 +35,8 @@ export class LeadQuestions {
   private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-lead-q-'));
   readonly file = path.join(this.dir, 'question.json');
   private current: Question | null = null;
+  /** The lead's running tool the page is told about (`TeamCreate`), from the REPL's `activity.json`. */
+  private activity: string | null = null;
   private readonly watcher: fs.FSWatcher;
 
   /** `side`: the host's per-agent info, where the lead's pending question is kept for its badge. */
@@ -42,7 +52,7 @@ export class LeadQuestions {
     return { THCLAWS_QUESTION_FILE: this.file };
   }
 
-  /** Re-reads the question (the watcher calls it; the liveness tick too, as a safety net). */
+  /** Re-reads the question and the running tool (the watcher calls it; the liveness tick too, as a safety net). */
   poll(): void {
     let next: Question | null = null;
     try {
@@ -51,9 +61,17 @@ export class LeadQuestions {
     } catch {
       // none, or half-written (the REPL renames into place, so only a foreign write)
     }
-    if ((next?.id ?? null) === (this.current?.id ?? null)) return;
+    let activity: string | null = null;
+    try {
+      const a = JSON.parse(fs.readFileSync(path.join(this.dir, 'activity.json'), 'utf8')) as { tool?: unknown };
+      if (typeof a.tool === 'string') activity = a.tool.slice(0, 200);
+    } catch {
+      // no tool the dashboard is told about runs
+    }
+    if ((next?.id ?? null) === (this.current?.id ?? null) && activity === this.activity) return;
     this.current = next;
-    this.side.set('lead', { ...(this.side.get('lead') ?? { pty: null, spawnedHere: true, lastExit: null }), waitingFor: this.waitingFor });
+    this.activity = activity;
+    this.side.set('lead', { ...(this.side.get('lead') ?? { pty: null, spawnedHere: true, lastExit: null }), waitingFor: this.waitingFor, activity });
     this.changed();
   }
 
@@ -77,6 +95,7 @@ export class LeadQuestions {
         plan: null,
         attempt: null,
         rule: q.kind === 'trust' ? null : (q.rule?.slice(0, 2000) ?? null),
+        input: inputJson(q.input),
         since: q.since,
         deadline: q.since + 365 * 24 * 3600_000, // the REPL waits as long as it takes
       },

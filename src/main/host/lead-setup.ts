@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { ApiKeyError, ApiKeyStore, keyShapeProblem, lastFour, type KeyCipher } from '../../core/agent/api-key.js';
 import { loadSettings } from '../../core/agent/settings.js';
-import type { HostEvent, SetupView } from '../../contract/api.js';
+import type { HostEvent, KeyCheck, SetupView } from '../../contract/api.js';
+import { checkKey, type KeyCredential } from './key-check.js';
 import type { HostSideInfo } from './views.js';
 
 export type { KeyCipher };
@@ -73,6 +74,26 @@ export class LeadSetup {
       if (!(err instanceof ApiKeyError)) throw err;
       return { needs_key: !scripted, scripted, key: null, problem: err.message };
     }
+  }
+
+  /** The key the agents get here, checked with one model-list call (the key itself never reaches a view). */
+  async check(): Promise<KeyCheck> {
+    let stored: string | null = null;
+    try {
+      stored = this.keys.read();
+    } catch (err) {
+      if (!(err instanceof ApiKeyError)) throw err;
+      return { ok: false, text: err.message };
+    }
+    const cred: KeyCredential | null = this.env.ANTHROPIC_API_KEY
+      ? { apiKey: this.env.ANTHROPIC_API_KEY }
+      : this.env.ANTHROPIC_AUTH_TOKEN
+        ? { authToken: this.env.ANTHROPIC_AUTH_TOKEN }
+        : (this.held ?? stored)
+          ? { apiKey: (this.held ?? stored)! }
+          : null;
+    if (!cred) return { ok: false, text: 'no key is set' };
+    return checkKey(cred, this.env.ANTHROPIC_BASE_URL || undefined);
   }
 
   /** Tells the views whether the lead can start; when it cannot, marks it "not configured" and says so (true). */

@@ -144,6 +144,8 @@ export class HostSession implements TerminalView {
         if (!setup.needs_key && h.member(LEAD)?.state === 'not_configured') await h.startLead();
         return { last4: setup.key?.last4 ?? null };
       }
+      case 'key_check':
+        return h.setup.check();
       case 'key_remove': {
         const setup = h.setup.removeKey();
         return { key: setup.key ? { source: setup.key.source, last4: setup.key.last4 } : null };

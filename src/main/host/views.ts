@@ -15,6 +15,8 @@ export interface HostSideInfo {
   notConfigured?: boolean;
   /** The lead REPL's pending question (its approval card's request id). */
   waitingFor?: string | null;
+  /** The lead's running tool the page is told about (TeamCreate: "the lead is setting up the team…"). */
+  activity?: string | null;
 }
 
 /** The settings' default and role models, and each agent definition's model by agent name. */
@@ -59,6 +61,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     waiting_for: side.waitingFor ?? (alive ? (status?.waiting?.request_id ?? null) : null),
     budget_reached: alive ? (status?.budget_reached ?? null) : null,
     ports: (name === LEAD ? cfg.lead_ports : entry?.ports) ?? null,
+    activity: alive ? (side.activity ?? null) : null,
     ...modelTrouble(status, state === 'not_configured' ? 'dead' : state),
   }, tasks, name);
 }

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ApprovalView } from '../../contract/api';
 import { useDashboard } from '../store';
+import { cardWords, wordsText } from '../card-words';
 
 /** What a screen reader hears when a request arrives. */
 export function approvalSentence(a: ApprovalView): string {
   if (a.kind === 'plan') return `${a.agent} submitted a plan for approval (attempt ${a.attempt ?? 1}).`;
-  return `${a.agent} asks to use ${a.tool}${a.detail ? `: ${a.detail.slice(0, 200)}` : ''}.`;
+  return `${a.agent} asks to use ${a.tool}: ${wordsText(cardWords(a)).slice(0, 200)}.`;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ApprovalView } from '../../contract/api';
 import { act } from '../context';
 import { useDashboard } from '../store';
 import { Markdown } from './Markdown';
+import { alwaysSentence, cardWords } from '../card-words';
 
 function age(since: number, now: number): string {
   const s = Math.max(0, Math.round((now - since) / 1000));
@@ -34,7 +35,15 @@ function Card({ a, selected, now }: { a: ApprovalView; selected: boolean; now: n
         <Markdown text={a.plan ?? ''} />
       ) : (
         <>
-          <code className="approval-detail">{a.detail ?? a.summary}</code>
+          <p className="approval-words" data-testid="approval-words">
+            {cardWords(a).map((r, i) => (r.strong ? <strong key={i}>{r.text}</strong> : <span key={i}>{r.text}</span>))}
+          </p>
+          {a.input && (
+            <details className="approval-raw">
+              <summary>details</summary>
+              <code className="approval-detail">{a.input}</code>
+            </details>
+          )}
           <div className="approval-cwd">in {a.cwd}</div>
         </>
       )}
@@ -44,7 +53,7 @@ function Card({ a, selected, now }: { a: ApprovalView; selected: boolean; now: n
           Approve
         </button>
         {!plan && a.rule && (
-          <button className="always" title={`Always allow ${a.rule} for ${a.agent} from now on`} aria-label={`Always allow ${a.rule} for ${a.agent}`} onClick={() => void answer(a, true, { always: true })}>
+          <button className="always" title={alwaysSentence(a)} aria-label={alwaysSentence(a)} onClick={() => void answer(a, true, { always: true })}>
             Always
           </button>
         )}
@@ -52,6 +61,7 @@ function Card({ a, selected, now }: { a: ApprovalView; selected: boolean; now: n
           {plan ? 'Reject' : 'Deny'}
         </button>
       </div>
+      {!plan && a.rule && <div className="approval-always">Always: {alwaysSentence(a).replace(/^Always a/, 'a')}</div>}
     </div>
   );
 }

@@ -217,7 +217,7 @@ export function BudgetCard() {
           })}
           {members.map((m) => {
             const role = specs[m.name]?.role ?? m.role;
-            const limits = m.name === 'lead' ? [] : applicableLimits(budgets.stored, budgets.settings, m.name, role);
+            const limits = applicableLimits(budgets.stored, budgets.settings, m.name, m.name === 'lead' ? null : role);
             const own = budgets.stored.teammates[m.name];
             const state = limits.length ? evaluateBudget(limits, { tokens: m.tokens ?? 0, usd: m.tokens === null ? 0 : m.cost_usd }, teamSpend, m.name) : null;
             // The limit shown is the one its percentage is of: the furthest gone (the one that stops it first).
@@ -232,7 +232,7 @@ export function BudgetCard() {
                 limit={first?.limit}
                 source={source}
                 state={state}
-                editable={m.name !== 'lead'}
+                editable
                 editing={editing === m.name}
                 setEditing={(v) => setEditing(v ? m.name : null)}
               />

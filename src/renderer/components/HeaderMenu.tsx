@@ -13,6 +13,7 @@ export function HeaderMenu() {
   const workspace = useDashboard((s) => s.workspace);
   const setStopOpen = useDashboard((s) => s.setStopOpen);
   const stopping = useDashboard((s) => s.stopping);
+  const team = useDashboard((s) => s.team);
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -62,8 +63,8 @@ export function HeaderMenu() {
         <button className="gear" title="settings" onClick={pick(() => setSettingsOpen(true))}>
           ⚙ <span className="menu-label">settings</span>
         </button>
-        {/* Only a host process can be stopped from here; an --in-process dashboard ends with Ctrl-C. */}
-        {workspace?.hostPid && (
+        {/* Only a host process can be stopped from here (an --in-process dashboard ends with Ctrl-C), and only a team. */}
+        {workspace?.hostPid && team && (
           <button className="stop-team-button" title="stop every agent and the team's host process" disabled={stopping} onClick={pick(() => setStopOpen(true))}>
             {stopping ? 'Stopping…' : 'Stop the team'}
           </button>

@@ -3,10 +3,11 @@ import type { Member } from '../../contract/api';
 import { act, terminals } from '../context';
 import { dashboard, useDashboard } from '../store';
 import { StatusBadge } from './StatusBadge';
-import { MemberActions } from './TeamManager';
+import { MemberActions, StartButton } from './TeamManager';
 import { PaneReview } from './review/Warnings';
 import { formatCost, formatTokens, usageTitle } from '../format';
 import { PaneCosts, WorktreeActions } from './PaneWorktree';
+import { shownModel } from '../models-shown';
 
 export function Pane({ member, visible }: { member: Member; visible: boolean }) {
   const host = useRef<HTMLDivElement>(null);
@@ -16,6 +17,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
   const maximised = useDashboard((s) => s.maximised === member.name);
   const toggleMaximise = useDashboard((s) => s.toggleMaximise);
   const focus = useDashboard((s) => s.focus);
+  const scripted = useDashboard((s) => !!s.setup?.scripted);
+  const demo = useDashboard((s) => !!s.workspace?.demo);
   // A completion refused for this agent (nothing committed): the header says so, not just "idle".
   const notDone = useDashboard((s) => Object.values(s.tasks).find((t) => t.not_done_by === member.name && t.status !== 'completed' && t.not_done));
 
@@ -54,7 +57,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
       <header className="pane-head">
         <span className="pane-name">{member.name}</span>
         <span className="pane-role">{member.role || 'teammate'}</span>
-        {member.model && <span className="pane-model">{member.model}</span>}
+        {member.model && <span className="pane-model" title={`model setting: ${member.model}`}>{shownModel(member.model, { scripted, demo })}</span>}
         <StatusBadge state={member.state} waiting={!!member.waiting_for} reason={member.error} onOpen={showRequest} />
         {member.error && !notDoneShown && (
           <span className="pane-error" data-testid="pane-error" title={member.error}>
@@ -112,7 +115,14 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
           <button onClick={() => toggleMaximise(member.name)} title="maximise (m)">{maximised ? 'Restore' : 'Max'}</button>
         </span>
       </header>
-      {member.terminal.kind === 'readonly' && <div className="pane-readonly">read-only: {member.terminal.reason}</div>}
+      {member.state === 'defined' && !isLead ? (
+        // Added and never run: what to do about it, not a terminal it cannot type into.
+        <div className="pane-readonly pane-not-started" data-testid="pane-not-started">
+          not started — <StartButton name={member.name} />
+        </div>
+      ) : (
+        member.terminal.kind === 'readonly' && <div className="pane-readonly">read-only: {member.terminal.reason}</div>
+      )}
       <div className="pane-term" ref={host} />
       <form
         className="pane-msg"

@@ -37,7 +37,8 @@ function TaskCard({ task }: { task: TaskView }) {
         {blocked && <span className="task-blocked">blocked</span>}
         {cancelled && <span>cancelled</span>}
       </div>
-      {task.blocked_by.length > 0 && (
+      {/* Dependencies matter while a task waits on them: a done or cancelled one is past them. */}
+      {task.blocked_by.length > 0 && task.status !== 'completed' && !cancelled && (
         <div className="task-deps">
           blocked by{' '}
           {task.blocked_by.map((d) => (

@@ -3,8 +3,12 @@ import type { Member, MemberSpec } from '../../contract/api';
 import { act } from '../context';
 import { canResumeTeam, resumeSummary, type ResumeResult } from '../resume-team';
 import { useDashboard } from '../store';
+import { modelPrice, scriptedLabel } from '../models-shown';
 
-const EMPTY: MemberSpec = { role: '', prompt: '', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask' };
+const EMPTY: MemberSpec = { role: '', prompt: '', model: null, isolation: 'worktree', plan_mode: false, permission_mode: 'ask' };
+
+/** Roles that read rather than build: they share the project folder; every other member gets its own worktree. */
+const READER = /review|qa|audit/i;
 
 /** Create a team (name, description). */
 function CreateTeamDialog({ onClose }: { onClose: () => void }) {
@@ -40,9 +44,16 @@ function CreateTeamDialog({ onClose }: { onClose: () => void }) {
 export function MemberDialog({ name: editing, onClose }: { name: string | null; onClose: () => void }) {
   const current = useDashboard((s) => (editing ? s.memberSpecs[editing] : undefined));
   const models = useDashboard((s) => s.models);
+  const teamModel = useDashboard((s) => s.settings?.model ?? null);
+  const scripted = useDashboard((s) => !!s.setup?.scripted);
+  const demo = useDashboard((s) => !!s.workspace?.demo);
   const [name, setName] = useState(editing ?? '');
   const [spec, setSpec] = useState<MemberSpec>(current ?? EMPTY);
+  // A new member's isolation follows its role (builders: a worktree) until the person picks one.
+  const [isolationPicked, setIsolationPicked] = useState(!!editing);
   const set = <K extends keyof MemberSpec>(k: K, v: MemberSpec[K]) => setSpec((s) => ({ ...s, [k]: v }));
+  const setRole = (role: string) => setSpec((s) => ({ ...s, role, ...(isolationPicked ? {} : { isolation: READER.test(role) ? 'shared' : 'worktree' }) }));
+  const price = modelPrice(spec.model?.trim() || teamModel);
   const submit = async () => {
     const body = { ...spec, model: spec.model?.trim() || null };
     const r = editing ? await act({ type: 'member_edit', name: editing, spec: body }) : await act({ type: 'member_add', name, spec: body });
@@ -64,20 +75,30 @@ export function MemberDialog({ name: editing, onClose }: { name: string | null; 
           </label>
         )}
         <label>
-          Role <input name="member-role" value={spec.role} onChange={(e) => set('role', e.target.value)} autoFocus={!!editing} />
+          Role <input name="member-role" value={spec.role} onChange={(e) => setRole(e.target.value)} autoFocus={!!editing} />
         </label>
         <label>
           Model <input name="member-model" list="member-models" value={spec.model ?? ''} placeholder="the team's default" onChange={(e) => set('model', e.target.value)} />
-          {/* The Anthropic aliases and each provider profile's `<profile>/<model>`; any other id may be typed. */}
+          {/* The Anthropic aliases and each provider profile's `<profile>/<model>`, with prices; any other id may be typed. */}
           <datalist id="member-models">
             {models.map((m) => (
-              <option key={m} value={m} />
+              <option key={m} value={m} label={modelPrice(m)} />
             ))}
           </datalist>
+          <span className="member-model-price" data-testid="member-model-price">
+            {scripted && !spec.model?.includes('/') ? `${scriptedLabel(demo)} runs here: no model calls, no cost (with a key: ${price})` : price}
+          </span>
         </label>
         <label>
           Isolation
-          <select name="member-isolation" value={spec.isolation} onChange={(e) => set('isolation', e.target.value as MemberSpec['isolation'])}>
+          <select
+            name="member-isolation"
+            value={spec.isolation}
+            onChange={(e) => {
+              setIsolationPicked(true);
+              set('isolation', e.target.value as MemberSpec['isolation']);
+            }}
+          >
             <option value="shared">shared: works in the project folder</option>
             <option value="worktree">worktree: its own git worktree and branch</option>
           </select>
@@ -106,17 +127,21 @@ export function MemberDialog({ name: editing, onClose }: { name: string | null; 
   );
 }
 
-/** Start, Edit and Remove for one teammate, offered only when they apply (a live member is stopped first). */
+/** Starts a teammate never run yet (its pane says "not started — Start"). */
+export function StartButton({ name }: { name: string }) {
+  return (
+    <button onClick={() => void act({ type: 'member_start', name })} title="start this teammate (the team's cap and rules apply)">
+      Start
+    </button>
+  );
+}
+
+/** Edit and Remove for one teammate, offered only when they apply (a live member is stopped first). */
 export function MemberActions({ member, onEdit }: { member: Member; onEdit: (name: string) => void }) {
   const team = useDashboard((s) => s.team);
   if (!team || member.name === 'lead') return null;
   return (
     <>
-      {member.state === 'defined' && (
-        <button onClick={() => void act({ type: 'member_start', name: member.name })} title="start this teammate (the team's cap and rules apply)">
-          Start
-        </button>
-      )}
       {!member.alive && <button onClick={() => onEdit(member.name)}>Edit</button>}
       <button
         className="remove"
@@ -155,17 +180,36 @@ function ResumeTeam() {
   );
 }
 
+/**
+ * Whether the lead is building the team right now (its TeamCreate runs or waits for approval, or the demo's lead
+ * was given the team prompt): the page says so instead of offering "Create a team", which would race it.
+ */
+export function useSettingUp(): boolean {
+  return useDashboard(
+    (s) =>
+      !s.team &&
+      (!!s.workspace?.demo || s.members.some((m) => m.name === 'lead' && m.activity === 'TeamCreate') || s.approvals.some((a) => a.agent === 'lead' && a.tool === 'TeamCreate')),
+  );
+}
+
 /** The team bar: create a team, add a member, resume the team after its processes died, message everyone. */
 export function TeamManager() {
   const team = useDashboard((s) => s.team);
   const editing = useDashboard((s) => s.editingMember);
   const setEditing = useDashboard((s) => s.setEditingMember);
+  const settingUp = useSettingUp();
+  // Until the host has said which workspace this is (the demo's lead builds its own team), nothing to offer yet.
+  const known = useDashboard((s) => s.workspace !== null);
   const [creating, setCreating] = useState(false);
   const [text, setText] = useState('');
   return (
     <div className="team-manager" role="toolbar" aria-label="team">
-      {!team ? (
-        <button onClick={() => setCreating(true)}>Create a team</button>
+      {settingUp ? (
+        <span className="setting-up" role="status" data-testid="setting-up">
+          the lead is setting up the team…
+        </span>
+      ) : !team ? (
+        known && <button onClick={() => setCreating(true)}>Create a team</button>
       ) : (
         <>
           <ResumeTeam />

@@ -1,13 +1,17 @@
 import { useDashboard } from '../store';
 import { Pane } from './Pane';
+import { useSettingUp } from './TeamManager';
 
 export function TeamTab() {
   const members = useDashboard((s) => s.members);
   const maximised = useDashboard((s) => s.maximised);
   const teammates = members.filter((m) => m.name !== 'lead');
+  const settingUp = useSettingUp();
   return (
     <div className="team-tab">
-      {teammates.length === 0 && <div className="empty">No teammates yet: create a team and add members above, or ask the lead to build one.</div>}
+      {teammates.length === 0 && (
+        <div className="empty">{settingUp ? 'The lead is setting up the team: its teammates appear here as it starts them.' : 'No teammates yet: create a team and add members above, or ask the lead to build one.'}</div>
+      )}
       <div className={`grid${maximised ? ' has-max' : ''}`} style={{ ['--cols' as string]: String(Math.min(3, Math.max(1, Math.ceil(Math.sqrt(members.length))))) }}>
         {members.map((m) => (
           <Pane key={m.name} member={m} visible={!maximised || maximised === m.name} />

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { act, client } from '../context';
+import { saveKey } from './KeyCheck';
 import { useDashboard } from '../store';
 
-/** Paste a model key; the host checks its shape and stores it in the person's config directory, never here. */
+/** Paste a model key; the host checks its shape, stores it in the person's config directory (never here), then asks the provider. */
 export function KeyForm({ onSaved }: { onSaved?: () => void }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -12,7 +13,8 @@ export function KeyForm({ onSaved }: { onSaved?: () => void }) {
     setError(null);
     try {
       // Not through `act`: the refusal is shown here, next to the field, as the sentence the host wrote.
-      await client.request({ type: 'key_set', key });
+      // Then checked with one model-list call (KeyCheck.tsx says the result above the panes).
+      await saveKey(key);
       setKey('');
       onSaved?.();
     } catch (err) {

@@ -69,6 +69,9 @@ export function ReviewButtons() {
   const open = useDashboard((s) => s.reviewView?.kind ?? null);
   // Views of the page like the tabs beside them: the open one is marked current.
   const current = (kind: 'changes' | 'merge') => ({ className: `${kind === 'changes' ? 'review-open' : 'merge-open'}${open === kind ? ' active' : ''}`, 'aria-current': open === kind ? ('page' as const) : undefined });
+  const team = useDashboard((s) => s.team);
+  // No team, no teammate's branch: nothing to review or merge.
+  if (!team) return null;
   return (
     <>
       <button {...current('changes')} onClick={() => openReview({ kind: 'changes', agent: 'all' })}>
