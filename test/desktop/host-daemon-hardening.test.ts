@@ -138,6 +138,36 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     again.close();
   }, 60_000);
 
+  it('a view whose host is killed is told and ended (the page reconnects), and the reconnect starts a host that serves it', async () => {
+    const ws = tmp('hard-killed-');
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    // Whichever host is left when the test ends (the reconnect's, or one a failure left behind).
+    stops.push(() => stopHost(ws, env, { force: true }));
+    const argv = [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
+    const views = new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) });
+    const events: HostEvent[] = [];
+    let ended = false;
+    const view = views.connect((e) => events.push(readViewEvent(e)!), () => (ended = true));
+    await view.handle({ id: 1, type: 'subscribe' });
+    await waitFor(() => events.some((e) => e.type === 'workspace') || null, 'the workspace from the first host');
+    expect(events.filter((e) => e.type === 'notice')).toEqual([]);
+    const first = await connectHost(ws, { client: 'test', env });
+    first.close();
+    stops.push(async () => process.kill(first.pid, 'SIGKILL'));
+    process.kill(first.pid, 'SIGKILL');
+    await waitFor(() => ended || null, 'the view to be ended so that the page reconnects', 10_000);
+    expect(events.filter((e) => e.type === 'notice').map((e) => (e as { text: string }).text)).toEqual(['the connection to the workspace host closed']);
+    view.close();
+    const got: HostEvent[] = [];
+    const again = views.connect((e) => got.push(readViewEvent(e)!));
+    await again.handle({ id: 1, type: 'subscribe' });
+    await waitFor(() => got.some((e) => e.type === 'workspace') || null, 'the workspace from the host the reconnect started');
+    const second = await connectHost(ws, { client: 'test', env });
+    second.close();
+    expect(second.pid).not.toBe(first.pid);
+    again.close();
+  }, 60_000);
+
   it('a refused client is done: lines after the refusal in the same write are not served (a stop hello among them)', async () => {
     const ws = tmp('hard-refused-');
     const env = { XDG_RUNTIME_DIR: tmp('hard-rt-') };
