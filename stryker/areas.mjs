@@ -31,7 +31,7 @@ export const AREAS = [
   { prefix: 'src/main/host/', tests: ['test/desktop/host.test', 'test/desktop/team-gui', 'test/desktop/lead-abort', 'test/teams/dashboard-controls', 'src/main/host/'], e2e: ['e2e/dashboard.spec.ts'] },
   { prefix: 'src/main/host/budget-feed.ts', tests: ['src/main/host/budget-feed', 'test/desktop/budget'], e2e: ['e2e/budgets.spec.ts'] },
   { prefix: 'src/main/host/review-feed.ts', tests: ['test/review/', 'src/main/host/review-feed'], e2e: ['e2e/review.spec.ts'] },
-  { prefix: 'src/main/host/approvals-feed.ts', tests: ['test/desktop/lead-questions', 'test/teams/approval'], e2e: ['e2e/approvals.spec.ts', 'e2e/approvals-attack.spec.ts'] },
+  { prefix: 'src/main/host/approvals-feed.ts', tests: ['test/desktop/lead-questions'], e2e: ['e2e/approvals.spec.ts', 'e2e/approvals-attack.spec.ts'] },
   { prefix: 'src/main/host/team-resume.ts', tests: ['test/desktop/team-resume', 'test/teams/resume'], e2e: ['e2e/dashboard.spec.ts'] },
   { prefix: 'src/main/host/lead-setup.ts', tests: ['test/desktop/team-gui', 'src/main/host/lead-setup'], e2e: ['e2e/first-run.spec.ts'] },
   { prefix: 'src/main/host/membership.ts', tests: ['test/desktop/team-gui', 'test/desktop/membership', 'src/main/host/membership'], e2e: ['e2e/dashboard.spec.ts'] },
