@@ -17,6 +17,7 @@ import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
 import { readViewEvent } from '../../src/main/daemon/view-event.js';
 import type { HostEvent } from '../../src/contract/api.js';
+import { pidAlive } from '../../src/core/store/holder.js';
 import { THCLAWS, waitFor } from './helpers.js';
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
@@ -166,6 +167,29 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     second.close();
     expect(second.pid).not.toBe(first.pid);
     again.close();
+  }, 60_000);
+
+  it('a client whose connection is reset (a dashboard killed mid-stream) does not take the host down: it serves the next one', async () => {
+    const ws = tmp('hard-rst-');
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env });
+    stops.push(() => stopHost(ws, env, { force: true }));
+    c.close();
+    for (let i = 0; i < 3; i++) {
+      const raw = net.connect(hostPaths(ws, env).socket);
+      let got = '';
+      raw.on('data', (d) => (got += d));
+      raw.on('error', () => {});
+      // Two hundred snapshots asked for, and gone after the first: what a dashboard killed mid-stream leaves.
+      raw.write(`${JSON.stringify({ type: 'hello', protocol: 1, client: 'raw' })}\n${'{"id":0,"type":"subscribe"}\n'.repeat(200)}`);
+      await waitFor(() => got.includes('"type":"workspace"') || null, 'the first snapshot');
+      // The host is still writing into a closed socket (EPIPE / ECONNRESET on its side).
+      raw.destroy();
+    }
+    const again = await connectHost(ws, { client: 'test', env });
+    again.close();
+    expect(again.pid).toBe(c.pid);
+    expect(pidAlive(c.pid)).toBe(true);
   }, 60_000);
 
   it('a refused client is done: lines after the refusal in the same write are not served (a stop hello among them)', async () => {
