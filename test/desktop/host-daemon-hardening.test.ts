@@ -151,13 +151,13 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     const view = views.connect((e) => events.push(readViewEvent(e)!), () => (ended = true));
     await view.handle({ id: 1, type: 'subscribe' });
     await waitFor(() => events.some((e) => e.type === 'workspace') || null, 'the workspace from the first host');
-    expect(events.filter((e) => e.type === 'notice')).toEqual([]);
     const first = await connectHost(ws, { client: 'test', env });
     first.close();
     stops.push(async () => process.kill(first.pid, 'SIGKILL'));
     process.kill(first.pid, 'SIGKILL');
     await waitFor(() => ended || null, 'the view to be ended so that the page reconnects', 10_000);
-    expect(events.filter((e) => e.type === 'notice').map((e) => (e as { text: string }).text)).toEqual(['the connection to the workspace host closed']);
+    // Said once (the folder is no git repository: the review feed's own notices may come and go beside it).
+    expect(events.filter((e) => e.type === 'notice' && e.text === 'the connection to the workspace host closed')).toHaveLength(1);
     view.close();
     const got: HostEvent[] = [];
     const again = views.connect((e) => got.push(readViewEvent(e)!));
