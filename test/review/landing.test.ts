@@ -98,6 +98,8 @@ describe('landing with thclaws team merge', () => {
     expect(again.stdout).toContain('alice: nothing to merge (team/alice has no commit that main lacks)');
     expect(again.stdout).toContain('nothing to merge into main');
     expect(again.stdout).not.toContain('landed');
+    // Nothing merged, nothing to warn about: no stray warning line above "nothing to merge".
+    expect(again.stdout).not.toMatch(/^warning:/m);
     expect(git(ws.dir, 'rev-parse', 'main')).toBe(main);
     expect(store.inboxes.unread('alice')).toHaveLength(1);
     expect(store.inboxes.unread('lead')).toHaveLength(1); // still the one landing message (taken, not acked, above)
