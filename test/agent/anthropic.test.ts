@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLoop } from '../../src/core/agent/loop.js';
@@ -116,6 +117,24 @@ describe('anthropic provider through the real SDK against a fake Messages API', 
     expect(r.stop).toBe('error');
     expect(r.error).toBe('API error 529: Overloaded (gave up after 3 attempts)');
     expect(fake.requests).toHaveLength(3);
+  });
+
+  it('a request the server never answers times out, is retried, then reported as a timeout in one line', async () => {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = silent.address() as { port: number };
+      const retries: string[] = [];
+      const p = new AnthropicProvider({ apiKey: 'k', baseURL: `http://127.0.0.1:${port}`, timeoutMs: 300, retry: { ...retry, maxRetries: 1 } });
+      const err = await p
+        .complete({ model: 'm', system: 's', messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], tools: [], maxTokens: 1, signal: new AbortController().signal, onRetry: (i) => retries.push(i.reason) })
+        .then(() => null, (e: Error) => e);
+      expect(err?.message).toMatch(/^connection error: .*timed out.*\(gave up after 2 attempts\)$/i);
+      expect(retries).toHaveLength(1);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   it('retries a refused connection, then reports it', async () => {

@@ -173,6 +173,16 @@ describe('OpenAI-compatible provider through the real openai package against a l
     expect(dead.error).not.toMatch(/\n/);
   });
 
+  it('a server that says the context is too long (400 or 413) ends the turn as context_exceeded, naming the session size, not as a plain API error', async () => {
+    fake.enqueue({ kind: 'error', status: 400, message: "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens." });
+    const a = await run('x').result;
+    expect(a.stop).toBe('context_exceeded');
+    expect(a.error).toMatch(/^context window exceeded: this session is about [\d,]+ tokens \(1 messages\)/);
+    fake.enqueue({ kind: 'error', status: 413, message: 'too many tokens in the request' });
+    const b = await run('x').result;
+    expect(b.stop).toBe('context_exceeded');
+  });
+
   it('an error sent inside the stream is named as such and judged by its code; a cut before any output is retried; finish_reason error is no answer', async () => {
     fake.enqueue({ kind: 'stream-error', error: { message: 'model qwen9 not found', code: 404 } });
     const notFound = run('x');

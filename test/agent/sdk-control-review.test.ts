@@ -86,6 +86,34 @@ describe('stream-json control protocol under hostile timing (real process, fake 
     expect(code).toBe(130);
   }, 90_000);
 
+  it('Ctrl-C (SIGINT) in a later turn ends the process as the first turn\'s would: a finished turn leaves nothing behind', async () => {
+    fake.enqueue({ text: 'first answer' }, { toolUses: [{ name: 'Write', input: { file_path: 'x.txt', content: 'x' } }] }, { text: 'never' });
+    const child = spawn(process.execPath, [BIN, ...STREAM_ARGS], { cwd: dir, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    const seen = (what: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => stdout.includes(what) && resolve();
+        child.stdout.on('data', (b) => {
+          stdout += b;
+          check();
+        });
+        check();
+      });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    child.stdin.write(userLine('hello'));
+    await seen('"type":"result"');
+    expect(stdout).toContain('first answer');
+    child.stdin.write(userLine('write'));
+    await seen('"can_use_tool"');
+    child.kill('SIGINT');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const code = await exited;
+    clearTimeout(timer);
+    // stdin is still open: only the signal can end the session (null: it hung until the SIGKILL).
+    expect(code).toBe(130);
+    expect(existsSync(path.join(dir, 'x.txt'))).toBe(false);
+  }, 90_000);
+
   it('an interrupt with no turn running does not swallow the next turn\'s SIGTERM: the process still ends', async () => {
     fake.enqueue({ toolUses: [{ name: 'Write', input: { file_path: 'x.txt', content: 'x' } }] }, { text: 'never' });
     const child = spawn(process.execPath, [BIN, ...STREAM_ARGS], { cwd: dir, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });

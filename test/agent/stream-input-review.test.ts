@@ -20,7 +20,7 @@ describe('stream-json input with malformed lines (real process, fake API)', () =
     // keep_alive is ignored (the SDK's transports send it); a message with a block we cannot take gets its own
     // error result in its place, and the session goes on.
     const badImage = user([{ type: 'text', text: 'see' }, { type: 'image', source: { type: 'base64', media_type: 'text/html', data: 'PGgxPg==' } }]);
-    const input = [user('one'), 'not json', '{"type":"user"}', badControl, user(42), '{"type":"keep_alive"}', badImage, user('two')].join('\n');
+    const input = [user('one'), 'not json', '{"type":"user"}', badControl, user(42), '{"type":"keep_alive"}', badImage, user('two'), '[1,2]'].join('\n');
     const r = await runCli(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'], {
       cwd: dir,
       env: scrubbedEnv(dir, { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url }),
@@ -35,10 +35,12 @@ describe('stream-json input with malformed lines (real process, fake API)', () =
     expect(results[1]).toMatchObject({ is_error: true, errors: [expect.stringMatching(/^the user message on stdin line 7 was not run: content\[1\] \(image\): "source\.media_type": Invalid option/)] });
     expect(fake.requests).toHaveLength(2);
     const errs = r.stderr.trim().split('\n');
-    expect(errs).toHaveLength(3);
+    expect(errs).toHaveLength(4);
     expect(errs[0]).toMatch(/^thclaws: stdin line 2: not a stream-json user message: .*not valid JSON/);
     expect(errs[1]).toMatch(/^thclaws: stdin line 3: not a stream-json user message: "message": .+; expected \{"type":"user"/);
     expect(errs[2]).toMatch(/^thclaws: stdin line 5: not a stream-json user message: "message\.content": .+/);
+    // A line that is JSON but not an object: the problem is the whole line.
+    expect(errs[3]).toMatch(/^thclaws: stdin line 9: not a stream-json user message: "\(line\)": .+/);
   });
 
   it('an Agent SDK flag thclaws cannot honour is refused by name in one line (exit 2); --setting-sources picks the settings files read', async () => {

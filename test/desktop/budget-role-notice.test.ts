@@ -63,4 +63,34 @@ describe('budget notices under one role budget', () => {
     ]);
     c.close();
   }, 120_000);
+
+  it("a limit written in the project's settings shows on the dashboard beside the one the CLI stored, and its 80 % is told", async () => {
+    const ws = fs.realpathSync(makeTeamWorkspace(['alice']));
+    cleanups.push(() => fs.rmSync(ws, { recursive: true, force: true }));
+    const store = TeamStore.forWorkspace(ws);
+    fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted', teamEnabled: true, budgets: { teammates: { alice: { tokens: 1000 } } } }));
+    const home = tmp('budget-settings-home-');
+    cleanups.push(() => fs.rmSync(home, { recursive: true, force: true }));
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: tmp('budget-settings-rt-'), HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+    for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
+    execFileSync(THCLAWS, ['team', 'budget', '--team', '--tokens', '100000', '--dir', ws], { env, stdio: 'pipe' });
+
+    const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env, timeoutMs: 60_000 });
+    cleanups.push(() => pidAlive(c.pid) && process.kill(c.pid, 'SIGKILL'));
+    const events: HostEvent[] = [];
+    c.onEvent((e) => events.push(e));
+    c.send({ id: 1, type: 'subscribe' });
+    const budgets = () => events.filter((e) => e.type === 'budgets').at(-1);
+    await waitFor(() => budgets(), 'the budgets a dashboard shows');
+    expect(budgets()).toMatchObject({ stored: { team: { tokens: 100000 } }, settings: { teammates: { alice: { tokens: 1000 } } } });
+
+    const sim = spawn(process.execPath, [agentSimScript(), 'alice', '--own-output'], { env: { ...env, THCLAWS_TEAM_DIR: store.dir }, stdio: ['pipe', 'ignore', 'inherit'] });
+    cleanups.push(() => sim.kill('SIGKILL'));
+    await waitFor(() => shownMember(events, 'alice')?.alive, 'alice shown alive');
+    sim.stdin!.write('spend 850 ?\n');
+    const notices = () => events.flatMap((e) => (e.type === 'notice' && e.text.startsWith('budget at 80 %') ? [e.text] : []));
+    await waitFor(() => notices().length > 0, 'the notice of the settings limit');
+    expect(notices()).toEqual(["budget at 80 %: alice's budget: 850 tokens of 1,000 tokens (85 %)"]);
+    c.close();
+  }, 120_000);
 });

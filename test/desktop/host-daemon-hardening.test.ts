@@ -17,6 +17,7 @@ import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
 import { readViewEvent } from '../../src/main/daemon/view-event.js';
 import type { HostEvent } from '../../src/contract/api.js';
+import { pidAlive } from '../../src/core/store/holder.js';
 import { THCLAWS, waitFor } from './helpers.js';
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
@@ -136,6 +137,59 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     await again.handle({ id: 1, type: 'subscribe' });
     await waitFor(() => got.some((e) => e.type === 'workspace') || null, 'the workspace from the resumed host');
     again.close();
+  }, 60_000);
+
+  it('a view whose host is killed is told and ended (the page reconnects), and the reconnect starts a host that serves it', async () => {
+    const ws = tmp('hard-killed-');
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    // Whichever host is left when the test ends (the reconnect's, or one a failure left behind).
+    stops.push(() => stopHost(ws, env, { force: true }));
+    const argv = [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
+    const views = new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) });
+    const events: HostEvent[] = [];
+    let ended = false;
+    const view = views.connect((e) => events.push(readViewEvent(e)!), () => (ended = true));
+    await view.handle({ id: 1, type: 'subscribe' });
+    await waitFor(() => events.some((e) => e.type === 'workspace') || null, 'the workspace from the first host');
+    const first = await connectHost(ws, { client: 'test', env });
+    first.close();
+    stops.push(async () => process.kill(first.pid, 'SIGKILL'));
+    process.kill(first.pid, 'SIGKILL');
+    await waitFor(() => ended || null, 'the view to be ended so that the page reconnects', 10_000);
+    // Said once (the folder is no git repository: the review feed's own notices may come and go beside it).
+    expect(events.filter((e) => e.type === 'notice' && e.text === 'the connection to the workspace host closed')).toHaveLength(1);
+    view.close();
+    const got: HostEvent[] = [];
+    const again = views.connect((e) => got.push(readViewEvent(e)!));
+    await again.handle({ id: 1, type: 'subscribe' });
+    await waitFor(() => got.some((e) => e.type === 'workspace') || null, 'the workspace from the host the reconnect started');
+    const second = await connectHost(ws, { client: 'test', env });
+    second.close();
+    expect(second.pid).not.toBe(first.pid);
+    again.close();
+  }, 60_000);
+
+  it('a client whose connection is reset (a dashboard killed mid-stream) does not take the host down: it serves the next one', async () => {
+    const ws = tmp('hard-rst-');
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env });
+    stops.push(() => stopHost(ws, env, { force: true }));
+    c.close();
+    for (let i = 0; i < 3; i++) {
+      const raw = net.connect(hostPaths(ws, env).socket);
+      let got = '';
+      raw.on('data', (d) => (got += d));
+      raw.on('error', () => {});
+      // Two hundred snapshots asked for, and gone after the first: what a dashboard killed mid-stream leaves.
+      raw.write(`${JSON.stringify({ type: 'hello', protocol: 1, client: 'raw' })}\n${'{"id":0,"type":"subscribe"}\n'.repeat(200)}`);
+      await waitFor(() => got.includes('"type":"workspace"') || null, 'the first snapshot');
+      // The host is still writing into a closed socket (EPIPE / ECONNRESET on its side).
+      raw.destroy();
+    }
+    const again = await connectHost(ws, { client: 'test', env });
+    again.close();
+    expect(again.pid).toBe(c.pid);
+    expect(pidAlive(c.pid)).toBe(true);
   }, 60_000);
 
   it('a refused client is done: lines after the refusal in the same write are not served (a stop hello among them)', async () => {

@@ -68,9 +68,12 @@ describe.runIf(process.platform === 'linux')('stopping the workspace host', () =
     c.close();
     const bad = await run(['host', '--force', '--dir', ws], env);
     expect(bad.code).not.toBe(0);
+    const t0 = Date.now();
     const r = await run(['host', '--stop', '--force', '--dir', ws], env);
     expect([r.code, r.out.trim()]).toEqual([0, `stopping the team of ${ws} (host pid ${c.pid}) at once … stopped (stopped by thclaws host --stop (at once))`]);
     expect(pidAlive(c.pid)).toBe(false);
+    // At once: it returns when the host is gone, not after its 30 s wait for a process that never goes.
+    expect(Date.now() - t0).toBeLessThan(15_000);
   }, 60_000);
 
   it('a view that comes while the team is stopping is told so (the page shows it stopped) and starts no host; a dashboard gets one clear error', async () => {

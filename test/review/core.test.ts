@@ -185,6 +185,15 @@ describe('review comments', () => {
     expect((await store.reviews.list('a'))[0]!.state).toBe('outdated');
   });
 
+  it("a comment on a staged change quotes the teammate's staged line, not the lead's version of the file", async () => {
+    const { ws, store, wt } = await setup(['a']);
+    edit(wt.a!, 'calc.js', '  return sum;', '  return sum * 3;');
+    git(wt.a!, 'add', 'calc.js');
+    const r = await reviewAndSend(store, ws.dir, 'a', [{ path: 'calc.js', line: 4, text: 'why * 3?' }]);
+    expect(r.message).toContain('calc.js:4\n    >   return sum * 3;\n  why * 3?');
+    expect((await store.reviews.list('a'))[0]).toMatchObject({ path: 'calc.js', line: 4, lines: ['  return sum * 3;'] });
+  });
+
   it('"request changes" sends the review and reopens the teammate\'s last completed task with it as the description', async () => {
     const { ws, store, wt } = await setup(['a']);
     const task = await store.tasks.create({ subject: 'sum the prices', description: 'write total()', reservedFor: 'a' });

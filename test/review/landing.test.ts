@@ -98,6 +98,8 @@ describe('landing with thclaws team merge', () => {
     expect(again.stdout).toContain('alice: nothing to merge (team/alice has no commit that main lacks)');
     expect(again.stdout).toContain('nothing to merge into main');
     expect(again.stdout).not.toContain('landed');
+    // Nothing merged, nothing to warn about: no stray warning line above "nothing to merge".
+    expect(again.stdout).not.toMatch(/^warning:/m);
     expect(git(ws.dir, 'rev-parse', 'main')).toBe(main);
     expect(store.inboxes.unread('alice')).toHaveLength(1);
     expect(store.inboxes.unread('lead')).toHaveLength(1); // still the one landing message (taken, not acked, above)
@@ -105,6 +107,19 @@ describe('landing with thclaws team merge', () => {
 });
 
 describe('landing from the dashboard merge panel (host API)', () => {
+  it('a project with no git identity (none in the repo, none in HOME) still lands: the merge commits are by thclaws lead', async () => {
+    const { ws } = await landable();
+    git(ws.dir, 'config', '--unset', 'user.email');
+    git(ws.dir, 'config', '--unset', 'user.name');
+    const r = await cli(ws, 'team', 'merge', '--despite-comments');
+    expect(r.stderr).not.toMatch(/^thclaws:/m);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/landed on main: alice \(2 commit\(s\), tasks #1\), bob \(1 commit\(s\), tasks #2\)/);
+    expect(fs.readFileSync(path.join(ws.dir, 'api.js'), 'utf8')).toBe('export const api = 2;\n');
+    expect(fs.readFileSync(path.join(ws.dir, 'ui.html'), 'utf8')).toBe('<h1>ui</h1>\n');
+    expect(git(ws.dir, 'log', '-2', '--format=%an <%ae>|%s', 'main').split('\n')).toEqual(['thclaws lead <lead@thclaws.local>|Merge team/bob (thclaws team)', 'thclaws lead <lead@thclaws.local>|Merge team/alice (thclaws team)']);
+  }, 60_000);
+
   it('merge_run lands and tells once; the overview reads landed with no open comment; a second run has nothing to merge', async () => {
     const { ws, store, alice } = await landable();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'landing-home-'));

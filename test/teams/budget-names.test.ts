@@ -32,4 +32,16 @@ describe('team budget --role names', () => {
     expect(await cli('budget', '--role', 'backend developer', '--tokens', '500')).toMatchObject({ code: 0, stdout: 'budget of role backend developer: 500 tokens\n' });
     expect(stored()).toEqual({ 'backend developer': { tokens: 500 } });
   }, 60_000);
+
+  it('a teammate named __proto__ (a valid agent name) cannot get a budget: one line, exit 2, nothing stored', async () => {
+    const ws = teamWorkspace();
+    cleanups.push(() => ws.cleanup());
+    const cli = (...args: string[]) => runCli(['team', ...args], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
+    expect((await cli('create', 't', '--members', '__proto__,alice')).code).toBe(0);
+    const r = await cli('budget', '__proto__', '--usd', '1');
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'thclaws: invalid teammate name "__proto__" for a budget: "__proto__" cannot hold one\n' });
+    expect(await cli('budget', 'alice', '--usd', '3')).toMatchObject({ code: 0, stdout: 'budget of alice: $3\n' });
+    const file = path.join(ws.dir, '.thclaws', 'state', 'team', 'budgets.json');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).teammates).toEqual({ alice: { usd: 3 } });
+  }, 60_000);
 });

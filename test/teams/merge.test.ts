@@ -76,6 +76,28 @@ describe('TeamMerge', () => {
     expect(await teamMerge(session, { abort: true })).toMatch(/No merge in progress/);
   });
 
+  it("the lead backs out of its own merge after editing in it: aborted, not mistaken for the person's, its edit kept in a patch", async () => {
+    const { ws, session } = await setup();
+    await teamMerge(session, { leave_conflicted: true });
+    fs.writeFileSync(path.join(ws.dir, 'README.md'), 'resolved by the lead\n');
+    const out = await teamMerge(session, { abort: true });
+    expect(out).toMatch(/^Merge aborted: .* What was changed in it \(README\.md\) is saved in (\.thclaws\/merge-aborts\/\S+\.patch)\.$/);
+    expect(fs.existsSync(path.join(ws.dir, '.git', 'MERGE_HEAD'))).toBe(false);
+    const saved = /saved in (\S+\.patch)\./.exec(out)![1]!;
+    expect(fs.readFileSync(path.join(ws.dir, saved), 'utf8')).toContain('+resolved by the lead');
+  });
+
+  it("a merge the person started by hand is theirs: the lead's abort is refused and their resolution stays", async () => {
+    const { ws, session } = await setup();
+    git(ws.dir, 'merge', '-q', '--no-ff', '--no-edit', 'team/a');
+    expect(() => git(ws.dir, 'merge', '-q', '--no-edit', 'team/b')).toThrow();
+    fs.writeFileSync(path.join(ws.dir, 'README.md'), 'resolved by the person\n');
+    await expect(teamMerge(session, { abort: true })).rejects.toThrow(/abort refused: the person is resolving the merge in progress .*"README\.md"/);
+    await expect(teamMerge(session, {})).rejects.toThrow(/a merge is in progress: the person is resolving/);
+    expect(fs.existsSync(path.join(ws.dir, '.git', 'MERGE_HEAD'))).toBe(true);
+    expect(fs.readFileSync(path.join(ws.dir, 'README.md'), 'utf8')).toBe('resolved by the person\n');
+  });
+
   it('a dirty lead tree is a clear refusal; cleanup refuses for a live teammate', async () => {
     const { ws, session } = await setup();
     fs.writeFileSync(path.join(ws.dir, 'README.md'), 'dirty\n');

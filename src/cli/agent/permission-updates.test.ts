@@ -56,6 +56,7 @@ describe("the Agent SDK's PermissionUpdate, applied as it says", () => {
         { type: 'setMode', mode: 'plan', destination: 'session' },
         { type: 'setMode', mode: 'dontAsk', destination: 'session' },
         { type: 'addDirectories', directories: ['/x'], destination: 'session' },
+        { type: 'removeDirectories', directories: ['/y'], destination: 'localSettings' },
       ],
       target(c, modes),
     );
@@ -63,7 +64,7 @@ describe("the Agent SDK's PermissionUpdate, applied as it says", () => {
     expect(c.rulesOf('allow')).toEqual(['Bash(ls)']);
     expect(c.rulesOf('deny')).toEqual(['Bash(rm:*)', 'Bash(rm -rf:*)']);
     expect(modes).toEqual(['plan']);
-    expect(notes).toEqual(['setMode: permission mode "dontAsk" is not supported', 'addDirectories is not supported by thclaws; directories were not changed']);
+    expect(notes).toEqual(['setMode: permission mode "dontAsk" is not supported', 'addDirectories is not supported by thclaws; directories were not changed', 'removeDirectories is not supported by thclaws; directories were not changed']);
     expect(existsSync(path.join(dir, '.thclaws/settings.json'))).toBe(false);
   });
 

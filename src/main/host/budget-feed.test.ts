@@ -50,6 +50,22 @@ describe('the host budget feed', () => {
     expect(reborn.snapshotEvents().filter((e) => e.type === 'spend')).toMatchObject([{ agent: 'alice', calls: [{ tokens: 500 }, { tokens: 350 }, { tokens: 50 }] }]);
   });
 
+  it("a role budget set from the dashboard holds that role, not the whole team: stored for the role, its teammate told by name", async () => {
+    const store = new TeamStore(path.join(tmp, 'team-role'));
+    store.init();
+    await store.config.create({ name: 't', members: [{ name: 'alice', role: 'reviewer' }, { name: 'bob' }] });
+    const events: HostEvent[] = [];
+    const roster = [{ ...member('alice', 850, null), role: 'reviewer' }, member('bob', 850, null)];
+    const feed = new BudgetFeed(store, tmp, { HOME: tmp, XDG_CONFIG_HOME: path.join(tmp, 'cfg') }, (e) => events.push(e), () => roster);
+    const set = await feed.set({ role: 'reviewer', limit: { tokens: 1000 } });
+    expect(set).toMatchObject({ roles: { reviewer: { tokens: 1000 } } });
+    expect(set.team).toBeUndefined();
+    expect(JSON.parse(fs.readFileSync(path.join(store.dir, 'budgets.json'), 'utf8'))).toMatchObject({ roles: { reviewer: { tokens: 1000 } } });
+    for (const m of roster) feed.observe(m);
+    await feed.settled();
+    expect(events.filter((e) => e.type === 'notice').map((e) => (e as { text: string }).text)).toEqual(["budget at 80 %: alice's role budget: 850 tokens of 1,000 tokens (85 %)"]);
+  });
+
   it("offers the aliases and each provider profile's <profile>/<model>", () => {
     const env = { HOME: tmp, XDG_CONFIG_HOME: path.join(tmp, 'cfg2') };
     fs.mkdirSync(path.join(tmp, 'cfg2', 'thclaws'), { recursive: true });
