@@ -203,4 +203,15 @@ describe('OpenAI-compatible provider through the real openai package against a l
     fake.enqueue({ text: 'partial', finishReason: 'error' });
     expect(await run('x').result).toMatchObject({ stop: 'error', error: `${fake.url} ended its answer with finish_reason "error": the answer is incomplete` });
   });
+  it('abort mid-stream ends the turn as aborted (not an error), with no retry, also when no retry is left', async () => {
+    fake.enqueue({ text: 'one two three four five six seven eight nine ten', chunkDelayMs: 100 });
+    const ac = new AbortController();
+    const noRetry = provider({ retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
+    const { result, messages } = run('count', { provider: noRetry, signal: ac.signal, events: { onText: () => ac.abort() } });
+    const r = await result;
+    expect(r.stop).toBe('aborted');
+    expect(r.error ?? null).toBeNull();
+    expect(fake.requests).toHaveLength(1);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
 });
