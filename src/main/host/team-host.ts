@@ -64,6 +64,7 @@ export class TeamHost {
   readonly review: ReviewFeed;
   readonly budgets: BudgetFeed; // spending limits, each agent's model calls, the 80 % notice
   readonly costs: CostsFeed; // each card's CPU, memory, disk and behind count; Update and Archive
+  private readonly launching = new Set<string>();
   private readonly env: NodeJS.ProcessEnv; // the agents' environment: this process's and the options' overrides
 
   constructor(readonly opts: TeamHostOptions) {
@@ -200,7 +201,9 @@ export class TeamHost {
     // What the log got before the process (a worktree's bootstrap) stays in the pane the pty takes over.
     this.tails.get(req.agent)?.pull();
     this.tails.delete(req.agent);
-    const launched = await this.launcher.launch(req);
+    // No read-only tail while it launches (a member pushed meanwhile): the pty's output would be shown twice.
+    this.launching.add(req.agent);
+    const launched = await this.launcher.launch(req).finally(() => this.launching.delete(req.agent));
     this.spawns.set(req.agent, req);
     this.side.set(req.agent, { pty: { pid: launched.pid }, spawnedHere: true, lastExit: null });
     await this.refreshMember(req.agent);
@@ -314,7 +317,7 @@ export class TeamHost {
 
   /** A terminal for every member: a read-only tail unless this host runs it. */
   private ensureTail(name: string): void {
-    if (this.launcher.get(name)) return;
+    if (this.launcher.get(name) || this.launching.has(name)) return;
     const member = this.members.get(name);
     const reason = member ? (JSON.parse(member) as Member).terminal : null;
     const why = reason?.kind === 'readonly' ? reason.reason : 'not started by this dashboard; output from output.log';
