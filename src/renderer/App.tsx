@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { installShortcuts } from './keyboard';
 import { useDashboard } from './store';
 import { modelAlert, teamCounts } from './store/counts';
@@ -105,6 +105,15 @@ function Notices() {
   );
 }
 
+/**
+ * The approvals and the panes: with requests waiting, the approvals are a side column on a wide window (the
+ * panes keep the height) and a capped strip that scrolls on a narrow one (styles.css); none waiting, one line.
+ */
+function Work({ children }: { children: ReactNode }) {
+  const waiting = useDashboard((s) => s.approvals.length > 0);
+  return <div className={`work${waiting ? ' waiting' : ''}`}>{children}</div>;
+}
+
 export function App() {
   const tab = useDashboard((s) => s.tab);
   const editing = useDashboard((s) => s.editingTask);
@@ -130,20 +139,22 @@ export function App() {
       <fieldset className="controls" disabled={lost}>
         <HeaderBar />
         <ModelAlert />
-        <ApprovalInbox />
         <WarningsBar />
-        <main>
-          <Welcome />
-          {tab === 'team' ? (
-            <>
-              <TeamManager />
-              <BudgetCard />
-              <TeamTab />
-            </>
-          ) : (
-            <TaskBoard />
-          )}
-        </main>
+        <Work>
+          <ApprovalInbox />
+          <main>
+            <Welcome />
+            {tab === 'team' ? (
+              <>
+                <TeamManager />
+                <BudgetCard />
+                <TeamTab />
+              </>
+            ) : (
+              <TaskBoard />
+            )}
+          </main>
+        </Work>
         {editing && <TaskEditor key={editing} />}
         <ReviewLayer />
         <DemoGuide />

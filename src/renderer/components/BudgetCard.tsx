@@ -3,7 +3,7 @@ import type { BudgetsView, Member, SpendPoint } from '../../contract/api';
 import { applicableLimits, evaluateBudget, teamSpend as sumTeamSpend, type Spend } from '../../contract/budget';
 import { act } from '../context';
 import { formatCost, formatTokens, formatUsd } from '../format';
-import { useNarrow } from '../layout';
+import { useRemembered } from '../layout';
 import { useDashboard } from '../store';
 
 type Limit = NonNullable<BudgetsView['team']>;
@@ -173,10 +173,9 @@ export function BudgetCard() {
   const spend = useDashboard((s) => s.spend);
   const team = useDashboard((s) => s.team);
   const [editing, setEditing] = useState<string | null>(null);
-  // Folded on a phone until asked for: the panes come first there.
-  const narrow = useNarrow();
-  const [asked, setOpen] = useState<boolean | null>(null);
-  const open = asked ?? !narrow;
+  // Folded until asked for (the panes come first), then as the person left it in this workspace.
+  const dir = useDashboard((s) => s.workspace?.dir ?? '');
+  const [open, setOpen] = useRemembered(`thclaws:budgets-open:${dir}`, false);
   if (!team || !budgets) return null;
   const called = members.filter((m) => m.tokens !== null);
   const anyCall = called.length > 0;

@@ -52,8 +52,14 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
     >
       <header className="pane-head">
         <span className="pane-name">{member.name}</span>
-        <span className="pane-role">{member.role || 'teammate'}</span>
-        {member.model && <span className="pane-model">{member.model}</span>}
+        <span className="pane-role" title={member.role || 'teammate'}>
+          {member.role || 'teammate'}
+        </span>
+        {member.model && (
+          <span className="pane-model" title={member.model}>
+            {member.model}
+          </span>
+        )}
         <StatusBadge state={member.state} waiting={!!member.waiting_for} reason={member.error} onOpen={showRequest} />
         {member.error && !notDoneShown && (
           <span className="pane-error" data-testid="pane-error" title={member.error}>
