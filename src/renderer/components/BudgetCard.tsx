@@ -184,7 +184,7 @@ export function BudgetCard() {
   const teamLimit = budgets.stored.team ?? budgets.settings.team;
   const teamState = teamLimit ? evaluateBudget([{ scope: 'team', limit: teamLimit }], teamSpend, teamSpend, 'team') : null;
   return (
-    <section className="budget-card" aria-label="budgets">
+    <section className="budget-card" aria-label="budgets" data-region>
       <h3>
         <button className="budget-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           Budgets and spend

@@ -163,7 +163,7 @@ export function TeamManager() {
   const [creating, setCreating] = useState(false);
   const [text, setText] = useState('');
   return (
-    <div className="team-manager" role="toolbar" aria-label="team">
+    <div className="team-manager" role="toolbar" aria-label="team" data-region>
       {!team ? (
         <button onClick={() => setCreating(true)}>Create a team</button>
       ) : (

@@ -68,10 +68,10 @@ export function ReviewButtons() {
   const conflicts = useDashboard((s) => s.warnings.filter((w) => w.kind === 'conflict').length);
   return (
     <>
-      <button className="review-open" onClick={() => openReview({ kind: 'changes', agent: 'all' })}>
+      <button className="review-open" aria-keyshortcuts="Alt+C" title="every teammate's changes (Alt+C)" onClick={() => openReview({ kind: 'changes', agent: 'all' })}>
         Changes{conflicts ? <span className="review-badge" title="conflict warnings">{conflicts}</span> : null}
       </button>
-      <button className="merge-open" onClick={() => openReview({ kind: 'merge' })}>
+      <button className="merge-open" aria-keyshortcuts="Alt+G" title="merge the teammates' branches (Alt+G)" onClick={() => openReview({ kind: 'merge' })}>
         Merge
       </button>
     </>
