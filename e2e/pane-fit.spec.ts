@@ -51,3 +51,28 @@ test('after the layout changes under it, the lead pane shows its prompt once and
   expect(await sideways(page)).toBeLessThanOrEqual(0);
   await page.context().close();
 });
+
+test('a phone beside a desktop in use says the pane is shown at the desktop columns; "fit to this screen" makes its size win', async ({ browser }) => {
+  const desk = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await desk.goto(d.url);
+  await desk.locator('.pane[data-agent="lead"] .xterm').click();
+  await expect.poll(async () => JSON.stringify(await shown(desk, 'lead')) === JSON.stringify(await own(desk, 'lead'))).toBe(true);
+  const deskCols = (await shown(desk, 'lead'))!.cols;
+  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
+  await phone.goto(d.url);
+  const lead = phone.locator('.pane[data-agent="lead"]');
+  await expect(lead.locator('.xterm')).toBeVisible();
+  // Not the desktop's width cut at the edge without a word: the pane says why, and offers the fix.
+  await expect(lead.getByTestId('pane-sized')).toHaveText(`shown at ${deskCols} columns (sized by another window) — fit to this screen`);
+  await phone.screenshot({ path: `${SHOTS}/pane-sized-390.png` });
+  await lead.getByRole('button', { name: 'fit to this screen' }).tap();
+  const phoneOwn = await own(phone, 'lead');
+  expect(phoneOwn.cols).toBeLessThan(deskCols);
+  await expect.poll(() => shown(phone, 'lead')).toEqual(phoneOwn);
+  await expect(lead.getByTestId('pane-sized')).toHaveCount(0);
+  expect(await sideways(phone)).toBeLessThanOrEqual(0);
+  // Now the desktop is the one shown at another window's size, and says so.
+  await expect(desk.locator('.pane[data-agent="lead"]').getByTestId('pane-sized')).toContainText(`shown at ${phoneOwn.cols} columns`);
+  await phone.context().close();
+  await desk.context().close();
+});
