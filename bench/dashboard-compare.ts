@@ -1,24 +1,49 @@
 /**
- * `npm run bench -- dashboard --baseline <dir>`: the dashboard's figures of issue 31 for two checkouts in one
- * run, on the same machine and load: `<dir>` (a worktree of the base commit, its node_modules linked and its
- * renderer built) and this one. Each phase runs the two back to back (before, then after), so a change in
+ * `npm run bench -- dashboard --baseline <ref or dir>`: the dashboard's figures of issue 31 for two checkouts in
+ * one run, on the same machine and load: the baseline (a git ref, e.g. `main`, checked out in a temporary
+ * worktree removed after the run; or the directory of a checkout, its node_modules in place) and this one.
+ * Both renderers are built first. Each phase runs the two back to back (before, then after), so a change in
  * the machine's load falls on both:
  * - 8 panes × N MiB: aggregate MB/s and the renderer's main-thread CPU per MB, in-process and as the host's
  *   client (and the client's share of the in-process figure);
  * - keystroke echo in one pane while the other seven flood, as the host's client (p50 / p90).
  * The loss and idle phases of the full bench are not repeated here.
  */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { measureEcho, measureThroughput, openDashboard, openPage, type Dash, type Mode } from './dashboard.js';
+import { measureThroughput } from './dashboard.js';
+import { measureEcho } from './dashboard-echo.js';
+import { openDashboard, openPage, type Dash, type Mode } from './dashboard-rig.js';
 import type { BenchSection } from './types.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function compareDashboards(baseline: string): Promise<BenchSection> {
+/** The baseline's checkout: a directory as given, or a git ref in a temporary worktree sharing this node_modules. */
+function baselineCheckout(arg: string): { root: string; remove(): void } {
+  if (fs.existsSync(path.resolve(arg, 'package.json'))) return { root: path.resolve(arg), remove: () => {} };
+  const root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-bench-baseline-')), 'checkout');
+  execFileSync('git', ['worktree', 'add', '--detach', root, arg], { cwd: REPO, stdio: 'ignore' });
+  fs.symlinkSync(fs.realpathSync(path.join(REPO, 'node_modules')), path.join(root, 'node_modules'));
+  return { root, remove: () => execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: REPO, stdio: 'ignore' }) };
+}
+
+export async function compareDashboards(baselineArg: string): Promise<BenchSection> {
+  const checkout = baselineCheckout(baselineArg);
+  try {
+    return await compare(checkout.root, baselineArg);
+  } finally {
+    checkout.remove();
+  }
+}
+
+async function compare(baseline: string, name: string): Promise<BenchSection> {
   const builds = [{ label: 'before', root: baseline }, { label: 'after', root: REPO }];
+  // Built now, so neither side is measured on a stale build.
+  for (const b of builds) execFileSync('npm', ['run', 'build:renderer'], { cwd: b.root, stdio: 'inherit' });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
   const rows: Array<Record<string, string | number>> = [];
   const details: Record<string, unknown> = { baseline, loadAtStart: os.loadavg()[0] };
@@ -61,5 +86,5 @@ export async function compareDashboards(baseline: string): Promise<BenchSection>
     await browser.close();
     for (const d of open) await d.close();
   }
-  return { title: `Dashboard before (${path.basename(baseline)}) and after, in one run`, file: 'dashboard-compare', rows, details };
+  return { title: `Dashboard before (${name}) and after, in one run`, file: 'dashboard-compare', rows, details };
 }

@@ -65,6 +65,7 @@ for (const [name, modPath, fn] of SECTIONS) {
   const result = { at: new Date().toISOString(), cores: os.cpus().length, node: process.version, load: [loadBefore, os.loadavg()[0]!], ...section };
   fs.writeFileSync(path.join(outDir, `${section.file}.json`), JSON.stringify(result, null, 2));
 }
-const refs: SectionRef[] = SECTIONS.map(([name, , , file]) => ({ name, file }));
+// The dashboard's before/after run (`--baseline`) has its own table, after the dashboard's.
+const refs: SectionRef[] = SECTIONS.flatMap(([name, , , file]) => [{ name, file }, ...(name === 'dashboard' ? [{ name: 'dashboard --baseline main', file: 'dashboard-compare' }] : [])]);
 writeBenchmarksDoc(refs, outDir, docPath);
 console.log(`\n${path.relative(process.cwd(), docPath)} rewritten from ${path.relative(process.cwd(), outDir)}/`);

@@ -61,6 +61,21 @@ test.afterAll(async () => {
   if (hostPid && pidAlive(hostPid)) process.kill(hostPid, 'SIGKILL');
 });
 
+test('a stopped host (SIGSTOP) is said on the page at once, and the notice closes when it runs again', async () => {
+  test.setTimeout(60_000);
+  await expect(page.locator('.conn.up')).toBeVisible({ timeout: 30_000 });
+  process.kill(hostPid, 'SIGSTOP');
+  const stopped = page.locator('.notice.error', { hasText: `the workspace host (pid ${hostPid}) is stopped` });
+  try {
+    await expect(stopped).toBeVisible({ timeout: 10_000 });
+    await expect(stopped).toContainText(`kill -CONT ${hostPid}`);
+  } finally {
+    process.kill(hostPid, 'SIGCONT');
+  }
+  await expect(stopped).toHaveCount(0, { timeout: 10_000 });
+  await expect(page.locator('.notice', { hasText: 'runs again' })).toBeVisible();
+});
+
 test('a request the killed host never answered fails at once on the page; no "server stopped" banner', async () => {
   test.setTimeout(120_000);
   await page.getByRole('button', { name: 'Tasks' }).click();

@@ -2,8 +2,9 @@
  * The live demo, as a person meets it: `npm run demo -- --dashboard` (a real process) starts the dashboard
  * first; in real Chromium the lead takes the demo prompt in its pane, creates the team, and the teammates
  * appear in theirs. backend's permission request and frontend's plan wait as cards until they are clicked
- * (nothing else blocks: no folder-trust prompt). Then the work completes, the lead's dry run is clean, the page
- * opens the team's changes, and the person lands them from the merge panel (checks first). The header's counts
+ * (nothing else blocks: no folder-trust prompt). Then the work completes, the lead's dry run is clean, a banner
+ * says the team finished (the page is not taken away), the person opens the changes under the header and lands
+ * them from the merge panel (checks first). The header's counts
  * add up to the panes shown at every moment. Ctrl-C stops it and removes its workspace.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -17,6 +18,7 @@ let demo: ChildProcess;
 let page: Page;
 let ws = '';
 let out = '';
+let url = '';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -27,7 +29,7 @@ test.beforeAll(async ({ browser }) => {
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
   demo = spawn(process.execPath, [path.join(ROOT, 'scripts', 'demo.mjs'), '--dashboard', '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   const ready = await dashboardReady(demo, { what: 'the demo' });
-  const url = ready.url;
+  url = ready.url;
   out = ready.out();
   ws = /thclaws dashboard for (\S+)/.exec(out)![1]!;
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage(); // a context of its own: axe-core needs one
@@ -55,6 +57,24 @@ async function serious(what: string): Promise<string[]> {
   found.push(...(await scan('390')));
   await page.setViewportSize({ width: 1440, height: 900 });
   return found;
+}
+
+/** Whether the header's team name and Team tab are on top (not covered by a view) at 1440×900 and at 390×844. */
+async function headerOnTop(): Promise<Record<number, boolean>> {
+  const seen: Record<number, boolean> = {};
+  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    seen[w] = await page.evaluate(() =>
+      ['.team-name', '.tabs button'].every((sel) => {
+        const el = document.querySelector(sel)!;
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return r.width > 0 && hit !== null && el.contains(hit);
+      }),
+    );
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  return seen;
 }
 
 /** The header's counts, summed, against the panes on screen. */
@@ -107,9 +127,19 @@ test('the dashboard starts first, the lead builds the team in its pane, the card
   await expect(page.locator('.task[data-task="1"] .task-desc')).toContainText('/health handler');
   await expect.poll(() => termText('lead'), { timeout: 60_000 }).toContain('Both branches merge cleanly.');
 
-  // The page opens the team's changes by itself: each teammate's branch with the file it wrote.
+  // The page hands over instead of taking over: a banner says the team finished, and the board the person was
+  // watching stays until they click.
+  const finished = page.getByTestId('team-finished');
+  await expect(finished).toContainText('The team finished — review the changes →');
+  await expect(page.locator('.board-col[data-column="completed"] .task')).toHaveCount(3);
+  await expect(page.getByTestId('changes-view')).toHaveCount(0);
+  await page.screenshot({ path: path.join(ROOT, 'test-results', 'screenshots', 'live-demo-finished.png') });
+  await finished.getByRole('button', { name: 'review the changes →' }).click();
+  await expect(finished).toHaveCount(0);
+  // Each teammate's branch with the file it wrote, under the header and its tabs (a view of the page).
   const changes = page.getByTestId('changes-view');
   await expect(changes).toHaveAttribute('data-agent', 'all');
+  expect(await headerOnTop()).toEqual({ 1440: true, 390: true });
   await expect(changes.locator('.review-agent[data-agent="backend"] .review-file[data-path="api/server.js"]')).toBeVisible({ timeout: 30_000 });
   await expect(changes.locator('.review-agent[data-agent="frontend"] .review-file[data-path="ui/index.html"]')).toBeVisible();
   await expect(changes.locator('.review-agent[data-agent="backend"]')).toContainText('team/backend: 1 ahead');
@@ -126,6 +156,7 @@ test('the dashboard starts first, the lead builds the team in its pane, the card
   await panel.getByRole('button', { name: 'Dry run' }).click();
   await expect(panel.locator('[data-testid="dry-run"] [data-agent="backend"]')).toHaveAttribute('data-result', 'clean');
   await expect(panel.locator('[data-testid="dry-run"] [data-agent="frontend"]')).toHaveAttribute('data-result', 'clean');
+  expect(await headerOnTop()).toEqual({ 1440: true, 390: true });
   await panel.getByRole('button', { name: 'Merge 2' }).click();
   await expect(panel.getByTestId('merge-result')).toContainText('landed on main', { timeout: 60_000 });
   await expect(panel.getByTestId('merge-result')).toContainText('backend');
@@ -143,6 +174,20 @@ test('the dashboard starts first, the lead builds the team in its pane, the card
   await page.screenshot({ path: path.join(ROOT, 'test-results', 'screenshots', 'live-demo-merged.png') });
   found.push(...(await serious('merge')));
   expect(found).toEqual([]);
+  // A phone opened now gets the banner too (the team is done, nothing reviewed there); its × puts it away.
+  const phone = await page.context().browser()!.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  try {
+    const p = await phone.newPage();
+    await p.goto(url);
+    const banner = p.getByTestId('team-finished');
+    await expect(banner).toContainText('The team finished — review the changes →');
+    expect(await banner.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
+    await banner.getByRole('button', { name: 'close this banner' }).tap();
+    await expect(banner).toHaveCount(0);
+    await expect(p.getByTestId('changes-view')).toHaveCount(0);
+  } finally {
+    await phone.close();
+  }
   await panel.getByRole('button', { name: 'close' }).click();
   await page.getByRole('button', { name: 'Team', exact: true }).click();
   await expect(page.locator('.pane[data-agent="qa"]')).toBeVisible();

@@ -23,8 +23,11 @@ test('a page load sizes each pty once: the header keeps its one line when the co
       if (m.type === 'resize') resizes.push(m);
     });
     ws.on('framereceived', (f) => {
-      const m = JSON.parse(String(f.payload)) as Sent;
-      if (m.type === 'pty_size') sizes.push(m);
+      // A message holds one event or several, one per line.
+      for (const line of String(f.payload).split('\n')) {
+        const m = JSON.parse(line) as Sent;
+        if (m.type === 'pty_size') sizes.push(m);
+      }
     });
   });
   // A slow page, as on a loaded machine: the panes are measured before the team's status fills the header.

@@ -1,7 +1,7 @@
 // `npm run screenshots`: regenerates the README's pictures from the live demo, on purpose (tests never write
 // into docs/). Starts `thclaws dashboard --demo`, and in Debian Chromium at 1440×900 and 390×844 takes: the
 // team at work with backend's request and frontend's plan waiting (approvals), then after the clicks the
-// team's changes the page opens when the work is done (changes), the merge panel after the person lands them
+// team's changes, opened from the "team finished" banner (changes), the merge panel after the person lands them
 // (merge), the team (team) and the finished board (board). Writes docs/screenshots/<name>.png and <name>-phone.png.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -57,8 +57,11 @@ try {
     if (Date.now() > end) throw new Error('the demo team did not finish');
     await desk.page.waitForTimeout(250);
   }
-  // The page opens the team's changes by itself once the tasks are done.
-  for (const { page } of pages) await page.locator('[data-testid="changes-view"] .review-file').first().waitFor({ timeout: 30_000 });
+  // A banner says the team finished; the person opens the changes from it (under the header and its tabs).
+  for (const { page } of pages) {
+    await page.getByTestId('team-finished').getByRole('button', { name: 'review the changes →' }).click({ timeout: 30_000 });
+    await page.locator('[data-testid="changes-view"] .review-file').first().waitFor({ timeout: 30_000 });
+  }
   await desk.page.waitForTimeout(1000); // the diffs' highlighting
   await shot('changes');
   // The person lands the work from the merge panel (on the desktop); the phone shows the panel after.

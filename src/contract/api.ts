@@ -50,6 +50,14 @@ export const MemberSchema = z.object({
   error: z.string().max(500).nullable().default(null),
   /** A live agent retrying a model call ("retrying (2/5): 529 overloaded"), else null. */
   retry: z.string().max(500).nullable().default(null),
+  /** What it costs the machine: CPU % and RSS of its whole process tree (live only), its worktree's disk use. */
+  resources: z
+    .object({ cpu_percent: z.number().nonnegative().nullable(), rss_bytes: z.number().int().nonnegative().nullable(), disk_bytes: z.number().int().nonnegative().nullable() })
+    .nullish(),
+  /** Commits of the lead's branch its branch lacks (Update merges them in); null without a branch of its own. */
+  behind: z.number().int().nonnegative().nullish(),
+  /** The lead's branch `behind` counts commits of. */
+  behind_of: text(300).nullish(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 
@@ -162,7 +170,7 @@ export const WorkspaceViewSchema = z.object({
   dir: z.string(),
   team: z.string().nullable(),
   recent: z.array(z.string()).max(20),
-  /** The live demo's throw-away workspace: the page opens the team's changes once its tasks are done. */
+  /** The live demo's throw-away workspace: the page offers the team's changes once its tasks are done. */
   demo: z.boolean().optional(),
   /** The pid of the workspace's host process serving the team (absent in-process): only then can a view stop the team. */
   host_pid: z.number().int().positive().optional(),
@@ -230,6 +238,10 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('member_edit', { name: agentName, spec: MemberSpecPatchSchema }),
   req('member_remove', { name: agentName }),
   req('member_start', { name: agentName }),
+  /** Merges the lead's branch into an idle teammate's worktree (`thclaws team update`). */
+  req('member_update', { name: agentName }),
+  /** Removes a teammate's worktree and branch once its work landed; `force` also takes unlanded work or a live one (`thclaws team cleanup`). */
+  req('member_archive', { name: agentName, force: z.boolean().default(false) }),
   /** Starts every teammate that ran and is now dead or stopped again, each continuing its saved conversation; refused while one is live. */
   req('team_resume', {}),
   /**

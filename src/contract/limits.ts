@@ -29,6 +29,14 @@ export const LIMITS = {
  * JavaScript object cannot hold that key (set, it stores nothing and reads back as the limit just given).
  */
 export const BUDGET_KEY_PATTERN = /^(?!__proto__$)[^\0\n]{1,64}$/;
+/**
+ * The reserved participant names: the lead agent and the person. Each names an inbox file
+ * (`inboxes/lead.json`, `inboxes/user.json`), a status, an approver in the settings; no teammate takes one.
+ */
+export const LEAD = 'lead';
+export const USER = 'user';
+/** A message's recipient meaning every teammate. */
+export const BROADCAST = '*';
 export const AGENT_NAME_PATTERN = new RegExp(`^[A-Za-z0-9_][A-Za-z0-9_-]{0,${LIMITS.nameMaxChars - 1}}$`);
 export const TASK_ID_PATTERN = new RegExp(`^[1-9][0-9]{0,${LIMITS.taskIdMaxDigits - 1}}$`);
 /** `<id>.json`, and its quarantined copies `<id>.json.corrupt-…` (whose ids are never reused). */

@@ -9,6 +9,7 @@ import { ModelNameSchema } from './model-name.js';
 import { DEFAULT_MODEL } from './models.js';
 import { TEAM_POLICY } from './policy.js';
 import { McpServers } from './mcp-config.js';
+import { LEAD, USER } from './limits.js';
 
 /** How a lead starts its teammates. */
 export const TEAMMATE_MODES = ['auto', 'tmux', 'background', 'host'] as const;
@@ -103,9 +104,9 @@ export const SettingsSchema = z.looseObject({
    */
   budgets: BudgetsSchema.default({ roles: {}, teammates: {} }),
   /** Who approves a teammate's plan: the person (CLI `thclaws team approve`, the dashboard) or the lead agent. */
-  planApprover: z.enum(['lead', 'user']).default('user'),
+  planApprover: z.enum([LEAD, USER]).default('user'),
   /** Who answers a teammate's permission request: the person, or the lead agent through AnswerApproval. */
-  permissionApprover: z.enum(['lead', 'user']).default('user'),
+  permissionApprover: z.enum([LEAD, USER]).default('user'),
   /** A teammate's unanswered request is denied after this long (and the teammate is told so). */
   /** At most a timer's range (~24.8 days): past it Node fires at once. */
   approvalTimeoutMs: z.number().int().min(1000).max(2_147_483_647).default(600_000),
@@ -137,6 +138,14 @@ export const SettingsSchema = z.looseObject({
   planModeRequired: z.boolean().default(false),
   /** `ask`: Write/Edit/Bash ask the person; `auto`: no asking (role guards still apply). */
   permissionMode: z.enum(PERMISSION_MODES).default('ask'),
+  /**
+   * The team and the machine: a spawn is refused while the machine's free memory (MemAvailable) is under
+   * `minFreeMemoryMb` (256 MB: a teammate and its tools need at least that; 0 turns the check off);
+   * `updateAfterLanding` merges the lead's branch into every idle teammate's worktree after each landing.
+   */
+  team: z
+    .looseObject({ minFreeMemoryMb: z.number().int().min(0).max(1_048_576).default(256), updateAfterLanding: z.boolean().default(false) })
+    .default({ minFreeMemoryMb: 256, updateAfterLanding: false }),
   /** Commands the merge panel runs in the integration worktree before it lands anything (`["npm test"]`). */
   checks: z.array(z.string().min(1).max(2000)).max(20).default([]),
   /** Model calls per prompt before giving up: stops a looping model from burning tokens. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ModelNameSchema } from './model-name.js';
 import { AgentStatusValue } from './agent-states.js';
-import { AGENT_NAME_PATTERN, LIMITS, TASK_ID_PATTERN } from './limits.js';
+import { AGENT_NAME_PATTERN, LEAD, LIMITS, TASK_ID_PATTERN } from './limits.js';
 
 /** On-disk schemas. Loose objects: unknown fields (from newer versions or thClaws) survive a rewrite. */
 const agentName = z.string().regex(AGENT_NAME_PATTERN);
@@ -26,7 +26,7 @@ export const ConfigSchema = z.looseObject({
   name: z.string(),
   description: z.string().nullish(),
   created_at: millis,
-  lead: z.string().default('lead'),
+  lead: z.string().default(LEAD),
   members: z.array(ConfigMemberSchema).default([]),
   /** The session epoch: set by each lead that takes the team; frames of another epoch are stale. */
   epoch: z.string().nullish(),

@@ -15,10 +15,11 @@ import { Welcome } from './components/Welcome';
 import { TeamManager } from './components/TeamManager';
 import { BudgetCard } from './components/BudgetCard';
 import { ReviewButtons, WarningsBar } from './components/review/Warnings';
-import { ReviewLayer } from './components/review/ReviewLayer';
+import { ReviewHash, ReviewLayer } from './components/review/ReviewLayer';
 import { DemoGuide } from './components/DemoGuide';
 import { StopTeamDialog, TeamStopped } from './components/StopTeam';
 import { ServerLost } from './components/ServerLost';
+import { NeedsYou } from './components/NeedsYou';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -43,8 +44,9 @@ function SandboxBadge() {
 function HeaderBar() {
   const team = useDashboard((s) => s.team);
   const members = useDashboard((s) => s.members);
-  const tab = useDashboard((s) => s.tab);
   const setTab = useDashboard((s) => s.setTab);
+  // Changes and Merge are views of the page too: while one is open neither tab is the current one.
+  const tab = useDashboard((s) => (s.reviewView ? null : s.tab));
   const c = teamCounts(members);
   return (
     <header className="topbar" data-region aria-label="team header">
@@ -58,6 +60,7 @@ function HeaderBar() {
       </span>
       <SandboxBadge />
       <ApprovalsBadge />
+      <NeedsYou />
       <nav className="tabs" aria-label="views">
         <button className={tab === 'team' ? 'active' : ''} aria-current={tab === 'team' ? 'page' : undefined} onClick={() => setTab('team')}>
           Team
@@ -116,6 +119,7 @@ function Work({ children }: { children: ReactNode }) {
 
 export function App() {
   const tab = useDashboard((s) => s.tab);
+  const reviewing = useDashboard((s) => s.reviewView !== null);
   const editing = useDashboard((s) => s.editingTask);
   const stopped = useDashboard((s) => s.hostClosed !== null);
   const lost = useDashboard((s) => s.serverLost);
@@ -140,11 +144,15 @@ export function App() {
         <HeaderBar />
         <ModelAlert />
         <WarningsBar />
+        <DemoGuide />
         <Work>
           <ApprovalInbox />
           <main>
             <Welcome />
-            {tab === 'team' ? (
+            {/* Changes and Merge take the tab's place under the header (not over it). */}
+            {reviewing ? (
+              <ReviewLayer />
+            ) : tab === 'team' ? (
               <>
                 <TeamManager />
                 <BudgetCard />
@@ -156,8 +164,7 @@ export function App() {
           </main>
         </Work>
         {editing && <TaskEditor key={editing} />}
-        <ReviewLayer />
-        <DemoGuide />
+        <ReviewHash />
         <SettingsDialog />
         <StopTeamDialog />
         <HelpOverlay />

@@ -1,4 +1,5 @@
 import type { Member } from '../contract/api';
+import { LEAD } from '../contract/limits';
 
 export interface ResumeResult {
   resumed: { name: string }[];
@@ -8,7 +9,7 @@ export interface ResumeResult {
 
 /** "Resume team" applies when teammates ran (dead or stopped) and none is live: nothing would run twice. */
 export function canResumeTeam(members: Member[]): boolean {
-  const mates = members.filter((m) => m.name !== 'lead');
+  const mates = members.filter((m) => m.name !== LEAD);
   return mates.length > 0 && !mates.some((m) => m.alive) && mates.some((m) => m.state === 'dead' || m.state === 'stopped');
 }
 

@@ -30,6 +30,26 @@ const PROOF_TIMEOUT_MS = 3000;
 const base64url = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 /**
+ * The page's token: read from the address once, kept in this tab (sessionStorage, per port) and taken out of the
+ * address, so that a reload asks for the page without it (the asset cookie serves the files) and the token goes
+ * only where `serverKnows` has said yes — never in a request line to whatever holds the port by then.
+ */
+function takePageToken(): string {
+  const key = `thclaws-token-${location.port}`;
+  const url = new URL(location.href);
+  const given = url.searchParams.get('token');
+  try {
+    if (given === null) return sessionStorage.getItem(key) ?? '';
+    sessionStorage.setItem(key, given);
+    url.searchParams.delete('token');
+    history.replaceState(history.state, '', url.toString());
+  } catch {
+    // No storage (a locked-down profile): the token stays in the address, as before.
+  }
+  return given ?? '';
+}
+
+/**
  * Asks the server at this page's address to prove it knows the token, bound to this port (server.ts
  * `tokenProof`). Without WebCrypto (a page not in a secure context: served on a non-loopback http address)
  * nothing can be checked, and the page connects as before.
@@ -74,6 +94,8 @@ export class HostClient {
   private heartbeat: ReturnType<typeof setInterval> | null = null;
   private lastTick = 0;
   private socket: WebSocket | null = null;
+  /** Taken out of the page's address at start (`takePageToken`). */
+  private token: string | undefined;
   private bridge: Bridge | null = null;
   private queue: Array<{ id: number; text: string }> = [];
   /** Requests sent on the current socket: their replies can only come back on it (a new socket is a new view). */
@@ -88,12 +110,14 @@ export class HostClient {
       this.bridge.onMessage((m) => (typeof m === 'string' ? this.receiveText(m) : this.receive(m)));
       queueMicrotask(() => this.setConnected(true));
     } else {
+      this.token = takePageToken();
       void this.connectSocket();
     }
   }
 
   private async connectSocket(): Promise<void> {
-    const token = new URLSearchParams(location.search).get('token') ?? '';
+    this.token ??= takePageToken();
+    const token = this.token;
     // Whatever holds this port now (the dashboard died, another program took it) gets the token only once it
     // has shown it knows it: the next dashboard of the workspace keeps the same token.
     const known = await serverKnows(token);
@@ -196,14 +220,20 @@ export class HostClient {
     for (const l of this.statusListeners) l(c);
   }
 
+  /** A message holds one event or several, one per line (the server's `eventMessages`); each is parsed alone. */
   private receiveText(text: string): void {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      return;
+    for (let from = 0; from < text.length; ) {
+      const nl = text.indexOf('\n', from);
+      const end = nl < 0 ? text.length : nl;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text.slice(from, end));
+      } catch {
+        raw = undefined;
+      }
+      if (raw !== undefined) this.receive(raw);
+      from = end + 1;
     }
-    this.receive(raw);
   }
 
   /** Where an event enters the renderer: validated against the contract, once. */

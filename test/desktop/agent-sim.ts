@@ -3,6 +3,7 @@
  * and completes tasks through the store, prints what it does, and answers typed lines.
  * argv: <name> [--own-output] [--work-ms N] [--lines N] [--stream N]; team dir from THCLAWS_TEAM_DIR.
  * A typed `spend <tokens> <usd|?>` accounts one model call of that size in its status (`?`: unknown price).
+ * A typed `status <json>` merges those fields into the status it heartbeats (`{"status":"error","error":"…"}`).
  * `--stream N` prints N frames of screen work (colours, a spinner redrawn in place, screen clears) after ready.
  */
 import { createInterface } from 'node:readline';
@@ -45,6 +46,7 @@ rl.on('line', (line) => {
     const usage = { input_tokens: Number(tokens), output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     void store.statuses.account(name, usage, usd === '?' ? null : Number(usd)).then(() => print(`[${name}] spent ${tokens}`));
   }
+  else if (text.startsWith('status ')) void hb.patch(JSON.parse(text.slice('status '.length)) as Record<string, unknown>).then(() => print(`[${name}] status set`));
   else print(`[${name}] got: ${text}`);
 });
 

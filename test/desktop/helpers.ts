@@ -35,6 +35,9 @@ export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeout
   }
 }
 
+/** The events of one WebSocket message from the dashboard: one or more, one per line (server.ts `eventMessages`). */
+export const messageEvents = (text: string): HostEvent[] => text.split('\n').map((l) => JSON.parse(l) as HostEvent);
+
 /**
  * A member as a dashboard shows it after `events`, folded as the renderer's `reduceTeam` does (a `roster`
  * replaces the members, a `member` replaces one), so a state carried by a roster counts as much as one carried

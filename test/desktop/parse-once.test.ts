@@ -13,10 +13,10 @@ import WebSocket from 'ws';
 import { startHostDaemon, type HostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
-import { forwardToWindow } from '../../src/main/daemon/view-event.js';
+import { forwardToWindow, MAIN_REQUEST_ID } from '../../src/main/daemon/view-event.js';
 import { startDashboardServer, type DashboardServer } from '../../src/main/web/server.js';
 import { EventSchema, RequestSchema, type HostEvent } from '../../src/contract/api.js';
-import { makeTeamWorkspace, waitFor } from './helpers.js';
+import { makeTeamWorkspace, messageEvents, waitFor } from './helpers.js';
 
 type Side = 'host' | 'dashboard' | 'other';
 const SIDES: Array<[RegExp, Side]> = [
@@ -53,7 +53,7 @@ async function openPage(server: DashboardServer) {
   const texts: string[] = [];
   ws.on('message', (d) => texts.push(d.toString()));
   await new Promise((r, j) => ws.once('open', r).once('error', j));
-  const events = () => texts.map((t) => JSON.parse(t) as HostEvent);
+  const events = () => texts.flatMap(messageEvents);
   const ask = async (body: Record<string, unknown> & { id: number }) => {
     ws.send(JSON.stringify(body));
     return waitFor(() => events().find((e): e is Extract<HostEvent, { type: 'reply' }> => e.type === 'reply' && e.id === body.id), `the reply to ${String(body.type)}`);
@@ -107,7 +107,7 @@ describe('a request is parsed once per process it enters; the dashboard forwards
     expect(page.events().find((e) => e.type === 'reply' && e.id === 6)).toMatchObject({ ok: false, error: expect.stringMatching(/desktop app's own message/) });
     // The host's events (the roster, settings, a screen…) reached the page, valid, and were never parsed on the way.
     expect(page.events().some((e) => e.type === 'roster')).toBe(true);
-    for (const t of page.texts) expect(EventSchema.safeParse(JSON.parse(t)).success).toBe(true);
+    for (const e of page.events()) expect(EventSchema.safeParse(e).success).toBe(true);
     expect(parses.tally('event', start).dashboard).toBe(0);
     page.ws.close();
   }, 60_000);
@@ -145,20 +145,22 @@ describe('a request is parsed once per process it enters; the dashboard forwards
 describe("Electron main forwards the host's events to its window as text, parsing only those it acts on", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('output goes on byte for byte, unparsed; host_closed is parsed once, for main itself', () => {
+  it("output and the page's replies go on byte for byte, unparsed; host_closed and main's own reply are parsed, once each, for main", () => {
     const parses = countParses();
     const sent: string[] = [];
     const heard: HostEvent[] = [];
-    const send = forwardToWindow([(e) => heard.push(e)], ['host_closed', 'reply'], (text) => sent.push(text));
+    const send = forwardToWindow([(e) => heard.push(e)], (text) => sent.push(text));
     const output = JSON.stringify({ type: 'output', agent: 'alice', data: 'x'.repeat(4096), seq: 1 } satisfies HostEvent);
-    for (let i = 0; i < 100; i++) send(output);
-    expect(sent).toEqual(Array(100).fill(output));
+    const pageReply = JSON.stringify({ type: 'reply', id: 5, ok: true, result: { big: 'y'.repeat(4096) } } satisfies HostEvent);
+    for (let i = 0; i < 100; i++) send(i % 2 ? pageReply : output);
+    expect(sent).toEqual(Array.from({ length: 100 }, (_, i) => (i % 2 ? pageReply : output)));
     expect(parses.tally('event')).toEqual({ host: 0, dashboard: 0, other: 0 });
     expect(heard).toEqual([]);
     send(JSON.stringify({ type: 'host_closed', reason: 'stopped' }));
+    send(JSON.stringify({ type: 'reply', id: MAIN_REQUEST_ID, ok: false, error: 'no team' }));
     send({ type: 'notice', level: 'warn', text: 'made in main' });
-    expect(heard).toEqual([{ type: 'host_closed', reason: 'stopped' }]);
-    expect(sent.slice(100).map((t) => (JSON.parse(t) as HostEvent).type)).toEqual(['host_closed', 'notice']);
-    expect(parses.tally('event').dashboard).toBe(1);
+    expect(heard).toEqual([{ type: 'host_closed', reason: 'stopped' }, { type: 'reply', id: MAIN_REQUEST_ID, ok: false, error: 'no team' }]);
+    expect(sent.slice(100).map((t) => (JSON.parse(t) as HostEvent).type)).toEqual(['host_closed', 'reply', 'notice']);
+    expect(parses.tally('event').dashboard).toBe(2);
   });
 });

@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import type { HostEvent, Member } from '../../src/contract/api.js';
 import { connectHost } from '../../src/main/daemon/host-client.js';
 import { bufferText } from '../../src/main/host/screen-mirror.js';
+import { messageEvents } from './helpers.js';
 
 const { Terminal } = headlessPkg;
 
@@ -40,7 +41,7 @@ export class TermView {
       ws.once('error', reject);
     });
     const v = new TermView((o) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(o)), () => ws.terminate());
-    ws.on('message', (d) => v.onEvent(JSON.parse(d.toString()) as HostEvent));
+    ws.on('message', (d) => messageEvents(d.toString()).forEach((e) => v.onEvent(e)));
     return v;
   }
 

@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { RecentWorkspaces } from '../../src/main/host/recent.js';
 import { runDashboard } from '../../src/main/web/run.js';
 import type { HostEvent } from '../../src/contract/api.js';
-import { makeTeamWorkspace } from './helpers.js';
+import { makeTeamWorkspace, messageEvents } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof runDashboard>>;
 let base: string;
@@ -42,7 +42,7 @@ function open(query: string, origin?: string, headers?: Record<string, string>):
   return new Promise((resolve) => {
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws${query}`, { ...(origin ? { origin } : {}), ...(headers ? { headers } : {}) });
     const events: HostEvent[] = [];
-    ws.on('message', (d) => events.push(JSON.parse(d.toString()) as HostEvent));
+    ws.on('message', (d) => events.push(...messageEvents(d.toString())));
     ws.on('open', () => resolve({ ws, events }));
     ws.on('unexpected-response', (_req, res) => resolve({ refused: res.statusCode! }));
     ws.on('error', () => resolve({ refused: -1 }));

@@ -8,11 +8,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TeamStore } from '../../src/core/store/index.js';
-import { LeadHandler } from '../../src/core/teams/lead-handler.js';
+import { TeamStore, type Task } from '../../src/core/store/index.js';
+import type { TeamSession } from '../../src/core/teams/session.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { runCli, scrubbedEnv } from '../agent/helpers.js';
-import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from '../teams/helpers.js';
+import { leadTeam } from '../teams/lead-team.js';
+import { cleanupsAfterEach, teamWorkspace, waitFor, type Ws } from '../teams/helpers.js';
 
 const cleanups = cleanupsAfterEach();
 const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
@@ -28,16 +29,22 @@ async function team(script: unknown, noIdentity: boolean) {
     fs.writeFileSync(empty, '');
     Object.assign(childEnv, { GIT_CONFIG_GLOBAL: empty, GIT_CONFIG_NOSYSTEM: '1' });
   }
-  const session = leadSession(ws, writeScript(ws, script), { childEnv });
-  session.store.init();
-  await session.store.config.create({ name: 't', members: [{ name: 'alice', isolation: 'worktree' }] });
-  await session.becomeLead();
-  const handler = new LeadHandler(session, { watchdogMs: 500 });
-  handler.onWake(() => void handler.drain());
-  handler.start();
-  cleanups.push(() => stopLeadAndTeam(session, handler, ws));
+  const { session } = await leadTeam(ws, script, [{ name: 'alice', isolation: 'worktree' }], cleanups, { childEnv });
   return { ws, session };
 }
+
+/** Task #1 for alice, alice started: resolves with the task once `until` holds for it. */
+async function aliceOnTask1(session: TeamSession, until: (t: Task) => boolean, what: string): Promise<Task> {
+  await session.store.tasks.create({ subject: 'API', description: 'write api.js', reservedFor: 'alice' });
+  await spawnTeammate(session, { name: 'alice' });
+  return waitFor(async () => {
+    const t = await session.store.tasks.get('1');
+    return until(t) ? t : undefined;
+  }, what, 40_000);
+}
+
+/** What alice's terminal showed. */
+const aliceLog = (ws: Ws) => fs.readFileSync(path.join(ws.dir, '.thclaws', 'state', 'team', 'agents', 'alice', 'output.log'), 'utf8');
 
 const cli = (ws: Ws, ...args: string[]) => runCli([...args, '--dir', ws.dir], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
 const complete = { name: 'TeamTaskComplete', input: { task_id: '1', summary: 'api.js committed' } };
@@ -51,20 +58,15 @@ describe('TeamTaskComplete in a worktree', () => {
       },
       true,
     );
-    await session.store.tasks.create({ subject: 'API', description: 'write api.js', reservedFor: 'alice' });
-    await spawnTeammate(session, { name: 'alice' });
     // The runtime retries the task, then parks it for the lead with the refusal as the reason.
-    const parked = await waitFor(async () => {
-      const t = await session.store.tasks.get('1');
-      return t.parked ? t : undefined;
-    }, 'task #1 parked', 40_000);
+    const parked = await aliceOnTask1(session, (t) => !!t.parked, 'task #1 parked');
     expect(parked.status).not.toBe('completed');
     expect(parked.commit ?? null).toBeNull();
     expect(parked.not_done).toMatch(/git commit failed: no identity \(user\.email\)/);
     expect(parked.not_done).toContain('"api.js"');
     expect(String(parked.parked)).toContain('no identity (user.email)');
     // The pane: git's own error and the refusal, as the teammate's terminal shows them.
-    const log = fs.readFileSync(path.join(ws.dir, '.thclaws', 'state', 'team', 'agents', 'alice', 'output.log'), 'utf8');
+    const log = aliceLog(ws);
     expect(log).toMatch(/Author identity unknown|unable to auto-detect email/);
     expect(log).toContain('task #1 not completed: uncommitted changes in your worktree');
     expect(git(ws.dir, 'rev-list', '--count', 'main..team/alice')).toBe('0');
@@ -100,13 +102,8 @@ describe('TeamTaskComplete in a worktree', () => {
       },
       false,
     );
-    await session.store.tasks.create({ subject: 'API', description: 'write api.js', reservedFor: 'alice' });
-    await spawnTeammate(session, { name: 'alice' });
-    const done = await waitFor(async () => {
-      const t = await session.store.tasks.get('1');
-      return t.status === 'completed' ? t : undefined;
-    }, 'task #1 completed', 40_000);
-    const log = fs.readFileSync(path.join(ws.dir, '.thclaws', 'state', 'team', 'agents', 'alice', 'output.log'), 'utf8');
+    const done = await aliceOnTask1(session, (t) => t.status === 'completed', 'task #1 completed');
+    const log = aliceLog(ws);
     expect(log).toContain('task #1 not completed: uncommitted changes in your worktree: "api.js": commit them first');
     expect(done.commit).toBe(git(ws.dir, 'rev-parse', 'team/alice'));
     expect(git(ws.dir, 'log', '-1', '--format=%s', done.commit!)).toBe('api: handler');
@@ -132,13 +129,8 @@ describe('TeamTaskComplete in a worktree', () => {
       },
       false,
     );
-    await session.store.tasks.create({ subject: 'API', description: 'write api.js', reservedFor: 'alice' });
-    await spawnTeammate(session, { name: 'alice' });
-    const done = await waitFor(async () => {
-      const t = await session.store.tasks.get('1');
-      return t.status === 'completed' ? t : undefined;
-    }, 'task #1 completed', 40_000);
-    const log = fs.readFileSync(path.join(ws.dir, '.thclaws', 'state', 'team', 'agents', 'alice', 'output.log'), 'utf8');
+    const done = await aliceOnTask1(session, (t) => t.status === 'completed', 'task #1 completed');
+    const log = aliceLog(ws);
     expect(log).toMatch(/task #1 not completed: your commits are not on your branch team\/alice \(HEAD [0-9a-f]{12} is detached\)/);
     // Completed only once the work is on team/alice: what a landing merges.
     expect(done.commit).toBe(git(ws.dir, 'rev-parse', 'team/alice'));

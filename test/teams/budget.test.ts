@@ -6,12 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FakeAnthropic } from '../agent/fake-anthropic.js';
-import { runCli, scrubbedEnv } from '../agent/helpers.js';
-import { LeadHandler } from '../../src/core/teams/lead-handler.js';
-import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
-import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { aliceOnFakeModel } from './fake-model-team.js';
+import { cleanupsAfterEach, waitFor } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();
 const usage = { input_tokens: 10, output_tokens: 5 };
@@ -19,22 +16,7 @@ const write = (file: string, content: string) => ({ toolUses: [{ name: 'Write', 
 
 describe('budgets', () => {
   it('a teammate crossing 80 % and 100 % mid-task: notice to the lead, whole files, parked task, resumed after a raise', async () => {
-    const fake = await new FakeAnthropic().start();
-    const ws = teamWorkspace();
-    const session = leadSession(ws, writeScript(ws, { rules: [] }), {
-      childFlags: [],
-      childEnv: { HOME: ws.home, THCLAWS_TEST: '1', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
-    });
-    cleanups.push(async () => {
-      await shutdownTeam(session, new LeadHandler(session), { graceMs: 1000, force: true }).catch(() => {});
-      await session.close();
-      await fake.close();
-      ws.cleanup();
-    });
-    const cli = (...args: string[]) => runCli(['team', ...args], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
-    session.store.init();
-    await session.store.config.create({ name: 't', members: [{ name: 'alice', model: 'claude-sonnet-5-5' }] });
-    await session.becomeLead();
+    const { fake, ws, session, cli } = await aliceOnFakeModel(cleanups);
     await session.store.tasks.create({ subject: 'write four parts', description: 'p1..p4', reservedFor: 'alice' });
     // 15 tokens a call against 55: after the third call 45 (81 %), after the fourth 60 (109 %).
     expect(await cli('budget', 'alice', '--tokens', '55')).toMatchObject({ code: 0, stdout: 'budget of alice: 55 tokens\n' });

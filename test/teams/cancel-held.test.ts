@@ -5,14 +5,11 @@
  * the cancelled task: alice's next call is for her next task, and it tells her model the first was cancelled.
  */
 import { describe, expect, it } from 'vitest';
-import { FakeAnthropic } from '../agent/fake-anthropic.js';
-import { runCli, scrubbedEnv } from '../agent/helpers.js';
 import { LEAD } from '../../src/core/store/index.js';
-import { LeadHandler } from '../../src/core/teams/lead-handler.js';
-import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { tellOwnerCancelled } from '../../src/core/teams/task-cancel.js';
-import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { aliceOnFakeModel } from './fake-model-team.js';
+import { cleanupsAfterEach, waitFor } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();
 const usage = { input_tokens: 10, output_tokens: 5 };
@@ -20,22 +17,7 @@ const write = (file: string, content: string) => ({ toolUses: [{ name: 'Write', 
 
 describe('a task cancelled while its owner is held at its budget', () => {
   it('the raise does not resume the cancelled task; the next task runs and hears of the cancel', async () => {
-    const fake = await new FakeAnthropic().start();
-    const ws = teamWorkspace();
-    const session = leadSession(ws, writeScript(ws, { rules: [] }), {
-      childFlags: [],
-      childEnv: { HOME: ws.home, THCLAWS_TEST: '1', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
-    });
-    cleanups.push(async () => {
-      await shutdownTeam(session, new LeadHandler(session), { graceMs: 1000, force: true }).catch(() => {});
-      await session.close();
-      await fake.close();
-      ws.cleanup();
-    });
-    const cli = (...args: string[]) => runCli(['team', ...args], { cwd: ws.dir, env: scrubbedEnv(ws.home) });
-    session.store.init();
-    await session.store.config.create({ name: 't', members: [{ name: 'alice', model: 'claude-sonnet-5-5' }] });
-    await session.becomeLead();
+    const { fake, session, cli } = await aliceOnFakeModel(cleanups);
     await session.store.tasks.create({ subject: 'write parts', description: 'p1..p4', reservedFor: 'alice' });
     // 15 tokens a call against 40: held after the third call.
     expect((await cli('budget', 'alice', '--tokens', '40')).code).toBe(0);

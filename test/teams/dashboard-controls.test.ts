@@ -7,13 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
+import type { LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { taskTools } from '../../src/core/teams/tools/task-tools.js';
 import type { TeamSession } from '../../src/core/teams/session.js';
 import { pidAlive } from '../../src/core/store/index.js';
 import { shownMember } from '../desktop/helpers.js';
-import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
+import { leadTeam } from './lead-team.js';
+import { cleanupsAfterEach, teamWorkspace, waitFor, type Ws } from './helpers.js';
 import { openHostView, type HostView } from '../host-view.js';
 
 const cleanups = cleanupsAfterEach();
@@ -44,16 +45,7 @@ const script = {
 
 /** The test process leads a team of real background teammates; a dashboard host (no lead of its own) watches it. */
 async function teamWithDashboard(ws: Ws, members: string[], stopGraceMs?: number): Promise<{ session: TeamSession; events: LeadEvent[]; dash: HostView }> {
-  const session = leadSession(ws, writeScript(ws, script));
-  session.store.init();
-  await session.store.config.create({ name: 't', members: members.map((name) => ({ name })) });
-  await session.becomeLead();
-  const handler = new LeadHandler(session, { watchdogMs: 500 });
-  const events: LeadEvent[] = [];
-  handler.onEvent((e) => events.push(e));
-  handler.onWake(() => void handler.drain());
-  handler.start();
-  cleanups.push(() => stopLeadAndTeam(session, handler, ws));
+  const { session, events } = await leadTeam(ws, script, members.map((name) => ({ name })), cleanups);
 
   const view = await openHostView(ws.dir, { env: { HOME: ws.home, XDG_CONFIG_HOME: path.join(ws.home, '.config') }, host: stopGraceMs !== undefined ? { stopGraceMs } : {} });
   cleanups.push(() => view.host.close());

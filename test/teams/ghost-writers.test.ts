@@ -10,30 +10,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { userSettingsPath } from '../../src/core/agent/settings.js';
-import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import type { TeamSession } from '../../src/core/teams/session.js';
 import { pidAlive } from '../../src/core/store/index.js';
 import { BIN, scrubbedEnv } from '../agent/helpers.js';
-import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
+import { leadTeam, marked } from './lead-team.js';
+import { cleanupsAfterEach, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();
 const hasBwrap = fs.existsSync('/usr/bin/bwrap');
 let n = 0;
 
-/** Pids of processes whose command line holds `marker` (sh -c, bwrap, the loop, its sleep). */
-function marked(marker: string): number[] {
-  return fs.readdirSync('/proc').filter((d) => {
-    if (!/^\d+$/.test(d)) return false;
-    try {
-      const st = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      if (st.charAt(st.lastIndexOf(')') + 2) === 'Z') return false;
-      return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker);
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
 
 interface Ghost {
   ws: Ws;
@@ -56,14 +43,7 @@ async function ghostTeam(opts: { sandbox: 'off' | 'required'; mode?: 'background
   const marker = `0.2${process.pid}${++n}`;
   const loop = `while :; do echo tick >> ticks.txt; sleep ${marker}; done`;
   const script = { rules: [{ match: 'Task #1 —', turns: [{ text: 'looping', tool_calls: [{ name: 'Bash', input: { command: loop, timeout: 600000 } }] }, { text: 'end' }] }], fallback: [{ text: 'ok' }] };
-  const session = leadSession(ws, writeScript(ws, script), { childEnv: env, ...(opts.mode === 'host' ? { teammateMode: 'host' } : {}) });
-  session.store.init();
-  await session.store.config.create({ name: 't', members: [{ name: 'alice', isolation: 'worktree' }] });
-  await session.becomeLead();
-  const handler = new LeadHandler(session, { watchdogMs: 500 });
-  handler.onWake(() => void handler.drain());
-  handler.start();
-  cleanups.push(() => stopLeadAndTeam(session, handler, ws));
+  const { session } = await leadTeam(ws, script, [{ name: 'alice', isolation: 'worktree' }], cleanups, { childEnv: env, ...(opts.mode === 'host' ? { teammateMode: 'host' } : {}) });
   cleanups.push(() => {
     for (const pid of marked(marker)) {
       try {

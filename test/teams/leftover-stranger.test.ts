@@ -12,9 +12,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { userSettingsPath } from '../../src/core/agent/settings.js';
 import { pidAlive } from '../../src/core/store/index.js';
-import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
-import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { leadTeam } from './lead-team.js';
 import { canForcePid, forkAt, groupMembers, statFields, stillRuns } from './stranger.js';
 
 const cleanups = cleanupsAfterEach();
@@ -33,15 +33,8 @@ describe.skipIf(!canForcePid)('a recorded command group whose number a stranger 
     const ws = teamWorkspace();
     const marker = `3.${process.pid}7`;
     const script = { rules: [{ match: 'Task #1 —', turns: [{ text: 'sleeping', tool_calls: [{ name: 'Bash', input: { command: `sleep ${marker}`, timeout: 600000 } }] }, { text: 'end' }] }], fallback: [{ text: 'ok' }] };
-    const session = leadSession(ws, writeScript(ws, script));
-    session.store.init();
-    await session.store.config.create({ name: 't', members: [{ name: 'alice' }] });
-    await session.becomeLead();
-    const handler = new LeadHandler(session, { watchdogMs: 500 });
-    handler.onWake(() => void handler.drain());
-    handler.start();
+    const { session } = await leadTeam(ws, script, [{ name: 'alice' }], cleanups);
     let stranger: number | null = null;
-    cleanups.push(() => stopLeadAndTeam(session, handler, ws));
     cleanups.push(() => {
       if (stranger && pidAlive(stranger)) process.kill(stranger, 'SIGKILL');
     });
@@ -80,15 +73,8 @@ describe.skipIf(!canForcePid)('a recorded command group whose number a stranger 
     fs.mkdirSync(path.dirname(user), { recursive: true });
     fs.writeFileSync(user, JSON.stringify({ sandbox: 'off' }));
     const script = { rules: [{ match: 'Task #1 —', turns: [{ text: 'daemon', tool_calls: [{ name: 'Bash', input: { command: `sleep ${marker} >/dev/null 2>&1 & exit 0` } }] }, { text: 'end' }] }], fallback: [{ text: 'ok' }] };
-    const session = leadSession(ws, writeScript(ws, script), { childEnv: env });
-    session.store.init();
-    await session.store.config.create({ name: 't', members: [{ name: 'alice' }] });
-    await session.becomeLead();
-    const handler = new LeadHandler(session, { watchdogMs: 500 });
-    handler.onWake(() => void handler.drain());
-    handler.start();
+    const { session } = await leadTeam(ws, script, [{ name: 'alice' }], cleanups, { childEnv: env });
     let left: number[] = [];
-    cleanups.push(() => stopLeadAndTeam(session, handler, ws));
     cleanups.push(() => {
       for (const pid of left) if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
     });

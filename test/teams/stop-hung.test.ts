@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { USER } from '../../src/core/store/index.js';
-import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { stopMember } from '../../src/core/teams/stop-member.js';
-import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, teamWorkspace, waitFor } from './helpers.js';
+import { leadTeam, marked } from './lead-team.js';
 
 const FREEZER = '/sys/fs/cgroup/freezer';
 const canFreeze = (() => {
@@ -26,22 +26,6 @@ const canFreeze = (() => {
 
 const cleanups = cleanupsAfterEach();
 
-/** Pids of live processes whose command line holds `marker`. */
-function marked(marker: string): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((d) => {
-      if (!/^\d+$/.test(d)) return false;
-      try {
-        const st = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-        if (st.charAt(st.lastIndexOf(')') + 2) === 'Z') return false;
-        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 describe.skipIf(!canFreeze)('Stop of a hung teammate', () => {
   for (const by of ['the dashboard', 'the lead'] as const) {
@@ -49,14 +33,7 @@ describe.skipIf(!canFreeze)('Stop of a hung teammate', () => {
       const ws = teamWorkspace();
       const marker = `60.${process.pid}2`;
       const script = { rules: [{ match: 'Task #1 —', turns: [{ text: 'sleeping', tool_calls: [{ name: 'Bash', input: { command: `sleep ${marker}`, timeout: 600000 } }] }, { text: 'end' }] }], fallback: [{ text: 'ok' }] };
-      const session = leadSession(ws, writeScript(ws, script));
-      session.store.init();
-      await session.store.config.create({ name: 't', members: [{ name: 'alice' }] });
-      await session.becomeLead();
-      const handler = new LeadHandler(session, { watchdogMs: 500 });
-      handler.onWake(() => void handler.drain());
-      handler.start();
-      cleanups.push(() => stopLeadAndTeam(session, handler, ws));
+      const { session, handler } = await leadTeam(ws, script, [{ name: 'alice' }], cleanups);
       cleanups.push(() => {
         for (const pid of marked(marker)) process.kill(pid, 'SIGKILL');
       });

@@ -1,33 +1,17 @@
 /** Tokens and cost: a real teammate process on the real SDK against the fake Messages API sums every call into its status. */
 import { describe, expect, it } from 'vitest';
-import { FakeAnthropic } from '../agent/fake-anthropic.js';
 import { runCli, scrubbedEnv } from '../agent/helpers.js';
 import { estimateCost } from '../../src/core/agent/cost.js';
-import { LeadHandler } from '../../src/core/teams/lead-handler.js';
-import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { teamStatusText } from '../../src/core/teams/status-view.js';
-import { cleanupsAfterEach, leadSession, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { aliceOnFakeModel } from './fake-model-team.js';
+import { cleanupsAfterEach, waitFor } from './helpers.js';
 
 const cleanups = cleanupsAfterEach();
 
 describe('usage accounting', () => {
   it("a teammate's status.json gets the token sums and the cost of every model call; the lead's too; `team status` shows them", async () => {
-    const fake = await new FakeAnthropic().start();
-    const ws = teamWorkspace();
-    const session = leadSession(ws, writeScript(ws, { rules: [] }), {
-      childFlags: [],
-      childEnv: { HOME: ws.home, THCLAWS_TEST: '1', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
-    });
-    cleanups.push(async () => {
-      await shutdownTeam(session, new LeadHandler(session), { graceMs: 1000, force: true }).catch(() => {});
-      await session.close();
-      await fake.close();
-      ws.cleanup();
-    });
-    session.store.init();
-    await session.store.config.create({ name: 't', members: [{ name: 'alice', model: 'claude-sonnet-5-5' }] });
-    await session.becomeLead();
+    const { fake, ws, session } = await aliceOnFakeModel(cleanups);
     await session.store.tasks.create({ subject: 'count things', description: 'count', reservedFor: 'alice' });
     const a = { input_tokens: 1200, output_tokens: 300, cache_creation_input_tokens: 4000, cache_read_input_tokens: 0 };
     const b = { input_tokens: 50, output_tokens: 20, cache_creation_input_tokens: 60, cache_read_input_tokens: 5200 };

@@ -1,5 +1,6 @@
 /** Terminal rendering of a turn: streamed text, tool calls and short tool results. */
 import type { LoopEvents } from '../../core/agent/loop.js';
+import { LiveTail, type SaveOutput } from './live-tail.js';
 
 const RESULT_LINES = 6;
 
@@ -17,6 +18,10 @@ export function painter(color: boolean): Painter {
 export class TurnRenderer {
   private atLineStart = true;
 
+  private readonly tail: LiveTail;
+  /** The last result cut short on screen, whole: what the expander (Ctrl-O) shows. */
+  private lastCut: { name: string; text: string } | undefined;
+
   private inThinking = false;
   private thoughtWords = 0;
   private thoughtTail = '';
@@ -28,11 +33,21 @@ export class TurnRenderer {
      * `full`: every line of tool results and thinking as it streams (--verbose, or no terminal).
      * Otherwise thinking is one live status line that collapses to a summary; /thinking shows it whole.
      */
-    private readonly opts: { full?: boolean; columns?: () => number } = {},
-  ) {}
+    private readonly opts: {
+      full?: boolean;
+      columns?: () => number;
+      /** Where a result cut short on screen is saved whole (its path is printed with the result). */
+      saveOutput?: SaveOutput;
+      /** The key that shows the last cut result whole (the REPL's Ctrl-O); teammates have none. */
+      expandKey?: string;
+    } = {},
+  ) {
+    this.tail = new LiveTail(write, paint, () => opts.columns?.() ?? 80);
+  }
 
   private out(s: string): void {
     if (!s) return;
+    this.tail.erase();
     this.write(s);
     this.atLineStart = s.endsWith('\n');
   }
@@ -63,6 +78,7 @@ export class TurnRenderer {
     }
     const width = Math.max(20, (this.opts.columns?.() ?? 80) - 16);
     this.thoughtTail = (this.thoughtTail + d).replace(/\s+/g, ' ').slice(-width);
+    this.tail.erase();
     this.write(`\r\x1b[2K${this.paint.dim(`✻ thinking… ${this.thoughtTail}`)}`);
     this.atLineStart = false;
   }
@@ -81,21 +97,46 @@ export class TurnRenderer {
     this.out(d);
   }
 
+  /** A tool's result: its first lines, then how many more and where they are (saved file, expander key). */
+  private result(r: { id: string; name: string; content: string; isError: boolean }, streamed: string | undefined): void {
+    const lines = r.content.split('\n');
+    const max = this.opts.full ? Infinity : RESULT_LINES;
+    const shown = lines.slice(0, max).map((l, i) => `${i === 0 ? '  ⎿ ' : '    '}${l}`);
+    if (lines.length > max) {
+      // What streamed is the command's own output, uncut; the result's last line says how it ended.
+      const whole = streamed ? `${streamed.trimEnd()}\n${lines.at(-1)}` : r.content;
+      this.lastCut = { name: r.name, text: whole };
+      const saved = this.opts.saveOutput?.(whole, r);
+      const where = [this.opts.expandKey ? `${this.opts.expandKey} shows them` : '', saved ? `all in ${saved}` : ''].filter(Boolean).join(' · ');
+      shown.push(`    … ${lines.length - max} more lines${where ? ` (${where})` : ''}`);
+    }
+    const text = shown.join('\n');
+    this.line(r.isError ? this.paint.red(text) : this.paint.dim(text));
+  }
+
+  /** The expander: the last result that was cut short on screen, whole. */
+  showLastCut(): void {
+    if (!this.lastCut) return this.line(this.paint.dim('(no cut-short tool output to show yet)'));
+    const { name, text } = this.lastCut;
+    this.line(this.paint.dim(`── ${name} output, whole ──`));
+    this.line(text.trimEnd());
+    this.line(this.paint.dim(`── end of ${name} output ──`));
+  }
+
   events(): LoopEvents {
     const endThinking = () => this.endThinking();
     return {
       onText: (d) => this.text(d),
       onThinking: (d) => this.thinking(d),
       onResponse: endThinking,
-      onToolCall: (c) => (endThinking(), this.line(this.paint.cyan(`● ${c.name}`) + ` ${c.summary}`)),
-      onToolResult: (r) => {
-        const lines = r.content.split('\n');
-        const max = this.opts.full ? Infinity : RESULT_LINES;
-        const shown = lines.slice(0, max).map((l, i) => `${i === 0 ? '  ⎿ ' : '    '}${l}`);
-        if (lines.length > max) shown.push(`    … ${lines.length - max} more lines`);
-        const text = shown.join('\n');
-        this.line(r.isError ? this.paint.red(text) : this.paint.dim(text));
+      onToolCall: (c) => {
+        endThinking();
+        this.line(this.paint.cyan(`● ${c.name}`) + ` ${c.summary}`);
+        // The whole output is printed at the end anyway when nothing is cut (--verbose, no terminal).
+        if (!this.opts.full) this.tail.begin(c.id);
       },
+      onToolOutput: (o) => this.tail.push(o.id, o.chunk),
+      onToolResult: (r) => this.result(r, this.tail.end(r.id)),
       onRetry: (i) => this.line(this.paint.dim(`(retry ${i.attempt} in ${(i.delayMs / 1000).toFixed(1)} s: ${i.reason})`)),
       onModelFallback: (f) => this.line(this.paint.dim(`(${f.from} ${f.trigger === 'model_not_found' ? 'is not available' : 'is overloaded'}: this turn goes on with ${f.to})`)),
     };

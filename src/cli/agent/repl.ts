@@ -8,6 +8,7 @@ import { CallbackApprover } from '../../core/agent/permissions.js';
 import type { ApproverAnswer, PermissionRequest } from '../../core/agent/types.js';
 import { VERSION } from '../version.js';
 import { replExtensions, slashCommands, type ReplExtension } from './hooks.js';
+import { outputSaver } from './live-tail.js';
 import { TurnRenderer, painter } from './render.js';
 import type { Runtime } from './setup.js';
 import { announceQuestion } from './question-file.js';
@@ -22,8 +23,22 @@ export async function runRepl(rt: Runtime, opts: { verbose?: boolean } = {}): Pr
   const output = process.stdout;
   const terminal = !!input.isTTY;
   const paint = painter(!!output.isTTY && !process.env.NO_COLOR);
-  const renderer = new TurnRenderer((s) => output.write(s), paint, { full: !!opts.verbose || !output.isTTY, columns: () => output.columns ?? 80 });
+  const renderer = new TurnRenderer((s) => output.write(s), paint, {
+    full: !!opts.verbose || !output.isTTY,
+    columns: () => output.columns ?? 80,
+    saveOutput: outputSaver(() => agent.session),
+    ...(terminal ? { expandKey: 'Ctrl-O' } : {}),
+  });
   const rl = readline.createInterface({ input, output, terminal, historySize: terminal ? 500 : 0, prompt: PROMPT });
+  // Ctrl-O (readline binds nothing to it): the last tool output that was cut short, whole, at the prompt or mid-turn.
+  if (terminal)
+    input.on('keypress', (_s: string, key: { ctrl?: boolean; name?: string } | undefined) => {
+      if (!key?.ctrl || key.name !== 'o') return;
+      renderer.newline();
+      if (waiting) output.write('\r\x1b[2K');
+      renderer.showLastCut();
+      if (waiting) rl.prompt(true);
+    });
 
   let closed = false;
   let waiting: ((line: string | null) => void) | undefined;

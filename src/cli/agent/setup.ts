@@ -196,6 +196,18 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   const additionalDirs = addedDirs(opts.addDir, cwd);
   const info: RuntimeInfo = { role: flagRole, cwd, projectRoot, settings, interactive, ...(agentName ? { agentName } : {}) };
   for (const h of agentHooks) info.role = h.role?.(info) ?? info.role;
+  // A conversation to continue is read before the team hears of this agent: one that cannot be read ends the
+  // process before it writes a status, so "Resume team" reports the cause instead of "resumed".
+  const resume = opts.resume ?? (opts.continue ? SessionStore.newest(projectRoot, agentName) : undefined);
+  if (opts.continue && !resume) throw new CliError(`--continue: no saved session in ${projectRoot}/.thclaws/sessions`);
+  // `--no-session-persistence`: nothing on disk (a resumed session is read, and not appended to).
+  const persist = opts.sessionPersistence !== false;
+  let resumed: ReturnType<typeof SessionStore.resume> | undefined;
+  try {
+    resumed = resume ? SessionStore.resume(projectRoot, resume, { persist }) : undefined;
+  } catch (err) {
+    throw err instanceof SessionError ? new CliError(err.message) : err;
+  }
   for (const h of agentHooks) await h.prepare?.(info);
   if (additionalDirs.length && info.role === 'teammate') throw new CliError("--add-dir is for a solo or lead session; a teammate works in its own worktree");
 
@@ -284,21 +296,16 @@ export async function setupRuntime(opts: AgentCliOptions, interactive: boolean, 
   );
   // Plan mode's way out; a stream-json session may enter plan mode later (set_permission_mode).
   if (mode === 'plan' || opts.inputFormat === 'stream-json') activeTools.push(exitPlanModeTool(permissions));
-  const resume = opts.resume ?? (opts.continue ? SessionStore.newest(projectRoot, agentName) : undefined);
-  if (opts.continue && !resume) throw new CliError(`--continue: no saved session in ${projectRoot}/.thclaws/sessions`);
-  // `--no-session-persistence`: nothing on disk (a resumed session is read, and not appended to).
-  const persist = opts.sessionPersistence !== false;
   let session: SessionStore;
   let messages;
   let usage;
   try {
-    if (resume) {
-      ({ store: session, messages, usage } = SessionStore.resume(projectRoot, resume, { persist }));
+    if (resumed) {
+      ({ store: session, messages, usage } = resumed);
     } else {
       session = SessionStore.create(projectRoot, { model, provider: provider.name, cwd, ...(agentName ? { agentName } : {}) }, { persist });
     }
   } catch (err) {
-    if (err instanceof SessionError) throw new CliError(err.message);
     throw new CliError(`cannot write session under ${projectRoot}/.thclaws/sessions: ${(err as Error).message}`);
   }
 

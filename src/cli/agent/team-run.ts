@@ -7,6 +7,7 @@ import type { StoredPermissionMode } from '../../contract/settings-schema.js';
 import { randomUUID } from 'node:crypto';
 import { ClaudeJsonTurn, usageJson } from './claude-json.js';
 import { waitForWake } from './wake-wait.js';
+import { outputSaver } from './live-tail.js';
 import { painter, TurnRenderer } from './render.js';
 import type { Runtime } from './setup.js';
 import type { LeadBatch } from '../../core/teams/lead-handler.js';
@@ -22,7 +23,10 @@ export async function runTeammateCli(rt: Runtime, session: TeamSession, explicit
     import('../../core/teams/approvals.js'),
     import('../../core/teams/team-approver.js'),
   ]);
-  const renderer = new TurnRenderer((s) => process.stdout.write(s), painter(!!process.stdout.isTTY && !process.env.NO_COLOR));
+  const renderer = new TurnRenderer((s) => process.stdout.write(s), painter(!!process.stdout.isTTY && !process.env.NO_COLOR), {
+    columns: () => process.stdout.columns ?? 80,
+    saveOutput: outputSaver(() => rt.agent.session),
+  });
   const print = (l: string) => renderer.line(l);
   const responses = new ResponseWaiters();
   const [{ BudgetGuard, settingsBudgets }, { priceFor }] = await Promise.all([import('../../core/teams/budget-guard.js'), import('../../core/agent/cost.js')]);

@@ -7,6 +7,7 @@ import { registerResumeCommand } from './resume-command.js';
 import { registerReviewCommands } from './review-commands.js';
 import { registerTaskCommands } from './task-commands.js';
 import { registerTeamLifecycle } from './team-commands.js';
+import { registerWorktreeCommands } from './worktree-commands.js';
 
 export function registerTeamCommand(program: Command): void {
   const team = program.command('team').description('inspect and drive the team state on disk');
@@ -18,4 +19,5 @@ export function registerTeamCommand(program: Command): void {
   registerApprovalCommands(team);
   registerReviewCommands(team);
   registerBudgetCommand(team);
+  registerWorktreeCommands(team);
 }

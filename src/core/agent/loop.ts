@@ -16,6 +16,8 @@ export interface LoopEvents {
   onThinking?(delta: string): void;
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolResult?(result: { id: string; name: string; content: string; isError: boolean; deniedByClient?: boolean }): void;
+  /** Output of a call still running (Bash), as it comes; its `onToolResult` follows. */
+  onToolOutput?(output: { id: string; chunk: string }): void;
   onRetry?(info: RetryInfo): void;
   /** Each raw event of the model's stream (`--include-partial-messages`). */
   onStreamEvent?(event: Record<string, unknown>): void;

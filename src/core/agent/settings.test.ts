@@ -42,6 +42,15 @@ describe('settings', () => {
     expect((settings as Record<string, unknown>).futureKey).toEqual({ a: 1 });
   });
 
+  it('team settings merge per key across layers; defaults when absent', () => {
+    expect(loadSettings(project, env()).settings.team).toEqual({ minFreeMemoryMb: 256, updateAfterLanding: false });
+    write(path.join(home, '.config/thclaws/settings.json'), { team: { minFreeMemoryMb: 1024 } });
+    write(path.join(project, '.thclaws/settings.json'), { team: { updateAfterLanding: true } });
+    expect(loadSettings(project, env()).settings.team).toEqual({ minFreeMemoryMb: 1024, updateAfterLanding: true });
+    write(path.join(project, '.thclaws/settings.json'), { team: { minFreeMemoryMb: -1 } });
+    expect(() => loadSettings(project, env())).toThrow(/key "team\.minFreeMemoryMb"/);
+  });
+
   it('names the file and the key of a bad value', () => {
     const file = path.join(project, '.thclaws/settings.json');
     write(file, { teammateMode: 'tmuxx' });

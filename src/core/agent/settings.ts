@@ -80,7 +80,7 @@ export interface LoadOptions {
 }
 
 /**
- * Loads user, project, then local project settings (later wins, shallow merge; `retry` merges one level
+ * Loads user, project, then local project settings (later wins, shallow merge; `retry` and `team` merge one level
  * deeper, `permissions.allow|ask|deny` lists add up). In an untrusted folder, project keys that loosen permissions
  * are ignored and reported.
  */
@@ -134,8 +134,10 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
     // MCP servers merge by name: a project's server does not drop the user's others.
     mcpServers = { ...mcpServers, ...(raw.mcpServers as Record<string, unknown> | undefined) };
     const retry = { ...(merged.retry as object | undefined), ...(raw.retry as object | undefined) };
+    const team = { ...(merged.team as object | undefined), ...(raw.team as object | undefined) };
     merged = { ...merged, ...raw };
     if (raw.retry !== undefined || merged.retry !== undefined) merged.retry = retry;
+    if (raw.team !== undefined || merged.team !== undefined) merged.team = team;
     sources.push(file);
   }
   // Every layer's rules count: a later layer cannot drop an earlier layer's ask or deny rule.

@@ -48,7 +48,9 @@ export function withCurrentFields(tool: Tool<any>, input: unknown): unknown {
 }
 
 /** Runs one tool call; never throws (a failure is a tool error the model reads). */
-export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], ctx: ToolContext, events?: LoopEvents): Promise<ToolResult> {
+export async function runToolCall(call: ToolUseBlock, tools: Tool<any>[], callerCtx: ToolContext, events?: LoopEvents): Promise<ToolResult> {
+  const onToolOutput = events?.onToolOutput;
+  const ctx = onToolOutput ? { ...callerCtx, onOutput: (chunk: string) => onToolOutput({ id: call.id, chunk }) } : callerCtx;
   const tool = tools.find((t) => t.name === call.name);
   if (!tool) return { content: `unknown tool "${call.name}"; available: ${tools.map((t) => t.name).join(', ')}`, isError: true };
   const parsed = tool.inputSchema.safeParse(withCurrentFields(tool, call.input));

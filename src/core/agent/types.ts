@@ -39,6 +39,8 @@ export interface ToolContext {
   shells?: import('./tools/shells.js').ShellRegistry;
   /** Asked before each validated call (the Agent SDK's PreToolUse callbacks). */
   beforeTool?: BeforeTool;
+  /** A running command's output as it comes (Bash in the foreground): the terminal's live tail. */
+  onOutput?: (chunk: string) => void;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { LEAD, USER, type TeamStore } from '../store/index.js';
 import { runGit } from '../git.js';
 import { teammateBranch } from '../../contract/branch.js';
+import { updateIdleTeammates } from '../teams/catch-up.js';
 
 export interface Landed {
   agent: string;
@@ -53,6 +54,13 @@ function commitList(l: Landed): string {
  * `tell: false` (the lead's own TeamMerge: it knows) only marks and resolves.
  */
 export async function announceLanding(store: TeamStore, root: string, landing: { into: string; start: string; head: string; agents: string[] }, tell = true): Promise<Landed[]> {
+  const landed = await tellLanding(store, root, landing, tell);
+  // Setting team.updateAfterLanding: the rest of the team catches up (after the news, which names the landing).
+  if (landed.length) await updateIdleTeammates(store, root).catch(() => undefined);
+  return landed;
+}
+
+async function tellLanding(store: TeamStore, root: string, landing: { into: string; start: string; head: string; agents: string[] }, tell: boolean): Promise<Landed[]> {
   const landed = await landedCommits(root, landing.start, landing.head, landing.agents);
   if (!landed.length) return landed;
   const at = Date.now();

@@ -1,11 +1,9 @@
 import { TeamError } from './errors.js';
-import { AGENT_NAME_PATTERN as AGENT_NAME, BUDGET_KEY_PATTERN, LIMITS, TASK_ID_PATTERN as TASK_ID } from '../../contract/limits.js';
+import { AGENT_NAME_PATTERN as AGENT_NAME, BROADCAST, BUDGET_KEY_PATTERN, LEAD, LIMITS, TASK_ID_PATTERN as TASK_ID, USER } from '../../contract/limits.js';
 
 /** Validation happens before any filesystem call: nothing from input becomes a path unchecked. */
 
-export const LEAD = 'lead';
-export const USER = 'user';
-export const BROADCAST = '*';
+export { BROADCAST, LEAD, USER };
 
 export function isAgentName(name: unknown): name is string {
   return typeof name === 'string' && AGENT_NAME.test(name);

@@ -257,6 +257,11 @@ export class Tasks {
    * goes back to pending), change blockers (validated, no cycles), cancel (closed with a reason).
    */
   async update(id: string, patch: TaskPatch): Promise<Task> {
+    return (await this.change(id, patch)).task;
+  }
+
+  /** `update`, with the task as it was under the same lock: who owned it when it was cancelled (a claim may race). */
+  async change(id: string, patch: TaskPatch): Promise<{ old: Task; task: Task }> {
     assertTaskId(id);
     const reserve = patch.reservedFor === undefined ? undefined : patch.reservedFor === null ? null : await this.assertKnown(patch.reservedFor, 'owner');
     let deps: string[] | undefined;
@@ -323,7 +328,7 @@ export class Tasks {
         }, this.lockOpts);
       }
     }
-    return before.task;
+    return before;
   }
 
   /**

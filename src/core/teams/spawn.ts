@@ -14,6 +14,7 @@ import { TEAM_POLICY } from '../../contract/policy.js';
 import { spawnModel } from '../agent/model-choice.js';
 import type { TeammateMode, TeamSession } from './session.js';
 import { ensureWorktree } from './worktree.js';
+import { refuseOnLowMemory } from './memory-floor.js';
 
 export interface SpawnInput {
   name: string;
@@ -86,6 +87,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   if (live >= session.opts.maxLiveTeammates) {
     throw new TeamError('conflict', `${live} teammates are already live (limit ${session.opts.maxLiveTeammates}, setting maxLiveTeammates): stop one or reuse it`);
   }
+  refuseOnLowMemory(session, name);
   const mode = resolveMode(session.opts.teammateModeFixedBy ? session.opts.teammateMode : (input.teammateMode ?? session.opts.teammateMode));
   // The model named for this spawn or this member, else the role's (settings roleModels), else the child's default.
   const model = spawnModel({ requested: input.model, member: member.model, role: member.role, roleModels: session.opts.roleModels });

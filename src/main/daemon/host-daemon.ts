@@ -118,6 +118,11 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         socket.destroy();
         return;
       }
+      // The events of one tick (a scheduler round: a line per pane) go out in one write.
+      if (!socket.writableCorked) {
+        socket.cork();
+        process.nextTick(() => socket.uncork());
+      }
       socket.write(`${JSON.stringify(obj)}\n`);
     };
     const helloTimer = setTimeout(() => {

@@ -2,6 +2,7 @@ import { parseRequest, type Request } from '../../contract/api.js';
 import { ApiKeyError } from '../../core/agent/api-key.js';
 import type { DesktopKeys } from './desktop-keys.js';
 import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-client.js';
+import { hostRunsAgainText, hostStoppedText, watchHostStall } from './host-stall.js';
 import { readViewEvent, viewEventType, type ViewEvent } from './view-event.js';
 
 /** The requests this process acts on (and so parses); key_set only matters with keys, but is cheap to parse. */
@@ -69,8 +70,14 @@ export class RemoteViews {
     let subscribed = false;
     const attached = new Map<string, Request>();
 
+    let unwatch = () => {};
     const bind = (c: HostConnection) => {
       conn = c;
+      // A stopped host reads nothing: the view is told, rather than waiting on its requests without a word.
+      unwatch();
+      unwatch = watchHostStall(c.pid, (stopped) => {
+        if (conn === c) out({ type: 'notice', level: stopped ? 'error' : 'info', text: stopped ? hostStoppedText(c.pid) : hostRunsAgainText(c.pid) });
+      });
       // The desktop app's stored key, decrypted here, reaches the host in memory before anything the view asks.
       const key = this.opts.keys?.current();
       if (key) c.send({ id: 0, type: 'key_hold', key });
@@ -86,6 +93,7 @@ export class RemoteViews {
       });
       c.onClose(() => {
         if (conn !== c || closed) return;
+        unwatch();
         conn = null;
         if (onPurpose) return;
         // Killed (or crashed): the view ends and reconnects, which starts the next host (it offers Resume team).
@@ -172,6 +180,7 @@ export class RemoteViews {
       },
       close: () => {
         closed = true;
+        unwatch();
         conn?.close();
         conn = null;
         pending = [];

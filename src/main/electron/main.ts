@@ -12,7 +12,7 @@ import { app, ipcMain, safeStorage, type IpcMainEvent } from 'electron';
 import { RecentWorkspaces } from '../host/recent.js';
 import { demoTarget, hostTarget } from '../daemon/host-targets.js';
 import { RemoteViews, type ViewLink } from '../daemon/remote-views.js';
-import { forwardToWindow } from '../daemon/view-event.js';
+import { eventMessages, forwardToWindow, MAIN_REQUEST_ID } from '../daemon/view-event.js';
 import { DesktopKeys } from '../daemon/desktop-keys.js';
 import { IPC_CHANNELS, type HostEvent } from '../../contract/api.js';
 import { askOnClose } from './close-window.js';
@@ -51,9 +51,10 @@ if (first) void app.whenReady().then(() => {
   const win = createWindow(outDir);
   mainWindow = win;
   const listeners = new Set<(e: HostEvent) => void>();
-  const send = forwardToWindow(listeners, ['host_closed', 'reply'], (text) => {
+  // As over the WebSocket: one IPC message per turn of the event loop, its events one per line.
+  const send = forwardToWindow(listeners, eventMessages((text) => {
     if (!win.isDestroyed()) win.webContents.send(IPC_CHANNELS.event, text);
-  });
+  }));
   // The host killed: a new link (which starts the next host, offering Resume team) and the page loaded afresh.
   const open = (): ViewLink => views.connect(send, () => {
     link.close();
@@ -78,7 +79,7 @@ if (first) void app.whenReady().then(() => {
   });
   askOnClose(win, workspace, {
     stopTeam: () => new Promise<void>((resolve) => {
-      const id = 2 ** 31;
+      const id = MAIN_REQUEST_ID;
       const l = (e: HostEvent) => {
         if (e.type === 'host_closed' || (e.type === 'reply' && e.id === id && !e.ok)) resolve();
       };

@@ -35,7 +35,10 @@ export function createWindow(outDir: string): BrowserWindow {
   return win;
 }
 
-/** No remote content and no permissions (camera, notifications, …) for any page of the app. */
+/**
+ * No remote content and no permissions (camera, microphone, …) for any page of the app, but desktop
+ * notifications for its own page: the "needs you" queue tells a person in another window.
+ */
 export function lockDownSession(): void {
   const s = session.defaultSession;
   s.webRequest.onHeadersReceived((details, cb) => {
@@ -45,5 +48,7 @@ export function lockDownSession(): void {
     const ok = details.url.startsWith('file://') || details.url.startsWith('devtools://') || details.url.startsWith('data:');
     cb({ cancel: !ok });
   });
-  s.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+  const ownPage = (url: string) => url.startsWith('file://');
+  s.setPermissionRequestHandler((wc, perm, cb) => cb(perm === 'notifications' && ownPage(wc.getURL())));
+  s.setPermissionCheckHandler((wc, perm) => perm === 'notifications' && !!wc && ownPage(wc.getURL()));
 }

@@ -22,7 +22,7 @@ export interface TeamHostOptions {
   /** Liveness ticks between whole re-reads of inbox counts and approvals (default 5; tests raise it). */
   rereadEveryTicks?: number;
   leadPrompt?: string; // typed into the lead's REPL once it is ready (the live demo)
-  demo?: boolean; // the live demo: views open the team's changes once its tasks are done
+  demo?: boolean; // the live demo: views offer the team's changes once its tasks are done
   hostPid?: number; // served by the workspace's host process (this pid): views may stop the team
   keyCipher?: KeyCipher | null; // encrypts the stored model key at rest (Electron's safeStorage)
   stopGraceMs?: number; // Stop of an agent this host did not start: how long it gets to stop by itself (default: the lead's shutdown grace)

@@ -116,8 +116,7 @@ export class HostSession implements TerminalView {
         await h.store.tasks.update(req.task, { reservedFor: req.reserved_for });
         return undefined;
       case 'task_cancel': {
-        const before = await h.store.tasks.get(req.task);
-        await h.store.tasks.update(req.task, { cancel: true, reason: 'by user', extra: { cancelled_by: 'user' } });
+        const { old: before } = await h.store.tasks.change(req.task, { cancel: true, reason: 'by user', extra: { cancelled_by: 'user' } });
         await tellOwnerCancelled(h.store, USER, before, 'cancelled by the person from the dashboard').catch((err: unknown) => {
           throw new Error(`task ${req.task} is cancelled, but ${before.owner} could not be told to stop: ${(err as Error).message}`);
         });
@@ -165,6 +164,10 @@ export class HostSession implements TerminalView {
       case 'member_start':
         await h.membership.start(req.name);
         return { started: req.name };
+      case 'member_update':
+        return h.costs.update(req.name);
+      case 'member_archive':
+        return h.costs.archive(req.name, req.force);
       case 'team_resume':
         return resumeTeam({ workspace: h.workspace, store: h.store, start: (name, resume) => h.membership.start(name, resume), lead: { session: h.leadLeftBehind, restart: (id) => h.restartLead(id) } });
       case 'budget_set':

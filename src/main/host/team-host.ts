@@ -25,6 +25,7 @@ import { LeadQuestions } from './lead-questions.js';
 import { ReviewFeed } from './review-feed.js';
 import { BudgetFeed } from './budget-feed.js';
 import { awaitLeadBoot, exitCause, failUnbooted } from './boot-outcome.js';
+import { CostsFeed } from './costs-feed.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
 const LIVENESS_MS = 2000;
@@ -62,6 +63,7 @@ export class TeamHost {
   /** Teammates' changes, review comments and conflict warnings (the Changes view and the merge panel). */
   readonly review: ReviewFeed;
   readonly budgets: BudgetFeed; // spending limits, each agent's model calls, the 80 % notice
+  readonly costs: CostsFeed; // each card's CPU, memory, disk and behind count; Update and Archive
   private readonly env: NodeJS.ProcessEnv; // the agents' environment: this process's and the options' overrides
 
   constructor(readonly opts: TeamHostOptions) {
@@ -78,6 +80,7 @@ export class TeamHost {
     this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates, roleModels: () => this.readSettingsSafe().roleModels });
     this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
     this.budgets = new BudgetFeed(this.store, this.workspace, this.env, (ev) => this.broadcast(ev), () => this.memberList());
+    this.costs = new CostsFeed(this.store, this.workspace, () => this.names(), (name) => this.pushMember(name));
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -93,6 +96,7 @@ export class TeamHost {
     void this.review.start();
     this.livenessTimer = setInterval(() => this.recomputeLiveness(), LIVENESS_MS);
     this.livenessTimer.unref();
+    this.costs.start();
     void this.settings.refreshSandbox();
     this.spawnServer.poke(); // the lead's host-mode spawn requests, served once a team dir exists (open writes nothing)
     this.leadLeftBehind = await leadSessionLeftBehind(this.store, this.workspace);
@@ -303,7 +307,7 @@ export class TeamHost {
   private buildMember(name: string, cfg: TeamConfig): Member {
     const side = this.side.get(name) ?? { pty: null, spawnedHere: false, lastExit: null };
     if (!this.queued.has(name)) this.readQueued(name);
-    return memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, this.settings.models, this.tasks.current());
+    return { ...memberView(name, cfg, this.statuses.get(name) ?? null, this.queued.get(name)!, side, this.settings.models, this.tasks.current()), ...this.costs.of(name) };
   }
 
   /** A terminal for every member: a read-only tail unless this host runs it. */
@@ -382,6 +386,7 @@ export class TeamHost {
   async close(): Promise<void> {
     this.closed = true;
     if (this.livenessTimer) clearInterval(this.livenessTimer);
+    this.costs.close();
     this.spawnServer.close();
     this.leadQuestions.close();
     await this.watcher?.close();

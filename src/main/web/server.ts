@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ViewLink } from '../daemon/remote-views.js';
-import { viewEventText, type ViewEvent } from '../daemon/view-event.js';
+import { eventMessages, type ViewEvent } from '../daemon/view-event.js';
 import { serveStatic } from './static.js';
 
 export interface DashboardServerOptions {
@@ -128,9 +128,9 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
 
   const onSocket = (ws: WebSocket) => {
     // A host's event line is sent on as it came (the page parses it); this process's own are serialised.
-    const send = (e: ViewEvent) => {
-      if (ws.readyState === ws.OPEN) ws.send(viewEventText(e));
-    };
+    const send = eventMessages((text) => {
+      if (ws.readyState === ws.OPEN) ws.send(text);
+    });
     // The host went away: the page reconnects, and so reaches the next host (which offers Resume team).
     const conn = opts.manager.connect(send, () => ws.close(1012, 'the workspace host closed'));
     ws.on('message', (data, isBinary) => {

@@ -56,42 +56,17 @@ function Card({ a, selected, now }: { a: ApprovalView; selected: boolean; now: n
   );
 }
 
-/** Desktop notification for requests that arrive while the window is in the background. */
-function useNotifications(items: ApprovalView[]): void {
-  const seen = useRef(new Set<string>());
-  useEffect(() => {
-    for (const a of items) {
-      if (seen.current.has(a.request_id)) continue;
-      seen.current.add(a.request_id);
-      if (typeof Notification === 'undefined' || document.hasFocus() || Notification.permission !== 'granted') continue;
-      const n = new Notification(`${a.agent} waits for approval`, { body: a.kind === 'plan' ? `plan, attempt ${a.attempt ?? 1}` : (a.detail ?? a.summary), tag: a.request_id });
-      // The request ids the browser actually showed a notification for (read by the e2e test; no stub).
-      n.addEventListener('show', () => {
-        const w = window as unknown as { __approvalNotifications?: string[] };
-        w.__approvalNotifications = [...(w.__approvalNotifications ?? []), a.request_id];
-      });
-    }
-  }, [items]);
-}
-
 export function ApprovalInbox() {
   const items = useDashboard((s) => s.approvals);
   const selected = useDashboard((s) => s.selectedApproval);
   const [now, setNow] = useState(Date.now());
-  useNotifications(items);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
   }, []);
   return (
-    <aside
-      className="approvals"
-      aria-label="approvals"
-      data-region
-      onClick={() => {
-        if (typeof Notification !== 'undefined' && Notification.permission === 'default') void Notification.requestPermission();
-      }}
-    >
+    // Desktop notifications of new requests: the "needs you" queue's (NeedsYou.tsx).
+    <aside className="approvals" aria-label="approvals" data-region>
       <div className="approvals-title">
         Approvals <span className="approvals-count">{items.length === 0 ? 'none waiting' : `${items.length} waiting`}</span>
         {items.length > 0 && <span className="approvals-keys">a approve · d deny · j/k select</span>}

@@ -107,11 +107,7 @@ function Row({ name, spend, calls, limit, source, state, editable, editing, setE
       {editable && !editing && (
         <button
           className="budget-edit"
-          onClick={() => {
-            // Asked on a click (browsers refuse otherwise): budget alerts then reach an unfocused window.
-            if (typeof Notification !== 'undefined' && Notification.permission === 'default') void Notification.requestPermission().catch(() => undefined);
-            setEditing(true);
-          }} aria-label={`set the budget of ${name}`}>
+          onClick={() => setEditing(true)} aria-label={`set the budget of ${name}`}>
           {limit && source === 'own' ? 'Change' : 'Set'}
         </button>
       )}

@@ -7,6 +7,7 @@ import { StatusBadge } from './StatusBadge';
 import { MemberActions } from './TeamManager';
 import { PaneReview } from './review/Warnings';
 import { formatCost, formatTokens, usageTitle } from '../format';
+import { PaneCosts, WorktreeActions } from './PaneWorktree';
 
 /** How long sizes must disagree before the pane says so (a resize of this view settles well within it), ms. */
 const SETTLE_MS = 400;
@@ -126,6 +127,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         <span className="pane-meta" data-testid="pane-usage" title={usageTitle(member)}>
           {formatTokens(member.tokens)} · {formatCost(member)}
         </span>
+        <PaneCosts member={member} />
         {!isLead && <PaneReview agent={member.name} />}
         {member.queued > 0 && <span className="pane-queued" title="unread messages">✉ {member.queued}</span>}
         <span className="pane-actions">
@@ -141,6 +143,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
               Respawn
             </button>
           )}
+          <WorktreeActions member={member} />
           <MemberActions member={member} onEdit={(n) => dashboard.getState().setEditingMember(n)} />
           <button onClick={() => toggleMaximise(member.name)} title="maximise (m)">{maximised ? 'Restore' : 'Max'}</button>
         </span>

@@ -4,6 +4,7 @@ import type { HostEvent } from '../../contract/api';
 import { createTasksSlice, reduceTasks, type TasksSlice } from './tasks-slice';
 import { createTeamSlice, reduceTeam, type TeamSlice } from './team-slice';
 import { createUiSlice, reduceUi, stillTrue, type UiSlice } from './ui-slice';
+import { desktopNotify } from '../desktop-notify';
 import { createReviewSlice, reduceReview, type ReviewSlice } from './review-slice';
 
 export type DashboardState = TeamSlice & TasksSlice & UiSlice & ReviewSlice & { apply(ev: HostEvent): void };
@@ -20,7 +21,8 @@ export function createDashboardStore() {
       const patch = reduceTeam(s, ev) ?? reduceTasks(s, ev) ?? reduceUi(s, ev) ?? reduceReview(s, ev);
       if (patch) set(patch);
       if (ev.type === 'notice') s.notify(ev.level, ev.text);
-      if (ev.type === 'notice' && /^budget (at 80 %|reached)/.test(ev.text)) desktopNotify(ev.text);
+      // A budget reached is in the "needs you" queue (its notification is the queue's); 80 % is a heads-up.
+      if (ev.type === 'notice' && ev.text.startsWith('budget at 80 %')) budgetHeadsUp(ev.text);
       // A notice whose cause is over (the team now exists, the lead runs again) goes away by itself.
       if (ev.type === 'roster' && stillTrue(get().notices, ev) !== get().notices) set({ notices: stillTrue(get().notices, ev) });
       if (ev.type === 'roster' && !get().focused && ev.members.length) set({ focused: ev.members[0]!.name });
@@ -28,14 +30,18 @@ export function createDashboardStore() {
   }));
 }
 
-/** A budget alert reaches a person who is looking elsewhere: a desktop notification, when they allowed them. */
-function desktopNotify(text: string): void {
-  if (typeof document === 'undefined' || document.hasFocus() || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  const n = new Notification('thclaws', { body: text });
-  // What the browser actually showed (read by the e2e test; no stub).
-  n.addEventListener('show', () => {
-    const w = window as unknown as { __budgetNotifications?: string[] };
-    w.__budgetNotifications = [...(w.__budgetNotifications ?? []), text];
+/** A budget alert reaches a person who is looking elsewhere: a desktop notification, when they have them on. */
+function budgetHeadsUp(text: string): void {
+  if (typeof document === 'undefined') return;
+  desktopNotify({
+    title: 'thclaws',
+    body: text,
+    tag: text,
+    // What the browser actually showed (read by the e2e test; no stub).
+    onShow: () => {
+      const w = window as unknown as { __budgetNotifications?: string[] };
+      w.__budgetNotifications = [...(w.__budgetNotifications ?? []), text];
+    },
   });
 }
 

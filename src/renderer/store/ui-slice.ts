@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { BudgetsView, HostEvent, MemberSpec, SandboxView, SettingsView, SetupView, SpendPoint } from '../../contract/api';
 import type { DashboardState } from './index';
+import { LEAD } from '../../contract/limits';
 
 export type Tab = 'team' | 'board';
 
@@ -12,19 +13,23 @@ export interface Notice {
   cause?: NoticeCause;
 }
 
-/** Causes the page sees go away: a team appears, the lead runs again. */
-export type NoticeCause = 'no_team' | 'lead_down';
+/** Causes the page sees go away: a team appears, the lead runs again, the stopped host runs again. */
+export type NoticeCause = 'no_team' | 'lead_down' | 'host_stopped';
 
 export function noticeCause(text: string): NoticeCause | undefined {
   if (/^there is no team yet/i.test(text)) return 'no_team';
   if (/^the lead is not running/i.test(text)) return 'lead_down';
+  if (/^the workspace host \(pid \d+\) is stopped/.test(text)) return 'host_stopped';
   return undefined;
 }
+
+/** A notice that says a cause is over (src/main/daemon/host-stall.ts): the notices of that cause close. */
+const endsCause = (text: string): NoticeCause | undefined => (/^the workspace host \(pid \d+\) runs again/.test(text) ? 'host_stopped' : undefined);
 
 /** The notices still true after a roster: one whose cause is gone (the team exists, the lead is alive) is closed. */
 export function stillTrue(notices: Notice[], ev: HostEvent): Notice[] {
   if (ev.type !== 'roster') return notices;
-  const gone = (c: NoticeCause | undefined) => (c === 'no_team' && ev.team !== null) || (c === 'lead_down' && ev.members.some((m) => m.name === 'lead' && m.alive));
+  const gone = (c: NoticeCause | undefined) => (c === 'no_team' && ev.team !== null) || (c === 'lead_down' && ev.members.some((m) => m.name === LEAD && m.alive));
   return notices.some((n) => gone(n.cause)) ? notices.filter((n) => !gone(n.cause)) : notices;
 }
 
@@ -108,7 +113,11 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   effectiveMode: null,
   sandbox: null,
   notices: [],
-  setTab: (tab) => set({ tab }),
+  // A tab is a view of the page as Changes and Merge are: choosing one leaves the review.
+  setTab: (tab) => {
+    set({ tab });
+    if (get().reviewView) get().openReview(null);
+  },
   focus: (focused) => set({ focused }),
   toggleMaximise: (agent) => set((s) => ({ maximised: s.maximised === agent ? null : agent, focused: agent })),
   setHelpOpen: (helpOpen) => set({ helpOpen }),
@@ -117,7 +126,8 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
     const id = ++noticeId;
     const names = get().members.map((m) => m.name);
     const cause = noticeCause(text);
-    set((s) => ({ notices: [...s.notices.slice(-4), { id, level, text: asSentence(text, names), ...(cause ? { cause } : {}) }] }));
+    const over = endsCause(text);
+    set((s) => ({ notices: [...s.notices.filter((n) => !over || n.cause !== over).slice(-4), { id, level, text: asSentence(text, names), ...(cause ? { cause } : {}) }] }));
     // Information closes on its own; an error stays until the person closes it.
     if (level !== 'error') setTimeout(() => get().dismiss(id), NOTICE_MS[level]);
   },

@@ -3,6 +3,7 @@
  * running and are killed when the agent exits); `run_in_background` returns an id at once for BashOutput
  * and KillShell. A timeout or an abort kills the whole process group.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import type { Tool, ToolContext, ToolResult } from '../types.js';
 import { guardRefusal, limitsOf, toolError } from './common.js';
@@ -116,8 +117,13 @@ export async function runCommand(command: string, ctx: ToolContext, timeoutMs: n
     const timer = setTimeout(() => stop('timeout'), timeoutMs);
     const onAbort = () => stop('aborted');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => out.push(b));
+    // Each stream decoded on its own, so a character split across two chunks reaches the live tail whole.
+    const live = (decoder: StringDecoder) => (b: Buffer) => {
+      out.push(b);
+      if (ctx.onOutput) ctx.onOutput(decoder.write(b));
+    };
+    child.stdout.on('data', live(new StringDecoder('utf8')));
+    child.stderr.on('data', live(new StringDecoder('utf8')));
     child.on('error', (err) => {
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);

@@ -114,8 +114,8 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
         })
         .strict(),
       async run(input, s) {
-        const before = await s.store.tasks.get(input.task_id);
-        const t = await s.store.tasks.update(input.task_id, {
+        // The task as it was under the update's own lock: a claim racing a cancel still has its owner told.
+        const { old: before, task: t } = await s.store.tasks.change(input.task_id, {
           ...(input.subject !== undefined ? { subject: input.subject } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
           ...(input.owner !== undefined ? { reservedFor: input.owner?.trim() || null } : {}),

@@ -16,7 +16,7 @@ function estimate(f: Changes['files'][number]): number {
   return HEAD_PX + (f.binary || f.huge || changed > LARGE_FILE_LINES ? 24 : Math.min(changed + 4, 400) * ROW_PX);
 }
 
-function AgentChanges({ ch, split }: { ch: Changes; split: boolean }) {
+function AgentChanges({ ch, split, wrap }: { ch: Changes; split: boolean; wrap: boolean }) {
   const comments = useDashboard((s) => s.comments[ch.agent]) ?? [];
   const warnings = warningsOf(useDashboard((s) => s.warnings), ch.agent);
   const pending = comments.filter(unsent).length;
@@ -45,22 +45,48 @@ function AgentChanges({ ch, split }: { ch: Changes; split: boolean }) {
         <span className="review-pending" data-testid="pending-count">
           {pending} pending
         </span>
-        <button className="primary review-send" disabled={!pending || sending} onClick={() => void send(false)}>
+        {/* Why the buttons are off, said next to them (a tooltip alone is not seen on a phone or by a screen reader). */}
+        {!pending && (
+          <span className="review-send-why" id={`why-${ch.agent}`}>
+            add a comment first
+          </span>
+        )}
+        <button className="primary review-send" disabled={!pending || sending} aria-describedby={pending ? undefined : `why-${ch.agent}`} onClick={() => void send(false)}>
           Send review
         </button>
-        <button className="review-request-changes" disabled={!pending || sending} onClick={() => void send(true)} title="send the review and reopen the teammate's last completed task with it as the description">
+        <button className="review-request-changes" disabled={!pending || sending} aria-describedby={pending ? undefined : `why-${ch.agent}`} onClick={() => void send(true)} title="send the review and reopen the teammate's last completed task with it as the description">
           Request changes
         </button>
       </header>
       <EarlierComments agent={ch.agent} comments={gone} title="Comments on files no longer in the changes" />
       {ch.files.length === 0 && <div className="review-empty">no changes</div>}
       {ch.files.map((f, i) => {
-        const diff = <FileDiff agent={ch.agent} file={f} split={split} />;
+        const diff = <FileDiff agent={ch.agent} file={f} split={split} wrap={wrap} />;
         const key = `${f.source}\0${f.path}`;
         return i < FIRST_FILES ? <div key={key}>{diff}</div> : <NearScreen key={key} estimate={estimate(f)} label={f.path}>{diff}</NearScreen>;
       })}
     </section>
   );
+}
+
+const WRAP_KEY = 'thclaws.review.wrap';
+
+/** The person's wrap choice, if they made one (else a phone wraps and a wide window does not). */
+function wrapChoice(): boolean | null {
+  try {
+    const v = globalThis.localStorage?.getItem(WRAP_KEY);
+    return v === 'on' ? true : v === 'off' ? false : null;
+  } catch {
+    return null; // storage denied: the default for the screen
+  }
+}
+
+function saveWrap(on: boolean): void {
+  try {
+    globalThis.localStorage?.setItem(WRAP_KEY, on ? 'on' : 'off');
+  } catch {
+    // storage denied: the choice lasts for this page
+  }
 }
 
 /** Changes of one teammate or of everyone: the file list, each file's diff, comments, the pending review. */
@@ -69,6 +95,11 @@ export function ChangesView({ agent }: { agent: string }) {
   const openReview = useDashboard((s) => s.openReview);
   const narrow = typeof window !== 'undefined' && window.innerWidth < 800;
   const [split, setSplit] = useState(!narrow);
+  const [wrap, setWrap] = useState(() => wrapChoice() ?? narrow);
+  const toggleWrap = () => {
+    setWrap(!wrap);
+    saveWrap(!wrap);
+  };
   const agents = Object.keys(changes).sort();
   const shown = agent === 'all' ? agents.filter((a) => changes[a]!.files.length) : [agent];
   return (
@@ -91,6 +122,9 @@ export function ChangesView({ agent }: { agent: string }) {
             Side by side
           </button>
         </span>
+        <button className={wrap ? 'active' : ''} aria-pressed={wrap} onClick={toggleWrap} title="wrap long lines (this choice is remembered)">
+          Wrap lines
+        </button>
         <span className="spacer" />
         <button onClick={() => openReview({ kind: 'merge' })}>Merge…</button>
         <button onClick={() => openReview(null)} aria-label="close">
@@ -99,7 +133,7 @@ export function ChangesView({ agent }: { agent: string }) {
       </div>
       <div className="review-scroll">
         {shown.length === 0 && <div className="review-empty">no teammate has changes yet</div>}
-        {shown.map((a) => (changes[a] ? <AgentChanges key={a} ch={changes[a]} split={split} /> : <div key={a} className="review-empty">{a}: no branch yet</div>))}
+        {shown.map((a) => (changes[a] ? <AgentChanges key={a} ch={changes[a]} split={split} wrap={wrap} /> : <div key={a} className="review-empty">{a}: no branch yet</div>))}
       </div>
     </div>
   );

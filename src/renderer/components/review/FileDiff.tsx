@@ -1,11 +1,14 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { DiffModeEnum, DiffView, SplitSide } from '@git-diff-view/react';
+import { useEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { DiffModeEnum, DiffView, SplitSide, type DiffViewProps } from '@git-diff-view/react';
 import '@git-diff-view/react/styles/diff-view.css';
 import type { FileChangeView, ReviewCommentView } from '../../../contract/api';
 import { act } from '../../context';
 import { useDashboard } from '../../store';
 import { NearScreen } from './near-screen';
 import { paginatePatch } from './patch-pages';
+import { lineAt, opensComment } from './line-tap';
+
+type WidgetStore = Parameters<NonNullable<DiffViewProps<unknown>['onCreateUseWidgetHook']>>[0];
 
 /** Past this many changed lines a file starts collapsed ("show" renders it). */
 export const LARGE_FILE_LINES = 1500;
@@ -124,7 +127,7 @@ function KeyboardScroll({ label, children }: { label: string; children: ReactNod
 }
 
 /** One file of a teammate's changes: header (status, counts, where, viewed), then its diff or why there is none. */
-export function FileDiff({ agent, file, split }: { agent: string; file: FileChangeView; split: boolean }) {
+export function FileDiff({ agent, file, split, wrap }: { agent: string; file: FileChangeView; split: boolean; wrap: boolean }) {
   const key = `${agent}\0${file.source}\0${file.path}`;
   const viewedSig = useDashboard((s) => s.viewed[key]);
   const markViewed = useDashboard((s) => s.markViewed);
@@ -154,6 +157,10 @@ export function FileDiff({ agent, file, split }: { agent: string; file: FileChan
   const extend: Record<string, { data: ReviewCommentView[] }> = {};
   for (const c of comments.filter(onLine)) (extend[String(c.line)] ??= { data: [] }).data.push(c);
   const earlier = comments.filter((c) => !onLine(c));
+  // A file with one side only (added, deleted) reads as one column: side by side would leave half of it empty.
+  const mode = split && file.status !== 'added' && file.status !== 'deleted' ? DiffModeEnum.Split : DiffModeEnum.Unified;
+  // Each page's comment-form store, so a tap on a line (no hover on a phone) opens the form the "+" opens.
+  const widgets = useRef<Array<WidgetStore | undefined>>([]);
   const counts = file.huge ? `huge file (${file.size ?? '?'} bytes): not shown` : file.binary ? 'binary' : `+${file.added ?? 0} −${file.deleted ?? 0}`;
   return (
     <div className={`review-file${viewed ? ' viewed' : ''}`} data-path={file.path} data-source={file.source} id={`f-${encodeURIComponent(key)}`}>
@@ -183,19 +190,28 @@ export function FileDiff({ agent, file, split }: { agent: string; file: FileChan
               const view = (
                 <DiffView<ReviewCommentView[]>
                   data={{ oldFile: { fileName: file.old_path ?? file.path, fileLang: langOf(file.path) }, newFile: { fileName: file.path, fileLang: langOf(file.path) }, hunks: [page.text] }}
-                  diffViewMode={split ? DiffModeEnum.Split : DiffModeEnum.Unified}
+                  diffViewMode={mode}
                   diffViewHighlight={changed <= HIGHLIGHT_MAX_LINES}
-                  diffViewWrap={false}
+                  diffViewWrap={wrap}
                   diffViewTheme="dark"
                   diffViewFontSize={12}
                   diffViewAddWidget={file.status !== 'deleted'}
                   onAddWidgetClick={() => undefined}
+                  onCreateUseWidgetHook={(w) => (widgets.current[i] = w)}
                   renderWidgetLine={({ lineNumber, side, onClose }) => (side === SplitSide.new ? <CommentForm agent={agent} file={file} line={lineNumber} onClose={onClose} /> : <div className="review-empty">comment on the new side (the teammate's version)</div>)}
                   extendData={{ newFile: extend }}
                   renderExtendLine={({ data }) => <CommentBox agent={agent} comments={data} />}
                 />
               );
-              const boxed = <KeyboardScroll label={`diff of ${file.path}${pages.length > 1 ? `, part ${i + 1}` : ''}`}>{view}</KeyboardScroll>;
+              const open = (e: MouseEvent<HTMLDivElement>) => {
+                const at = file.status !== 'deleted' && opensComment(e.target as Element, (e.nativeEvent as PointerEvent).pointerType) ? lineAt(e.target as Element) : null;
+                if (at) widgets.current[i]?.getReadonlyState().setWidget({ side: at.side, lineNumber: at.line });
+              };
+              const boxed = (
+                <div className="review-diff-lines" onClick={open}>
+                  <KeyboardScroll label={`diff of ${file.path}${pages.length > 1 ? `, part ${i + 1}` : ''}`}>{view}</KeyboardScroll>
+                </div>
+              );
               return i === 0 ? <div key={i}>{boxed}</div> : <NearScreen key={i} estimate={(page.lines + 1) * ROW_PX}>{boxed}</NearScreen>;
             })
           )}

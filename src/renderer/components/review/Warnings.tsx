@@ -66,12 +66,15 @@ export function PaneReview({ agent }: { agent: string }) {
 export function ReviewButtons() {
   const openReview = useDashboard((s) => s.openReview);
   const conflicts = useDashboard((s) => s.warnings.filter((w) => w.kind === 'conflict').length);
+  const open = useDashboard((s) => s.reviewView?.kind ?? null);
+  // Views of the page like the tabs beside them: the open one is marked current.
+  const current = (kind: 'changes' | 'merge') => ({ className: `${kind === 'changes' ? 'review-open' : 'merge-open'}${open === kind ? ' active' : ''}`, 'aria-current': open === kind ? ('page' as const) : undefined });
   return (
     <>
-      <button className="review-open" aria-keyshortcuts="Alt+C" title="every teammate's changes (Alt+C)" onClick={() => openReview({ kind: 'changes', agent: 'all' })}>
+      <button {...current('changes')} aria-keyshortcuts="Alt+C" title="every teammate's changes (Alt+C)" onClick={() => openReview({ kind: 'changes', agent: 'all' })}>
         Changes{conflicts ? <span className="review-badge" title="conflict warnings">{conflicts}</span> : null}
       </button>
-      <button className="merge-open" aria-keyshortcuts="Alt+G" title="merge the teammates' branches (Alt+G)" onClick={() => openReview({ kind: 'merge' })}>
+      <button {...current('merge')} aria-keyshortcuts="Alt+G" title="merge the teammates' branches (Alt+G)" onClick={() => openReview({ kind: 'merge' })}>
         Merge
       </button>
     </>

@@ -1,0 +1,82 @@
+/**
+ * Live output of a running command in a teammate's pane (issue 32, item 4), in real Chromium through
+ * `thclaws dashboard`: a real teammate (scripted provider, OS sandbox) runs a long Bash; its last lines show in
+ * the pane while it runs, are replaced by the result when it ends, and the result names the file that holds
+ * the whole output — at 1440×900 and 390×844.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { THCLAWS } from '../test/desktop/helpers.js';
+import { startDashboard, type Dashboard } from './fixture.js';
+
+const SHOTS = process.env.THCLAWS_SHOTS_DIR ?? path.join('test-results', 'screenshots');
+const ROWS = 40;
+// Prints its rows, then waits for the test's release file: what the pane shows before the end is checked then.
+const COMMAND = `for i in $(seq 1 ${ROWS}); do echo "row $i"; done; while [ ! -e .home/release ]; do sleep 0.05; done; echo fin''ished`;
+const SCRIPT = {
+  rules: [{ match: 'Task #1 —', turns: [{ text: 'running it', tool_calls: [{ name: 'Bash', input: { command: COMMAND } }, { name: 'TeamTaskComplete', input: { task_id: '1', summary: 'done' } }] }, { text: 'end' }] }],
+  fallback: [{ text: 'ok' }],
+};
+
+let d: Dashboard;
+let alice: ChildProcess | undefined;
+
+test.beforeAll(async () => {
+  d = await startDashboard(['alice'], { teamEnabled: true });
+  fs.appendFileSync(path.join(d.ws, '.git', 'info', 'exclude'), '.thclaws/\n.home/\n');
+  const home = path.join(d.ws, '.home');
+  const script = path.join(home, 'script.json');
+  fs.writeFileSync(script, JSON.stringify(SCRIPT));
+  // Like the background launcher: the teammate's terminal output goes to its output.log (the pane shows it).
+  fs.mkdirSync(path.join(d.teamDir, 'agents', 'alice'), { recursive: true });
+  const log = fs.openSync(path.join(d.teamDir, 'agents', 'alice', 'output.log'), 'a');
+  alice = spawn(THCLAWS, ['--team-agent', 'alice', '--script', script], {
+    cwd: d.ws,
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), THCLAWS_TEAM_DIR: d.teamDir },
+    stdio: ['ignore', log, log],
+  });
+});
+
+test.afterAll(async () => {
+  alice?.kill('SIGKILL');
+  await d?.stop();
+});
+
+const paneText = (page: Page) => page.evaluate(() => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text('alice'));
+
+test('a long Bash shows its last lines in the pane while it runs, then its result and where the whole output is', async ({ browser }) => {
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await page.goto(d.url);
+  await expect(page.locator('.pane[data-agent="alice"]')).toBeVisible();
+  d.cli('team', 'task', 'add', '--subject', 'run the long command', '--owner', 'alice');
+  // The person lets it run from the approval inbox.
+  await page.locator('.approval', { hasText: 'seq 1 40' }).getByRole('button', { name: 'Approve', exact: true }).click({ timeout: 40_000 });
+  // Running: the tail is in the pane (the last rows, not the first), and no result yet.
+  await expect.poll(() => paneText(page), { timeout: 40_000 }).toContain(`│ row ${ROWS}`);
+  const running = await paneText(page);
+  expect(running).toMatch(/running · \d+ s · \d+ lines so far/);
+  expect(running).not.toContain('│ row 1\n');
+  expect(running).not.toContain('⎿');
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.locator('.pane[data-agent="alice"]').scrollIntoViewIfNeeded();
+    await expect.poll(() => paneText(page)).toContain(`│ row ${ROWS}`);
+    await page.screenshot({ path: path.join(SHOTS, `live-output-running-${w}x${h}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  fs.writeFileSync(path.join(d.ws, '.home', 'release'), '');
+  // Ended: the tail is replaced in place by the result's first lines and the way to the rest.
+  await expect.poll(() => paneText(page), { timeout: 30_000 }).toContain(`… ${ROWS + 2 - 6} more lines (all in `);
+  const ended = (await paneText(page)).replace(/\s*\n/g, '');
+  expect(ended).not.toMatch(/running · \d+ s/);
+  const saved = /all in (\S+?\.txt)\)/.exec(ended)?.[1];
+  expect(saved, ended).toMatch(/^\.thclaws\/sessions\/[^/]+\.outputs\/Bash-.+\.txt$/);
+  const whole = fs.readFileSync(path.join(d.ws, saved!), 'utf8');
+  expect(whole).toContain('row 1\nrow 2\n');
+  expect(whole).toContain(`row ${ROWS}\nfinished\n[exit code 0]`);
+  await page.screenshot({ path: path.join(SHOTS, 'live-output-ended-1440x900.png') });
+  await page.context().close();
+});
