@@ -74,6 +74,7 @@ test('1440×900 with two approvals waiting: the terminals keep ≥ 60 % of the h
   for (const b of await page.getByRole('button', { name: 'Approve', exact: true }).all()) await expect(b).toBeInViewport({ ratio: 1 });
   await page.screenshot({ path: `${SHOTS}/room-1440.png` });
   const m = await measure(page);
+  console.log(`terminals cover ${Math.round(m.share * 100)} % of 1440×900 with two approvals waiting`);
   expect(m.below, 'panes below the fold').toEqual([]);
   expect(m.mainScrolls || m.pageScrolls, 'a scroll pushes panes out of view').toBe(false);
   expect(m.share, `terminals cover ${Math.round(m.share * 100)} % of the window`).toBeGreaterThanOrEqual(0.6);
