@@ -204,6 +204,10 @@ test('the spend chart is read back after the dashboard restarts', async () => {
   expect(before).toBeGreaterThanOrEqual(3);
   await d.restart();
   await page.goto(d.url);
+  // Budgets stay open where the person opened them; a new address (port) is another origin, whose storage is new.
+  const toggle = page.getByRole('button', { name: 'Budgets and spend' });
+  await expect(toggle).toBeVisible();
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
   await expect(row('alice').getByRole('img', { name: "alice's spend per model call: 2 model calls" })).toBeVisible();
   await expect(row('dave').locator('.spend-chart rect')).toHaveCount(before);
   await expect(row('bob').getByRole('img', { name: "bob's spend per model call: 1 model calls, some at an unknown price" })).toBeVisible();

@@ -172,7 +172,8 @@ export function BudgetCard() {
   // Folded until asked for (the panes come first), then as the person left it in this workspace.
   const dir = useDashboard((s) => s.workspace?.dir ?? '');
   const [open, setOpen] = useRemembered(`thclaws:budgets-open:${dir}`, false);
-  if (!team || !budgets) return null;
+  // Not before the workspace is known: a choice made then would be kept under no workspace's name.
+  if (!team || !budgets || !dir) return null;
   const called = members.filter((m) => m.tokens !== null);
   const anyCall = called.length > 0;
   // The known costs are a lower bound of the team's: its USD limit still stops the team once they reach it.
