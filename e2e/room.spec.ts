@@ -121,3 +121,17 @@ test('390×844 phone: the approvals are a capped strip with a count that scrolls
   expect(await serious(page)).toEqual([]);
   await page.context().close();
 });
+
+test('once the requests are answered, the inbox is one line and the panes still fill the window', async ({ browser }) => {
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await page.goto(d.url);
+  await expect(page.locator('.approval')).toHaveCount(2, { timeout: 60_000 });
+  for (let i = 0; i < 2; i++) await page.locator('.approval').first().getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(page.locator('.approvals-count')).toHaveText('none waiting');
+  expect((await page.locator('.approvals').boundingBox())!.height).toBeLessThanOrEqual(40);
+  const m = await measure(page);
+  expect(m.below, 'panes below the fold').toEqual([]);
+  expect(m.mainScrolls || m.pageScrolls).toBe(false);
+  expect(m.share).toBeGreaterThanOrEqual(0.6);
+  await page.context().close();
+});
