@@ -31,6 +31,9 @@ test.beforeAll(async ({ browser }) => {
   d.startSim('bob', '--own-output');
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage(); // a context of its own: axe-core needs one
   await page.goto(d.url);
+  // Folded until the person opens it (issue 32: the panes come first).
+  await expect(page.getByRole('button', { name: 'Budgets and spend' })).toHaveAttribute('aria-expanded', 'false');
+  await page.getByRole('button', { name: 'Budgets and spend' }).click();
 });
 
 test.afterAll(async () => {
@@ -80,9 +83,8 @@ test('a budget set from the card lands in budgets.json; spend, $? and the 80 % n
   expect(budgets().team).toEqual({ tokens: 50000 });
   await page.screenshot({ path: path.join(shots, 'budget-card-1440.png') });
   await page.setViewportSize({ width: 390, height: 844 });
-  // Folded on a phone until the person opens it.
-  await expect(page.getByRole('button', { name: 'Budgets and spend' })).toHaveAttribute('aria-expanded', 'false');
-  await page.getByRole('button', { name: 'Budgets and spend' }).click();
+  // The person opened it: it stays open at any width.
+  await expect(page.getByRole('button', { name: 'Budgets and spend' })).toHaveAttribute('aria-expanded', 'true');
   await page.locator('.budget-card').screenshot({ path: path.join(shots, 'budget-card-390.png') });
   await page.setViewportSize({ width: 1440, height: 900 });
 
@@ -202,6 +204,10 @@ test('the spend chart is read back after the dashboard restarts', async () => {
   expect(before).toBeGreaterThanOrEqual(3);
   await d.restart();
   await page.goto(d.url);
+  // Budgets stay open where the person opened them; a new address (port) is another origin, whose storage is new.
+  const toggle = page.getByRole('button', { name: 'Budgets and spend' });
+  await expect(toggle).toBeVisible();
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
   await expect(row('alice').getByRole('img', { name: "alice's spend per model call: 2 model calls" })).toBeVisible();
   await expect(row('dave').locator('.spend-chart rect')).toHaveCount(before);
   await expect(row('bob').getByRole('img', { name: "bob's spend per model call: 1 model calls, some at an unknown price" })).toBeVisible();

@@ -84,3 +84,18 @@ export async function stopWorkspaceHost(ws: string, env: NodeJS.ProcessEnv): Pro
   const stop = spawn(THCLAWS, ['host', '--stop', '--dir', ws], { env, stdio: 'ignore' });
   await new Promise((r) => stop.once('exit', r));
 }
+
+/**
+ * A real teammate process (`thclaws --team-agent`) on the scripted provider, in the dashboard's workspace with
+ * its private HOME; the caller kills it (or d.stop() takes the team's host down).
+ */
+export function startScriptedTeammate(d: Dashboard, name: string, script: unknown, env: Record<string, string> = {}): ChildProcess {
+  const home = path.join(d.ws, '.home');
+  const file = path.join(home, `script-${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(script));
+  return spawn(THCLAWS, ['--team-agent', name, '--script', file], {
+    cwd: d.ws,
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), THCLAWS_TEAM_DIR: d.teamDir, ...env },
+    stdio: 'ignore',
+  });
+}

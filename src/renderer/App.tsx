@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { installShortcuts } from './keyboard';
 import { useDashboard } from './store';
 import { modelAlert, teamCounts } from './store/counts';
@@ -110,6 +110,15 @@ function Notices() {
   );
 }
 
+/**
+ * The approvals and the panes: with requests waiting, the approvals are a side column on a wide window (the
+ * panes keep the height) and a capped strip that scrolls on a narrow one (styles.css); none waiting, one line.
+ */
+function Work({ children }: { children: ReactNode }) {
+  const waiting = useDashboard((s) => s.approvals.length > 0);
+  return <div className={`work${waiting ? ' waiting' : ''}`}>{children}</div>;
+}
+
 export function App() {
   const tab = useDashboard((s) => s.tab);
   const reviewing = useDashboard((s) => s.reviewView !== null);
@@ -137,24 +146,26 @@ export function App() {
         <HeaderBar />
         <ModelAlert />
         <KeyCheckLine />
-        <ApprovalInbox />
         <WarningsBar />
         <DemoGuide />
-        <main>
-          <Welcome />
-          {/* Changes and Merge take the tab's place under the header (not over it). */}
-          {reviewing ? (
-            <ReviewLayer />
-          ) : tab === 'team' ? (
-            <>
-              <TeamManager />
-              <BudgetCard />
-              <TeamTab />
-            </>
-          ) : (
-            <TaskBoard />
-          )}
-        </main>
+        <Work>
+          <ApprovalInbox />
+          <main>
+            <Welcome />
+            {/* Changes and Merge take the tab's place under the header (not over it). */}
+            {reviewing ? (
+              <ReviewLayer />
+            ) : tab === 'team' ? (
+              <>
+                <TeamManager />
+                <BudgetCard />
+                <TeamTab />
+              </>
+            ) : (
+              <TaskBoard />
+            )}
+          </main>
+        </Work>
         {editing && <TaskEditor key={editing} />}
         <ReviewHash />
         <SettingsDialog />

@@ -54,6 +54,10 @@ export function installShortcuts(): () => void {
       s.toggleMaximise(s.focused);
     } else if (e.key === 'Enter' && s.focused) {
       window.dispatchEvent(new CustomEvent('thclaws:focus-message', { detail: s.focused }));
+    } else if (e.code === 'KeyC') {
+      s.openReview({ kind: 'changes', agent: 'all' });
+    } else if (e.code === 'KeyG') {
+      s.openReview({ kind: 'merge' });
     } else if (key === 't') {
       s.setTab('team');
     } else if (key === 'b') {

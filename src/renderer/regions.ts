@@ -3,7 +3,7 @@ import { dashboard } from './store';
 
 /**
  * The page's regions, in the order F6 visits them (as browsers and VS Code do): the header bar, the
- * approval inbox, then each pane (or the task board). A terminal keeps every other key for the agent's REPL
+ * approval inbox, the team bar, the budgets, then each pane (or the task board). A terminal keeps every other key for the agent's REPL
  * (Tab, Shift+Tab, Escape included), so F6 / Shift+F6 is how focus leaves it. Regions are marked
  * `data-region` in the markup; entering a pane focuses its terminal, any other region itself (announced by
  * its label), from where Tab moves through its controls.

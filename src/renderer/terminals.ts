@@ -35,6 +35,8 @@ const TYPING_MS = 1000;
 const TYPING_HOLD_MS = 2000;
 const TYPING_OTHER_GAP_MS = 100;
 const TYPING_OTHER_CHARS = 32 * 1024;
+/** What focus reaching an agent's terminal tells the person (its accessible name, and a hint on the pane). */
+export const terminalHint = (agent: string): string => `${agent} terminal — keys go to the agent; F6 to leave`;
 /** Characters an echo may write past a full frame budget. */
 const ECHO_ALLOWANCE = 4096;
 /** A box change this soon after a window resize was the person's doing (ms). */
@@ -65,6 +67,9 @@ export class TerminalManager {
   });
   /** Characters each pane has rendered (or buffered while hidden): the bench and tests read it. */
   private readonly done = new Map<string, number>();
+
+  /** Who to tell when a pane's own or pty size changes (see sizedElsewhere). */
+  private readonly sizeWatchers = new Map<string, Set<() => void>>();
 
   /** When the window was last resized (by the person: a drag, a rotation). */
   private windowResizedAt = -Infinity;
@@ -132,6 +137,7 @@ export class TerminalManager {
     const p = this.pane(agent);
     const size = { cols, rows };
     p.pty = size;
+    this.sized(agent);
     if (!p.term) return;
     markResize(p, size);
     writeMarks(p);
@@ -173,6 +179,8 @@ export class TerminalManager {
     term.loadAddon(new Unicode11Addon());
     term.unicode.activeVersion = '11';
     term.open(el);
+    // xterm names its input "Terminal input": the name says whose terminal it is and how to leave it.
+    term.textarea?.setAttribute('aria-label', terminalHint(agent));
     p.term = term;
     p.fit = fit;
     p.own = null;
@@ -189,6 +197,7 @@ export class TerminalManager {
       const own = { cols: Math.min(1000, d.cols), rows: Math.min(500, d.rows) };
       const same = p.own && p.own.cols === own.cols && p.own.rows === own.rows;
       p.own = own;
+      if (!same) this.sized(agent);
       if (!same || used) this.client.fire({ type: 'resize', agent, ...own, ...(used ? { active: true } : {}) });
       showAtSize(p);
     };
@@ -237,6 +246,31 @@ export class TerminalManager {
     p.term = null;
     p.fit = null;
     p.own = null;
+  }
+
+  /** Calls `fn` when the pane's own or pty size changes; returns the way to stop. */
+  watchSize(agent: string, fn: () => void): () => void {
+    const set = this.sizeWatchers.get(agent) ?? new Set();
+    this.sizeWatchers.set(agent, set);
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  private sized(agent: string): void {
+    for (const fn of this.sizeWatchers.get(agent) ?? []) fn();
+  }
+
+  /** The pty's columns when another view set them and they differ from what this view's box fits; else null. */
+  sizedElsewhere(agent: string): number | null {
+    const p = this.panes.get(agent);
+    if (!p?.term || !p.pty || !p.own || p.pty.cols === p.own.cols) return null;
+    return p.pty.cols;
+  }
+
+  /** The person asks this view's size to win (as typing into it would): the pty takes what this box fits. */
+  fitHere(agent: string): void {
+    const own = this.panes.get(agent)?.own;
+    if (own) this.client.fire({ type: 'resize', agent, ...own, active: true });
   }
 
   /** What the pane's box fits while it is shown, else nothing (a hidden pane does not size the pty). */

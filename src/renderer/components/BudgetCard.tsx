@@ -3,7 +3,7 @@ import type { BudgetsView, Member, SpendPoint } from '../../contract/api';
 import { applicableLimits, evaluateBudget, teamSpend as sumTeamSpend, type Spend } from '../../contract/budget';
 import { act } from '../context';
 import { formatCost, formatTokens, formatUsd } from '../format';
-import { useNarrow } from '../layout';
+import { useRemembered } from '../layout';
 import { useDashboard } from '../store';
 
 type Limit = NonNullable<BudgetsView['team']>;
@@ -169,11 +169,11 @@ export function BudgetCard() {
   const spend = useDashboard((s) => s.spend);
   const team = useDashboard((s) => s.team);
   const [editing, setEditing] = useState<string | null>(null);
-  // Folded on a phone until asked for: the panes come first there.
-  const narrow = useNarrow();
-  const [asked, setOpen] = useState<boolean | null>(null);
-  const open = asked ?? !narrow;
-  if (!team || !budgets) return null;
+  // Folded until asked for (the panes come first), then as the person left it in this workspace.
+  const dir = useDashboard((s) => s.workspace?.dir ?? '');
+  const [open, setOpen] = useRemembered(`thclaws:budgets-open:${dir}`, false);
+  // Not before the workspace is known: a choice made then would be kept under no workspace's name.
+  if (!team || !budgets || !dir) return null;
   const called = members.filter((m) => m.tokens !== null);
   const anyCall = called.length > 0;
   // The known costs are a lower bound of the team's: its USD limit still stops the team once they reach it.
@@ -181,7 +181,7 @@ export function BudgetCard() {
   const teamLimit = budgets.stored.team ?? budgets.settings.team;
   const teamState = teamLimit ? evaluateBudget([{ scope: 'team', limit: teamLimit }], teamSpend, teamSpend, 'team') : null;
   return (
-    <section className="budget-card" aria-label="budgets">
+    <section className="budget-card" aria-label="budgets" data-region>
       <h3>
         <button className="budget-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           Budgets and spend

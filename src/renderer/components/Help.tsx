@@ -2,7 +2,7 @@ import { useDashboard } from '../store';
 import { Dialog } from './Dialog';
 
 export const SHORTCUTS: [string, string][] = [
-  ['F6 / Shift+F6', 'next / previous region (header, approvals, each pane): the way out of a terminal'],
+  ['F6 / Shift+F6', 'next / previous region (header, approvals, team bar, budgets, each pane): the way out of a terminal'],
   ['Tab, Shift+Tab, Esc in a terminal', "go to the agent's terminal, as typed"],
   ['Alt+→ / Alt+←', 'next / previous pane'],
   ['Alt+1 … Alt+9', 'go to pane n'],
@@ -10,6 +10,7 @@ export const SHORTCUTS: [string, string][] = [
   ['Alt+Enter', 'focus the message box of the focused pane'],
   ['Alt+T / Alt+B', 'Team tab / task board'],
   ['Alt+N', 'new task'],
+  ['Alt+C / Alt+G', "Changes (every teammate's) / Merge"],
   ['a / d', 'approve / deny the selected request (outside a terminal or text field)'],
   ['j / k', 'select the next / previous request'],
   ['?', 'this help (outside a terminal)'],

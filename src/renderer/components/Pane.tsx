@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Member } from '../../contract/api';
 import { act, terminals } from '../context';
+import { terminalHint } from '../terminals';
 import { dashboard, useDashboard } from '../store';
 import { StatusBadge } from './StatusBadge';
 import { MemberActions, StartButton } from './TeamManager';
@@ -9,10 +10,44 @@ import { formatCost, formatTokens, usageTitle } from '../format';
 import { PaneCosts, WorktreeActions } from './PaneWorktree';
 import { shownModel } from '../models-shown';
 
+/** How long sizes must disagree before the pane says so (a resize of this view settles well within it), ms. */
+const SETTLE_MS = 400;
+
+/**
+ * The pty sized by another view (the one used last): this pane shows it at that width — cut at the edge or
+ * narrower than its box — and says so, with the way to make this screen's size win.
+ */
+function SizedElsewhere({ agent }: { agent: string }) {
+  const [cols, setCols] = useState<number | null>(null);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setCols(terminals.sizedElsewhere(agent)), SETTLE_MS);
+    };
+    const stop = terminals.watchSize(agent, check);
+    check();
+    return () => {
+      stop();
+      clearTimeout(timer);
+    };
+  }, [agent]);
+  if (cols === null) return null;
+  return (
+    <div className="pane-sized" role="status" data-testid="pane-sized">
+      shown at {cols} columns (sized by another window) —{' '}
+      <button type="button" onClick={() => terminals.fitHere(agent)}>
+        fit to this screen
+      </button>
+    </div>
+  );
+}
+
 export function Pane({ member, visible }: { member: Member; visible: boolean }) {
   const host = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
+  const [inTerm, setInTerm] = useState(false);
   const focused = useDashboard((s) => s.focused === member.name);
   const maximised = useDashboard((s) => s.maximised === member.name);
   const toggleMaximise = useDashboard((s) => s.toggleMaximise);
@@ -56,8 +91,14 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
     >
       <header className="pane-head">
         <span className="pane-name">{member.name}</span>
-        <span className="pane-role">{member.role || 'teammate'}</span>
-        {member.model && <span className="pane-model" title={`model setting: ${member.model}`}>{shownModel(member.model, { scripted, demo })}</span>}
+        <span className="pane-role" title={member.role || 'teammate'}>
+          {member.role || 'teammate'}
+        </span>
+        {member.model && (
+          <span className="pane-model" title={`model setting: ${member.model}`}>
+            {shownModel(member.model, { scripted, demo })}
+          </span>
+        )}
         <StatusBadge state={member.state} waiting={!!member.waiting_for} reason={member.error} onOpen={showRequest} />
         {member.error && !notDoneShown && (
           <span className="pane-error" data-testid="pane-error" title={member.error}>
@@ -123,7 +164,16 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
       ) : (
         member.terminal.kind === 'readonly' && <div className="pane-readonly">read-only: {member.terminal.reason}</div>
       )}
-      <div className="pane-term" ref={host} />
+      <SizedElsewhere agent={member.name} />
+      <div className="pane-term-box" onFocus={() => setInTerm(true)} onBlur={() => setInTerm(false)}>
+        <div className="pane-term" ref={host} />
+        {/* Said by the terminal's accessible name on focus (terminals.ts); shown here for the eye. */}
+        {inTerm && (
+          <div className="pane-keys" aria-hidden="true" data-testid="pane-keys">
+            {terminalHint(member.name)}
+          </div>
+        )}
+      </div>
       <form
         className="pane-msg"
         onSubmit={(e) => {

@@ -203,7 +203,7 @@ export function TeamManager() {
   const [creating, setCreating] = useState(false);
   const [text, setText] = useState('');
   return (
-    <div className="team-manager" role="toolbar" aria-label="team">
+    <div className="team-manager" role="toolbar" aria-label="team" data-region>
       {settingUp ? (
         <span className="setting-up" role="status" data-testid="setting-up">
           the lead is setting up the team…

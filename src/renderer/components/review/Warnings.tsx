@@ -74,10 +74,10 @@ export function ReviewButtons() {
   if (!team) return null;
   return (
     <>
-      <button {...current('changes')} onClick={() => openReview({ kind: 'changes', agent: 'all' })}>
+      <button {...current('changes')} aria-keyshortcuts="Alt+C" title="every teammate's changes (Alt+C)" onClick={() => openReview({ kind: 'changes', agent: 'all' })}>
         Changes{conflicts ? <span className="review-badge" title="conflict warnings">{conflicts}</span> : null}
       </button>
-      <button {...current('merge')} onClick={() => openReview({ kind: 'merge' })}>
+      <button {...current('merge')} aria-keyshortcuts="Alt+G" title="merge the teammates' branches (Alt+G)" onClick={() => openReview({ kind: 'merge' })}>
         Merge
       </button>
     </>
