@@ -68,6 +68,15 @@ test("after a landing the others read N behind main; Update brings alice to 0", 
   await expect(pane('alice').getByTestId('pane-behind')).toHaveText('2 behind main', SAMPLED);
   await expect(pane('carol').getByTestId('pane-behind')).toHaveText('2 behind main');
   await shots('card-behind');
+  // While she works (or starts) the update waits: the button says so and does nothing.
+  const sim = d.sims.get('alice')!;
+  for (const state of ['working', 'spawning']) {
+    sim.stdin!.write(`status {"status":"${state}"}\n`);
+    await expect(pane('alice').getByRole('button', { name: 'Update' })).toBeDisabled(SAMPLED);
+    await expect(pane('alice').getByRole('button', { name: 'Update' })).toHaveAttribute('title', 'once it is idle');
+  }
+  sim.stdin!.write('status {"status":"idle"}\n');
+  await expect(pane('alice').getByRole('button', { name: 'Update' })).toBeEnabled(SAMPLED);
   await pane('alice').getByRole('button', { name: 'Update' }).click();
   await expect(pane('alice').getByTestId('pane-behind')).toHaveCount(0);
   await expect(pane('alice').getByRole('button', { name: 'Update' })).toHaveCount(0);
