@@ -123,11 +123,13 @@ test("the lead's budget row has Set, and the lead keeps the limit set there", as
     await page.keyboard.type(text);
     await page.keyboard.press('Enter');
   };
+  // Budgets are folded until asked for.
+  const toggle = page.getByRole('button', { name: 'Budgets and spend' });
+  await expect(toggle).toBeEnabled();
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
   // One model call first: the lead has spent something.
   await typeToLead('hello');
   await expect(page.getByTestId('spend-lead')).not.toHaveText(/^– tok/, { timeout: 30_000 });
-  const toggle = page.getByRole('button', { name: 'Budgets and spend' });
-  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
   await page.getByRole('button', { name: 'set the budget of lead' }).click();
   const form = page.getByRole('form', { name: 'budget of lead' });
   await form.getByLabel('Tokens').fill('1');

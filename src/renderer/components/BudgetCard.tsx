@@ -172,8 +172,20 @@ export function BudgetCard() {
   // Folded until asked for (the panes come first), then as the person left it in this workspace.
   const dir = useDashboard((s) => s.workspace?.dir ?? '');
   const [open, setOpen] = useRemembered(`thclaws:budgets-open:${dir}`, false);
-  // Not before the workspace is known: a choice made then would be kept under no workspace's name.
-  if (!team || !budgets || !dir) return null;
+  if (!team) return null;
+  // Its room is kept from the first frame (the panes are sized once): folded and still until the budgets and the
+  // workspace are known (a choice made before that would be kept under no workspace's name).
+  if (!budgets || !dir) {
+    return (
+      <section className="budget-card" aria-label="budgets" data-region>
+        <h3>
+          <button className="budget-toggle" aria-expanded={false} disabled>
+            Budgets and spend
+          </button>
+        </h3>
+      </section>
+    );
+  }
   const called = members.filter((m) => m.tokens !== null);
   const anyCall = called.length > 0;
   // The known costs are a lower bound of the team's: its USD limit still stops the team once they reach it.

@@ -164,9 +164,10 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
       ) : (
         member.terminal.kind === 'readonly' && <div className="pane-readonly">read-only: {member.terminal.reason}</div>
       )}
-      <SizedElsewhere agent={member.name} />
       <div className="pane-term-box" onFocus={() => setInTerm(true)} onBlur={() => setInTerm(false)}>
         <div className="pane-term" ref={host} />
+        {/* Over the terminal, never above it: taking its rows would resize the pty it is about. */}
+        <SizedElsewhere agent={member.name} />
         {/* Said by the terminal's accessible name on focus (terminals.ts); shown here for the eye. */}
         {inTerm && (
           <div className="pane-keys" aria-hidden="true" data-testid="pane-keys">
