@@ -81,7 +81,7 @@ export class TeamHost {
     this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates, roleModels: () => this.readSettingsSafe().roleModels });
     this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
     this.budgets = new BudgetFeed(this.store, this.workspace, this.env, (ev) => this.broadcast(ev), () => this.memberList());
-    this.costs = new CostsFeed(this.store, this.workspace, () => this.names(), (name) => this.pushMember(name));
+    this.costs = new CostsFeed(this.store, this.workspace, () => this.names(), (name) => void (this.names().includes(name) && this.pushMember(name))); // a sample outlives a replaced team
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
