@@ -126,7 +126,13 @@ test('once the requests are answered, the inbox is one line and the panes still 
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto(d.url);
   await expect(page.locator('.approval')).toHaveCount(2, { timeout: 60_000 });
-  for (let i = 0; i < 2; i++) await page.locator('.approval').first().getByRole('button', { name: 'Approve', exact: true }).click();
+  // One at a time: each card is gone before the next click (a quick second click could land on the same card).
+  for (let i = 0; i < 2; i++) {
+    const card = page.locator('.approval').first();
+    const id = await card.getAttribute('data-request');
+    await card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(page.locator(`.approval[data-request="${id}"]`)).toHaveCount(0, { timeout: 20_000 });
+  }
   await expect(page.locator('.approvals-count')).toHaveText('none waiting');
   expect((await page.locator('.approvals').boundingBox())!.height).toBeLessThanOrEqual(40);
   const m = await measure(page);
