@@ -7,6 +7,7 @@ import { LEAD, type TeamStore } from '../../core/store/index.js';
 import type { SpawnRequest } from '../../core/teams/launcher.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
 import { TEAM_POLICY } from '../../contract/policy.js';
+import type { HostSideInfo } from './views.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -47,4 +48,15 @@ export async function awaitLeadBoot(store: TeamStore, pid: number, exited: () =>
     if (st && (st.pid === pid || st.parent_pid === pid)) return;
     await sleep(50);
   }
+}
+
+/**
+ * The lead restarted on its conversation came up on it, else why not (no key, the cause it printed, no start):
+ * "resumed" is said only after this.
+ */
+export async function leadCameUp(store: TeamStore, sides: Map<string, HostSideInfo>, req: SpawnRequest | undefined): Promise<void> {
+  const side = sides.get(LEAD);
+  if (side?.notConfigured) throw new Error("no API key: this host has none (a key the old host held in memory is gone) — set ANTHROPIC_API_KEY where the host starts, or add a key in the dashboard's Settings, then resume again");
+  if (!side?.pty) throw new Error(side?.lastExit ? await exitCause(store, LEAD, req?.spawn_id, side.lastExit) : 'the lead did not start');
+  await awaitLeadBoot(store, side.pty.pid, () => (sides.get(LEAD)?.pty ? null : (sides.get(LEAD)?.lastExit ?? null)), req?.spawn_id);
 }

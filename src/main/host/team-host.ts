@@ -24,7 +24,7 @@ import { LazySpawnServer } from './lazy-spawn-server.js';
 import { LeadQuestions } from './lead-questions.js';
 import { ReviewFeed } from './review-feed.js';
 import { BudgetFeed } from './budget-feed.js';
-import { awaitLeadBoot, exitCause, failUnbooted } from './boot-outcome.js';
+import { failUnbooted, leadCameUp } from './boot-outcome.js';
 import { CostsFeed } from './costs-feed.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
@@ -168,18 +168,11 @@ export class TeamHost {
     try {
       await this.startLead(resume);
       // "Resumed" only when the lead came up on its conversation; else the cause, and the offer stays.
-      if (resume) await this.leadCameUp();
+      if (resume) await leadCameUp(this.store, this.side, this.spawns.get(LEAD));
       if (resume) this.leadLeftBehind = undefined;
     } finally {
       this.broadcast(this.settings.event());
     }
-  }
-
-  private async leadCameUp(): Promise<void> {
-    const side = this.side.get(LEAD);
-    if (side?.notConfigured) throw new Error("no API key: this host has none (a key the old host held in memory is gone) — set ANTHROPIC_API_KEY where the host starts, or add a key in the dashboard's Settings, then resume again");
-    if (!side?.pty) throw new Error(side?.lastExit ? await exitCause(this.store, LEAD, this.spawns.get(LEAD)?.spawn_id, side.lastExit) : 'the lead did not start');
-    await awaitLeadBoot(this.store, side.pty.pid, () => (this.side.get(LEAD)?.pty ? null : (this.side.get(LEAD)?.lastExit ?? null)), this.spawns.get(LEAD)?.spawn_id);
   }
 
   /** Starts `agent` in a pty this host owns (what `serveSpawnRequests` will call through `launcher`). */
