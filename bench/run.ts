@@ -67,6 +67,6 @@ for (const [name, modPath, fn] of SECTIONS) {
   fs.writeFileSync(path.join(outDir, `${section.file}.json`), JSON.stringify(result, null, 2));
 }
 // The dashboard's before/after run (`--baseline`) has its own table, after the dashboard's.
-const refs: SectionRef[] = SECTIONS.flatMap(([name, , , file]) => [{ name, file }, ...(name === 'dashboard' ? [{ name: 'dashboard --baseline main', file: 'dashboard-compare' }] : [])]);
+const refs: SectionRef[] = SECTIONS.flatMap(([name, , , file]) => [{ name, file }, ...(name === 'dashboard' ? [{ name: 'dashboard --baseline <ref>', file: 'dashboard-compare' }] : [])]);
 writeBenchmarksDoc(refs, outDir, docPath);
 console.log(`\n${path.relative(process.cwd(), docPath)} rewritten from ${path.relative(process.cwd(), outDir)}/`);

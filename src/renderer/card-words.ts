@@ -3,6 +3,7 @@
  * own worktree)"), instead of its JSON. The raw input stays under the card's "details".
  */
 import type { ApprovalView } from '../contract/api';
+import { LEAD } from '../contract/limits';
 
 /** A sentence as runs of text; `strong` runs are the names the eye looks for. */
 export type Words = Array<{ text: string; strong?: boolean }>;
@@ -86,6 +87,6 @@ export function wordsText(w: Words): string {
 
 /** Where "Always" stores its rule and what it covers, as the button's name says it. */
 export function alwaysSentence(a: Pick<ApprovalView, 'agent' | 'rule'>): string {
-  const who = a.agent === 'lead' ? '' : ` for ${a.agent}`;
+  const who = a.agent === LEAD ? '' : ` for ${a.agent}`;
   return `Always allow ${a.rule}${who} in this project — saved in .thclaws/settings.local.json`;
 }

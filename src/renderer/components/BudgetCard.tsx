@@ -5,6 +5,7 @@ import { act } from '../context';
 import { formatCost, formatTokens, formatUsd } from '../format';
 import { useRemembered } from '../layout';
 import { useDashboard } from '../store';
+import { LEAD } from '../../contract/limits';
 
 type Limit = NonNullable<BudgetsView['team']>;
 
@@ -155,7 +156,7 @@ function rolesOf(members: { name: string; role: string }[], budgets: { stored: B
     out.set(key, e);
   };
   for (const r of [...Object.keys(budgets.stored.roles), ...Object.keys(budgets.settings.roles)]) add(r);
-  for (const m of members) if (m.name !== 'lead') add(m.role, m.name);
+  for (const m of members) if (m.name !== LEAD) add(m.role, m.name);
   return [...out.values()];
 }
 
@@ -229,7 +230,7 @@ export function BudgetCard() {
           })}
           {members.map((m) => {
             const role = specs[m.name]?.role ?? m.role;
-            const limits = applicableLimits(budgets.stored, budgets.settings, m.name, m.name === 'lead' ? null : role);
+            const limits = applicableLimits(budgets.stored, budgets.settings, m.name, m.name === LEAD ? null : role);
             const own = budgets.stored.teammates[m.name];
             const state = limits.length ? evaluateBudget(limits, { tokens: m.tokens ?? 0, usd: m.tokens === null ? 0 : m.cost_usd }, teamSpend, m.name) : null;
             // The limit shown is the one its percentage is of: the furthest gone (the one that stops it first).

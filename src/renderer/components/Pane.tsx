@@ -9,6 +9,7 @@ import { PaneReview } from './review/Warnings';
 import { formatCost, formatTokens, usageTitle } from '../format';
 import { PaneCosts, WorktreeActions } from './PaneWorktree';
 import { shownModel } from '../models-shown';
+import { LEAD } from '../../contract/limits';
 
 /** How long sizes must disagree before the pane says so (a resize of this view settles well within it), ms. */
 const SETTLE_MS = 400;
@@ -77,7 +78,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
     await act({ type: 'send_message', to: member.name, text });
     setText('');
   };
-  const isLead = member.name === 'lead';
+  const isLead = member.name === LEAD;
   const showRequest = () => dashboard.getState().selectApproval(member.waiting_for);
   // The host turns an idle agent with such a task to `error` with it as the reason: the chip says it shorter.
   const notDoneShown = !!notDone && !!member.error?.startsWith(`task #${notDone.id} not done`);

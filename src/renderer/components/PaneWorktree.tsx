@@ -6,6 +6,7 @@
 import type { Member } from '../../contract/api';
 import { act, client } from '../context';
 import { dashboard } from '../store';
+import { LEAD } from '../../contract/limits';
 
 export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${Math.max(0, Math.round(n / 1024))} KB`;
@@ -47,7 +48,7 @@ async function archive(name: string): Promise<void> {
 }
 
 export function WorktreeActions({ member }: { member: Member }) {
-  if (member.name === 'lead' || member.behind == null) return null;
+  if (member.name === LEAD || member.behind == null) return null;
   const busy = member.state === 'working' || member.state === 'spawning';
   return (
     <>

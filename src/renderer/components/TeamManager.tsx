@@ -4,6 +4,7 @@ import { act } from '../context';
 import { canResumeTeam, resumeSummary, type ResumeResult } from '../resume-team';
 import { useDashboard } from '../store';
 import { modelPrice, scriptedLabel } from '../models-shown';
+import { LEAD } from '../../contract/limits';
 
 const EMPTY: MemberSpec = { role: '', prompt: '', model: null, isolation: 'worktree', plan_mode: false, permission_mode: 'ask' };
 
@@ -139,7 +140,7 @@ export function StartButton({ name }: { name: string }) {
 /** Edit and Remove for one teammate, offered only when they apply (a live member is stopped first). */
 export function MemberActions({ member, onEdit }: { member: Member; onEdit: (name: string) => void }) {
   const team = useDashboard((s) => s.team);
-  if (!team || member.name === 'lead') return null;
+  if (!team || member.name === LEAD) return null;
   return (
     <>
       {!member.alive && <button onClick={() => onEdit(member.name)}>Edit</button>}
@@ -188,7 +189,7 @@ export function useSettingUp(): boolean {
   return useDashboard(
     (s) =>
       !s.team &&
-      (!!s.workspace?.demo || s.members.some((m) => m.name === 'lead' && m.activity === 'TeamCreate') || s.approvals.some((a) => a.agent === 'lead' && a.tool === 'TeamCreate')),
+      (!!s.workspace?.demo || s.members.some((m) => m.name === LEAD && m.activity === 'TeamCreate') || s.approvals.some((a) => a.agent === LEAD && a.tool === 'TeamCreate')),
   );
 }
 

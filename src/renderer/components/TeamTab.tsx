@@ -1,11 +1,12 @@
 import { useDashboard } from '../store';
 import { Pane } from './Pane';
 import { useSettingUp } from './TeamManager';
+import { LEAD } from '../../contract/limits';
 
 export function TeamTab() {
   const members = useDashboard((s) => s.members);
   const maximised = useDashboard((s) => s.maximised);
-  const teammates = members.filter((m) => m.name !== 'lead');
+  const teammates = members.filter((m) => m.name !== LEAD);
   const settingUp = useSettingUp();
   return (
     <div className="team-tab">
