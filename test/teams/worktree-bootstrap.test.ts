@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
@@ -164,5 +165,20 @@ describe('ports', () => {
       const body = await waitFor(() => fetch(url).then((r) => r.text()).catch(() => null), `${name}'s server`, 30_000);
       expect(body).toBe(`${name} on ${ports[name]!.base}`);
     }
+  }, 90_000);
+
+  it("a block where another program already listens is skipped: the teammate's server answers on the next one", async () => {
+    const server = `node -e "require('http').createServer((q, r) => r.end('ivy on ' + process.env.PORT)).listen(Number(process.env.PORT), '127.0.0.1')"`;
+    const portBase = 20_000 + ((process.pid + 2000) % 4000) * 10;
+    // Another program's server on a port of the first teammate block (not its first port: the whole block counts).
+    const squatter = net.createServer();
+    await new Promise<void>((r) => squatter.listen(portBase + 13, '0.0.0.0', r));
+    cleanups.push(() => new Promise<void>((r) => squatter.close(() => r())));
+    const { session } = await nodeTeam(['ivy'], { rules: [runs('start the server', server, true)] }, { portBase });
+    await spawnTeammate(session, { name: 'ivy', prompt: 'start the server' });
+    const ports = (await session.store.config.require()).members.find((m) => m.name === 'ivy')!.ports!;
+    expect(ports).toEqual({ base: portBase + 20, count: 10 });
+    const body = await waitFor(() => fetch(`http://127.0.0.1:${ports.base}/`).then((r) => r.text()).catch(() => null), "ivy's server", 30_000);
+    expect(body).toBe(`ivy on ${portBase + 20}`);
   }, 90_000);
 });

@@ -23,4 +23,9 @@ describe('pickPorts', () => {
     expect(pickPorts(team([{ name: 'a', ports: { base: 4100, count: 10 } }]), 'a', 4100)).toEqual({ base: 4110, count: 10 });
     expect(pickPorts(team([{ name: 'a', ports: { base: 4115, count: 10 } }]), 'a', 4100)).toEqual({ base: 4110, count: 10 });
   });
+
+  it('a block another program listens in is never picked, the recorded one included', () => {
+    expect(pickPorts(team([{ name: 'a' }]), 'a', 4100, new Set([4110, 4120]))).toEqual({ base: 4130, count: 10 });
+    expect(pickPorts(team([{ name: 'a', ports: { base: 4130, count: 10 } }]), 'a', 4100, new Set([4130]))).toEqual({ base: 4110, count: 10 });
+  });
 });
