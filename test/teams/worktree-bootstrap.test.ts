@@ -4,7 +4,7 @@
  * `.worktreeinclude` lists it, `worktree.setup` once per worktree and a failing one failing the spawn, and two
  * teammates' servers on their own `$PORT` at the same time.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { BIN } from '../agent/helpers.js';
 import { FakeAnthropic } from '../agent/fake-anthropic.js';
 import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
 import { installNodeProject } from './node-project.js';
+import { marked } from './lead-team.js';
 
 const cleanups = cleanupsAfterEach();
 /** A teammate with nothing to do. */
@@ -130,6 +131,48 @@ describe('worktree bootstrap', () => {
     expect((st as { last_error?: string }).last_error).toContain('exited 3');
     // A second try, the setup fixed, makes the worktree afresh.
   }, 60_000);
+});
+
+describe('a bootstrap cut short', () => {
+  it("the lead's process killed during worktree.setup: the next spawn of the name bootstraps the worktree again", async () => {
+    const { ws, session } = await nodeTeam(['kim'], IDLE, { setup: 'echo again > setup-again' });
+    // Another process (the lead as it was) spawns kim with a setup that never ends, and is killed inside it.
+    const script = path.join(ws.dir, '..', 'spawn-kim.mts');
+    const src = path.resolve(__dirname, '../../src');
+    fs.writeFileSync(script, [
+      `import { TeamStore } from ${JSON.stringify(path.join(src, 'core/store/index.ts'))};`,
+      `import { readyWorktree } from ${JSON.stringify(path.join(src, 'core/teams/bootstrap.ts'))};`,
+      `import { WorktreeSettingsSchema } from ${JSON.stringify(path.join(src, 'contract/settings-schema.ts'))};`,
+      `await readyWorktree({ store: new TeamStore(process.argv[3]), name: 'kim', root: process.argv[2], settings: WorktreeSettingsSchema.parse({ setup: 'touch setup-started; exec -a kim-setup-orphan sleep 127' }), env: {}, processEnv: { ...process.env, XDG_CONFIG_HOME: process.argv[4] } });`,
+    ].join('\n'));
+    // Without the OS sandbox (its setting off, as on a machine without one): a sandboxed setup dies with its
+    // spawner (bwrap --die-with-parent), an unsandboxed one runs on in its own process group.
+    const config = path.join(ws.dir, '..', 'kim-config');
+    fs.mkdirSync(path.join(config, 'thclaws'), { recursive: true });
+    fs.writeFileSync(path.join(config, 'thclaws', 'settings.json'), '{"sandbox":"off"}');
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ws.dir, session.store.dir, config], { cwd: path.resolve(__dirname, '../..'), detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    cleanups.push(() => {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    });
+    await waitFor(() => fs.existsSync(path.join(wt(ws, 'kim'), 'setup-started')) || (child.exitCode !== null && Promise.reject(new Error(`the first spawn exited: ${err}`))), 'the first setup to start', 60_000);
+    expect(child.exitCode, `the first spawn ended by itself: ${err}`).toBe(null);
+    process.kill(-child.pid!, 'SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    // Its setup, in a process group of its own, outlived it: still installing into the worktree.
+    expect(marked('kim-setup-orphan').length).toBeGreaterThan(0);
+    cleanups.push(() => marked('kim-setup-orphan').forEach((pid) => process.kill(pid, 'SIGKILL')));
+    await spawnTeammate(session, { name: 'kim', prompt: 'hello' });
+    expect(readOr(path.join(wt(ws, 'kim'), 'setup-again'))).toBe('again\n');
+    expect(marked('kim-setup-orphan')).toEqual([]);
+    expect(session.store.outputs.tail('kim', 50)).toMatch(/\[worktree\] its last bootstrap did not finish \(that spawn was stopped\); stopped its setup, still running \(\d process\(es\)\): bootstrapping again/);
+    // Once done, a respawn does not bootstrap again.
+    fs.rmSync(path.join(wt(ws, 'kim'), 'setup-again'));
+    await session.store.statuses.write('kim', { status: 'stopped', pid: null } as never);
+    await spawnTeammate(session, { name: 'kim', prompt: 'hello again' }).catch(() => undefined);
+    expect(fs.existsSync(path.join(wt(ws, 'kim'), 'setup-again'))).toBe(false);
+  }, 120_000);
 });
 
 describe('ports', () => {

@@ -13,16 +13,18 @@ import { outputEnds, outputHolders } from '../output-holders.js';
  * In every check's environment (one random value a run): once its shell is gone, its group is killed only while
  * a member still holds this, and whatever holds it at the drain's end is the check's own.
  */
-const MARK_ENV = 'THCLAWS_CHECK_RUN';
+export const MARK_ENV = 'THCLAWS_CHECK_RUN';
+
+/** A run's value of MARK_ENV: given by a caller that must find the run's processes from another process later. */
+export const newCheckMark = (): string => randomBytes(9).toString('hex');
 
 const ENDING_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** After the check's shell exits, how long its output may still arrive before the pipes are closed. */
 export const CHECK_DRAIN_MS = 2000;
 
 /** The check's exit code; null when a signal (its timeout, or any other) ended it, which counts as failed. */
-export function runCheck(line: string, cwd: string, onOutput: ((s: string) => void) | undefined, timeoutMs: number, drainMs = CHECK_DRAIN_MS): Promise<number | null> {
+export function runCheck(line: string, cwd: string, onOutput: ((s: string) => void) | undefined, timeoutMs: number, drainMs = CHECK_DRAIN_MS, mark = newCheckMark()): Promise<number | null> {
   return new Promise((resolve) => {
-    const mark = randomBytes(9).toString('hex');
     const child = spawn('bash', ['-c', line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: process.env.CI ?? '1', [MARK_ENV]: mark } });
     const killGroup = () => {
       try {

@@ -4,10 +4,13 @@
  * `worktree.setup` command in the teammate's OS sandbox. Every line goes to the teammate's output.log, which is
  * its pane until its process starts. A failed setup fails the spawn with its last lines.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { gitText } from '../git.js';
 import { loadSettings, localSettingsPath, projectSettingsPath, userSettingsPath } from '../agent/settings.js';
 import { createRoleSandbox, describeSandboxStatus, layeredSandboxSettings, readSettingsLayer } from '../sandbox/index.js';
-import { runCheck } from '../review/run-check.js';
+import { MARK_ENV, newCheckMark, runCheck } from '../review/run-check.js';
+import { processesCarrying } from '../group-mark.js';
 import { WorktreeSettingsSchema, type WorktreeSettings } from '../../contract/settings-schema.js';
 import type { TeamStore } from '../store/index.js';
 import { selfProcess, TeamError } from '../store/index.js';
@@ -45,6 +48,10 @@ export interface BootstrapInput {
   /** Where the lead's user settings are read (the sandbox's layer rules). */
   processEnv?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** An earlier bootstrap of this worktree did not finish: said first in the pane, its setup's processes stopped. */
+  again?: { mark: string | null };
+  /** The setup run's mark (run-check.ts), recorded by the caller where a later spawn finds it. */
+  mark?: string;
 }
 
 /** The setup command, wrapped in the teammate's OS sandbox (or as it is, with why, where none runs). */
@@ -67,6 +74,18 @@ export async function bootstrapWorktree(input: BootstrapInput): Promise<void> {
   const log = store.outputs.append(name);
   const say = (line: string) => log.write(`[worktree] ${line}\n`);
   try {
+    if (input.again) {
+      // Orphaned by a killed spawner, the last setup may still be installing into this very worktree.
+      const left = input.again.mark ? processesCarrying(`${MARK_ENV}=${input.again.mark}`) : [];
+      for (const pid of left) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
+      say(`its last bootstrap did not finish (that spawn was stopped)${left.length ? `; stopped its setup, still running (${left.length} process(es))` : ''}: bootstrapping again`);
+    }
     const files = await includedFiles(root);
     if (files.length) say(`copied ${copyIncluded(root, wt, files)} file(s) listed in ${WORKTREE_INCLUDE}`);
     for (const r of await reuseDependencies(root, wt, settings.reuse)) {
@@ -85,7 +104,7 @@ export async function bootstrapWorktree(input: BootstrapInput): Promise<void> {
       if (tail.length > 200) tail.splice(0, tail.length - 200);
     };
     const t0 = Date.now();
-    const code = await runCheck(line, wt, keep, input.timeoutMs ?? SETUP_TIMEOUT_MS);
+    const code = await runCheck(line, wt, keep, input.timeoutMs ?? SETUP_TIMEOUT_MS, undefined, input.mark);
     say(`setup ${code === 0 ? 'done' : `failed (${code === null ? 'killed' : `exit ${code}`})`} in ${Date.now() - t0} ms`);
     if (code !== 0) {
       const last = tail.filter((l) => l.trim()).slice(-FAILURE_LINES).join('\n');
@@ -97,21 +116,50 @@ export async function bootstrapWorktree(input: BootstrapInput): Promise<void> {
 }
 
 /**
- * The teammate's worktree, bootstrapped when this spawn made it. A failed bootstrap leaves neither the worktree
- * nor a branch it made, and the teammate's status says why (it never started).
+ * Present in the worktree's git dir while its bootstrap runs: a spawn killed before the end (the lead's process
+ * killed during an install) leaves it, and the next spawn of the name bootstraps again rather than start a
+ * teammate in a worktree without its dependencies. Never in the worktree itself (it would read as a change).
+ */
+const PENDING = 'thclaws-bootstrap-pending';
+
+/** The unfinished setup's mark, when its marker says (an unreadable one: nothing to stop). */
+function readMark(marker: string): string | null {
+  try {
+    const m = (JSON.parse(fs.readFileSync(marker, 'utf8')) as { mark?: unknown }).mark;
+    return typeof m === 'string' && /^[0-9a-f]+$/.test(m) ? m : null;
+  } catch {
+    return null;
+  }
+}
+
+async function pendingMarker(wt: string): Promise<string> {
+  return path.join((await gitText(wt, ['rev-parse', '--path-format=absolute', '--git-dir'])).trim(), PENDING);
+}
+
+/**
+ * The teammate's worktree, bootstrapped when this spawn made it or an earlier bootstrap of it did not finish.
+ * A failed bootstrap of a worktree it made leaves neither the worktree nor a branch it made; of one found
+ * unfinished, the worktree stays (the next spawn tries again). Either way the teammate's status says why (it
+ * never started).
  */
 export async function readyWorktree(input: Omit<BootstrapInput, 'wt'>): Promise<string> {
   const { dir, created, madeBranch } = openWorktree(input.root, input.name);
-  if (!created) return dir;
+  const marker = await pendingMarker(dir);
+  const unfinished = !created && fs.existsSync(marker);
+  if (!created && !unfinished) return dir;
+  const again = unfinished ? { mark: readMark(marker) } : undefined;
+  const mark = newCheckMark();
+  fs.writeFileSync(marker, `${JSON.stringify({ pid: process.pid, mark })}\n`);
   // `spawning` by this process, kept fresh while the bootstrap runs (an install takes minutes): a second spawn of
   // the name is refused meanwhile, and the card says what is happening.
   const busy = () => input.store.statuses.write(input.name, { status: 'spawning', pid: null, spawn_id: undefined, spawner: selfProcess() } as never).catch(() => undefined);
   await busy();
   const beat = setInterval(() => void busy(), 2000);
   try {
-    await bootstrapWorktree({ ...input, wt: dir });
+    await bootstrapWorktree({ ...input, wt: dir, again, mark });
+    fs.rmSync(marker, { force: true });
   } catch (err) {
-    discardWorktree(input.root, input.name, madeBranch);
+    if (created) discardWorktree(input.root, input.name, madeBranch);
     const why = `refusing to spawn ${input.name}: ${(err as Error).message}`;
     await input.store.statuses.write(input.name, { status: 'stopped', pid: null, last_error: why } as never).catch(() => undefined);
     throw new TeamError('conflict', why);
