@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { agentSimScript, dashboardReady, THCLAWS } from '../test/desktop/helpers.js';
+import { pidAlive } from '../src/core/store/holder.js';
 
 export interface Dashboard {
   ws: string;
@@ -83,6 +84,17 @@ export async function startDashboard(members: string[], settings: Record<string,
 export async function stopWorkspaceHost(ws: string, env: NodeJS.ProcessEnv): Promise<void> {
   const stop = spawn(THCLAWS, ['host', '--stop', '--dir', ws], { env, stdio: 'ignore' });
   await new Promise((r) => stop.once('exit', r));
+}
+
+/**
+ * A spec's teardown of a dashboard it started itself: its page, the dashboard, then the workspace's host (asked to
+ * stop, then killed by pid if it is still there: a page's reconnect may have started another).
+ */
+export async function tearDownDashboard(o: { page?: { close(): Promise<void> }; dash?: ChildProcess; ws: string; env: NodeJS.ProcessEnv; hostPid?: number }): Promise<void> {
+  await o.page?.close();
+  if (o.dash && o.dash.exitCode === null) o.dash.kill('SIGTERM');
+  await stopWorkspaceHost(o.ws, o.env);
+  if (o.hostPid && pidAlive(o.hostPid)) process.kill(o.hostPid, 'SIGKILL');
 }
 
 /**

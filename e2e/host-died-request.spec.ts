@@ -6,18 +6,16 @@
  * socket the request went out on: the person reads at once that the save was not answered, instead of a form
  * that waits for ever.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
-import { pidAlive } from '../src/core/store/holder.js';
 import { dashboardReady, makeTeamWorkspace, ROOT, THCLAWS } from '../test/desktop/helpers.js';
+import { tearDownDashboard } from './fixture.js';
 
 const SHOTS = path.join(ROOT, 'test-results', 'screens');
 
-const execFileP = promisify(execFile);
 let ws: string;
 let env: NodeJS.ProcessEnv;
 let dash: ChildProcess;
@@ -54,11 +52,8 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
-  await page?.close();
-  if (dash && dash.exitCode === null) dash.kill('SIGTERM');
   // The page's reconnect started a new host for the workspace: stopped here.
-  await execFileP(THCLAWS, ['host', '--stop', '--dir', ws], { env }).catch(() => undefined);
-  if (hostPid && pidAlive(hostPid)) process.kill(hostPid, 'SIGKILL');
+  await tearDownDashboard({ page, dash, ws, env, hostPid });
 });
 
 test('a stopped host (SIGSTOP) is said on the page at once, and the notice closes when it runs again', async () => {

@@ -5,19 +5,18 @@
  * cancels, focus given back), confirms: the host process exits, every agent is stopped on disk, and the page
  * shows the team stopped with the way to start it again.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
 import { deriveState, isLive, LEAD, TeamStore } from '../src/core/store/index.js';
 import { dashboardReady, makeTeamWorkspace, ROOT, THCLAWS, waitFor } from '../test/desktop/helpers.js';
+import { tearDownDashboard } from './fixture.js';
 import { hostPaths } from '../src/main/daemon/runtime-dir.js';
 import { TermView } from '../test/desktop/term-view.js';
 import { pidAlive } from '../src/core/store/holder.js';
 
-const execFileP = promisify(execFile);
 const SHOTS = path.join(ROOT, 'test-results', 'screens');
 const MATES = ['alice', 'bob'];
 
@@ -58,10 +57,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
-  await page?.close();
-  if (dash && dash.exitCode === null) dash.kill('SIGTERM');
-  await execFileP(THCLAWS, ['host', '--stop', '--dir', ws], { env }).catch(() => undefined);
-  if (hostPid && pidAlive(hostPid)) process.kill(hostPid, 'SIGKILL');
+  await tearDownDashboard({ page, dash, ws, env, hostPid });
 });
 
 test('Stop the team from the page: confirm dialog, then the host exits, the agents are stopped on disk, and the page says so', async () => {

@@ -3,19 +3,17 @@
  * setup command in Settings, starts a worktree teammate from the page's host, and the command ran once in its
  * new worktree with the teammate's own $PORT; the card shows that block of ports (1440 and 390 wide).
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import { TeamStore } from '../src/core/store/index.js';
 import { trustFolder } from '../src/core/agent/trust.js';
-import { pidAlive } from '../src/core/store/holder.js';
 import { dashboardReady, makeTeamWorkspace, ROOT, THCLAWS, waitFor } from '../test/desktop/helpers.js';
+import { tearDownDashboard } from './fixture.js';
 import { TermView } from '../test/desktop/term-view.js';
 
-const execFileP = promisify(execFile);
 const SHOTS = path.join(ROOT, 'test-results', 'screens');
 
 let ws: string;
@@ -46,10 +44,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
-  await page?.close();
-  if (dash && dash.exitCode === null) dash.kill('SIGTERM');
-  await execFileP(THCLAWS, ['host', '--stop', '--dir', ws], { env }).catch(() => undefined);
-  if (hostPid && pidAlive(hostPid)) process.kill(hostPid, 'SIGKILL');
+  await tearDownDashboard({ page, dash, ws, env, hostPid });
 });
 
 test("a setup command typed in Settings runs in the next teammate's new worktree with its $PORT; the card shows its ports", async () => {
