@@ -3,26 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEAM_POLICY } from '../../src/core/store/index.js';
-import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
-import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript } from './helpers.js';
+import { cleanupsAfterEach, teamWorkspace, waitFor } from './helpers.js';
+import { leadTeam } from './lead-team.js';
 import { describeLeadEvent } from '../../src/cli/agent/team-run.js';
 
 const cleanups = cleanupsAfterEach();
 
 async function team(script: unknown, members: string[]) {
   const ws = teamWorkspace();
-  const session = leadSession(ws, writeScript(ws, script));
-  session.store.init();
-  await session.store.config.create({ name: 't', members: members.map((name) => ({ name })) });
-  await session.becomeLead();
-  const handler = new LeadHandler(session, { watchdogMs: 500 });
-  const events: LeadEvent[] = [];
-  handler.onEvent((e) => events.push(e));
-  handler.onWake(() => void handler.drain());
-  handler.start();
-  cleanups.push(() => stopLeadAndTeam(session, handler, ws));
-  return { ws, session, events };
+  return { ws, ...(await leadTeam(ws, script, members.map((name) => ({ name })), cleanups)) };
 }
 
 describe('teammate loop', () => {

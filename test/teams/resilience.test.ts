@@ -7,13 +7,12 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runCli, scrubbedEnv } from '../agent/helpers.js';
-import { LeadHandler, type LeadEvent } from '../../src/core/teams/lead-handler.js';
 import { sendFrame } from '../../src/core/teams/protocol.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
-import type { TeamSession } from '../../src/core/teams/session.js';
 import { pidAlive, TEAM_POLICY } from '../../src/core/store/index.js';
-import { cleanupsAfterEach, leadSession, stateOf, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
+import { cleanupsAfterEach, stateOf, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
+import { leadTeam } from './lead-team.js';
 
 const cleanups = cleanupsAfterEach();
 
@@ -28,19 +27,7 @@ const slowScript = {
   fallback: [{ text: 'ok' }],
 };
 
-async function team(ws: Ws, script: unknown, members: Array<{ name: string; isolation?: 'worktree' }>): Promise<{ session: TeamSession; handler: LeadHandler; events: LeadEvent[] }> {
-  const session = leadSession(ws, writeScript(ws, script));
-  session.store.init();
-  await session.store.config.create({ name: 't', members: members.map((m) => ({ name: m.name, ...(m.isolation ? { isolation: m.isolation } : {}) })) });
-  await session.becomeLead();
-  const handler = new LeadHandler(session, { watchdogMs: 500 });
-  const events: LeadEvent[] = [];
-  handler.onEvent((e) => events.push(e));
-  handler.onWake(() => void handler.drain());
-  handler.start();
-  cleanups.push(() => stopLeadAndTeam(session, handler, ws));
-  return { session, handler, events };
-}
+const team = (ws: Ws, script: unknown, members: Array<{ name: string; isolation?: 'worktree' }>) => leadTeam(ws, script, members, cleanups);
 
 describe('teammates under abuse', () => {
   it('SIGKILL mid-task: task back to pending with its reservation, watchdog report, respawn continues in the same worktree', async () => {
