@@ -160,7 +160,7 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
   it('its link dropped, it attaches again and goes on: a message sent meanwhile is answered', async () => {
     const before = bridged.size;
     expect(before).toBeGreaterThan(0);
-    for (const c of [...bridged]) c.destroy();
+    for (const c of bridged) c.destroy();
     await store.send('lead', 'alice', 'hello alice, once more');
     await waitFor(() => store.inboxes.list('lead').filter((m) => m.from === 'alice' && m.text.includes('ack: hello heard')).length === 2, `alice's second answer (teammate output: ${out})`);
     expect(bridged.size).toBe(1);
