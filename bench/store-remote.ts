@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- store-remote`: task claims per second by a teammate whose store is the lead's host's
+ * `npm run bench -- store-remote`: task claims per second by a teammate whose store is the lead's host's (each claim with its completion)
  * (HostStore → the host's Unix socket → its StoreServer → the files) against the same claims on the local files
  * (TeamStore), in one run: one claimer, then four at once. The host is a real `thclaws host --no-lead` process.
  */
@@ -17,7 +17,7 @@ const REPO = path.resolve(import.meta.dirname, '..');
 const TASKS = Number(process.env.BENCH_STORE_REMOTE_TASKS) || 400;
 const CLAIMERS = ['c0', 'c1', 'c2', 'c3'];
 
-type Claimer = Pick<TeamStore['tasks'], 'claimNext' | 'list'>;
+type Claimer = Pick<TeamStore['tasks'], 'claimNext' | 'complete'>;
 
 async function team(dir: string): Promise<TeamStore> {
   const store = TeamStore.forWorkspace(dir, {});
@@ -27,12 +27,18 @@ async function team(dir: string): Promise<TeamStore> {
   return store;
 }
 
-/** Claims until none is left, each claimer in turn as fast as it can; claims per second over the whole run. */
+/**
+ * Claims until none is left, each claimer as fast as it can; an agent holds one task at a time, so each claim is
+ * followed by its completion: claims (each with its completion) per second over the whole run.
+ */
 async function claimAll(claimers: Array<{ name: string; tasks: Claimer }>): Promise<{ claims: number; seconds: number }> {
   const t0 = performance.now();
   const counts = await Promise.all(claimers.map(async ({ name, tasks }) => {
     let n = 0;
-    while (await tasks.claimNext(name)) n++;
+    for (let t = await tasks.claimNext(name); t; t = await tasks.claimNext(name)) {
+      await tasks.complete(t.id, name, 'done');
+      n++;
+    }
     return n;
   }));
   return { claims: counts.reduce((a, b) => a + b, 0), seconds: (performance.now() - t0) / 1000 };
@@ -55,9 +61,10 @@ async function viaHost(n: number): Promise<{ claims: number; seconds: number }> 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-remote-'));
   const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-rt-'));
   const env = { ...process.env, XDG_RUNTIME_DIR: runtime };
+  // The team exists before its host starts, as a lead's host serves its team.
+  await team(dir);
   const host = spawn(path.join(REPO, 'bin/thclaws'), ['host', '--dir', dir, '--no-lead', '--idle-ms', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    await team(dir);
     let out = '';
     host.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     for (let i = 0; !/ready \(pid \d+\)/.test(out); i++) {
@@ -85,7 +92,7 @@ export async function runStoreRemoteBench(): Promise<BenchSection> {
     const h = await viaHost(n);
     details[`claimers_${n}`] = { local: l, host: h };
     const rate = (x: { claims: number; seconds: number }) => Math.round(x.claims / x.seconds);
-    rows.push({ claimers: n, 'local files (TeamStore)': `${rate(l)} claims/s`, 'through the host (HostStore)': `${rate(h)} claims/s`, 'host / local': `${(rate(h) / rate(l)).toFixed(2)}×`, tasks: TASKS });
+    rows.push({ 'claim + complete': `${n} claimer${n > 1 ? 's' : ''}`, 'local files (TeamStore)': `${rate(l)} /s`, 'through the host (HostStore)': `${rate(h)} /s`, 'host / local': `${(rate(h) / rate(l)).toFixed(2)}×`, tasks: TASKS });
   }
   return { title: "A teammate's claims through the lead's host against local files", file: 'store-remote', rows, details };
 }

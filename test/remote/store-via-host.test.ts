@@ -58,6 +58,8 @@ async function rawClient(socket: string) {
       expect(reply.ok, String(reply.error)).toBe(true);
       return reply.result as { ok: boolean; value?: unknown; code?: string; error?: string };
     },
+    /** Every kind of message the host sent this client. */
+    kinds: () => new Set(seen.map((e) => String(e.type))),
     close: () => s.end(),
   };
 }
@@ -183,6 +185,10 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
     await c.call(acc, epoch, { op: 'status_account', usage, cost_usd: null });
     await c.call(acc, epoch, { op: 'status_account', usage, cost_usd: null });
     expect((await store.statuses.read('bob'))?.usage?.input_tokens).toBe(100);
+    // A teammate's link carries its answers and wakes only, never the dashboard's broadcasts (the whole board).
+    await store.tasks.create({ subject: 'seen by views only', description: '' });
+    await waitFor(() => c.kinds().has('store_wake'), 'a wake for the new task');
+    expect([...c.kinds()].sort()).toEqual(['reply', 'store_wake', 'welcome']);
     c.close();
   }, 30_000);
 
