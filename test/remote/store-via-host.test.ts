@@ -51,6 +51,11 @@ async function rawClient(socket: string) {
   await waitFor(() => seen.find((e) => e.type === 'welcome'), 'welcome');
   let id = 1;
   return {
+    /** Sends a request as a dashboard does (no store body). */
+    request(body: Record<string, unknown>) {
+      s.write(`${JSON.stringify({ id: ++id, ...body })}\n`);
+    },
+    seen,
     async call(rid: string, epoch: string | null, call: Record<string, unknown>) {
       const my = ++id;
       s.write(`${JSON.stringify({ type: 'store', id: my, rid, epoch, call })}\n`);
@@ -147,10 +152,18 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
       return t.status === 'completed' ? t : null;
     }, `task 1 completed (teammate output: ${out})`);
     expect(done.owner).toBe('alice');
+    // The lead hears of it (a frame written through the host, checked there).
+    await waitFor(() => store.inboxes.list('lead').find((m) => m.from === 'alice' && m.type === 'idle_notification' && (m as Record<string, unknown>).completed_task_id === '1'), 'the idle notification for task 1');
     const st = await store.statuses.read('alice');
     expect(isLive(deriveState(st))).toBe(true);
     expect(st?.pid).not.toBe(process.pid);
     expect(out).not.toMatch(/EACCES|team error/);
+    // A dashboard of the host shows it: alive, idle, its task done.
+    const view = await rawClient(hostSocket);
+    view.request({ type: 'subscribe' });
+    const shown = await waitFor(() => view.seen.flatMap((e) => (e.type === 'roster' ? (e.members as Array<Record<string, unknown>>) : e.type === 'member' ? [e.member as Record<string, unknown>] : [])).filter((m) => m.name === 'alice').pop(), "alice in the host's roster");
+    expect(shown).toMatchObject({ alive: true, state: 'idle' });
+    view.close();
   }, 60_000);
 
   it('a message from the lead reaches it (it answers)', async () => {
