@@ -9,7 +9,7 @@ import { claudeDir, sessionFile, teamsDir } from './paths.js';
 import { ClaudeCodeFormatError, readJsonFile, sessionSchema, teamConfigSchema, type ClaudeMember, type ClaudeSession, type ClaudeTeamConfig, type ClaudeTask } from './schemas.js';
 import { readTasks } from './tasks.js';
 import { leadTranscript } from './paths.js';
-import { readTranscript, subagentTranscripts, transcriptVersion, turnState } from './transcripts.js';
+import { paneTranscripts, readTranscript, subagentTranscripts, transcriptVersion, turnState } from './transcripts.js';
 
 export type MemberState = 'idle' | 'busy' | 'waiting' | 'starting' | 'ended' | 'unknown';
 
@@ -95,6 +95,9 @@ async function readTeam(dirName: string, root: string): Promise<TeamView | undef
   const leadRecords = cwd && sessionId ? await readTranscript(leadTranscript(cwd, sessionId, root)) : [];
   const version = session?.version ?? transcriptVersion(leadRecords);
   const subs = cwd && sessionId ? await subagentTranscripts(cwd, sessionId, root) : new Map<string, string>();
+  if (cwd && config.members.some((m) => m.backendType && m.backendType !== 'in-process')) {
+    for (const [name, file] of await paneTranscripts(cwd, config.name, config.createdAt ?? 0, root)) if (!subs.has(name)) subs.set(name, file);
+  }
   const members: MemberView[] = [];
   const leadFile = cwd && sessionId ? leadTranscript(cwd, sessionId, root) : undefined;
   for (const m of config.members) members.push(await memberView(m, config, session, leadFile, subs));
@@ -117,7 +120,7 @@ async function memberView(m: ClaudeMember, config: ClaudeTeamConfig, session: Cl
   const transcript = subs.get(m.name);
   if (!session) return { ...base, state: 'ended', ...(transcript ? { transcript } : {}) };
   if (m.isActive === false) return { ...base, state: 'idle', ...(transcript ? { transcript } : {}) };
-  if (!transcript) return { ...base, state: m.backendType === 'in-process' ? 'starting' : 'unknown' };
+  if (!transcript) return { ...base, state: 'starting' };
   return { ...base, state: turnState(await readTranscript(transcript)), transcript };
 }
 
