@@ -34,7 +34,7 @@ function asked(t: ClaudeTeam, marker: string): Array<{ alice: boolean }> {
     .map((r) => ({ alice: !JSON.stringify(r.body.messages).includes('MAKE TEAM') }));
 }
 
-describe.skipIf(!CLAUDE_BIN)('claude-team against Claude Code in tmux (skipped: no Claude Code binary in node_modules or no tmux)', () => {
+describe.skipIf(!CLAUDE_BIN)('claude-team against Claude Code in tmux (needs the Claude Code binary in node_modules and tmux)', () => {
   let t: ClaudeTeam;
   let team: string;
 
