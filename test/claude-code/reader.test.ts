@@ -117,6 +117,17 @@ describe('the Claude Code team reader', () => {
     expect((await findTeam(TEAM, root)).members[1]).toMatchObject({ state: 'busy', transcript: path.join(project, 'pane.jsonl') });
   });
 
+  it('knows the lead by its name when members carry no agentId', async () => {
+    team();
+    const config = JSON.parse(readFileSync(teamConfigFile(TEAM, root), 'utf8'));
+    config.members = config.members.map(({ agentId: _id, ...m }: { agentId?: string }) => m);
+    write(teamConfigFile(TEAM, root), config);
+    expect((await findTeam(TEAM, root)).members.map((m) => [m.name, m.state])).toEqual([
+      ['team-lead', 'waiting'],
+      ['bob', 'starting'],
+    ]);
+  });
+
   it("takes an ended team's folder from its lead's entry, not a teammate's (a teammate may work elsewhere)", async () => {
     team();
     const config = JSON.parse(readFileSync(teamConfigFile(TEAM, root), 'utf8'));
