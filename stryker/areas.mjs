@@ -42,6 +42,7 @@ export const AREAS = [
   // Claude Code's own teams: the reader's unit tests, the hook, and the real binary in tmux.
   { prefix: 'src/core/claude-code/', tests: ['test/claude-code/'] },
   { prefix: 'src/cli/claude-team-command.ts', tests: ['test/claude-code/'] },
+  { prefix: 'src/cli/claude-code-dashboard.ts', tests: ['test/claude-code/'], e2e: ['e2e/claude-code-dashboard.spec.ts'] },
   // The host and dashboard commands start processes the desktop suites drive.
   { prefix: 'src/cli/host-command.ts', tests: ['test/desktop/host-daemon', 'test/desktop/exit-unused', 'test/desktop/socket-dir'] },
   { prefix: 'src/cli/dashboard-command.ts', tests: ['test/desktop/dashboard-endpoint', 'test/desktop/web', 'test/desktop/demo-ctrl-c'], e2e: ['e2e/dashboard-died.spec.ts'] },
