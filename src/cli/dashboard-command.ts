@@ -13,6 +13,7 @@ interface DashboardOptions {
   demo?: boolean;
   keep?: boolean;
   inProcess?: boolean;
+  claudeCode?: boolean;
 }
 
 /** `thclaws dashboard`: the team dashboard in a browser, served from this machine. */
@@ -29,10 +30,18 @@ export function registerDashboardCommand(program: Command): void {
     .option('--demo', 'the live demo: a throw-away workspace where the scripted demo team works in the dashboard (no key needed)')
     .option('--keep', 'with --demo: keep the demo workspace')
     .option('--in-process', "run the team inside this dashboard instead of the workspace's host (the agents stop with it)")
+    .option('--claude-code', "a read-only page of Claude Code's own agent teams (~/.claude/teams): roster, task board, log")
     .addOption(new Option('--via-host', 'the default: be a client of the workspace host').hideHelp())
     .action(async (opts: DashboardOptions) => {
       const port = opts.port === undefined ? 0 : Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid --port ${JSON.stringify(opts.port)}`);
+      if (opts.claudeCode) {
+        const page = await (await import('./claude-code-dashboard.js')).serveClaudeCodeDashboard(opts.host, port);
+        process.stdout.write(`Claude Code teams (read-only)\n${page.url}\n`);
+        await untilInterrupted();
+        await page.close();
+        return;
+      }
       // Loaded on demand: the rest of the CLI never pays for node-pty and ws.
       const [{ runDashboard, runDashboardViaHost }, { HOST_STOPPING }] = await Promise.all([import('../main/web/run.js'), import('../main/daemon/host-client.js')]);
       const dir = path.resolve(opts.dir);
