@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { BudgetLimitSchema, BudgetsSchema } from './settings-schema.js';
 import { agentName, taskId, text } from './fields.js';
 import { ChangeSourceSchema, ChangesViewSchema, ConflictWarningSchema, relPath, ReviewCommentViewSchema } from './review-views.js';
+import { StoreCallSchema, StoreWakeKindSchema } from './store-api.js';
 
 export * from './review-views.js';
 
@@ -116,6 +117,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('merge_conflicts', {}),
   /** `confirm`: abort even though the merge holds the person's work (saved to a patch first). */
   req('merge_abort', { confirm: z.boolean().default(false) }),
+  /** A teammate on another machine: one operation on the team state, carried out by this host (store-api.ts). */
+  req('store', StoreCallSchema.shape),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
@@ -167,6 +170,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   /** Output of a merge run's checks, as it comes; `done` with the run's result at the end. */
   z.object({ type: z.literal('merge_output'), run: z.string().max(64), data: z.string() }),
   z.object({ type: z.literal('merge_done'), run: z.string().max(64), result: z.unknown() }),
+  /** To an attached teammate (store-api.ts): its inbox, the board or the config changed; it reads again. */
+  z.object({ type: z.literal('store_wake'), kind: StoreWakeKindSchema }),
 ]);
 export type HostEvent = z.infer<typeof EventSchema>;
 export type HostEventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>;

@@ -47,7 +47,7 @@ export async function setupMcp(opts: AgentCliOptions, info: RuntimeInfo, memberS
     const trusted = isTrusted(info.projectRoot);
     const team = activeTeamSession();
     // A teammate's lead handed down its own --mcp-config / SDK servers at spawn; a member's list narrows them below.
-    const fromLead = info.agentName && team ? team.store.memberMcp.read(info.agentName) : {};
+    const fromLead = info.agentName && team ? team.team.memberMcp.read(info.agentName) : {};
     list = resolveMcpServers({
       settings: info.settings.mcpServers,
       // `.mcp.json` is the project source of servers, as in Claude Code (--setting-sources without project skips it).

@@ -54,6 +54,9 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
   // Read once and removed: it binds this process only, never a thclaws a person or the model runs in its Bash.
   const forcedMode = process.env[TEAMMATE_MODE_ENV];
   delete process.env[TEAMMATE_MODE_ENV];
+  // A teammate whose team state is the lead's host's (docs/remote.md): also read once, for this process only.
+  const via = process.env.THCLAWS_TEAM_VIA;
+  delete process.env.THCLAWS_TEAM_VIA;
   let guard: CommandGuard | undefined;
   let tools: Tool<any>[] = [];
   let addenda: string[] = [];
@@ -81,7 +84,9 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
         throw new CliError(`invalid settings: key "hooks.${issue.path.join('.')}": ${issue.message}`, 2);
       }
       const settings = info.settings;
+      const viaHost = info.role === 'teammate' ? await hostStoreFor(via, info.agentName!) : undefined;
       const session = new TeamSession({
+        ...(viaHost ? { viaHost } : {}),
         projectRoot,
         teamDir: teamDirOf(projectRoot),
         cwd: info.cwd,
@@ -123,7 +128,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
       if (info.role !== 'teammate') Object.assign(process.env, portEnv(leadPorts(settings.worktree.portBase)));
       else if (!process.env.THCLAWS_PORT_BASE) {
         // Started by another path than SpawnTeammate (a person, a host's respawn): its recorded block still holds.
-        const own = (await session.store.config.load())?.members.find((m) => m.name === info.agentName)?.ports;
+        const own = (await session.team.config.load())?.members.find((m) => m.name === info.agentName)?.ports;
         if (own) Object.assign(process.env, portEnv(own));
       }
       addenda = [await teamAddendum(session, info, branch)];
@@ -151,7 +156,7 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
 }
 
 async function teamAddendum(session: TeamSession, info: RuntimeInfo, branch: string | undefined): Promise<string> {
-  const cfg = await session.store.config.load();
+  const cfg = await session.team.config.load();
   const members = cfg ? ['- lead (team coordinator)', ...cfg.members.map((m) => `- ${m.name}${m.role ? ` (${m.role})` : ''}`)].join('\n') : '(no team yet)';
   const base = Number(process.env.THCLAWS_PORT_BASE);
   const ports = Number.isInteger(base) && base > 0 ? { base, count: PORT_BLOCK } : null;
@@ -167,6 +172,18 @@ async function teamAddendum(session: TeamSession, info: RuntimeInfo, branch: str
   }
   const { LEAD_RULES } = await import('../../core/teams/tools/team-tools.js');
   return ['# Agent Team', cfg ? `You lead team "${cfg.name}". Members:\n${members}` : 'Agent Teams are on: TeamCreate makes you the lead of a new team.', ...(cfg ? [LEAD_RULES] : []), ...(ports ? [portsInstruction(ports)] : [])].join('\n\n');
+}
+
+/** The host-backed store of a teammate started with `THCLAWS_TEAM_VIA=host:<socket>`; none without it. */
+async function hostStoreFor(via: string | undefined, agent: string) {
+  const [{ teamVia, connectStoreSocket }, { HostStore }] = await Promise.all([import('../../main/daemon/store-link.js'), import('../../core/store/host-store.js')]);
+  let at: { socket: string } | null;
+  try {
+    at = teamVia(via);
+  } catch (err) {
+    throw new CliError((err as Error).message, 2);
+  }
+  return at ? new HostStore({ agent, connect: () => connectStoreSocket(at.socket) }) : undefined;
 }
 
 /** PreToolUse hooks run after a tool's input is valid and before its permission question; a refusal is the tool's error. */

@@ -48,7 +48,7 @@ export async function runTeammateCli(rt: Runtime, session: TeamSession, explicit
       beforeAsk: (req) => (req.tool === 'Bash' ? rt.sandbox.warm() : Promise.resolve()),
     }),
   );
-  const member = (await session.store.config.load())?.members.find((m) => m.name === session.me);
+  const member = (await session.team.config.load())?.members.find((m) => m.name === session.me);
   const planMode = process.env.THCLAWS_PLAN_MODE === '1' || settings.planModeRequired || settings.teammates[session.me]?.planModeRequired === true || member?.plan_mode_required === true;
   if (planMode) {
     const { PlanMode } = await import('../../core/teams/plan-mode.js');

@@ -1,5 +1,5 @@
 import type { Message } from '../../contract/store-schemas.js';
-import type { TeamStore } from './store.js';
+import type { TeammateStore } from './teammate-store.js';
 
 export interface InboxConsumer {
   /** New unread messages not yet handed out by this consumer, oldest first. */
@@ -12,7 +12,7 @@ export interface InboxConsumer {
  * At-least-once delivery, exactly-once handling: a message stays unread until acked, and a message already
  * handed out (even if its ack was lost or raced) is never handed out twice by the same consumer.
  */
-export function createInboxConsumer(store: TeamStore, agent: string, memory = 10_000): InboxConsumer {
+export function createInboxConsumer(store: Pick<TeammateStore, 'inboxes'>, agent: string, memory = 10_000): InboxConsumer {
   const seen = new Set<string>();
   return {
     take() {

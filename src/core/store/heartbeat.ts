@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { ClockJump } from './clock-jump.js';
 import { selfProcess } from './holder.js';
-import type { Lease } from './lease.js';
+import type { AgentLease } from './teammate-store.js';
 import { TEAM_POLICY } from '../../contract/policy.js';
 import type { AgentStatusValue } from '../../contract/agent-states.js';
 import type { StatusUpdate, Statuses } from './status.js';
@@ -19,7 +19,7 @@ export interface Heartbeat {
  * Heartbeats from a timer independent of the agent's turn, so a long tool call or a streaming reply never
  * makes a live agent look dead. The status carries pid and boot id for same-host liveness checks.
  */
-export async function startHeartbeat(statuses: Statuses, lease: Lease, intervalMs: number = TEAM_POLICY.heartbeatMs, clock: ClockJump = new ClockJump(Math.max(intervalMs * 2, 5_000))): Promise<Heartbeat> {
+export async function startHeartbeat(statuses: Pick<Statuses, 'write'>, lease: AgentLease, intervalMs: number = TEAM_POLICY.heartbeatMs, clock: ClockJump = new ClockJump(Math.max(intervalMs * 2, 5_000))): Promise<Heartbeat> {
   // parent_pid: a launcher that wraps the agent (the tail-safe pty wrapper) knows only its own pid.
   // pid_start: whoever later signals this pid checks it is still this process. The spawn is over: no spawner.
   const base: StatusUpdate = { pid: process.pid, pid_start: selfProcess().start, parent_pid: process.ppid, host: os.hostname(), boot_id: lease.boot_id, started_at: Date.now(), spawner: null };

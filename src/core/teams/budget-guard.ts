@@ -36,7 +36,7 @@ export class BudgetGuard {
   async state(): Promise<BudgetState | null> {
     // The usage of the call that just ended is written before it is weighed.
     await this.session.settled();
-    const { store, me } = this.session;
+    const { team: store, me } = this.session;
     const [stored, cfg] = await Promise.all([store.budgets.read(), store.config.load().catch(() => null)]);
     const recovered = store.budgets.notice();
     if (recovered) this.print(`[${me}] ${recovered}`);
@@ -60,7 +60,7 @@ export class BudgetGuard {
     const key = `${st.level}:${st.scope}:${st.unit}:${st.limit}`;
     if (!this.told.has(key)) {
       this.told.add(key);
-      const { store, me } = this.session;
+      const { team: store, me } = this.session;
       const level = st.level === 'stop' ? 'reached' : 'warning';
       this.print(`[${me}] budget ${level === 'reached' ? 'reached' : 'at 80 %'}: ${st.text}`);
       store.journal.record({ event: 'note', file: store.budgets.file, reason: `budget ${level}: ${st.text}` });

@@ -8,20 +8,21 @@
  */
 import { groupAlive } from '../agent/tools/spawn.js';
 import { groupCarries } from '../group-mark.js';
-import { processStart, type TeamStore } from '../store/index.js';
+import { processStart } from '../store/index.js';
+import type { TeammateStore } from '../store/teammate-store.js';
 import type { TeamSession } from './session.js';
 
 /** Set in the agent's environment, so every command it runs (and their children) inherits it. */
 const OWNER_ENV = 'THCLAWS_COMMAND_OWNER';
 
 /** Which agent of which team: its commands' mark. */
-function ownerMark(store: TeamStore, agent: string): string {
+function ownerMark(store: Pick<TeammateStore, 'paths'>, agent: string): string {
   return `${agent}@${store.paths.root}`;
 }
 
 /** Marks every command this process runs from now on as this agent's. */
 export function markCommands(session: TeamSession): void {
-  process.env[OWNER_ENV] = ownerMark(session.store, session.me);
+  process.env[OWNER_ENV] = ownerMark(session.team, session.me);
 }
 
 export interface CommandGroup {
@@ -39,14 +40,14 @@ export function stillRecorded(g: CommandGroup, mark: string): boolean {
 
 /** Ends (SIGKILL) the groups a previous process of this agent left running; returns how many. */
 export function endLeftoverGroups(session: TeamSession): Promise<number> {
-  return endRecordedGroups(session.store, session.me);
+  return endRecordedGroups(session.team, session.me);
 }
 
 /**
  * Ends (SIGKILL) the recorded groups of `agent` that are still its own — also from outside it, once its process
  * was killed with nothing to catch (a Stop's SIGKILL); returns how many.
  */
-export async function endRecordedGroups(store: TeamStore, agent: string): Promise<number> {
+export async function endRecordedGroups(store: Pick<TeammateStore, 'paths' | 'statuses'>, agent: string): Promise<number> {
   const recorded = (await store.statuses.read(agent))?.command_groups ?? [];
   let ended = 0;
   for (const g of recorded) {
@@ -75,6 +76,6 @@ export function groupRecorder(session: TeamSession, onError: (err: Error) => voi
     for (const pgid of pgids) if (!starts.has(pgid)) starts.set(pgid, processStart(pgid));
     for (const pgid of starts.keys()) if (!pgids.includes(pgid)) starts.delete(pgid);
     const groups = [...starts].map(([pgid, start]) => ({ pgid, start }));
-    writing = writing.then(() => session.store.statuses.write(session.me, { command_groups: groups })).catch(onError);
+    writing = writing.then(() => session.team.statuses.write(session.me, { command_groups: groups })).catch(onError);
   };
 }

@@ -138,14 +138,14 @@ export async function runHooks(hooks: HooksConfig | undefined, event: HookEvent,
 }
 
 /** Runs a team event's hooks for a session: failures go to stderr (the agent's output) and the team journal. */
-export function sessionHooks(session: { opts: { hooks?: HooksConfig; cwd: string }; store: { journal: { record(e: { event: 'note'; file: string; reason: string }): void }; paths: { log: string } } }) {
+export function sessionHooks(session: { opts: { hooks?: HooksConfig; cwd: string }; team: { journal: { record(e: { event: 'note'; file: string; reason: string }): void }; paths: { log: string } } }) {
   return (event: HookEvent, payload: Record<string, unknown>, target?: string): Promise<HookVerdict> => {
     if (!session.opts.hooks?.[event]?.length) return Promise.resolve({ results: [] });
     return runHooks(session.opts.hooks, event, payload, {
       cwd: session.opts.cwd,
       ...(target !== undefined ? { target } : {}),
       print: (l) => process.stderr.write(`${l}\n`),
-      record: (reason) => session.store.journal.record({ event: 'note', file: session.store.paths.log, reason }),
+      record: (reason) => session.team.journal.record({ event: 'note', file: session.team.paths.log, reason }),
     });
   };
 }

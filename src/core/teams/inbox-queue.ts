@@ -1,4 +1,5 @@
-import { createInboxConsumer, type InboxConsumer, type TeamStore } from '../store/index.js';
+import { createInboxConsumer, type InboxConsumer } from '../store/index.js';
+import type { TeammateStore } from '../store/teammate-store.js';
 import { toInbound } from './protocol.js';
 import type { Inbound } from '../../contract/frames.js';
 
@@ -14,7 +15,7 @@ export class InboxQueue {
   private dropped: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly store: TeamStore,
+    private readonly store: TeammateStore,
     private readonly agent: string,
   ) {
     this.consumer = createInboxConsumer(store, agent);

@@ -79,7 +79,7 @@ export class PlanMode {
     try {
       const answered = this.opts.waiters.wait(waiting.request_id, this.opts.timeoutMs, signal);
       const { since: _s, deadline: _d, ...fields } = waiting;
-      await sendFrame(this.session.store, me, LEAD, 'plan_approval_request', { ...fields, kind: 'plan', plan, attempt }, epoch);
+      await sendFrame(this.session.team, me, LEAD, 'plan_approval_request', { ...fields, kind: 'plan', plan, attempt }, epoch);
       this.opts.print(`[${me}] plan submitted for approval (attempt ${attempt}, request ${waiting.request_id})`);
       const r = await answered;
       if (r === 'aborted') return { content: 'aborted while waiting for plan approval', isError: true };

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Message, TeamStore } from '../store/index.js';
+import type { TeammateStore } from '../store/teammate-store.js';
 import { LEAD, TeamError, USER } from '../store/index.js';
 import { CONTROL_TYPES, type FrameType } from '../../contract/frame-kinds.js';
 import { type ControlFrame, type Frame, type FrameFields, FrameSchema, type Inbound, type PlainMessage } from '../../contract/frames.js';
@@ -29,7 +30,7 @@ export function isControl(m: Inbound): m is ControlFrame {
 }
 
 /** The epoch of the current team session (set by the lead when it takes the team). */
-export async function currentEpoch(store: TeamStore): Promise<string | null> {
+export async function currentEpoch(store: Pick<TeammateStore, 'config'>): Promise<string | null> {
   return (await store.config.load())?.epoch ?? null;
 }
 
@@ -65,7 +66,7 @@ export async function ensureEpoch(store: TeamStore, by: string): Promise<string 
  * Writes a frame as `sender` (the caller's lease-backed identity), stamped with the current epoch: the one way a
  * typed message reaches an inbox. `shown`: the text and summary a reader shows (default: the fields as JSON).
  */
-export async function sendFrame<T extends FrameType>(store: TeamStore, sender: string, to: string, type: T, fields: FrameFields<T>, epoch?: string | null, shown?: { text: string; summary: string }): Promise<Message> {
+export async function sendFrame<T extends FrameType>(store: Pick<TeammateStore, 'config' | 'writeFrame'>, sender: string, to: string, type: T, fields: FrameFields<T>, epoch?: string | null, shown?: { text: string; summary: string }): Promise<Message> {
   const ep = epoch ?? (await currentEpoch(store));
   const text = shown?.text ?? JSON.stringify({ type, from: sender, ...fields });
   // A frame's own `summary` field (idle notifications, requests) doubles as the message summary.

@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { type Heartbeat, type Lease, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, startHeartbeat, TEAM_POLICY } from '../store/index.js';
+import { type Heartbeat, TeamStore, TeamError, LEAD, pidAlive, readLeaseInfo, startHeartbeat, TEAM_POLICY } from '../store/index.js';
+import type { AgentLease, TeammateStore } from '../store/teammate-store.js';
+import type { HostStore } from '../store/host-store.js';
 import type { Usage } from '../agent/providers/types.js';
 import type { PromptResult } from '../agent/agent.js';
 import { ModelHealth } from './model-health.js';
@@ -50,12 +52,16 @@ export interface TeamSessionOptions {
   inheritEnv?: string[];
   /** Settings `worktree` (read at each spawn): a new worktree's setup command and reused folders, the ports' base. */
   worktree?: () => import('../../contract/settings-schema.js').WorktreeSettings;
+  /** A teammate whose team state is the lead's host's (`THCLAWS_TEAM_VIA`): this process never opens the team dir. */
+  viaHost?: HostStore;
 }
 
 export class TeamSession {
-  readonly store: TeamStore;
+  private readonly local: TeamStore | undefined;
+  /** The team state as this process's agent uses it: the files, or the lead's host (docs/remote.md). */
+  readonly team: TeammateStore;
   role: Role;
-  lease: Lease | undefined;
+  lease: AgentLease | undefined;
   epoch: string | null = null;
   /** Teammates this process launched (background/tmux/host children), by name. */
   readonly children = new Map<string, LaunchedTeammate>();
@@ -69,8 +75,15 @@ export class TeamSession {
   private accounting: Promise<unknown> = Promise.resolve();
 
   constructor(readonly opts: TeamSessionOptions) {
-    this.store = new TeamStore(opts.teamDir);
+    this.local = opts.viaHost ? undefined : new TeamStore(opts.teamDir);
+    this.team = opts.viaHost ?? this.local!;
     this.role = opts.role;
+  }
+
+  /** The whole store (the lead's and a person's tools): absent where the team is reached through the lead's host. */
+  get store(): TeamStore {
+    if (!this.local) throw new TeamError('invalid', `${this.me} reaches its team through the lead's host: this needs the team dir, which only the host opens`);
+    return this.local;
   }
 
   get projectRoot(): string {
@@ -86,7 +99,7 @@ export class TeamSession {
 
   /** This process's inbox reader (shared by the loops and CheckInbox). */
   inbox(): InboxQueue {
-    this.queue ??= new InboxQueue(this.store, this.me);
+    this.queue ??= new InboxQueue(this.team, this.me);
     return this.queue;
   }
 
@@ -98,6 +111,8 @@ export class TeamSession {
   }
 
   teamExists(): boolean {
+    // Attached through the host: the host refused the attach unless the team exists.
+    if (this.opts.viaHost) return true;
     return existsSync(this.store.paths.config);
   }
 
@@ -105,14 +120,21 @@ export class TeamSession {
     this.roleListeners.add(cb);
   }
 
-  /** Called when the lease is lost: the process must stop acting as this agent. */
-  onLeaseLost(cb: () => void): void {
+  /** Called when the lease is lost: the process must stop acting as this agent (`why`: the host's reason, through it). */
+  onLeaseLost(cb: (why?: string) => void): void {
     this.lostListeners.add(cb);
   }
 
   /** Takes the agent's lease for the rest of the process's life. */
-  async holdLease(agent: string): Promise<Lease> {
+  async holdLease(agent: string): Promise<AgentLease> {
     if (this.lease) return this.lease;
+    if (this.opts.viaHost) {
+      const lease = await this.opts.viaHost.attach();
+      this.lease = lease;
+      this.epoch = this.opts.viaHost.epoch;
+      lease.onLost((why) => for_each(this.lostListeners, why));
+      return lease;
+    }
     this.store.init();
     const lease = await this.acquireWaitingForDead(agent);
     this.lease = lease;
@@ -131,7 +153,7 @@ export class TeamSession {
    * A lease whose holder is dead on this host (a SIGKILLed teammate being respawned) frees itself once
    * stale; wait for that instead of refusing. A live holder is refused at once.
    */
-  private async acquireWaitingForDead(agent: string): Promise<Lease> {
+  private async acquireWaitingForDead(agent: string): Promise<AgentLease> {
     const end = Date.now() + TEAM_POLICY.lockStaleMs + 3000;
     for (;;) {
       try {
@@ -193,7 +215,7 @@ export class TeamSession {
     const totals = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cache_creation_input_tokens: usage.cacheWriteTokens, cache_read_input_tokens: usage.cacheReadTokens };
     this.accounting = this.accounting
       .then(() => this.leadBeat?.catch(() => undefined))
-      .then(() => this.store.statuses.account(agent, totals, costUsd))
+      .then(() => this.team.statuses.account(agent, totals, costUsd))
       .catch(() => undefined);
     return this.accounting.then(() => undefined);
   }
@@ -205,12 +227,15 @@ export class TeamSession {
 
   /** A teammate at start: the lead's epoch, or one it starts when no lead ever took the team. */
   async ensureEpoch(): Promise<string | null> {
+    // Through the host: the epoch its attach answered is this teammate's for its whole run.
+    if (this.opts.viaHost) return this.epoch;
     this.epoch = this.teamExists() ? await ensureEpoch(this.store, this.me) : await currentEpoch(this.store);
     return this.epoch;
   }
 
   /** A teammate reads the epoch the lead set (fresh each time: the lead may restart). */
   async refreshEpoch(): Promise<string | null> {
+    if (this.opts.viaHost) return this.epoch;
     this.epoch = await currentEpoch(this.store);
     return this.epoch;
   }
@@ -230,6 +255,6 @@ export class TeamSession {
   }
 }
 
-function for_each(set: Set<() => void>): void {
-  for (const cb of set) cb();
+function for_each(set: Set<(why?: string) => void>, why?: string): void {
+  for (const cb of set) cb(why);
 }

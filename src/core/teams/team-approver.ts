@@ -108,7 +108,7 @@ export class TeamApprover implements Approver {
   }
 
   private async ask(req: PermissionRequest, signal: AbortSignal): Promise<ApproverAnswer> {
-    const { store } = this.session;
+    const store = this.session.team;
     await this.clearing;
     // Before the request exists (its age and deadline count from when the person can see it).
     await this.opts.beforeAsk?.(req);

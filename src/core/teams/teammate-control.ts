@@ -29,7 +29,7 @@ export async function pumpControl(session: TeamSession, responses: ResponseWaite
 }
 
 async function controlFrame(session: TeamSession, responses: ResponseWaiters | undefined, act: ControlActions, m: ControlFrame): Promise<void> {
-  const { store, me } = session;
+  const { team: store, me } = session;
   const reject = (reason: string) => store.journal.record({ event: 'rejected', file: store.paths.inbox(me), reason });
   if (!mayControl(m.from)) return reject(`control frame ${m.type} from ${m.from} ignored: only lead or user may send it`);
   // A teammate that started while the config was unreadable has no epoch yet: it starts one now.

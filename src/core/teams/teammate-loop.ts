@@ -72,13 +72,14 @@ export class TeammateLoop {
   }
 
   async run(): Promise<number> {
-    const { store } = this.session;
+    const store = this.session.team;
     const lease = this.session.lease!;
     await store.statuses.write(this.me, { status: 'spawning', spawn_id: this.opts.spawnId ?? null, model: this.opts.model, session_id: this.agent.session.id } as never);
     this.heartbeat = await startHeartbeat(store.statuses, lease);
     this.session.health.attach(this.heartbeat);
-    this.session.onLeaseLost(() => {
-      this.opts.print(`[${this.me}] lost the agent lease — another process is ${this.me} now; stopping`);
+    this.session.onLeaseLost((why) => {
+      // Through the lead's host the reason is the host's (a stale session, the link gone past its bound).
+      this.opts.print(why ? `[${this.me}] ${why}; stopping` : `[${this.me}] lost the agent lease — another process is ${this.me} now; stopping`);
       this.turn?.abort();
       this.resolveExit(3);
     });
@@ -145,17 +146,17 @@ export class TeammateLoop {
     const busy = !!this.turn || (!this.held && this.session.inbox().peek().length > 0) || (!this.held && (await this.ownsWork()));
     if (busy) {
       this.opts.print(`[${this.me}] shutdown rejected — still have unfinished work`);
-      await sendFrame(this.session.store, this.me, m.from, 'shutdown_rejected', { reason: 'still have unfinished work' }, this.session.epoch);
+      await sendFrame(this.session.team, this.me, m.from, 'shutdown_rejected', { reason: 'still have unfinished work' }, this.session.epoch);
       return;
     }
-    await sendFrame(this.session.store, this.me, m.from, 'shutdown_approved', {}, this.session.epoch);
+    await sendFrame(this.session.team, this.me, m.from, 'shutdown_approved', {}, this.session.epoch);
     this.opts.print(`[${this.me}] shutdown approved — stopping`);
     await this.heartbeat.stop();
     this.resolveExit(0);
   }
 
   private async ownsWork(): Promise<boolean> {
-    const tasks = await this.session.store.tasks.list({ status: 'in_progress' });
+    const tasks = await this.session.team.tasks.list({ status: 'in_progress' });
     return tasks.some((t) => t.owner === this.me);
   }
 
@@ -214,7 +215,7 @@ export class TeammateLoop {
 
   /** Reserved tasks first, then any claimable one. */
   private async claim(): Promise<Task | null> {
-    const { tasks } = this.session.store;
+    const { tasks } = this.session.team;
     const mine = (await tasks.list({ status: 'pending' })).filter((t) => t.reserved_for === this.me).sort((a, b) => Number(a.id) - Number(b.id));
     for (const t of mine) {
       try {
@@ -245,7 +246,7 @@ export class TeammateLoop {
       ? `[The budget was raised: continue task #${task.id} where you stopped. When done, use TeamTaskComplete with task_id="${task.id}".]`
       : `[Task #${task.id} — ${task.subject}]\n\n${task.description}\n\nWhen done, use TeamTaskComplete with task_id="${task.id}".`;
     const r = await this.runTurn(prompt, task.id);
-    const now = await this.session.store.tasks.get(task.id).catch(() => null);
+    const now = await this.session.team.tasks.get(task.id).catch(() => null);
     if (this.cancelledBy !== undefined) {
       this.attempts.delete(task.id);
       await this.notify({ idle_reason: 'interrupted', completed_task_id: task.id, completed_status: null, summary: `task #${task.id} cancelled by ${this.cancelledBy} — turn ended, not completed` });
@@ -258,7 +259,7 @@ export class TeammateLoop {
     if (r.stop === 'budget') return this.holdForBudget(r.error ?? 'budget reached', now);
     if (r.stop === 'aborted') {
       // Stopped on purpose: back to the queue (reservation kept), the lead decides.
-      await this.session.store.tasks.release(task.id, this.me);
+      await this.session.team.tasks.release(task.id, this.me);
       await this.notify({ idle_reason: 'interrupted', completed_task_id: task.id, completed_status: 'blocked', summary: `turn aborted${this.abortedBy ? ` by ${this.abortedBy}` : ''} — task #${task.id} released, incomplete` });
       return;
     }
@@ -273,7 +274,7 @@ export class TeammateLoop {
     }
     this.attempts.delete(task.id);
     this.opts.print(`[${this.me}] task #${task.id} parked for the lead after ${attempt} attempts: ${reason}`);
-    await this.session.store.tasks.update(task.id, { reservedFor: LEAD, extra: { parked: `${this.me}: ${reason} (after ${attempt} attempts)`, parked_from: now.reserved_for ?? null } });
+    await this.session.team.tasks.update(task.id, { reservedFor: LEAD, extra: { parked: `${this.me}: ${reason} (after ${attempt} attempts)`, parked_from: now.reserved_for ?? null } });
     await this.notify({ idle_reason: r.stop === 'error' ? 'failed' : 'blocked', completed_task_id: task.id, completed_status: r.stop === 'error' ? 'failed' : 'blocked', summary: `task #${task.id} parked after ${attempt} attempts: ${reason}. Reassign it with TeamTaskUpdate.` });
   }
 
@@ -335,7 +336,7 @@ export class TeammateLoop {
     this.held = { task };
     this.opts.print(`[${this.me}] ${reason}; waiting until the budget is raised`);
     // The task first: a status saying "budget reached" always finds its task parked.
-    if (task) await this.session.store.tasks.update(task.id, { extra: { parked: 'budget' } });
+    if (task) await this.session.team.tasks.update(task.id, { extra: { parked: 'budget' } });
     await this.heartbeat.patch({ budget_reached: reason });
   }
 
@@ -351,17 +352,17 @@ export class TeammateLoop {
       return;
     }
     // Cancelled (or taken from it) while it waited: nothing to resume; its next turn hears why.
-    const now = await this.session.store.tasks.get(task.id).catch(() => null);
+    const now = await this.session.team.tasks.get(task.id).catch(() => null);
     if (now?.status !== 'in_progress' || now.owner !== this.me) {
       this.opts.print(`[${this.me}] task #${task.id} is no longer mine (${now?.cancelled ? 'cancelled' : (now?.status ?? 'gone')}) — not resumed`);
       return;
     }
-    await this.session.store.tasks.update(task.id, { extra: { parked: null } });
+    await this.session.team.tasks.update(task.id, { extra: { parked: null } });
     return this.taskTurn(task, true);
   }
 
   private async notify(fields: IdleFields): Promise<void> {
-    await sendFrame(this.session.store, this.me, LEAD, 'idle_notification', { ...fields }, this.session.epoch).catch(() => {});
+    await sendFrame(this.session.team, this.me, LEAD, 'idle_notification', { ...fields }, this.session.epoch).catch(() => {});
   }
 
   private waitingId: string | null = null;

@@ -7,6 +7,7 @@ import { isReviewRequest, runReviewRequest } from './review-requests.js';
 import { resumeTeam } from './team-resume.js';
 import { messageLeadWithoutTeam } from './lead-message.js';
 import type { TerminalView } from './terminal.js';
+import { storeServerOf } from './store-server.js';
 
 /**
  * One connected view (a WebSocket, an Electron window): runs each request (validated once, where it entered
@@ -58,6 +59,8 @@ export class HostSession implements TerminalView {
       case 'subscribe':
         h.snapshot(this);
         return undefined;
+      case 'store':
+        return storeServerOf(h.store).serve(this, req);
       case 'attach': {
         const t = h.terminal(req.agent);
         t.attach(this);
@@ -180,6 +183,7 @@ export class HostSession implements TerminalView {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    void storeServerOf(this.host.store).detach(this);
     this.host.removeView(this);
     this.host.scheduler.removeView(this);
   }

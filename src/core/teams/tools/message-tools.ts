@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BROADCAST, LEAD, deriveState, type TeamStore } from '../../store/index.js';
+import { BROADCAST, LEAD, deriveState } from '../../store/index.js';
+import type { TeammateStore } from '../../store/teammate-store.js';
 import type { TeamSession } from '../session.js';
 import { err, teamTool } from './common.js';
 
@@ -14,7 +15,7 @@ const SendInput = z
   .strict();
 
 /** Refuses messages nobody will ever read: a stopped or dead teammate must be respawned first. */
-async function livenessGate(store: TeamStore, to: string): Promise<string | null> {
+async function livenessGate(store: Pick<TeammateStore, 'statuses'>, to: string): Promise<string | null> {
   if (to === BROADCAST || to === LEAD || to === 'user') return null;
   const st = await store.statuses.read(to);
   const state = deriveState(st);
@@ -36,9 +37,9 @@ export function messageTools(session: TeamSession, role: 'lead' | 'teammate') {
         async run(input, s) {
           const text = input.text ?? input.content;
           if (!text?.trim()) return err("missing 'text' field");
-          const refused = await livenessGate(s.store, input.to);
+          const refused = await livenessGate(s.team, input.to);
           if (refused) return err(refused);
-          const sent = await s.store.send(s.me, input.to, text, { summary: input.summary ?? null, ...(input.urgent ? { extra: { urgent: true } } : {}) });
+          const sent = await s.team.send(s.me, input.to, text, { summary: input.summary ?? null, ...(input.urgent ? { extra: { urgent: true } } : {}) });
           return input.to === BROADCAST ? `Broadcast sent to: ${sent.map((m) => m.to).join(', ')}` : `Message sent to '${input.to}'${input.urgent ? ' (urgent)' : ''}`;
         },
       },

@@ -50,7 +50,7 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
       description: 'List the team tasks, optionally by status.',
       inputSchema: z.object({ status: z.enum(['pending', 'in_progress', 'completed']).optional() }).strict(),
       async run(input, s) {
-        const tasks = await s.store.tasks.list(input.status ? { status: input.status } : undefined);
+        const tasks = await s.team.tasks.list(input.status ? { status: input.status } : undefined);
         tasks.sort((a, b) => Number(a.id) - Number(b.id));
         return tasks.length ? tasks.map(taskLine).join('\n') : 'No tasks.';
       },
@@ -63,7 +63,7 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
       description: 'Claim a pending task (the team loop claims your next task automatically when you are idle).',
       inputSchema: z.object({ task_id: taskId }).strict(),
       async run(input, s) {
-        const t = await s.store.tasks.claim(input.task_id, s.me);
+        const t = await s.team.tasks.claim(input.task_id, s.me);
         return `Claimed task #${t.id}: ${t.subject}\n\n${t.description}`;
       },
     },
@@ -75,17 +75,17 @@ export function taskTools(session: TeamSession, role: 'lead' | 'teammate') {
       description: 'Mark a task you own as completed, with a one-line summary of what you did. The lead is notified. In a worktree, commit your changes first: a task with uncommitted work is not completed.',
       inputSchema: z.object({ task_id: taskId, summary: z.string().max(2000).optional() }).strict(),
       async run(input, s) {
-        const current = await s.store.tasks.get(input.task_id);
+        const current = await s.team.tasks.get(input.task_id);
         const done = await checkCommitted(s.worktreePath(s.me));
         if (!done.ok) {
           // Only the owner's refusal is recorded (the board shows it); anyone else gets the store's own error below.
-          if (current.owner === s.me && current.status === 'in_progress') await s.store.tasks.update(current.id, { extra: { not_done: done.reason, not_done_by: s.me } });
+          if (current.owner === s.me && current.status === 'in_progress') await s.team.tasks.update(current.id, { extra: { not_done: done.reason, not_done_by: s.me } });
           return { content: `task #${current.id} not completed: ${done.reason}`, isError: true };
         }
         const hook = await sessionHooks(s)('TaskCompleted', { agent: s.me, task_id: current.id, summary: input.summary ?? null, task: current });
         if (hook.blocked) return { content: `task #${current.id} not completed: ${hook.blocked}`, isError: true };
-        const t = await s.store.tasks.complete(input.task_id, s.me, input.summary, done.commit ?? undefined);
-        await sendFrame(s.store, s.me, LEAD, 'idle_notification', {
+        const t = await s.team.tasks.complete(input.task_id, s.me, input.summary, done.commit ?? undefined);
+        await sendFrame(s.team, s.me, LEAD, 'idle_notification', {
           idle_reason: 'available',
           completed_task_id: t.id,
           completed_status: 'completed',

@@ -1,0 +1,157 @@
+/**
+ * The teammate's end of its store's link to the lead's host: `store` requests over any duplex line stream (the
+ * host's Unix socket, an SSH stream), each answer parsed once here. A request keeps its request id (`rid`) across
+ * reconnects: after the link drops every unanswered request is sent again with the same id, and the host answers
+ * a repeated id with its first result, so nothing is applied twice.
+ */
+import { randomUUID } from 'node:crypto';
+import { STORE_VALUES, StoreAnswerSchema, StoreWakeKindSchema, type StoreOp, type StoreOpName, type StoreValue } from '../../contract/store-api.js';
+import { TeamError, type TeamErrorCode } from './errors.js';
+
+/** One connection to the host, already past its hello: whole lines in and out. */
+export interface StoreLink {
+  send(line: string): void;
+  onLine(cb: (line: string) => void): void;
+  onClose(cb: () => void): void;
+  close(): void;
+}
+
+export interface HostLinkOptions {
+  connect: () => Promise<StoreLink>;
+  /** How long the link may stay down (reconnecting with backoff) before the teammate gives up as this agent. */
+  downMs: number;
+  /** Told once when the link is given up, or when the host refuses this teammate's session (stale epoch). */
+  onFatal: (reason: string) => void;
+  onWake: (kind: 'inbox' | 'task' | 'config') => void;
+  /** Sent first on every connection (attach): the request that binds it to the teammate again. */
+  rebind?: () => StoreOp;
+}
+
+interface Pending {
+  rid: string;
+  call: StoreOp;
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+  /** This connection's request id (the reply's `id`), reassigned on each send. */
+  id: number;
+}
+
+const CODES: readonly TeamErrorCode[] = ['invalid', 'not_found', 'conflict', 'busy', 'no_team', 'locked', 'lock_lost', 'lease_lost', 'stale_epoch'];
+
+export class HostLink {
+  private link: StoreLink | null = null;
+  private connecting: Promise<void> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+  private fatal: string | null = null;
+  epoch: string | null = null;
+
+  constructor(private readonly opts: HostLinkOptions) {}
+
+  /** Connects (the first time, or again after the link dropped), re-binding and re-sending what is unanswered. */
+  async open(): Promise<void> {
+    if (this.link) return;
+    this.connecting ??= this.reconnect().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async reconnect(): Promise<void> {
+    const end = Date.now() + this.opts.downMs;
+    let delay = 50;
+    for (;;) {
+      if (this.closed) throw new TeamError('lease_lost', 'the store link was closed');
+      try {
+        const link = await this.opts.connect();
+        this.bind(link);
+        return;
+      } catch (err) {
+        if (Date.now() + delay > end) {
+          const why = `the lead's host could not be reached for ${Math.round(this.opts.downMs / 1000)} s (${(err as Error).message.split('\n')[0]})`;
+          this.giveUp(why);
+          throw new TeamError('lease_lost', why);
+        }
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, 2000);
+      }
+    }
+  }
+
+  private bind(link: StoreLink): void {
+    this.link = link;
+    link.onLine((line) => this.onLine(line));
+    link.onClose(() => {
+      if (this.link !== link) return;
+      this.link = null;
+      if (!this.closed && !this.fatal) void this.open().catch(() => undefined);
+    });
+    // Attach first (a fresh request each connection), then everything still unanswered, in its order.
+    const again = [...this.pending.values()];
+    this.pending.clear();
+    const rebind = this.opts.rebind?.();
+    if (rebind) void this.request(rebind, randomUUID()).catch(() => undefined);
+    for (const p of again) this.transmit(p);
+  }
+
+  private transmit(p: Pending): void {
+    p.id = this.nextId++;
+    this.pending.set(p.id, p);
+    this.link?.send(JSON.stringify({ type: 'store', id: p.id, rid: p.rid, epoch: this.epoch, call: p.call }));
+  }
+
+  /** One operation; its answer parsed with the operation's schema. `rid`: given only to repeat a request on purpose. */
+  request<N extends StoreOpName>(call: Extract<StoreOp, { op: N }>, rid: string = randomUUID()): Promise<StoreValue<N>> {
+    if (this.fatal) return Promise.reject(new TeamError('lease_lost', this.fatal));
+    return new Promise((resolve, reject) => {
+      const p: Pending = { rid, call, resolve: resolve as (v: unknown) => void, reject, id: 0 };
+      if (this.link) this.transmit(p);
+      else {
+        this.pending.set(-this.nextId++, p);
+        void this.open().catch((err: Error) => reject(err));
+      }
+    });
+  }
+
+  private onLine(line: string): void {
+    let raw: { type?: unknown; id?: unknown; ok?: unknown; result?: unknown; error?: unknown; kind?: unknown };
+    try {
+      raw = JSON.parse(line) as typeof raw;
+    } catch {
+      return;
+    }
+    if (raw.type === 'store_wake') {
+      const k = StoreWakeKindSchema.safeParse(raw.kind);
+      if (k.success) this.opts.onWake(k.data);
+      return;
+    }
+    if (raw.type !== 'reply' || typeof raw.id !== 'number') return;
+    const p = this.pending.get(raw.id);
+    if (!p) return;
+    this.pending.delete(raw.id);
+    if (raw.ok !== true) return p.reject(new TeamError('invalid', `the lead's host refused ${p.call.op}: ${String(raw.error ?? 'no reason')}`));
+    const answer = StoreAnswerSchema.safeParse(raw.result);
+    if (!answer.success) return p.reject(new TeamError('invalid', `the lead's host answered ${p.call.op} with something else than a store answer`));
+    if (!answer.data.ok) {
+      const code = (CODES as readonly string[]).includes(answer.data.code) ? (answer.data.code as TeamErrorCode) : 'invalid';
+      if (code === 'stale_epoch') this.giveUp(answer.data.error);
+      return p.reject(new TeamError(code, answer.data.error));
+    }
+    const value = STORE_VALUES[p.call.op].safeParse(answer.data.value);
+    if (!value.success) return p.reject(new TeamError('invalid', `the lead's host answered ${p.call.op} with an invalid value: ${value.error.issues[0]?.message ?? ''}`));
+    p.resolve(value.data);
+  }
+
+  private giveUp(reason: string): void {
+    if (this.fatal) return;
+    this.fatal = reason;
+    for (const p of this.pending.values()) p.reject(new TeamError('lease_lost', reason));
+    this.pending.clear();
+    this.opts.onFatal(reason);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.link?.close();
+    this.link = null;
+  }
+}
