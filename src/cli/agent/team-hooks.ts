@@ -85,8 +85,11 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
       }
       const settings = info.settings;
       const viaHost = info.role === 'teammate' ? await hostStoreFor(via, info.agentName!) : undefined;
+      // The lead's teammates may run on the user's hosts (docs/remote.md): none of that for a teammate.
+      const remote = info.role !== 'teammate' ? (await import('../../main/remote/host-remote.js')).remoteTeammatesFor(projectRoot, process.env, () => settings) : undefined;
       const session = new TeamSession({
         ...(viaHost ? { viaHost } : {}),
+        ...(remote ? { remote } : {}),
         projectRoot,
         teamDir: teamDirOf(projectRoot),
         cwd: info.cwd,

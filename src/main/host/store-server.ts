@@ -29,6 +29,8 @@ export class StoreServer {
   /** Per agent: request id → its answer (a promise while it runs, so a retry racing the first waits for it). */
   private readonly answered = new Map<string, Map<string, Promise<StoreAnswer>>>();
   private watcher: TeamWatcher | null = null;
+  /** After a teammate's task_complete (a remote teammate's branch is fetched home here); never fails the completion. */
+  afterComplete: ((agent: string) => Promise<void>) | null = null;
 
   constructor(private readonly store: TeamStore) {}
 
@@ -125,8 +127,11 @@ export class StoreServer {
         return store.tasks.release(call.id, me);
       case 'task_update':
         return store.tasks.update(call.id, { ...(call.patch.reservedFor !== undefined ? { reservedFor: call.patch.reservedFor } : {}), ...(call.patch.extra ? { extra: call.patch.extra } : {}) });
-      case 'task_complete':
-        return store.tasks.complete(call.id, me, call.result, call.commit);
+      case 'task_complete': {
+        const done = await store.tasks.complete(call.id, me, call.result, call.commit);
+        await this.afterComplete?.(me).catch(() => undefined);
+        return done;
+      }
       case 'status_read':
         return store.statuses.read(call.agent);
       case 'status_write':

@@ -26,6 +26,7 @@ import { ReviewFeed } from './review-feed.js';
 import { BudgetFeed } from './budget-feed.js';
 import { failUnbooted, leadCameUp } from './boot-outcome.js';
 import { CostsFeed } from './costs-feed.js';
+import { fetchOnCompletion, remoteTeammatesFor } from '../remote/host-remote.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
 const LIVENESS_MS = 2000;
@@ -82,6 +83,7 @@ export class TeamHost {
     this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
     this.budgets = new BudgetFeed(this.store, this.workspace, this.env, (ev) => this.broadcast(ev), () => this.memberList());
     this.costs = new CostsFeed(this.store, this.workspace, () => this.names(), (name) => void (this.names().includes(name) && this.pushMember(name))); // a sample outlives a replaced team
+    fetchOnCompletion(this.store, remoteTeammatesFor(this.workspace, this.env)); // a remote teammate's branch comes home on each completion
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -204,6 +206,8 @@ export class TeamHost {
 
   private onExited(agent: string, req: SpawnRequest, exit: PtyExit): void {
     this.side.set(agent, { pty: null, spawnedHere: true, lastExit: exit });
+    const host = req.env.THCLAWS_REMOTE_HOST; // its pty ran the ssh to it: the pane says how the link ended
+    if (host) this.terminal(agent).push(`\r\n[thclaws: ${exit.code === 0 ? `${agent} on ${host} exited` : `the link to ${host} dropped (ssh ${exit.signal ?? `exit ${exit.code}`})`}]\r\n`);
     void failUnbooted(this.store, agent, req, exit).catch(() => undefined);
     this.broadcast({ type: 'exit', agent, code: exit.code, signal: exit.signal });
     if (!this.closed) void this.refreshMember(agent);

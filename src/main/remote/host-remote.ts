@@ -1,0 +1,27 @@
+/** The lead's side of remote teammates, wired where settings and the host's socket are known (CLI lead, host). */
+import { loadSettings } from '../../core/agent/settings.js';
+import type { TeamStore } from '../../core/store/index.js';
+import { fetchRemoteBranches, type RemoteTeammates } from '../../core/teams/remote-placement.js';
+import type { Settings } from '../../contract/settings-schema.js';
+import { hostPaths } from '../daemon/runtime-dir.js';
+import { storeServerOf } from '../host/store-server.js';
+import { SshRemoteTeammates } from './remote-teammates.js';
+
+/** Remote teammates of a workspace: hosts and placement from its settings (read at each use), its host's socket. */
+export function remoteTeammatesFor(workspace: string, env: NodeJS.ProcessEnv = process.env, settings?: () => Pick<Settings, 'hosts' | 'placement'>): RemoteTeammates {
+  const read = settings ?? (() => loadSettings(workspace, env).settings);
+  return new SshRemoteTeammates({
+    root: workspace,
+    env,
+    hosts: () => read().hosts,
+    placement: () => read().placement,
+    hostSocket: () => hostPaths(workspace, env).socket,
+  });
+}
+
+/** When a remote teammate completes a task, its branch comes home (so diff, review and merge see it at once). */
+export function fetchOnCompletion(store: TeamStore, remote: RemoteTeammates): void {
+  storeServerOf(store).afterComplete = async (agent) => {
+    for (const failed of await fetchRemoteBranches(remote, store, [agent])) store.journal.record({ event: 'note', file: store.paths.config, reason: failed });
+  };
+}
