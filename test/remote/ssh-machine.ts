@@ -161,7 +161,10 @@ export async function startSshMachine(opts: { users?: string[] } = {}): Promise<
       `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${dir}/host_ed25519`, `PidFile ${dir}/sshd.pid`,
       'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'PubkeyAuthentication yes',
       `AuthorizedKeysFile ${dir}/keys/%u`, 'StrictModes no', `AllowUsers ${users.map((u) => u.name).join(' ')}`,
-      'PermitRootLogin no', 'AllowTcpForwarding no', 'X11Forwarding no', 'PrintMotd no', 'LogLevel VERBOSE', '',
+      'PermitRootLogin no',
+      // Remote forwarding only: a remote teammate's store is the lead host's socket, forwarded with -R (OpenSSH 9.2 refuses
+      // a Unix-socket -R too under "AllowTcpForwarding no"). Nothing listens unless a client asks.
+      'AllowTcpForwarding remote', 'X11Forwarding no', 'PrintMotd no', 'LogLevel VERBOSE', '',
     ].join('\n'));
     const child = spawn(SSHD, ['-D', '-f', config, '-E', log], { stdio: 'ignore' });
     try {

@@ -26,7 +26,7 @@ import { ReviewFeed } from './review-feed.js';
 import { BudgetFeed } from './budget-feed.js';
 import { failUnbooted, leadCameUp } from './boot-outcome.js';
 import { CostsFeed } from './costs-feed.js';
-import { fetchOnCompletion, remoteTeammatesFor } from '../remote/host-remote.js';
+import { fetchOnCompletion, linkEnded, remoteTeammatesFor } from '../remote/host-remote.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
 const LIVENESS_MS = 2000;
@@ -206,8 +206,7 @@ export class TeamHost {
 
   private onExited(agent: string, req: SpawnRequest, exit: PtyExit): void {
     this.side.set(agent, { pty: null, spawnedHere: true, lastExit: exit });
-    const host = req.env.THCLAWS_REMOTE_HOST; // its pty ran the ssh to it: the pane says how the link ended
-    if (host) this.terminal(agent).push(`\r\n[thclaws: ${exit.code === 0 ? `${agent} on ${host} exited` : `the link to ${host} dropped (ssh ${exit.signal ?? `exit ${exit.code}`})`}]\r\n`);
+    if (req.env.THCLAWS_REMOTE_HOST) this.terminal(agent).push(linkEnded(this.store, agent, req.env.THCLAWS_REMOTE_HOST, exit)); // its pty ran the ssh
     void failUnbooted(this.store, agent, req, exit).catch(() => undefined);
     this.broadcast({ type: 'exit', agent, code: exit.code, signal: exit.signal });
     if (!this.closed) void this.refreshMember(agent);

@@ -1,8 +1,10 @@
 /** The lead's side of remote teammates, wired where settings and the host's socket are known (CLI lead, host). */
+import fs from 'node:fs';
 import { loadSettings } from '../../core/agent/settings.js';
 import type { TeamStore } from '../../core/store/index.js';
 import { fetchRemoteBranches, type RemoteTeammates } from '../../core/teams/remote-placement.js';
 import type { Settings } from '../../contract/settings-schema.js';
+import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
 import { hostPaths } from '../daemon/runtime-dir.js';
 import { storeServerOf } from '../host/store-server.js';
 import { SshRemoteTeammates } from './remote-teammates.js';
@@ -24,4 +26,14 @@ export function fetchOnCompletion(store: TeamStore, remote: RemoteTeammates): vo
   storeServerOf(store).afterComplete = async (agent) => {
     for (const failed of await fetchRemoteBranches(remote, store, [agent])) store.journal.record({ event: 'note', file: store.paths.config, reason: failed });
   };
+}
+
+/**
+ * A remote teammate's pty (the ssh to its host) ended: the line its pane shows, also appended to output.log for a
+ * restore (before the read-only tail that follows starts at the log's end, so it is shown once).
+ */
+export function linkEnded(store: TeamStore, agent: string, host: string, exit: PtyExit): string {
+  const line = `\r\n[thclaws: ${exit.code === 0 ? `${agent} on ${host} exited` : `the link to ${host} dropped (ssh ${exit.signal ?? `exit ${exit.code}`})`}]\r\n`;
+  fs.appendFileSync(store.paths.output(agent), line);
+  return line;
 }

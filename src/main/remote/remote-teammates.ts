@@ -6,6 +6,7 @@
  * The remote user never reads the lead's workspace, and no key is on any command line or in any file there.
  */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import type { RemoteHost } from '../../contract/settings-schema.js';
 import { teammateBranch } from '../../contract/branch.js';
 import { gitOut } from '../../core/git.js';
@@ -96,7 +97,9 @@ export class SshRemoteTeammates implements RemoteTeammates {
   async prepare(p: RemotePrepare): Promise<RemoteLaunch> {
     const { h, t } = this.host(p.host);
     const ssh = this.ssh();
-    const dir = [h.dir.replace(/\/+$/, ''), p.team, p.agent].join('/');
+    // `<dir>/<team>/.worktrees/<name>`: laid out as a worktree of a project `<dir>/<team>`, so its role guards and
+    // sandbox confine it to its clone as they confine a local teammate to its worktree.
+    const dir = [h.dir.replace(/\/+$/, ''), p.team, '.worktrees', p.agent].join('/');
     // Its clone there (made once), and where it is as that machine spells it.
     const made = await this.run([...ssh, '-T', ...sshTail(t), `mkdir -p ${remotePath(dir)} && cd ${remotePath(dir)} && { test -d .git || git init -q; } && pwd -P`], this.opts.root);
     if (made.error) throw new Error(`cannot run ${JSON.stringify(ssh[0])} (the ssh command; THCLAWS_SSH names another): ${made.error}`);
@@ -110,7 +113,7 @@ export class SshRemoteTeammates implements RemoteTeammates {
     if (pushed.code !== 0) throw new Error(`host "${p.host}" (${t.label}): git push of the lead's ${base.slice(0, 12)} to ${clone} failed: ${lastLine(pushed.stderr) || pushed.error || `exit ${pushed.code}`}`);
     const socket = `${clone}/.git/thclaws-${p.spawnId.slice(0, 8)}.sock`;
     const branch = teammateBranch(p.agent);
-    const env = { ...p.env, THCLAWS_TEAM_VIA: `host:${socket}`, THCLAWS_PROJECT_ROOT: clone };
+    const env = { ...p.env, THCLAWS_TEAM_VIA: `host:${socket}`, THCLAWS_PROJECT_ROOT: path.posix.dirname(path.posix.dirname(clone)) };
     for (const k of Object.keys(env)) if (isSecretEnvName(k)) delete (env as Record<string, string>)[k];
     const command = [
       `cd ${shellQuote(clone)}`,

@@ -1,0 +1,172 @@
+/**
+ * Teammates on other machines (docs/remote.md), end to end over a real OpenSSH server on 127.0.0.1 whose local
+ * users are the other machines (ssh-machine.ts): this test process is the lead (scripted provider) of a team in a
+ * workspace only it can read, its workspace's `thclaws host` runs the teammates' ssh in its ptys; alice runs on
+ * one machine and bob on the other, each claims its task there, commits in its own clone, and its branch comes
+ * home over git; the lead's dry run and merge land both on main. A killed link returns its teammate's task to
+ * pending (reserved for it); a teammate of a replaced session is refused and says why.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deriveState, TeamStore } from '../../src/core/store/index.js';
+import { LeadHandler } from '../../src/core/teams/lead-handler.js';
+import { bumpEpoch } from '../../src/core/teams/protocol.js';
+import type { TeamSession } from '../../src/core/teams/session.js';
+import { spawnTeammate } from '../../src/core/teams/spawn.js';
+import { teamMerge } from '../../src/core/teams/merge.js';
+import { shutdownTeam } from '../../src/core/teams/shutdown.js';
+import { remoteTeammatesFor } from '../../src/main/remote/host-remote.js';
+import { gitOut } from '../../src/core/git.js';
+import { ensureBuilt } from '../agent/helpers.js';
+import { THCLAWS } from '../desktop/helpers.js';
+import { leadSession, teamWorkspace, waitFor, type Ws } from '../teams/helpers.js';
+import { procs } from './procs.js';
+import { skipReason, startSshMachine, type SshMachine } from './ssh-machine.js';
+
+const skip = skipReason();
+const KEY = `sk-ant-remote-${randomUUID()}`;
+const commit = (file: string, msg: string) => `printf '%s\\n' '${msg}' > ${file} && git add -A && git commit -qm '${msg}'`;
+const SCRIPT = {
+  rules: [
+    { match: 'Task #1 —', turns: [{ text: 'alice works.', tool_calls: [{ name: 'Bash', input: { command: commit('alice.txt', 'alice: her part') } }, { name: 'TeamTaskComplete', input: { task_id: '1', summary: 'alice done' } }] }, { text: 'done' }] },
+    { match: 'Task #2 —', turns: [{ text: 'bob works.', tool_calls: [{ name: 'Bash', input: { command: commit('bob.txt', 'bob: his part') } }, { name: 'TeamTaskComplete', input: { task_id: '2', summary: 'bob done' } }] }, { text: 'done' }] },
+    { match: 'Task #3 —', turns: [{ text: 'carol works long.', tool_calls: [{ name: 'Bash', input: { command: 'sleep 120', timeout: 300_000 } }] }, { text: 'done' }] },
+  ],
+  fallback: [{ text: 'Noted.' }],
+};
+
+describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
+  let m: SshMachine;
+  let ws: Ws;
+  let store: TeamStore;
+  let session: TeamSession;
+  let handler: LeadHandler;
+  let host: ChildProcess;
+  let hostOut = '';
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'thcr-lead-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: path.join(tmp, 'run'), XDG_CONFIG_HOME: path.join(tmp, 'config'), ANTHROPIC_API_KEY: KEY };
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    m = await startSshMachine({ users: ['thcr1', 'thcr2'] });
+    env.THCLAWS_SSH = m.ssh;
+    fs.mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
+    const hosts = {
+      m1: { ssh: m.user('thcr1').alias, dir: '~/thclaws/work', maxTeammates: 2, bin: m.bin },
+      m2: { ssh: `ssh://${m.user('thcr2').alias}`, dir: '~/thclaws/work', maxTeammates: 2, bin: m.bin },
+      gone: { ssh: 'thcr-no-such-host', dir: '~/w', maxTeammates: 1, bin: m.bin },
+    };
+    fs.mkdirSync(path.join(env.XDG_CONFIG_HOME!, 'thclaws'), { recursive: true });
+    fs.writeFileSync(path.join(env.XDG_CONFIG_HOME!, 'thclaws', 'settings.json'), JSON.stringify({ hosts }));
+    // Each machine's person: a git identity and thclaws settings of their own (the lead's are not theirs).
+    for (const u of ['thcr1', 'thcr2']) {
+      const r = m.run(u, 'git config --global user.email "$USER@example.test" && git config --global user.name "$USER" && mkdir -p ~/.config/thclaws && printf %s \'{"teamEnabled":true,"teammatePermissionMode":"auto"}\' > ~/.config/thclaws/settings.json && rm -rf ~/thclaws');
+      expect(r.status, r.stderr).toBe(0);
+    }
+    ws = teamWorkspace();
+    fs.chmodSync(ws.dir, 0o700);
+    store = TeamStore.forWorkspace(ws.dir);
+    store.init();
+    await store.config.create({ name: 't', members: [{ name: 'alice' }, { name: 'bob' }, { name: 'carol' }] });
+    for (const [i, who] of ['alice', 'bob', 'carol'].entries()) await store.tasks.create({ subject: `part ${i + 1}`, description: `the part of ${who}`, reservedFor: who });
+    host = spawn(THCLAWS, ['host', '--dir', ws.dir, '--no-lead', '--idle-ms', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    host.stdout!.on('data', (d: Buffer) => (hostOut += d.toString()));
+    host.stderr!.on('data', (d: Buffer) => (hostOut += d.toString()));
+    await waitFor(() => /ready \(pid \d+\)/.test(hostOut) || (host.exitCode !== null ? Promise.reject(new Error(hostOut)) : false), 'the host ready');
+    const scriptDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thcr-script-'));
+    fs.chmodSync(scriptDir, 0o755);
+    const script = path.join(scriptDir, 'script.json');
+    fs.writeFileSync(script, JSON.stringify(SCRIPT), { mode: 0o644 });
+    session = leadSession(ws, script, { teammateMode: 'host', remote: remoteTeammatesFor(ws.dir, env, () => ({ hosts: hosts as never, placement: 'local' })) });
+    await session.becomeLead();
+    handler = new LeadHandler(session, { watchdogMs: 500 });
+    handler.onWake(() => void handler.drain());
+    handler.start();
+  }, 120_000);
+
+  afterAll(async () => {
+    handler?.stop();
+    if (session) await shutdownTeam(session, handler, { graceMs: 500, force: true }).catch(() => undefined);
+    await session?.close();
+    if (host?.exitCode === null) {
+      host.kill('SIGTERM');
+      await new Promise((r) => host.once('exit', r));
+    }
+    await m?.close();
+    ws?.cleanup();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }, 60_000);
+
+  it("the other machines' users cannot read the lead's workspace", () => {
+    for (const u of ['thcr1', 'thcr2']) {
+      const r = m.run(u, `cat ${ws.dir}/README.md`);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/Permission denied/);
+    }
+  });
+
+  it('an unknown host is one error naming it and the defined ones; an unreachable one names it', async () => {
+    await expect(spawnTeammate(session, { name: 'carol', host: 'big' })).rejects.toThrow(/unknown host "big": the hosts defined are m1, m2, gone/);
+    await expect(spawnTeammate(session, { name: 'carol', host: 'gone' })).rejects.toThrow(/^cannot reach host "gone" \(thcr-no-such-host\) over ssh: .*thcr-no-such-host/);
+    expect(deriveState(await store.statuses.read('carol'))).toBe('defined');
+  }, 60_000);
+
+  it('alice on one machine and bob on the other each claim, commit there; both branches come home and merge on main', async () => {
+    const [a, b] = await Promise.all([spawnTeammate(session, { name: 'alice', host: 'm1' }), spawnTeammate(session, { name: 'bob', host: 'm2' })]);
+    expect(a.where).toMatch(/^on m1 \(thcr1:\/home\/thcr1\/thclaws\/work\/t\/\.worktrees\/alice\)/);
+    expect(b.where).toMatch(/^on m2 \(thcr2:\/home\/thcr2\/thclaws\/work\/t\/\.worktrees\/bob\)/);
+    // Each runs as its machine's user, in its clone there.
+    for (const [name, user] of [['alice', 'thcr1'], ['bob', 'thcr2']] as const) {
+      const st = await store.statuses.read(name);
+      const p = procs().find((x) => x.pid === st?.pid);
+      expect(p?.uid).toBe(m.user(user).uid);
+    }
+    for (const id of ['1', '2']) await waitFor(async () => (await store.tasks.get(id)).status === 'completed', `task ${id} completed (host: ${hostOut})`, 60_000);
+    // Fetched home by the lead's host on each completion.
+    for (const n of ['alice', 'bob']) await waitFor(() => gitOut(ws.dir, ['rev-parse', '-q', '--verify', `refs/heads/team/${n}`]), `team/${n} fetched`);
+    const dry = await teamMerge(session, { dry_run: true, only: ['alice', 'bob'] });
+    expect(dry).toMatch(/alice \(team\/alice\): 1 commit\(s\) ahead — would merge cleanly/);
+    expect(dry).toMatch(/bob \(team\/bob\): 1 commit\(s\) ahead — would merge cleanly/);
+    await teamMerge(session, { only: ['alice', 'bob'] });
+    expect(gitOut(ws.dir, ['show', 'main:alice.txt'])).toBe('alice: her part');
+    expect(gitOut(ws.dir, ['show', 'main:bob.txt'])).toBe('bob: his part');
+    expect(gitOut(ws.dir, ['log', '--format=%an', '-1', 'team/alice'])).toBe('thcr1');
+    // The lead's key went to no command line and no environment on either side.
+    for (const p of procs()) {
+      expect(p.cmdline).not.toContain(KEY);
+      if (p.uid === m.user('thcr1').uid || p.uid === m.user('thcr2').uid) expect(p.environ()).not.toContain(KEY);
+    }
+  }, 120_000);
+
+  it("killing a teammate's ssh: the host sees it gone and its task returns to pending, reserved for it", async () => {
+    await spawnTeammate(session, { name: 'carol', host: 'm1' });
+    await waitFor(async () => (await store.tasks.get('3')).status === 'in_progress', 'carol working on task 3', 60_000);
+    const ssh = (await store.spawnRequests.read('carol'))?.served_pid;
+    expect(ssh).toBeGreaterThan(0);
+    process.kill(ssh!, 'SIGKILL');
+    const t = await waitFor(async () => {
+      const x = await store.tasks.get('3');
+      return x.status === 'pending' ? x : null;
+    }, 'task 3 back to pending', 60_000);
+    expect(t.reserved_for).toBe('carol');
+    expect(t.owner ?? null).toBeNull();
+    expect(deriveState(await store.statuses.read('carol'))).toMatch(/dead|stopped/);
+    // Its pane (output.log, what a dashboard restores) says the link dropped.
+    expect(store.outputs.tail('carol', 5)).toMatch(/\[thclaws: the link to m1 dropped \(ssh (SIGKILL|exit \d+)\)\]/);
+  }, 120_000);
+
+  it("after the team's session moves on, a remote teammate's next write is refused and its status says why", async () => {
+    await bumpEpoch(store, randomUUID());
+    const st = await waitFor(async () => {
+      const s = await store.statuses.read('alice');
+      return s?.status === 'stopped' ? s : null;
+    }, 'alice stopped', 30_000);
+    expect(String((st as Record<string, unknown>).last_error)).toMatch(/session epoch .* is stale/);
+  }, 60_000);
+});
+
+if (skip) console.log(`teammates on other machines: skipped (${skip})`);
