@@ -82,7 +82,8 @@ function childStream(child: ChildProcess): HostStream {
     },
     destroy: () => void child.kill('SIGKILL'),
     onGone: (cb) => void child.once('close', cb),
-    onError: (cb) => void child.once('error', cb),
+    // `on`, not `once`: a failed kill() is an 'error' too, and one unheard would end this process.
+    onError: (cb) => void child.on('error', cb),
   };
 }
 
