@@ -22,8 +22,11 @@ const op = <T extends string, S extends z.ZodRawShape>(name: T, shape: S) => z.o
 
 /** Every store operation a teammate performs (docs/remote.md, "A teammate's store through the host"). */
 export const StoreOpSchema = z.discriminatedUnion('op', [
-  /** Binds the connection to the teammate: the host holds its lease while it is attached. `instance`: this process's run. */
-  op('attach', { agent: agentName, instance: z.string().min(8).max(100) }),
+  /**
+   * Binds the connection to the teammate: the host holds its lease while it is attached. `instance`: this process's
+   * run; `boot_id`: on a re-attach, the run id its status already carries (kept, so its status stays its own).
+   */
+  op('attach', { agent: agentName, instance: z.string().min(8).max(100), boot_id: z.string().min(1).max(100).optional() }),
   op('detach', {}),
   op('inbox_unread', {}),
   op('inbox_mark_read', { ids: z.array(z.string().min(1).max(200)).max(10_000) }),

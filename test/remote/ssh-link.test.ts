@@ -63,11 +63,28 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     const odd = m.workspace(u.name, "it's a ws");
     const c = await connect(parseRemoteUrl(m.url(u.name, `~/${path.relative(u.home, odd)}`)), { startLead: false }, { client: 'test', ssh: m.sshWords, bin: m.bin });
     expect([c.workspace, uidOf(c.pid)]).toEqual([odd, u.uid]);
+    const bridge = procs().find((p) => p.uid === u.uid && p.cmdline.includes(`${path.basename(path.dirname(odd))}/it's a ws\0`) && p.cmdline.includes('\0connect\0'))!;
+    expect(bridge).toBeTruthy();
     c.close();
-    // close() ends ssh; the host stays.
-    await waitFor(() => !procs().some((p) => p.pid === c.sshPid), 'the ssh process ended by close()', 10_000);
+    // close() ends ssh and the bridge there; the host stays.
+    await waitFor(() => uidOf(c.sshPid) === -1 && uidOf(bridge.pid) === -1, 'the ssh process and the bridge ended by close()', 10_000);
     expect(uidOf(c.pid)).toBe(u.uid);
   }, 60_000);
+
+  it('the remote host exits (stopped there): the link closes by itself, ssh and the bridge with it', async () => {
+    const u = m.user('thcr1');
+    const ws = m.workspace(u.name);
+    const c = await connect(parseRemoteUrl(m.url(u.name, ws)), { startLead: false }, { client: 'test', ssh: m.sshWords, bin: m.bin });
+    const closed = new Promise<void>((r) => c.onClose(r));
+    expect(m.run(u.name, [m.bin, 'host', '--stop', '--force', '--dir', ws]).status).toBe(0);
+    await closed;
+    await waitFor(() => uidOf(c.sshPid) === -1 && !procs().some((p) => p.uid === u.uid && p.cmdline.includes(`\0${ws}\0`)), 'ssh, the bridge and the host all gone', 10_000);
+  }, 60_000);
+
+  it('a folder that is not there: the remote says so in one line, naming the remote', async () => {
+    const err = await connectRemoteHost(parseRemoteUrl(m.url('thcr1', '~/no-such-folder')), {}, { client: 'test', ssh: m.sshWords, bin: m.bin }).catch((e: Error) => e);
+    expect(String(err)).toBe(`Error: thcr1: no folder ${m.user('thcr1').home}/no-such-folder on ${os.hostname()}`);
+  }, 30_000);
 
   it('a remote without thclaws on its PATH: one line naming it and what to install, well within the timeout', async () => {
     const ws = m.workspace('thcr1');

@@ -23,8 +23,10 @@ export interface HostLinkOptions {
   /** Told once when the link is given up, or when the host refuses this teammate's session (stale epoch). */
   onFatal: (reason: string) => void;
   onWake: (kind: 'inbox' | 'task' | 'config') => void;
+  /** Attached again on a new connection (after a drop): the wakes meanwhile were lost. */
+  onRebound?: () => void;
   /** Sent first on every connection (attach): the request that binds it to the teammate again. */
-  rebind?: () => StoreOp;
+  rebind?: () => StoreOp | undefined;
 }
 
 interface Pending {
@@ -34,6 +36,8 @@ interface Pending {
   reject(err: Error): void;
   /** This connection's request id (the reply's `id`), reassigned on each send. */
   id: number;
+  /** The connection it was last sent on (null: not sent yet, or that connection closed). */
+  on?: StoreLink | null;
 }
 
 const CODES: readonly TeamErrorCode[] = ['invalid', 'not_found', 'conflict', 'busy', 'no_team', 'locked', 'lock_lost', 'lease_lost', 'stale_epoch'];
@@ -62,10 +66,10 @@ export class HostLink {
     for (;;) {
       if (this.closed) throw new TeamError('lease_lost', 'the store link was closed');
       try {
-        const link = await this.opts.connect();
-        this.bind(link);
+        await this.bind(await this.opts.connect());
         return;
       } catch (err) {
+        if (this.fatal) throw new TeamError('lease_lost', this.fatal);
         if (Date.now() + delay > end) {
           const why = `the lead's host could not be reached for ${Math.round(this.opts.downMs / 1000)} s (${(err as Error).message.split('\n')[0]})`;
           this.giveUp(why);
@@ -77,38 +81,55 @@ export class HostLink {
     }
   }
 
-  private bind(link: StoreLink): void {
-    this.link = link;
+  /**
+   * A new connection: attached again first (the host may still be letting go of the old one's lease: a refusal
+   * closes it and the loop above tries again), then everything still unanswered is sent again, in its order.
+   */
+  private async bind(link: StoreLink): Promise<void> {
     link.onLine((line) => this.onLine(line));
     link.onClose(() => {
+      this.dropped(link);
       if (this.link !== link) return;
       this.link = null;
       if (!this.closed && !this.fatal) void this.open().catch(() => undefined);
     });
-    // Attach first (a fresh request each connection), then everything still unanswered, in its order.
-    const again = [...this.pending.values()];
-    this.pending.clear();
     const rebind = this.opts.rebind?.();
-    if (rebind) void this.request(rebind, randomUUID()).catch(() => undefined);
-    for (const p of again) this.transmit(p);
+    if (rebind) {
+      try {
+        await new Promise((resolve, reject) => this.transmit({ rid: randomUUID(), call: rebind, resolve, reject, id: 0 }, link));
+      } catch (err) {
+        link.close();
+        throw err;
+      }
+    }
+    this.link = link;
+    const again = [...this.pending.values()].filter((p) => p.on !== link);
+    for (const p of again) {
+      this.pending.delete(p.id);
+      this.transmit(p, link);
+    }
+    if (rebind) this.opts.onRebound?.();
   }
 
-  private transmit(p: Pending): void {
+  /** Requests sent on a connection that closed stay pending, to be sent again on the next one. */
+  private dropped(link: StoreLink): void {
+    for (const p of this.pending.values()) if (p.on === link) p.on = null;
+  }
+
+  private transmit(p: Pending, link: StoreLink | null): void {
     p.id = this.nextId++;
+    p.on = link;
     this.pending.set(p.id, p);
-    this.link?.send(JSON.stringify({ type: 'store', id: p.id, rid: p.rid, epoch: this.epoch, call: p.call }));
+    link?.send(JSON.stringify({ type: 'store', id: p.id, rid: p.rid, epoch: this.epoch, call: p.call }));
   }
 
   /** One operation; its answer parsed with the operation's schema. `rid`: given only to repeat a request on purpose. */
   request<N extends StoreOpName>(call: Extract<StoreOp, { op: N }>, rid: string = randomUUID()): Promise<StoreValue<N>> {
     if (this.fatal) return Promise.reject(new TeamError('lease_lost', this.fatal));
     return new Promise((resolve, reject) => {
-      const p: Pending = { rid, call, resolve: resolve as (v: unknown) => void, reject, id: 0 };
-      if (this.link) this.transmit(p);
-      else {
-        this.pending.set(-this.nextId++, p);
-        void this.open().catch((err: Error) => reject(err));
-      }
+      const p: Pending = { rid, call, resolve: resolve as (v: unknown) => void, reject, id: 0, on: null };
+      this.transmit(p, this.link);
+      if (!this.link) void this.open().catch((err: Error) => reject(err));
     });
   }
 

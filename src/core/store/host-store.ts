@@ -10,7 +10,6 @@ import type { McpServers } from '../../contract/mcp-config.js';
 import type { FrameType } from '../../contract/frame-kinds.js';
 import type { Message, Task, TaskStatus, TeamConfig, UsageTotals } from '../../contract/store-schemas.js';
 import type { Budgets } from '../../contract/settings-schema.js';
-import type { StoreOp } from '../../contract/store-api.js';
 import { TEAM_POLICY } from '../../contract/policy.js';
 import { TeamError } from './errors.js';
 import { HostLink, type StoreLink } from './host-link.js';
@@ -48,7 +47,10 @@ export class HostStore implements TeammateStore {
       downMs: opts.downMs ?? TEAM_POLICY.staleAfterMs,
       onFatal: (reason) => this.lose(reason),
       onWake: (kind) => void this.wake(kind),
-      rebind: () => (this.attached ? { op: 'attach', agent: this.agent, instance: this.instance } : undefined) as StoreOp,
+      // Whatever changed while the link was down woke nobody: one wake after the inbox is read again (a woken
+      // loop looks at its inbox, the board and its budget alike).
+      onRebound: () => void this.wake('inbox'),
+      rebind: () => (this.attached ? { op: 'attach', agent: this.agent, instance: this.instance, boot_id: this.attached.boot_id } : undefined),
     });
   }
 

@@ -22,6 +22,8 @@ interface Binding {
   agent: string;
   instance: string;
   lease: Lease;
+  /** The run id the teammate's status carries: its first attach's lease's, kept across re-attaches. */
+  boot: string;
 }
 
 export class StoreServer {
@@ -80,11 +82,12 @@ export class StoreServer {
     if (binding && binding[1].instance !== call.instance) throw new TeamError('conflict', `teammate '${call.agent}' is already attached to this host from another process`);
     if (binding) this.bindings.delete(binding[0]);
     const lease = binding?.[1].lease ?? (await this.store.acquireLease(call.agent));
-    this.bindings.set(peer, { agent: call.agent, instance: call.instance, lease });
+    this.bindings.set(peer, { agent: call.agent, instance: call.instance, lease, boot: binding?.[1].boot ?? call.boot_id ?? lease.boot_id });
     // A re-attach stamped with its session's epoch is refused (and its lease let go) when the team moved on.
     if (epoch !== null) await this.checkEpoch(peer, this.bindings.get(peer)!, epoch);
     this.ensureWatching();
-    return { epoch: epoch ?? (await ensureEpoch(this.store, call.agent)), team_dir: this.store.dir, boot_id: lease.boot_id, mcp: this.store.memberMcp.read(call.agent) };
+    const boot = this.bindings.get(peer)!.boot;
+    return { epoch: epoch ?? (await ensureEpoch(this.store, call.agent)), team_dir: this.store.dir, boot_id: boot, mcp: this.store.memberMcp.read(call.agent) };
   }
 
   private async checkEpoch(peer: StorePeer, b: Binding, epoch: string | null): Promise<void> {
@@ -94,7 +97,7 @@ export class StoreServer {
     this.store.journal.record({ event: 'rejected', file: this.store.paths.status(b.agent), reason: `${b.agent}: ${why}` });
     // Its status says why, unless a newer process of the agent wrote it since (another run's boot id).
     const st = await this.store.statuses.read(b.agent).catch(() => null);
-    if (!st || st.boot_id === b.lease.boot_id) await this.store.statuses.write(b.agent, { status: 'stopped', current_task: null, last_error: why } as never).catch(() => undefined);
+    if (!st || st.boot_id === b.boot) await this.store.statuses.write(b.agent, { status: 'stopped', current_task: null, last_error: why } as never).catch(() => undefined);
     await this.detach(peer);
     throw new TeamError('stale_epoch', why);
   }
