@@ -21,11 +21,14 @@ import { teamMerge } from '../../src/core/teams/merge.js';
 import { shutdownTeam } from '../../src/core/teams/shutdown.js';
 import { remoteTeammatesFor } from '../../src/main/remote/host-remote.js';
 import { gitOut } from '../../src/core/git.js';
+import { connectHost } from '../../src/main/daemon/host-client.js';
+import type { Member } from '../../src/contract/api.js';
 import { ensureBuilt } from '../agent/helpers.js';
 import { THCLAWS } from '../desktop/helpers.js';
 import { leadSession, teamWorkspace, waitFor, type Ws } from '../teams/helpers.js';
 import { procs } from './procs.js';
 import { skipReason, startSshMachine, type SshMachine } from './ssh-machine.js';
+import { FakeAnthropic } from '../agent/fake-anthropic.js';
 
 const skip = skipReason();
 const KEY = `sk-ant-remote-${randomUUID()}`;
@@ -47,11 +50,16 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
   let handler: LeadHandler;
   let host: ChildProcess;
   let hostOut = '';
+  let remote: ReturnType<typeof remoteTeammatesFor>;
+  const fake = new FakeAnthropic();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'thcr-lead-'));
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: path.join(tmp, 'run'), XDG_CONFIG_HOME: path.join(tmp, 'config'), ANTHROPIC_API_KEY: KEY };
 
   beforeAll(async () => {
     await ensureBuilt();
+    fake.respond = () => ({ text: 'hi from dave' });
+    await fake.start();
+    env.ANTHROPIC_BASE_URL = fake.url;
     m = await startSshMachine({ users: ['thcr1', 'thcr2'] });
     env.THCLAWS_SSH = m.ssh;
     fs.mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
@@ -71,7 +79,7 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     fs.chmodSync(ws.dir, 0o700);
     store = TeamStore.forWorkspace(ws.dir);
     store.init();
-    await store.config.create({ name: 't', members: [{ name: 'alice' }, { name: 'bob' }, { name: 'carol' }] });
+    await store.config.create({ name: 't', members: [{ name: 'alice' }, { name: 'bob' }, { name: 'carol' }, { name: 'dave', prompt: 'dave-marker: say hi to the lead' }] });
     for (const [i, who] of ['alice', 'bob', 'carol'].entries()) await store.tasks.create({ subject: `part ${i + 1}`, description: `the part of ${who}`, reservedFor: who });
     host = spawn(THCLAWS, ['host', '--dir', ws.dir, '--no-lead', '--idle-ms', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     host.stdout!.on('data', (d: Buffer) => (hostOut += d.toString()));
@@ -81,7 +89,8 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     fs.chmodSync(scriptDir, 0o755);
     const script = path.join(scriptDir, 'script.json');
     fs.writeFileSync(script, JSON.stringify(SCRIPT), { mode: 0o644 });
-    session = leadSession(ws, script, { teammateMode: 'host', remote: remoteTeammatesFor(ws.dir, env, () => ({ hosts: hosts as never, placement: 'local' })) });
+    remote = remoteTeammatesFor(ws.dir, env, () => ({ hosts: hosts as never, placement: 'local' }));
+    session = leadSession(ws, script, { teammateMode: 'host', remote });
     await session.becomeLead();
     handler = new LeadHandler(session, { watchdogMs: 500 });
     handler.onWake(() => void handler.drain());
@@ -97,6 +106,7 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
       await new Promise((r) => host.once('exit', r));
     }
     await m?.close();
+    await fake.close();
     ws?.cleanup();
     fs.rmSync(tmp, { recursive: true, force: true });
   }, 60_000);
@@ -125,6 +135,17 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
       const p = procs().find((x) => x.pid === st?.pid);
       expect(p?.uid).toBe(m.user(user).uid);
     }
+    // A dashboard of the lead's host sees where each runs.
+    const view = await connectHost(ws.dir, { client: 'test', env });
+    const members = new Map<string, Member>();
+    view.onEvent((e) => {
+      if (e.type === 'roster') for (const x of e.members) members.set(x.name, x);
+      if (e.type === 'member') members.set(e.member.name, e.member);
+    });
+    view.send({ type: 'subscribe', id: 1 });
+    await waitFor(() => members.get('alice')?.host === 'm1' && members.get('bob')?.host === 'm2', 'the dashboard says on m1 / on m2');
+    expect(members.get('carol')?.host ?? null).toBeNull();
+    view.close();
     for (const id of ['1', '2']) await waitFor(async () => (await store.tasks.get(id)).status === 'completed', `task ${id} completed (host: ${hostOut})`, 60_000);
     // Fetched home by the lead's host on each completion.
     for (const n of ['alice', 'bob']) await waitFor(() => gitOut(ws.dir, ['rev-parse', '-q', '--verify', `refs/heads/team/${n}`]), `team/${n} fetched`);
@@ -140,6 +161,24 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
       expect(p.cmdline).not.toContain(KEY);
       if (p.uid === m.user('thcr1').uid || p.uid === m.user('thcr2').uid) expect(p.environ()).not.toContain(KEY);
     }
+  }, 120_000);
+
+  it("the lead's model key and base URL reach a remote teammate through its store link only: no command line, environment or file there", async () => {
+    // A teammate on the real provider (no --script): its model calls go where the lead's host's go, with its key.
+    const plain = leadSession(ws, '/nonexistent', { teammateMode: 'host', remote, childFlags: [] });
+    await spawnTeammate(plain, { name: 'dave', host: 'm2' });
+    const asked = await waitFor(() => fake.requests.find((r) => r.url.startsWith('/v1/messages') && JSON.stringify(r.body).includes('dave-marker')), `dave's model call (output: ${store.outputs.tail('dave', 20)})`, 60_000);
+    // The SDK sends a key in either header, by version.
+    expect(asked.headers['x-api-key'] ?? String(asked.headers.authorization).replace(/^Bearer /, '')).toBe(KEY);
+    const dave = (await store.statuses.read('dave'))!.pid!;
+    expect(procs().find((p) => p.pid === dave)?.uid).toBe(m.user('thcr2').uid);
+    for (const p of procs()) {
+      expect(p.cmdline).not.toContain(KEY);
+      if (p.uid === m.user('thcr1').uid || p.uid === m.user('thcr2').uid) expect(p.environ()).not.toContain(KEY);
+    }
+    const grep = m.run('thcr2', ['grep', '-rlF', KEY, m.user('thcr2').home]);
+    expect(grep.stdout).toBe('');
+    expect(grep.status).toBe(1);
   }, 120_000);
 
   it("killing a teammate's ssh: the host sees it gone and its task returns to pending, reserved for it", async () => {

@@ -111,6 +111,9 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
       });
       try {
         if (info.role === 'teammate') await session.holdLease(info.agentName!);
+        // Through the lead's host: its model variables, in this process's memory before the provider is made (its
+        // commands never get them: spawn.ts drops the agent's credentials).
+        if (viaHost) Object.assign(process.env, viaHost.modelEnv);
         if (info.role === 'lead') await session.becomeLead();
       } catch (err) {
         if (err instanceof TeamError) throw new CliError(err.message);

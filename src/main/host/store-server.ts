@@ -7,7 +7,7 @@
  */
 import { LEAD, TeamError, type Lease, type TeamStore, type TeamWatcher } from '../../core/store/index.js';
 import { currentEpoch, ensureEpoch } from '../../core/teams/protocol.js';
-import { MUTATING_OPS, type StoreAnswer, type StoreCall, type StoreOp } from '../../contract/store-api.js';
+import { MODEL_ENV_NAMES, MUTATING_OPS, type StoreAnswer, type StoreCall, type StoreOp } from '../../contract/store-api.js';
 import type { HostEvent } from '../../contract/api.js';
 
 /** Request ids remembered per teammate: far more than a teammate ever has unanswered across one reconnect. */
@@ -33,6 +33,8 @@ export class StoreServer {
   private watcher: TeamWatcher | null = null;
   /** After a teammate's task_complete (a remote teammate's branch is fetched home here); never fails the completion. */
   afterComplete: ((agent: string) => Promise<void>) | null = null;
+  /** The lead's model variables, for an attach that asks (a teammate on another machine holds them in memory). */
+  modelEnv: (() => Record<string, string | undefined>) | null = null;
 
   constructor(private readonly store: TeamStore) {}
 
@@ -87,7 +89,9 @@ export class StoreServer {
     if (epoch !== null) await this.checkEpoch(peer, this.bindings.get(peer)!, epoch);
     this.ensureWatching();
     const boot = this.bindings.get(peer)!.boot;
-    return { epoch: epoch ?? (await ensureEpoch(this.store, call.agent)), team_dir: this.store.dir, boot_id: boot, mcp: this.store.memberMcp.read(call.agent) };
+    const env = call.model_env ? this.modelEnv?.() : undefined;
+    const modelEnv = env ? Object.fromEntries(MODEL_ENV_NAMES.flatMap((k) => (env[k] ? [[k, env[k]]] : []))) : undefined;
+    return { epoch: epoch ?? (await ensureEpoch(this.store, call.agent)), team_dir: this.store.dir, boot_id: boot, mcp: this.store.memberMcp.read(call.agent), ...(modelEnv ? { model_env: modelEnv } : {}) };
   }
 
   private async checkEpoch(peer: StorePeer, b: Binding, epoch: string | null): Promise<void> {

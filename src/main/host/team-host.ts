@@ -26,7 +26,7 @@ import { ReviewFeed } from './review-feed.js';
 import { BudgetFeed } from './budget-feed.js';
 import { failUnbooted, leadCameUp } from './boot-outcome.js';
 import { CostsFeed } from './costs-feed.js';
-import { fetchOnCompletion, linkEnded, remoteTeammatesFor } from '../remote/host-remote.js';
+import { linkEnded, remoteTeammatesFor, serveRemoteTeammates } from '../remote/host-remote.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
 const LIVENESS_MS = 2000;
@@ -83,7 +83,7 @@ export class TeamHost {
     this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
     this.budgets = new BudgetFeed(this.store, this.workspace, this.env, (ev) => this.broadcast(ev), () => this.memberList());
     this.costs = new CostsFeed(this.store, this.workspace, () => this.names(), (name) => void (this.names().includes(name) && this.pushMember(name))); // a sample outlives a replaced team
-    fetchOnCompletion(this.store, remoteTeammatesFor(this.workspace, this.env)); // a remote teammate's branch comes home on each completion
+    serveRemoteTeammates(this.store, remoteTeammatesFor(this.workspace, this.env), () => ({ ...this.env, ...this.setup.envForAgents() })); // docs/remote.md
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),

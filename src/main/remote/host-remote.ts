@@ -21,9 +21,14 @@ export function remoteTeammatesFor(workspace: string, env: NodeJS.ProcessEnv = p
   });
 }
 
-/** When a remote teammate completes a task, its branch comes home (so diff, review and merge see it at once). */
-export function fetchOnCompletion(store: TeamStore, remote: RemoteTeammates): void {
-  storeServerOf(store).afterComplete = async (agent) => {
+/**
+ * The lead's host for its remote teammates: each completion brings the teammate's branch home (so diff, review
+ * and merge see it at once), and an attach that asks gets the model variables the host gives its own agents.
+ */
+export function serveRemoteTeammates(store: TeamStore, remote: RemoteTeammates, agentsEnv: () => NodeJS.ProcessEnv): void {
+  const server = storeServerOf(store);
+  server.modelEnv = agentsEnv;
+  server.afterComplete = async (agent) => {
     for (const failed of await fetchRemoteBranches(remote, store, [agent])) store.journal.record({ event: 'note', file: store.paths.config, reason: failed });
   };
 }
