@@ -196,6 +196,21 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     expect(deriveState(await store.statuses.read('carol'))).toMatch(/dead|stopped/);
     // Its pane (output.log, what a dashboard restores) says the link dropped.
     expect(store.outputs.tail('carol', 5)).toMatch(/\[thclaws: the link to m1 dropped \(ssh (SIGKILL|exit \d+)\)\]/);
+    // Respawn from the dashboard: the same machine and clone, a new link; it takes its reserved task again.
+    const view = await connectHost(ws.dir, { client: 'test', env });
+    const replies: Array<Record<string, unknown>> = [];
+    view.onEvent((e) => void (e.type === 'reply' && replies.push(e as never)));
+    view.send({ type: 'respawn', id: 7, agent: 'carol' });
+    const reply = await waitFor(() => replies.find((r) => r.id === 7), 'the respawn answered');
+    expect(reply.ok, String(reply.error)).toBe(true);
+    view.close();
+    const again = await waitFor(async () => {
+      const x = await store.tasks.get('3');
+      return x.status === 'in_progress' && x.owner === 'carol' ? x : null;
+    }, `carol working on task 3 again (output: ${store.outputs.tail('carol', 10)})`, 60_000);
+    expect(again.reserved_for).toBe('carol');
+    const st = await store.statuses.read('carol');
+    expect(procs().find((p) => p.pid === st?.pid)?.uid).toBe(m.user('thcr1').uid);
   }, 120_000);
 
   it("after the team's session moves on, a remote teammate's next write is refused and its status says why", async () => {

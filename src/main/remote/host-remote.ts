@@ -5,6 +5,7 @@ import type { TeamStore } from '../../core/store/index.js';
 import { fetchRemoteBranches, type RemoteTeammates } from '../../core/teams/remote-placement.js';
 import type { Settings } from '../../contract/settings-schema.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
+import type { SpawnRequest } from '../../core/teams/launcher.js';
 import { hostPaths } from '../daemon/runtime-dir.js';
 import { storeServerOf } from '../host/store-server.js';
 import { SshRemoteTeammates } from './remote-teammates.js';
@@ -41,4 +42,14 @@ export function linkEnded(store: TeamStore, agent: string, host: string, exit: P
   const line = `\r\n[thclaws: ${exit.code === 0 ? `${agent} on ${host} exited` : `the link to ${host} dropped (ssh ${exit.signal ?? `exit ${exit.code}`})`}]\r\n`;
   fs.appendFileSync(store.paths.output(agent), line);
   return line;
+}
+
+/**
+ * The dashboard's Respawn of a remote teammate: the same ssh, under a new spawn id (its forwarded socket's name
+ * and THCLAWS_SPAWN_ID there carry it), its clone and branch as it left them.
+ */
+export function relaunchRemote(prev: SpawnRequest, spawnId: string): SpawnRequest {
+  const old = prev.spawn_id;
+  const swap = (w: string) => w.replaceAll(old, spawnId).replaceAll(`thclaws-${old.slice(0, 8)}.sock`, `thclaws-${spawnId.slice(0, 8)}.sock`);
+  return { ...prev, spawn_id: spawnId, argv: prev.argv.map(swap), env: Object.fromEntries(Object.entries(prev.env).map(([k, v]) => [k, swap(v)])), requested_at: Date.now() };
 }

@@ -101,7 +101,7 @@ export class SshRemoteTeammates implements RemoteTeammates {
     // sandbox confine it to its clone as they confine a local teammate to its worktree.
     const dir = [h.dir.replace(/\/+$/, ''), p.team, '.worktrees', p.agent].join('/');
     // Its clone there (made once), and where it is as that machine spells it.
-    const made = await this.run([...ssh, '-T', ...sshTail(t), `mkdir -p ${remotePath(dir)} && cd ${remotePath(dir)} && { test -d .git || git init -q; } && pwd -P`], this.opts.root);
+    const made = await this.run([...ssh, '-T', ...sshTail(t), `mkdir -p ${remotePath(dir)} && cd ${remotePath(dir)} && { test -d .git || git init -q; } && rm -f .git/thclaws-*.sock && pwd -P`], this.opts.root);
     if (made.error) throw new Error(`cannot run ${JSON.stringify(ssh[0])} (the ssh command; THCLAWS_SSH names another): ${made.error}`);
     if (made.code === 255) throw new Error(`cannot reach host "${p.host}" (${t.label}) over ssh: ${lastLine(made.stderr) || 'ssh failed'}`);
     const clone = lastLine(made.stdout);
@@ -111,6 +111,7 @@ export class SshRemoteTeammates implements RemoteTeammates {
     // The lead's HEAD over the person's ssh (git runs GIT_SSH_COMMAND through a shell, as the person would write it).
     const pushed = await this.run(['git', 'push', '-q', '--no-verify', gitUrl(t, clone), `+${base}:${BASE_REF}`], this.opts.root, { GIT_SSH_COMMAND: ssh.map(shellQuote).join(' '), GIT_TERMINAL_PROMPT: '0' });
     if (pushed.code !== 0) throw new Error(`host "${p.host}" (${t.label}): git push of the lead's ${base.slice(0, 12)} to ${clone} failed: ${lastLine(pushed.stderr) || pushed.error || `exit ${pushed.code}`}`);
+    // Per launch: sshd leaves a forwarded socket's file behind, and a second -R onto it fails (relaunch() renames it).
     const socket = `${clone}/.git/thclaws-${p.spawnId.slice(0, 8)}.sock`;
     const branch = teammateBranch(p.agent);
     const env = { ...p.env, THCLAWS_TEAM_VIA: `host:${socket}`, THCLAWS_PROJECT_ROOT: path.posix.dirname(path.posix.dirname(clone)) };
