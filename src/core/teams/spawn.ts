@@ -154,7 +154,11 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
       if (m) Object.assign(m, { host: null, clone: null });
     });
   }
-  const req: SpawnRequest & { inherit_env: string[] } = remote ? { spawn_id: spawnId, agent: name, argv: remote.argv, cwd, env: { THCLAWS_REMOTE_HOST: host!, THCLAWS_SPAWN_ID: spawnId }, inherit_env: remote.inheritEnv, team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) } : { spawn_id: spawnId, agent: name, argv, cwd, env, inherit_env: [...new Set([...INHERITED_ENV, ...(session.opts.inheritEnv ?? [])])], team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };
+  // A remote teammate's request runs its ssh here: the teammate's own variables are on that ssh's command line.
+  const launch = remote
+    ? { argv: remote.argv, env: { THCLAWS_REMOTE_HOST: host!, THCLAWS_SPAWN_ID: spawnId }, inherit_env: remote.inheritEnv }
+    : { argv, env, inherit_env: [...new Set([...INHERITED_ENV, ...(session.opts.inheritEnv ?? [])])] };
+  const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, cwd, ...launch, team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };
 
   // The lead's MCP servers reach the teammate through its agent dir (owner-only: configs may hold tokens).
   store.memberMcp.write(name, session.opts.childMcpServers?.() ?? {});
