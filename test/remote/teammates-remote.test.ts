@@ -32,6 +32,8 @@ import { FakeAnthropic } from '../agent/fake-anthropic.js';
 
 const skip = skipReason();
 const KEY = `sk-ant-remote-${randomUUID()}`;
+/** This run's clones on each machine (the users are shared with other runs and files). */
+const WORK = `thclaws-${randomUUID().slice(0, 8)}`;
 const commit = (file: string, msg: string) => `printf '%s\\n' '${msg}' > ${file} && git add -A && git commit -qm '${msg}'`;
 const SCRIPT = {
   rules: [
@@ -53,6 +55,7 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
   let remote: ReturnType<typeof remoteTeammatesFor>;
   const fake = new FakeAnthropic();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'thcr-lead-'));
+  const sshEnvLog = path.join(tmp, 'ssh-env.log');
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: path.join(tmp, 'run'), XDG_CONFIG_HOME: path.join(tmp, 'config'), ANTHROPIC_API_KEY: KEY };
 
   beforeAll(async () => {
@@ -61,25 +64,28 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     await fake.start();
     env.ANTHROPIC_BASE_URL = fake.url;
     m = await startSshMachine({ users: ['thcr1', 'thcr2'] });
-    env.THCLAWS_SSH = m.ssh;
+    // The person's ssh command, through a wrapper that keeps each run's environment: no key may be in one.
+    const wrapper = path.join(tmp, 'ssh');
+    fs.writeFileSync(wrapper, `#!/bin/sh\nenv >> ${sshEnvLog}\nexec ${m.ssh} "$@"\n`, { mode: 0o755 });
+    env.THCLAWS_SSH = wrapper;
     fs.mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
     const hosts = {
-      m1: { ssh: m.user('thcr1').alias, dir: '~/thclaws/work', maxTeammates: 2, bin: m.bin },
-      m2: { ssh: `ssh://${m.user('thcr2').alias}`, dir: '~/thclaws/work', maxTeammates: 2, bin: m.bin },
+      m1: { ssh: m.user('thcr1').alias, dir: `~/${WORK}`, maxTeammates: 2, bin: m.bin },
+      m2: { ssh: `ssh://${m.user('thcr2').alias}`, dir: `~/${WORK}`, maxTeammates: 2, bin: m.bin },
       gone: { ssh: 'thcr-no-such-host', dir: '~/w', maxTeammates: 1, bin: m.bin },
     };
     fs.mkdirSync(path.join(env.XDG_CONFIG_HOME!, 'thclaws'), { recursive: true });
     fs.writeFileSync(path.join(env.XDG_CONFIG_HOME!, 'thclaws', 'settings.json'), JSON.stringify({ hosts }));
     // Each machine's person: a git identity and thclaws settings of their own (the lead's are not theirs).
     for (const u of ['thcr1', 'thcr2']) {
-      const r = m.run(u, 'git config --global user.email "$USER@example.test" && git config --global user.name "$USER" && mkdir -p ~/.config/thclaws && printf %s \'{"teamEnabled":true,"teammatePermissionMode":"auto"}\' > ~/.config/thclaws/settings.json && rm -rf ~/thclaws');
+      const r = m.run(u, 'git config --global user.email "$USER@example.test" && git config --global user.name "$USER" && mkdir -p ~/.config/thclaws && printf %s \'{"teamEnabled":true,"teammatePermissionMode":"auto"}\' > ~/.config/thclaws/settings.json');
       expect(r.status, r.stderr).toBe(0);
     }
     ws = teamWorkspace();
     fs.chmodSync(ws.dir, 0o700);
     store = TeamStore.forWorkspace(ws.dir);
     store.init();
-    await store.config.create({ name: 't', members: [{ name: 'alice' }, { name: 'bob' }, { name: 'carol' }, { name: 'dave', prompt: 'dave-marker: say hi to the lead' }] });
+    await store.config.create({ name: 't', members: [{ name: 'alice' }, { name: 'bob' }, { name: 'carol' }, { name: 'dave', prompt: 'dave-marker: say hi to the lead' }, { name: 'erin' }] });
     for (const [i, who] of ['alice', 'bob', 'carol'].entries()) await store.tasks.create({ subject: `part ${i + 1}`, description: `the part of ${who}`, reservedFor: who });
     host = spawn(THCLAWS, ['host', '--dir', ws.dir, '--no-lead', '--idle-ms', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     host.stdout!.on('data', (d: Buffer) => (hostOut += d.toString()));
@@ -105,6 +111,8 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
       host.kill('SIGTERM');
       await new Promise((r) => host.once('exit', r));
     }
+    // What this run gave each machine's person goes with it (the users are shared with other files).
+    for (const u of ['thcr1', 'thcr2']) m?.run(u, `rm -rf ~/${WORK} ~/.gitconfig ~/.config/thclaws/settings.json`);
     await m?.close();
     await fake.close();
     ws?.cleanup();
@@ -123,12 +131,17 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     await expect(spawnTeammate(session, { name: 'carol', host: 'big' })).rejects.toThrow(/unknown host "big": the hosts defined are m1, m2, gone/);
     await expect(spawnTeammate(session, { name: 'carol', host: 'gone' })).rejects.toThrow(/^cannot reach host "gone" \(thcr-no-such-host\) over ssh: .*thcr-no-such-host/);
     expect(deriveState(await store.statuses.read('carol'))).toBe('defined');
+    // A clone there that refuses the lead's push: one line naming the host, nothing left behind.
+    const clone = `~/${WORK}/t/.worktrees/erin`;
+    expect(m.run('thcr1', `mkdir -p ${clone} && cd ${clone} && git init -q && printf '#!/bin/sh\\nexit 1\\n' > .git/hooks/pre-receive && chmod +x .git/hooks/pre-receive`).status).toBe(0);
+    await expect(spawnTeammate(session, { name: 'erin', host: 'm1' })).rejects.toThrow(/^host "m1" \(thcr1\): git push of the lead's [0-9a-f]{12} to \/home\/thcr1\/.*\/erin failed: .*pre-receive hook declined/);
+    expect(deriveState(await store.statuses.read('erin'))).toBe('defined');
   }, 60_000);
 
   it('alice on one machine and bob on the other each claim, commit there; both branches come home and merge on main', async () => {
     const [a, b] = await Promise.all([spawnTeammate(session, { name: 'alice', host: 'm1' }), spawnTeammate(session, { name: 'bob', host: 'm2' })]);
-    expect(a.where).toMatch(/^on m1 \(thcr1:\/home\/thcr1\/thclaws\/work\/t\/\.worktrees\/alice\)/);
-    expect(b.where).toMatch(/^on m2 \(thcr2:\/home\/thcr2\/thclaws\/work\/t\/\.worktrees\/bob\)/);
+    expect(a.where).toBe(`on m1 (thcr1:/home/thcr1/${WORK}/t/.worktrees/alice)`);
+    expect(b.where).toBe(`on m2 (thcr2:/home/thcr2/${WORK}/t/.worktrees/bob)`);
     // Each runs as its machine's user, in its clone there.
     for (const [name, user] of [['alice', 'thcr1'], ['bob', 'thcr2']] as const) {
       const st = await store.statuses.read(name);
@@ -176,6 +189,9 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
       expect(p.cmdline).not.toContain(KEY);
       if (p.uid === m.user('thcr1').uid || p.uid === m.user('thcr2').uid) expect(p.environ()).not.toContain(KEY);
     }
+    // Nor in any ssh or git-over-ssh this machine ran (prepare, push, launch, fetch).
+    expect(fs.readFileSync(sshEnvLog, 'utf8')).toMatch(/THCLAWS_SSH|PATH=/);
+    expect(fs.readFileSync(sshEnvLog, 'utf8')).not.toContain(KEY);
     const grep = m.run('thcr2', ['grep', '-rlF', KEY, m.user('thcr2').home]);
     expect(grep.stdout).toBe('');
     expect(grep.status).toBe(1);
@@ -193,7 +209,7 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     }, 'task 3 back to pending', 60_000);
     expect(t.reserved_for).toBe('carol');
     expect(t.owner ?? null).toBeNull();
-    expect(deriveState(await store.statuses.read('carol'))).toMatch(/dead|stopped/);
+    expect(deriveState(await store.statuses.read('carol'))).toBe('dead');
     // Its pane (output.log, what a dashboard restores) says the link dropped.
     expect(store.outputs.tail('carol', 5)).toMatch(/\[thclaws: the link to m1 dropped \(ssh (SIGKILL|exit \d+)\)\]/);
     // Respawn from the dashboard: the same machine and clone, a new link; it takes its reserved task again.

@@ -206,7 +206,7 @@ export class TeamHost {
 
   private onExited(agent: string, req: SpawnRequest, exit: PtyExit): void {
     this.side.set(agent, { pty: null, spawnedHere: true, lastExit: exit });
-    if (req.env.THCLAWS_REMOTE_HOST) this.terminal(agent).push(linkEnded(this.store, agent, req.env.THCLAWS_REMOTE_HOST, exit)); // its pty ran the ssh
+    if (req.env.THCLAWS_REMOTE_HOST) this.terminal(agent).push(linkEnded(this.store, agent, req, exit)); // its pty ran the ssh
     void failUnbooted(this.store, agent, req, exit).catch(() => undefined);
     this.broadcast({ type: 'exit', agent, code: exit.code, signal: exit.signal });
     if (!this.closed) void this.refreshMember(agent);

@@ -36,9 +36,12 @@ export function serveRemoteTeammates(store: TeamStore, remote: RemoteTeammates, 
 
 /**
  * A remote teammate's pty (the ssh to its host) ended: the line its pane shows, also appended to output.log for a
- * restore (before the read-only tail that follows starts at the log's end, so it is shown once).
+ * restore (before the read-only tail that follows starts at the log's end, so it is shown once). Its status is
+ * left to liveness: dead once its process is gone (sshd hangs it up) or its heartbeat is past the bound, when
+ * the lead's watchdog frees its task and tells the lead.
  */
-export function linkEnded(store: TeamStore, agent: string, host: string, exit: PtyExit): string {
+export function linkEnded(store: TeamStore, agent: string, req: SpawnRequest, exit: PtyExit): string {
+  const host = req.env.THCLAWS_REMOTE_HOST;
   const line = `\r\n[thclaws: ${exit.code === 0 ? `${agent} on ${host} exited` : `the link to ${host} dropped (ssh ${exit.signal ?? `exit ${exit.code}`})`}]\r\n`;
   fs.appendFileSync(store.paths.output(agent), line);
   return line;

@@ -110,7 +110,9 @@ export class SshRemoteTeammates implements RemoteTeammates {
     if (!base) throw new Error(`the lead's repository ${this.opts.root} has no commit to start a teammate on host "${p.host}" from`);
     // The lead's HEAD over the person's ssh (git runs GIT_SSH_COMMAND through a shell, as the person would write it).
     const pushed = await this.run(['git', 'push', '-q', '--no-verify', gitUrl(t, clone), `+${base}:${BASE_REF}`], this.opts.root, { GIT_SSH_COMMAND: ssh.map(shellQuote).join(' '), GIT_TERMINAL_PROMPT: '0' });
-    if (pushed.code !== 0) throw new Error(`host "${p.host}" (${t.label}): git push of the lead's ${base.slice(0, 12)} to ${clone} failed: ${lastLine(pushed.stderr) || pushed.error || `exit ${pushed.code}`}`);
+    // git's last line is "failed to push some refs": the line saying why is the one that names the refusal.
+    const refused = pushed.stderr.split('\n').find((l) => /rejected|declined|denied/.test(l))?.trim();
+    if (pushed.code !== 0) throw new Error(`host "${p.host}" (${t.label}): git push of the lead's ${base.slice(0, 12)} to ${clone} failed: ${refused || lastLine(pushed.stderr) || pushed.error || `exit ${pushed.code}`}`);
     // Per launch: sshd leaves a forwarded socket's file behind, and a second -R onto it fails (relaunch() renames it).
     const socket = `${clone}/.git/thclaws-${p.spawnId.slice(0, 8)}.sock`;
     const branch = teammateBranch(p.agent);
