@@ -124,6 +124,22 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     await waitFor(() => !procs().some((p) => p.cmdline.startsWith('ssh\0') && p.cmdline.includes(config) && p.cmdline.includes(mute)), 'the ssh of the timed-out connect gone', 10_000);
   }, 30_000);
 
+  it('close() ends ssh even when the remote side ignores the end of its input (a wedged far end): within seconds', async () => {
+    const pidFile = path.join(m.workspace('thcr1'), 'pid');
+    const wedged = script('thcr1', 'wedged', `#!/bin/sh\necho $$ > '${pidFile}'\necho '{"type":"welcome","protocol":${HOST_PROTOCOL},"pid":1,"workspace":"/wedged"}'\nexec sleep 60\n`);
+    const c = await connectRemoteHost(parseRemoteUrl(m.url('thcr1', '~')), {}, { client: 'test', ssh: m.sshWords, bin: wedged });
+    try {
+      expect(c.workspace).toBe('/wedged');
+      let closed = false;
+      c.onClose(() => (closed = true));
+      c.close();
+      await waitFor(() => closed && uidOf(c.sshPid) === -1, 'ssh ended and the link closed', 10_000);
+    } finally {
+      // The remote `sleep` this test started, by its pid.
+      process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    }
+  }, 30_000);
+
   it('a remote login that prints a banner on stdout before the bridge: the banner is skipped, the host reached', async () => {
     const chatty = script('thcr1', 'chatty', `#!/bin/sh\necho 'Welcome to box! Last login: today'\nexec ${m.bin} "$@"\n`);
     const ws = m.workspace('thcr1');
