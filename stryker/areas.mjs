@@ -6,6 +6,12 @@
  * Processes run the bundle, and Chromium the built page: a mutant's build follows from its path (buildsFor).
  */
 export const AREAS = [
+  // A teammate's store through the lead's host: the real host with a teammate as another user, and the cut link.
+  { prefix: 'src/core/store/host-store.ts', tests: ['test/remote/store-'] },
+  { prefix: 'src/core/store/host-link.ts', tests: ['test/remote/store-'] },
+  { prefix: 'src/main/host/store-server.ts', tests: ['test/remote/store-'] },
+  { prefix: 'src/main/daemon/store-link.ts', tests: ['test/remote/store-via-host'] },
+  { prefix: 'src/contract/store-api.ts', tests: ['test/remote/store-', 'src/contract/'] },
   { prefix: 'src/core/store/', tests: ['test/team/', 'src/core/store/'] },
   { prefix: 'src/core/store/budgets.ts', tests: ['test/team/', 'src/core/store/', 'src/main/host/budget-feed', 'test/teams/budget'], e2e: ['e2e/budgets.spec.ts'] },
   { prefix: 'src/core/store/tasks.ts', tests: ['test/team/', 'src/core/store/', 'test/teams/cancel-claim-race', 'test/teams/dashboard-controls'] },

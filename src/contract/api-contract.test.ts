@@ -52,6 +52,8 @@ const REQUESTS: [Record<string, unknown>, Record<string, unknown>?][] = [
   [{ type: 'member_archive', name: 'alice', force: true }],
   [{ type: 'team_resume' }],
   [{ type: 'host_stop' }],
+  [{ type: 'store', rid: 'r1', epoch: null, call: { op: 'attach', agent: 'alice', instance: 'run-0001' } }],
+  [{ type: 'store', rid: 'r2', epoch: 'e1', call: { op: 'task_update', id: '3', patch: { reservedFor: null, extra: { parked: 'budget' } } } }],
   [{ type: 'budget_set', agent: 'alice', limit: { usd: 1, tokens: 1000 } }],
   [{ type: 'budget_set', role: 'reviewer', limit: { tokens: 5 } }],
   [{ type: 'budget_set', limit: null }],

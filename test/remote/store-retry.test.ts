@@ -33,7 +33,8 @@ async function team(): Promise<TeamStore> {
 /** A host (its StoreServer) the teammate reaches over links the test controls. */
 function hostFor(store: TeamStore) {
   const server = new StoreServer(store);
-  const state = { connections: 0, down: false, cutAfterApplying: null as null | string };
+  /** `halfOpen`: a cut the host does not notice (its side of the old connection stays attached). */
+  const state = { connections: 0, down: false, cutAfterApplying: null as null | string, halfOpen: false };
   const connect = async (): Promise<StoreLink> => {
     if (state.down) throw new Error('connect ECONNREFUSED');
     state.connections++;
@@ -43,7 +44,7 @@ function hostFor(store: TeamStore) {
     const close = () => {
       if (!open) return;
       open = false;
-      void server.detach(peer);
+      if (!state.halfOpen) void server.detach(peer);
       for (const c of closes.splice(0)) c();
     };
     const peer = { send: (e: unknown) => open && lines.forEach((l) => l(JSON.stringify(e))) };
@@ -87,6 +88,22 @@ describe('HostStore through a link that drops', () => {
     await host.server.close();
   });
 
+  it('the same run attaching again while the host still holds its old connection keeps its lease; another process is refused', async () => {
+    const store = await team();
+    const host = hostFor(store);
+    const mate = new HostStore({ agent: 'alice', connect: host.connect, downMs: 5000 });
+    const lease = await mate.attach();
+    host.state.halfOpen = true;
+    host.state.cutAfterApplying = 'send';
+    await mate.send('alice', 'lead', 'across a half-open link');
+    expect(host.state.connections).toBe(2);
+    expect(lease.lost).toBe(false);
+    expect(store.inboxes.list('lead').filter((m) => m.text === 'across a half-open link')).toHaveLength(1);
+    const other = new HostStore({ agent: 'alice', connect: host.connect, downMs: 200 });
+    await expect(other.attach()).rejects.toThrow(/already attached to this host from another process/);
+    await host.server.close();
+  });
+
   it('a link down past its bound: the lease reads lost, saying the host could not be reached', async () => {
     const store = await team();
     const host = hostFor(store);
@@ -100,6 +117,22 @@ describe('HostStore through a link that drops', () => {
     expect(lease.lost).toBe(true);
     expect(why).toMatch(/the lead's host could not be reached/);
     await host.server.close();
+  });
+
+  it('a host that does not serve store requests (an older one) is one clear line at attach', async () => {
+    const lines: Array<(l: string) => void> = [];
+    const older: StoreLink = {
+      // What an older host answers a request type it does not know (parseRequest's error).
+      send: (line) => {
+        const { id } = JSON.parse(line) as { id: number };
+        queueMicrotask(() => lines.forEach((l) => l(JSON.stringify({ type: 'reply', id, ok: false, error: 'invalid request: type: Invalid input' }))));
+      },
+      onLine: (cb) => void lines.push(cb),
+      onClose: () => undefined,
+      close: () => undefined,
+    };
+    const mate = new HostStore({ agent: 'alice', connect: async () => older });
+    await expect(mate.attach()).rejects.toThrow("the lead's host refused attach: invalid request: type: Invalid input");
   });
 
   it('a stale session: the write is refused with stale_epoch, the lease reads lost, the status says why', async () => {

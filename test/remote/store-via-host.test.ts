@@ -51,6 +51,11 @@ async function rawClient(socket: string) {
   await waitFor(() => seen.find((e) => e.type === 'welcome'), 'welcome');
   let id = 1;
   return {
+    /** Sends a request as a dashboard does (no store body). */
+    request(body: Record<string, unknown>) {
+      s.write(`${JSON.stringify({ id: ++id, ...body })}\n`);
+    },
+    seen,
     async call(rid: string, epoch: string | null, call: Record<string, unknown>) {
       const my = ++id;
       s.write(`${JSON.stringify({ type: 'store', id: my, rid, epoch, call })}\n`);
@@ -58,6 +63,8 @@ async function rawClient(socket: string) {
       expect(reply.ok, String(reply.error)).toBe(true);
       return reply.result as { ok: boolean; value?: unknown; code?: string; error?: string };
     },
+    /** Every kind of message the host sent this client from the `from`th on. */
+    kinds: (from = 0) => new Set(seen.slice(from).map((e) => String(e.type))),
     close: () => s.end(),
   };
 }
@@ -145,10 +152,18 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
       return t.status === 'completed' ? t : null;
     }, `task 1 completed (teammate output: ${out})`);
     expect(done.owner).toBe('alice');
+    // The lead hears of it (a frame written through the host, checked there).
+    await waitFor(() => store.inboxes.list('lead').find((m) => m.from === 'alice' && m.type === 'idle_notification' && (m as Record<string, unknown>).completed_task_id === '1'), 'the idle notification for task 1');
     const st = await store.statuses.read('alice');
     expect(isLive(deriveState(st))).toBe(true);
     expect(st?.pid).not.toBe(process.pid);
     expect(out).not.toMatch(/EACCES|team error/);
+    // A dashboard of the host shows it: alive, idle, its task done.
+    const view = await rawClient(hostSocket);
+    view.request({ type: 'subscribe' });
+    const shown = await waitFor(() => view.seen.flatMap((e) => (e.type === 'roster' ? (e.members as Array<Record<string, unknown>>) : e.type === 'member' ? [e.member as Record<string, unknown>] : [])).filter((m) => m.name === 'alice').pop(), "alice in the host's roster");
+    expect(shown).toMatchObject({ alive: true, state: 'idle' });
+    view.close();
   }, 60_000);
 
   it('a message from the lead reaches it (it answers)', async () => {
@@ -160,7 +175,7 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
   it('its link dropped, it attaches again and goes on: a message sent meanwhile is answered', async () => {
     const before = bridged.size;
     expect(before).toBeGreaterThan(0);
-    for (const c of [...bridged]) c.destroy();
+    for (const c of bridged) c.destroy();
     await store.send('lead', 'alice', 'hello alice, once more');
     await waitFor(() => store.inboxes.list('lead').filter((m) => m.from === 'alice' && m.text.includes('ack: hello heard')).length === 2, `alice's second answer (teammate output: ${out})`);
     expect(bridged.size).toBe(1);
@@ -172,6 +187,8 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
     const c = await rawClient(hostSocket);
     const attached = await c.call(randomUUID(), null, { op: 'attach', agent: 'bob', instance: randomUUID() });
     expect(attached.ok).toBe(true);
+    // Until it attached it was a view like any (a member event may come first); from then on, not.
+    const sinceAttach = c.seen.length;
     const epoch = (attached.value as { epoch: string | null }).epoch;
     const rid = randomUUID();
     const first = await c.call(rid, epoch, { op: 'send', to: 'lead', text: 'exactly once' });
@@ -183,6 +200,10 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
     await c.call(acc, epoch, { op: 'status_account', usage, cost_usd: null });
     await c.call(acc, epoch, { op: 'status_account', usage, cost_usd: null });
     expect((await store.statuses.read('bob'))?.usage?.input_tokens).toBe(100);
+    // A teammate's link carries its answers and wakes only, never the dashboard's broadcasts (the whole board).
+    await store.tasks.create({ subject: 'seen by views only', description: '' });
+    await waitFor(() => c.kinds(sinceAttach).has('store_wake'), 'a wake for the new task');
+    expect([...c.kinds(sinceAttach)].sort()).toEqual(['reply', 'store_wake']);
     c.close();
   }, 30_000);
 

@@ -134,6 +134,8 @@ export class HostLink {
   }
 
   private onLine(line: string): void {
+    // The host's other events (roster, members, the board) go to every client: only these two are this link's.
+    if (!line.startsWith('{"type":"reply"') && !line.startsWith('{"type":"store_wake"')) return;
     let raw: { type?: unknown; id?: unknown; ok?: unknown; result?: unknown; error?: unknown; kind?: unknown };
     try {
       raw = JSON.parse(line) as typeof raw;

@@ -24,3 +24,4 @@ export { knownNames } from './config.js';
 export type { BudgetTarget } from './budgets.js';
 export { tryHoldLock, type HeldLock } from './lock.js';
 export { writeFileAtomic } from './fsio.js';
+export type { AgentLease, TeammateStore } from './teammate-store.js';

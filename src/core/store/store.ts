@@ -20,6 +20,7 @@ import { watchTeam, type TeamWatcher, type WatchOptions } from './watch.js';
 import { TeamError } from './errors.js';
 import { isFrameType, type FrameType } from '../../contract/frame-kinds.js';
 import { withNotDone } from './not-done.js';
+import type { TeammateStore } from './teammate-store.js';
 
 export interface MemberView {
   name: string;
@@ -62,7 +63,7 @@ export interface SendOptions {
 }
 
 /** The one owner of `.thclaws/state/team/`: every other module reads and writes team state through it. */
-export class TeamStore {
+export class TeamStore implements TeammateStore {
   readonly paths: TeamPaths;
   readonly journal: Journal;
   readonly config: TeamConfigFile;

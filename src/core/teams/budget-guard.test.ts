@@ -16,7 +16,7 @@ const env = (): NodeJS.ProcessEnv => ({ HOME: path.join(dir, 'home') });
 const settingsFile = () => path.join(dir, '.thclaws', 'settings.json');
 const writeSettings = (v: unknown) => fs.writeFileSync(settingsFile(), typeof v === 'string' ? v : JSON.stringify(v));
 const tokens = (n: number) => ({ input_tokens: n, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
-const sessionOf = (me: string) => ({ store, me, epoch: null, settled: async () => undefined }) as unknown as TeamSession;
+const sessionOf = (me: string) => ({ store, team: store, me, epoch: null, settled: async () => undefined }) as unknown as TeamSession;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'budget-guard-'));

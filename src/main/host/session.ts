@@ -60,6 +60,8 @@ export class HostSession implements TerminalView {
         h.snapshot(this);
         return undefined;
       case 'store':
+        // A teammate's link is no view: the dashboard's broadcasts (roster, the whole board) never cross it.
+        if (req.call.op === 'attach') h.removeView(this);
         return storeServerOf(h.store).serve(this, req);
       case 'attach': {
         const t = h.terminal(req.agent);

@@ -6,7 +6,7 @@
  * refused when stamped with an earlier session epoch than the team's.
  */
 import { LEAD, TeamError, type Lease, type TeamStore, type TeamWatcher } from '../../core/store/index.js';
-import { currentEpoch, ensureEpoch } from '../../core/teams/protocol.js';
+import { currentEpoch, ensureEpoch, sendFrame } from '../../core/teams/protocol.js';
 import { MODEL_ENV_NAMES, MUTATING_OPS, type StoreAnswer, type StoreCall, type StoreOp } from '../../contract/store-api.js';
 import type { HostEvent } from '../../contract/api.js';
 
@@ -120,8 +120,11 @@ export class StoreServer {
         return store.inboxes.markRead(me, call.ids);
       case 'send':
         return store.send(me, call.to, call.text, { summary: call.summary ?? null, ...(call.extra ? { extra: call.extra } : {}) });
-      case 'write_frame':
-        return store.writeFrame(me, call.to, call.text, call.type, { summary: call.summary ?? null, ...(call.extra ? { extra: call.extra } : {}) });
+      case 'write_frame': {
+        // Through sendFrame, as every frame is: the kind's fields are checked here too, where the request entered.
+        const { epoch, ...fields } = call.extra ?? {};
+        return [await sendFrame(store, me, call.to, call.type, fields as never, typeof epoch === 'string' ? epoch : null, { text: call.text, summary: call.summary ?? call.type.replace(/_/g, ' ') })];
+      }
       case 'task_list':
         return store.tasks.list(call.status ? { status: call.status } : undefined);
       case 'task_get':
@@ -178,7 +181,7 @@ export class StoreServer {
   }
 
   async close(): Promise<void> {
-    for (const peer of [...this.bindings.keys()]) await this.detach(peer);
+    for (const peer of this.bindings.keys()) await this.detach(peer);
   }
 }
 
