@@ -90,6 +90,20 @@ export const WorktreeSettingsSchema = z.looseObject({
 });
 export type WorktreeSettings = z.infer<typeof WorktreeSettingsSchema>;
 
+/**
+ * A machine teammates may run on (docs/remote.md, "Teammates on other machines"): `ssh` is `[user@]host` (an
+ * alias of the person's ssh config) or `ssh://[user@]host[:port]`; `dir` is where the teammates' clones go there
+ * (`~/…` is that user's home); `bin` the program there. Only the user's own settings define one.
+ */
+export const RemoteHostSchema = z.object({
+  ssh: z.string().trim().min(1).max(300).refine((s) => !s.startsWith('-') && !/[\s'"`$;&|<>]/.test(s), 'an ssh target: [user@]host or ssh://[user@]host[:port]'),
+  dir: z.string().trim().min(1).max(1000).default('~/thclaws/work'),
+  maxTeammates: z.number().int().min(1).max(64).default(8),
+  bin: z.string().trim().min(1).max(1000).default('thclaws'),
+});
+export type RemoteHost = z.infer<typeof RemoteHostSchema>;
+export const HOST_NAME = PROFILE_NAME;
+
 export const SettingsSchema = z.looseObject({
   /** Agent Teams feature flag: off unless a project opts in. */
   teamEnabled: z.boolean().default(false),
@@ -108,6 +122,10 @@ export const SettingsSchema = z.looseObject({
   providers: z.record(z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, - and _'), ProviderProfileSchema).default({}),
   /** How teammates are started: `auto` picks tmux when available, else background. */
   teammateMode: z.enum(TEAMMATE_MODES).default('auto'),
+  /** Machines teammates may run on, by name (user settings only: a project may name one, never add or change one). */
+  hosts: z.record(z.string().regex(HOST_NAME, 'a host name: letters, digits, - and _'), RemoteHostSchema).default({}),
+  /** Where a teammate runs when neither SpawnTeammate nor its member names a host: here, or spread over `hosts`. */
+  placement: z.enum(['local', 'spread']).default('local'),
   /** Live teammates per team; a spawn past it is refused. Nested or runaway spawns burn a person's limits. */
   maxLiveTeammates: z.number().int().min(1).max(64).default(TEAM_POLICY.maxLiveTeammates),
   /**

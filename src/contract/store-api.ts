@@ -26,7 +26,7 @@ export const StoreOpSchema = z.discriminatedUnion('op', [
    * Binds the connection to the teammate: the host holds its lease while it is attached. `instance`: this process's
    * run; `boot_id`: on a re-attach, the run id its status already carries (kept, so its status stays its own).
    */
-  op('attach', { agent: agentName, instance: z.string().min(8).max(100), boot_id: z.string().min(1).max(100).optional() }),
+  op('attach', { agent: agentName, instance: z.string().min(8).max(100), boot_id: z.string().min(1).max(100).optional(), model_env: z.boolean().optional() }),
   op('detach', {}),
   op('inbox_unread', {}),
   op('inbox_mark_read', { ids: z.array(z.string().min(1).max(200)).max(10_000) }),
@@ -70,7 +70,16 @@ export type StoreAnswer = z.infer<typeof StoreAnswerSchema>;
  * What attach answers: the session epoch, the team dir's path (named in journal entries, never opened), the
  * lease's run id, and the MCP servers the lead handed this teammate (read once, at start, as a local one does).
  */
-export const AttachValueSchema = z.object({ epoch: z.string().nullable(), team_dir: z.string().max(4096), boot_id: z.string().max(100), mcp: McpServers });
+export const AttachValueSchema = z.object({
+  epoch: z.string().nullable(),
+  team_dir: z.string().max(4096),
+  boot_id: z.string().max(100),
+  mcp: McpServers,
+  /** Asked with `model_env`: the lead's model variables (MODEL_ENV_NAMES), held in the teammate's memory only. */
+  model_env: z.partialRecord(z.enum(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL']), z.string().max(4096)).optional(),
+});
+/** The model variables a teammate on another machine gets from the lead's host (docs/remote.md). */
+export const MODEL_ENV_NAMES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL'] as const;
 
 /** Each operation's answer, parsed once where it enters the teammate's process. */
 export const STORE_VALUES = {

@@ -25,6 +25,9 @@ export const ConfigMemberSchema = z.looseObject({
   plan_mode_required: z.boolean().optional(),
   /** Its block of ports (`PORT`, `THCLAWS_PORT_BASE`), kept from spawn to spawn (core/teams/ports.ts). */
   ports: PortsSchema.nullish().catch(null),
+  /** The host of the user's settings it runs on (absent: this machine), kept from spawn to spawn; `clone`: its clone there. */
+  host: z.string().max(40).nullish(),
+  clone: z.string().max(4096).nullish(),
 });
 export type ConfigMember = z.infer<typeof ConfigMemberSchema>;
 

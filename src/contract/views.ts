@@ -56,6 +56,8 @@ export const MemberSchema = z.object({
   ports: z.object({ base: z.number().int().min(1).max(65_535), count: z.number().int().min(1).max(1000) }).nullable().default(null),
   /** The lead's running tool the page is told about (`TeamCreate`), else null. */
   activity: z.string().max(200).nullish(),
+  /** The host of the user's settings it runs on (docs/remote.md); null on this machine. */
+  host: z.string().max(40).nullish(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 

@@ -85,8 +85,11 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
       }
       const settings = info.settings;
       const viaHost = info.role === 'teammate' ? await hostStoreFor(via, info.agentName!) : undefined;
+      // The lead's teammates may run on the user's hosts (docs/remote.md): none of that for a teammate.
+      const remote = info.role !== 'teammate' ? (await import('../../main/remote/host-remote.js')).remoteTeammatesFor(projectRoot, process.env, () => settings) : undefined;
       const session = new TeamSession({
         ...(viaHost ? { viaHost } : {}),
+        ...(remote ? { remote } : {}),
         projectRoot,
         teamDir: teamDirOf(projectRoot),
         cwd: info.cwd,
@@ -108,6 +111,9 @@ export function registerTeamHooks(opts: AgentCliOptions): void {
       });
       try {
         if (info.role === 'teammate') await session.holdLease(info.agentName!);
+        // Through the lead's host: its model variables, in this process's memory before the provider is made (its
+        // commands never get them: spawn.ts drops the agent's credentials).
+        if (viaHost) Object.assign(process.env, viaHost.modelEnv);
         if (info.role === 'lead') await session.becomeLead();
       } catch (err) {
         if (err instanceof TeamError) throw new CliError(err.message);

@@ -106,6 +106,12 @@ export function loadSettings(projectRoot: string, env: NodeJS.ProcessEnv = proce
     checkLayer(file, raw);
     if (file === user) userRaw = raw;
     else {
+      // Machines are the person's alone: a project's `hosts` would send its code and the lead's key anywhere.
+      if (raw.hosts !== undefined) {
+        ignored.push(`${file}: hosts (only your user settings define hosts; a project may only name one)`);
+        const { hosts: _dropped, ...rest } = raw;
+        raw = rest;
+      }
       // The person's own "Always" rules loosen nothing the folder brought (trust.ts).
       const own = looseningKeys(raw).length ? ownAllowed(raw, projectRoot, env) : new Map<string, string[]>();
       const loose = looseningKeys(withOwn(raw, own, false));

@@ -39,6 +39,8 @@ export class HostStore implements TeammateStore {
   /** Where the host's team dir is: named in journal entries and messages, never opened here. */
   paths: TeamPaths = new TeamPaths('/');
   readonly agent: string;
+  /** The lead's model variables (key, base URL) from the attach: a teammate on another machine uses the lead's model. */
+  modelEnv: Record<string, string> = {};
 
   constructor(opts: HostStoreOptions) {
     this.agent = opts.agent;
@@ -56,7 +58,10 @@ export class HostStore implements TeammateStore {
 
   /** Connects and attaches as the agent: the host takes its lease (refused while another process is the agent). */
   async attach(): Promise<AgentLease> {
-    const v = await this.link.request({ op: 'attach', agent: this.agent, instance: this.instance });
+    const v = await this.link.request({ op: 'attach', agent: this.agent, instance: this.instance, model_env: true });
+    // The lead's model variables, asked once: kept here (the caller hands them to its provider), never written.
+    this.modelEnv = v.model_env ?? {};
+    delete v.model_env;
     this.attached = v;
     this.link.epoch = v.epoch;
     this.paths = new TeamPaths(v.team_dir);

@@ -8,6 +8,7 @@ import { git, gitOut } from '../git.js';
 import { announceLanding } from '../review/landing.js';
 import type { TeamSession } from './session.js';
 import { ensureRepo } from './worktree.js';
+import { fetchRemoteBranches } from './remote-placement.js';
 import { abortLeftMerge, personResolving, recordLeftMerge } from '../review/merge-work.js';
 import { TEAMMATE_BRANCHES_REF, teammateBranch } from '../../contract/branch.js';
 
@@ -45,6 +46,8 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
   if (merging) {
     throw new TeamError('conflict', 'a merge is already in progress: resolve the files git lists as unmerged and commit, or back out with TeamMerge { abort: true }');
   }
+  // Remote teammates' branches come home first (docs/remote.md); one that cannot is said, the rest merge.
+  const unfetched = await fetchRemoteBranches(session.opts.remote, session.store, input.only);
   const into = input.into?.trim() || current;
   if (!git(root, ['rev-parse', '--verify', '-q', `refs/heads/${into}`]).ok) throw new TeamError('invalid', `no local branch "${into}"`);
   const names = (gitOut(root, ['for-each-ref', '--format=%(refname:lstrip=3)', TEAMMATE_BRANCHES_REF]) ?? '').split('\n').filter(Boolean);
@@ -53,6 +56,7 @@ export async function teamMerge(session: TeamSession, input: MergeInput): Promis
   if (!candidates.length) return `No team/* branches found to merge into '${into}'.`;
 
   const out = [`Merge target: ${into}${input.dry_run ? ' (dry run — no changes made)' : ''}`];
+  for (const f of unfetched) out.push(`  (not fetched: ${f})`);
   if (input.dry_run) {
     for (const c of candidates) {
       const ahead = Number(gitOut(root, ['rev-list', '--count', `${into}..${c.branch}`]) ?? 0);

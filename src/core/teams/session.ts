@@ -54,6 +54,8 @@ export interface TeamSessionOptions {
   worktree?: () => import('../../contract/settings-schema.js').WorktreeSettings;
   /** A teammate whose team state is the lead's host's (`THCLAWS_TEAM_VIA`): this process never opens the team dir. */
   viaHost?: HostStore;
+  /** Hosts of the user's settings teammates may run on, and how to start one there (src/main/remote). */
+  remote?: import('./remote-placement.js').RemoteTeammates;
 }
 
 export class TeamSession {

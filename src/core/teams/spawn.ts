@@ -17,6 +17,7 @@ import { refuseOnLowMemory } from './memory-floor.js';
 import { readyWorktree } from './bootstrap.js';
 import { assignPorts, portEnv } from './ports.js';
 import { WorktreeSettingsSchema } from '../../contract/settings-schema.js';
+import { placeTeammate, type RemoteLaunch } from './remote-placement.js';
 
 export interface SpawnInput {
   name: string;
@@ -30,6 +31,8 @@ export interface SpawnInput {
   planModeReason?: string;
   /** A saved session of this member to continue (`--resume`): the conversation goes on where it was. */
   resumeSession?: string;
+  /** The host of the user's settings it runs on (`local`: this machine); kept on the member for respawns. */
+  host?: string;
 }
 
 export interface SpawnOutcome {
@@ -85,12 +88,19 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
   // A void spawn (its spawner died) may still have started its child: that process holds the name's lease.
   if (leaseHeldByLive(store.paths, name)) throw new TeamError('conflict', `teammate '${name}' is already running (a live process holds its lease); one process per name`);
   let live = 0;
-  for (const m of cfg.members) if (m.name !== name && isLive(deriveState(await store.statuses.read(m.name)))) live++;
+  const liveOn = new Map<string, number>();
+  for (const m of cfg.members) {
+    if (m.name === name || !isLive(deriveState(await store.statuses.read(m.name)))) continue;
+    live++;
+    if (m.host) liveOn.set(m.host, (liveOn.get(m.host) ?? 0) + 1);
+  }
   if (live >= session.opts.maxLiveTeammates) {
     throw new TeamError('conflict', `${live} teammates are already live (limit ${session.opts.maxLiveTeammates}, setting maxLiveTeammates): stop one or reuse it`);
   }
-  refuseOnLowMemory(session, name);
-  const mode = resolveMode(session.opts.teammateModeFixedBy ? session.opts.teammateMode : (input.teammateMode ?? session.opts.teammateMode));
+  const host = placeTeammate(session.opts.remote, input.host, member.host, liveOn);
+  if (!host) refuseOnLowMemory(session, name);
+  // A teammate on another machine is started by the workspace's host (its pty runs the ssh; its store is the host's).
+  const mode = host ? 'host' : resolveMode(session.opts.teammateModeFixedBy ? session.opts.teammateMode : (input.teammateMode ?? session.opts.teammateMode));
   // The model named for this spawn or this member, else the role's (settings roleModels), else the child's default.
   const model = spawnModel({ requested: input.model, member: member.model, role: member.role, roleModels: session.opts.roleModels });
   const planMode = input.planModeRequired === true || member.plan_mode_required === true;
@@ -101,7 +111,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
       if (m) m.plan_mode_required = true;
     });
   }
-  const worktree = member.isolation === 'worktree';
+  const worktree = !host && member.isolation === 'worktree';
   const root = session.projectRoot;
   const wtSettings = session.opts.worktree?.() ?? WorktreeSettingsSchema.parse({});
   const ports = portEnv(await assignPorts(store, name, wtSettings.portBase));
@@ -128,7 +138,27 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     ...ports,
     ...session.opts.childEnv,
   };
-  const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, argv, cwd, env, inherit_env: [...new Set([...INHERITED_ENV, ...(session.opts.inheritEnv ?? [])])], team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };
+  let remote: RemoteLaunch | undefined;
+  if (host) {
+    const own = Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'THCLAWS_TEAM_DIR' && k !== 'THCLAWS_PROJECT_ROOT' && k !== 'HOME'));
+    const args = [...session.opts.childFlags, ...(model ? ['--model', model] : []), ...(input.resumeSession ? ['--resume', input.resumeSession] : [])];
+    // Before any state is written: a host that cannot be reached is one line and leaves nothing behind.
+    remote = await session.opts.remote!.prepare({ host, agent: name, team: cfg.name, spawnId, env: { ...own, THCLAWS_IN_WORKTREE: '1' }, args });
+    await store.config.update((c) => {
+      const m = c.members.find((x) => x.name === name);
+      if (m) Object.assign(m, { host, clone: remote!.clone });
+    });
+  } else if (member.host) {
+    await store.config.update((c) => {
+      const m = c.members.find((x) => x.name === name);
+      if (m) Object.assign(m, { host: null, clone: null });
+    });
+  }
+  // A remote teammate's request runs its ssh here: the teammate's own variables are on that ssh's command line.
+  const launch = remote
+    ? { argv: remote.argv, env: { THCLAWS_REMOTE_HOST: host!, THCLAWS_SPAWN_ID: spawnId }, inherit_env: remote.inheritEnv }
+    : { argv, env, inherit_env: [...new Set([...INHERITED_ENV, ...(session.opts.inheritEnv ?? [])])] };
+  const req: SpawnRequest & { inherit_env: string[] } = { spawn_id: spawnId, agent: name, cwd, ...launch, team_dir: teamDir, requested_at: Date.now(), ...(model ? { model } : {}) };
 
   // The lead's MCP servers reach the teammate through its agent dir (owner-only: configs may hold tokens).
   store.memberMcp.write(name, session.opts.childMcpServers?.() ?? {});
@@ -144,7 +174,7 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     } else {
       launched = await launcherFor(session, mode).launch(req);
     }
-    await verifyBoot(session, name, spawnId, launched);
+    await verifyBoot(session, name, spawnId, launched, !!remote);
   } catch (err) {
     launched?.kill('SIGKILL');
     if (mode === 'host') {
@@ -169,16 +199,18 @@ export async function spawnTeammate(session: TeamSession, input: SpawnInput): Pr
     const m = c.members.find((x) => x.name === name);
     if (m) m.is_active = true;
   });
-  const where = launched?.where ?? (mode === 'host' ? 'by the team host' : 'as background process');
+  const where = remote?.where ?? launched?.where ?? (mode === 'host' ? 'by the team host' : 'as background process');
   // A host-served teammate's pid is the one its booted process wrote in its status.
   const pid = launched?.pid ?? (await store.statuses.read(name).catch(() => null))?.pid ?? null;
   return { agent: name, spawn_id: spawnId, mode, pid, cwd, model, worktree, bootMs: Date.now() - started, where };
 }
 
 /** Live = the status left `spawning` carrying this spawn id; a child that exits first is a boot failure. */
-async function verifyBoot(session: TeamSession, name: string, spawnId: string, child: LaunchedTeammate | undefined): Promise<void> {
+async function verifyBoot(session: TeamSession, name: string, spawnId: string, child: LaunchedTeammate | undefined, remote = false): Promise<void> {
   const store = session.store;
-  const deadline = Date.now() + TEAM_POLICY.bootTimeoutMs;
+  // On another machine: ssh's connect and the clone's checkout come first; its pid is that machine's (the spawn id alone tells).
+  const bootMs = remote ? TEAM_POLICY.bootTimeoutMs * 3 : TEAM_POLICY.bootTimeoutMs;
+  const deadline = Date.now() + bootMs;
   let exited: { code: number | null; signal: string | null } | undefined;
   void child?.exited.then((e) => (exited = e));
   const tail = () => store.outputs.tail(name, TEAM_POLICY.bootTailLines, spawnId) || '(no output)';
@@ -188,7 +220,7 @@ async function verifyBoot(session: TeamSession, name: string, spawnId: string, c
     // The status must be this spawn's and written by this spawn's process (its pid, or its parent's when the
     // launcher wraps it), not a concurrent one's.
     const pid = child?.pid ?? (req?.spawn_id === spawnId ? req.served_pid : null);
-    if (st && st.spawn_id === spawnId && st.status !== 'spawning' && (!pid || st.pid === pid || st.parent_pid === pid)) {
+    if (st && st.spawn_id === spawnId && st.status !== 'spawning' && (!pid || remote || st.pid === pid || st.parent_pid === pid)) {
       if (st.status === 'stopped') throw new TeamError('conflict', `teammate '${name}' stopped during boot.\noutput.log tail:\n${tail()}`);
       return;
     }
@@ -199,7 +231,7 @@ async function verifyBoot(session: TeamSession, name: string, spawnId: string, c
     if (req?.spawn_id === spawnId && req.error) throw new TeamError('conflict', `the host could not start '${name}': ${req.error}`);
     if (Date.now() > deadline) {
       const why = !child && !req?.served_at ? ' (no host picked up the spawn request: is `thclaws host` or a dashboard running?)' : '';
-      throw new TeamError('conflict', `teammate '${name}' did not come up within ${TEAM_POLICY.bootTimeoutMs / 1000} s${why}.\noutput.log tail:\n${tail()}`);
+      throw new TeamError('conflict', `teammate '${name}' did not come up within ${bootMs / 1000} s${why}.\noutput.log tail:\n${tail()}`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }

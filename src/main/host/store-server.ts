@@ -7,7 +7,7 @@
  */
 import { LEAD, TeamError, type Lease, type TeamStore, type TeamWatcher } from '../../core/store/index.js';
 import { currentEpoch, ensureEpoch, sendFrame } from '../../core/teams/protocol.js';
-import { MUTATING_OPS, type StoreAnswer, type StoreCall, type StoreOp } from '../../contract/store-api.js';
+import { MODEL_ENV_NAMES, MUTATING_OPS, type StoreAnswer, type StoreCall, type StoreOp } from '../../contract/store-api.js';
 import type { HostEvent } from '../../contract/api.js';
 
 /** Request ids remembered per teammate: far more than a teammate ever has unanswered across one reconnect. */
@@ -31,6 +31,10 @@ export class StoreServer {
   /** Per agent: request id → its answer (a promise while it runs, so a retry racing the first waits for it). */
   private readonly answered = new Map<string, Map<string, Promise<StoreAnswer>>>();
   private watcher: TeamWatcher | null = null;
+  /** After a teammate's task_complete (a remote teammate's branch is fetched home here); never fails the completion. */
+  afterComplete: ((agent: string) => Promise<void>) | null = null;
+  /** The lead's model variables, for an attach that asks (a teammate on another machine holds them in memory). */
+  modelEnv: (() => Record<string, string | undefined>) | null = null;
 
   constructor(private readonly store: TeamStore) {}
 
@@ -85,7 +89,9 @@ export class StoreServer {
     if (epoch !== null) await this.checkEpoch(peer, this.bindings.get(peer)!, epoch);
     this.ensureWatching();
     const boot = this.bindings.get(peer)!.boot;
-    return { epoch: epoch ?? (await ensureEpoch(this.store, call.agent)), team_dir: this.store.dir, boot_id: boot, mcp: this.store.memberMcp.read(call.agent) };
+    const env = call.model_env ? this.modelEnv?.() : undefined;
+    const modelEnv = env ? Object.fromEntries(MODEL_ENV_NAMES.flatMap((k) => (env[k] ? [[k, env[k]]] : []))) : undefined;
+    return { epoch: epoch ?? (await ensureEpoch(this.store, call.agent)), team_dir: this.store.dir, boot_id: boot, mcp: this.store.memberMcp.read(call.agent), ...(modelEnv ? { model_env: modelEnv } : {}) };
   }
 
   private async checkEpoch(peer: StorePeer, b: Binding, epoch: string | null): Promise<void> {
@@ -131,8 +137,11 @@ export class StoreServer {
         return store.tasks.release(call.id, me);
       case 'task_update':
         return store.tasks.update(call.id, { ...(call.patch.reservedFor !== undefined ? { reservedFor: call.patch.reservedFor } : {}), ...(call.patch.extra ? { extra: call.patch.extra } : {}) });
-      case 'task_complete':
-        return store.tasks.complete(call.id, me, call.result, call.commit);
+      case 'task_complete': {
+        const done = await store.tasks.complete(call.id, me, call.result, call.commit);
+        await this.afterComplete?.(me).catch(() => undefined);
+        return done;
+      }
       case 'status_read':
         return store.statuses.read(call.agent);
       case 'status_write':

@@ -26,6 +26,7 @@ import { ReviewFeed } from './review-feed.js';
 import { BudgetFeed } from './budget-feed.js';
 import { failUnbooted, leadCameUp } from './boot-outcome.js';
 import { CostsFeed } from './costs-feed.js';
+import { linkEnded, relaunchRemote, remoteTeammatesFor, serveRemoteTeammates } from '../remote/host-remote.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
 const LIVENESS_MS = 2000;
@@ -82,6 +83,7 @@ export class TeamHost {
     this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
     this.budgets = new BudgetFeed(this.store, this.workspace, this.env, (ev) => this.broadcast(ev), () => this.memberList());
     this.costs = new CostsFeed(this.store, this.workspace, () => this.names(), (name) => void (this.names().includes(name) && this.pushMember(name))); // a sample outlives a replaced team
+    serveRemoteTeammates(this.store, remoteTeammatesFor(this.workspace, this.env), () => ({ ...this.env, ...this.setup.envForAgents() })); // docs/remote.md
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),
@@ -204,6 +206,7 @@ export class TeamHost {
 
   private onExited(agent: string, req: SpawnRequest, exit: PtyExit): void {
     this.side.set(agent, { pty: null, spawnedHere: true, lastExit: exit });
+    if (req.env.THCLAWS_REMOTE_HOST) this.terminal(agent).push(linkEnded(this.store, agent, req, exit)); // its pty ran the ssh
     void failUnbooted(this.store, agent, req, exit).catch(() => undefined);
     this.broadcast({ type: 'exit', agent, code: exit.code, signal: exit.signal });
     if (!this.closed) void this.refreshMember(agent);
@@ -226,7 +229,7 @@ export class TeamHost {
     if (this.launcher.get(agent)) throw new Error(`${agent} is running`);
     if (agent === LEAD) return this.startLead();
     const prev = this.spawns.get(agent);
-    if (prev) return this.launchRequest({ ...prev, spawn_id: randomUUID(), requested_at: Date.now() });
+    if (prev) return this.launchRequest(prev.env.THCLAWS_REMOTE_HOST ? relaunchRemote(prev, randomUUID()) : { ...prev, spawn_id: randomUUID(), requested_at: Date.now() });
     const cfg = await this.store.config.require();
     const member = cfg.members.find((m) => m.name === agent);
     if (!member) throw new Error(`unknown teammate "${agent}"`);

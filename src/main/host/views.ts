@@ -62,6 +62,7 @@ export function memberView(name: string, cfg: TeamConfig, status: AgentStatus | 
     budget_reached: alive ? (status?.budget_reached ?? null) : null,
     ports: (name === LEAD ? cfg.lead_ports : entry?.ports) ?? null,
     activity: alive ? (side.activity ?? null) : null,
+    ...(entry?.host ? { host: clip(entry.host, 40) } : {}),
     ...modelTrouble(status, state === 'not_configured' ? 'dead' : state),
   }, tasks, name);
 }

@@ -100,6 +100,11 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
             {shownModel(member.model, { scripted, demo })}
           </span>
         )}
+        {member.host && (
+          <span className="pane-meta pane-host" data-testid="pane-host" title={`runs on host ${member.host} of your settings, over ssh`}>
+            on {member.host}
+          </span>
+        )}
         <StatusBadge state={member.state} waiting={!!member.waiting_for} reason={member.error} onOpen={showRequest} />
         {member.error && !notDoneShown && (
           <span className="pane-error" data-testid="pane-error" title={member.error}>

@@ -92,10 +92,12 @@ export function teamTools(session: TeamSession) {
           model: ModelNameSchema.optional(),
           teammateMode: z.enum(TEAMMATE_MODES).optional(),
           plan_mode_required: z.boolean().optional(),
+          host: z.string().max(40).optional().describe('a host of the user settings "hosts" to run it on ("local": this machine); default: its last host, else the placement rule'),
         })
         .strict(),
       async run(input, s) {
         const o = await spawnTeammate(s, {
+          ...(input.host !== undefined ? { host: input.host } : {}),
           name: input.name,
           ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
           ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
