@@ -158,6 +158,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   /** The workspace's host is exiting on purpose (stopped, idle): a view must not start it again by itself. */
   z.object({ type: z.literal('host_closed'), reason: text(500) }),
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), text: text(2000) }),
+  /** The dashboard's link to a team on another machine (`--remote`) dropped (`lost`) or came back; the team runs on there. */
+  z.object({ type: z.literal('link'), lost: z.boolean(), label: text(300) }),
   /** The approval inbox: every live teammate's pending request, oldest first (sent whole on each change). */
   z.object({ type: z.literal('approvals'), pending: z.number().int().nonnegative(), items: z.array(ApprovalViewSchema).default([]) }),
   /** One teammate's changes (committed and uncommitted) and its review comments, sent when either changes. */

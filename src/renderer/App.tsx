@@ -124,7 +124,7 @@ export function App() {
   const reviewing = useDashboard((s) => s.reviewView !== null);
   const editing = useDashboard((s) => s.editingTask);
   const stopped = useDashboard((s) => s.hostClosed !== null);
-  const lost = useDashboard((s) => s.serverLost);
+  const lost = useDashboard((s) => s.serverLost || s.linkLost !== null);
   useEffect(() => installShortcuts(), []);
   // The host exited on purpose: its agents and panes are gone, so the page says so instead of showing them frozen.
   if (stopped) {

@@ -7,6 +7,8 @@ import { LEAD } from '../../core/store/index.js';
 import { typeWhenReady } from '../host/lead-prompt.js';
 import { RemoteViews, type HostTarget } from '../daemon/remote-views.js';
 import { demoTarget, hostTarget } from '../daemon/host-targets.js';
+import { remoteTarget, type RemoteChoice } from '../daemon/remote-target.js';
+import type { RemoteSpec } from '../daemon/remote-url.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 
 export interface RunDashboardOptions {
@@ -54,11 +56,12 @@ export async function runDashboard(opts: RunDashboardOptions): Promise<Dashboard
  * the agents and their terminals live in the host, so closing or killing the dashboard leaves them running,
  * and a dashboard started again shows the same agents with their screens restored.
  */
-export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: NodeJS.ProcessEnv; target?: HostTarget }): Promise<DashboardServer & { hostPid: number; workspace: string }> {
+export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: NodeJS.ProcessEnv; target?: HostTarget; remote?: RemoteChoice }): Promise<DashboardServer & { hostPid: number; workspace: string; remote?: RemoteSpec }> {
   const rendererDir = opts.rendererDir ?? path.join(packageRoot(), 'out', 'renderer');
   if (!fs.existsSync(path.join(rendererDir, 'index.html'))) throw new Error(`the dashboard is not built (${rendererDir}/index.html missing): run npm run build:renderer`);
   const launch = { startLead: opts.startLead, leadScript: opts.leadScript, leadPrompt: opts.leadPrompt };
-  const first = opts.target ?? hostTarget(opts.workspace, launch, opts.env);
+  // --remote: the workspace and its host are on another machine, reached through the person's ssh.
+  const first = opts.target ?? (opts.remote ? remoteTarget(opts.remote, launch, opts.env) : hostTarget(opts.workspace, launch, opts.env));
   const views = new RemoteViews(first, {
     // Another folder's host starts its lead as this one's did, never with the first prompt or script.
     targetFor: (dir) => hostTarget(dir, { startLead: opts.startLead }, opts.env),
@@ -66,5 +69,5 @@ export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: No
   });
   const hostPid = await views.probe();
   const server = await startDashboardServer({ manager: views, rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token });
-  return { ...server, hostPid, workspace: first.workspace };
+  return { ...server, hostPid, workspace: first.workspace, ...(first.remote ? { remote: first.remote.remote } : {}) };
 }

@@ -19,6 +19,8 @@ export interface TeamSlice {
   /** What answers at the page's address is not its dashboard (another key, another program). */
   serverForeign: boolean;
   setServerLost(lost: boolean, foreign?: boolean): void;
+  /** The remote machine whose link dropped (`--remote`): the team runs on there while the dashboard reconnects. */
+  linkLost: string | null;
 }
 
 export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = (set) => ({
@@ -34,6 +36,7 @@ export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = 
   serverLost: false,
   serverForeign: false,
   setServerLost: (serverLost, foreign = false) => set({ serverLost, serverForeign: serverLost && foreign }),
+  linkLost: null,
 });
 
 /** Roster and member deltas; a member not in the roster yet is appended (the roster event follows). */
@@ -48,6 +51,8 @@ export function reduceTeam(state: DashboardState, ev: HostEvent): Partial<Dashbo
       const members = i < 0 ? [...state.members, ev.member] : state.members.map((m, j) => (j === i ? ev.member : m));
       return { members };
     }
+    case 'link':
+      return { linkLost: ev.lost ? ev.label : null };
     case 'approvals': {
       // The selection follows its request while it is pending, else moves to the oldest one.
       const keep = ev.items.some((a) => a.request_id === state.selectedApproval);
