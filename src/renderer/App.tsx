@@ -18,6 +18,7 @@ import { ReviewButtons, WarningsBar } from './components/review/Warnings';
 import { ReviewHash, ReviewLayer } from './components/review/ReviewLayer';
 import { DemoGuide } from './components/DemoGuide';
 import { StopTeamDialog, TeamStopped } from './components/StopTeam';
+import { RemoteDialog } from './components/RemoteDialog';
 import { ServerLost } from './components/ServerLost';
 import { NeedsYou } from './components/NeedsYou';
 import { KeyCheckLine } from './components/KeyCheck';
@@ -170,6 +171,7 @@ export function App() {
         <ReviewHash />
         <SettingsDialog />
         <StopTeamDialog />
+        <RemoteDialog />
         <HelpOverlay />
       </fieldset>
       <Notices />

@@ -1,5 +1,6 @@
 import { parseRequest, type Request } from '../../contract/api.js';
 import { ApiKeyError } from '../../core/agent/api-key.js';
+import type { RecentWorkspaces } from '../host/recent.js';
 import type { DesktopKeys } from './desktop-keys.js';
 import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-client.js';
 import type { HostLaunch } from './host-targets.js';
@@ -51,6 +52,10 @@ export interface RemoteViewsOptions {
   client?: string;
   /** The desktop app's key, encrypted at rest by main: saved here, handed to each host in memory. */
   keys?: DesktopKeys;
+  /** A remote workspace the person opens (`ssh://…` in open_workspace); `useMyKey`: "use my key there". */
+  remoteFor?(url: string, useMyKey: boolean): HostTarget;
+  /** The remote workspaces opened lately, on this machine: the picker lists them. */
+  remotes?: RecentWorkspaces;
 }
 
 /**
@@ -75,9 +80,13 @@ export class RemoteViews {
     return c.pid;
   }
 
-  private link(t: HostTarget): Promise<HostConnection> {
+  private async link(t: HostTarget): Promise<HostConnection> {
     const client = this.opts.client ?? 'dashboard';
-    if (t.remote) return connectRemoteHost(t.remote.remote, t.remote.launch, { client, ssh: t.remote.ssh, bin: t.remote.bin, env: t.env });
+    if (t.remote) {
+      const c = await connectRemoteHost(t.remote.remote, t.remote.launch, { client, ssh: t.remote.ssh, bin: t.remote.bin, env: t.env });
+      this.opts.remotes?.add(t.remote.remote.url);
+      return c;
+    }
     return connectOrStartHost(t.workspace, t.argv, { client, env: t.env });
   }
 
@@ -91,6 +100,7 @@ export class RemoteViews {
     let subscribed = false;
     const attached = new Map<string, Request>();
     let target = this.first;
+    const remotesNow = () => void (this.opts.remotes && out({ type: 'remotes', urls: this.opts.remotes.list() }));
     /** The remote machine whose link dropped, while this view reconnects to it (`relink`). */
     let lostLink: string | null = null;
 
@@ -181,6 +191,7 @@ export class RemoteViews {
       (c) => {
         if (closed) return c.close();
         bind(c, this.first);
+        remotesNow();
         for (const l of pending.splice(0)) c.sendLine(l);
       },
       (err: NodeJS.ErrnoException) => {
@@ -206,6 +217,7 @@ export class RemoteViews {
         old?.close();
         rejoin(next);
         for (const l of pending.splice(0)) next.sendLine(l);
+        if (t.remote) remotesNow();
         const res = result(t);
         out({ type: 'reply', id, ok: true, ...(res === undefined ? {} : { result: res }) });
       } catch (err) {
@@ -225,7 +237,9 @@ export class RemoteViews {
         if (r.type === 'open_workspace') {
           // A remote view opens another folder on the same machine; a local one another folder here.
           const from = target;
-          moving = move(r.id, () => (from.remote ? remoteFolder(from, r.dir) : this.opts.targetFor(r.dir)), () => undefined);
+          const remoteFor = this.opts.remoteFor;
+          const to = r.dir.startsWith('ssh://') && remoteFor ? () => remoteFor(r.dir, r.use_my_key === true) : from.remote ? () => remoteFolder(from, r.dir) : () => this.opts.targetFor(r.dir);
+          moving = move(r.id, to, () => undefined);
           return moving;
         }
         if (r.type === 'demo_start') {

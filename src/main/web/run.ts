@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HostManager } from '../host/connection.js';
+import { RecentWorkspaces } from '../host/recent.js';
 import { packageRoot } from '../host/package-root.js';
 import { TeamHost, thclawsBin, type TeamHostOptions } from '../host/team-host.js';
 import { LEAD } from '../../core/store/index.js';
@@ -66,8 +67,18 @@ export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: No
     // Another folder's host starts its lead as this one's did, never with the first prompt or script.
     targetFor: (dir) => hostTarget(dir, { startLead: opts.startLead }, opts.env),
     demo: async () => demoTarget(opts.env, { fromView: true }).target,
+    // A remote from the picker: "use my key there" holds this dashboard's ANTHROPIC_API_KEY in that host's memory.
+    remoteFor: (url, useMyKey) => remoteTarget({ url, ...(useMyKey ? { key: envKey(opts.env) } : {}) }, { startLead: opts.startLead }, opts.env),
+    remotes: RecentWorkspaces.remotes(opts.env),
   });
   const hostPid = await views.probe();
   const server = await startDashboardServer({ manager: views, rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token });
   return { ...server, hostPid, workspace: first.workspace, ...(first.remote ? { remote: first.remote.remote } : {}) };
+}
+
+/** This machine's key for "use my key there": its absence is said, rather than a remote lead without the key asked for. */
+function envKey(env: NodeJS.ProcessEnv = process.env): () => string {
+  const key = env.ANTHROPIC_API_KEY?.trim();
+  if (!key) throw new Error("use my key there: this dashboard has no ANTHROPIC_API_KEY; without it the agents use the remote machine's own key");
+  return () => key;
 }

@@ -21,6 +21,9 @@ export interface TeamSlice {
   setServerLost(lost: boolean, foreign?: boolean): void;
   /** The remote machine whose link dropped (`--remote`): the team runs on there while the dashboard reconnects. */
   linkLost: string | null;
+  /** Remote workspaces this machine opened lately (`ssh://…`), and whether "Open remote folder…" is asking. */
+  remotes: string[];
+  remoteDialog: boolean;
 }
 
 export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = (set) => ({
@@ -37,6 +40,8 @@ export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = 
   serverForeign: false,
   setServerLost: (serverLost, foreign = false) => set({ serverLost, serverForeign: serverLost && foreign }),
   linkLost: null,
+  remotes: [],
+  remoteDialog: false,
 });
 
 /** Roster and member deltas; a member not in the roster yet is appended (the roster event follows). */
@@ -53,6 +58,8 @@ export function reduceTeam(state: DashboardState, ev: HostEvent): Partial<Dashbo
     }
     case 'link':
       return { linkLost: ev.lost ? ev.label : null };
+    case 'remotes':
+      return { remotes: ev.urls, ...(ev.dialog ? { remoteDialog: true } : {}) };
     case 'approvals': {
       // The selection follows its request while it is pending, else moves to the oldest one.
       const keep = ev.items.some((a) => a.request_id === state.selectedApproval);
