@@ -3,15 +3,12 @@ import { spawn } from 'node:child_process';
 import { CliError } from './errors.js';
 import { VERSION } from './version.js';
 
-/** A word for the remote's POSIX shell (ssh hands the command line to it): quoted unless plainly safe. */
-const shellWord = (w: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
-
 /**
  * Runs `<bin> doctor` on the remote: each of its lines said with the remote's label, its exit code kept (0 all
  * present, 1 something missing). No thclaws there, or ssh failing, is one line naming the remote.
  */
 export async function doctorRemote(url: string, opts: { bin?: string; json?: boolean }, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const [{ parseRemoteUrl }, { sshCommand }, { remoteSettings }] = await Promise.all([import('../main/daemon/remote-url.js'), import('../main/daemon/ssh-link.js'), import('../main/daemon/remote-target.js')]);
+  const [{ parseRemoteUrl, shellQuote, sshCommand }, { remoteSettings }, { isSecretEnvName }] = await Promise.all([import('../main/daemon/remote-url.js'), import('../main/daemon/remote-target.js'), import('../main/daemon/host-client.js')]);
   let remote: ReturnType<typeof parseRemoteUrl>;
   try {
     remote = parseRemoteUrl(url);
@@ -21,9 +18,11 @@ export async function doctorRemote(url: string, opts: { bin?: string; json?: boo
   const settings = remoteSettings(env);
   const bin = opts.bin ?? settings.bin ?? 'thclaws';
   const [ssh, ...sshArgs] = sshCommand(env, settings);
-  const dest = `${remote.user ? `${remote.user}@` : ''}${remote.host}`;
-  const argv = [...sshArgs, '-T', '-o', 'BatchMode=yes', ...(remote.port ? ['-p', String(remote.port)] : []), '--', dest, [bin, 'doctor', ...(opts.json ? ['--json'] : [])].map(shellWord).join(' ')];
-  const child = spawn(ssh!, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // As the dashboard's link (ssh-link.ts sshArgv): `--` before the host, so nothing after it is read as an option.
+  const argv = [...sshArgs, '-T', ...(remote.port ? ['-p', String(remote.port)] : []), ...(remote.user ? ['-l', remote.user] : []), '--', remote.host, [bin, 'doctor', ...(opts.json ? ['--json'] : [])].map(shellQuote).join(' ')];
+  // None of this machine's credentials go to ssh (whose SendEnv could pass them on).
+  const sshEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !isSecretEnvName(k)));
+  const child = spawn(ssh!, argv, { env: sshEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

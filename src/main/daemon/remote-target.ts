@@ -1,8 +1,7 @@
 import { loadSettings } from '../../core/agent/settings.js';
 import type { HostLaunch } from './host-targets.js';
 import type { HostTarget } from './remote-views.js';
-import { parseRemoteUrl } from './remote-url.js';
-import { sshCommand } from './ssh-link.js';
+import { parseRemoteUrl, sshCommand } from './remote-url.js';
 
 /**
  * The person's `remote` settings, from their USER settings only: a project's settings (a cloned repository's,

@@ -4,8 +4,8 @@ import type { RecentWorkspaces } from '../host/recent.js';
 import type { DesktopKeys } from './desktop-keys.js';
 import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-client.js';
 import type { HostLaunch } from './host-targets.js';
-import { parseRemoteUrl, type RemoteSpec } from './remote-url.js';
-import { connectRemoteHost, type sshCommand } from './ssh-link.js';
+import { parseRemoteUrl, type RemoteSpec, type sshCommand } from './remote-url.js';
+import { connectRemoteHost } from './ssh-link.js';
 import { hostRunsAgainText, hostStoppedText, watchHostStall } from './host-stall.js';
 import { readViewEvent, viewEventType, type ViewEvent } from './view-event.js';
 
