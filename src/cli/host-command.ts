@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { CliError } from './errors.js';
+import { registerHostConnect } from './host-connect.js';
 
 export interface HostOptions {
   dir: string;
@@ -21,20 +22,25 @@ const DEFAULT_IDLE_MS = 10 * 60_000;
 
 /** `thclaws host`: the workspace's host process, owner of every pty; dashboards connect to it. */
 export function registerHostCommand(program: Command): void {
-  program
-    .command('host')
+  const host = launchOptions(program.command('host'))
     .description("run the workspace's host (owns the lead's and teammates' terminals; dashboards connect to it); one per workspace")
+    .option('--stop', "stop the workspace's running host as \"Stop the team and quit\" does: each teammate is asked to stop (15 s grace), then the rest and the lead are stopped and the host exits")
+    .option('--force', 'with --stop: stop the agents at once, without asking the teammates')
+    .option('--secrets-stdin', 'read credentials (a JSON object of environment variables) from stdin, so that they never appear in this long-lived process\'s environment listing')
+    .action(runHost);
+  registerHostConnect(host);
+}
+
+/** The options of how a host is started: `thclaws host`'s, and `thclaws host connect`'s for the host it starts. */
+export function launchOptions(cmd: Command): Command {
+  return cmd
     .option('--dir <workspace>', 'workspace', process.cwd())
     .option('--no-lead', 'do not start the lead agent')
     .option('--lead-script <file>', 'run the lead on the scripted provider with this script')
     .option('--lead-prompt <text>', 'type this first prompt into the lead once it is ready (the live demo)')
     .addOption(new Option('--demo', 'the live demo workspace (views open the team\'s changes once its tasks are done)').hideHelp())
     .option('--idle-ms <ms>', 'exit after this long with no client and no live agent (0: never)', String(DEFAULT_IDLE_MS))
-    .addOption(new Option('--exit-unused-ms <ms>', 'exit after this long with no client, even with live agents (a throw-away demo a dashboard opened; 0: never)').default('0').hideHelp())
-    .option('--stop', "stop the workspace's running host as \"Stop the team and quit\" does: each teammate is asked to stop (15 s grace), then the rest and the lead are stopped and the host exits")
-    .option('--force', 'with --stop: stop the agents at once, without asking the teammates')
-    .option('--secrets-stdin', 'read credentials (a JSON object of environment variables) from stdin, so that they never appear in this long-lived process\'s environment listing')
-    .action(runHost);
+    .addOption(new Option('--exit-unused-ms <ms>', 'exit after this long with no client, even with live agents (a throw-away demo a dashboard opened; 0: never)').default('0').hideHelp());
 }
 
 /** The host, or `--stop` of the running one (also what the deprecated `thclaws team host` runs). */

@@ -2,106 +2,38 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { HOST_PROTOCOL, HostWelcomeSchema, parseEvent, type HostEvent } from '../../contract/api.js';
+import { helloOver, type HelloOptions, type HostConnection, type HostStream } from './host-handshake.js';
 import { rotateHostLog } from './host-log.js';
-import { LineReader } from './lines.js';
 import { hostPaths, type HostPaths } from './runtime-dir.js';
 
-export interface HostConnection {
-  pid: number;
-  workspace: string;
-  /** Sends one request (validated by the host, where it enters that process). */
-  send(request: unknown): void;
-  /** Sends one request already serialised (JSON.stringify's text: never a newline in it). */
-  sendLine(json: string): void;
-  /** Each event, parsed (for a client that acts on events: `--stop`, tests). */
-  onEvent(cb: (event: HostEvent) => void): void;
-  /** Each event as the host's line (JSON text), not parsed here: for a client that only forwards it to a view. */
-  onLine(cb: (line: string) => void): void;
-  onClose(cb: () => void): void;
-  close(): void;
-}
-
-/** The code of the error a host that is stopping its team refuses with: no client starts another host because of it. */
-export const HOST_STOPPING = 'EHOSTSTOPPING';
-
-/** Events from the host are larger than requests: a whole screen restored on attach. */
-const MAX_EVENT_LINE = 64 * 1024 * 1024;
+export { HOST_STOPPING, type HostConnection } from './host-handshake.js';
 
 /**
  * Connects to the workspace's host and says hello. Rejects with the host's one-line reason when it refuses
  * (another protocol version), with `ENOENT`/`ECONNREFUSED` when none runs, never hangs (`timeoutMs`).
  */
-export function connectHost(workspace: string, opts: { client: string; stop?: boolean; force?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; protocol?: number }): Promise<HostConnection> {
+export function connectHost(workspace: string, opts: HelloOptions & { env?: NodeJS.ProcessEnv }): Promise<HostConnection> {
   const paths = hostPaths(workspace, opts.env);
-  return new Promise((resolve, reject) => {
-    const at = runningSocket(paths);
-    const socket = net.connect(at);
-    const events: Array<(e: HostEvent) => void> = [];
-    const lines: Array<(line: string) => void> = [];
-    // Events read in the same chunk as the welcome come before anyone could listen: kept for the first listener.
-    let early: string[] | null = [];
-    const closes: Array<() => void> = [];
-    let welcomed = false;
-    // ETIMEDOUT: a host that is there but stalled (stopped, swapped out), unlike one that is not there at all.
-    const timer = setTimeout(() => fail(Object.assign(new Error(`the host for ${paths.workspace} did not answer in ${opts.timeoutMs ?? 10_000} ms`), { code: 'ETIMEDOUT' })), opts.timeoutMs ?? 10_000);
-    const fail = (err: Error) => {
-      clearTimeout(timer);
-      socket.destroy();
-      reject(err);
-    };
-    // Parsed (JSON, then the contract) only for onEvent listeners: a forwarding client never parses an event.
-    const deliver = (line: string) => {
-      for (const cb of lines) cb(line);
-      if (!events.length) return;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const ev = parseEvent(raw);
-      if (ev.ok) for (const cb of events) cb(ev.event);
-    };
-    const first = (add: () => void) => {
-      add();
-      for (const l of early?.splice(0) ?? []) deliver(l);
-      early = null;
-    };
-    const reader = new LineReader(MAX_EVENT_LINE, (line) => {
-      if (welcomed) return early ? void early.push(line) : deliver(line);
-      let raw: unknown;
-      try {
-        raw = JSON.parse(line);
-      } catch {
-        return fail(new Error('the host sent something that is not JSON'));
-      }
-      const w = HostWelcomeSchema.safeParse(raw);
-      if (!w.success) return fail(new Error('the host did not answer the hello'));
-      if (w.data.type === 'refused') return fail(Object.assign(new Error(w.data.error), w.data.code === 'stopping' ? { code: HOST_STOPPING } : {}));
-      // A host serving another workspace at this socket path is never talked to (not even to stop it).
-      if (w.data.workspace !== paths.workspace) return fail(new Error(`the host at ${at} serves ${w.data.workspace}, not ${paths.workspace}`));
-      welcomed = true;
-      clearTimeout(timer);
-      resolve({
-        pid: w.data.pid,
-        workspace: w.data.workspace,
-        send: (r) => void (socket.destroyed || socket.write(`${JSON.stringify(r)}\n`)),
-        sendLine: (json) => void (socket.destroyed || socket.write(`${json}\n`)),
-        onEvent: (cb) => first(() => events.push(cb)),
-        onLine: (cb) => first(() => lines.push(cb)),
-        onClose: (cb) => void closes.push(cb),
-        close: () => socket.end(),
-      });
-    }, () => fail(new Error('the host sent a message over the size limit')));
-    socket.on('connect', () => socket.write(`${JSON.stringify({ type: 'hello', protocol: opts.protocol ?? HOST_PROTOCOL, client: opts.client, ...(opts.stop ? { stop: true } : {}), ...(opts.force ? { force: true } : {}) })}\n`));
-    socket.on('data', (d) => reader.push(d));
-    socket.on('error', (err) => (welcomed ? undefined : fail(err)));
-    socket.on('close', () => {
-      if (!welcomed) fail(Object.assign(new Error('the host closed the connection before answering'), { code: 'ECONNRESET' }));
-      for (const cb of closes.splice(0)) cb();
-    });
+  const at = runningSocket(paths);
+  const socket = net.connect(at);
+  return helloOver(socketStream(socket), {
+    ...opts,
+    what: `the host for ${paths.workspace}`,
+    // A host serving another workspace at this socket path is never talked to (not even to stop it).
+    check: (w) => (w.workspace !== paths.workspace ? `the host at ${at} serves ${w.workspace}, not ${paths.workspace}` : null),
   });
+}
+
+/** A Unix socket as a host stream. */
+export function socketStream(socket: net.Socket): HostStream {
+  return {
+    input: socket,
+    output: socket,
+    end: () => socket.end(),
+    destroy: () => socket.destroy(),
+    onGone: (cb) => void socket.once('close', cb),
+    onError: (cb) => void socket.on('error', cb),
+  };
 }
 
 /**
@@ -127,13 +59,21 @@ const noHost = (err: unknown) => ['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE
  * Giving up, it stops the host it started and never reached: that one would otherwise win the lease later and
  * run on with nobody attached.
  */
-export async function connectOrStartHost(workspace: string, argv: string[], opts: { client: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<HostConnection> {
+export function connectOrStartHost(workspace: string, argv: string[], opts: { client: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<HostConnection> {
+  return reachOrStartHost(workspace, argv, opts, () => connectHost(workspace, opts));
+}
+
+/**
+ * `reach` (a hello, or a bare socket for a bridge), starting the host detached when none answers: the loop
+ * `connectOrStartHost` runs, for any way of reaching the host.
+ */
+export async function reachOrStartHost<T>(workspace: string, argv: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number }, reach: () => Promise<T>): Promise<T> {
   const paths = hostPaths(workspace, opts.env);
   const end = Date.now() + (opts.timeoutMs ?? 30_000);
   let child: Started | null = null;
   for (;;) {
     try {
-      return await connectHost(workspace, opts);
+      return await reach();
     } catch (err) {
       if (!noHost(err) || Date.now() > end) {
         if (child?.exited === null) child.kill();
@@ -144,6 +84,18 @@ export async function connectOrStartHost(workspace: string, argv: string[], opts
     if (!child || child.exited !== null) child = startDetached(argv, paths.log, opts.env ?? process.env);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The running host's socket, connected and not spoken to (a bridge's far end says the hello); ENOENT/ECONNREFUSED when none runs. */
+export function hostSocket(workspace: string, env?: NodeJS.ProcessEnv): Promise<net.Socket> {
+  const socket = net.connect(runningSocket(hostPaths(workspace, env)));
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => {
+      socket.off('error', reject);
+      resolve(socket);
+    });
+    socket.once('error', reject);
+  });
 }
 
 /** Names of variables that hold credentials: kept out of a long-lived process's environment listing. */

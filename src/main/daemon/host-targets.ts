@@ -12,23 +12,33 @@ export interface HostLaunch {
   demo?: boolean;
   /** Exit this long after the last client left, agents or not (a demo a view opened). */
   exitUnusedMs?: number;
+  /** Exit this long after the last client left with no live agent (the host's default: 10 minutes). */
+  idleMs?: number;
 }
 
 /** A demo opened from a dashboard ("Try the demo team") ends this long after its last view closed (a reload comes back well within it). */
 export const DEMO_UNUSED_MS = 15_000;
 
+/**
+ * The `thclaws host` flags of a launch. `resolve`: what a lead script's path is taken against (this machine's
+ * cwd; kept as given for a remote, whose own `host connect` resolves it there).
+ */
+export function launchFlags(launch: HostLaunch, resolve: (p: string) => string = (p) => p): string[] {
+  return [
+    ...(launch.startLead === false ? ['--no-lead'] : []),
+    ...(launch.leadScript ? ['--lead-script', resolve(launch.leadScript)] : []),
+    ...(launch.leadPrompt ? ['--lead-prompt', launch.leadPrompt] : []),
+    ...(launch.demo ? ['--demo'] : []),
+    ...(launch.exitUnusedMs ? ['--exit-unused-ms', String(launch.exitUnusedMs)] : []),
+    ...(launch.idleMs !== undefined ? ['--idle-ms', String(launch.idleMs)] : []),
+  ];
+}
+
 /** `thclaws host` for a workspace, as a dashboard starts it detached when none runs. */
 export function hostTarget(dir: string, launch: HostLaunch = {}, env?: NodeJS.ProcessEnv): HostTarget {
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`not a directory: ${dir}`);
   const workspace = path.resolve(dir);
-  const argv = [
-    thclawsBin(), 'host', '--dir', workspace,
-    ...(launch.startLead === false ? ['--no-lead'] : []),
-    ...(launch.leadScript ? ['--lead-script', path.resolve(launch.leadScript)] : []),
-    ...(launch.leadPrompt ? ['--lead-prompt', launch.leadPrompt] : []),
-    ...(launch.demo ? ['--demo'] : []),
-    ...(launch.exitUnusedMs ? ['--exit-unused-ms', String(launch.exitUnusedMs)] : []),
-  ];
+  const argv = [thclawsBin(), 'host', '--dir', workspace, ...launchFlags(launch, path.resolve)];
   return { workspace, argv, ...(env ? { env } : {}) };
 }
 
