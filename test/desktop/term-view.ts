@@ -1,7 +1,7 @@
 import headlessPkg from '@xterm/headless';
 import WebSocket from 'ws';
 import type { HostEvent, Member } from '../../src/contract/api.js';
-import { connectHost } from '../../src/main/daemon/host-client.js';
+import { connectHost, type HostConnection } from '../../src/main/daemon/host-client.js';
 import { bufferText } from '../../src/main/host/screen-mirror.js';
 import { messageEvents } from './helpers.js';
 
@@ -46,7 +46,11 @@ export class TermView {
   }
 
   static async overHostSocket(workspace: string, env: NodeJS.ProcessEnv): Promise<TermView> {
-    const c = await connectHost(workspace, { client: 'test', env });
+    return TermView.over(await connectHost(workspace, { client: 'test', env }));
+  }
+
+  /** Over a connection to a host already made (its socket, or ssh to another machine's). */
+  static over(c: HostConnection): TermView {
     const v = new TermView((o) => c.send(o), () => c.close());
     c.onEvent((e) => v.onEvent(e));
     return v;

@@ -40,6 +40,7 @@ export function parseRemoteUrl(s: string): RemoteSpec {
     }
     const p = m[4] === undefined ? '' : decode(s, m[4]);
     if (!p || p === '/') throw bad(s, 'it names no folder');
+    if (/^\/~[^/]/.test(p)) throw bad(s, 'only ~ and ~/… are understood as the remote home');
     // `/~` and `/~/x` are the home and a path in it; every other path is absolute.
     dir = p === '/~' || p.startsWith('/~/') ? p.slice(1) : p;
   } else {

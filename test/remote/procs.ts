@@ -1,0 +1,62 @@
+/** What /proc says about processes, for the remote tests (which run as root and so may read every process). */
+import fs from 'node:fs';
+
+export interface Proc {
+  pid: number;
+  uid: number;
+  /** NUL-separated, as in /proc (a word boundary is `\0`). */
+  cmdline: string;
+  environ(): string;
+}
+
+const read = (file: string): string => {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/** The real uid of a process (the first of /proc/<pid>/status's Uid line), or -1 when it is gone. */
+export function uidOf(pid: number): number {
+  const m = /^Uid:\s+(\d+)/m.exec(read(`/proc/${pid}/status`));
+  return m ? Number(m[1]) : -1;
+}
+
+export function procs(): Proc[] {
+  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => {
+    const pid = Number(d);
+    return { pid, uid: uidOf(pid), cmdline: read(`/proc/${pid}/cmdline`), environ: () => read(`/proc/${pid}/environ`) };
+  }).filter((p) => p.uid >= 0);
+}
+
+/** Inodes of the sockets a process holds open. */
+export function socketInodes(pid: number): number[] {
+  let fds: string[] = [];
+  try {
+    fds = fs.readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  return fds.flatMap((fd) => {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      return m ? [Number(m[1])] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Inodes of every TCP socket in LISTEN state (IPv4 and IPv6). */
+export function listeningTcpInodes(): Set<number> {
+  const out = new Set<number>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of read(file).split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // st 0A: LISTEN; the inode is the 10th field.
+      if (f[3] === '0A') out.add(Number(f[9]));
+    }
+  }
+  return out;
+}
