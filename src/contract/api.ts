@@ -200,6 +200,9 @@ export function parseEvent(raw: unknown): { ok: true; event: HostEvent } | { ok:
 /** Bumped whenever a message of the host protocol changes shape. */
 export const HOST_PROTOCOL = 1;
 
+/** The hello's `client` of a dashboard the person ran with `--use-my-key`: like Electron's main, it may hand the host a key (key_hold). */
+export const USE_MY_KEY_CLIENT = 'dashboard --use-my-key';
+
 export const HostHelloSchema = z.object({
   type: z.literal('hello'),
   protocol: z.number().int().nonnegative(),

@@ -1,4 +1,4 @@
-import { parseRequest, type Request } from '../../contract/api.js';
+import { parseRequest, USE_MY_KEY_CLIENT, type Request } from '../../contract/api.js';
 import { ApiKeyError } from '../../core/agent/api-key.js';
 import type { RecentWorkspaces } from '../host/recent.js';
 import type { DesktopKeys } from './desktop-keys.js';
@@ -81,13 +81,15 @@ export class RemoteViews {
   }
 
   private async link(t: HostTarget): Promise<HostConnection> {
-    const client = this.opts.client ?? 'dashboard';
+    const base = this.opts.client ?? 'dashboard';
     if (t.remote) {
+      // "Use my key there" from a dashboard: a client the remote host lets hand it the key (Electron's main already is one).
+      const client = t.remote.key && base !== 'electron' ? USE_MY_KEY_CLIENT : base;
       const c = await connectRemoteHost(t.remote.remote, t.remote.launch, { client, ssh: t.remote.ssh, bin: t.remote.bin, env: t.env });
       this.opts.remotes?.add(t.remote.remote.url);
       return c;
     }
-    return connectOrStartHost(t.workspace, t.argv, { client, env: t.env });
+    return connectOrStartHost(t.workspace, t.argv, { client: base, env: t.env });
   }
 
   /** `gone`: the host went away (killed, stopped): the transport ends the view, which reconnects to the next host. */
