@@ -22,6 +22,7 @@ const SECTIONS: Array<[string, string, string, string]> = [
   ['approvals', './approvals.js', 'runApprovalsBench', 'approvals'],
   ['review', './review.js', 'runReviewBench', 'review'],
   ['worktree', './worktree.js', 'runWorktreeBench', 'worktree'],
+  ['remote', './remote.js', 'runRemoteBench', 'remote'],
 ];
 
 function printTable(section: BenchSection): void {

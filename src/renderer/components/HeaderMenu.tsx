@@ -10,7 +10,8 @@ const OPEN_REMOTE = ':open-remote';
  * behind a "Menu" button on a phone-narrow one (styles.css), so ? and ⚙ stay reachable at 390 px.
  */
 export function HeaderMenu() {
-  const connected = useDashboard((s) => s.connected);
+  // The page's socket may be up while its link to a remote machine is down: that reads as reconnecting too.
+  const connected = useDashboard((s) => s.connected && s.linkLost === null);
   const setSettingsOpen = useDashboard((s) => s.setSettingsOpen);
   const setHelpOpen = useDashboard((s) => s.setHelpOpen);
   const workspace = useDashboard((s) => s.workspace);
