@@ -134,3 +134,23 @@ test('the link drops: the banner says the team keeps running there; the page com
   await expect.poll(() => termText('lead'), { timeout: 30_000 }).toContain('Both branches merge cleanly.');
   expect(sshOfDashboard()).toHaveLength(1);
 });
+
+test('the picker lists this machine\'s recent remotes; "Open remote folder…" asks for a URL and moves the page to that folder there', async () => {
+  test.setTimeout(120_000);
+  const picker = page.locator('select.workspace');
+  // The remote this dashboard opened is in the picker's remote group.
+  await expect(picker.locator('optgroup[label="remote"] option')).toHaveText([m.url(USER, ws)]);
+  const other = m.workspace(USER);
+  const r = m.run(USER, ['sh', '-c', 'cd "$1" && git init -q && mkdir .thclaws && printf %s \'{"provider":"scripted"}\' > .thclaws/settings.json', 'sh', other]);
+  expect(r.status, r.stderr).toBe(0);
+  await picker.selectOption({ label: 'Open remote folder…' });
+  const dialog = page.getByRole('dialog', { name: 'Open remote folder' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('ssh URL').fill(m.url(USER, other));
+  await expect(dialog.getByRole('checkbox')).not.toBeChecked();
+  await shots('remote-dialog');
+  await dialog.getByRole('button', { name: 'Open' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(picker).toHaveValue(other, { timeout: 60_000 });
+  await expect(picker.locator('optgroup[label="remote"] option')).toHaveText([m.url(USER, other), m.url(USER, ws)]);
+});

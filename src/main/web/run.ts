@@ -9,7 +9,7 @@ import { typeWhenReady } from '../host/lead-prompt.js';
 import { RemoteViews, type HostTarget } from '../daemon/remote-views.js';
 import { demoTarget, hostTarget } from '../daemon/host-targets.js';
 import { remoteTarget, type RemoteChoice } from '../daemon/remote-target.js';
-import type { RemoteSpec } from '../daemon/remote-url.js';
+import { parseRemoteUrl, type RemoteSpec } from '../daemon/remote-url.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 
 export interface RunDashboardOptions {
@@ -68,7 +68,11 @@ export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: No
     targetFor: (dir) => hostTarget(dir, { startLead: opts.startLead }, opts.env),
     demo: async () => demoTarget(opts.env, { fromView: true }).target,
     // A remote from the picker: "use my key there" holds this dashboard's ANTHROPIC_API_KEY in that host's memory.
-    remoteFor: (url, useMyKey) => remoteTarget({ url, ...(useMyKey ? { key: envKey(opts.env) } : {}) }, { startLead: opts.startLead }, opts.env),
+    // On the machine this dashboard was opened on, the program there is the one --remote-bin named.
+    remoteFor: (url, useMyKey) => {
+      const bin = first.remote?.bin && sameMachine(first.remote.remote, parseRemoteUrl(url)) ? first.remote.bin : undefined;
+      return remoteTarget({ url, ...(bin ? { bin } : {}), ...(useMyKey ? { key: envKey(opts.env) } : {}) }, { startLead: opts.startLead }, opts.env);
+    },
     remotes: RecentWorkspaces.remotes(opts.env),
   });
   const hostPid = await views.probe();
@@ -82,3 +86,5 @@ function envKey(env: NodeJS.ProcessEnv = process.env): () => string {
   if (!key) throw new Error("use my key there: this dashboard has no ANTHROPIC_API_KEY; without it the agents use the remote machine's own key");
   return () => key;
 }
+
+const sameMachine = (a: RemoteSpec, b: RemoteSpec): boolean => a.host === b.host && a.user === b.user && a.port === b.port;
