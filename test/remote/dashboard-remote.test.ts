@@ -107,4 +107,31 @@ describe.skipIf(skip)('thclaws dashboard --remote: the team on another machine',
       v.close();
     }
   }, 300_000);
+
+  it('started again, the dashboard serves the same URL (kept by the remote URL); a view opens another folder on the same remote; the demo is refused there', async () => {
+    const first = /(http:\/\/\S+token=\S+)/.exec(out)![1]!;
+    const exited = new Promise((r) => dash.once('exit', r));
+    dash.kill('SIGTERM');
+    await exited;
+    out = '';
+    dash = spawn(THCLAWS, ['dashboard', '--remote', m.url(USER, ws), '--remote-bin', m.bin, '--lead-script', path.join(ws, 'lead-script.json')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    dash.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const [, url] = await waitFor(() => /(http:\/\/\S+token=\S+)[\s\S]*\(host pid \d+ there\)/.exec(out), `the dashboard again (${out})`, 90_000);
+    expect(url).toBe(first);
+
+    const other = m.workspace(USER);
+    expect(m.run(USER, `cd ${other} && git init -q && mkdir .thclaws && echo '{"provider":"scripted"}' > .thclaws/settings.json`).status).toBe(0);
+    const v = await TermView.overWebSocket(url!);
+    try {
+      v.attachAll([]);
+      await waitFor(() => v.events.find((e) => e.type === 'workspace'), 'the first workspace');
+      expect(await v.request({ type: 'demo_start' })).toMatchObject({ ok: false, error: `the demo runs on this machine, and this dashboard shows ${USER}: run thclaws dashboard --demo for it` });
+      expect(await v.request({ type: 'open_workspace', dir: other })).toMatchObject({ ok: true });
+      const moved = await waitFor(() => v.events.filter((e): e is Extract<HostEvent, { type: 'workspace' }> => e.type === 'workspace').find((e) => e.workspace.dir === other), 'the view on the other remote folder');
+      // That folder's host runs there too, as the remote user.
+      expect(uidOf(moved.workspace.host_pid!)).toBe(m.user(USER).uid);
+    } finally {
+      v.close();
+    }
+  }, 180_000);
 });
