@@ -51,8 +51,8 @@ export const AREAS = [
   { prefix: 'src/main/daemon/remote-views.ts', tests: ['test/desktop/host-daemon', 'test/desktop/parse-once', 'test/desktop/key-hold', 'test/desktop/desktop-key', 'src/main/daemon/', 'test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/host-died-request.spec.ts', 'e2e/stop-team.spec.ts', 'e2e/remote.spec.ts'] },
   // The team on another machine (--remote): the sshd + second-user suites and the Chromium spec through it.
   { prefix: 'src/main/daemon/remote-target.ts', tests: ['test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/remote.spec.ts'] },
-  { prefix: 'src/cli/dashboard-remote.ts', tests: ['test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/remote.spec.ts'] },
-  { prefix: 'src/cli/doctor-remote.ts', tests: ['test/remote/remote-key-doctor'] },
+  { prefix: 'src/cli/dashboard-remote.ts', tests: ['test/remote/dashboard-remote', 'test/remote/remote-key-doctor', 'test/remote/remote-url-cli'], e2e: ['e2e/remote.spec.ts'] },
+  { prefix: 'src/cli/doctor-remote.ts', tests: ['test/remote/remote-key-doctor', 'test/remote/remote-url-cli'] },
   { prefix: 'src/main/electron/app-menu.ts', tests: ['src/main/electron/'] },
   { prefix: 'src/renderer/components/RemoteDialog.tsx', tests: ['src/renderer/'], e2e: ['e2e/remote.spec.ts'] },
   { prefix: 'src/renderer/components/ServerLost.tsx', tests: ['src/renderer/'], e2e: ['e2e/remote.spec.ts', 'e2e/dashboard-died.spec.ts'] },

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HostEvent } from '../../src/contract/api.js';
 import { LEAD } from '../../src/core/store/index.js';
 import { FakeAnthropic } from '../agent/fake-anthropic.js';
 import { THCLAWS, waitFor } from '../desktop/helpers.js';
@@ -123,6 +124,36 @@ describe.skipIf(skip)('a team on another machine: whose key, and what the remote
       const setup = await waitFor(() => v.events.filter((e) => e.type === 'setup').at(-1), 'the remote host\'s setup view', 60_000);
       expect(setup).toMatchObject({ setup: { needs_key: true } });
       expect(procs().filter((p) => descends(p.pid, Number(hostPid)) || p.pid === Number(hostPid)).filter((p) => p.environ().includes(KEY))).toEqual([]);
+    } finally {
+      v.close();
+      d.kill('SIGTERM');
+    }
+  }, 180_000);
+
+  it('a remote opened from the page with "use my key there" gets this dashboard\'s key; without it, none', async () => {
+    const first = m.workspace(USER);
+    wrapper(first);
+    const plain = m.workspace(USER);
+    const mine = m.workspace(USER);
+    const bin = wrapper(plain);
+    wrapper(mine);
+    let out = '';
+    const d = spawn(THCLAWS, ['dashboard', '--remote', m.url(USER, first), '--remote-bin', bin, '--port', '0'], { env: { ...env, THCLAWS_SSH: m.ssh, ANTHROPIC_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
+    dash = d;
+    d.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    const [, url] = await waitFor(() => /(http:\/\/\S+token=\S+)[\s\S]*\(host pid \d+ there\)/.exec(out), `the dashboard's URL (${out})`, 90_000);
+    const v = await TermView.overWebSocket(url!);
+    try {
+      v.attachAll([]);
+      const setupOf = (dir: string) => {
+        const at = v.events.map((e) => e.type === 'workspace' && e.workspace.dir === dir).lastIndexOf(true);
+        return at < 0 ? undefined : v.events.slice(at).filter((e): e is Extract<HostEvent, { type: 'setup' }> => e.type === 'setup').at(-1)?.setup;
+      };
+      expect(await v.request({ type: 'open_workspace', dir: m.url(USER, plain) })).toMatchObject({ ok: true });
+      expect(await waitFor(() => setupOf(plain), 'the first remote folder\'s setup')).toMatchObject({ needs_key: true });
+      expect(await v.request({ type: 'open_workspace', dir: m.url(USER, mine), use_my_key: true })).toMatchObject({ ok: true });
+      await waitFor(() => setupOf(mine)?.needs_key === false, 'the folder opened with "use my key there" holding the key', 60_000);
+      expect(setupOf(mine)).toMatchObject({ key: { last4: 'RmTe' } });
     } finally {
       v.close();
       d.kill('SIGTERM');
