@@ -48,6 +48,11 @@ export const AREAS = [
   { prefix: 'src/cli/team/', tests: ['test/team/', 'test/review/teams-cli', 'test/teams/resume', 'src/cli/team/'] },
   { prefix: 'src/main/daemon/', tests: ['test/desktop/host-daemon', 'test/desktop/host-log', 'test/desktop/socket-dir', 'test/desktop/stop-twice', 'test/desktop/team-outlives-dashboard', 'src/main/daemon/'], e2e: ['e2e/stop-team.spec.ts'] },
   { prefix: 'src/main/daemon/host-stall.ts', tests: ['src/main/daemon/'], e2e: ['e2e/host-died-request.spec.ts'] },
+  // The remote link: the real-process tests over a private sshd (root only) and the URL/quoting units.
+  { prefix: 'src/main/daemon/ssh-link.ts', tests: ['test/remote/'] },
+  { prefix: 'src/main/daemon/remote-url.ts', tests: ['test/remote/'] },
+  { prefix: 'src/main/daemon/host-handshake.ts', tests: ['test/remote/', 'test/desktop/host-daemon', 'test/desktop/stop-twice', 'src/main/daemon/'], e2e: ['e2e/stop-team.spec.ts'] },
+  { prefix: 'src/cli/host-connect.ts', tests: ['test/remote/'] },
   { prefix: 'src/main/daemon/remote-views.ts', tests: ['test/desktop/host-daemon', 'test/desktop/parse-once', 'test/desktop/key-hold', 'test/desktop/desktop-key', 'src/main/daemon/', 'test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/host-died-request.spec.ts', 'e2e/stop-team.spec.ts', 'e2e/remote.spec.ts'] },
   // The team on another machine (--remote): the sshd + second-user suites and the Chromium spec through it.
   { prefix: 'src/main/daemon/remote-target.ts', tests: ['test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/remote.spec.ts'] },

@@ -63,11 +63,28 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     const odd = m.workspace(u.name, "it's a ws");
     const c = await connect(parseRemoteUrl(m.url(u.name, `~/${path.relative(u.home, odd)}`)), { startLead: false }, { client: 'test', ssh: m.sshWords, bin: m.bin });
     expect([c.workspace, uidOf(c.pid)]).toEqual([odd, u.uid]);
+    const bridge = procs().find((p) => p.uid === u.uid && p.cmdline.includes(`${path.basename(path.dirname(odd))}/it's a ws\0`) && p.cmdline.includes('\0connect\0'))!;
+    expect(bridge).toBeTruthy();
     c.close();
-    // close() ends ssh; the host stays.
-    await waitFor(() => !procs().some((p) => p.pid === c.sshPid), 'the ssh process ended by close()', 10_000);
+    // close() ends ssh and the bridge there; the host stays.
+    await waitFor(() => uidOf(c.sshPid) === -1 && uidOf(bridge.pid) === -1, 'the ssh process and the bridge ended by close()', 10_000);
     expect(uidOf(c.pid)).toBe(u.uid);
   }, 60_000);
+
+  it('the remote host exits (stopped there): the link closes by itself, ssh and the bridge with it', async () => {
+    const u = m.user('thcr1');
+    const ws = m.workspace(u.name);
+    const c = await connect(parseRemoteUrl(m.url(u.name, ws)), { startLead: false }, { client: 'test', ssh: m.sshWords, bin: m.bin });
+    const closed = new Promise<void>((r) => c.onClose(r));
+    expect(m.run(u.name, [m.bin, 'host', '--stop', '--force', '--dir', ws]).status).toBe(0);
+    await closed;
+    await waitFor(() => uidOf(c.sshPid) === -1 && !procs().some((p) => p.uid === u.uid && p.cmdline.includes(`\0${ws}\0`)), 'ssh, the bridge and the host all gone', 10_000);
+  }, 60_000);
+
+  it('a folder that is not there: the remote says so in one line, naming the remote', async () => {
+    const err = await connectRemoteHost(parseRemoteUrl(m.url('thcr1', '~/no-such-folder')), {}, { client: 'test', ssh: m.sshWords, bin: m.bin }).catch((e: Error) => e);
+    expect(String(err)).toBe(`Error: thcr1: no folder ${m.user('thcr1').home}/no-such-folder on ${os.hostname()}`);
+  }, 30_000);
 
   it('a remote without thclaws on its PATH: one line naming it and what to install, well within the timeout', async () => {
     const ws = m.workspace('thcr1');
@@ -105,6 +122,22 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     expect(Date.now() - t0).toBeLessThan(8000);
     const config = m.sshWords[2]!;
     await waitFor(() => !procs().some((p) => p.cmdline.startsWith('ssh\0') && p.cmdline.includes(config) && p.cmdline.includes(mute)), 'the ssh of the timed-out connect gone', 10_000);
+  }, 30_000);
+
+  it('close() ends ssh even when the remote side ignores the end of its input (a wedged far end): within seconds', async () => {
+    const pidFile = path.join(m.workspace('thcr1'), 'pid');
+    const wedged = script('thcr1', 'wedged', `#!/bin/sh\necho $$ > '${pidFile}'\necho '{"type":"welcome","protocol":${HOST_PROTOCOL},"pid":1,"workspace":"/wedged"}'\nexec sleep 60\n`);
+    const c = await connectRemoteHost(parseRemoteUrl(m.url('thcr1', '~')), {}, { client: 'test', ssh: m.sshWords, bin: wedged });
+    try {
+      expect(c.workspace).toBe('/wedged');
+      let closed = false;
+      c.onClose(() => (closed = true));
+      c.close();
+      await waitFor(() => closed && uidOf(c.sshPid) === -1, 'ssh ended and the link closed', 10_000);
+    } finally {
+      // The remote `sleep` this test started, by its pid.
+      process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    }
   }, 30_000);
 
   it('a remote login that prints a banner on stdout before the bridge: the banner is skipped, the host reached', async () => {

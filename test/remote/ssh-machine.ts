@@ -7,7 +7,8 @@
  * Users are kept between runs (made once, reused; other test files may use them at the same time), so all that
  * is per run lives in this fixture's own dir: sshd's config, keys and `AuthorizedKeysFile` (read with
  * `StrictModes no`, this sshd's only: the dir is under /tmp, which StrictModes would refuse), and the
- * workspaces it makes, whose hosts close() stops.
+ * workspaces it makes, whose hosts close() stops. The folders above the checkout get `o+x` while needed
+ * (open-ancestors.ts), so the users can run its `bin/thclaws`.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { openAncestors } from './open-ancestors.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SSHD = '/usr/sbin/sshd';
@@ -106,26 +108,6 @@ async function listening(port: number, sshd: ChildProcess, log: string, deadline
   }
 }
 
-/**
- * The ancestors of the checkout (and of its node_modules' real place) that others cannot enter get `o+x` for the
- * run, so the remote users can run `bin/thclaws` (CI's clone may sit under /root); the exact modes come back in close().
- */
-function openAncestors(): Array<[string, number]> {
-  const changed: Array<[string, number]> = [];
-  const starts = [ROOT, fs.realpathSync(path.join(ROOT, 'node_modules'))];
-  for (const start of starts) {
-    for (let d = start; ; d = path.dirname(d)) {
-      const mode = fs.statSync(d).mode & 0o7777;
-      if (!(mode & 0o001) && !changed.some(([p]) => p === d)) {
-        changed.push([d, mode]);
-        fs.chmodSync(d, mode | 0o001);
-      }
-      if (d === path.dirname(d)) break;
-    }
-  }
-  return changed;
-}
-
 const pidsWithParent = (ppid: number): number[] =>
   fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
     try {
@@ -150,7 +132,6 @@ export async function startSshMachine(opts: { users?: string[] } = {}): Promise<
   fs.mkdirSync(path.join(dir, 'keys'), { mode: 0o755 });
   const pub = fs.readFileSync(path.join(dir, 'client_ed25519.pub'), 'utf8');
   for (const u of users) fs.writeFileSync(path.join(dir, 'keys', u.name), pub, { mode: 0o644 });
-  const modes = openAncestors();
   const log = path.join(dir, 'sshd.log');
   let sshd: ChildProcess | null = null;
   let port = 0;
@@ -170,8 +151,19 @@ export async function startSshMachine(opts: { users?: string[] } = {}): Promise<
     } catch (err) {
       child.kill('SIGKILL');
       // Another process took the port between freePort and sshd's bind: once more on another.
-      if (attempt >= 2) throw err;
+      if (attempt >= 2) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
     }
+  }
+  let release: () => void;
+  try {
+    release = openAncestors([ROOT, fs.realpathSync(path.join(ROOT, 'node_modules'))]);
+  } catch (err) {
+    sshd.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
   }
   const clientConfig = path.join(dir, 'ssh_config');
   fs.writeFileSync(clientConfig, [
@@ -230,7 +222,7 @@ export async function startSshMachine(opts: { users?: string[] } = {}): Promise<
         sshd.kill('SIGTERM');
         await exited;
       }
-      for (const [d, mode] of modes.reverse()) fs.chmodSync(d, mode);
+      release();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

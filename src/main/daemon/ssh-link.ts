@@ -62,8 +62,8 @@ export function connectRemoteHost(remote: RemoteSpec, launch: HostLaunch, opts: 
   child.stderr!.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-STDERR_KEPT)));
   return helloOver(childStream(child), { client: opts.client, protocol: opts.protocol, timeoutMs, what: `thclaws on ${remote.label}`, skipNoise: true }).then(
     (conn) => ({ ...conn, transport: 'ssh' as const, remote, sshPid: child.pid! }),
+    // helloOver has dropped the stream by then (ssh killed): nothing of a failed connect is left running.
     (err: NodeJS.ErrnoException) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       throw new Error(explainSshFailure({ label: remote.label, ssh: ssh[0]!, bin, err, code: child.exitCode, stderr, timeoutMs, protocol: opts.protocol }), { cause: err });
     },
   );
@@ -82,7 +82,8 @@ function childStream(child: ChildProcess): HostStream {
     },
     destroy: () => void child.kill('SIGKILL'),
     onGone: (cb) => void child.once('close', cb),
-    onError: (cb) => void child.once('error', cb),
+    // `on`, not `once`: a failed kill() is an 'error' too, and one unheard would end this process.
+    onError: (cb) => void child.on('error', cb),
   };
 }
 
