@@ -57,6 +57,7 @@ export const AREAS = [
   // The team on another machine (--remote): the sshd + second-user suites and the Chromium spec through it.
   { prefix: 'src/main/daemon/remote-target.ts', tests: ['test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/remote.spec.ts'] },
   { prefix: 'src/cli/dashboard-remote.ts', tests: ['test/remote/dashboard-remote', 'test/remote/remote-key-doctor', 'test/remote/remote-url-cli'], e2e: ['e2e/remote.spec.ts'] },
+  { prefix: 'src/cli/doctor-command.ts', tests: ['test/agent/', 'src/cli/', 'test/remote/remote-url-cli'] },
   { prefix: 'src/cli/doctor-remote.ts', tests: ['test/remote/remote-key-doctor', 'test/remote/remote-url-cli'] },
   { prefix: 'src/main/electron/app-menu.ts', tests: ['src/main/electron/'] },
   { prefix: 'src/renderer/components/RemoteDialog.tsx', tests: ['src/renderer/'], e2e: ['e2e/remote.spec.ts'] },

@@ -12,3 +12,10 @@ it.each([['dashboard'], ['doctor']])('thclaws %s --remote with a URL that is not
   expect(r.stderr).toBe('thclaws: --remote: invalid remote "http://devbox/srv/app": only ssh:// is understood (expected ssh://[user@]host[:port]/path or [user@]host:path)\n');
   expect(r.stdout).toBe('');
 });
+
+it('thclaws doctor without --remote checks this machine, as before', () => {
+  const r = spawnSync(THCLAWS, ['doctor'], { encoding: 'utf8' });
+  expect([0, 1]).toContain(r.status);
+  expect(r.stdout).toMatch(/^(ok     |MISSING)  git +/m);
+  expect(r.stderr).toBe('');
+});
