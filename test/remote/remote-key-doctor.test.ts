@@ -177,7 +177,8 @@ describe.skipIf(skip)('a team on another machine: whose key, and what the remote
 
       const none = await execFileP(THCLAWS, ['doctor', '--remote', m.url(USER, ws), '--remote-bin', 'thclaws'], { env, cwd: project }).then((x) => ({ code: 0, ...x }), (e: { code: number; stdout: string; stderr: string }) => e);
       expect(none.code).toBe(2);
-      expect(none.stderr).toMatch(new RegExp(`^thclaws: ${USER} has no thclaws \\(.*\\): install it there with npm i -g thclaws@\\S+, or name it with --remote-bin\\n$`));
+      // The remote shell's own words (its stderr, through ssh), not a guess.
+      expect(none.stderr).toMatch(new RegExp(`^thclaws: ${USER} has no thclaws \\(bash: .*thclaws: command not found\\): install it there with npm i -g thclaws@\\S+, or name it with --remote-bin\\n$`));
     } finally {
       fs.rmSync(path.join(home, '.config', 'thclaws', 'settings.json'), { force: true });
       fs.rmSync(project, { recursive: true, force: true });
