@@ -23,6 +23,7 @@ const SECTIONS: Array<[string, string, string, string]> = [
   ['review', './review.js', 'runReviewBench', 'review'],
   ['worktree', './worktree.js', 'runWorktreeBench', 'worktree'],
   ['store-remote', './store-remote.js', 'runStoreRemoteBench', 'store-remote'],
+  ['remote', './remote.js', 'runRemoteBench', 'remote'],
 ];
 
 function printTable(section: BenchSection): void {

@@ -66,7 +66,17 @@ export const AREAS = [
   // Teammates on other machines: the real-process test over the private sshd (root only) and the placement units.
   { prefix: 'src/main/remote/', tests: ['test/remote/teammates-remote', 'src/core/teams/remote-placement'] },
   { prefix: 'src/core/teams/remote-placement.ts', tests: ['test/remote/teammates-remote', 'src/core/teams/remote-placement'] },
-  { prefix: 'src/main/daemon/remote-views.ts', tests: ['test/desktop/host-daemon', 'test/desktop/parse-once', 'test/desktop/key-hold', 'test/desktop/desktop-key', 'src/main/daemon/'], e2e: ['e2e/host-died-request.spec.ts', 'e2e/stop-team.spec.ts'] },
+  { prefix: 'src/main/daemon/remote-views.ts', tests: ['test/desktop/host-daemon', 'test/desktop/parse-once', 'test/desktop/key-hold', 'test/desktop/desktop-key', 'src/main/daemon/', 'test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/host-died-request.spec.ts', 'e2e/stop-team.spec.ts', 'e2e/remote.spec.ts'] },
+  // The team on another machine (--remote): the sshd + second-user suites and the Chromium spec through it.
+  { prefix: 'src/main/daemon/remote-target.ts', tests: ['test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/remote.spec.ts'] },
+  { prefix: 'src/cli/dashboard-remote.ts', tests: ['test/remote/dashboard-remote', 'test/remote/remote-key-doctor', 'test/remote/remote-url-cli'], e2e: ['e2e/remote.spec.ts'] },
+  { prefix: 'src/cli/doctor-command.ts', tests: ['test/agent/', 'src/cli/', 'test/remote/remote-url-cli'] },
+  { prefix: 'src/cli/doctor-remote.ts', tests: ['test/remote/remote-key-doctor', 'test/remote/remote-url-cli'] },
+  { prefix: 'src/main/electron/app-menu.ts', tests: ['src/main/electron/'] },
+  { prefix: 'src/renderer/components/RemoteDialog.tsx', tests: ['src/renderer/'], e2e: ['e2e/remote.spec.ts'] },
+  { prefix: 'src/renderer/components/ServerLost.tsx', tests: ['src/renderer/'], e2e: ['e2e/remote.spec.ts', 'e2e/dashboard-died.spec.ts'] },
+  { prefix: 'src/renderer/components/HeaderMenu.tsx', tests: ['src/renderer/'], e2e: ['e2e/remote.spec.ts', 'e2e/dashboard.spec.ts'] },
+  { prefix: 'src/renderer/store/team-slice.ts', tests: ['src/renderer/'], e2e: ['e2e/remote.spec.ts', 'e2e/dashboard.spec.ts'] },
   { prefix: 'src/cli/agent/setup.ts', tests: ['test/agent/', 'src/cli/', 'test/desktop/team-gui-resume-fail'] },
   { prefix: 'src/main/host/', tests: ['test/desktop/host.test', 'test/desktop/team-gui', 'test/desktop/lead-abort', 'test/teams/dashboard-controls', 'src/main/host/'], e2e: ['e2e/dashboard.spec.ts'] },
   { prefix: 'src/main/host/budget-feed.ts', tests: ['src/main/host/budget-feed', 'test/desktop/budget'], e2e: ['e2e/budgets.spec.ts'] },

@@ -14,6 +14,9 @@ interface DashboardOptions {
   keep?: boolean;
   inProcess?: boolean;
   claudeCode?: boolean;
+  remote?: string;
+  remoteBin?: string;
+  useMyKey?: boolean;
 }
 
 /** `thclaws dashboard`: the team dashboard in a browser, served from this machine. */
@@ -31,6 +34,9 @@ export function registerDashboardCommand(program: Command): void {
     .option('--keep', 'with --demo: keep the demo workspace')
     .option('--in-process', "run the team inside this dashboard instead of the workspace's host (the agents stop with it)")
     .option('--claude-code', "a read-only page of Claude Code's own agent teams (~/.claude/teams): roster, task board, log")
+    .option('--remote <url>', 'the team on another machine: ssh://[user@]host[:port]/path (through your own ssh; THCLAWS_SSH or the setting remote.ssh name another command)')
+    .option('--remote-bin <program>', 'with --remote: the thclaws program there (default: the setting remote.bin, else thclaws on its PATH)')
+    .option('--use-my-key', "with --remote: hold this machine's ANTHROPIC_API_KEY in the remote host's memory (default: the agents use the remote's own key)")
     .addOption(new Option('--via-host', 'the default: be a client of the workspace host').hideHelp())
     .action(async (opts: DashboardOptions) => {
       const port = opts.port === undefined ? 0 : Number(opts.port);
@@ -43,6 +49,13 @@ export function registerDashboardCommand(program: Command): void {
         return;
       }
       // Loaded on demand: the rest of the CLI never pays for node-pty and ws.
+      if (opts.remote !== undefined) {
+        if (opts.demo || opts.inProcess) throw new CliError(`--remote cannot be used with ${opts.demo ? '--demo' : '--in-process'}: the team runs on the other machine`);
+        // The folder is on the other machine: --dir is not looked at here.
+        const { runRemoteDashboard } = await import('./dashboard-remote.js');
+        return runRemoteDashboard({ ...opts, remote: opts.remote }, port, untilInterrupted);
+      }
+      if (opts.remoteBin !== undefined || opts.useMyKey) throw new CliError(`${opts.useMyKey ? '--use-my-key' : '--remote-bin'} needs --remote`);
       const [{ runDashboard, runDashboardViaHost }, { HOST_STOPPING }] = await Promise.all([import('../main/web/run.js'), import('../main/daemon/host-client.js')]);
       const dir = path.resolve(opts.dir);
       if (!opts.demo && !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);

@@ -74,7 +74,14 @@ export function registerDoctorCommand(program: Command): void {
     .command('doctor')
     .description('check the sandbox, tmux, git, ripgrep, Chromium and the Electron binary (exit 0 all present, 1 something missing)')
     .option('--json', 'print the checks as JSON')
-    .action(async (opts: { json?: boolean }) => {
+    .option('--remote <url>', "the checks of another machine (ssh://[user@]host[:port]/path), run there through your own ssh")
+    .option('--remote-bin <program>', 'with --remote: the thclaws program there (default: the setting remote.bin, else thclaws)')
+    .action(async (opts: { json?: boolean; remote?: string; remoteBin?: string }) => {
+      if (opts.remote !== undefined) {
+        const { doctorRemote } = await import('./doctor-remote.js');
+        process.exitCode = await doctorRemote(opts.remote, { json: opts.json, ...(opts.remoteBin ? { bin: opts.remoteBin } : {}) });
+        return;
+      }
       const checks = await runChecks();
       if (opts.json) process.stdout.write(`${JSON.stringify(checks)}\n`);
       else {

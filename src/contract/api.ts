@@ -59,7 +59,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('task_cancel', { task: taskId }),
   req('settings_get', {}),
   req('settings_set', { patch: SettingsPatchSchema }),
-  req('open_workspace', { dir: z.string().min(1).max(4096) }),
+  /** `dir` a folder, or `ssh://[user@]host[:port]/path` (a dashboard that reaches other machines); `use_my_key`: hold this machine's key there. */
+  req('open_workspace', { dir: z.string().min(1).max(4096), use_my_key: z.boolean().optional() }),
   /** Stores the person's model key in their config directory (never the workspace); the reply has its last 4. */
   req('key_set', { key: z.string().min(1).max(500) }),
   /** Deletes the stored key from the config directory (a key from the environment stays: it is not ours). */
@@ -161,6 +162,10 @@ export const EventSchema = z.discriminatedUnion('type', [
   /** The workspace's host is exiting on purpose (stopped, idle): a view must not start it again by itself. */
   z.object({ type: z.literal('host_closed'), reason: text(500) }),
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), text: text(2000) }),
+  /** The dashboard's link to a team on another machine (`--remote`) dropped (`lost`) or came back; the team runs on there. */
+  z.object({ type: z.literal('link'), lost: z.boolean(), label: text(300) }),
+  /** The remote workspaces this machine opened lately (`ssh://…`, newest first), for the picker; `dialog`: ask for one now (the desktop's menu). */
+  z.object({ type: z.literal('remotes'), urls: z.array(text(4096)).max(20), dialog: z.boolean().optional() }),
   /** The approval inbox: every live teammate's pending request, oldest first (sent whole on each change). */
   z.object({ type: z.literal('approvals'), pending: z.number().int().nonnegative(), items: z.array(ApprovalViewSchema).default([]) }),
   /** One teammate's changes (committed and uncommitted) and its review comments, sent when either changes. */
@@ -199,6 +204,9 @@ export function parseEvent(raw: unknown): { ok: true; event: HostEvent } | { ok:
 
 /** Bumped whenever a message of the host protocol changes shape. */
 export const HOST_PROTOCOL = 1;
+
+/** The hello's `client` of a dashboard the person ran with `--use-my-key`: like Electron's main, it may hand the host a key (key_hold). */
+export const USE_MY_KEY_CLIENT = 'dashboard --use-my-key';
 
 export const HostHelloSchema = z.object({
   type: z.literal('hello'),

@@ -218,6 +218,12 @@ export const SettingsSchema = z.looseObject({
    * layer's servers run commands: they count only in a trusted folder.
    */
   mcpServers: McpServers.default({}),
+  /**
+   * A team on another machine (`thclaws dashboard --remote`): `ssh` the command that reaches it (words, as
+   * git's GIT_SSH_COMMAND; env THCLAWS_SSH wins), `bin` the thclaws program there. Read from the user's
+   * settings only: a project's settings never choose the command run on this machine.
+   */
+  remote: z.looseObject({ ssh: z.string().min(1).max(2000).optional(), bin: z.string().min(1).max(1000).optional() }).optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -18,6 +18,7 @@ import { ReviewButtons, WarningsBar } from './components/review/Warnings';
 import { ReviewHash, ReviewLayer } from './components/review/ReviewLayer';
 import { DemoGuide } from './components/DemoGuide';
 import { StopTeamDialog, TeamStopped } from './components/StopTeam';
+import { RemoteDialog } from './components/RemoteDialog';
 import { ServerLost } from './components/ServerLost';
 import { NeedsYou } from './components/NeedsYou';
 import { KeyCheckLine } from './components/KeyCheck';
@@ -124,7 +125,7 @@ export function App() {
   const reviewing = useDashboard((s) => s.reviewView !== null);
   const editing = useDashboard((s) => s.editingTask);
   const stopped = useDashboard((s) => s.hostClosed !== null);
-  const lost = useDashboard((s) => s.serverLost);
+  const lost = useDashboard((s) => s.serverLost || s.linkLost !== null);
   useEffect(() => installShortcuts(), []);
   // The host exited on purpose: its agents and panes are gone, so the page says so instead of showing them frozen.
   if (stopped) {
@@ -170,6 +171,7 @@ export function App() {
         <ReviewHash />
         <SettingsDialog />
         <StopTeamDialog />
+        <RemoteDialog />
         <HelpOverlay />
       </fieldset>
       <Notices />

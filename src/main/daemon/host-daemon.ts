@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import { HOST_PROTOCOL, HostHelloSchema, parseRequest, type HostEvent, type HostWelcome, type Request } from '../../contract/api.js';
+import { HOST_PROTOCOL, HostHelloSchema, parseRequest, USE_MY_KEY_CLIENT, type HostEvent, type HostWelcome, type Request } from '../../contract/api.js';
 import { askTeammatesToStop } from './stop-team.js';
 import { tryHoldLock, type HeldLock } from '../../core/store/index.js';
 import type { HostManager } from '../host/connection.js';
@@ -179,8 +179,9 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       send({ type: 'welcome', protocol: HOST_PROTOCOL, pid: process.pid, workspace: paths.workspace });
       welcomed.add(socket);
       conn = manager.connect(send);
-      // Only Electron's main hands over a key (key_hold); a dashboard forwarding a page's requests never does.
-      if (hello.data.client === 'electron') conn.allowKeyHold();
+      // Only Electron's main, or a dashboard run with --use-my-key, hands over a key (key_hold); both refuse a
+      // page's own key_hold (remote-views.ts), so a page's requests forwarded here never carry one.
+      if (hello.data.client === 'electron' || hello.data.client === USE_MY_KEY_CLIENT) conn.allowKeyHold();
     }, () => {
       log('refused a message longer than 1 MiB; closing that client');
       socket.destroy();

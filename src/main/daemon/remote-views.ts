@@ -1,12 +1,19 @@
-import { parseRequest, type Request } from '../../contract/api.js';
+import { parseRequest, USE_MY_KEY_CLIENT, type Request } from '../../contract/api.js';
 import { ApiKeyError } from '../../core/agent/api-key.js';
+import type { RecentWorkspaces } from '../host/recent.js';
 import type { DesktopKeys } from './desktop-keys.js';
 import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-client.js';
+import type { HostLaunch } from './host-targets.js';
+import { parseRemoteUrl, type RemoteSpec, type sshCommand } from './remote-url.js';
+import { connectRemoteHost } from './ssh-link.js';
 import { hostRunsAgainText, hostStoppedText, watchHostStall } from './host-stall.js';
 import { readViewEvent, viewEventType, type ViewEvent } from './view-event.js';
 
 /** The requests this process acts on (and so parses); key_set only matters with keys, but is cheap to parse. */
 const ACTED_ON = new Set<unknown>(['open_workspace', 'demo_start', 'key_hold', 'key_set', 'subscribe', 'attach', 'detach'] satisfies Request['type'][]);
+
+/** A dropped link to another machine is tried again after 0.5 s, doubling to at most 10 s between tries. */
+export const relinkDelay = (attempt: number): number => Math.min(10_000, 500 * 2 ** attempt);
 
 /** A request's `type`, read without validating it (a non-object has none). */
 const requestType = (raw: unknown): unknown => (typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined);
@@ -22,6 +29,19 @@ export interface HostTarget {
   workspace: string;
   argv: string[];
   env?: NodeJS.ProcessEnv;
+  /** On another machine (`--remote`): reached through the person's ssh; `argv` is unused then. */
+  remote?: RemoteHost;
+}
+
+/** A workspace's host on another machine, as `connectRemoteHost` reaches it. */
+export interface RemoteHost {
+  remote: RemoteSpec;
+  launch: HostLaunch;
+  ssh?: ReturnType<typeof sshCommand>;
+  /** The program on the remote (`--remote-bin`, setting `remote.bin`); default `thclaws`. */
+  bin?: string;
+  /** "Use my key there": the local key, held in the remote host's memory; absent, nothing local is sent. */
+  key?: () => string | null;
 }
 
 export interface RemoteViewsOptions {
@@ -32,6 +52,10 @@ export interface RemoteViewsOptions {
   client?: string;
   /** The desktop app's key, encrypted at rest by main: saved here, handed to each host in memory. */
   keys?: DesktopKeys;
+  /** A remote workspace the person opens (`ssh://…` in open_workspace); `useMyKey`: "use my key there". */
+  remoteFor?(url: string, useMyKey: boolean): HostTarget;
+  /** The remote workspaces opened lately, on this machine: the picker lists them. */
+  remotes?: RecentWorkspaces;
 }
 
 /**
@@ -56,8 +80,16 @@ export class RemoteViews {
     return c.pid;
   }
 
-  private link(t: HostTarget): Promise<HostConnection> {
-    return connectOrStartHost(t.workspace, t.argv, { client: this.opts.client ?? 'dashboard', env: t.env });
+  private async link(t: HostTarget): Promise<HostConnection> {
+    const base = this.opts.client ?? 'dashboard';
+    if (t.remote) {
+      // "Use my key there" from a dashboard: a client the remote host lets hand it the key (Electron's main already is one).
+      const client = t.remote.key && base !== 'electron' ? USE_MY_KEY_CLIENT : base;
+      const c = await connectRemoteHost(t.remote.remote, t.remote.launch, { client, ssh: t.remote.ssh, bin: t.remote.bin, env: t.env });
+      this.opts.remotes?.add(t.remote.remote.url);
+      return c;
+    }
+    return connectOrStartHost(t.workspace, t.argv, { client: base, env: t.env });
   }
 
   /** `gone`: the host went away (killed, stopped): the transport ends the view, which reconnects to the next host. */
@@ -69,17 +101,23 @@ export class RemoteViews {
     // What the view asked that a host it moves to must hear again.
     let subscribed = false;
     const attached = new Map<string, Request>();
+    let target = this.first;
+    const remotesNow = () => void (this.opts.remotes && out({ type: 'remotes', urls: this.opts.remotes.list() }));
+    /** The remote machine whose link dropped, while this view reconnects to it (`relink`). */
+    let lostLink: string | null = null;
 
     let unwatch = () => {};
-    const bind = (c: HostConnection) => {
+    const bind = (c: HostConnection, t: HostTarget) => {
       conn = c;
+      target = t;
       // A stopped host reads nothing: the view is told, rather than waiting on its requests without a word.
       unwatch();
       unwatch = watchHostStall(c.pid, (stopped) => {
         if (conn === c) out({ type: 'notice', level: stopped ? 'error' : 'info', text: stopped ? hostStoppedText(c.pid) : hostRunsAgainText(c.pid) });
       });
       // The desktop app's stored key, decrypted here, reaches the host in memory before anything the view asks.
-      const key = this.opts.keys?.current();
+      // A remote host uses the remote's key unless the person chose "use my key there".
+      const key = t.remote ? t.remote.key?.() : this.opts.keys?.current();
       if (key) c.send({ id: 0, type: 'key_hold', key });
       let onPurpose = false;
       c.onLine((line) => {
@@ -96,6 +134,9 @@ export class RemoteViews {
         unwatch();
         conn = null;
         if (onPurpose) return;
+        // The link to another machine dropped (ssh killed, network, sleep): the team runs on there; this view
+        // stays and reconnects to it, rather than end and start a host here.
+        if (t.remote) return void relink(t);
         // Killed (or crashed): the view ends and reconnects, which starts the next host (it offers Resume team).
         out({ type: 'notice', level: 'warn', text: 'the connection to the workspace host closed' });
         gone?.();
@@ -109,13 +150,50 @@ export class RemoteViews {
         // A page over IPC can send what JSON cannot hold (a cycle, a BigInt): never a line for the host.
       }
       if (line === undefined) return out({ type: 'reply', id: -1, ok: false, error: 'invalid request: not JSON' });
+      if (lostLink !== null) {
+        // Nothing typed or clicked during the outage reaches the team later, unasked.
+        const id = (r as { id?: unknown }).id;
+        if (typeof id === 'number' && id > 0) out({ type: 'reply', id, ok: false, error: `connection to ${lostLink} lost: nothing was sent; reconnecting…` });
+        return;
+      }
       if (conn) conn.sendLine(line);
       else pending.push(line);
+    };
+    /** What a view that reaches another host (moved, or linked again) asks it again. */
+    const rejoin = (next: HostConnection) => {
+      if (subscribed) next.send({ id: 0, type: 'subscribe' });
+      for (const a of attached.values()) next.send(a);
+    };
+    const relink = async (t: HostTarget) => {
+      const label = t.remote!.remote.label;
+      lostLink = label;
+      pending = [];
+      out({ type: 'link', lost: true, label });
+      out({ type: 'notice', level: 'warn', text: `connection to ${label} lost — the team keeps running there; reconnecting…` });
+      for (let attempt = 0; !closed && target === t; attempt++) {
+        await new Promise((r) => setTimeout(r, relinkDelay(attempt)));
+        if (closed || target !== t) return;
+        let next: HostConnection;
+        try {
+          next = await this.link(t);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === HOST_STOPPING) return out({ type: 'host_closed', reason: (err as Error).message.split('\n')[0]! });
+          continue;
+        }
+        if (closed || target !== t) return next.close();
+        lostLink = null;
+        bind(next, t);
+        rejoin(next);
+        out({ type: 'link', lost: false, label });
+        out({ type: 'notice', level: 'info', text: `connected to ${label} again (host pid ${next.pid} there)` });
+        return;
+      }
     };
     const ready = this.link(this.first).then(
       (c) => {
         if (closed) return c.close();
-        bind(c);
+        bind(c, this.first);
+        remotesNow();
         for (const l of pending.splice(0)) c.sendLine(l);
       },
       (err: NodeJS.ErrnoException) => {
@@ -136,11 +214,12 @@ export class RemoteViews {
         const next = await this.link(t);
         if (closed) return next.close();
         const old = conn;
-        bind(next);
+        lostLink = null;
+        bind(next, t);
         old?.close();
-        if (subscribed) next.send({ id: 0, type: 'subscribe' });
-        for (const a of attached.values()) next.send(a);
+        rejoin(next);
         for (const l of pending.splice(0)) next.sendLine(l);
+        if (t.remote) remotesNow();
         const res = result(t);
         out({ type: 'reply', id, ok: true, ...(res === undefined ? {} : { result: res }) });
       } catch (err) {
@@ -158,16 +237,21 @@ export class RemoteViews {
         if (r.type === 'attach') attached.set(r.agent, { ...r, id: 0 });
         if (r.type === 'detach') attached.delete(r.agent);
         if (r.type === 'open_workspace') {
-          moving = move(r.id, () => this.opts.targetFor(r.dir), () => undefined);
+          // A remote view opens another folder on the same machine; a local one another folder here.
+          const from = target;
+          const remoteFor = this.opts.remoteFor;
+          const to = r.dir.startsWith('ssh://') && remoteFor ? () => remoteFor(r.dir, r.use_my_key === true) : from.remote ? () => remoteFolder(from, r.dir) : () => this.opts.targetFor(r.dir);
+          moving = move(r.id, to, () => undefined);
           return moving;
         }
         if (r.type === 'demo_start') {
+          if (target.remote) return out({ type: 'reply', id: r.id, ok: false, error: `the demo runs on this machine, and this dashboard shows ${target.remote.remote.label}: run thclaws dashboard --demo for it` });
           moving = move(r.id, () => this.opts.demo(), (t) => t.workspace);
           return moving;
         }
         // The key held in the host's memory is main's to hand over (bind, key_set below), never a page's to set.
         if (r.type === 'key_hold') return out({ type: 'reply', id: r.id, ok: false, error: "key_hold is the desktop app's own message: a page saves a key with key_set" });
-        if (r.type === 'key_set' && this.opts.keys) {
+        if (r.type === 'key_set' && this.opts.keys && !target.remote) {
           // Encrypted before it reaches the disk; the host gets it in memory and never writes it.
           try {
             return forward({ id: r.id, type: 'key_hold', key: this.opts.keys.save(r.key) });
@@ -187,4 +271,12 @@ export class RemoteViews {
       },
     };
   }
+}
+
+/** Another folder on the same remote machine, reached the same way (its lead started as the first's, no script or prompt). */
+export function remoteFolder(from: HostTarget, dir: string): HostTarget {
+  const r = from.remote!;
+  const at = r.remote;
+  const remote = parseRemoteUrl(`ssh://${at.user ? `${at.user}@` : ''}${at.host}${at.port ? `:${at.port}` : ''}${dir.startsWith('/') ? '' : '/'}${dir}`);
+  return { ...from, workspace: remote.dir, remote: { ...r, remote, launch: { startLead: r.launch.startLead } } };
 }

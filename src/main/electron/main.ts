@@ -8,13 +8,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, ipcMain, safeStorage, type IpcMainEvent } from 'electron';
+import { app, ipcMain, Menu, safeStorage, type IpcMainEvent } from 'electron';
 import { RecentWorkspaces } from '../host/recent.js';
 import { demoTarget, hostTarget } from '../daemon/host-targets.js';
+import { remoteTarget } from '../daemon/remote-target.js';
 import { RemoteViews, type ViewLink } from '../daemon/remote-views.js';
 import { eventMessages, forwardToWindow, MAIN_REQUEST_ID } from '../daemon/view-event.js';
 import { DesktopKeys } from '../daemon/desktop-keys.js';
 import { IPC_CHANNELS, type HostEvent } from '../../contract/api.js';
+import { appMenu } from './app-menu.js';
 import { askOnClose } from './close-window.js';
 import { holdSingleInstance } from './single-instance.js';
 import { createWindow, lockDownSession } from './window.js';
@@ -47,7 +49,16 @@ if (first) void app.whenReady().then(() => {
   const keys = safeStorage.isEncryptionAvailable()
     ? new DesktopKeys({ name: 'electron-safeStorage', encrypt: (p) => safeStorage.encryptString(p), decrypt: (d) => safeStorage.decryptString(d) })
     : undefined;
-  const views = new RemoteViews(hostTarget(workspace), { targetFor: (d) => hostTarget(d), demo: async () => demoTarget(process.env, { fromView: true }).target, client: 'electron', keys });
+  const remotes = RecentWorkspaces.remotes();
+  const views = new RemoteViews(hostTarget(workspace), {
+    targetFor: (d) => hostTarget(d),
+    demo: async () => demoTarget(process.env, { fromView: true }).target,
+    client: 'electron',
+    keys,
+    // "Open remote folder…": the stored key goes there only when the person ticks "use my key there".
+    remoteFor: (url, useMyKey) => remoteTarget({ url, ...(useMyKey ? { key: () => keys?.current() ?? null } : {}) }, {}),
+    remotes,
+  });
   const win = createWindow(outDir);
   mainWindow = win;
   const listeners = new Set<(e: HostEvent) => void>();
@@ -62,6 +73,7 @@ if (first) void app.whenReady().then(() => {
     if (!win.isDestroyed()) win.webContents.reload();
   });
   let link = open();
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenu(() => send({ type: 'remotes', urls: remotes.list(), dialog: true }))));
   // The team stopped on purpose ("Stop the team" in the page): the page's "Start the team again" reloads it,
   // and the reloaded page gets a new link, which starts the host again.
   let stopped = false;

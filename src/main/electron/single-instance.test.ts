@@ -42,6 +42,7 @@ vi.mock('electron', () => ({
   ipcMain: { on: vi.fn() },
   safeStorage: { isEncryptionAvailable: () => false },
   dialog: {},
+  Menu: { buildFromTemplate: vi.fn(), setApplicationMenu: vi.fn() },
 }));
 vi.mock('./window.js', () => ({
   lockDownSession: vi.fn(),

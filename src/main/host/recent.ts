@@ -2,9 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** Recently opened workspaces, newest first, kept in the user's config dir. */
+const configFile = (name: string, env: NodeJS.ProcessEnv = process.env): string => path.join(env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config'), 'thclaws', name);
+
+/** Recently opened workspaces, newest first, kept in the user's config dir (remote ones, `ssh://…` URLs, in a list of their own). */
 export class RecentWorkspaces {
-  constructor(readonly file: string = path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'thclaws', 'recent-workspaces.json')) {}
+  constructor(readonly file: string = configFile('recent-workspaces.json')) {}
+
+  /** The remote workspaces this machine's dashboards opened (`--remote`, "Open remote folder…"). */
+  static remotes(env: NodeJS.ProcessEnv = process.env): RecentWorkspaces {
+    return new RecentWorkspaces(configFile('recent-remotes.json', env));
+  }
 
   list(): string[] {
     try {

@@ -5,11 +5,12 @@
  * command line. A file that is not this user's private regular file, or does not parse, is set aside and a new
  * token made: it is never trusted blindly.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../core/store/index.js';
-import { hostPaths } from '../daemon/runtime-dir.js';
+import { hostPaths, runtimeDir } from '../daemon/runtime-dir.js';
 
 /** 32 random bytes, base64url: what `startDashboardServer` makes when given none. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -36,7 +37,16 @@ const uid = (): number | null => (typeof process.getuid === 'function' ? process
 
 /** The kept endpoint of a workspace's dashboard, or a new token when there is none to trust. */
 export function keptEndpoint(workspace: string, env: NodeJS.ProcessEnv = process.env): KeptEndpoint {
-  const file = hostPaths(workspace, env).dashboard;
+  return keptEndpointAt(hostPaths(workspace, env).dashboard);
+}
+
+/** A remote workspace's dashboard (`--remote`): kept here, keyed by its URL (the folder is on the other machine). */
+export function keptRemoteEndpoint(url: string, env: NodeJS.ProcessEnv = process.env): KeptEndpoint {
+  const key = createHash('sha256').update(url).digest('hex').slice(0, 24);
+  return keptEndpointAt(path.join(runtimeDir(env), `dashboard-remote-${key}.json`));
+}
+
+function keptEndpointAt(file: string): KeptEndpoint {
   const read = readEndpoint(file);
   const token = read.endpoint?.token ?? newToken();
   return {

@@ -1,19 +1,24 @@
 import { useEffect, useRef, useState } from 'react';
 import { act } from '../context';
-import { useDashboard } from '../store';
+import { dashboard, useDashboard } from '../store';
+
+/** The picker's entry that asks for a remote workspace (RemoteDialog), never a folder's name. */
+const OPEN_REMOTE = ':open-remote';
 
 /**
  * The header's less frequent controls: workspace, connection, help, settings and Stop the team. Inline on a wide window;
  * behind a "Menu" button on a phone-narrow one (styles.css), so ? and ⚙ stay reachable at 390 px.
  */
 export function HeaderMenu() {
-  const connected = useDashboard((s) => s.connected);
+  // The page's socket may be up while its link to a remote machine is down: that reads as reconnecting too.
+  const connected = useDashboard((s) => s.connected && s.linkLost === null);
   const setSettingsOpen = useDashboard((s) => s.setSettingsOpen);
   const setHelpOpen = useDashboard((s) => s.setHelpOpen);
   const workspace = useDashboard((s) => s.workspace);
   const setStopOpen = useDashboard((s) => s.setStopOpen);
   const stopping = useDashboard((s) => s.stopping);
   const team = useDashboard((s) => s.team);
+  const remotes = useDashboard((s) => s.remotes);
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -48,11 +53,19 @@ export function HeaderMenu() {
             value={workspace.dir}
             title="recent workspaces"
             aria-label="workspace"
-            onChange={(e) => void act({ type: 'open_workspace', dir: e.target.value })}
+            onChange={(e) => (e.target.value === OPEN_REMOTE ? pick(() => dashboard.setState({ remoteDialog: true }))() : void act({ type: 'open_workspace', dir: e.target.value }))}
           >
             {[workspace.dir, ...workspace.recent.filter((d) => d !== workspace.dir)].map((d) => (
               <option key={d}>{d}</option>
             ))}
+            {remotes.length > 0 && (
+              <optgroup label="remote">
+                {remotes.map((u) => (
+                  <option key={u}>{u}</option>
+                ))}
+              </optgroup>
+            )}
+            <option value={OPEN_REMOTE}>Open remote folder…</option>
           </select>
         )}
         <span className={`conn ${connected ? 'up' : 'down'}`}>{connected ? 'connected' : 'reconnecting…'}</span>

@@ -9,6 +9,15 @@ export function ServerLost() {
   const lost = useDashboard((s) => s.serverLost);
   const foreign = useDashboard((s) => s.serverForeign);
   const workspace = useDashboard((s) => s.workspace);
+  const linkLost = useDashboard((s) => s.linkLost);
+  if (!lost && linkLost !== null) {
+    // The dashboard runs; its SSH link to the team's machine dropped and it is reconnecting on its own.
+    return (
+      <div className="server-lost" role="alert" data-testid="link-lost">
+        <strong>connection to {linkLost} lost — the team keeps running there; reconnecting…</strong> Until it is back, this page's controls send nothing.
+      </div>
+    );
+  }
   if (!lost) return null;
   // Something answers here but cannot show it holds this page's key: never given it, so this page stays off.
   if (foreign) {

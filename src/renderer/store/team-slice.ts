@@ -19,6 +19,11 @@ export interface TeamSlice {
   /** What answers at the page's address is not its dashboard (another key, another program). */
   serverForeign: boolean;
   setServerLost(lost: boolean, foreign?: boolean): void;
+  /** The remote machine whose link dropped (`--remote`): the team runs on there while the dashboard reconnects. */
+  linkLost: string | null;
+  /** Remote workspaces this machine opened lately (`ssh://…`), and whether "Open remote folder…" is asking. */
+  remotes: string[];
+  remoteDialog: boolean;
 }
 
 export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = (set) => ({
@@ -34,6 +39,9 @@ export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = 
   serverLost: false,
   serverForeign: false,
   setServerLost: (serverLost, foreign = false) => set({ serverLost, serverForeign: serverLost && foreign }),
+  linkLost: null,
+  remotes: [],
+  remoteDialog: false,
 });
 
 /** Roster and member deltas; a member not in the roster yet is appended (the roster event follows). */
@@ -48,6 +56,10 @@ export function reduceTeam(state: DashboardState, ev: HostEvent): Partial<Dashbo
       const members = i < 0 ? [...state.members, ev.member] : state.members.map((m, j) => (j === i ? ev.member : m));
       return { members };
     }
+    case 'link':
+      return { linkLost: ev.lost ? ev.label : null };
+    case 'remotes':
+      return { remotes: ev.urls, ...(ev.dialog ? { remoteDialog: true } : {}) };
     case 'approvals': {
       // The selection follows its request while it is pending, else moves to the oldest one.
       const keep = ev.items.some((a) => a.request_id === state.selectedApproval);
