@@ -71,7 +71,9 @@ async function rawClient(socket: string) {
 
 describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
   const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-rt-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime };
+  // The lead's key, in the host's environment as a desktop app gives it: for a remote teammate it launches, no one else.
+  const KEY = `sk-ant-api03-thcs-${randomUUID()}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime, ANTHROPIC_API_KEY: KEY };
   let ws: string;
   let store: TeamStore;
   let host: ChildProcess;
@@ -205,6 +207,14 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
     await waitFor(() => c.kinds(sinceAttach).has('store_wake'), 'a wake for the new task');
     expect([...c.kinds(sinceAttach)].sort()).toEqual(['reply', 'store_wake']);
     c.close();
+  }, 30_000);
+
+  it("the lead's key goes to no process the host did not launch as a remote teammate (a teammate's Bash command on its socket attaching as a member)", async () => {
+    const c = await rawClient(bridgeSocket);
+    const attached = await c.call(randomUUID(), null, { op: 'attach', agent: 'bob', instance: randomUUID(), model_env: true });
+    c.close();
+    expect(attached.ok, attached.error).toBe(true);
+    expect(JSON.stringify(attached.value)).not.toContain(KEY);
   }, 30_000);
 
   it('after the team session moves on, its next write is refused: it stops and its status says why', async () => {

@@ -35,6 +35,12 @@ export class StoreServer {
   afterComplete: ((agent: string) => Promise<void>) | null = null;
   /** The lead's model variables, for an attach that asks (a teammate on another machine holds them in memory). */
   modelEnv: (() => Record<string, string | undefined>) | null = null;
+  /**
+   * Per agent launched on another machine by this host: the run that took the model variables (null: not yet).
+   * Only that run gets them: any other process able to open the socket (its own Bash commands, on its machine)
+   * attaching as a member gets none.
+   */
+  private readonly modelEnvOwed = new Map<string, string | null>();
 
   constructor(private readonly store: TeamStore) {}
 
@@ -89,9 +95,17 @@ export class StoreServer {
     if (epoch !== null) await this.checkEpoch(peer, this.bindings.get(peer)!, epoch);
     this.ensureWatching();
     const boot = this.bindings.get(peer)!.boot;
-    const env = call.model_env ? this.modelEnv?.() : undefined;
+    const owed = this.modelEnvOwed.get(call.agent);
+    const takes = call.model_env === true && owed !== undefined && (owed === null || owed === call.instance);
+    if (takes) this.modelEnvOwed.set(call.agent, call.instance);
+    const env = takes ? this.modelEnv?.() : undefined;
     const modelEnv = env ? Object.fromEntries(MODEL_ENV_NAMES.flatMap((k) => (env[k] ? [[k, env[k]]] : []))) : undefined;
     return { epoch: epoch ?? (await ensureEpoch(this.store, call.agent)), team_dir: this.store.dir, boot_id: boot, mcp: this.store.memberMcp.read(call.agent), ...(modelEnv ? { model_env: modelEnv } : {}) };
+  }
+
+  /** This host launches `agent` on another machine: the first run of it to attach may take the model variables. */
+  owesModelEnv(agent: string): void {
+    this.modelEnvOwed.set(agent, null);
   }
 
   private async checkEpoch(peer: StorePeer, b: Binding, epoch: string | null): Promise<void> {

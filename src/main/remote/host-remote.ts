@@ -34,6 +34,11 @@ export function serveRemoteTeammates(store: TeamStore, remote: RemoteTeammates, 
   };
 }
 
+/** A launch of the host's: when it is a remote teammate's, its first run to attach is owed the model variables. */
+export function launchingRemote(store: TeamStore, req: SpawnRequest): void {
+  if (req.env.THCLAWS_REMOTE_HOST) storeServerOf(store).owesModelEnv(req.agent);
+}
+
 /**
  * A remote teammate's pty (the ssh to its host) ended: the line its pane shows, also appended to output.log for a
  * restore (before the read-only tail that follows starts at the log's end, so it is shown once). Its status is
