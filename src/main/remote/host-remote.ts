@@ -18,8 +18,13 @@ export function remoteTeammatesFor(workspace: string, env: NodeJS.ProcessEnv = p
     env,
     hosts: () => read().hosts,
     placement: () => read().placement,
-    hostSocket: () => hostPaths(workspace, env).socket,
+    hostSocket: () => forwardedSocket(workspace, env),
   });
+}
+
+/** The socket of the workspace's host that a remote teammate's ssh forwards to its machine: its store-only one. */
+export function forwardedSocket(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  return hostPaths(workspace, env).store;
 }
 
 /**
