@@ -233,6 +233,20 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
     expect(out).toMatch(/stale.*stopping/);
   }, 60_000);
 
+  it('a connection that attaches as one member and then as another does not keep the first one\'s lease: that member can attach again', async () => {
+    const c = await rawClient(hostSocket);
+    expect((await c.call(randomUUID(), null, { op: 'attach', agent: 'bob', instance: randomUUID() })).ok).toBe(true);
+    expect(await c.call(randomUUID(), null, { op: 'attach', agent: 'alice', instance: randomUUID() })).toMatchObject({ ok: false, code: 'conflict' });
+    c.close();
+    const again = await rawClient(hostSocket);
+    const bob = await waitFor(async () => {
+      const r = await again.call(randomUUID(), null, { op: 'attach', agent: 'bob', instance: randomUUID() });
+      return r.ok ? r : null;
+    }, 'bob attached again after the other connection closed', 10_000).catch((err: Error) => err);
+    again.close();
+    expect(bob).not.toBeInstanceOf(Error);
+  }, 30_000);
+
   it("a process on the teammate's machine with the forwarded socket (its Bash commands) cannot drive the lead's host: no stop, no view, no input; the host runs on", async () => {
     const probe = path.join(mate, 'probe.mjs');
     // As the teammate's own user: says hello as a dashboard, asks to stop the team, to type into the lead's pane, to see every pane.

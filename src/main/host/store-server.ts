@@ -83,6 +83,9 @@ export class StoreServer {
 
   private async attach(peer: StorePeer, call: Extract<StoreOp, { op: 'attach' }>, epoch: string | null) {
     if (call.agent === LEAD) throw new TeamError('invalid', 'the lead is not a teammate: it does not attach through the host');
+    // One connection is one teammate: re-bound to another, the first one's lease would be held with no one to let it go.
+    const mine = this.bindings.get(peer);
+    if (mine && mine.agent !== call.agent) throw new TeamError('conflict', `this connection is attached as ${mine.agent}: a connection attaches as one teammate`);
     const cfg = await this.store.config.require();
     if (!cfg.members.some((m) => m.name === call.agent)) throw new TeamError('invalid', `"${call.agent}" is not a member of team ${cfg.name}`);
     // The same run of the teammate coming back on a new connection keeps its lease; anyone else waits for it.
