@@ -39,4 +39,14 @@ describe.skipIf(reason !== null)(reason ?? 'the remote link under attack', () =>
       expect([c.workspace, uidOf(c.pid)]).toEqual([ws, m.user('thcr1').uid]);
     }, 60_000);
   }
+
+  // The bridge killed there before the hello (ssh then exits 255, as for its own failures, but says nothing; at
+  // LogLevel INFO, a person's default, only its note on a new host key).
+  for (const level of ['ERROR', 'INFO']) {
+    it(`the remote side killed before the hello (ssh LogLevel ${level}): not "cannot reach", which sends the person after the network`, async () => {
+      const killed = script('thcr1', 'killed', '#!/bin/sh\nkill -9 $$\n');
+      const err = await connectRemoteHost(parseRemoteUrl(m.url('thcr1', '~')), {}, { client: 'test', ssh: [...m.sshWords, '-o', `LogLevel=${level}`], bin: killed }).catch((e: Error) => e);
+      expect(String(err)).toBe('Error: thcr1: the ssh session ended before the host answered, and ssh gave no reason (ssh exit 255): was the remote side killed?');
+    }, 30_000);
+  }
 });
