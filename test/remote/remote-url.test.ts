@@ -82,7 +82,7 @@ describe('explainSshFailure: one line for each way a connect ends before the wel
     [{ err: reset, code: 127, stderr: 'bash: line 1: thclaws: command not found\n' }, `me@box has no thclaws on its PATH: install it there (npm i -g thclaws@${VERSION}) or name it with --remote-bin`],
     [{ err: reset, code: 127, stderr: 'sh: 1: /opt/t: not found\n', bin: '/opt/t' }, `me@box cannot run /opt/t: sh: 1: /opt/t: not found; install thclaws there (npm i -g thclaws@${VERSION})`],
     [{ err: reset, code: 255, stderr: 'me@box: Permission denied (publickey).\r\n' }, 'cannot reach me@box over ssh: me@box: Permission denied (publickey).'],
-    [{ err: reset, code: 255, stderr: '' }, 'cannot reach me@box over ssh: ssh failed'],
+    [{ err: reset, code: 255, stderr: '' }, 'me@box: the ssh session ended before the host answered, and ssh gave no reason (ssh exit 255): was the remote side killed?'],
     [{ err: reset, code: 1, stderr: "error: too many arguments for 'host'. Expected 0 arguments but got 1.\n" }, `thclaws on me@box is too old for a remote dashboard: install npm i -g thclaws@${VERSION} there`],
     [{ err: reset, code: 1, stderr: 'thclaws: no folder /srv/x on box\n' }, 'me@box: no folder /srv/x on box'],
     [{ err: reset, code: 0, stderr: '' }, 'me@box: the remote side exited (code 0) before the host answered'],

@@ -15,6 +15,8 @@ import { deriveState, isLive, TeamStore } from '../../src/core/store/index.js';
 import { bumpEpoch } from '../../src/core/teams/protocol.js';
 import { trustFolder } from '../../src/core/agent/trust.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
+import { forwardedSocket } from '../../src/main/remote/host-remote.js';
+import { HOST_PROTOCOL } from '../../src/contract/api.js';
 import { makeTeamWorkspace, ROOT, THCLAWS, waitFor } from '../desktop/helpers.js';
 import { ensureBuilt } from '../agent/helpers.js';
 
@@ -71,7 +73,9 @@ async function rawClient(socket: string) {
 
 describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
   const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-rt-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime };
+  // The lead's key, in the host's environment as a desktop app gives it: for a remote teammate it launches, no one else.
+  const KEY = `sk-ant-api03-thcs-${randomUUID()}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime, ANTHROPIC_API_KEY: KEY };
   let ws: string;
   let store: TeamStore;
   let host: ChildProcess;
@@ -95,9 +99,10 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
     host.stderr!.on('data', (d: Buffer) => (hostOut += d.toString()));
     await waitFor(() => /ready \(pid \d+\)/.test(hostOut) || (host.exitCode !== null ? Promise.reject(new Error(hostOut)) : false), 'the host ready');
     hostSocket = hostPaths(ws, env).socket;
-    // The other user reaches the host through this bridge only (the host's own socket stays this user's).
+    // The other user reaches the host through this bridge only, of the socket an ssh -R forwards to a remote teammate.
+    const forwarded = forwardedSocket(ws, env);
     bridge = net.createServer((c) => {
-      const up = net.connect(hostSocket);
+      const up = net.connect(forwarded);
       bridged.add(c);
       const end = () => (c.destroy(), up.destroy(), bridged.delete(c));
       c.on('error', end).on('close', end);
@@ -207,6 +212,14 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
     c.close();
   }, 30_000);
 
+  it("the lead's key goes to no process the host did not launch as a remote teammate (a teammate's Bash command on its socket attaching as a member)", async () => {
+    const c = await rawClient(bridgeSocket);
+    const attached = await c.call(randomUUID(), null, { op: 'attach', agent: 'bob', instance: randomUUID(), model_env: true });
+    c.close();
+    expect(attached.ok, attached.error).toBe(true);
+    expect(JSON.stringify(attached.value)).not.toContain(KEY);
+  }, 30_000);
+
   it('after the team session moves on, its next write is refused: it stops and its status says why', async () => {
     await bumpEpoch(store, randomUUID());
     const st = await waitFor(async () => {
@@ -219,6 +232,50 @@ describe.skipIf(!!skip)('a teammate whose store is the lead host\'s', () => {
     expect(teammate!.exitCode).not.toBe(0);
     expect(out).toMatch(/stale.*stopping/);
   }, 60_000);
+
+  it('a connection that attaches as one member and then as another does not keep the first one\'s lease: that member can attach again', async () => {
+    const c = await rawClient(hostSocket);
+    expect((await c.call(randomUUID(), null, { op: 'attach', agent: 'bob', instance: randomUUID() })).ok).toBe(true);
+    expect(await c.call(randomUUID(), null, { op: 'attach', agent: 'alice', instance: randomUUID() })).toMatchObject({ ok: false, code: 'conflict' });
+    c.close();
+    const again = await rawClient(hostSocket);
+    const bob = await waitFor(async () => {
+      const r = await again.call(randomUUID(), null, { op: 'attach', agent: 'bob', instance: randomUUID() });
+      return r.ok ? r : null;
+    }, 'bob attached again after the other connection closed', 10_000).catch((err: Error) => err);
+    again.close();
+    expect(bob).not.toBeInstanceOf(Error);
+  }, 30_000);
+
+  it("a process on the teammate's machine with the forwarded socket (its Bash commands) cannot drive the lead's host: no stop, no view, no input; the host runs on", async () => {
+    const probe = path.join(mate, 'probe.mjs');
+    // As the teammate's own user: says hello as a dashboard, asks to stop the team, to type into the lead's pane, to see every pane.
+    fs.writeFileSync(probe, `import net from 'node:net';
+const s = net.connect(process.argv[2]);
+let buf = '';
+s.on('data', (d) => (buf += d));
+s.on('connect', () => {
+  s.write(JSON.stringify({ type: 'hello', protocol: ${HOST_PROTOCOL}, client: 'dashboard' }) + '\\n');
+  for (const [id, r] of [[1, { type: 'subscribe' }], [2, { type: 'input', agent: 'lead', data: 'x' }], [3, { type: 'host_stop' }]]) s.write(JSON.stringify({ id, ...r }) + '\\n');
+  setTimeout(() => (process.stdout.write(buf), process.exit(0)), 1500);
+});
+s.on('error', (e) => (process.stdout.write(buf + 'ERR ' + e.message), process.exit(0)));
+`);
+    execFileSync('chown', [`${uid}:${gid}`, probe]);
+    // Not spawnSync: the bridge it goes through runs in this process.
+    const child = spawn('runuser', ['-u', USER, '--', process.execPath, probe, bridgeSocket], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const r = { stdout: '' };
+    child.stdout!.on('data', (d: Buffer) => (r.stdout += d.toString()));
+    await new Promise((resolve) => child.once('close', resolve));
+    const replies = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.type === 'reply');
+    // Each one answered (the probe reached the host), none carried out.
+    expect(replies.map((e) => [e.id, e.ok]).sort(), r.stdout.slice(0, 500)).toEqual([[1, false], [2, false], [3, false]]);
+    expect(host.exitCode).toBeNull();
+    const view = await rawClient(hostSocket);
+    view.request({ type: 'subscribe' });
+    await waitFor(() => view.seen.find((e) => e.type === 'roster'), 'the host still serving its own dashboards');
+    view.close();
+  }, 30_000);
 });
 
 if (skip) console.log(`store through the host, as another user: skipped (${skip})`);

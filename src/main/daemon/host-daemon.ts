@@ -109,7 +109,8 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
   /** When a client was last connected (for exitUnusedMs). */
   let clientSince = Date.now();
 
-  const onConnection = (socket: net.Socket) => {
+  /** `storeOnly`: a connection to the store socket (paths.store), which serves a teammate's `store` requests and nothing else. */
+  const onConnection = (socket: net.Socket, storeOnly = false) => {
     sockets.add(socket);
     const send = (obj: HostEvent | HostWelcome) => {
       if (socket.destroyed) return;
@@ -149,6 +150,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         // Parsed here, once per line: what runs it inward (Connection, HostSession) takes the typed request.
         const r = parseRequest(raw);
         if (!r.ok) return send({ type: 'reply', id: r.id, ok: false, error: r.error });
+        if (storeOnly && r.request.type !== 'store') return send({ type: 'reply', id: r.request.id, ok: false, error: `${r.request.type} refused: this socket serves a teammate's store only` });
         if (hostOnly(r.request)) return;
         conn.serve(r.request).catch((err: unknown) => send({ type: 'reply', id: -1, ok: false, error: String(err).split('\n')[0]! }));
         return;
@@ -159,6 +161,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
         return refuse(`this host (pid ${process.pid}) speaks protocol ${HOST_PROTOCOL}, the client ${hello.data.protocol}: use the same thclaws version, or stop the host (thclaws host --stop)`);
       }
       clearTimeout(helloTimer);
+      if (storeOnly && hello.data.stop) return refuse("this socket serves a teammate's store only: stop the team through the host's own socket");
       if (hello.data.stop) {
         // Kept open: close() tells it `host_closed` with the outcome, which `--stop` prints.
         done = true;
@@ -180,8 +183,9 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
       welcomed.add(socket);
       conn = manager.connect(send);
       // Only Electron's main, or a dashboard run with --use-my-key, hands over a key (key_hold); both refuse a
-      // page's own key_hold (remote-views.ts), so a page's requests forwarded here never carry one.
-      if (hello.data.client === 'electron' || hello.data.client === USE_MY_KEY_CLIENT) conn.allowKeyHold();
+      // page's own key_hold (remote-views.ts), so a page's requests forwarded here never carry one. Never on the
+      // store-only socket a remote teammate's machine reaches.
+      if ((hello.data.client === 'electron' || hello.data.client === USE_MY_KEY_CLIENT) && !storeOnly) conn.allowKeyHold();
     }, () => {
       log('refused a message longer than 1 MiB; closing that client');
       socket.destroy();
@@ -219,10 +223,14 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     socket.on('error', gone);
   };
 
-  let server = net.createServer(onConnection);
+  let server = net.createServer((s) => onConnection(s));
+  const storeServer = net.createServer((s) => onConnection(s, true));
   try {
+    fs.rmSync(paths.store, { force: true });
     await listen(server, paths.socket);
+    await listen(storeServer, paths.store);
   } catch (err) {
+    server.close();
     await manager.close();
     lock.release();
     throw err;
@@ -248,7 +256,7 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     relistening = true;
     log(`its socket ${paths.socket} was removed or replaced: listening there again`);
     server.close(); // unlinks the path (whatever is there now: this host holds the lease)
-    server = net.createServer(onConnection);
+    server = net.createServer((s) => onConnection(s));
     // Thrown here (in a timer) it would end the host and every agent with it: a failure waits for the next check.
     Promise.resolve()
       .then(() => fs.rmSync(paths.socket, { force: true }))
@@ -308,9 +316,11 @@ export async function startHostDaemon(opts: HostDaemonOptions): Promise<HostDaem
     // rather than finding no host and starting a new one.
     await manager.close();
     const serverClosed = new Promise<void>((r) => server.close(() => r()));
+    const storeClosed = new Promise<void>((r) => storeServer.close(() => r()));
     await tell();
-    await serverClosed;
+    await Promise.all([serverClosed, storeClosed]);
     fs.rmSync(paths.socket, { force: true });
+    fs.rmSync(paths.store, { force: true });
     fs.rmSync(paths.link, { force: true });
     lock.release();
     opts.onClosed?.(reason);

@@ -58,6 +58,26 @@ export interface HandshakeOptions extends HelloOptions {
   skipNoise?: boolean;
 }
 
+const parseJson = (line: string): unknown => {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The host's message in a line that may carry a login banner: the host's lines are objects with a `type`; a
+ * banner may be JSON of another shape (`echo 2026`) or lack its newline, the host's line then glued to its end.
+ */
+function hostLineIn(line: string): unknown {
+  for (let at = line.indexOf('{"type":'); at >= 0; at = line.indexOf('{"type":', at + 1)) {
+    const raw = parseJson(line.slice(at));
+    if (raw !== undefined) return raw;
+  }
+  return undefined;
+}
+
 /**
  * Says hello over the stream and waits for the welcome: the one handshake every client makes, whatever carries
  * it. Rejects with the host's one-line reason when it refuses (another protocol version), with `ECONNRESET`
@@ -102,12 +122,8 @@ export function helloOver(stream: HostStream, opts: HandshakeOptions): Promise<H
     const write = (json: string) => void (ended || stream.output.destroyed || stream.output.write(`${json}\n`));
     const reader = new LineReader(MAX_EVENT_LINE, (line) => {
       if (welcomed) return early ? void early.push(line) : deliver(line);
-      let raw: unknown;
-      try {
-        raw = JSON.parse(line);
-      } catch {
-        return opts.skipNoise ? undefined : fail(new Error(`${opts.what} sent something that is not JSON`));
-      }
+      const raw = opts.skipNoise ? hostLineIn(line) : parseJson(line);
+      if (raw === undefined) return opts.skipNoise ? undefined : fail(new Error(`${opts.what} sent something that is not JSON`));
       const w = HostWelcomeSchema.safeParse(raw);
       if (!w.success) return fail(new Error(`${opts.what} did not answer the hello`));
       if (w.data.type === 'refused') return fail(Object.assign(new Error(w.data.error), w.data.code === 'stopping' ? { code: HOST_STOPPING } : {}));

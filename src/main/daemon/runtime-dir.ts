@@ -10,6 +10,11 @@ export interface HostPaths {
   workspace: string;
   socket: string;
   /**
+   * The same host's store-only socket: `store` requests alone (a teammate's), what an ssh -R forwards to a
+   * teammate on another machine, so no process there can drive the host (stop it, type into a pane, approve).
+   */
+  store: string;
+  /**
    * In the lease dir, a symlink to the running host's socket: a client whose runtime dir differs from the
    * host's (XDG_RUNTIME_DIR unset in `su`, cron, ssh) still finds it there.
    */
@@ -66,5 +71,5 @@ export function hostPaths(workspace: string, env: NodeJS.ProcessEnv = process.en
     throw new Error(`the host's socket path would be ${Buffer.byteLength(socket)} bytes, over the ${MAX_SOCKET_PATH}-byte limit for Unix sockets: set XDG_RUNTIME_DIR to a shorter directory`);
   }
   const leases = leaseDir();
-  return { dir, workspace: real, socket, link: path.join(leases, `host-${key}.sock`), lock: path.join(leases, `host-${key}.lock`), log: path.join(dir, `host-${key}.log`), dashboard: path.join(dir, `dashboard-${key}.json`) };
+  return { dir, workspace: real, socket, store: path.join(dir, `team-${key}.sock`), link: path.join(leases, `host-${key}.sock`), lock: path.join(leases, `host-${key}.lock`), log: path.join(dir, `host-${key}.log`), dashboard: path.join(dir, `dashboard-${key}.json`) };
 }

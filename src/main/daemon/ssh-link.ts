@@ -87,12 +87,15 @@ function childStream(child: ChildProcess): HostStream {
   };
 }
 
+/** ssh's note on a host key it just learnt (LogLevel INFO, the default): never the reason for anything. */
+const KEY_NOTE = /^Warning: Permanently added .* to the list of known hosts\.$/;
+
 /** The last non-empty line of ssh's stderr (its own complaint, or the remote's), without a `thclaws: ` prefix. */
 const lastLine = (stderr: string): string =>
   stderr
     .split(/\r?\n/)
     .map((l) => l.trim())
-    .filter(Boolean)
+    .filter((l) => l && !KEY_NOTE.test(l))
     .at(-1)
     ?.replace(/^thclaws: /, '') ?? '';
 
@@ -112,7 +115,8 @@ export function explainSshFailure(f: { label: string; ssh: string; bin: string; 
     if (m) return `thclaws on ${f.label} speaks protocol ${m[1]}, this one ${f.protocol ?? HOST_PROTOCOL}: install the same version there (${installLine()}), or stop its host there (thclaws host --stop)`;
     return `${f.label}: ${f.err.message}`;
   }
-  if (f.code === 255) return `cannot reach ${f.label} over ssh: ${line || 'ssh failed'}`;
+  // 255 is also the remote command killed by a signal, which ssh does not explain: its own failures it always does.
+  if (f.code === 255) return line ? `cannot reach ${f.label} over ssh: ${line}` : `${f.label}: the ssh session ended before the host answered, and ssh gave no reason (ssh exit 255): was the remote side killed?`;
   if (f.code === 127 || /command not found|: not found$/.test(line)) return f.bin === 'thclaws' ? install : `${f.label} cannot run ${f.bin}: ${line || 'not found'}; install thclaws there (${installLine()})`;
   // A thclaws from before `host connect`: commander refuses the subcommand's words.
   if (/unknown option|unknown command|too many arguments/.test(line)) return `thclaws on ${f.label} is too old for a remote dashboard: install ${installLine()} there`;

@@ -35,6 +35,12 @@ export class StoreServer {
   afterComplete: ((agent: string) => Promise<void>) | null = null;
   /** The lead's model variables, for an attach that asks (a teammate on another machine holds them in memory). */
   modelEnv: (() => Record<string, string | undefined>) | null = null;
+  /**
+   * Per agent launched on another machine by this host: the run that took the model variables (null: not yet).
+   * Only that run gets them: any other process able to open the socket (its own Bash commands, on its machine)
+   * attaching as a member gets none.
+   */
+  private readonly modelEnvOwed = new Map<string, string | null>();
 
   constructor(private readonly store: TeamStore) {}
 
@@ -77,6 +83,9 @@ export class StoreServer {
 
   private async attach(peer: StorePeer, call: Extract<StoreOp, { op: 'attach' }>, epoch: string | null) {
     if (call.agent === LEAD) throw new TeamError('invalid', 'the lead is not a teammate: it does not attach through the host');
+    // One connection is one teammate: re-bound to another, the first one's lease would be held with no one to let it go.
+    const mine = this.bindings.get(peer);
+    if (mine && mine.agent !== call.agent) throw new TeamError('conflict', `this connection is attached as ${mine.agent}: a connection attaches as one teammate`);
     const cfg = await this.store.config.require();
     if (!cfg.members.some((m) => m.name === call.agent)) throw new TeamError('invalid', `"${call.agent}" is not a member of team ${cfg.name}`);
     // The same run of the teammate coming back on a new connection keeps its lease; anyone else waits for it.
@@ -89,9 +98,17 @@ export class StoreServer {
     if (epoch !== null) await this.checkEpoch(peer, this.bindings.get(peer)!, epoch);
     this.ensureWatching();
     const boot = this.bindings.get(peer)!.boot;
-    const env = call.model_env ? this.modelEnv?.() : undefined;
+    const owed = this.modelEnvOwed.get(call.agent);
+    const takes = call.model_env === true && owed !== undefined && (owed === null || owed === call.instance);
+    if (takes) this.modelEnvOwed.set(call.agent, call.instance);
+    const env = takes ? this.modelEnv?.() : undefined;
     const modelEnv = env ? Object.fromEntries(MODEL_ENV_NAMES.flatMap((k) => (env[k] ? [[k, env[k]]] : []))) : undefined;
     return { epoch: epoch ?? (await ensureEpoch(this.store, call.agent)), team_dir: this.store.dir, boot_id: boot, mcp: this.store.memberMcp.read(call.agent), ...(modelEnv ? { model_env: modelEnv } : {}) };
+  }
+
+  /** This host launches `agent` on another machine: the first run of it to attach may take the model variables. */
+  owesModelEnv(agent: string): void {
+    this.modelEnvOwed.set(agent, null);
   }
 
   private async checkEpoch(peer: StorePeer, b: Binding, epoch: string | null): Promise<void> {

@@ -26,7 +26,7 @@ import { ReviewFeed } from './review-feed.js';
 import { BudgetFeed } from './budget-feed.js';
 import { failUnbooted, leadCameUp } from './boot-outcome.js';
 import { CostsFeed } from './costs-feed.js';
-import { linkEnded, relaunchRemote, remoteTeammatesFor, serveRemoteTeammates } from '../remote/host-remote.js';
+import { launchingRemote, linkEnded, relaunchRemote, remoteTeammatesFor, serveRemoteTeammates } from '../remote/host-remote.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
 const LIVENESS_MS = 2000;
@@ -198,6 +198,7 @@ export class TeamHost {
     this.tails.delete(req.agent);
     // No read-only tail while it launches (a member pushed meanwhile): the pty's output would be shown twice.
     this.launching.add(req.agent);
+    launchingRemote(this.store, req);
     const launched = await this.launcher.launch(req).finally(() => this.launching.delete(req.agent));
     this.spawns.set(req.agent, req);
     this.side.set(req.agent, { pty: { pid: launched.pid }, spawnedHere: true, lastExit: null });

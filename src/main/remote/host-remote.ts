@@ -18,8 +18,13 @@ export function remoteTeammatesFor(workspace: string, env: NodeJS.ProcessEnv = p
     env,
     hosts: () => read().hosts,
     placement: () => read().placement,
-    hostSocket: () => hostPaths(workspace, env).socket,
+    hostSocket: () => forwardedSocket(workspace, env),
   });
+}
+
+/** The socket of the workspace's host that a remote teammate's ssh forwards to its machine: its store-only one. */
+export function forwardedSocket(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  return hostPaths(workspace, env).store;
 }
 
 /**
@@ -32,6 +37,11 @@ export function serveRemoteTeammates(store: TeamStore, remote: RemoteTeammates, 
   server.afterComplete = async (agent) => {
     for (const failed of await fetchRemoteBranches(remote, store, [agent])) store.journal.record({ event: 'note', file: store.paths.config, reason: failed });
   };
+}
+
+/** A launch of the host's: when it is a remote teammate's, its first run to attach is owed the model variables. */
+export function launchingRemote(store: TeamStore, req: SpawnRequest): void {
+  if (req.env.THCLAWS_REMOTE_HOST) storeServerOf(store).owesModelEnv(req.agent);
 }
 
 /**
