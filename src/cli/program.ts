@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAgentCommand } from './agent-command.js';
+import { registerClaudeTeamCommand } from './claude-team-command.js';
 import { registerDashboardCommand } from './dashboard-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerGuardCommand } from './guard-command.js';
@@ -29,5 +30,6 @@ export function buildProgram(): Command {
   registerDoctorCommand(program);
   registerMcpCommand(program);
   registerAgentCommand(program);
+  registerClaudeTeamCommand(program);
   return program;
 }
