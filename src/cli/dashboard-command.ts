@@ -13,6 +13,7 @@ interface DashboardOptions {
   demo?: boolean;
   keep?: boolean;
   inProcess?: boolean;
+  claudeCode?: string | boolean;
 }
 
 /** `thclaws dashboard`: the team dashboard in a browser, served from this machine. */
@@ -29,12 +30,14 @@ export function registerDashboardCommand(program: Command): void {
     .option('--demo', 'the live demo: a throw-away workspace where the scripted demo team works in the dashboard (no key needed)')
     .option('--keep', 'with --demo: keep the demo workspace')
     .option('--in-process', "run the team inside this dashboard instead of the workspace's host (the agents stop with it)")
+    .option('--claude-code [team]', "Claude Code's own agent teams (~/.claude/teams) instead of a thclaws workspace; a team by name, else the newest live one")
     .addOption(new Option('--via-host', 'the default: be a client of the workspace host').hideHelp())
     .action(async (opts: DashboardOptions) => {
       const port = opts.port === undefined ? 0 : Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid --port ${JSON.stringify(opts.port)}`);
       // Loaded on demand: the rest of the CLI never pays for node-pty and ws.
       const [{ runDashboard, runDashboardViaHost }, { HOST_STOPPING }] = await Promise.all([import('../main/web/run.js'), import('../main/daemon/host-client.js')]);
+      if (opts.claudeCode !== undefined) return claudeCode(opts, port);
       const dir = path.resolve(opts.dir);
       if (!opts.demo && !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
       if (opts.inProcess) return inProcess(runDashboard, opts, dir, port);
@@ -121,6 +124,20 @@ export function keepServed(kept: Kept | null, server: { port: number; portTaken?
   } catch (err) {
     process.stderr.write(`thclaws: warning: could not keep the dashboard's address in ${kept.file} (${(err as NodeJS.ErrnoException).code ?? String(err)}): the next dashboard gets a new URL\n`);
   }
+}
+
+/** `--claude-code`: Claude Code's teams, read from its files; nothing of thclaws is started. */
+async function claudeCode(opts: DashboardOptions, port: number): Promise<void> {
+  const { runClaudeCodeDashboard } = await import('../main/claude-code/run.js');
+  const team = typeof opts.claudeCode === 'string' ? opts.claudeCode : undefined;
+  const server = await runClaudeCodeDashboard({ port, host: opts.host, ...(team ? { team } : {}) }).catch((err: Error) => {
+    throw new CliError(err.message.split('\n')[0]!);
+  });
+  const teams = server.views.snapshot.teams;
+  process.stdout.write(`thclaws dashboard for Claude Code's teams in ${server.views.root} (${teams.length ? teams.map((t) => `${t.name}${t.ended ? ' (ended)' : ''}`).join(', ') : 'none yet'})\n${server.url}\n`);
+  if (server.views.snapshot.error) process.stderr.write(`thclaws: warning: ${server.views.snapshot.error}\n`);
+  await untilInterrupted();
+  await server.close();
 }
 
 const untilInterrupted = () =>

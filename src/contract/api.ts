@@ -12,7 +12,7 @@ import { ChangeSourceSchema, ChangesViewSchema, ConflictWarningSchema, relPath, 
 export * from './review-views.js';
 
 export * from './views.js';
-import { ApprovalViewSchema, EffectiveModeSchema, MemberSchema, MemberSpecPatchSchema, MemberSpecSchema, SandboxViewSchema, SettingsPatchSchema, SettingsViewSchema, SetupViewSchema, SpendPointSchema, TaskViewSchema, WorkspaceViewSchema } from './views.js';
+import { ApprovalViewSchema, EffectiveModeSchema, MemberSchema, MessageLogEntrySchema, MemberSpecPatchSchema, MemberSpecSchema, SandboxViewSchema, SettingsPatchSchema, SettingsViewSchema, SetupViewSchema, SpendPointSchema, TaskViewSchema, WorkspaceViewSchema } from './views.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests: view → host. `id` pairs a request with its reply; id 0 asks for no reply unless it fails
@@ -167,6 +167,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   /** Output of a merge run's checks, as it comes; `done` with the run's result at the end. */
   z.object({ type: z.literal('merge_output'), run: z.string().max(64), data: z.string() }),
   z.object({ type: z.literal('merge_done'), run: z.string().max(64), result: z.unknown() }),
+  /** A Claude Code team's messages (its latest, oldest first), sent whole on each change. */
+  z.object({ type: z.literal('message_log'), entries: z.array(MessageLogEntrySchema).max(1000) }),
 ]);
 export type HostEvent = z.infer<typeof EventSchema>;
 export type HostEventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>;

@@ -8,6 +8,8 @@ import { typeWhenReady } from '../host/lead-prompt.js';
 import { RemoteViews, type HostTarget } from '../daemon/remote-views.js';
 import { demoTarget, hostTarget } from '../daemon/host-targets.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
+import { withClaudeCode } from '../claude-code/switch.js';
+import { ClaudeCodeViews } from '../claude-code/views.js';
 
 export interface RunDashboardOptions {
   workspace: string;
@@ -35,7 +37,7 @@ export async function runDashboard(opts: RunDashboardOptions): Promise<Dashboard
   await host.open();
   if (hostOpts.leadPrompt && opts.startLead !== false) void typeWhenReady(host.terminal(LEAD), hostOpts.leadPrompt);
   const manager = new HostManager(host, (o) => new TeamHost(o));
-  const server = await startDashboardServer({ manager, rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token }).catch(async (err: unknown) => {
+  const server = await startDashboardServer({ manager: withClaudeCode(manager, new ClaudeCodeViews()), rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token }).catch(async (err: unknown) => {
     await manager.close();
     throw err;
   });
@@ -65,6 +67,6 @@ export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: No
     demo: async () => demoTarget(opts.env, { fromView: true }).target,
   });
   const hostPid = await views.probe();
-  const server = await startDashboardServer({ manager: views, rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token });
+  const server = await startDashboardServer({ manager: withClaudeCode(views, new ClaudeCodeViews()), rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token });
   return { ...server, hostPid, workspace: first.workspace };
 }
