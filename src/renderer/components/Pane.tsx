@@ -10,6 +10,7 @@ import { formatCost, formatTokens, usageTitle } from '../format';
 import { PaneCosts, WorktreeActions } from './PaneWorktree';
 import { shownModel } from '../models-shown';
 import { LEAD } from '../../contract/limits';
+import { PaneClaudeCode, useClaudeCode } from './ClaudeCode';
 
 /** How long sizes must disagree before the pane says so (a resize of this view settles well within it), ms. */
 const SETTLE_MS = 400;
@@ -55,6 +56,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
   const focus = useDashboard((s) => s.focus);
   const scripted = useDashboard((s) => !!s.setup?.scripted);
   const demo = useDashboard((s) => !!s.workspace?.demo);
+  // A Claude Code team's member: Claude Code starts, stops and aborts it; the pane keeps what still works here.
+  const cc = useClaudeCode();
   // A completion refused for this agent (nothing committed): the header says so, not just "idle".
   const notDone = useDashboard((s) => Object.values(s.tasks).find((t) => t.not_done_by === member.name && t.status !== 'completed' && t.not_done));
 
@@ -139,7 +142,10 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         )}
         {!isLead && <PaneReview agent={member.name} />}
         {member.queued > 0 && <span className="pane-queued" title="unread messages">✉ {member.queued}</span>}
+        <PaneClaudeCode member={member} />
         <span className="pane-actions">
+          {!cc && (
+            <>
           {/* Only what applies now: Abort while a turn runs, Stop while live, Respawn when dead or stopped. */}
           {member.state === 'working' && (
             <button onClick={() => void act({ type: 'abort_turn', agent: member.name })} title="abort the current turn">
@@ -154,6 +160,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
           )}
           <WorktreeActions member={member} />
           <MemberActions member={member} onEdit={(n) => dashboard.getState().setEditingMember(n)} />
+            </>
+          )}
           <button onClick={() => toggleMaximise(member.name)} title="maximise (m)">{maximised ? 'Restore' : 'Max'}</button>
         </span>
       </header>
@@ -183,7 +191,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
           void send();
         }}
       >
-        <input ref={input} value={text} onChange={(e) => setText(e.target.value)} placeholder={`message ${member.name} (as user)`} aria-label={`message ${member.name}`} />
+        <input ref={input} value={text} onChange={(e) => setText(e.target.value)} placeholder={`message ${member.name} (as ${cc ? 'dashboard' : 'user'})`} aria-label={`message ${member.name}`} />
         <button type="submit">Send</button>
       </form>
     </section>
