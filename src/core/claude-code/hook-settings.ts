@@ -55,7 +55,7 @@ export async function installHook(command: string, timeoutSeconds: number, root 
   const text = await readText(file);
   const settings = parseSettings(file, text);
   if (hasOurHook(settings)) return `thclaws' PermissionRequest hook is already in ${file}; nothing changed`;
-  const hooks = { ...(settings.hooks ?? {}) };
+  const hooks = { ...settings.hooks };
   hooks.PermissionRequest = [...(hooks.PermissionRequest ?? []), { matcher: '*', hooks: [{ type: 'command', command, timeout: timeoutSeconds } as { command: string }] }];
   const installed = `${JSON.stringify({ ...settings, hooks }, null, 2)}\n`;
   await mkdir(thclawsDir(root), { recursive: true, mode: 0o700 });

@@ -3,13 +3,13 @@
  * its session file (`sessions/<pid>.json`, checked against the live process), each in-process teammate's from
  * its transcript. A team whose folder is gone (or renamed `.deleted-…`) but whose tasks remain is `ended`.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { claudeDir, sessionFile, teamsDir } from './paths.js';
-import { readJsonFile, sessionSchema, teamConfigSchema, type ClaudeMember, type ClaudeSession, type ClaudeTeamConfig, type ClaudeTask } from './schemas.js';
+import { ClaudeCodeFormatError, readJsonFile, sessionSchema, teamConfigSchema, type ClaudeMember, type ClaudeSession, type ClaudeTeamConfig, type ClaudeTask } from './schemas.js';
 import { readTasks } from './tasks.js';
 import { leadTranscript } from './paths.js';
-import { readTranscript, subagentTranscripts, transcriptVersion, turnState } from './transcripts.js';
+import { paneTranscripts, readTranscript, subagentTranscripts, transcriptVersion, turnState } from './transcripts.js';
 
 export type MemberState = 'idle' | 'busy' | 'waiting' | 'starting' | 'ended' | 'unknown';
 
@@ -67,9 +67,28 @@ function leadState(session: ClaudeSession | undefined): Pick<MemberView, 'state'
   return { state: 'unknown' };
 }
 
+/** The version of the lead that wrote a config thclaws cannot read, from its session file, when there is one. */
+async function versionOfWriter(file: string, root: string): Promise<string | undefined> {
+  try {
+    const pid = (JSON.parse(await readFile(file, 'utf8')) as { leadProcess?: { pid?: unknown } }).leadProcess?.pid;
+    return typeof pid === 'number' ? (await readJsonFile(sessionFile(pid, root), sessionSchema))?.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readConfig(file: string, root: string): Promise<ClaudeTeamConfig | undefined> {
+  try {
+    return await readJsonFile(file, teamConfigSchema);
+  } catch (err) {
+    if (!(err instanceof ClaudeCodeFormatError) || err.version) throw err;
+    throw new ClaudeCodeFormatError(err.file, await versionOfWriter(file, root), err.what);
+  }
+}
+
 async function readTeam(dirName: string, root: string): Promise<TeamView | undefined> {
   const deleted = dirName.startsWith(DELETED);
-  const config = await readJsonFile(path.join(teamsDir(root), dirName, 'config.json'), teamConfigSchema);
+  const config = await readConfig(path.join(teamsDir(root), dirName, 'config.json'), root);
   if (!config) return undefined;
   const session = deleted ? undefined : await liveLeadSession(config, root);
   const ended = !session;
@@ -78,6 +97,9 @@ async function readTeam(dirName: string, root: string): Promise<TeamView | undef
   const leadRecords = cwd && sessionId ? await readTranscript(leadTranscript(cwd, sessionId, root)) : [];
   const version = session?.version ?? transcriptVersion(leadRecords);
   const subs = cwd && sessionId ? await subagentTranscripts(cwd, sessionId, root) : new Map<string, string>();
+  if (cwd && config.members.some((m) => m.backendType && m.backendType !== 'in-process')) {
+    for (const [name, file] of await paneTranscripts(cwd, config.name, config.createdAt ?? 0, root)) if (!subs.has(name)) subs.set(name, file);
+  }
   const members: MemberView[] = [];
   const leadFile = cwd && sessionId ? leadTranscript(cwd, sessionId, root) : undefined;
   for (const m of config.members) members.push(await memberView(m, config, session, leadFile, subs));
@@ -104,7 +126,7 @@ async function memberView(m: ClaudeMember, config: ClaudeTeamConfig, session: Cl
   const transcript = subs.get(m.name);
   if (!session) return { ...base, state: 'ended', ...(transcript ? { transcript } : {}) };
   if (m.isActive === false) return { ...base, state: 'idle', ...(transcript ? { transcript } : {}) };
-  if (!transcript) return { ...base, state: m.backendType === 'in-process' ? 'starting' : 'unknown' };
+  if (!transcript) return { ...base, state: 'starting' };
   return { ...base, state: turnState(await readTranscript(transcript)), transcript };
 }
 

@@ -3,10 +3,10 @@
  * teammate's `<session>/subagents/agent-<id>.jsonl` with a `.meta.json` naming it. Inboxes are queues; the
  * messages a member saw and said are here.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { open, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { subagentsDir } from './paths.js';
+import { projectDir, subagentsDir } from './paths.js';
 import { ClaudeCodeFormatError, readJsonFile } from './schemas.js';
 
 export interface TranscriptRecord {
@@ -75,6 +75,36 @@ export async function subagentTranscripts(cwd: string, sessionId: string, root?:
   return found;
 }
 
+
+/** How much of a transcript's head is read to find whose it is (its first turn names the team and member). */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The pane teammates' transcripts: each is its own session in the same project folder, its records tagged
+ * `"teamName":…,"agentName":…`. Only transcripts written since the team was made are looked at.
+ */
+export async function paneTranscripts(cwd: string, team: string, since: number, root?: string): Promise<Map<string, string>> {
+  const dir = projectDir(cwd, root);
+  const found = new Map<string, string>();
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const tag = `"teamName":${JSON.stringify(team)},"agentName":"`;
+  for (const e of entries.filter((x) => x.isFile() && x.name.endsWith('.jsonl'))) {
+    const file = path.join(dir, e.name);
+    const fh = await open(file, 'r').catch(() => undefined);
+    if (!fh) continue;
+    try {
+      if ((await fh.stat()).mtimeMs < since) continue;
+      const buf = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
+      const head = buf.subarray(0, bytesRead).toString('utf8');
+      const at = head.indexOf(tag);
+      if (at >= 0) found.set(head.slice(at + tag.length, head.indexOf('"', at + tag.length)), file);
+    } finally {
+      await fh.close();
+    }
+  }
+  return found;
+}
 
 /** The Claude Code version that wrote the transcript (its last record naming one). */
 export function transcriptVersion(records: TranscriptRecord[]): string | undefined {
