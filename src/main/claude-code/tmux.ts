@@ -66,8 +66,29 @@ export class TmuxServer {
     return { data: `\x1b[0m\x1b[H\x1b[2J${lines.join('\r\n')}\x1b[${y + 1};${x + 1}H`, cols, rows };
   }
 
-  sendKeys(pane: string, data: string): Promise<string> {
-    return this.run('send-keys', '-t', pane, '-l', '--', data);
+  /** Keys in the order typed: each keystroke is its own request, so sends queue (and what waits goes as one). */
+  private readonly typing = new Map<string, { queued: string; done: Promise<void> }>();
+
+  sendKeys(pane: string, data: string): Promise<void> {
+    const q = this.typing.get(pane);
+    if (q) {
+      q.queued += data;
+      return q.done;
+    }
+    const entry = { queued: data, done: Promise.resolve() };
+    this.typing.set(pane, entry);
+    entry.done = (async () => {
+      try {
+        while (entry.queued) {
+          const keys = entry.queued;
+          entry.queued = '';
+          await this.run('send-keys', '-t', pane, '-l', '--', keys);
+        }
+      } finally {
+        this.typing.delete(pane);
+      }
+    })();
+    return entry.done;
   }
 
   /** Calls `fn` with the pane's output as it comes; returns the way to stop. */

@@ -66,13 +66,26 @@ export class ClaudeCodeViews {
     this.reading ??= (async () => {
       try {
         const [teams, approvals] = await Promise.all([listTeams(this.root), pendingApprovals(this.root)]);
-        this.snap = { teams, approvals, error: null };
+        this.snap = { teams: teams.map((t) => this.remembered(t)), approvals, error: null };
       } catch (err) {
         this.snap = { ...this.snap, error: (err as Error).message.split('\n')[0]! };
       }
       await Promise.all([...this.links].map((l) => l.render()));
     })().finally(() => (this.reading = null));
     return this.reading;
+  }
+
+  /** Each team as last seen with its roster: its folder removed at exit, it keeps its members (ended) and their transcripts. */
+  private readonly seen = new Map<string, TeamView>();
+
+  private remembered(t: TeamView): TeamView {
+    const before = this.seen.get(t.name);
+    if (t.members.length || !before) {
+      if (t.members.length) this.seen.set(t.name, t);
+      return t;
+    }
+    const members = before.members.map(({ tmuxPane: _gone, ...m }) => ({ ...m, state: 'ended' as const }));
+    return { ...before, ended: true, members, tasks: t.tasks };
   }
 
   private tick(): void {

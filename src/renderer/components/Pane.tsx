@@ -176,7 +176,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
       <div className="pane-term-box" onFocus={() => setInTerm(true)} onBlur={() => setInTerm(false)}>
         <div className="pane-term" ref={host} />
         {/* Over the terminal, never above it: taking its rows would resize the pty it is about. */}
-        <SizedElsewhere agent={member.name} />
+        {/* A Claude Code pane keeps its tmux window's size: there is no "fit here" to offer. */}
+        {!cc && <SizedElsewhere agent={member.name} />}
         {/* Said by the terminal's accessible name on focus (terminals.ts); shown here for the eye. */}
         {inTerm && (
           <div className="pane-keys" aria-hidden="true" data-testid="pane-keys">
