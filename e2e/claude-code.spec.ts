@@ -99,6 +99,8 @@ test("keys reach the lead's tmux pane only after Type here", async () => {
   await page.keyboard.type('TYPED-HERE');
   await expect.poll(() => t.pane(), { timeout: 20_000 }).toContain('TYPED-HERE');
   expect(t.pane()).not.toContain('NOT-TYPED');
+  // The pane's echo comes back live through tmux control mode.
+  await expect.poll(() => termText('team-lead'), { timeout: 20_000 }).toContain('TYPED-HERE');
   await lead.getByTestId('cc-type-here').click();
   // Cleared again so /exit below is typed into an empty prompt.
   for (let i = 0; i < 'TYPED-HERE'.length; i++) t.keys('BSpace');

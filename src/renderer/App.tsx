@@ -62,7 +62,8 @@ function HeaderBar() {
         total {formatUsd(c.costUsd)}
         {c.costUnknown ? ' + ?' : ''}
       </span>
-      <SandboxBadge />
+      {/* Claude Code's sandbox is its own: the badge would describe thclaws' agents. */}
+      {!cc && <SandboxBadge />}
       <ApprovalsBadge />
       <NeedsYou />
       <nav className="tabs" aria-label="views">

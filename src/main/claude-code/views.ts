@@ -154,7 +154,6 @@ class Link {
     const missing = this.picked && !team ? `no Claude Code team "${this.picked}" under ${this.views.root}/teams (known: ${teams.map((t) => t.name).join(', ') || 'none'})` : null;
     const shownError = error ?? missing ?? (teams.length ? null : `no Claude Code teams under ${this.views.root}/teams yet: a team appears here once a Claude Code session (CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1) creates one`);
     this.send('workspace', { type: 'workspace', workspace: workspaceOf(team, teams, shownError) });
-    if (error) this.send('error', { type: 'notice', level: 'error', text: error.slice(0, 2000) });
     const mine = team ? teamApprovals(team, approvals) : [];
     this.send('roster', { type: 'roster', team: team?.name ?? null, members: team ? team.members.map((m) => memberOf(m, team, mine)) : [] });
     const now = Date.now();

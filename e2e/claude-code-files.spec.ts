@@ -1,0 +1,88 @@
+/**
+ * A Claude Code team in a thclaws dashboard, from files as Claude Code 2.1.333 writes them (its lead a live
+ * process of this test, no binary needed): the workspace picker's "Claude Code teams" entry opens it and the
+ * folder entry goes back; the lead waiting on its permission dialog says so; a file that stops parsing is
+ * named with the version that wrote it, and the board keeps what it last read.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startDashboard, type Dashboard } from './fixture.js';
+
+test.describe.configure({ mode: 'serial' });
+
+const TEAM = 'session-5eed0001';
+let d: Dashboard;
+let page: Page;
+let lead: ChildProcess;
+let claude: string;
+
+const write = (file: string, data: unknown) => {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data, null, 2));
+};
+
+test.beforeAll(async ({ browser }) => {
+  d = await startDashboard(['alice']);
+  claude = path.join(d.ws, '.home', '.claude');
+  // The lead's process: alive while the test runs, as Claude Code's own would be.
+  lead = spawn('sleep', ['600'], { stdio: 'ignore' });
+  const pid = lead.pid!;
+  write(path.join(claude, 'teams', TEAM, 'config.json'), {
+    name: TEAM,
+    leadAgentId: `team-lead@${TEAM}`,
+    leadSessionId: 'sess-5eed',
+    leadProcess: { pid },
+    members: [
+      { agentId: `team-lead@${TEAM}`, name: 'team-lead', agentType: 'team-lead', tmuxPaneId: 'leader', cwd: d.ws, backendType: 'in-process' },
+      { agentId: `bob@${TEAM}`, name: 'bob', agentType: 'claude', tmuxPaneId: 'in-process', cwd: d.ws, backendType: 'in-process' },
+    ],
+  });
+  write(path.join(claude, 'sessions', `${pid}.json`), { pid, sessionId: 'sess-5eed', cwd: d.ws, version: '2.1.333', status: 'waiting', waitingFor: 'permission prompt' });
+  write(path.join(claude, 'tasks', TEAM, '1.json'), { id: '1', subject: 'Port the parser', description: 'to TypeScript', status: 'in_progress', owner: 'bob', blocks: [], blockedBy: [] });
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(d.url);
+  await expect(page.locator('.pane[data-agent="alice"]')).toBeVisible();
+});
+
+test.afterAll(async () => {
+  await page?.close();
+  lead?.kill();
+  await d?.stop();
+});
+
+test("the picker's Claude Code entry opens the team, its lead waiting for permission; the folder entry goes back", async () => {
+  const picker = page.getByRole('combobox', { name: 'workspace' });
+  await picker.selectOption('claude-code:');
+  const leadPane = page.locator('.pane[data-agent="team-lead"]');
+  await expect(leadPane.getByTestId('cc-waiting')).toHaveText('waiting for you: permission');
+  await expect(leadPane.locator('.badge[data-waiting]')).toHaveText('waiting for you');
+  await expect(page.locator('.pane[data-agent="alice"]')).toHaveCount(0);
+  await expect(page.getByTestId('cc-bar')).toContainText(`Claude Code team ${TEAM} · Claude Code 2.1.333`);
+  // Claude Code runs the team: a thclaws team's own controls are not offered.
+  await expect(page.getByRole('button', { name: 'Add member' })).toHaveCount(0);
+  await expect(page.locator('.gear')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Tasks' }).click();
+  await expect(page.locator('.board-col[data-column="in_progress"] .task', { hasText: 'Port the parser' })).toContainText('owner: bob');
+  await picker.selectOption(d.ws);
+  await page.getByRole('button', { name: 'Team' }).click();
+  await expect(page.locator('.pane[data-agent="alice"]')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add member' })).toBeVisible();
+  await expect(page.locator('.pane[data-agent="team-lead"]')).toHaveCount(0);
+});
+
+test('a task file that stops parsing is named with the Claude Code version, and the board keeps what it read', async () => {
+  await page.getByRole('combobox', { name: 'workspace' }).selectOption('claude-code:');
+  await page.getByRole('button', { name: 'Tasks' }).click();
+  await expect(page.locator('.task', { hasText: 'Port the parser' })).toBeVisible();
+  const file = path.join(claude, 'tasks', TEAM, '1.json');
+  write(file, { id: 1, title: 'renamed field', status: 'in_progress' });
+  await expect(page.getByTestId('cc-error')).toContainText(`cannot read ${file} (Claude Code 2.1.333): subject`);
+  await expect(page.locator('.task', { hasText: 'Port the parser' })).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  fs.mkdirSync(path.join('test-results', 'screenshots'), { recursive: true });
+  await page.screenshot({ path: path.join('test-results', 'screenshots', 'claude-code-error-390.png') });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: path.join('test-results', 'screenshots', 'claude-code-error-1440.png') });
+});
