@@ -60,6 +60,7 @@ test("the picker's Claude Code entry opens the team, its lead waiting for permis
   await expect(leadPane.locator('.badge[data-waiting]')).toHaveText('waiting for you');
   await expect(page.locator('.pane[data-agent="alice"]')).toHaveCount(0);
   await expect(page.getByTestId('cc-bar')).toContainText(`Claude Code team ${TEAM} · Claude Code 2.1.333`);
+  await expect(page.getByTestId('cc-error')).toHaveCount(0);
   // Claude Code runs the team: a thclaws team's own controls are not offered.
   await expect(page.getByRole('button', { name: 'Add member' })).toHaveCount(0);
   await expect(page.locator('.gear')).toHaveCount(0);
@@ -72,8 +73,22 @@ test("the picker's Claude Code entry opens the team, its lead waiting for permis
   await expect(page.locator('.pane[data-agent="team-lead"]')).toHaveCount(0);
 });
 
-test('a task file that stops parsing is named with the Claude Code version, and the board keeps what it read', async () => {
+test("Deny on a hook's request answers it as the hook reads it, with the reason typed", async () => {
   await page.getByRole('combobox', { name: 'workspace' }).selectOption('claude-code:');
+  // A request as thclaws' PermissionRequest hook records it while it waits (its process: the lead's stand-in).
+  const dir = path.join(claude, 'thclaws', 'approvals');
+  write(path.join(dir, 'req-1.json'), { id: 'req-1', createdAt: new Date().toISOString(), agent: 'bob', sessionId: 'sess-5eed', cwd: d.ws, toolName: 'Bash', toolInput: { command: 'rm -rf build' }, hookPid: lead.pid });
+  const card = page.locator('.approval', { hasText: 'rm -rf build' });
+  await expect(card.locator('.approval-agent')).toHaveText('bob');
+  await card.getByRole('textbox').fill('not the build folder');
+  await card.getByRole('button', { name: 'Deny' }).click();
+  await expect.poll(() => fs.existsSync(path.join(dir, 'req-1.answer.json'))).toBe(true);
+  expect(JSON.parse(fs.readFileSync(path.join(dir, 'req-1.answer.json'), 'utf8'))).toEqual({ behavior: 'deny', message: 'not the build folder' });
+  fs.rmSync(path.join(dir, 'req-1.json'));
+  await expect(card).toHaveCount(0);
+});
+
+test('a task file that stops parsing is named with the Claude Code version, and the board keeps what it read', async () => {
   await page.getByRole('button', { name: 'Tasks' }).click();
   await expect(page.locator('.task', { hasText: 'Port the parser' })).toBeVisible();
   const file = path.join(claude, 'tasks', TEAM, '1.json');
