@@ -12,6 +12,8 @@ import { app, ipcMain, safeStorage, type IpcMainEvent } from 'electron';
 import { RecentWorkspaces } from '../host/recent.js';
 import { demoTarget, hostTarget } from '../daemon/host-targets.js';
 import { RemoteViews, type ViewLink } from '../daemon/remote-views.js';
+import { withClaudeCode } from '../claude-code/switch.js';
+import { ClaudeCodeViews } from '../claude-code/views.js';
 import { eventMessages, forwardToWindow, MAIN_REQUEST_ID } from '../daemon/view-event.js';
 import { DesktopKeys } from '../daemon/desktop-keys.js';
 import { IPC_CHANNELS, type HostEvent } from '../../contract/api.js';
@@ -47,7 +49,8 @@ if (first) void app.whenReady().then(() => {
   const keys = safeStorage.isEncryptionAvailable()
     ? new DesktopKeys({ name: 'electron-safeStorage', encrypt: (p) => safeStorage.encryptString(p), decrypt: (d) => safeStorage.decryptString(d) })
     : undefined;
-  const views = new RemoteViews(hostTarget(workspace), { targetFor: (d) => hostTarget(d), demo: async () => demoTarget(process.env, { fromView: true }).target, client: 'electron', keys });
+  // The picker's "Claude Code teams" entry moves the view to Claude Code's own teams (src/main/claude-code/switch.ts).
+  const views = withClaudeCode(new RemoteViews(hostTarget(workspace), { targetFor: (d) => hostTarget(d), demo: async () => demoTarget(process.env, { fromView: true }).target, client: 'electron', keys }), new ClaudeCodeViews());
   const win = createWindow(outDir);
   mainWindow = win;
   const listeners = new Set<(e: HostEvent) => void>();
