@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { dashboardReady, THCLAWS } from '../test/desktop/helpers.js';
 import { startDashboard, type Dashboard } from './fixture.js';
 
 test.describe.configure({ mode: 'serial' });
@@ -67,7 +68,7 @@ test("the picker's Claude Code entry opens the team, its lead waiting for permis
   await page.getByRole('button', { name: 'Tasks' }).click();
   await expect(page.locator('.board-col[data-column="in_progress"] .task', { hasText: 'Port the parser' })).toContainText('owner: bob');
   await picker.selectOption(d.ws);
-  await page.getByRole('button', { name: 'Team' }).click();
+  await page.getByRole('button', { name: 'Team', exact: true }).click();
   await expect(page.locator('.pane[data-agent="alice"]')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add member' })).toBeVisible();
   await expect(page.locator('.pane[data-agent="team-lead"]')).toHaveCount(0);
@@ -100,4 +101,22 @@ test('a task file that stops parsing is named with the Claude Code version, and 
   await page.screenshot({ path: path.join('test-results', 'screenshots', 'claude-code-error-390.png') });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: path.join('test-results', 'screenshots', 'claude-code-error-1440.png') });
+});
+
+test('dashboard --claude-code started while a file does not parse serves the team and names the file', async ({ browser }) => {
+  // The task file is still the drifted one from the test above.
+  const file = path.join(claude, 'tasks', TEAM, '1.json');
+  const proc = spawn(THCLAWS, ['dashboard', '--claude-code', '--port', '0'], { env: d.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+  try {
+    const { url } = await dashboardReady(proc, { ms: 30_000 });
+    await expect.poll(() => stderr).toContain(`thclaws: warning: cannot read ${file} (Claude Code 2.1.333)`);
+    const p = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await p.goto(url);
+    await expect(p.getByTestId('cc-error')).toContainText(`cannot read ${file}`);
+    await p.close();
+  } finally {
+    proc.kill('SIGTERM');
+  }
 });

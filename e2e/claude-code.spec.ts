@@ -6,13 +6,14 @@
  * board, clicks Approve (the command runs), messages the lead (its model gets it), types into the lead's tmux
  * pane only after "Type here", and sees the team ended after /exit.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { scrubbedEnv } from '../test/agent/helpers.js';
 import { ALICE_MARKER, CLAUDE_BIN, startClaudeTeam, type ClaudeTeam } from '../test/claude-code/harness.js';
 import { dashboardReady, ROOT, THCLAWS } from '../test/desktop/helpers.js';
+import { tmuxSocketOf } from '../src/main/claude-code/tmux.js';
 
 test.skip(!CLAUDE_BIN, 'no Claude Code binary in node_modules (or no tmux)');
 test.describe.configure({ mode: 'serial' });
@@ -63,7 +64,7 @@ test('the roster with the lead live in its tmux pane, alice from her transcript,
   await page.getByRole('button', { name: 'Tasks' }).click();
   await expect(page.locator('.board-col[data-column="pending"] .task', { hasText: 'Write the parser' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'New task' })).toHaveCount(0);
-  await page.getByRole('button', { name: 'Team' }).click();
+  await page.getByRole('button', { name: 'Team', exact: true }).click();
 });
 
 test("alice's Bash request is approved from the card, and the command runs", async () => {
@@ -88,7 +89,7 @@ test("a message typed in the lead's box reaches the lead's model, and the log sh
   await expect.poll(() => asked('PING-FROM-DASHBOARD'), { timeout: 60_000 }).toBe(true);
   await page.getByRole('button', { name: 'Messages' }).click();
   await expect(page.getByTestId('message-log')).toContainText('lead heard', { timeout: 30_000 });
-  await page.getByRole('button', { name: 'Team' }).click();
+  await page.getByRole('button', { name: 'Team', exact: true }).click();
 });
 
 test("keys reach the lead's tmux pane only after Type here", async () => {
@@ -105,6 +106,18 @@ test("keys reach the lead's tmux pane only after Type here", async () => {
   // Cleared again so /exit below is typed into an empty prompt.
   for (let i = 0; i < 'TYPED-HERE'.length; i++) t.keys('BSpace');
   await expect.poll(() => t.pane(), { timeout: 20_000 }).not.toContain('TYPED-HERE');
+});
+
+test("a page that goes away leaves no dashboard client attached to the person's tmux", async () => {
+  const session = fs.readdirSync(path.join(t.home, '.claude', 'sessions')).find((f) => /^\d+\.json$/.test(f))!;
+  const socket = await tmuxSocketOf(Number(session.replace('.json', '')));
+  const controlClients = () => execFileSync('tmux', ['-S', socket!, 'list-clients', '-F', '#{client_control_mode}'], { encoding: 'utf8' }).split('\n').filter((l) => l === '1').length;
+  expect(controlClients()).toBe(1);
+  const url = page.url();
+  await page.goto('about:blank');
+  await expect.poll(controlClients, { timeout: 20_000 }).toBe(0);
+  await page.goto(url);
+  await expect.poll(() => termText('team-lead'), { timeout: 30_000 }).toContain('MAKE TEAM now');
 });
 
 test('the team is shown ended after the lead exits, its task kept', async () => {

@@ -134,8 +134,8 @@ async function claudeCode(opts: DashboardOptions, port: number): Promise<void> {
     throw new CliError(err.message.split('\n')[0]!);
   });
   const teams = server.views.snapshot.teams;
-  process.stdout.write(`thclaws dashboard for Claude Code's teams in ${server.views.root} (${teams.length ? teams.map((t) => `${t.name}${t.ended ? ' (ended)' : ''}`).join(', ') : 'none yet'})\n${server.url}\n`);
   if (server.views.snapshot.error) process.stderr.write(`thclaws: warning: ${server.views.snapshot.error}\n`);
+  process.stdout.write(`thclaws dashboard for Claude Code's teams in ${server.views.root} (${teams.length ? teams.map((t) => `${t.name}${t.ended ? ' (ended)' : ''}`).join(', ') : 'none yet'})\n${server.url}\n`);
   await untilInterrupted();
   await server.close();
 }
