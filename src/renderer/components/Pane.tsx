@@ -171,7 +171,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
           not started — <StartButton name={member.name} />
         </div>
       ) : (
-        member.terminal.kind === 'readonly' && <div className="pane-readonly">read-only: {member.terminal.reason}</div>
+        // A Claude Code tmux pane's own button says whether keys go to it (Type here / Stop typing).
+        member.terminal.kind === 'readonly' && !cc?.members[member.name]?.pane && <div className="pane-readonly">read-only: {member.terminal.reason}</div>
       )}
       <div className="pane-term-box" onFocus={() => setInTerm(true)} onBlur={() => setInTerm(false)}>
         <div className="pane-term" ref={host} />
