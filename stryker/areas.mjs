@@ -39,6 +39,9 @@ export const AREAS = [
   { prefix: 'src/core/teams/approvals.ts', tests: ['test/teams/', 'src/core/teams/'], e2e: ['e2e/approvals.spec.ts'] },
   { prefix: 'src/core/review/', tests: ['test/review/', 'src/core/review/'], e2e: ['e2e/review.spec.ts', 'e2e/review-follow.spec.ts'] },
   { prefix: 'src/cli/', tests: ['test/agent/', 'src/cli/'] },
+  // Claude Code's own teams: the reader's unit tests, the hook, and the real binary in tmux.
+  { prefix: 'src/core/claude-code/', tests: ['test/claude-code/'] },
+  { prefix: 'src/cli/claude-team-command.ts', tests: ['test/claude-code/'] },
   // The host and dashboard commands start processes the desktop suites drive.
   { prefix: 'src/cli/host-command.ts', tests: ['test/desktop/host-daemon', 'test/desktop/exit-unused', 'test/desktop/socket-dir'] },
   { prefix: 'src/cli/dashboard-command.ts', tests: ['test/desktop/dashboard-endpoint', 'test/desktop/web', 'test/desktop/demo-ctrl-c'], e2e: ['e2e/dashboard-died.spec.ts'] },

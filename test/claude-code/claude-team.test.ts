@@ -34,7 +34,7 @@ function asked(t: ClaudeTeam, marker: string): Array<{ alice: boolean }> {
     .map((r) => ({ alice: !JSON.stringify(r.body.messages).includes('MAKE TEAM') }));
 }
 
-describe.skipIf(!CLAUDE_BIN)('claude-team against Claude Code in tmux (skipped: no Claude Code binary in node_modules or no tmux)', () => {
+describe.skipIf(!CLAUDE_BIN)('claude-team against Claude Code in tmux (needs the Claude Code binary in node_modules and tmux)', () => {
   let t: ClaudeTeam;
   let team: string;
 
@@ -98,6 +98,12 @@ describe.skipIf(!CLAUDE_BIN)('claude-team against Claude Code in tmux (skipped: 
       DEADLINE,
     );
     expect(log.some((e) => e.direction === 'in' && e.text.includes('PING-ALICE'))).toBe(true);
+    // Her turn over, alice reads idle.
+    await waitFor(
+      async () => (await json<Listed[]>(t, ['claude-team', 'list', '--json'])).find((x) => x.name === team)?.members.find((m) => m.name === 'alice')?.state === 'idle',
+      'alice shown idle',
+      DEADLINE,
+    );
   }, 2 * DEADLINE + 30_000);
 
   it('refuses a forged control frame, an unknown member and an unknown team, one line each', async () => {
@@ -106,6 +112,9 @@ describe.skipIf(!CLAUDE_BIN)('claude-team against Claude Code in tmux (skipped: 
     expect(frame.stderr.trim().split('\n')).toEqual([expect.stringContaining('control frame')]);
     const member = await t.cli(['claude-team', 'send', team, 'bob', 'hi']);
     expect(member.stderr.trim()).toBe(`thclaws: unknown member "bob" of team "${team}"; members: team-lead, alice`);
+    const noLog = await t.cli(['claude-team', 'log', team, 'bob']);
+    expect(noLog.code).not.toBe(0);
+    expect(noLog.stderr.trim()).toBe(`thclaws: unknown member "bob" of team "${team}"; members: team-lead, alice`);
     const unknown = await t.cli(['claude-team', 'tasks', 'no-such-team']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('unknown Claude Code team "no-such-team"; known: ');

@@ -6,10 +6,12 @@
  * whose first act is a Bash call that needs permission.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FakeAnthropic, type FakeReply } from '../agent/fake-anthropic.js';
 import { REPO, runCli, scrubbedEnv, tempDir, type RunResult } from '../agent/helpers.js';
+import { waitFor } from '../teams/helpers.js';
+import { pidAlive } from '../../src/core/store/index.js';
 
 const PLATFORM_PKG = `@anthropic-ai/claude-agent-sdk-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}`;
 export const CLAUDE_BIN = ((): string | undefined => {
@@ -58,13 +60,13 @@ export interface ClaudeTeam {
   fake: FakeAnthropic;
   /** The thclaws CLI with the scratch HOME. */
   cli(args: string[]): Promise<RunResult>;
-  pane(): string;
+  pane(target?: string): string;
   keys(...keys: string[]): void;
   cleanup(): Promise<void>;
 }
 
 /** A scratch home where Claude Code asks nothing at start (onboarding, trust, the key) and asks before Bash. */
-function scratchHome(home: string, work: string): void {
+function scratchHome(home: string, work: string, settings: Record<string, unknown>): void {
   mkdirSync(path.join(home, '.claude'), { recursive: true });
   mkdirSync(work, { recursive: true });
   execFileSync('git', ['init', '-q', work]);
@@ -75,15 +77,18 @@ function scratchHome(home: string, work: string): void {
     projects: { [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
   };
   writeFileSync(path.join(home, '.claude.json'), JSON.stringify(claudeJson));
-  writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { defaultMode: 'default' } }, null, 2));
+  writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { defaultMode: 'default' }, ...settings }, null, 2));
 }
 
-/** Starts the fake server and Claude Code in its own tmux server; `beforeStart` runs with the home ready (hooks install). */
-export async function startClaudeTeam(beforeStart?: (t: ClaudeTeam) => Promise<void>): Promise<ClaudeTeam> {
+/**
+ * Starts the fake server and Claude Code in its own tmux server; `beforeStart` runs with the home ready (hooks
+ * install); `settings` go into the user's Claude Code settings (`teammateMode: 'tmux'` for pane teammates).
+ */
+export async function startClaudeTeam(beforeStart?: (t: ClaudeTeam) => Promise<void>, settings: Record<string, unknown> = {}): Promise<ClaudeTeam> {
   const tmp = tempDir('thclaws-cc-');
   const home = path.join(tmp.dir, 'home');
   const work = path.join(tmp.dir, 'work');
-  scratchHome(home, work);
+  scratchHome(home, work, settings);
   const fake = await new FakeAnthropic().start();
   const rules = teamRules(work);
   fake.respond = (body) => rules(body);
@@ -103,16 +108,21 @@ export async function startClaudeTeam(beforeStart?: (t: ClaudeTeam) => Promise<v
     work,
     fake,
     cli: (args) => runCli(args, { cwd: work, env: scrubbedEnv(home) }),
-    pane: () => tmux('capture-pane', '-p', '-t', 'lead'),
-    keys: (...keys) => void tmux('send-keys', '-t', 'lead', ...keys),
+    // The lead's pane is the first of the first window; pane teammates split it.
+    pane: (target = 'lead:0.0') => tmux('capture-pane', '-p', '-t', target),
+    keys: (...keys) => void tmux('send-keys', '-t', 'lead:0.0', ...keys),
     cleanup: async () => {
+      // The panes' processes (the lead, pane teammates) by pid: they still write their files as they exit.
+      let pids: number[] = [];
       try {
+        pids = tmux('list-panes', '-a', '-F', '#{pane_pid}').split('\n').filter(Boolean).map(Number);
         tmux('kill-server');
       } catch {
         // already gone (the lead exited and the server with it)
       }
+      await waitFor(() => pids.every((pid) => !pidAlive(pid)), "Claude Code's processes gone", 30_000).catch(() => pids.forEach((pid) => pidAlive(pid) && process.kill(pid, 'SIGKILL')));
       await fake.close();
-      tmp.cleanup();
+      rmSync(tmp.dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
   await beforeStart?.(t);

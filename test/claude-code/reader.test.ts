@@ -60,6 +60,9 @@ describe('the Claude Code team reader', () => {
   it('names the file, the version and what failed for a drifted roster or a torn task, never an empty list', async () => {
     team({ members: undefined, roster: [] });
     await expect(listTeams(root)).rejects.toThrow(`cannot read ${teamConfigFile(TEAM, root)} (Claude Code 9.9.9): members: Invalid input`);
+    // A drifted field the reader relies on (the lead's pid) is an error too, not a team silently shown ended.
+    team({ leadProcess: { pid: String(process.pid) } });
+    await expect(listTeams(root)).rejects.toThrow(`cannot read ${teamConfigFile(TEAM, root)} (Claude Code version unknown): leadProcess.pid: Invalid input`);
     team();
     write(path.join(tasksDir(TEAM, root), '1.json'), '{"id":"1","subj');
     await expect(listTeams(root)).rejects.toThrow(`cannot read ${path.join(tasksDir(TEAM, root), '1.json')} (Claude Code 9.9.9): not JSON`);
@@ -78,6 +81,60 @@ describe('the Claude Code team reader', () => {
     expect(renamed.members.every((m) => m.state === 'ended')).toBe(true);
     rmSync(deleted, { recursive: true });
     expect(await findTeam(TEAM, root)).toMatchObject({ ended: true, members: [], tasks: [expect.objectContaining({ subject: 'kept' })] });
+  });
+
+  it("reads an in-process teammate's state from its transcript: idle after its turn ended, busy once told something", async () => {
+    team();
+    const dir = path.join(root, 'projects', '-w', 'sess-1', 'subagents');
+    write(path.join(dir, 'agent-abob-1.meta.json'), { name: 'bob', agentType: 'bob', teamName: TEAM });
+    const line = (r: object) => JSON.stringify({ version: '9.9.9', timestamp: '2026-01-01T00:00:00Z', ...r });
+    const turn = [
+      line({ type: 'user', message: { role: 'user', content: 'do it' } }),
+      line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' } }),
+      // Claude Code's bookkeeping after a turn is not a turn.
+      line({ type: 'tools-used', tools: [] }),
+      '{"type":"attachm', // being appended
+    ];
+    write(path.join(dir, 'agent-abob-1.jsonl'), turn.join('\n'));
+    expect((await findTeam(TEAM, root)).members[1]).toMatchObject({ name: 'bob', state: 'idle' });
+    write(path.join(dir, 'agent-abob-1.jsonl'), [...turn.slice(0, 3), line({ type: 'user', message: { role: 'user', content: 'more' } })].join('\n'));
+    expect((await findTeam(TEAM, root)).members[1]).toMatchObject({ name: 'bob', state: 'busy' });
+  });
+
+  it("finds a pane teammate's own transcript by its team and name tags, not one older than the team", async () => {
+    team({ createdAt: Date.now() - 60_000 });
+    const config = JSON.parse(readFileSync(teamConfigFile(TEAM, root), 'utf8'));
+    config.members[1] = { ...config.members[1], backendType: 'tmux', tmuxPaneId: '%1' };
+    write(teamConfigFile(TEAM, root), config);
+    const project = path.join(root, 'projects', '-w');
+    const tagged = (content: string, stop?: string) =>
+      JSON.stringify({ teamName: TEAM, agentName: 'bob', type: stop ? 'assistant' : 'user', message: { role: stop ? 'assistant' : 'user', content, ...(stop ? { stop_reason: stop } : {}) } });
+    write(path.join(project, 'old.jsonl'), tagged('an older bob', 'end_turn'));
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(path.join(project, 'old.jsonl'), old, old);
+    expect((await findTeam(TEAM, root)).members[1]).toMatchObject({ name: 'bob', backend: 'tmux', state: 'starting' });
+    write(path.join(project, 'pane.jsonl'), tagged('hello bob'));
+    expect((await findTeam(TEAM, root)).members[1]).toMatchObject({ state: 'busy', transcript: path.join(project, 'pane.jsonl') });
+  });
+
+  it('knows the lead by its name when members carry no agentId', async () => {
+    team();
+    const config = JSON.parse(readFileSync(teamConfigFile(TEAM, root), 'utf8'));
+    config.members = config.members.map(({ agentId: _id, ...m }: { agentId?: string }) => m);
+    write(teamConfigFile(TEAM, root), config);
+    expect((await findTeam(TEAM, root)).members.map((m) => [m.name, m.state])).toEqual([
+      ['team-lead', 'waiting'],
+      ['bob', 'starting'],
+    ]);
+  });
+
+  it("takes an ended team's folder from its lead's entry, not a teammate's (a teammate may work elsewhere)", async () => {
+    team();
+    const config = JSON.parse(readFileSync(teamConfigFile(TEAM, root), 'utf8'));
+    config.members = [{ ...config.members[1], cwd: '/elsewhere' }, config.members[0]];
+    write(teamConfigFile(TEAM, root), config);
+    rmSync(sessionFile(process.pid, root));
+    expect(await findTeam(TEAM, root)).toMatchObject({ ended: true, cwd: '/w' });
   });
 
   it('shows the lead ended when its pid now belongs to another process (procStart differs)', async () => {
