@@ -120,6 +120,7 @@ class Link {
   private readonly sent = new Map<string, string>();
   private readonly terms: ViewTerminals;
   private rendering: Promise<void> = Promise.resolve();
+  private typing: Promise<void> = Promise.resolve();
   private closed = false;
 
   constructor(
@@ -204,10 +205,15 @@ class Link {
         this.terms.detach(r.agent);
         return this.reply(r.id);
       case 'input': {
-        const { team, m } = this.member(r.agent);
-        const pane = await paneOf(team, m);
-        if (!pane) throw new Error(`${READ_ONLY}: ${m.name} has no tmux pane to type into (an in-process teammate, or the team ended); send it a message instead`);
-        await pane.server.sendKeys(pane.pane, r.data);
+        // Each keystroke is its own request: they reach tmux one after the other, in the order typed.
+        const turn = this.typing.then(async () => {
+          const { team, m } = this.member(r.agent);
+          const pane = await paneOf(team, m);
+          if (!pane) throw new Error(`${READ_ONLY}: ${m.name} has no tmux pane to type into (an in-process teammate, or the team ended); send it a message instead`);
+          await pane.server.sendKeys(pane.pane, r.data);
+        });
+        this.typing = turn.catch(() => undefined);
+        await turn;
         return this.reply(r.id);
       }
       case 'send_message': {
