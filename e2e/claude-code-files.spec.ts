@@ -120,3 +120,29 @@ test('dashboard --claude-code started while a file does not parse serves the tea
     proc.kill('SIGTERM');
   }
 });
+
+test('with several teams the picker lists each, and picking one shows its roster', async () => {
+  // The drifted file mended (one unreadable file stops the whole read: the view keeps the last good one).
+  write(path.join(claude, 'tasks', TEAM, '1.json'), { id: '1', subject: 'Port the parser', status: 'in_progress', owner: 'bob', blocks: [], blockedBy: [] });
+  const other = 'session-5eed0002';
+  write(path.join(claude, 'teams', other, 'config.json'), {
+    name: other,
+    leadAgentId: `team-lead@${other}`,
+    leadSessionId: 'sess-other',
+    leadProcess: { pid: lead.pid },
+    members: [
+      { agentId: `team-lead@${other}`, name: 'team-lead', agentType: 'team-lead', cwd: d.ws, backendType: 'in-process' },
+      { agentId: `carol@${other}`, name: 'carol', agentType: 'claude', cwd: d.ws, backendType: 'in-process' },
+    ],
+  });
+  const picker = page.getByRole('combobox', { name: 'workspace' });
+  // The folder the view came from, to go back, then each Claude Code team (this one's lead session is not
+  // the live process's: ended).
+  await expect(picker.locator('option')).toHaveText([d.ws, `Claude Code: ${TEAM}`, `Claude Code: ${other} (ended)`]);
+  await picker.selectOption(`claude-code:${other}`);
+  await page.getByRole('button', { name: 'Team', exact: true }).click();
+  await expect(page.locator('.pane[data-agent="carol"]')).toBeVisible();
+  await expect(page.locator('.pane[data-agent="bob"]')).toHaveCount(0);
+  await expect(page.getByTestId('cc-bar')).toContainText(`Claude Code team ${other}`);
+  await expect(page.getByTestId('cc-ended')).toBeVisible();
+});
