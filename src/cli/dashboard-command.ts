@@ -135,6 +135,8 @@ async function claudeCode(opts: DashboardOptions, port: number): Promise<void> {
   });
   const teams = server.views.snapshot.teams;
   if (server.views.snapshot.error) process.stderr.write(`thclaws: warning: ${server.views.snapshot.error}\n`);
+  // A team not there yet may start later: said, not refused; the page shows it once its files appear.
+  if (team && !teams.some((t) => t.name === team)) process.stderr.write(`thclaws: warning: no Claude Code team "${team}" yet (known: ${teams.map((t) => t.name).join(', ') || 'none'}); the page shows it once it appears\n`);
   process.stdout.write(`thclaws dashboard for Claude Code's teams in ${server.views.root} (${teams.length ? teams.map((t) => `${t.name}${t.ended ? ' (ended)' : ''}`).join(', ') : 'none yet'})\n${server.url}\n`);
   await untilInterrupted();
   await server.close();
