@@ -41,7 +41,8 @@ test.beforeAll(async ({ browser }) => {
     ],
   });
   write(path.join(claude, 'sessions', `${pid}.json`), { pid, sessionId: 'sess-5eed', cwd: d.ws, version: '2.1.333', status: 'waiting', waitingFor: 'permission prompt' });
-  write(path.join(claude, 'tasks', TEAM, '1.json'), { id: '1', subject: 'Port the parser', description: 'to TypeScript', status: 'in_progress', owner: 'bob', blocks: [], blockedBy: [] });
+  write(path.join(claude, 'tasks', TEAM, '1.json'), { id: '1', subject: 'Port the parser', description: 'to TypeScript', status: 'in_progress', owner: 'bob', blocks: ['2'], blockedBy: [] });
+  write(path.join(claude, 'tasks', TEAM, '2.json'), { id: '2', subject: 'Ship it', status: 'pending', blocks: [], blockedBy: ['1'] });
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(d.url);
   await expect(page.locator('.pane[data-agent="alice"]')).toBeVisible();
@@ -60,6 +61,8 @@ test("the picker's Claude Code entry opens the team, its lead waiting for permis
   await expect(leadPane.getByTestId('cc-waiting')).toHaveText('waiting for you: permission');
   await expect(leadPane.locator('.badge[data-waiting]')).toHaveText('waiting for you');
   await expect(page.locator('.pane[data-agent="alice"]')).toHaveCount(0);
+  // The task bob works on is on his pane.
+  await expect(page.locator('.pane[data-agent="bob"] .pane-task')).toHaveText('task #1');
   await expect(page.getByTestId('cc-bar')).toContainText(`Claude Code team ${TEAM} · Claude Code 2.1.333`);
   await expect(page.getByTestId('cc-error')).toHaveCount(0);
   // Claude Code runs the team: a thclaws team's own controls are not offered.
@@ -67,6 +70,8 @@ test("the picker's Claude Code entry opens the team, its lead waiting for permis
   await expect(page.locator('.gear')).toHaveCount(0);
   await page.getByRole('button', { name: 'Tasks' }).click();
   await expect(page.locator('.board-col[data-column="in_progress"] .task', { hasText: 'Port the parser' })).toContainText('owner: bob');
+  // #2 waits on #1, which is not done yet.
+  await expect(page.locator('.board-col[data-column="pending"] .task', { hasText: 'Ship it' }).locator('.task-blocked')).toHaveText('blocked');
   await picker.selectOption(d.ws);
   await page.getByRole('button', { name: 'Team', exact: true }).click();
   await expect(page.locator('.pane[data-agent="alice"]')).toBeVisible();

@@ -86,6 +86,8 @@ test("a message typed in the lead's box reaches the lead's model, and the log sh
   const lead = page.locator('.pane[data-agent="team-lead"]');
   await lead.getByRole('textbox', { name: 'message team-lead' }).fill('PING-FROM-DASHBOARD status please');
   await lead.getByRole('button', { name: 'Send' }).click();
+  // Sent: the box empties once the dashboard says so.
+  await expect(lead.getByRole('textbox', { name: 'message team-lead' })).toHaveValue('');
   await expect.poll(() => asked('PING-FROM-DASHBOARD'), { timeout: 60_000 }).toBe(true);
   await page.getByRole('button', { name: 'Messages' }).click();
   await expect(page.getByTestId('message-log')).toContainText('lead heard', { timeout: 30_000 });
