@@ -98,6 +98,9 @@ describe.skipIf(!CLAUDE_BIN)('claude-team against Claude Code in tmux (needs the
       DEADLINE,
     );
     expect(log.some((e) => e.direction === 'in' && e.text.includes('PING-ALICE'))).toBe(true);
+    const human = (await t.cli(['claude-team', 'log', team, 'alice'])).stdout;
+    expect(human).toMatch(/alice <- <teammate-message teammate_id="dashboard"[^\n]*\n {4}PING-ALICE how is it going/);
+    expect(human).toMatch(/alice -> alice heard: /);
     // Her turn over, alice reads idle.
     await waitFor(
       async () => (await json<Listed[]>(t, ['claude-team', 'list', '--json'])).find((x) => x.name === team)?.members.find((m) => m.name === 'alice')?.state === 'idle',

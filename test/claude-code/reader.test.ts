@@ -44,7 +44,10 @@ describe('the Claude Code team reader', () => {
     write(path.join(tasksDir(TEAM, root), '2.json'), { id: 2, subject: 'second', status: 'in_progress', owner: 'bob', blocks: [], blockedBy: [1], priority: 'high' });
     write(path.join(tasksDir(TEAM, root), '1.json'), { id: '1', subject: 'first', status: 'completed' });
     write(path.join(tasksDir(TEAM, root), '.lock'), '');
-    const [t] = await listTeams(root);
+    const teams = await listTeams(root);
+    // Its task list belongs to it: not listed again as an ended team of its own.
+    expect(teams.map((x) => x.name)).toEqual([TEAM]);
+    const t = teams[0];
     expect(t).toMatchObject({ name: TEAM, ended: false, version: '9.9.9', cwd: '/w' });
     expect(t!.members.map((m) => [m.name, m.state])).toEqual([
       ['team-lead', 'waiting'],
@@ -63,6 +66,10 @@ describe('the Claude Code team reader', () => {
     // A drifted field the reader relies on (the lead's pid) is an error too, not a team silently shown ended.
     team({ leadProcess: { pid: String(process.pid) } });
     await expect(listTeams(root)).rejects.toThrow(`cannot read ${teamConfigFile(TEAM, root)} (Claude Code version unknown): leadProcess.pid: Invalid input`);
+    team();
+    // A session file names the version that wrote it even when it does not parse.
+    write(sessionFile(process.pid, root), { pid: process.pid, version: '9.9.9', status: 'idle' });
+    await expect(listTeams(root)).rejects.toThrow(`cannot read ${sessionFile(process.pid, root)} (Claude Code 9.9.9): sessionId: Invalid input`);
     team();
     write(path.join(tasksDir(TEAM, root), '1.json'), '{"id":"1","subj');
     await expect(listTeams(root)).rejects.toThrow(`cannot read ${path.join(tasksDir(TEAM, root), '1.json')} (Claude Code 9.9.9): not JSON`);
