@@ -13,7 +13,7 @@ interface DashboardOptions {
   demo?: boolean;
   keep?: boolean;
   inProcess?: boolean;
-  claudeCode?: boolean;
+  claudeCode?: string | boolean;
   remote?: string;
   remoteBin?: string;
   useMyKey?: boolean;
@@ -33,7 +33,7 @@ export function registerDashboardCommand(program: Command): void {
     .option('--demo', 'the live demo: a throw-away workspace where the scripted demo team works in the dashboard (no key needed)')
     .option('--keep', 'with --demo: keep the demo workspace')
     .option('--in-process', "run the team inside this dashboard instead of the workspace's host (the agents stop with it)")
-    .option('--claude-code', "a read-only page of Claude Code's own agent teams (~/.claude/teams): roster, task board, log")
+    .option('--claude-code [team]', "Claude Code's own agent teams (~/.claude/teams) instead of a thclaws workspace; a team by name, else the newest live one")
     .option('--remote <url>', 'the team on another machine: ssh://[user@]host[:port]/path (through your own ssh; THCLAWS_SSH or the setting remote.ssh name another command)')
     .option('--remote-bin <program>', 'with --remote: the thclaws program there (default: the setting remote.bin, else thclaws on its PATH)')
     .option('--use-my-key', "with --remote: hold this machine's ANTHROPIC_API_KEY in the remote host's memory (default: the agents use the remote's own key)")
@@ -41,22 +41,16 @@ export function registerDashboardCommand(program: Command): void {
     .action(async (opts: DashboardOptions) => {
       const port = opts.port === undefined ? 0 : Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid --port ${JSON.stringify(opts.port)}`);
-      if (opts.claudeCode) {
-        const page = await (await import('./claude-code-dashboard.js')).serveClaudeCodeDashboard(opts.host, port);
-        process.stdout.write(`Claude Code teams (read-only)\n${page.url}\n`);
-        await untilInterrupted();
-        await page.close();
-        return;
-      }
       // Loaded on demand: the rest of the CLI never pays for node-pty and ws.
       if (opts.remote !== undefined) {
-        if (opts.demo || opts.inProcess) throw new CliError(`--remote cannot be used with ${opts.demo ? '--demo' : '--in-process'}: the team runs on the other machine`);
+        if (opts.demo || opts.inProcess || opts.claudeCode !== undefined) throw new CliError(`--remote cannot be used with ${opts.demo ? '--demo' : opts.inProcess ? '--in-process' : '--claude-code'}: the team runs on the other machine`);
         // The folder is on the other machine: --dir is not looked at here.
         const { runRemoteDashboard } = await import('./dashboard-remote.js');
         return runRemoteDashboard({ ...opts, remote: opts.remote }, port, untilInterrupted);
       }
       if (opts.remoteBin !== undefined || opts.useMyKey) throw new CliError(`${opts.useMyKey ? '--use-my-key' : '--remote-bin'} needs --remote`);
       const [{ runDashboard, runDashboardViaHost }, { HOST_STOPPING }] = await Promise.all([import('../main/web/run.js'), import('../main/daemon/host-client.js')]);
+      if (opts.claudeCode !== undefined) return claudeCode(opts, port);
       const dir = path.resolve(opts.dir);
       if (!opts.demo && !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--dir ${dir} is not a directory`);
       if (opts.inProcess) return inProcess(runDashboard, opts, dir, port);
@@ -143,6 +137,22 @@ export function keepServed(kept: Kept | null, server: { port: number; portTaken?
   } catch (err) {
     process.stderr.write(`thclaws: warning: could not keep the dashboard's address in ${kept.file} (${(err as NodeJS.ErrnoException).code ?? String(err)}): the next dashboard gets a new URL\n`);
   }
+}
+
+/** `--claude-code`: Claude Code's teams, read from its files; nothing of thclaws is started. */
+async function claudeCode(opts: DashboardOptions, port: number): Promise<void> {
+  const { runClaudeCodeDashboard } = await import('../main/claude-code/run.js');
+  const team = typeof opts.claudeCode === 'string' ? opts.claudeCode : undefined;
+  const server = await runClaudeCodeDashboard({ port, host: opts.host, ...(team ? { team } : {}) }).catch((err: Error) => {
+    throw new CliError(err.message.split('\n')[0]!);
+  });
+  const teams = server.views.snapshot.teams;
+  if (server.views.snapshot.error) process.stderr.write(`thclaws: warning: ${server.views.snapshot.error}\n`);
+  // A team not there yet may start later: said, not refused; the page shows it once its files appear.
+  if (team && !teams.some((t) => t.name === team)) process.stderr.write(`thclaws: warning: no Claude Code team "${team}" yet (known: ${teams.map((t) => t.name).join(', ') || 'none'}); the page shows it once it appears\n`);
+  process.stdout.write(`thclaws dashboard for Claude Code's teams in ${server.views.root} (${teams.length ? teams.map((t) => `${t.name}${t.ended ? ' (ended)' : ''}`).join(', ') : 'none yet'})\n${server.url}\n`);
+  await untilInterrupted();
+  await server.close();
 }
 
 const untilInterrupted = () =>

@@ -13,7 +13,7 @@ import { StoreCallSchema, StoreWakeKindSchema } from './store-api.js';
 export * from './review-views.js';
 
 export * from './views.js';
-import { ApprovalViewSchema, EffectiveModeSchema, MemberSchema, MemberSpecPatchSchema, MemberSpecSchema, SandboxViewSchema, SettingsPatchSchema, SettingsViewSchema, SetupViewSchema, SpendPointSchema, TaskViewSchema, WorkspaceViewSchema } from './views.js';
+import { ApprovalViewSchema, EffectiveModeSchema, MemberSchema, MessageLogEntrySchema, MemberSpecPatchSchema, MemberSpecSchema, SandboxViewSchema, SettingsPatchSchema, SettingsViewSchema, SetupViewSchema, SpendPointSchema, TaskViewSchema, WorkspaceViewSchema } from './views.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests: view → host. `id` pairs a request with its reply; id 0 asks for no reply unless it fails
@@ -177,6 +177,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('merge_done'), run: z.string().max(64), result: z.unknown() }),
   /** To an attached teammate (store-api.ts): its inbox, the board or the config changed; it reads again. */
   z.object({ type: z.literal('store_wake'), kind: StoreWakeKindSchema }),
+  /** A Claude Code team's messages (its latest, oldest first), sent whole on each change. */
+  z.object({ type: z.literal('message_log'), entries: z.array(MessageLogEntrySchema).max(1000) }),
 ]);
 export type HostEvent = z.infer<typeof EventSchema>;
 export type HostEventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>;

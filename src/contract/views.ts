@@ -174,6 +174,26 @@ export const SpendPointSchema = z.object({ at: z.number(), tokens: z.number().in
 export type SpendPoint = z.infer<typeof SpendPointSchema>;
 export type BudgetsView = z.infer<typeof BudgetsSchema>;
 
+/**
+ * A Claude Code team shown by the dashboard (src/main/claude-code/): Claude Code owns it, so the view is
+ * read-only but for messages, approvals and typing into a tmux pane the person opened for typing.
+ */
+export const ClaudeCodeViewSchema = z.object({
+  /** Every team there is to pick from (`claude-code:<name>` opens one). */
+  teams: z.array(z.object({ name: text(200), ended: z.boolean() })).max(200),
+  ended: z.boolean(),
+  version: text(100).nullable(),
+  /** What could not be read (the file, the Claude Code version that wrote it, what failed), else null. */
+  error: text(2000).nullable(),
+  /** Per member: Claude Code's backend, its tmux pane (a live terminal), what it waits for ("permission prompt"). */
+  members: z.record(z.string().max(100), z.object({ backend: text(50).nullable(), pane: text(50).nullable(), waiting: text(200).nullable() })),
+});
+export type ClaudeCodeView = z.infer<typeof ClaudeCodeViewSchema>;
+
+/** One message of a Claude Code team's log (from its transcripts): `in` told to the member, `out` said by it. */
+export const MessageLogEntrySchema = z.object({ at: z.string().max(64).nullable(), member: text(200), direction: z.enum(['in', 'out']), text: text(20_000) });
+export type MessageLogEntry = z.infer<typeof MessageLogEntrySchema>;
+
 export const WorkspaceViewSchema = z.object({
   dir: z.string(),
   team: z.string().nullable(),
@@ -182,4 +202,7 @@ export const WorkspaceViewSchema = z.object({
   demo: z.boolean().optional(),
   /** The pid of the workspace's host process serving the team (absent in-process): only then can a view stop the team. */
   host_pid: z.number().int().positive().optional(),
+  /** A Claude Code team, not a thclaws workspace: the controls Claude Code owns are hidden. */
+  claude_code: ClaudeCodeViewSchema.optional(),
 });
+export type WorkspaceView = z.infer<typeof WorkspaceViewSchema>;

@@ -22,6 +22,7 @@ import { RemoteDialog } from './components/RemoteDialog';
 import { ServerLost } from './components/ServerLost';
 import { NeedsYou } from './components/NeedsYou';
 import { KeyCheckLine } from './components/KeyCheck';
+import { ClaudeCodeBar, MessageLog, useClaudeCode } from './components/ClaudeCode';
 
 function ApprovalsBadge() {
   const pending = useDashboard((s) => s.approvalsPending);
@@ -50,6 +51,7 @@ function HeaderBar() {
   // Changes and Merge are views of the page too: while one is open neither tab is the current one.
   const tab = useDashboard((s) => (s.reviewView ? null : s.tab));
   const settingUp = useSettingUp();
+  const cc = useClaudeCode();
   const c = teamCounts(members);
   return (
     <header className="topbar" data-region aria-label="team header">
@@ -61,7 +63,8 @@ function HeaderBar() {
         total {formatUsd(c.costUsd)}
         {c.costUnknown ? ' + ?' : ''}
       </span>
-      <SandboxBadge />
+      {/* Claude Code's sandbox is its own: the badge would describe thclaws' agents. */}
+      {!cc && <SandboxBadge />}
       <ApprovalsBadge />
       <NeedsYou />
       <nav className="tabs" aria-label="views">
@@ -71,8 +74,13 @@ function HeaderBar() {
         <button className={tab === 'board' ? 'active' : ''} aria-current={tab === 'board' ? 'page' : undefined} onClick={() => setTab('board')}>
           Tasks
         </button>
+        {cc && (
+          <button className={tab === 'messages' ? 'active' : ''} aria-current={tab === 'messages' ? 'page' : undefined} onClick={() => setTab('messages')}>
+            Messages
+          </button>
+        )}
       </nav>
-      <ReviewButtons />
+      {!cc && <ReviewButtons />}
       <span className="spacer" />
       <HeaderMenu />
     </header>
@@ -126,6 +134,7 @@ export function App() {
   const editing = useDashboard((s) => s.editingTask);
   const stopped = useDashboard((s) => s.hostClosed !== null);
   const lost = useDashboard((s) => s.serverLost || s.linkLost !== null);
+  const cc = useClaudeCode();
   useEffect(() => installShortcuts(), []);
   // The host exited on purpose: its agents and panes are gone, so the page says so instead of showing them frozen.
   if (stopped) {
@@ -149,6 +158,7 @@ export function App() {
         <KeyCheckLine />
         <WarningsBar />
         <DemoGuide />
+        <ClaudeCodeBar />
         <Work>
           <ApprovalInbox />
           <main>
@@ -158,10 +168,13 @@ export function App() {
               <ReviewLayer />
             ) : tab === 'team' ? (
               <>
-                <TeamManager />
-                <BudgetCard />
+                {/* Claude Code builds and budgets its own team: neither bar applies. */}
+                {!cc && <TeamManager />}
+                {!cc && <BudgetCard />}
                 <TeamTab />
               </>
+            ) : tab === 'messages' && cc ? (
+              <MessageLog />
             ) : (
               <TaskBoard />
             )}

@@ -7,6 +7,8 @@ export const client = new HostClient();
 export const terminals = new TerminalManager(client);
 
 const attached = new Set<string>();
+/** A Claude Code team's tmux panes the person asked to type into ("Type here", ClaudeCode.tsx): only these take keys. */
+export const typingInto = new Set<string>();
 
 // Output received (rendered or not), reported once per burst of messages: the host holds bulk output back
 // while too much is on its way, so a keystroke's echo never waits behind a flood in the pipe.
@@ -43,7 +45,7 @@ client.onEvent((ev) => {
   if (ev.type === 'roster' || ev.type === 'member') {
     const members = ev.type === 'roster' ? ev.members : [ev.member];
     for (const m of members) {
-      terminals.setReadonly(m.name, m.terminal.kind !== 'pty');
+      terminals.setReadonly(m.name, m.terminal.kind !== 'pty' && !typingInto.has(m.name));
       if (!attached.has(m.name)) {
         attached.add(m.name);
         client.fire({ type: 'attach', agent: m.name, ...terminals.size(m.name) });

@@ -22,6 +22,8 @@ export interface MemberView {
   /** What the member waits for ('permission prompt'), when Claude Code says. */
   waitingFor?: string;
   transcript?: string;
+  /** Its tmux pane id (`%3`): the lead's from its session file, a pane teammate's from the roster. */
+  tmuxPane?: string;
 }
 
 export interface TeamView {
@@ -114,9 +116,13 @@ async function readTeam(dirName: string, root: string): Promise<TeamView | undef
 }
 
 async function memberView(m: ClaudeMember, config: ClaudeTeamConfig, session: ClaudeSession | undefined, leadFile: string | undefined, subs: Map<string, string>): Promise<MemberView> {
-  const base = { name: m.name, ...(m.agentType ? { agentType: m.agentType } : {}), ...(m.backendType ? { backend: m.backendType } : {}), ...(m.model ? { model: m.model } : {}) };
+  const base: Omit<MemberView, 'state'> = { name: m.name, ...(m.agentType ? { agentType: m.agentType } : {}), ...(m.backendType ? { backend: m.backendType } : {}), ...(m.model ? { model: m.model } : {}) };
   const isLead = m.agentId !== undefined ? m.agentId === config.leadAgentId : m.name === 'team-lead';
-  if (isLead) return { ...base, ...leadState(session), ...(leadFile ? { transcript: leadFile } : {}) };
+  if (isLead) {
+    const pane = /%\d+$/.exec(session?.tmux ?? '')?.[0];
+    return { ...base, ...leadState(session), ...(leadFile ? { transcript: leadFile } : {}), ...(pane ? { tmuxPane: pane } : {}) };
+  }
+  if (m.tmuxPaneId && /^%\d+$/.test(m.tmuxPaneId)) base.tmuxPane = m.tmuxPaneId;
   const transcript = subs.get(m.name);
   if (!session) return { ...base, state: 'ended', ...(transcript ? { transcript } : {}) };
   if (m.isActive === false) return { ...base, state: 'idle', ...(transcript ? { transcript } : {}) };

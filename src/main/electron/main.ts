@@ -13,6 +13,8 @@ import { RecentWorkspaces } from '../host/recent.js';
 import { demoTarget, hostTarget } from '../daemon/host-targets.js';
 import { remoteTarget } from '../daemon/remote-target.js';
 import { RemoteViews, type ViewLink } from '../daemon/remote-views.js';
+import { withClaudeCode } from '../claude-code/switch.js';
+import { ClaudeCodeViews } from '../claude-code/views.js';
 import { eventMessages, forwardToWindow, MAIN_REQUEST_ID } from '../daemon/view-event.js';
 import { DesktopKeys } from '../daemon/desktop-keys.js';
 import { IPC_CHANNELS, type HostEvent } from '../../contract/api.js';
@@ -50,7 +52,8 @@ if (first) void app.whenReady().then(() => {
     ? new DesktopKeys({ name: 'electron-safeStorage', encrypt: (p) => safeStorage.encryptString(p), decrypt: (d) => safeStorage.decryptString(d) })
     : undefined;
   const remotes = RecentWorkspaces.remotes();
-  const views = new RemoteViews(hostTarget(workspace), {
+  // The picker's "Claude Code teams" entry moves the view to Claude Code's own teams (src/main/claude-code/switch.ts).
+  const views = withClaudeCode(new RemoteViews(hostTarget(workspace), {
     targetFor: (d) => hostTarget(d),
     demo: async () => demoTarget(process.env, { fromView: true }).target,
     client: 'electron',
@@ -58,7 +61,7 @@ if (first) void app.whenReady().then(() => {
     // "Open remote folder…": the stored key goes there only when the person ticks "use my key there".
     remoteFor: (url, useMyKey) => remoteTarget({ url, ...(useMyKey ? { key: () => keys?.current() ?? null } : {}) }, {}),
     remotes,
-  });
+  }), new ClaudeCodeViews());
   const win = createWindow(outDir);
   mainWindow = win;
   const listeners = new Set<(e: HostEvent) => void>();

@@ -11,6 +11,8 @@ import { demoTarget, hostTarget } from '../daemon/host-targets.js';
 import { remoteTarget, type RemoteChoice } from '../daemon/remote-target.js';
 import { parseRemoteUrl, type RemoteSpec } from '../daemon/remote-url.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
+import { withClaudeCode } from '../claude-code/switch.js';
+import { ClaudeCodeViews } from '../claude-code/views.js';
 
 export interface RunDashboardOptions {
   workspace: string;
@@ -38,7 +40,7 @@ export async function runDashboard(opts: RunDashboardOptions): Promise<Dashboard
   await host.open();
   if (hostOpts.leadPrompt && opts.startLead !== false) void typeWhenReady(host.terminal(LEAD), hostOpts.leadPrompt);
   const manager = new HostManager(host, (o) => new TeamHost(o));
-  const server = await startDashboardServer({ manager, rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token }).catch(async (err: unknown) => {
+  const server = await startDashboardServer({ manager: withClaudeCode(manager, new ClaudeCodeViews()), rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token }).catch(async (err: unknown) => {
     await manager.close();
     throw err;
   });
@@ -76,7 +78,7 @@ export async function runDashboardViaHost(opts: RunDashboardOptions & { env?: No
     remotes: RecentWorkspaces.remotes(opts.env),
   });
   const hostPid = await views.probe();
-  const server = await startDashboardServer({ manager: views, rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token });
+  const server = await startDashboardServer({ manager: withClaudeCode(views, new ClaudeCodeViews()), rendererDir, port: opts.port, preferredPort: opts.preferredPort, host: opts.host, token: opts.token });
   return { ...server, hostPid, workspace: first.workspace, ...(first.remote ? { remote: first.remote.remote } : {}) };
 }
 

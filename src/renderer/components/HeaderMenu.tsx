@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { act } from '../context';
 import { dashboard, useDashboard } from '../store';
+import { CLAUDE_CODE_DIR } from './ClaudeCode';
 
 /** The picker's entry that asks for a remote workspace (RemoteDialog), never a folder's name. */
 const OPEN_REMOTE = ':open-remote';
@@ -55,9 +56,22 @@ export function HeaderMenu() {
             aria-label="workspace"
             onChange={(e) => (e.target.value === OPEN_REMOTE ? pick(() => dashboard.setState({ remoteDialog: true }))() : void act({ type: 'open_workspace', dir: e.target.value }))}
           >
-            {[workspace.dir, ...workspace.recent.filter((d) => d !== workspace.dir)].map((d) => (
-              <option key={d}>{d}</option>
-            ))}
+            {[workspace.dir, ...workspace.recent.filter((d) => d !== workspace.dir)]
+              .filter((d) => !d.startsWith(CLAUDE_CODE_DIR))
+              .map((d) => (
+                <option key={d}>{d}</option>
+              ))}
+            {/* Claude Code's own teams (Claude Code runs them; shown read-only where it owns the action), one entry each once open. */}
+            {workspace.claudeCode?.teams.length ? (
+              workspace.claudeCode.teams.map((t) => (
+                <option key={t.name} value={`${CLAUDE_CODE_DIR}${t.name}`}>
+                  Claude Code: {t.name}
+                  {t.ended ? ' (ended)' : ''}
+                </option>
+              ))
+            ) : (
+              <option value={CLAUDE_CODE_DIR}>Claude Code teams{workspace.claudeCode ? ' (none yet)' : ''}</option>
+            )}
             {remotes.length > 0 && (
               <optgroup label="remote">
                 {remotes.map((u) => (
@@ -73,9 +87,11 @@ export function HeaderMenu() {
         <button className="help-button" title="keyboard shortcuts (?)" onClick={pick(() => setHelpOpen(true))}>
           ? <span className="menu-label">keyboard shortcuts</span>
         </button>
-        <button className="gear" title="settings" onClick={pick(() => setSettingsOpen(true))}>
-          ⚙ <span className="menu-label">settings</span>
-        </button>
+        {!workspace?.claudeCode && (
+          <button className="gear" title="settings" onClick={pick(() => setSettingsOpen(true))}>
+            ⚙ <span className="menu-label">settings</span>
+          </button>
+        )}
         {/* Only a host process can be stopped from here (an --in-process dashboard ends with Ctrl-C), and only a team. */}
         {workspace?.hostPid && team && (
           <button className="stop-team-button" title="stop every agent and the team's host process" disabled={stopping} onClick={pick(() => setStopOpen(true))}>

@@ -10,6 +10,7 @@ import { formatCost, formatTokens, usageTitle } from '../format';
 import { PaneCosts, WorktreeActions } from './PaneWorktree';
 import { shownModel } from '../models-shown';
 import { LEAD } from '../../contract/limits';
+import { PaneClaudeCode, useClaudeCode } from './ClaudeCode';
 
 /** How long sizes must disagree before the pane says so (a resize of this view settles well within it), ms. */
 const SETTLE_MS = 400;
@@ -55,6 +56,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
   const focus = useDashboard((s) => s.focus);
   const scripted = useDashboard((s) => !!s.setup?.scripted);
   const demo = useDashboard((s) => !!s.workspace?.demo);
+  // A Claude Code team's member: Claude Code starts, stops and aborts it; the pane keeps what still works here.
+  const cc = useClaudeCode();
   // A completion refused for this agent (nothing committed): the header says so, not just "idle".
   const notDone = useDashboard((s) => Object.values(s.tasks).find((t) => t.not_done_by === member.name && t.status !== 'completed' && t.not_done));
 
@@ -144,7 +147,10 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
         )}
         {!isLead && <PaneReview agent={member.name} />}
         {member.queued > 0 && <span className="pane-queued" title="unread messages">✉ {member.queued}</span>}
+        <PaneClaudeCode member={member} />
         <span className="pane-actions">
+          {!cc && (
+            <>
           {/* Only what applies now: Abort while a turn runs, Stop while live, Respawn when dead or stopped. */}
           {member.state === 'working' && (
             <button onClick={() => void act({ type: 'abort_turn', agent: member.name })} title="abort the current turn">
@@ -159,6 +165,8 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
           )}
           <WorktreeActions member={member} />
           <MemberActions member={member} onEdit={(n) => dashboard.getState().setEditingMember(n)} />
+            </>
+          )}
           <button onClick={() => toggleMaximise(member.name)} title="maximise (m)">{maximised ? 'Restore' : 'Max'}</button>
         </span>
       </header>
@@ -168,12 +176,14 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
           not started — <StartButton name={member.name} />
         </div>
       ) : (
-        member.terminal.kind === 'readonly' && <div className="pane-readonly">read-only: {member.terminal.reason}</div>
+        // A Claude Code tmux pane's own button says whether keys go to it (Type here / Stop typing).
+        member.terminal.kind === 'readonly' && !cc?.members[member.name]?.pane && <div className="pane-readonly">read-only: {member.terminal.reason}</div>
       )}
       <div className="pane-term-box" onFocus={() => setInTerm(true)} onBlur={() => setInTerm(false)}>
         <div className="pane-term" ref={host} />
         {/* Over the terminal, never above it: taking its rows would resize the pty it is about. */}
-        <SizedElsewhere agent={member.name} />
+        {/* A Claude Code pane keeps its tmux window's size: there is no "fit here" to offer. */}
+        {!cc && <SizedElsewhere agent={member.name} />}
         {/* Said by the terminal's accessible name on focus (terminals.ts); shown here for the eye. */}
         {inTerm && (
           <div className="pane-keys" aria-hidden="true" data-testid="pane-keys">
@@ -188,7 +198,7 @@ export function Pane({ member, visible }: { member: Member; visible: boolean }) 
           void send();
         }}
       >
-        <input ref={input} value={text} onChange={(e) => setText(e.target.value)} placeholder={`message ${member.name} (as user)`} aria-label={`message ${member.name}`} />
+        <input ref={input} value={text} onChange={(e) => setText(e.target.value)} placeholder={`message ${member.name} (as ${cc ? 'dashboard' : 'user'})`} aria-label={`message ${member.name}`} />
         <button type="submit">Send</button>
       </form>
     </section>

@@ -8,6 +8,7 @@ import { useNarrow } from '../layout';
 
 function TaskCard({ task }: { task: TaskView }) {
   const setEditing = useDashboard((s) => s.setEditingTask);
+  const readOnly = useDashboard((s) => !!s.workspace?.claudeCode);
   const blocked = task.open_blockers.length > 0 && task.status === 'pending';
   const cancelled = task.column === 'cancelled';
   return (
@@ -48,7 +49,7 @@ function TaskCard({ task }: { task: TaskView }) {
           ))}
         </div>
       )}
-      {task.status !== 'completed' && (
+      {task.status !== 'completed' && !readOnly && (
         <div className="task-actions">
           <button onClick={() => setEditing(task.id)}>Edit</button>
           <button onClick={() => void act({ type: 'task_cancel', task: task.id })}>Cancel</button>
@@ -127,6 +128,7 @@ export function TaskBoard() {
   const setEditing = useDashboard((s) => s.setEditingTask);
   const cols = boardColumns(tasks);
   const narrow = useNarrow();
+  const readOnly = useDashboard((s) => !!s.workspace?.claudeCode);
   const [shown, setShown] = useState<string | null>(null);
   const columns = BOARD_COLUMNS.filter((c) => c.key === 'pending' || c.key === 'in_progress' || c.key === 'completed' || cols[c.key].length > 0);
   // On a phone the columns are tabs: one column at a time, full width.
@@ -134,9 +136,12 @@ export function TaskBoard() {
   const current = shown && columns.some((c) => c.key === shown) ? shown : (columns.find((c) => cols[c.key].length > 0) ?? columns[0]!).key;
   return (
     <div className="board" data-region aria-label="task board">
-      <div className="board-bar">
-        <button onClick={() => setEditing('new')}>New task</button>
-      </div>
+      {/* A Claude Code team's tasks are its lead's to make (the board shows them read-only). */}
+      {!readOnly && (
+        <div className="board-bar">
+          <button onClick={() => setEditing('new')}>New task</button>
+        </div>
+      )}
       {narrow && (
         <div className="board-tabs" role="tablist" aria-label="task columns">
           {columns.map((c) => (

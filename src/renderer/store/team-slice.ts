@@ -1,10 +1,12 @@
 import type { StateCreator } from 'zustand';
-import type { ApprovalView, HostEvent, Member } from '../../contract/api';
+import type { ApprovalView, ClaudeCodeView, HostEvent, Member, MessageLogEntry } from '../../contract/api';
 import type { DashboardState } from './index';
 
 export interface TeamSlice {
   team: string | null;
-  workspace: { dir: string; recent: string[]; demo: boolean; hostPid: number | null } | null;
+  workspace: { dir: string; recent: string[]; demo: boolean; hostPid: number | null; claudeCode: ClaudeCodeView | null } | null;
+  /** A Claude Code team's messages (from its transcripts). */
+  messageLog: MessageLogEntry[];
   /** Members in roster order. */
   members: Member[];
   approvalsPending: number;
@@ -29,6 +31,7 @@ export interface TeamSlice {
 export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = (set) => ({
   team: null,
   workspace: null,
+  messageLog: [],
   members: [],
   approvalsPending: 0,
   approvals: [],
@@ -48,7 +51,9 @@ export const createTeamSlice: StateCreator<DashboardState, [], [], TeamSlice> = 
 export function reduceTeam(state: DashboardState, ev: HostEvent): Partial<DashboardState> | null {
   switch (ev.type) {
     case 'workspace':
-      return { workspace: { dir: ev.workspace.dir, recent: ev.workspace.recent, demo: !!ev.workspace.demo, hostPid: ev.workspace.host_pid ?? null }, team: ev.workspace.team };
+      return { workspace: { dir: ev.workspace.dir, recent: ev.workspace.recent, demo: !!ev.workspace.demo, hostPid: ev.workspace.host_pid ?? null, claudeCode: ev.workspace.claude_code ?? null }, team: ev.workspace.team };
+    case 'message_log':
+      return { messageLog: ev.entries };
     case 'roster':
       return { team: ev.team, members: ev.members };
     case 'member': {

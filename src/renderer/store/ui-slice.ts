@@ -3,7 +3,7 @@ import type { BudgetsView, HostEvent, MemberSpec, SandboxView, SettingsView, Set
 import type { DashboardState } from './index';
 import { LEAD } from '../../contract/limits';
 
-export type Tab = 'team' | 'board';
+export type Tab = 'team' | 'board' | 'messages';
 
 export interface Notice {
   id: number;
