@@ -17,7 +17,7 @@ import { procs, uidOf } from './procs.js';
 import { skipReason, startSshMachine, type SshMachine } from './ssh-machine.js';
 
 const skip = skipReason();
-const USER = 'thcr1';
+const USER = 'thcr6';
 const script = { rules: [{ match: 'first question', turns: [{ text: 'FIRST ANSWER FROM THE REMOTE' }] }, { match: 'after the drop', turns: [{ text: 'ANSWER AFTER THE DROP' }] }], fallback: [{ text: 'FALLBACK' }] };
 
 /** The pids whose parent is `ppid`. */
@@ -46,7 +46,7 @@ describe.skipIf(skip)('thclaws dashboard --remote: the team on another machine',
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
 
   beforeAll(async () => {
-    m = await startSshMachine();
+    m = await startSshMachine({ users: ['thcr6', 'thcr9'] });
     env.THCLAWS_SSH = m.ssh;
     ws = m.workspace(USER);
     const setup = m.run(USER, `cd ${ws} && git init -q && mkdir -p .thclaws && printf '%s' '${JSON.stringify({ provider: 'scripted', teamEnabled: true })}' > .thclaws/settings.json && printf '%s' '${JSON.stringify(script)}' > lead-script.json`);

@@ -22,7 +22,7 @@ import { skipReason, startSshMachine, type SshMachine } from './ssh-machine.js';
 
 const execFileP = promisify(execFile);
 const skip = skipReason();
-const USER = 'thcr2';
+const USER = 'thcr8';
 const KEY = 'sk-ant-api03-LaptopOnly0123456789abcdefghij_-RmTe';
 
 const parentOf = (pid: number): number | null => {
@@ -56,7 +56,7 @@ describe.skipIf(skip)('a team on another machine: whose key, and what the remote
   let dash: ChildProcess | null = null;
 
   beforeAll(async () => {
-    m = await startSshMachine();
+    m = await startSshMachine({ users: ['thcr7', 'thcr8'] });
     await fake.start();
     fake.fallback = { text: 'REMOTE LEAD USED A KEY' };
   }, 120_000);

@@ -15,7 +15,7 @@ describe.skipIf(reason !== null)(reason ?? 'the remote link under attack', () =>
   let m: SshMachine;
   const conns: RemoteHostConnection[] = [];
   beforeAll(async () => {
-    m = await startSshMachine();
+    m = await startSshMachine({ users: ['thcr10', 'thcr11'] });
   }, 60_000);
   afterAll(async () => {
     for (const c of conns) c.close();
@@ -32,11 +32,11 @@ describe.skipIf(reason !== null)(reason ?? 'the remote link under attack', () =>
   // What a `.bashrc` prints: a line that happens to be JSON, an object of another shape, a prompt without its newline.
   for (const [what, banner] of [['a number', 'echo 2026'], ['a JSON object of its own', `echo '{"motd":"hi"}'`], ['no newline', `printf 'Last login: today'`]] as const) {
     it(`a login banner that is ${what} before the bridge: skipped, the host reached`, async () => {
-      const chatty = script('thcr1', 'chatty', `#!/bin/sh\n${banner}\nexec ${m.bin} "$@"\n`);
-      const ws = m.workspace('thcr1');
-      const c = await connectRemoteHost(parseRemoteUrl(m.url('thcr1', ws)), { startLead: false }, { client: 'test', ssh: m.sshWords, bin: chatty, timeoutMs: 15_000 });
+      const chatty = script('thcr10', 'chatty', `#!/bin/sh\n${banner}\nexec ${m.bin} "$@"\n`);
+      const ws = m.workspace('thcr10');
+      const c = await connectRemoteHost(parseRemoteUrl(m.url('thcr10', ws)), { startLead: false }, { client: 'test', ssh: m.sshWords, bin: chatty, timeoutMs: 15_000 });
       conns.push(c);
-      expect([c.workspace, uidOf(c.pid)]).toEqual([ws, m.user('thcr1').uid]);
+      expect([c.workspace, uidOf(c.pid)]).toEqual([ws, m.user('thcr10').uid]);
     }, 60_000);
   }
 
@@ -44,9 +44,9 @@ describe.skipIf(reason !== null)(reason ?? 'the remote link under attack', () =>
   // LogLevel INFO, a person's default, only its note on a new host key).
   for (const level of ['ERROR', 'INFO']) {
     it(`the remote side killed before the hello (ssh LogLevel ${level}): not "cannot reach", which sends the person after the network`, async () => {
-      const killed = script('thcr1', 'killed', '#!/bin/sh\nkill -9 $$\n');
-      const err = await connectRemoteHost(parseRemoteUrl(m.url('thcr1', '~')), {}, { client: 'test', ssh: [...m.sshWords, '-o', `LogLevel=${level}`], bin: killed }).catch((e: Error) => e);
-      expect(String(err)).toBe('Error: thcr1: the ssh session ended before the host answered, and ssh gave no reason (ssh exit 255): was the remote side killed?');
+      const killed = script('thcr10', 'killed', '#!/bin/sh\nkill -9 $$\n');
+      const err = await connectRemoteHost(parseRemoteUrl(m.url('thcr10', '~')), {}, { client: 'test', ssh: [...m.sshWords, '-o', `LogLevel=${level}`], bin: killed }).catch((e: Error) => e);
+      expect(String(err)).toBe('Error: thcr10: the ssh session ended before the host answered, and ssh gave no reason (ssh exit 255): was the remote side killed?');
     }, 30_000);
   }
 });

@@ -118,6 +118,10 @@ const pidsWithParent = (ppid: number): number[] =>
     }
   }).map(Number);
 
+/**
+ * `users`: each test file names its own (vitest runs files in parallel, and a file may write a user's home: its
+ * settings, .gitconfig, .bashrc); the default pair is ssh-link's. e2e and the bench run alone.
+ */
 export async function startSshMachine(opts: { users?: string[] } = {}): Promise<SshMachine> {
   const reason = skipReason();
   if (reason) throw new Error(reason);

@@ -22,7 +22,7 @@ describe.skipIf(reason !== null)(reason ?? 'a dropped ssh link leaves the remote
   const views: TermView[] = [];
   const conns: RemoteHostConnection[] = [];
   beforeAll(async () => {
-    m = await startSshMachine({ users: ['thcr1'] });
+    m = await startSshMachine({ users: ['thcr3'] });
   }, 60_000);
   afterAll(async () => {
     for (const v of views) v.close();
@@ -31,7 +31,7 @@ describe.skipIf(reason !== null)(reason ?? 'a dropped ssh link leaves the remote
   }, 60_000);
 
   it('SIGKILL of the local ssh: the remote host and its lead keep running; connecting again gives the same pids and the restored screen', async () => {
-    const u = m.user('thcr1');
+    const u = m.user('thcr3');
     const ws = m.workspace(u.name);
     const script = path.join(ws, 'lead.json');
     const rules = { rules: [{ match: 'say hello', turns: [{ text: 'REMOTE HELLO 4242' }] }], fallback: [{ text: 'OK' }] };

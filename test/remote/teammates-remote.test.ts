@@ -63,21 +63,21 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     fake.respond = () => ({ text: 'hi from dave' });
     await fake.start();
     env.ANTHROPIC_BASE_URL = fake.url;
-    m = await startSshMachine({ users: ['thcr1', 'thcr2'] });
+    m = await startSshMachine({ users: ['thcr4', 'thcr5'] });
     // The person's ssh command, through a wrapper that keeps each run's environment: no key may be in one.
     const wrapper = path.join(tmp, 'ssh');
     fs.writeFileSync(wrapper, `#!/bin/sh\nenv >> ${sshEnvLog}\nexec ${m.ssh} "$@"\n`, { mode: 0o755 });
     env.THCLAWS_SSH = wrapper;
     fs.mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
     const hosts = {
-      m1: { ssh: m.user('thcr1').alias, dir: `~/${WORK}`, maxTeammates: 2, bin: m.bin },
-      m2: { ssh: `ssh://${m.user('thcr2').alias}`, dir: `~/${WORK}`, maxTeammates: 2, bin: m.bin },
+      m1: { ssh: m.user('thcr4').alias, dir: `~/${WORK}`, maxTeammates: 2, bin: m.bin },
+      m2: { ssh: `ssh://${m.user('thcr5').alias}`, dir: `~/${WORK}`, maxTeammates: 2, bin: m.bin },
       gone: { ssh: 'thcr-no-such-host', dir: '~/w', maxTeammates: 1, bin: m.bin },
     };
     fs.mkdirSync(path.join(env.XDG_CONFIG_HOME!, 'thclaws'), { recursive: true });
     fs.writeFileSync(path.join(env.XDG_CONFIG_HOME!, 'thclaws', 'settings.json'), JSON.stringify({ hosts }));
     // Each machine's person: a git identity and thclaws settings of their own (the lead's are not theirs).
-    for (const u of ['thcr1', 'thcr2']) {
+    for (const u of ['thcr4', 'thcr5']) {
       const r = m.run(u, 'git config --global user.email "$USER@example.test" && git config --global user.name "$USER" && mkdir -p ~/.config/thclaws && printf %s \'{"teamEnabled":true,"teammatePermissionMode":"auto"}\' > ~/.config/thclaws/settings.json');
       expect(r.status, r.stderr).toBe(0);
     }
@@ -112,7 +112,7 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
       await new Promise((r) => host.once('exit', r));
     }
     // What this run gave each machine's person goes with it (the users are shared with other files).
-    for (const u of ['thcr1', 'thcr2']) m?.run(u, `rm -rf ~/${WORK} ~/.gitconfig ~/.config/thclaws/settings.json`);
+    for (const u of ['thcr4', 'thcr5']) m?.run(u, `rm -rf ~/${WORK} ~/.gitconfig ~/.config/thclaws/settings.json`);
     await m?.close();
     await fake.close();
     ws?.cleanup();
@@ -120,7 +120,7 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
   }, 60_000);
 
   it("the other machines' users cannot read the lead's workspace", () => {
-    for (const u of ['thcr1', 'thcr2']) {
+    for (const u of ['thcr4', 'thcr5']) {
       const r = m.run(u, `cat ${ws.dir}/README.md`);
       expect(r.status).not.toBe(0);
       expect(r.stderr).toMatch(/Permission denied/);
@@ -133,17 +133,17 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     expect(deriveState(await store.statuses.read('carol'))).toBe('defined');
     // A clone there that refuses the lead's push: one line naming the host, nothing left behind.
     const clone = `~/${WORK}/t/.worktrees/erin`;
-    expect(m.run('thcr1', `mkdir -p ${clone} && cd ${clone} && git init -q && printf '#!/bin/sh\\nexit 1\\n' > .git/hooks/pre-receive && chmod +x .git/hooks/pre-receive`).status).toBe(0);
-    await expect(spawnTeammate(session, { name: 'erin', host: 'm1' })).rejects.toThrow(/^host "m1" \(thcr1\): git push of the lead's [0-9a-f]{12} to \/home\/thcr1\/.*\/erin failed: .*pre-receive hook declined/);
+    expect(m.run('thcr4', `mkdir -p ${clone} && cd ${clone} && git init -q && printf '#!/bin/sh\\nexit 1\\n' > .git/hooks/pre-receive && chmod +x .git/hooks/pre-receive`).status).toBe(0);
+    await expect(spawnTeammate(session, { name: 'erin', host: 'm1' })).rejects.toThrow(/^host "m1" \(thcr4\): git push of the lead's [0-9a-f]{12} to \/home\/thcr4\/.*\/erin failed: .*pre-receive hook declined/);
     expect(deriveState(await store.statuses.read('erin'))).toBe('defined');
   }, 60_000);
 
   it('alice on one machine and bob on the other each claim, commit there; both branches come home and merge on main', async () => {
     const [a, b] = await Promise.all([spawnTeammate(session, { name: 'alice', host: 'm1' }), spawnTeammate(session, { name: 'bob', host: 'm2' })]);
-    expect(a.where).toBe(`on m1 (thcr1:/home/thcr1/${WORK}/t/.worktrees/alice)`);
-    expect(b.where).toBe(`on m2 (thcr2:/home/thcr2/${WORK}/t/.worktrees/bob)`);
+    expect(a.where).toBe(`on m1 (thcr4:/home/thcr4/${WORK}/t/.worktrees/alice)`);
+    expect(b.where).toBe(`on m2 (thcr5:/home/thcr5/${WORK}/t/.worktrees/bob)`);
     // Each runs as its machine's user, in its clone there.
-    for (const [name, user] of [['alice', 'thcr1'], ['bob', 'thcr2']] as const) {
+    for (const [name, user] of [['alice', 'thcr4'], ['bob', 'thcr5']] as const) {
       const st = await store.statuses.read(name);
       const p = procs().find((x) => x.pid === st?.pid);
       expect(p?.uid).toBe(m.user(user).uid);
@@ -168,11 +168,11 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     await teamMerge(session, { only: ['alice', 'bob'] });
     expect(gitOut(ws.dir, ['show', 'main:alice.txt'])).toBe('alice: her part');
     expect(gitOut(ws.dir, ['show', 'main:bob.txt'])).toBe('bob: his part');
-    expect(gitOut(ws.dir, ['log', '--format=%an', '-1', 'team/alice'])).toBe('thcr1');
+    expect(gitOut(ws.dir, ['log', '--format=%an', '-1', 'team/alice'])).toBe('thcr4');
     // The lead's key went to no command line and no environment on either side.
     for (const p of procs()) {
       expect(p.cmdline).not.toContain(KEY);
-      if (p.uid === m.user('thcr1').uid || p.uid === m.user('thcr2').uid) expect(p.environ()).not.toContain(KEY);
+      if (p.uid === m.user('thcr4').uid || p.uid === m.user('thcr5').uid) expect(p.environ()).not.toContain(KEY);
     }
   }, 120_000);
 
@@ -184,15 +184,15 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     // The SDK sends a key in either header, by version.
     expect(asked.headers['x-api-key'] ?? String(asked.headers.authorization).replace(/^Bearer /, '')).toBe(KEY);
     const dave = (await store.statuses.read('dave'))!.pid!;
-    expect(procs().find((p) => p.pid === dave)?.uid).toBe(m.user('thcr2').uid);
+    expect(procs().find((p) => p.pid === dave)?.uid).toBe(m.user('thcr5').uid);
     for (const p of procs()) {
       expect(p.cmdline).not.toContain(KEY);
-      if (p.uid === m.user('thcr1').uid || p.uid === m.user('thcr2').uid) expect(p.environ()).not.toContain(KEY);
+      if (p.uid === m.user('thcr4').uid || p.uid === m.user('thcr5').uid) expect(p.environ()).not.toContain(KEY);
     }
     // Nor in any ssh or git-over-ssh this machine ran (prepare, push, launch, fetch).
     expect(fs.readFileSync(sshEnvLog, 'utf8')).toMatch(/THCLAWS_SSH|PATH=/);
     expect(fs.readFileSync(sshEnvLog, 'utf8')).not.toContain(KEY);
-    const grep = m.run('thcr2', ['grep', '-rlF', KEY, m.user('thcr2').home]);
+    const grep = m.run('thcr5', ['grep', '-rlF', KEY, m.user('thcr5').home]);
     expect(grep.stdout).toBe('');
     expect(grep.status).toBe(1);
   }, 120_000);
@@ -226,7 +226,7 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     }, `carol working on task 3 again (output: ${store.outputs.tail('carol', 10)})`, 60_000);
     expect(again.reserved_for).toBe('carol');
     const st = await store.statuses.read('carol');
-    expect(procs().find((p) => p.pid === st?.pid)?.uid).toBe(m.user('thcr1').uid);
+    expect(procs().find((p) => p.pid === st?.pid)?.uid).toBe(m.user('thcr4').uid);
   }, 120_000);
 
   it("after the team's session moves on, a remote teammate's next write is refused and its status says why", async () => {
