@@ -142,8 +142,8 @@ test('with several teams the picker lists each, and picking one shows its roster
   });
   const picker = page.getByRole('combobox', { name: 'workspace' });
   // The folder the view came from, to go back, then each Claude Code team (this one's lead session is not
-  // the live process's: ended).
-  await expect(picker.locator('option')).toHaveText([d.ws, `Claude Code: ${TEAM}`, `Claude Code: ${other} (ended)`]);
+  // the live process's: ended), then the way to a remote folder.
+  await expect(picker.locator('option')).toHaveText([d.ws, `Claude Code: ${TEAM}`, `Claude Code: ${other} (ended)`, 'Open remote folder…']);
   await picker.selectOption(`claude-code:${other}`);
   await page.getByRole('button', { name: 'Team', exact: true }).click();
   await expect(page.locator('.pane[data-agent="carol"]')).toBeVisible();
