@@ -14,7 +14,7 @@ import { VERSION } from '../../src/cli/version.js';
 import { connectRemoteHost, type RemoteHostConnection } from '../../src/main/daemon/ssh-link.js';
 import { parseRemoteUrl } from '../../src/main/daemon/remote-url.js';
 import { waitFor } from '../desktop/helpers.js';
-import { procs, uidOf, listeningTcpInodes, socketInodes } from './procs.js';
+import { bridgeOf, listeningTcpInodes, parentOf, procs, socketInodes, uidOf } from './procs.js';
 import { skipReason, startSshMachine, type SshMachine } from './ssh-machine.js';
 
 const reason = skipReason();
@@ -47,8 +47,8 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     const socket = fs.readlinkSync(`/tmp/thclaws-${u.uid}-leases/host-${key}.sock`);
     expect(socket).toBe(`/tmp/thclaws-${u.uid}/host-${key}.sock`);
     expect([fs.lstatSync(socket).isSocket(), fs.lstatSync(socket).uid]).toEqual([true, u.uid]);
-    const bridge = procs().find((p) => p.uid === u.uid && p.cmdline.includes('\0connect\0--stdio\0'));
-    expect(bridge, 'the bridge (thclaws host connect --stdio) runs there').toBeTruthy();
+    const bridge = bridgeOf(ws);
+    expect(bridge?.uid, 'the bridge (thclaws host connect --stdio) runs there, as the user').toBe(u.uid);
     const listening = listeningTcpInodes();
     for (const pid of [c.pid, bridge!.pid]) expect(socketInodes(pid).filter((i) => listening.has(i))).toEqual([]);
     const events: HostEvent[] = [];
@@ -159,8 +159,9 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     const c = await connect(parseRemoteUrl(m.url(u.name, ws)), { startLead: false }, { client: 'test', ssh: m.sshWords, bin: m.bin, env: { ...process.env, ANTHROPIC_API_KEY: secret, GITHUB_TOKEN: `${secret}-gh` } });
     const all = procs();
     const ssh = all.find((p) => p.pid === c.sshPid);
-    const session = all.find((p) => p.cmdline.startsWith(`sshd: ${u.name}`));
-    const bridge = all.find((p) => p.uid === u.uid && p.cmdline.includes('\0connect\0--stdio\0'));
+    const bridge = bridgeOf(ws);
+    // The bridge's parent: the sshd session that runs the remote command (`sshd: thcr1@notty`).
+    const session = all.find((p) => p.pid === parentOf(bridge?.pid ?? -1) && p.cmdline.startsWith(`sshd: ${u.name}`));
     const host = all.find((p) => p.pid === c.pid);
     // Each side's process is there to be looked at (the check below is not over an empty list).
     expect([ssh, session, bridge, host].map((p) => Boolean(p))).toEqual([true, true, true, true]);
