@@ -86,6 +86,14 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     expect(String(err)).toBe(`Error: thcr1: no folder ${m.user('thcr1').home}/no-such-folder on ${os.hostname()}`);
   }, 30_000);
 
+  it('a launch flag the remote refuses (a negative --idle-ms): its one line, naming the remote, no host started', async () => {
+    const u = m.user('thcr1');
+    const ws = m.workspace(u.name);
+    const err = await connectRemoteHost(parseRemoteUrl(m.url(u.name, ws)), { startLead: false, idleMs: -1 }, { client: 'test', ssh: m.sshWords, bin: m.bin }).catch((e: Error) => e);
+    expect(String(err)).toBe('Error: thcr1: invalid --idle-ms "-1"');
+    expect(procs().some((p) => p.uid === u.uid && p.cmdline.includes(`\0host\0--dir\0${ws}\0`))).toBe(false);
+  }, 30_000);
+
   it('a remote without thclaws on its PATH: one line naming it and what to install, well within the timeout', async () => {
     const ws = m.workspace('thcr1');
     const t0 = Date.now();
