@@ -49,6 +49,9 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     expect([fs.lstatSync(socket).isSocket(), fs.lstatSync(socket).uid]).toEqual([true, u.uid]);
     const bridge = bridgeOf(ws);
     expect(bridge?.uid, 'the bridge (thclaws host connect --stdio) runs there, as the user').toBe(u.uid);
+    // The ssh session's variables (SSH_CONNECTION, a forwarded agent's socket) end with it: the host outlives it without them.
+    expect(fs.readFileSync(`/proc/${c.pid}/environ`, 'utf8').split('\0').filter((kv) => kv.startsWith('SSH_'))).toEqual([]);
+    expect(bridge!.environ()).toContain('SSH_CONNECTION=');
     const listening = listeningTcpInodes();
     for (const pid of [c.pid, bridge!.pid]) expect(socketInodes(pid).filter((i) => listening.has(i))).toEqual([]);
     const events: HostEvent[] = [];
@@ -93,6 +96,21 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     expect(String(err)).toBe('Error: thcr1: invalid --idle-ms "-1"');
     expect(procs().some((p) => p.uid === u.uid && p.cmdline.includes(`\0host\0--dir\0${ws}\0`))).toBe(false);
   }, 30_000);
+
+  it('a remote host that cannot start: the bridge says why (its exit code and log there) before the far end gives up', async () => {
+    const u = m.user('thcr1');
+    const ws = m.workspace(u.name);
+    const key = createHash('sha256').update(ws).digest('hex').slice(0, 24);
+    // A folder where the host's socket goes: every host started for this workspace exits 1 at once.
+    const blocker = `/tmp/thclaws-${u.uid}/host-${key}.sock`;
+    expect(m.run(u.name, ['mkdir', '-p', blocker]).status).toBe(0);
+    try {
+      const err = await connectRemoteHost(parseRemoteUrl(m.url(u.name, ws)), { startLead: false }, { client: 'test', ssh: m.sshWords, bin: m.bin, timeoutMs: 40_000 }).catch((e: Error) => e);
+      expect(String(err)).toBe(`Error: thcr1: the host exited (code 1); see /tmp/thclaws-${u.uid}/host-${key}.log`);
+    } finally {
+      fs.rmSync(blocker, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('a remote without thclaws on its PATH: one line naming it and what to install, well within the timeout', async () => {
     const ws = m.workspace('thcr1');
