@@ -50,7 +50,10 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     const bridge = bridgeOf(ws);
     expect(bridge?.uid, 'the bridge (thclaws host connect --stdio) runs there, as the user').toBe(u.uid);
     // The ssh session's variables (SSH_CONNECTION, a forwarded agent's socket) end with it: the host outlives it without them.
-    expect(fs.readFileSync(`/proc/${c.pid}/environ`, 'utf8').split('\0').filter((kv) => kv.startsWith('SSH_'))).toEqual([]);
+    const hostEnv = fs.readFileSync(`/proc/${c.pid}/environ`, 'utf8').split('\0');
+    expect(hostEnv.filter((kv) => kv.startsWith('SSH_'))).toEqual([]);
+    // …and keeps the rest of the user's own environment (its home, its PATH: what its agents run with).
+    expect(hostEnv).toEqual(expect.arrayContaining([`HOME=${u.home}`, `USER=${u.name}`, expect.stringMatching(/^PATH=\//)]));
     expect(bridge!.environ()).toContain('SSH_CONNECTION=');
     const listening = listeningTcpInodes();
     for (const pid of [c.pid, bridge!.pid]) expect(socketInodes(pid).filter((i) => listening.has(i))).toEqual([]);
