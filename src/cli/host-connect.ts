@@ -47,7 +47,8 @@ export async function runHostConnect(opts: HostOptions & { stdio?: boolean }): P
     '--exit-unused-ms', String(opts.exitUnusedMs),
   ];
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !sessionOnly(k)));
-  const socket = await reachOrStartHost(dir, argv, { env }, () => hostSocket(dir, env)).catch((err: Error) => {
+  // Within the far end's 20 s: a host that cannot start is said here ("the host exited (code 2); see <log>"), not left to its timeout.
+  const socket = await reachOrStartHost(dir, argv, { env, timeoutMs: 15_000 }, () => hostSocket(dir, env)).catch((err: Error) => {
     throw new CliError(err.message.split('\n')[0]!, 1);
   });
   // Byte for byte both ways; whichever side ends first ends the bridge (ssh gone: stdin ends; host gone: the socket closes).

@@ -30,6 +30,18 @@ export function procs(): Proc[] {
   }).filter((p) => p.uid >= 0);
 }
 
+/** The parent's pid (field 4 of /proc/<pid>/stat, after the name in parentheses, which may hold spaces), or -1. */
+export function parentOf(pid: number): number {
+  const stat = read(`/proc/${pid}/stat`);
+  return stat ? Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) : -1;
+}
+
+/**
+ * The bridge (`thclaws host connect --stdio --dir <dir>`) of one link, told apart by its `--dir` as the URL gave
+ * it: other links of the same user (a parallel test file's) have their own.
+ */
+export const bridgeOf = (dir: string): Proc | undefined => procs().find((p) => p.cmdline.includes(`\0connect\0--stdio\0--dir\0${dir}\0`));
+
 /** Inodes of the sockets a process holds open. */
 export function socketInodes(pid: number): number[] {
   let fds: string[] = [];

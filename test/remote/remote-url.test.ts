@@ -19,6 +19,7 @@ describe('parseRemoteUrl', () => {
     ['me@box.example.com:code/app', { user: 'me', host: 'box.example.com', dir: '~/code/app', label: 'me@box.example.com' }],
     ['box:/srv/app', { host: 'box', dir: '/srv/app', label: 'box' }],
     ['box:~/app', { host: 'box', dir: '~/app', label: 'box' }],
+    ['me@[fe80::1%eth0]:srv', { user: 'me', host: 'fe80::1%eth0', dir: '~/srv', label: 'me@[fe80::1%eth0]' }],
   ])('%s', (url, want) => {
     const r = parseRemoteUrl(url);
     expect({ ...r, url: undefined }).toEqual({ ...want, url: undefined });

@@ -14,7 +14,7 @@ import { VERSION } from '../../src/cli/version.js';
 import { connectRemoteHost, type RemoteHostConnection } from '../../src/main/daemon/ssh-link.js';
 import { parseRemoteUrl } from '../../src/main/daemon/remote-url.js';
 import { waitFor } from '../desktop/helpers.js';
-import { procs, uidOf, listeningTcpInodes, socketInodes } from './procs.js';
+import { bridgeOf, listeningTcpInodes, parentOf, procs, socketInodes, uidOf } from './procs.js';
 import { skipReason, startSshMachine, type SshMachine } from './ssh-machine.js';
 
 const reason = skipReason();
@@ -47,8 +47,14 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     const socket = fs.readlinkSync(`/tmp/thclaws-${u.uid}-leases/host-${key}.sock`);
     expect(socket).toBe(`/tmp/thclaws-${u.uid}/host-${key}.sock`);
     expect([fs.lstatSync(socket).isSocket(), fs.lstatSync(socket).uid]).toEqual([true, u.uid]);
-    const bridge = procs().find((p) => p.uid === u.uid && p.cmdline.includes('\0connect\0--stdio\0'));
-    expect(bridge, 'the bridge (thclaws host connect --stdio) runs there').toBeTruthy();
+    const bridge = bridgeOf(ws);
+    expect(bridge?.uid, 'the bridge (thclaws host connect --stdio) runs there, as the user').toBe(u.uid);
+    // The ssh session's variables (SSH_CONNECTION, a forwarded agent's socket) end with it: the host outlives it without them.
+    const hostEnv = fs.readFileSync(`/proc/${c.pid}/environ`, 'utf8').split('\0');
+    expect(hostEnv.filter((kv) => kv.startsWith('SSH_'))).toEqual([]);
+    // …and keeps the rest of the user's own environment (its home, its PATH: what its agents run with).
+    expect(hostEnv).toEqual(expect.arrayContaining([`HOME=${u.home}`, `USER=${u.name}`, expect.stringMatching(/^PATH=\//)]));
+    expect(bridge!.environ()).toContain('SSH_CONNECTION=');
     const listening = listeningTcpInodes();
     for (const pid of [c.pid, bridge!.pid]) expect(socketInodes(pid).filter((i) => listening.has(i))).toEqual([]);
     const events: HostEvent[] = [];
@@ -85,6 +91,29 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     const err = await connectRemoteHost(parseRemoteUrl(m.url('thcr1', '~/no-such-folder')), {}, { client: 'test', ssh: m.sshWords, bin: m.bin }).catch((e: Error) => e);
     expect(String(err)).toBe(`Error: thcr1: no folder ${m.user('thcr1').home}/no-such-folder on ${os.hostname()}`);
   }, 30_000);
+
+  it('a launch flag the remote refuses (a negative --idle-ms): its one line, naming the remote, no host started', async () => {
+    const u = m.user('thcr1');
+    const ws = m.workspace(u.name);
+    const err = await connectRemoteHost(parseRemoteUrl(m.url(u.name, ws)), { startLead: false, idleMs: -1 }, { client: 'test', ssh: m.sshWords, bin: m.bin }).catch((e: Error) => e);
+    expect(String(err)).toBe('Error: thcr1: invalid --idle-ms "-1"');
+    expect(procs().some((p) => p.uid === u.uid && p.cmdline.includes(`\0host\0--dir\0${ws}\0`))).toBe(false);
+  }, 30_000);
+
+  it('a remote host that cannot start: the bridge says why (its exit code and log there) before the far end gives up', async () => {
+    const u = m.user('thcr1');
+    const ws = m.workspace(u.name);
+    const key = createHash('sha256').update(ws).digest('hex').slice(0, 24);
+    // A folder where the host's socket goes: every host started for this workspace exits 1 at once.
+    const blocker = `/tmp/thclaws-${u.uid}/host-${key}.sock`;
+    expect(m.run(u.name, ['mkdir', '-p', blocker]).status).toBe(0);
+    try {
+      const err = await connectRemoteHost(parseRemoteUrl(m.url(u.name, ws)), { startLead: false }, { client: 'test', ssh: m.sshWords, bin: m.bin, timeoutMs: 40_000 }).catch((e: Error) => e);
+      expect(String(err)).toBe(`Error: thcr1: the host exited (code 1); see /tmp/thclaws-${u.uid}/host-${key}.log`);
+    } finally {
+      fs.rmSync(blocker, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('a remote without thclaws on its PATH: one line naming it and what to install, well within the timeout', async () => {
     const ws = m.workspace('thcr1');
@@ -159,8 +188,9 @@ describe.skipIf(reason !== null)(reason ?? 'the host of a workspace on another m
     const c = await connect(parseRemoteUrl(m.url(u.name, ws)), { startLead: false }, { client: 'test', ssh: m.sshWords, bin: m.bin, env: { ...process.env, ANTHROPIC_API_KEY: secret, GITHUB_TOKEN: `${secret}-gh` } });
     const all = procs();
     const ssh = all.find((p) => p.pid === c.sshPid);
-    const session = all.find((p) => p.cmdline.startsWith(`sshd: ${u.name}`));
-    const bridge = all.find((p) => p.uid === u.uid && p.cmdline.includes('\0connect\0--stdio\0'));
+    const bridge = bridgeOf(ws);
+    // The bridge's parent: the sshd session that runs the remote command (`sshd: thcr1@notty`).
+    const session = all.find((p) => p.pid === parentOf(bridge?.pid ?? -1) && p.cmdline.startsWith(`sshd: ${u.name}`));
     const host = all.find((p) => p.pid === c.pid);
     // Each side's process is there to be looked at (the check below is not over an empty list).
     expect([ssh, session, bridge, host].map((p) => Boolean(p))).toEqual([true, true, true, true]);

@@ -10,13 +10,14 @@
  * workspaces it makes, whose hosts close() stops. The folders above the checkout get `o+x` while needed
  * (open-ancestors.ts), so the users can run its `bin/thclaws`.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openAncestors } from './open-ancestors.js';
+import { parentOf } from './procs.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SSHD = '/usr/sbin/sshd';
@@ -71,14 +72,28 @@ function userInfo(name: string): RemoteUser | null {
   return { name, alias: name, uid: Number(f[2]), gid: Number(f[3]), home: f[5]! };
 }
 
-/** Made once, reused; a user made by another run at the same moment is taken as is. */
-function ensureUser(name: string): RemoteUser {
-  if (!userInfo(name)) {
-    const r = spawnSync('useradd', ['-m', '-s', '/bin/bash', name], { encoding: 'utf8' });
-    if (r.status !== 0 && !userInfo(name)) throw new Error(`useradd ${name}: ${r.stderr.trim()}`);
+/**
+ * useradd and usermod, retried while another one (a parallel test file, another run) holds the lock of
+ * /etc/passwd or /etc/shadow: they refuse at once ("cannot lock /etc/passwd; try again later").
+ */
+function account(cmd: string, args: string[], done: () => boolean): void {
+  const end = Date.now() + 20_000;
+  while (!done()) {
+    const r = spawnSync(cmd, args, { encoding: 'utf8' });
+    if (r.status === 0 || done()) return;
+    if (!/cannot lock|try again/i.test(r.stderr) || Date.now() > end) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr.trim()}`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 + Math.random() * 100);
   }
+}
+
+const passwordField = (name: string): string | undefined =>
+  fs.readFileSync('/etc/shadow', 'utf8').split('\n').find((l) => l.startsWith(`${name}:`))?.split(':')[1];
+
+/** Made once, reused (changed only when needed: users made by another run at the same moment are taken as they are). */
+function ensureUser(name: string): RemoteUser {
+  account('useradd', ['-m', '-s', '/bin/bash', name], () => userInfo(name) !== null);
   // useradd locks the password (`!`): sshd without PAM refuses a locked account even with a key.
-  execFileSync('usermod', ['-p', '*', name]);
+  account('usermod', ['-p', '*', name], () => passwordField(name) === '*');
   const u = userInfo(name)!;
   fs.chmodSync(u.home, 0o700);
   return u;
@@ -108,15 +123,17 @@ async function listening(port: number, sshd: ChildProcess, log: string, deadline
   }
 }
 
+/** A host of the user's for `ws` runs (or was killed): its socket's link in the lease dir (runtime-dir.ts: a hash of the real path). */
+function hostLinked(u: RemoteUser, ws: string): boolean {
+  try {
+    return fs.existsSync(`/tmp/thclaws-${u.uid}-leases/host-${createHash('sha256').update(fs.realpathSync(ws)).digest('hex').slice(0, 24)}.sock`);
+  } catch {
+    return false; // the folder is gone
+  }
+}
+
 const pidsWithParent = (ppid: number): number[] =>
-  fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try {
-      // Field 4 of stat, after the command name in parentheses (which may hold spaces).
-      return Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === ppid;
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number).filter((pid) => parentOf(pid) === ppid);
 
 /**
  * `users`: each test file names its own (vitest runs files in parallel, and a file may write a user's home: its
@@ -184,11 +201,15 @@ export async function startSshMachine(opts: { users?: string[] } = {}): Promise<
     if (!u) throw new Error(`no test user ${name}`);
     return u;
   };
-  const run: SshMachine['run'] = (user, cmd, o = {}) => {
+  /** runuser's argv for a command as the user, in a clean environment with its HOME. */
+  const asUser = (user: string, cmd: string | string[], extra: Record<string, string> = {}): string[] => {
     const u = byName(user);
     const argv = typeof cmd === 'string' ? ['sh', '-c', cmd] : cmd;
-    const env = ['HOME=' + u.home, `USER=${u.name}`, `LOGNAME=${u.name}`, `PATH=${REMOTE_PATH}`, ...Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${v}`)];
-    const r = spawnSync('runuser', ['-u', u.name, '--', 'env', '-i', ...env, ...argv], { cwd: '/', encoding: 'utf8', input: o.input ?? '' });
+    const env = ['HOME=' + u.home, `USER=${u.name}`, `LOGNAME=${u.name}`, `PATH=${REMOTE_PATH}`, ...Object.entries(extra).map(([k, v]) => `${k}=${v}`)];
+    return ['-u', u.name, '--', 'env', '-i', ...env, ...argv];
+  };
+  const run: SshMachine['run'] = (user, cmd, o = {}) => {
+    const r = spawnSync('runuser', asUser(user, cmd, o.env), { cwd: '/', encoding: 'utf8', input: o.input ?? '' });
     return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   };
   const bin = path.join(ROOT, 'bin', 'thclaws');
@@ -212,10 +233,11 @@ export async function startSshMachine(opts: { users?: string[] } = {}): Promise<
     },
     close: async () => {
       // Each workspace's host (and so its agents), stopped by its own user: nothing of this run keeps running.
-      for (const [user, ws, top] of made.splice(0)) {
-        run(user, [bin, 'host', '--stop', '--force', '--dir', ws]);
-        fs.rmSync(top, { recursive: true, force: true });
-      }
+      // All at once, and only where a host was started (its lease link is there): a loaded machine takes seconds per CLI start.
+      const gone = made.splice(0);
+      await Promise.all(gone.filter(([user, ws]) => hostLinked(byName(user), ws)).map(([user, ws]) =>
+        new Promise((r) => execFile('runuser', asUser(user, [bin, 'host', '--stop', '--force', '--dir', ws]), { cwd: '/' }, r))));
+      for (const [, , top] of gone) fs.rmSync(top, { recursive: true, force: true });
       if (sshd && sshd.exitCode === null) {
         // Sessions still open are the listener's children: ended with it (by pid, these are this fixture's).
         for (const pid of pidsWithParent(sshd.pid!)) {

@@ -12,7 +12,7 @@ import { connectRemoteHost, type RemoteHostConnection } from '../../src/main/dae
 import { parseRemoteUrl } from '../../src/main/daemon/remote-url.js';
 import { waitFor } from '../desktop/helpers.js';
 import { TermView } from '../desktop/term-view.js';
-import { procs, uidOf } from './procs.js';
+import { bridgeOf, uidOf } from './procs.js';
 import { skipReason, startSshMachine, type SshMachine } from './ssh-machine.js';
 
 const reason = skipReason();
@@ -52,8 +52,8 @@ describe.skipIf(reason !== null)(reason ?? 'a dropped ssh link leaves the remote
     await waitFor(async () => (await first.v.text(LEAD)).includes('thclaws>'), 'the lead prompt', 60_000);
     first.v.fire({ type: 'input', agent: LEAD, data: 'say hello\r' });
     await waitFor(async () => (await first.v.text(LEAD)).includes('REMOTE HELLO 4242'), "the lead's answer, streamed over ssh", 60_000);
-    const bridge = procs().find((p) => p.uid === u.uid && p.cmdline.includes('\0connect\0--stdio\0'))!;
-    expect(bridge).toBeTruthy();
+    const bridge = bridgeOf(ws)!;
+    expect(bridge?.uid).toBe(u.uid);
 
     const closed = new Promise<void>((r) => first.c.onClose(r));
     process.kill(first.c.sshPid, 'SIGKILL');

@@ -71,17 +71,23 @@ export async function reachOrStartHost<T>(workspace: string, argv: string[], opt
   const paths = hostPaths(workspace, opts.env);
   const end = Date.now() + (opts.timeoutMs ?? 30_000);
   let child: Started | null = null;
+  /** The code of the last child that exited: given up while its next try was still starting, that one's is the reason. */
+  let lastExit: number | null = null;
   for (;;) {
     try {
       return await reach();
     } catch (err) {
       if (!noHost(err) || Date.now() > end) {
         if (child?.exited === null) child.kill();
-        throw child?.exited != null ? new Error(`the host exited (code ${child.exited}); see ${paths.log}`) : err;
+        const code = child?.exited ?? lastExit;
+        throw code !== null ? new Error(`the host exited (code ${code}); see ${paths.log}`) : err;
       }
     }
     // Another client may have started it first: this one's child then exits naming it, and the connect works.
-    if (!child || child.exited !== null) child = startDetached(argv, paths.log, opts.env ?? process.env);
+    if (!child || child.exited !== null) {
+      lastExit = child?.exited ?? lastExit;
+      child = startDetached(argv, paths.log, opts.env ?? process.env);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
