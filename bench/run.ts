@@ -24,6 +24,7 @@ const SECTIONS: Array<[string, string, string, string]> = [
   ['worktree', './worktree.js', 'runWorktreeBench', 'worktree'],
   ['store-remote', './store-remote.js', 'runStoreRemoteBench', 'store-remote'],
   ['remote', './remote.js', 'runRemoteBench', 'remote'],
+  ['remote-teammate', './teammate-latency.js', 'runTeammateLatencyBench', 'remote-teammate'],
 ];
 
 function printTable(section: BenchSection): void {
