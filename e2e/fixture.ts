@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { agentSimScript, dashboardReady, THCLAWS } from '../test/desktop/helpers.js';
-import { pidAlive } from '../src/core/store/holder.js';
+import { pidAlive } from '../src/core/store/index.js';
 
 export interface Dashboard {
   ws: string;

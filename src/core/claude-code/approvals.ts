@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { approvalsDir, claudeDir } from './paths.js';
+import { pidAlive } from '../store/index.js';
 
 /** The fields of Claude Code's hook input thclaws uses (the rest pass through). */
 export const hookInputSchema = z
@@ -49,15 +50,6 @@ async function writeAtomic(file: string, data: unknown): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, JSON.stringify(data, null, 2), { mode: 0o600 });
   await rename(tmp, file);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The hook's side: record the request, wait up to `waitMs` for an answer; undefined = no answer (ask). */
@@ -113,7 +105,7 @@ export async function pendingApprovals(root = claudeDir()): Promise<ApprovalRequ
     } catch {
       continue; // thclaws' own file mid-rename cannot be torn (atomic); anything else is not a request
     }
-    if (alive(req.hookPid)) out.push(req);
+    if (pidAlive(req.hookPid)) out.push(req);
   }
   return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }

@@ -10,6 +10,7 @@ import { ClaudeCodeFormatError, readJsonFile, sessionSchema, teamConfigSchema, t
 import { readTasks } from './tasks.js';
 import { leadTranscript } from './paths.js';
 import { paneTranscripts, readTranscript, subagentTranscripts, transcriptVersion, turnState } from './transcripts.js';
+import { pidAlive } from '../store/index.js';
 
 export type MemberState = 'idle' | 'busy' | 'waiting' | 'starting' | 'ended' | 'unknown';
 
@@ -40,19 +41,10 @@ export interface TeamView {
 
 const DELETED = '.deleted-';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The lead's session file, only while that very process runs (a pid reused by another process is not it). */
 async function liveLeadSession(config: ClaudeTeamConfig, root: string): Promise<ClaudeSession | undefined> {
   const lead = config.leadProcess;
-  if (!lead || !alive(lead.pid)) return undefined;
+  if (!lead || !pidAlive(lead.pid)) return undefined;
   const session = await readJsonFile(sessionFile(lead.pid, root), sessionSchema);
   if (!session) return undefined;
   if (config.leadSessionId && session.sessionId !== config.leadSessionId) return undefined;
