@@ -111,3 +111,17 @@ export function startScriptedTeammate(d: Dashboard, name: string, script: unknow
     stdio: 'ignore',
   });
 }
+
+/**
+ * Screenshots of the page at the two sizes every view is looked at (1440×900 and a 390×844 phone) into `dir`,
+ * then back to 1440×900. `fullPage`: the phone's whole page (its stacked panes), not only the first screen.
+ */
+export async function shotsAtBothSizes(page: import('@playwright/test').Page, dir: string, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.waitForTimeout(150); // layout settles (no synchronisation depends on it)
+    await page.screenshot({ path: path.join(dir, `${name}-${w}x${h}.png`), fullPage: !!opts.fullPage && w < 700 });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}

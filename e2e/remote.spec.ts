@@ -14,6 +14,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { DASHBOARD_PROMPT, teamScript } from '../src/main/host/demo-team.js';
 import { THCLAWS } from '../test/desktop/helpers.js';
 import { skipReason, startSshMachine, type SshMachine } from '../test/remote/ssh-machine.js';
+import { shotsAtBothSizes } from './fixture.js';
 
 const USER = 'thcr1';
 const SHOTS = process.env.THCLAWS_SHOTS_DIR ?? path.join('test-results', 'remote-shots');
@@ -38,15 +39,7 @@ const sshOfDashboard = (): number[] =>
     }
   }).map(Number);
 
-async function shots(name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.waitForTimeout(150); // layout settles (no synchronisation depends on it)
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${w}x${h}.png`) });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shots = (name: string) => shotsAtBothSizes(page, SHOTS, name);
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { TeamStore } from '../src/core/store/index.js';
-import { startDashboard, type Dashboard } from './fixture.js';
+import { startDashboard, type Dashboard, shotsAtBothSizes } from './fixture.js';
 
 let d: Dashboard;
 let page: Page;
@@ -23,15 +23,7 @@ const ABOVE = 'function zero(x) {\n  if (!x) return null;\n  return x.z;\n}\n\n'
 const git = (cwd: string, ...a: string[]) => execFileSync('git', ['-c', 'user.email=e2e@thclaws.local', '-c', 'user.name=e2e', ...a], { cwd, encoding: 'utf8' });
 const wt = () => path.join(d.ws, '.worktrees', 'alice');
 
-async function shots(name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.waitForTimeout(150); // layout settles (no synchronisation depends on it)
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${w}x${h}.png`) });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shots = (name: string) => shotsAtBothSizes(page, SHOTS, name);
 
 /** Comments on the row of the new side holding `text` (the nth such row). */
 async function comment(file: Locator, text: string, nth: number, body: string): Promise<void> {

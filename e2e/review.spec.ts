@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { TeamStore } from '../src/core/store/index.js';
 import { THCLAWS } from '../test/desktop/helpers.js';
-import { startDashboard, type Dashboard } from './fixture.js';
+import { startDashboard, type Dashboard, shotsAtBothSizes } from './fixture.js';
 
 let d: Dashboard;
 let page: Page;
@@ -26,15 +26,7 @@ const SCRIPT = {
 
 const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=e2e@thclaws.local', '-c', 'user.name=e2e', ...a], { cwd: d.ws, encoding: 'utf8' });
 
-async function shots(name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.waitForTimeout(150); // layout settles (no synchronisation depends on it)
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${w}x${h}.png`) });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shots = (name: string) => shotsAtBothSizes(page, SHOTS, name);
 
 test.beforeAll(async ({ browser }) => {
   d = await startDashboard(['alice', 'bob'], { teamEnabled: true, checks: ['echo running checks; test -f calc.js && echo CHECKS-PASSED'] });
