@@ -34,7 +34,8 @@ async function team(): Promise<TeamStore> {
 function hostFor(store: TeamStore) {
   const server = new StoreServer(store);
   /** `halfOpen`: a cut the host does not notice (its side of the old connection stays attached). */
-  const state = { connections: 0, down: false, cutAfterApplying: null as null | string, halfOpen: false };
+  /** `mute`: a host that reads nothing and closes nothing (SIGSTOP). */
+  const state = { connections: 0, down: false, cutAfterApplying: null as null | string, halfOpen: false, mute: false };
   const connect = async (): Promise<StoreLink> => {
     if (state.down) throw new Error('connect ECONNREFUSED');
     state.connections++;
@@ -50,6 +51,7 @@ function hostFor(store: TeamStore) {
     const peer = { send: (e: unknown) => open && lines.forEach((l) => l(JSON.stringify(e))) };
     return {
       send(line) {
+        if (state.mute) return;
         const r = parseRequest(JSON.parse(line));
         if (!r.ok || r.request.type !== 'store') throw new Error(`not a store request: ${line}`);
         const req = r.request;
@@ -116,6 +118,19 @@ describe('HostStore through a link that drops', () => {
     await expect(mate.statuses.write('alice', { status: 'idle' })).rejects.toThrow(/could not be reached/);
     expect(lease.lost).toBe(true);
     expect(why).toMatch(/the lead's host could not be reached/);
+    await host.server.close();
+  });
+
+  it('a host that reads nothing and keeps the link open (stopped): the write fails past its bound and the lease reads lost', async () => {
+    const store = await team();
+    const host = hostFor(store);
+    const mate = new HostStore({ agent: 'alice', connect: host.connect, downMs: 5000, answerMs: 300 });
+    const lease = await mate.attach();
+    host.state.mute = true;
+    const t0 = Date.now();
+    await expect(mate.statuses.write('alice', { status: 'idle' })).rejects.toThrow(/the lead's host did not answer status_write for 0.3 s \(stopped or stalled\)/);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(lease.lost).toBe(true);
     await host.server.close();
   });
 

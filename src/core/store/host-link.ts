@@ -23,6 +23,11 @@ export interface HostLinkOptions {
   /** Told once when the link is given up, or when the host refuses this teammate's session (stale epoch). */
   onFatal: (reason: string) => void;
   onWake: (kind: 'inbox' | 'task' | 'config') => void;
+  /**
+   * How long a request sent on a live connection may wait for its answer (default twice `downMs`): a host that is
+   * stopped (SIGSTOP) or stalled reads nothing and never closes the link, and its teammate would wait forever.
+   */
+  answerMs?: number;
   /** Attached again on a new connection (after a drop): the wakes meanwhile were lost. */
   onRebound?: () => void;
   /** Sent first on every connection (attach): the request that binds it to the teammate again. */
@@ -38,6 +43,8 @@ interface Pending {
   id: number;
   /** The connection it was last sent on (null: not sent yet, or that connection closed). */
   on?: StoreLink | null;
+  /** When it was last sent on a connection (ms). */
+  sentAt?: number;
 }
 
 const CODES: readonly TeamErrorCode[] = ['invalid', 'not_found', 'conflict', 'busy', 'no_team', 'locked', 'lock_lost', 'lease_lost', 'stale_epoch'];
@@ -49,6 +56,8 @@ export class HostLink {
   private nextId = 1;
   private closed = false;
   private fatal: string | null = null;
+  /** Looks for a request the live connection left unanswered past `answerMs`, while any is pending. */
+  private watchdog: NodeJS.Timeout | null = null;
   epoch: string | null = null;
 
   constructor(private readonly opts: HostLinkOptions) {}
@@ -119,8 +128,25 @@ export class HostLink {
   private transmit(p: Pending, link: StoreLink | null): void {
     p.id = this.nextId++;
     p.on = link;
+    p.sentAt = Date.now();
     this.pending.set(p.id, p);
     link?.send(JSON.stringify({ type: 'store', id: p.id, rid: p.rid, epoch: this.epoch, call: p.call }));
+    if (link) this.watch();
+  }
+
+  private watch(): void {
+    if (this.watchdog) return;
+    const answerMs = this.opts.answerMs ?? 2 * this.opts.downMs;
+    this.watchdog = setInterval(() => {
+      const now = Date.now();
+      const late = [...this.pending.values()].find((p) => p.on && now - p.sentAt! > answerMs);
+      if (late) this.giveUp(`the lead's host did not answer ${late.call.op} for ${+(answerMs / 1000).toFixed(1)} s (stopped or stalled)`);
+      if (!this.pending.size || this.fatal || this.closed) {
+        clearInterval(this.watchdog!);
+        this.watchdog = null;
+      }
+    }, Math.max(20, Math.min(1000, answerMs / 4)));
+    this.watchdog.unref();
   }
 
   /** One operation; its answer parsed with the operation's schema. `rid`: given only to repeat a request on purpose. */

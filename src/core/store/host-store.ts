@@ -26,6 +26,8 @@ export interface HostStoreOptions {
   connect: () => Promise<StoreLink>;
   /** How long the link may be down before this process stops acting as the agent (default: the liveness bound). */
   downMs?: number;
+  /** How long a request may wait for its answer on a live link (default twice downMs: HostLinkOptions.answerMs). */
+  answerMs?: number;
 }
 
 export class HostStore implements TeammateStore {
@@ -47,6 +49,7 @@ export class HostStore implements TeammateStore {
     this.link = new HostLink({
       connect: opts.connect,
       downMs: opts.downMs ?? TEAM_POLICY.staleAfterMs,
+      ...(opts.answerMs ? { answerMs: opts.answerMs } : {}),
       onFatal: (reason) => this.lose(reason),
       onWake: (kind) => void this.wake(kind),
       // Whatever changed while the link was down woke nobody: one wake after the inbox is read again (a woken
