@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { NO_HOST_LINE } from '../contract/api.js';
 import { CliError } from './errors.js';
 import { launchOptions, type HostOptions } from './host-command.js';
 
@@ -15,7 +16,8 @@ export function registerHostConnect(host: Command): void {
   launchOptions(host.command('connect'))
     .description("bridge the workspace's host (started when none runs) to stdin/stdout: what a remote dashboard runs here over ssh")
     .option('--stdio', 'over stdin/stdout (the only transport)')
-    .action((opts: HostOptions & { stdio?: boolean }) => runHostConnect(opts));
+    .option('--no-start', 'only a host that runs: none is started (a dashboard linking again after a drop)')
+    .action((opts: HostOptions & { stdio?: boolean; start?: boolean }) => runHostConnect(opts));
 }
 
 /** `~` and `~/x` against this user's home (a URL's path is taken as given, like git's `ssh://host/~/repo`). */
@@ -28,7 +30,7 @@ export function resolveRemoteDir(dir: string, home = os.homedir()): string {
 /** The variables of the ssh session that mean nothing to a host that outlives it (a forwarded agent's socket goes with the session). */
 const sessionOnly = (name: string) => name.startsWith('SSH_');
 
-export async function runHostConnect(opts: HostOptions & { stdio?: boolean }): Promise<void> {
+export async function runHostConnect(opts: HostOptions & { stdio?: boolean; start?: boolean }): Promise<void> {
   if (!opts.stdio) throw new CliError('thclaws host connect needs --stdio (the only transport)');
   if (opts.stop) throw new CliError('--stop goes with thclaws host, not host connect');
   const dir = resolveRemoteDir(opts.dir);
@@ -48,7 +50,12 @@ export async function runHostConnect(opts: HostOptions & { stdio?: boolean }): P
   ];
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !sessionOnly(k)));
   // Within the far end's 20 s: a host that cannot start is said here ("the host exited (code 2); see <log>"), not left to its timeout.
-  const socket = await reachOrStartHost(dir, argv, { env, timeoutMs: 15_000 }, () => hostSocket(dir, env)).catch((err: Error) => {
+  const reached = opts.start === false
+    ? hostSocket(dir, env).catch(() => {
+        throw new Error(`${NO_HOST_LINE} ${dir} on ${os.hostname()} (stopped, or gone): nothing was started`);
+      })
+    : reachOrStartHost(dir, argv, { env, timeoutMs: 15_000 }, () => hostSocket(dir, env));
+  const socket = await reached.catch((err: Error) => {
     throw new CliError(err.message.split('\n')[0]!, 1);
   });
   // Byte for byte both ways; whichever side ends first ends the bridge (ssh gone: stdin ends; host gone: the socket closes).

@@ -206,6 +206,8 @@ export function parseEvent(raw: unknown): { ok: true; event: HostEvent } | { ok:
 
 /** Bumped whenever a message of the host protocol changes shape. */
 export const HOST_PROTOCOL = 1;
+/** The start of the line `thclaws host connect --no-start` fails with when no host runs there (the far end reads it). */
+export const NO_HOST_LINE = 'no host runs for';
 
 /** The hello's `client` of a dashboard the person ran with `--use-my-key`: like Electron's main, it may hand the host a key (key_hold). */
 export const USE_MY_KEY_CLIENT = 'dashboard --use-my-key';

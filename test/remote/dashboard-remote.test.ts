@@ -134,4 +134,32 @@ describe.skipIf(skip)('thclaws dashboard --remote: the team on another machine',
       v.close();
     }
   }, 180_000);
+
+  it('the team stopped on its machine while the link was down: the view says so, and no host is started there again behind the person', async () => {
+    const url = /(http:\/\/\S+token=\S+)/.exec(out)![1]!;
+    const v = await TermView.overWebSocket(url);
+    try {
+      v.attachAll([]);
+      const shown = await waitFor(() => v.events.find((e): e is Extract<HostEvent, { type: 'workspace' }> => e.type === 'workspace'), 'the workspace shown');
+      const hostPid = shown.workspace.host_pid!;
+      const dir = shown.workspace.dir;
+      const ssh = await waitFor(() => children(dash.pid!).filter((p) => comm(p) === 'ssh'), "the views' ssh processes");
+      // The laptop asleep: the dashboard frozen, its links dropped, and meanwhile the team stopped over there.
+      process.kill(dash.pid!, 'SIGSTOP');
+      try {
+        for (const p of ssh) process.kill(p, 'SIGKILL');
+        expect(m.run(USER, [m.bin, 'host', '--stop', '--force', '--dir', dir]).status).toBe(0);
+        await waitFor(() => uidOf(hostPid) < 0, 'the remote host gone', 30_000);
+      } finally {
+        process.kill(dash.pid!, 'SIGCONT');
+      }
+      const closed = await waitFor(() => v.events.find((e): e is Extract<HostEvent, { type: 'host_closed' }> => e.type === 'host_closed'), 'the view told the team is not running there', 60_000);
+      expect(closed.reason).toBe(`the team's host on ${USER} is not running (stopped while the link was down): reload this page to start it again`);
+      // No host of that folder runs there again (a relink that started one would have by now: its first try is at 0.5 s).
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(procs().filter((p) => p.uid === m.user(USER).uid && p.cmdline.includes('host') && p.cmdline.includes(dir) && !p.cmdline.includes('--stop'))).toEqual([]);
+    } finally {
+      v.close();
+    }
+  }, 180_000);
 });

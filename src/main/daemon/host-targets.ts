@@ -14,6 +14,8 @@ export interface HostLaunch {
   exitUnusedMs?: number;
   /** Exit this long after the last client left with no live agent (the host's default: 10 minutes). */
   idleMs?: number;
+  /** Over ssh: only a host that runs, none started (`thclaws host connect --no-start`). */
+  noStart?: boolean;
 }
 
 /** A demo opened from a dashboard ("Try the demo team") ends this long after its last view closed (a reload comes back well within it). */
@@ -31,6 +33,7 @@ export function launchFlags(launch: HostLaunch, resolve: (p: string) => string =
     ...(launch.demo ? ['--demo'] : []),
     ...(launch.exitUnusedMs ? ['--exit-unused-ms', String(launch.exitUnusedMs)] : []),
     ...(launch.idleMs !== undefined ? ['--idle-ms', String(launch.idleMs)] : []),
+    ...(launch.noStart ? ['--no-start'] : []),
   ];
 }
 

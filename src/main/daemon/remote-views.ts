@@ -5,7 +5,7 @@ import type { DesktopKeys } from './desktop-keys.js';
 import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-client.js';
 import type { HostLaunch } from './host-targets.js';
 import { parseRemoteUrl, type RemoteSpec, type sshCommand } from './remote-url.js';
-import { connectRemoteHost } from './ssh-link.js';
+import { connectRemoteHost, NO_HOST } from './ssh-link.js';
 import { hostRunsAgainText, hostStoppedText, watchHostStall } from './host-stall.js';
 import { readViewEvent, viewEventType, type ViewEvent } from './view-event.js';
 
@@ -112,9 +112,12 @@ export class RemoteViews {
       target = t;
       // A stopped host reads nothing: the view is told, rather than waiting on its requests without a word.
       unwatch();
-      unwatch = watchHostStall(c.pid, (stopped) => {
-        if (conn === c) out({ type: 'notice', level: stopped ? 'error' : 'info', text: stopped ? hostStoppedText(c.pid) : hostRunsAgainText(c.pid) });
-      });
+      // A remote host's pid is the other machine's: no process here to watch.
+      unwatch = t.remote
+        ? () => {}
+        : watchHostStall(c.pid, (stopped) => {
+            if (conn === c) out({ type: 'notice', level: stopped ? 'error' : 'info', text: stopped ? hostStoppedText(c.pid) : hostRunsAgainText(c.pid) });
+          });
       // The desktop app's stored key, decrypted here, reaches the host in memory before anything the view asks.
       // A remote host uses the remote's key unless the person chose "use my key there".
       const key = t.remote ? t.remote.key?.() : this.opts.keys?.current();
@@ -175,9 +178,16 @@ export class RemoteViews {
         if (closed || target !== t) return;
         let next: HostConnection;
         try {
-          next = await this.link(t);
+          // Only to the host that runs there: one stopped meanwhile (from another laptop, or by itself) is not
+          // started again behind the person's back; they reload to start it.
+          next = await this.link({ ...t, remote: { ...t.remote!, launch: { ...t.remote!.launch, noStart: true } } });
         } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === HOST_STOPPING) return out({ type: 'host_closed', reason: (err as Error).message.split('\n')[0]! });
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === HOST_STOPPING || code === NO_HOST) {
+            lostLink = null;
+            out({ type: 'link', lost: false, label });
+            return out({ type: 'host_closed', reason: code === NO_HOST ? `the team's host on ${label} is not running (stopped while the link was down): reload this page to start it again` : (err as Error).message.split('\n')[0]! });
+          }
           continue;
         }
         if (closed || target !== t) return next.close();

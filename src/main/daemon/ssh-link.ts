@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { HOST_PROTOCOL } from '../../contract/api.js';
+import { HOST_PROTOCOL, NO_HOST_LINE } from '../../contract/api.js';
 import { VERSION } from '../../cli/version.js';
 import { isSecretEnvName } from './host-client.js';
 import { helloOver, HOST_STOPPING, type HostConnection, type HostStream } from './host-handshake.js';
@@ -31,6 +31,9 @@ export type RemoteHostConnection = HostConnection & {
 const KEEPALIVE = ['-o', 'ServerAliveInterval=15', '-o', 'ServerAliveCountMax=3'];
 /** The last stderr kept for the message of a failed connect. */
 const STDERR_KEPT = 8 * 1024;
+
+/** The code of a `--no-start` connect that found no host running there. */
+export const NO_HOST = 'ENOHOST';
 
 /** What to install on the remote, in every message that asks for it. */
 export const installLine = (): string => `npm i -g thclaws@${VERSION}`;
@@ -64,7 +67,11 @@ export function connectRemoteHost(remote: RemoteSpec, launch: HostLaunch, opts: 
     (conn) => ({ ...conn, transport: 'ssh' as const, remote, sshPid: child.pid! }),
     // helloOver has dropped the stream by then (ssh killed): nothing of a failed connect is left running.
     (err: NodeJS.ErrnoException) => {
-      throw new Error(explainSshFailure({ label: remote.label, ssh: ssh[0]!, bin, err, code: child.exitCode, stderr, timeoutMs, protocol: opts.protocol }), { cause: err });
+      const text = explainSshFailure({ label: remote.label, ssh: ssh[0]!, bin, err, code: child.exitCode, stderr, timeoutMs, protocol: opts.protocol });
+      // The codes a caller acts on survive the rewording: a team stopping (never started again behind the person),
+      // no host there (`--no-start`), a host that did not answer.
+      const code = err.code === HOST_STOPPING || err.code === 'ETIMEDOUT' ? err.code : lastLine(stderr).startsWith(NO_HOST_LINE) ? NO_HOST : undefined;
+      throw Object.assign(new Error(text, { cause: err }), code ? { code } : {});
     },
   );
 }
