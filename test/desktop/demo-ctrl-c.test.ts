@@ -28,7 +28,8 @@ describe("the demo's Ctrl-C", () => {
     const ready = await dashboardReady(dash, { hostPid: true, what: 'the demo' });
     hostPid = ready.hostPid;
     const ws = /thclaws dashboard for (\S+)/.exec(ready.out())![1]!;
-    expect(ready.out()).toContain("Ctrl-C stops the demo's agents and removes its workspace.");
+    // Its own write after the URL's: it may come in a later chunk than the one the ready wait saw.
+    await waitFor(() => ready.out().includes("Ctrl-C stops the demo's agents and removes its workspace."), `the demo's help line (${ready.out()})`, 10_000);
     // The demo's lead builds its team (the names Ctrl-C will say).
     await waitFor(() => fs.existsSync(path.join(ws, '.thclaws', 'state', 'team', 'config.json')), 'the demo team created', 90_000);
     const exited = new Promise<number | null>((r) => dash!.once('exit', (code) => r(code)));
