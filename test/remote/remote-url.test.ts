@@ -20,6 +20,8 @@ describe('parseRemoteUrl', () => {
     ['box:/srv/app', { host: 'box', dir: '/srv/app', label: 'box' }],
     ['box:~/app', { host: 'box', dir: '~/app', label: 'box' }],
     ['me@[fe80::1%eth0]:srv', { user: 'me', host: 'fe80::1%eth0', dir: '~/srv', label: 'me@[fe80::1%eth0]' }],
+    // A one-letter alias of the person's ssh config.
+    ['ssh://z/srv', { host: 'z', dir: '/srv', label: 'z' }],
   ])('%s', (url, want) => {
     const r = parseRemoteUrl(url);
     expect({ ...r, url: undefined }).toEqual({ ...want, url: undefined });
