@@ -26,7 +26,7 @@ import { ReviewFeed } from './review-feed.js';
 import { BudgetFeed } from './budget-feed.js';
 import { failUnbooted, leadCameUp } from './boot-outcome.js';
 import { CostsFeed } from './costs-feed.js';
-import { launchingRemote, linkEnded, relaunchRemote, remoteTeammatesFor, serveRemoteTeammates } from '../remote/host-remote.js';
+import { launchingRemote, linkEnded, remoteTeammatesFor, respawnRequest, serveRemoteTeammates } from '../remote/host-remote.js';
 
 export { thclawsBin, type TeamHostOptions } from './host-options.js';
 const LIVENESS_MS = 2000;
@@ -230,7 +230,7 @@ export class TeamHost {
     if (this.launcher.get(agent)) throw new Error(`${agent} is running`);
     if (agent === LEAD) return this.startLead();
     const prev = this.spawns.get(agent);
-    if (prev) return this.launchRequest(prev.env.THCLAWS_REMOTE_HOST ? relaunchRemote(prev, randomUUID()) : { ...prev, spawn_id: randomUUID(), requested_at: Date.now() });
+    if (prev) return this.launchRequest(respawnRequest(prev, randomUUID()));
     const cfg = await this.store.config.require();
     const member = cfg.members.find((m) => m.name === agent);
     if (!member) throw new Error(`unknown teammate "${agent}"`);
@@ -362,8 +362,6 @@ export class TeamHost {
     await this.tasks.refresh();
     for (const name of this.names()) this.pushMember(name);
   }
-
-  // ----- settings ---------------------------------------------------------------------------------------
 
   readSettingsSafe(): SettingsView {
     return this.settings.read();

@@ -57,6 +57,11 @@ export function linkEnded(store: TeamStore, agent: string, req: SpawnRequest, ex
   return line;
 }
 
+/** The dashboard's Respawn: the last request again under a new spawn id (a remote teammate's ssh rewritten for it). */
+export function respawnRequest(prev: SpawnRequest, spawnId: string): SpawnRequest {
+  return prev.env.THCLAWS_REMOTE_HOST ? relaunchRemote(prev, spawnId) : { ...prev, spawn_id: spawnId, requested_at: Date.now() };
+}
+
 /**
  * The dashboard's Respawn of a remote teammate: the same ssh, under a new spawn id (its forwarded socket's name
  * and THCLAWS_SPAWN_ID there carry it), its clone and branch as it left them.
