@@ -72,3 +72,9 @@ export function listeningTcpInodes(): Set<number> {
   }
   return out;
 }
+
+/** Whether `pid` runs below `from` (its parent, or a parent's parent…). */
+export function descends(pid: number, from: number): boolean {
+  for (let p = parentOf(pid); p > 1; p = parentOf(p)) if (p === from) return true;
+  return false;
+}

@@ -17,7 +17,7 @@ import { LEAD } from '../../src/core/store/index.js';
 import { FakeAnthropic } from '../agent/fake-anthropic.js';
 import { THCLAWS, waitFor } from '../desktop/helpers.js';
 import { TermView } from '../desktop/term-view.js';
-import { procs } from './procs.js';
+import { procs, descends } from './procs.js';
 import { skipReason, startSshMachine, type SshMachine } from './ssh-machine.js';
 
 const execFileP = promisify(execFile);
@@ -25,17 +25,6 @@ const skip = skipReason();
 const USER = 'thcr8';
 const KEY = 'sk-ant-api03-LaptopOnly0123456789abcdefghij_-RmTe';
 
-const parentOf = (pid: number): number | null => {
-  try {
-    return Number(/^PPid:\s*(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-  } catch {
-    return null;
-  }
-};
-const descends = (pid: number, from: number): boolean => {
-  for (let p: number | null = parentOf(pid); p && p > 1; p = parentOf(p)) if (p === from) return true;
-  return false;
-};
 function filesHolding(dir: string, needle: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).flatMap((e) => {
     const p = path.join(e.parentPath, e.name);
