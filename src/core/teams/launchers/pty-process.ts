@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pty from '@lydell/node-pty';
 import { pidAlive } from '../../store/index.js';
+import { signalLateChild } from './late-signal.js';
 
 /**
  * A child in a pty whose output tail is never lost.
@@ -113,7 +114,8 @@ export class PtyProcess {
    * Signals the process group (the wrapper and the child; the wrapper survives to report the end). Right after
    * the start the group may not exist yet (the pty's process has not made its session): the signal is sent
    * again until it lands or the process is gone. Dropped, it left the child running for good under a host
-   * that had stopped it (Stop right after Respawn; 47 of 300 immediate kills, found by a batch round).
+   * that had stopped it (Stop right after Respawn; 47 of 300 immediate kills, found by a batch round). Once it
+   * lands, a child the wrapper forks only after it gets the signal too (late-signal.ts).
    */
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {
     if (this.ended) return;
@@ -121,7 +123,9 @@ export class PtyProcess {
       process.kill(-this.pid, signal);
     } catch {
       if (pidAlive(this.pid)) setTimeout(() => this.kill(signal), 10).unref();
+      return;
     }
+    signalLateChild(this.pid, signal, () => this.ended);
   }
 
   private onChunk(data: string): void {
