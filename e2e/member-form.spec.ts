@@ -5,6 +5,8 @@
  * member's pane says "not started — Start" instead of "read-only"; Start starts it. The task board does not
  * say "blocked by" of a task that is done.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -17,8 +19,13 @@ const shots = path.join(ROOT, 'test-results', 'screenshots');
 
 test.describe.configure({ mode: 'serial' });
 
+// The person's own settings name one host a member may run on (never started here: no ssh in this spec).
+const config = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-config-'));
+
 test.beforeAll(async ({ browser }) => {
-  d = await startDashboard(['alice'], { teamEnabled: true });
+  fs.mkdirSync(path.join(config, 'thclaws'));
+  fs.writeFileSync(path.join(config, 'thclaws', 'settings.json'), JSON.stringify({ hosts: { big: { ssh: 'me@big.invalid', dir: '~/w' } } }));
+  d = await startDashboard(['alice'], { teamEnabled: true }, { XDG_CONFIG_HOME: config });
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto(d.url);
   await expect(page.locator('.pane[data-agent="lead"]')).toBeVisible();
@@ -27,6 +34,7 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await page?.context().close();
   await d?.stop();
+  fs.rmSync(config, { recursive: true, force: true });
 });
 
 const serious = async () => (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -35,7 +43,7 @@ const serious = async () => (await new AxeBuilder({ page }).analyze()).violation
 async function fieldEdges(): Promise<number[]> {
   const form = page.getByRole('dialog', { name: 'add a member' });
   const xs: number[] = [];
-  for (const name of ['Name', 'Role', 'Model', 'Isolation', 'Permission mode', 'Instructions']) xs.push(Math.round((await form.getByLabel(name).boundingBox())!.x));
+  for (const name of ['Name', 'Role', 'Model', 'Where', 'Isolation', 'Permission mode', 'Instructions']) xs.push(Math.round((await form.getByLabel(name).boundingBox())!.x));
   return xs;
 }
 
@@ -87,6 +95,21 @@ test('the form at 390×844: one column, every field and the price inside the scr
   expect(await serious()).toEqual([]);
   await add.getByRole('button', { name: 'Cancel' }).click();
   await page.setViewportSize({ width: 1440, height: 900 });
+});
+
+test("Where: a member placed on one of the person's hosts says so on its pane; this machine is the default", async () => {
+  await page.getByRole('button', { name: 'Add member' }).click();
+  const add = page.getByRole('dialog', { name: 'add a member' });
+  const where = add.getByLabel('Where');
+  await expect(where).toHaveValue('');
+  await expect(where.locator('option')).toHaveText(['this machine', 'on big: its own clone there (settings hosts)']);
+  await add.getByLabel('Name').fill('dora');
+  await where.selectOption('big');
+  // Its own clone there: a worktree here does not apply.
+  await expect(add.getByLabel('Isolation')).toBeDisabled();
+  await add.getByRole('button', { name: 'Add' }).click();
+  await expect(page.locator('.pane[data-agent="dora"] [data-testid="pane-host"]')).toHaveText('on big');
+  await expect(page.locator('.pane[data-agent="carol"] [data-testid="pane-host"]')).toHaveCount(0);
 });
 
 test('a done task does not say "blocked by"; a waiting one does (both sizes)', async () => {

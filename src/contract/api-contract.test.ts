@@ -10,7 +10,7 @@ import * as A from './api.js';
 const MAX_INPUT_CHARS = 64 * 1024;
 const MAX_MESSAGE_CHARS = 100_000;
 
-const spec = { role: '', prompt: '', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask' };
+const spec = { role: '', prompt: '', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask', host: null };
 /** [request as sent (without id), request as parsed (defaults filled)]: one entry per request kind. */
 const REQUESTS: [Record<string, unknown>, Record<string, unknown>?][] = [
   [{ type: 'subscribe' }],
@@ -42,7 +42,7 @@ const REQUESTS: [Record<string, unknown>, Record<string, unknown>?][] = [
   [{ type: 'team_create', name: 'Team 1.x_y-z' }, { type: 'team_create', name: 'Team 1.x_y-z', description: '' }],
   [{ type: 'team_create', name: `_${'a'.repeat(63)}`, description: 'why' }],
   [{ type: 'member_add', name: 'alice', spec: {} }, { type: 'member_add', name: 'alice', spec }],
-  [{ type: 'member_add', name: 'bob', spec: { role: 'r', prompt: 'p', model: 'm', isolation: 'worktree', plan_mode: true, permission_mode: 'auto' } }],
+  [{ type: 'member_add', name: 'bob', spec: { role: 'r', prompt: 'p', model: 'm', isolation: 'worktree', plan_mode: true, permission_mode: 'auto', host: 'big' } }],
   [{ type: 'member_edit', name: 'alice', spec: {} }],
   [{ type: 'member_edit', name: 'alice', spec: { role: 'r', prompt: 'p', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask' } }],
   [{ type: 'member_remove', name: 'alice' }],
@@ -114,6 +114,7 @@ const BAD_REQUESTS: [Record<string, unknown>, string][] = [
   [{ type: 'team_create', name: `a${'b'.repeat(64)}` }, 'name'],
   [{ type: 'member_add', name: 'alice', spec: { isolation: 'none' } }, 'spec.isolation'],
   [{ type: 'member_add', name: 'alice', spec: { permission_mode: 'yolo' } }, 'spec.permission_mode'],
+  [{ type: 'member_add', name: 'alice', spec: { host: '../big' } }, 'spec.host'],
   [{ type: 'member_edit', name: 'alice', spec: { isolation: 'none' } }, 'spec.isolation'],
   [{ type: 'member_edit', name: 'alice', spec: { permission_mode: 'yolo' } }, 'spec.permission_mode'],
   [{ type: 'approval_answer', request_id: '', allow: true }, 'request_id'],
@@ -205,7 +206,7 @@ const EVENTS: Record<string, unknown>[] = [
   { type: 'settings', settings, restart_needed: false, effective_mode: { mode: 'background', reason: 'no tmux' } },
   { type: 'sandbox', sandbox: { state: 'unavailable', text: 'sandbox: unavailable', fix: 'apt install socat' } },
   { type: 'setup', setup: { needs_key: false, scripted: false, key: { source: 'file', last4: 'abcd' }, problem: null } },
-  { type: 'member_specs', specs: { alice: { role: 'r', prompt: 'p', model: null, isolation: 'worktree', plan_mode: true, permission_mode: 'auto' } } },
+  { type: 'member_specs', specs: { alice: { role: 'r', prompt: 'p', model: null, isolation: 'worktree', plan_mode: true, permission_mode: 'auto', host: null } } },
   { type: 'notice', level: 'warn', text: 'careful' },
   { type: 'host_closed', reason: 'the team was stopped from a dashboard' },
   { type: 'approvals', pending: 1, items: [approval, { ...approval, request_id: 'r2', kind: 'plan', plan: '# p', attempt: 2 }] },

@@ -8,7 +8,7 @@ import * as A from './api.js';
 
 describe('member specs: every enum value, in the spec and in the edit', () => {
   it('accepts each isolation and permission mode given explicitly', () => {
-    const spec = { role: 'r', prompt: 'p', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask' };
+    const spec = { role: 'r', prompt: 'p', model: null, isolation: 'shared', plan_mode: false, permission_mode: 'ask', host: null };
     expect(A.parseRequest({ id: 1, type: 'member_add', name: 'alice', spec })).toEqual({ ok: true, request: { id: 1, type: 'member_add', name: 'alice', spec } });
     const edit = { isolation: 'worktree', permission_mode: 'auto' };
     expect(A.parseRequest({ id: 2, type: 'member_edit', name: 'alice', spec: edit })).toEqual({ ok: true, request: { id: 2, type: 'member_edit', name: 'alice', spec: edit } });

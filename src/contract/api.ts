@@ -5,7 +5,7 @@
  * host import the inferred types, so a field added here is checked on both sides.
  */
 import { z } from 'zod';
-import { BudgetLimitSchema, BudgetsSchema } from './settings-schema.js';
+import { BudgetLimitSchema, BudgetsSchema, HostNameSchema } from './settings-schema.js';
 import { agentName, taskId, text } from './fields.js';
 import { ChangeSourceSchema, ChangesViewSchema, ConflictWarningSchema, relPath, ReviewCommentViewSchema } from './review-views.js';
 import { StoreCallSchema, StoreWakeKindSchema } from './store-api.js';
@@ -150,7 +150,7 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pty_size'), agent: agentName, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }),
   z.object({ type: z.literal('exit'), agent: agentName, code: z.number().int().nullable(), signal: z.string().nullable() }),
   /** `models`: what a model field offers (the Anthropic aliases and each provider profile's `<profile>/<model>`). */
-  z.object({ type: z.literal('settings'), settings: SettingsViewSchema, restart_needed: z.boolean(), effective_mode: EffectiveModeSchema.optional(), models: z.array(text(200)).max(1000).optional() }),
+  z.object({ type: z.literal('settings'), settings: SettingsViewSchema, restart_needed: z.boolean(), effective_mode: EffectiveModeSchema.optional(), models: z.array(text(200)).max(1000).optional(), hosts: z.array(HostNameSchema).max(256).optional() }),
   z.object({ type: z.literal('sandbox'), sandbox: SandboxViewSchema }),
   z.object({ type: z.literal('setup'), setup: SetupViewSchema }),
   /** Each member's definition as the team manager edits it (config plus the person's settings for it). */

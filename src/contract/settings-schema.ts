@@ -103,6 +103,8 @@ export const RemoteHostSchema = z.object({
 });
 export type RemoteHost = z.infer<typeof RemoteHostSchema>;
 export const HOST_NAME = PROFILE_NAME;
+/** The name of one of the user's hosts (settings `hosts`). */
+export const HostNameSchema = z.string().regex(HOST_NAME, 'a host name: letters, digits, - and _');
 
 export const SettingsSchema = z.looseObject({
   /** Agent Teams feature flag: off unless a project opts in. */
@@ -123,7 +125,7 @@ export const SettingsSchema = z.looseObject({
   /** How teammates are started: `auto` picks tmux when available, else background. */
   teammateMode: z.enum(TEAMMATE_MODES).default('auto'),
   /** Machines teammates may run on, by name (user settings only: a project may name one, never add or change one). */
-  hosts: z.record(z.string().regex(HOST_NAME, 'a host name: letters, digits, - and _'), RemoteHostSchema).default({}),
+  hosts: z.record(HostNameSchema, RemoteHostSchema).default({}),
   /** Where a teammate runs when neither SpawnTeammate nor its member names a host: here, or spread over `hosts`. */
   placement: z.enum(['local', 'spread']).default('local'),
   /** Live teammates per team; a spawn past it is refused. Nested or runaway spawns burn a person's limits. */

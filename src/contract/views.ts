@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ModelNameSchema } from './model-name.js';
-import { BudgetsSchema, patchSchemaOf, PERMISSION_MODES, SettingsSchema, TEAMMATE_MODES } from './settings-schema.js';
+import { BudgetsSchema, HostNameSchema, patchSchemaOf, PERMISSION_MODES, SettingsSchema, TEAMMATE_MODES } from './settings-schema.js';
 import { AgentStateSchema } from './agent-states.js';
 import { agentName, taskId, text } from './fields.js';
 
@@ -157,6 +157,8 @@ export const MemberSpecSchema = z.object({
   plan_mode: z.boolean().default(false),
   /** `ask`: Write/Edit/Bash outside its rules wait for the person; `auto`: no prompts (trusted folders only). */
   permission_mode: z.enum(PERMISSION_MODES).default('ask'),
+  /** One of the user's hosts (settings `hosts`) it runs on; null: this machine. */
+  host: HostNameSchema.nullable().default(null),
 });
 export type MemberSpec = z.infer<typeof MemberSpecSchema>;
 /** An edit: only the fields given change (no defaults, unlike `MemberSpecSchema`). */
@@ -167,6 +169,7 @@ export const MemberSpecPatchSchema = z.object({
   isolation: z.enum(['worktree', 'shared']).optional(),
   plan_mode: z.boolean().optional(),
   permission_mode: z.enum(PERMISSION_MODES).optional(),
+  host: HostNameSchema.nullable().optional(),
 });
 
 /** One model call's spend (from the store's spend history): at, tokens, USD (null: unknown price). */

@@ -112,7 +112,7 @@ describe('the team from the GUI', () => {
     const local = JSON.parse(fs.readFileSync(path.join(ws, '.thclaws', 'settings.local.json'), 'utf8'));
     expect(local.teammates.alice.permissionMode).toBe('auto');
     await waitFor(() => last(events, 'member_specs')?.specs.alice?.permission_mode === 'auto', 'the specs event');
-    expect(last(events, 'member_specs')!.specs.alice).toEqual({ role: 'API', model: 'claude-haiku-4-5', isolation: 'worktree', plan_mode: true, permission_mode: 'auto', prompt: 'You own the API.' });
+    expect(last(events, 'member_specs')!.specs.alice).toEqual({ role: 'API', model: 'claude-haiku-4-5', isolation: 'worktree', plan_mode: true, permission_mode: 'auto', prompt: 'You own the API.', host: null });
     // Reserved and invalid names never reach the store.
     expect(await call({ type: 'member_add', name: 'lead', spec: {} })).toMatchObject({ ok: false, error: expect.stringContaining('reserved') });
     expect(await call({ type: 'member_add', name: '../x', spec: {} })).toMatchObject({ ok: false, error: expect.stringContaining('invalid request: name') });

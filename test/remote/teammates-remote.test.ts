@@ -71,7 +71,7 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     fs.mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
     const hosts = {
       m1: { ssh: m.user('thcr4').alias, dir: `~/${WORK}`, maxTeammates: 2, bin: m.bin },
-      m2: { ssh: `ssh://${m.user('thcr5').alias}`, dir: `~/${WORK}`, maxTeammates: 2, bin: m.bin },
+      m2: { ssh: `ssh://${m.user('thcr5').alias}`, dir: `~/${WORK}`, maxTeammates: 3, bin: m.bin },
       gone: { ssh: 'thcr-no-such-host', dir: '~/w', maxTeammates: 1, bin: m.bin },
     };
     fs.mkdirSync(path.join(env.XDG_CONFIG_HOME!, 'thclaws'), { recursive: true });
@@ -227,6 +227,40 @@ describe.skipIf(!!skip)('teammates on two other machines, over ssh', () => {
     expect(again.reserved_for).toBe('carol');
     const st = await store.statuses.read('carol');
     expect(procs().find((p) => p.pid === st?.pid)?.uid).toBe(m.user('thcr4').uid);
+  }, 120_000);
+
+  it("Add member's where: the dashboard offers the user's hosts, refuses another, and Start runs the member there", async () => {
+    const view = await connectHost(ws.dir, { client: 'test', env });
+    const replies: Array<Record<string, unknown>> = [];
+    let hosts: string[] | undefined;
+    view.onEvent((e) => {
+      if (e.type === 'reply') replies.push(e as never);
+      if (e.type === 'settings') hosts = e.hosts;
+    });
+    const ask = async (id: number, req: Record<string, unknown>) => {
+      view.send({ ...req, id } as never);
+      return waitFor(() => replies.find((r) => r.id === id), `the answer to ${String(req.type)}`);
+    };
+    view.send({ type: 'subscribe', id: 20 });
+    await waitFor(() => hosts, 'the settings event');
+    expect(hosts).toEqual(['m1', 'm2', 'gone']);
+    const refused = await ask(21, { type: 'member_add', name: 'gil', spec: { host: 'big' } });
+    expect(refused.ok).toBe(false);
+    expect(String(refused.error)).toMatch(/unknown host "big": the hosts defined are m1, m2, gone/);
+    expect((await store.config.require()).members.some((x) => x.name === 'gil')).toBe(false);
+    const added = await ask(22, { type: 'member_add', name: 'frank', spec: { role: 'tester', host: 'm2' } });
+    expect(added.ok, String(added.error)).toBe(true);
+    expect((await store.config.require()).members.find((x) => x.name === 'frank')?.host).toBe('m2');
+    const started = await ask(23, { type: 'member_start', name: 'frank' });
+    expect(started.ok, String(started.error)).toBe(true);
+    view.close();
+    // It runs as m2's user, in its clone there.
+    const st = await waitFor(async () => {
+      const x = await store.statuses.read('frank');
+      return x?.pid && procs().some((p) => p.pid === x.pid) ? x : null;
+    }, `frank running (output: ${store.outputs.tail('frank', 10)})`, 60_000);
+    expect(procs().find((p) => p.pid === st.pid)?.uid).toBe(m.user('thcr5').uid);
+    expect((await store.config.require()).members.find((x) => x.name === 'frank')?.clone).toBe(`/home/thcr5/${WORK}/t/.worktrees/frank`);
   }, 120_000);
 
   it("after the team's session moves on, a remote teammate's next write is refused and its status says why", async () => {

@@ -8,6 +8,7 @@ import { ProjectSettingsFile } from './settings-file.js';
 import { effectiveMode, sandboxView, type ModelSettings } from './views.js';
 import { agentsDir, loadAgentDefs } from '../../core/agent/agent-defs.js';
 import { modelChoices } from './budget-feed.js';
+import { loadSettings } from '../../core/agent/settings.js';
 
 export class HostSettings {
   readonly file: ProjectSettingsFile;
@@ -57,7 +58,7 @@ export class HostSettings {
   }
 
   event(settings = this.read()): HostEvent {
-    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode), models: modelChoices(this.workspace, this.env) };
+    return { type: 'settings', settings, restart_needed: this.restartNeeded(), effective_mode: effectiveMode(settings.teammateMode), models: modelChoices(this.workspace, this.env), hosts: hostNames(this.workspace, this.env) };
   }
 
   sandboxEvent(): HostEvent {
@@ -78,4 +79,13 @@ export class HostSettings {
 /** Each agent definition's model by its name (`.thclaws/agents/*.md`); broken files are the agent's to report. */
 function definitionModels(workspace: string): Record<string, string> {
   return Object.fromEntries(loadAgentDefs(agentsDir(workspace)).defs.flatMap((d) => (d.model ? [[d.name, d.model]] : [])));
+}
+
+/** The user's hosts a member may be placed on (names only; a broken settings file offers none, as the runtime refuses it). */
+function hostNames(workspace: string, env: NodeJS.ProcessEnv): string[] {
+  try {
+    return Object.keys(loadSettings(workspace, env).settings.hosts).slice(0, 256);
+  } catch {
+    return [];
+  }
 }

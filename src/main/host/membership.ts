@@ -8,6 +8,7 @@ import { spawnTeammate } from '../../core/teams/spawn.js';
 import { worktreeSettings } from '../../core/teams/bootstrap.js';
 import type { MemberSpec } from '../../contract/api.js';
 import type { StoredPermissionMode } from '../../contract/settings-schema.js';
+import { placeTeammate, type RemoteTeammates } from '../../core/teams/remote-placement.js';
 
 export interface MembershipOptions {
   workspace: string;
@@ -18,6 +19,8 @@ export interface MembershipOptions {
   /** The settings' model per role: a member started here runs its role's model, as a lead's spawn does. */
   roleModels?: () => Readonly<Record<string, string>>;
   env?: Record<string, string>;
+  /** The user's hosts (docs/remote.md): where Add member may place a teammate, and how Start reaches it there. */
+  remote?: RemoteTeammates;
 }
 
 /**
@@ -30,6 +33,10 @@ export interface MembershipOptions {
 export class Membership {
   constructor(private readonly o: MembershipOptions) {}
 
+  get remote(): RemoteTeammates | undefined {
+    return this.o.remote;
+  }
+
   private get store(): TeamStore {
     return this.o.store;
   }
@@ -41,6 +48,7 @@ export class Membership {
 
   async add(name: string, spec: MemberSpec): Promise<void> {
     this.assertNewName(name);
+    this.assertHost(spec.host);
     await this.store.config.addMember({ name, ...this.configFields(spec) });
     this.writePermissionMode(name, spec.permission_mode);
     await this.tellLead(`the person added teammate ${name} (${describe(spec)})`, { change: 'member_added', member: name });
@@ -51,10 +59,14 @@ export class Membership {
     const current = cfg.members.find((m) => m.name === name);
     if (!current) throw new TeamError('not_found', `${name} is not a member of team "${cfg.name}"`);
     await this.assertNotLive(name, 'edit');
+    this.assertHost(spec.host);
     const merged = { ...this.specOf(current, this.permissionModes()), ...spec };
     await this.store.config.update((c) => {
       const m = c.members.find((x) => x.name === name);
-      if (m) Object.assign(m, this.configFields(merged));
+      if (!m) return;
+      // Moved to another machine: its clone there is made at its next start (the old one's work came home at each completion).
+      if ((merged.host ?? null) !== (m.host ?? null)) m.clone = null;
+      Object.assign(m, this.configFields(merged));
     });
     if (spec.permission_mode) this.writePermissionMode(name, spec.permission_mode);
     await this.tellLead(`the person changed teammate ${name} (${describe(merged)})`, { change: 'member_edited', member: name });
@@ -91,6 +103,7 @@ export class Membership {
       maxLiveTeammates: this.o.maxLiveTeammates(),
       ...(this.o.roleModels ? { roleModels: this.o.roleModels() } : {}),
       ...(this.o.env ? { childEnv: this.o.env } : {}),
+      ...(this.o.remote ? { remote: this.o.remote } : {}),
       worktree: () => worktreeSettings(this.o.workspace),
     });
     await spawnTeammate(session, { name, ...(resume ? { resumeSession: resume } : {}) });
@@ -112,6 +125,7 @@ export class Membership {
       isolation: m.isolation === 'worktree' ? 'worktree' : 'shared',
       plan_mode: (m as Record<string, unknown>).plan_mode_required === true,
       permission_mode: modes[m.name] ?? 'ask',
+      host: m.host ?? null,
     };
   }
 
@@ -122,7 +136,13 @@ export class Membership {
     if (spec.model !== undefined) out.model = spec.model?.trim() || null;
     if (spec.isolation !== undefined) out.isolation = spec.isolation === 'worktree' ? 'worktree' : 'none';
     if (spec.plan_mode !== undefined) out.plan_mode_required = spec.plan_mode;
+    if (spec.host !== undefined) out.host = spec.host;
     return out;
+  }
+
+  /** A host must be one of the user's (the same one-line refusal as SpawnTeammate's). */
+  private assertHost(host: string | null | undefined): void {
+    if (host) placeTeammate(this.o.remote, host, null, new Map());
   }
 
   private assertNewName(name: string): void {
@@ -171,6 +191,7 @@ function describe(spec: Partial<MemberSpec>): string {
     spec.model ? `model ${spec.model}` : null,
     spec.isolation === 'worktree' ? 'own worktree' : 'shared folder',
     spec.plan_mode ? 'plans first' : null,
+    spec.host ? `on ${spec.host}` : null,
     spec.permission_mode === 'auto' ? 'no permission prompts' : 'asks before Write/Edit/Bash',
   ]
     .filter(Boolean)

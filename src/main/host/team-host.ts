@@ -79,11 +79,11 @@ export class TeamHost {
     this.env = { ...process.env, ...opts.env };
     this.settings = new HostSettings(this.workspace, this.env, (ev) => this.broadcast(ev), () => this.closed);
     this.setup = new LeadSetup(this.workspace, this.env, opts.leadArgv, opts.keyCipher, (ev) => this.broadcast(ev));
-    this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates, roleModels: () => this.readSettingsSafe().roleModels });
+    this.membership = new Membership({ ...opts, workspace: this.workspace, store: this.store, leadArgv: opts.leadArgv ?? [thclawsBin()], maxLiveTeammates: () => this.readSettingsSafe().maxLiveTeammates, roleModels: () => this.readSettingsSafe().roleModels, remote: remoteTeammatesFor(this.workspace, this.env) });
     this.review = new ReviewFeed(this.store, this.workspace, (ev) => this.broadcast(ev));
     this.budgets = new BudgetFeed(this.store, this.workspace, this.env, (ev) => this.broadcast(ev), () => this.memberList());
     this.costs = new CostsFeed(this.store, this.workspace, () => this.names(), (name) => void (this.names().includes(name) && this.pushMember(name))); // a sample outlives a replaced team
-    serveRemoteTeammates(this.store, remoteTeammatesFor(this.workspace, this.env), () => ({ ...this.env, ...this.setup.envForAgents() })); // docs/remote.md
+    serveRemoteTeammates(this.store, this.membership.remote!, () => ({ ...this.env, ...this.setup.envForAgents() })); // docs/remote.md
     this.launcher = new PtyLauncher(this.store, {
       terminal: (agent) => this.terminal(agent),
       exited: (agent, req, exit) => this.onExited(agent, req, exit),

@@ -6,7 +6,7 @@ import { useDashboard } from '../store';
 import { modelPrice, scriptedLabel } from '../models-shown';
 import { LEAD } from '../../contract/limits';
 
-const EMPTY: MemberSpec = { role: '', prompt: '', model: null, isolation: 'worktree', plan_mode: false, permission_mode: 'ask' };
+const EMPTY: MemberSpec = { role: '', prompt: '', model: null, isolation: 'worktree', plan_mode: false, permission_mode: 'ask', host: null };
 
 /** Roles that read rather than build: they share the project folder; every other member gets its own worktree. */
 const READER = /review|qa|audit/i;
@@ -48,6 +48,7 @@ export function MemberDialog({ name: editing, onClose }: { name: string | null; 
   const teamModel = useDashboard((s) => s.settings?.model ?? null);
   const scripted = useDashboard((s) => !!s.setup?.scripted);
   const demo = useDashboard((s) => !!s.workspace?.demo);
+  const hosts = useDashboard((s) => s.hosts);
   const [name, setName] = useState(editing ?? '');
   const [spec, setSpec] = useState<MemberSpec>(current ?? EMPTY);
   // A new member's isolation follows its role (builders: a worktree) until the person picks one.
@@ -90,11 +91,26 @@ export function MemberDialog({ name: editing, onClose }: { name: string | null; 
             {scripted && !spec.model?.includes('/') ? `${scriptedLabel(demo)} runs here: no model calls, no cost (with a key: ${price})` : price}
           </span>
         </label>
+        {(hosts.length > 0 || spec.host) && (
+          <label>
+            Where
+            <select name="member-host" value={spec.host ?? ''} onChange={(e) => set('host', e.target.value || null)}>
+              <option value="">this machine</option>
+              {[...new Set([...hosts, ...(spec.host ? [spec.host] : [])])].map((h) => (
+                <option key={h} value={h}>
+                  on {h}: its own clone there (settings hosts)
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label>
           Isolation
           <select
             name="member-isolation"
             value={spec.isolation}
+            disabled={!!spec.host}
+            title={spec.host ? `on ${spec.host} it works in its own clone there` : undefined}
             onChange={(e) => {
               setIsolationPicked(true);
               set('isolation', e.target.value as MemberSpec['isolation']);

@@ -51,6 +51,8 @@ export interface UiSlice {
   memberSpecs: Record<string, MemberSpec>;
   /** What a model field offers (Anthropic aliases, `<profile>/<model>`). */
   models: string[];
+  /** The user's hosts a member may run on (settings `hosts`, names only). */
+  hosts: string[];
   /** Spending limits: budgets.json and the settings'. */
   budgets: { stored: BudgetsView; settings: BudgetsView } | null;
   /** Each agent's model calls seen by the host (the spend chart). */
@@ -95,6 +97,7 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   setup: null,
   memberSpecs: {},
   models: [],
+  hosts: [],
   budgets: null,
   spend: {},
   editingMember: null,
@@ -142,7 +145,7 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
 });
 
 export function reduceUi(state: DashboardState, ev: HostEvent): Partial<DashboardState> | null {
-  if (ev.type === 'settings') return { settings: ev.settings, restartNeeded: ev.restart_needed, effectiveMode: ev.effective_mode ?? null, models: ev.models ?? state.models };
+  if (ev.type === 'settings') return { settings: ev.settings, restartNeeded: ev.restart_needed, effectiveMode: ev.effective_mode ?? null, models: ev.models ?? state.models, hosts: ev.hosts ?? state.hosts };
   if (ev.type === 'budgets') return { budgets: { stored: ev.stored, settings: ev.settings } };
   if (ev.type === 'spend') return { spend: { ...state.spend, [ev.agent]: ev.calls } };
   if (ev.type === 'sandbox') return { sandbox: ev.sandbox };
