@@ -53,3 +53,25 @@ export async function stopMember(store: TeamStore, name: string, opts: StopMembe
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A process this host runs in its pty, as its launcher hands it out. */
+export interface PtyRun {
+  kill(signal: NodeJS.Signals): void;
+  exited: Promise<unknown>;
+}
+
+/**
+ * A person's Stop of an agent this host runs in its pty: SIGTERM to its group (and SIGCONT: a stopped process
+ * handles it only once continued); after the grace, SIGKILL, and the Bash command groups its status records end
+ * here, as it could not end them itself. Before, a Stop of a stopped (SIGSTOP) agent waited for ever.
+ */
+export async function stopPtyAgent(store: TeamStore, name: string, run: PtyRun, graceMs: number): Promise<StopOutcome> {
+  run.kill('SIGTERM');
+  run.kill('SIGCONT');
+  const ended = await Promise.race([run.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), graceMs).unref())]);
+  if (ended) return 'exited';
+  run.kill('SIGKILL');
+  await run.exited;
+  await endRecordedGroups(store, name);
+  return 'killed';
+}

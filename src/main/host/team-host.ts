@@ -5,7 +5,7 @@ import type { LaunchedTeammate, SpawnRequest, TeammateLauncher } from '../../cor
 import type { HostEvent, Member, SettingsView } from '../../contract/api.js';
 import { PtyLauncher } from '../../core/teams/launchers/pty.js';
 import { TEAM_POLICY } from '../../contract/policy.js';
-import { stopMember } from '../../core/teams/stop-member.js';
+import { stopMember, stopPtyAgent } from '../../core/teams/stop-member.js';
 import type { PtyExit } from '../../core/teams/launchers/pty-process.js';
 import { OutputTail } from './readonly-tail.js';
 import { RecentWorkspaces } from './recent.js';
@@ -165,8 +165,7 @@ export class TeamHost {
 
   async restartLead(resume?: string): Promise<void> {
     const running = this.launcher.get(LEAD);
-    running?.kill('SIGTERM');
-    await running?.exited;
+    if (running) await stopPtyAgent(this.store, LEAD, running, this.opts.stopGraceMs ?? TEAM_POLICY.shutdownGraceMs);
     try {
       await this.startLead(resume);
       // "Resumed" only when the lead came up on its conversation; else the cause, and the offer stays.
@@ -217,8 +216,7 @@ export class TeamHost {
     const running = this.launcher.get(agent);
     if (running) {
       if (agent !== LEAD) await this.store.statuses.write(agent, { status: 'stopped' }).catch(() => undefined);
-      running.kill('SIGTERM');
-      await running.exited;
+      await stopPtyAgent(this.store, agent, running, this.opts.stopGraceMs ?? TEAM_POLICY.shutdownGraceMs);
       return;
     }
     // Not ours (a lead spawned it in background or tmux mode): asked as the lead asks, then ended after the grace.
