@@ -139,12 +139,16 @@ describe('worktree bootstrap', () => {
     const hung = String(900_000 + process.pid);
     const { ws, session } = await nodeTeam(['jay'], IDLE, { setup: `echo "fetching packages…"; sleep ${hung}` });
     cleanups.push(() => marked(hung).forEach((pid) => process.kill(pid, 'SIGKILL')));
+    // Not started yet: nothing to stop, said at once.
+    expect(await stopMember(session.store, 'jay', { from: USER, graceMs: 10_000 })).toBe('not running');
     const spawning = spawnTeammate(session, { name: 'jay' }).then(() => null, (e: Error) => e);
     let ended: Error | null | undefined;
     void spawning.then((e) => (ended = e));
     await waitFor(() => marked(hung).length > 0 || (ended !== undefined && Promise.reject(new Error(`the spawn ended first: ${ended?.message}`))), 'the setup to hang', 30_000);
     // The person's Stop on the card (its process is not yet started: the host's stop asks stopMember).
     expect(await stopMember(session.store, 'jay', { from: USER, graceMs: 10_000 })).toBe('killed');
+    // When Stop answers, the card already reads the failure its spawner wrote, not spawning.
+    expect((await session.store.statuses.read('jay'))?.status).toBe('stopped');
     const err = await Promise.race([spawning, new Promise<string>((r) => setTimeout(() => r('still spawning after 20 s'), 20_000).unref())]);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/^refusing to spawn jay: worktree\.setup `.*` was killed; its last lines:\nfetching packages…$/);
