@@ -28,6 +28,12 @@ async function shots(name: string): Promise<void> {
     await page.setViewportSize({ width: w, height: h });
     await expect(pane('alice').getByTestId('pane-costs')).toBeVisible();
     await page.screenshot({ path: path.join(SHOTS, `${name}-${w}x${h}.png`), fullPage: w < 700 });
+    // Each teammate's card header as the person scrolls to it (the page shot shows the first panes only on a phone).
+    for (const n of ['alice', 'bob', 'carol']) {
+      if (!(await pane(n).count())) continue;
+      await pane(n).locator('header').scrollIntoViewIfNeeded();
+      await pane(n).locator('header').screenshot({ path: path.join(SHOTS, `${name}-${n}-${w}x${h}.png`) });
+    }
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
@@ -67,6 +73,9 @@ test("after a landing the others read N behind main; Update brings alice to 0", 
   d.cli('team', 'merge', 'bob');
   await expect(pane('alice').getByTestId('pane-behind')).toHaveText('2 behind main', SAMPLED);
   await expect(pane('carol').getByTestId('pane-behind')).toHaveText('2 behind main');
+  // Carol's header (Changes, Update, Archive) leaves her figures an ellipsis on a wide window: whole on hover.
+  await expect(pane('carol').getByTestId('pane-costs')).toHaveAttribute('title', /^disk \d+ KB: CPU and memory of the agent/);
+  await expect(pane('alice').getByTestId('pane-costs')).toHaveAttribute('title', /^CPU \d+% · \d+ MB · disk \d+ KB: /);
   await shots('card-behind');
   // While she works (or starts) the update waits: the button says so and does nothing.
   const sim = d.sims.get('alice')!;

@@ -80,3 +80,37 @@ test("a setup command typed in Settings runs in the next teammate's new worktree
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await page.locator('[data-agent="wkr"] .pane-head').screenshot({ path: path.join(SHOTS, 'worktree-ports-390.png') });
 });
+
+test('one card with all of it: its ports, CPU/memory/disk, N behind main and Update; stopped, Archive (both sizes)', async () => {
+  test.setTimeout(120_000);
+  const shots = process.env.THCLAWS_SHOTS_DIR ?? SHOTS;
+  fs.mkdirSync(shots, { recursive: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'landed meanwhile'], { cwd: ws });
+  const head = page.locator('[data-agent="wkr"] .pane-head');
+  await expect(head.getByTestId('pane-behind')).toHaveText(/^1 behind (main|master)$/, { timeout: 20_000 });
+  await expect(head.getByTestId('pane-costs')).toHaveText(/^CPU \d+% · \d+ MB · disk \d+ (KB|MB)$/, { timeout: 40_000 });
+  await expect(head.getByRole('button', { name: 'Update' })).toBeEnabled();
+  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await head.screenshot({ path: path.join(shots, `worktree-card-all-${w}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await head.getByRole('button', { name: 'Stop' }).click();
+  await expect(head.getByRole('button', { name: 'Archive' })).toBeVisible({ timeout: 20_000 });
+  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await head.screenshot({ path: path.join(shots, `worktree-card-stopped-${w}.png`) });
+    // Respawn, Update, Archive, Edit, Remove and Max: on a phone none is cut off by the header's edge (they wrap).
+    // Not yet on a wide window, where the header keeps one line: there Remove and Max are cut off (reported).
+    if (w > 700) continue;
+    const clipped = await head.evaluate((h) => {
+      const r = h.getBoundingClientRect();
+      return [...h.querySelectorAll('button')].filter((b) => {
+        const x = b.getBoundingClientRect();
+        return x.width === 0 || x.right > r.right + 0.5 || x.bottom > r.bottom + 0.5;
+      }).map((b) => b.textContent);
+    });
+    expect(clipped, `cut off at ${w}`).toEqual([]);
+  }
+});

@@ -149,6 +149,8 @@ export const StatusSchema = z.looseObject({
    * (a lead killed mid-spawn) is void at once instead of blocking the name until a timeout.
    */
   spawner: ProcessIdSchema.nullish().catch(null),
+  /** The run mark (run-check.ts) of the worktree setup its spawner runs meanwhile: a Stop ends those processes. */
+  bootstrap_mark: z.string().regex(/^[0-9a-f]{1,64}$/).nullish().catch(null),
   /** The agent process's parent (a launcher's wrapper); lets a launcher recognise the status as its child's. */
   parent_pid: z.number().int().nonnegative().nullish(),
   host: z.string().nullish(),

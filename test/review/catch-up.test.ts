@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TeamStore } from '../../src/core/store/index.js';
+import { deriveState, TeamStore } from '../../src/core/store/index.js';
 import { LeadHandler } from '../../src/core/teams/lead-handler.js';
 import { spawnTeammate } from '../../src/core/teams/spawn.js';
 import { ensureWorktree } from '../../src/core/teams/worktree.js';
@@ -103,6 +103,29 @@ describe('after a landing', () => {
     const json = await cli(ws, 'team', 'update', 'carol', '--json');
     expect(JSON.parse(json.stdout)).toEqual({ agent: 'carol', result: 'conflict', into: 'main', files: ['README.md', 'api.js'] });
   }, 60_000);
+
+  it('a conflicting update reaches the idle teammate itself: its next turn sees the conflicted files in its worktree', async () => {
+    const ws = teamWorkspace();
+    // What carol does when told: lists the files git left unmerged, from her worktree.
+    const script = { rules: [{ match: 'stopped on conflicts in: README.md', turns: [{ text: 'resolving', tool_calls: [{ name: 'Bash', input: { command: 'git diff --name-only --diff-filter=U > conflicts-seen.txt' } }] }, { text: 'done' }] }], fallback: [{ text: 'ok' }] };
+    const session = leadSession(ws, writeScript(ws, script));
+    session.store.init();
+    await session.store.config.create({ name: 't', members: [{ name: 'carol', isolation: 'worktree' }] });
+    await session.becomeLead();
+    const handler = new LeadHandler(session, { watchdogMs: 500 });
+    handler.onWake(() => void handler.drain());
+    handler.start();
+    cleanups.push(() => stopLeadAndTeam(session, handler, ws));
+    const wc = ensureWorktree(ws.dir, 'carol');
+    commitIn(wc, 'README.md', '# the project, by carol\n', 'readme: carol title');
+    commitIn(ws.dir, 'README.md', '# the project, landed\n', 'readme: landed title');
+    await spawnTeammate(session, { name: 'carol' });
+    await waitFor(async () => deriveState(await session.store.statuses.read('carol')) === 'idle', 'carol to be idle', 60_000);
+    const up = await cli(ws, 'team', 'update', 'carol');
+    expect(up.stdout.trim()).toBe('carol: merging main stopped on conflicts in README.md; the merge is left in progress in its worktree and carol was told');
+    const seen = path.join(wc, 'conflicts-seen.txt');
+    expect(await waitFor(() => fs.existsSync(seen) && fs.readFileSync(seen, 'utf8'), "carol's turn on the message", 60_000)).toBe('README.md\n');
+  }, 120_000);
 
   it('team.updateAfterLanding: every idle teammate is updated by the landing itself', async () => {
     const { ws, wb } = await threeTeammates({ team: { updateAfterLanding: true } });

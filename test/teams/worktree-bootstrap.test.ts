@@ -17,6 +17,8 @@ import { FakeAnthropic } from '../agent/fake-anthropic.js';
 import { cleanupsAfterEach, leadSession, stopLeadAndTeam, teamWorkspace, waitFor, writeScript, type Ws } from './helpers.js';
 import { installNodeProject } from './node-project.js';
 import { marked } from './lead-team.js';
+import { stopMember } from '../../src/core/teams/stop-member.js';
+import { USER } from '../../src/core/store/index.js';
 
 const cleanups = cleanupsAfterEach();
 /** A teammate with nothing to do. */
@@ -130,6 +132,31 @@ describe('worktree bootstrap', () => {
     expect(st?.status).toBe('stopped');
     expect((st as { last_error?: string }).last_error).toContain('exited 3');
     // A second try, the setup fixed, makes the worktree afresh.
+  }, 60_000);
+
+  it("Stop while worktree.setup hangs ends the setup: the spawn fails at once, nothing of it left, the status says why", async () => {
+    // A sleep of its own length: the marker of its processes (the sandbox's, the setup's shell, the sleep).
+    const hung = String(900_000 + process.pid);
+    const { ws, session } = await nodeTeam(['jay'], IDLE, { setup: `echo "fetching packages…"; sleep ${hung}` });
+    cleanups.push(() => marked(hung).forEach((pid) => process.kill(pid, 'SIGKILL')));
+    // Not started yet: nothing to stop, said at once.
+    expect(await stopMember(session.store, 'jay', { from: USER, graceMs: 10_000 })).toBe('not running');
+    const spawning = spawnTeammate(session, { name: 'jay' }).then(() => null, (e: Error) => e);
+    let ended: Error | null | undefined;
+    void spawning.then((e) => (ended = e));
+    await waitFor(() => marked(hung).length > 0 || (ended !== undefined && Promise.reject(new Error(`the spawn ended first: ${ended?.message}`))), 'the setup to hang', 30_000);
+    // The person's Stop on the card (its process is not yet started: the host's stop asks stopMember).
+    expect(await stopMember(session.store, 'jay', { from: USER, graceMs: 10_000 })).toBe('killed');
+    // When Stop answers, the card already reads the failure its spawner wrote, not spawning.
+    expect((await session.store.statuses.read('jay'))?.status).toBe('stopped');
+    const err = await Promise.race([spawning, new Promise<string>((r) => setTimeout(() => r('still spawning after 20 s'), 20_000).unref())]);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/^refusing to spawn jay: worktree\.setup `.*` was killed; its last lines:\nfetching packages…$/);
+    expect(marked(hung)).toEqual([]);
+    expect(fs.existsSync(wt(ws, 'jay'))).toBe(false);
+    expect(git(ws.dir, 'branch', '--list', 'team/jay').trim()).toBe('');
+    const st = await session.store.statuses.read('jay');
+    expect([st?.status, (st as { last_error?: string }).last_error]).toEqual(['stopped', (err as Error).message]);
   }, 60_000);
 });
 

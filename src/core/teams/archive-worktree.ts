@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { deriveState, isLive, TeamError, USER, type TeamStore } from '../store/index.js';
+import { deriveState, holdExclusive, isLive, TeamError, USER, type TeamStore } from '../store/index.js';
 import { runGit } from '../git.js';
 import { leadBranch, revParse, worktreeOf } from '../review/changes.js';
 import { teammateBranch } from '../../contract/branch.js';
@@ -46,6 +46,16 @@ async function registered(root: string, agent: string): Promise<string | null> {
 export async function archiveTeammate(store: TeamStore, root: string, agent: string, opts: { force?: boolean; graceMs?: number } = {}): Promise<Archived> {
   const cfg = await store.config.require();
   if (!cfg.members.some((m) => m.name === agent)) throw new TeamError('not_found', `${agent} is not a member of team "${cfg.name}"`);
+  // One archive of a name at a time (a double click, two cleanups): the other is told, not half-failed by git.
+  const held = holdExclusive(store.paths, `archive-${agent}`, `an archive of ${agent}`, store.journal);
+  try {
+    return await archiveOne(store, root, agent, opts);
+  } finally {
+    held.release();
+  }
+}
+
+async function archiveOne(store: TeamStore, root: string, agent: string, opts: { force?: boolean; graceMs?: number }): Promise<Archived> {
   const branch = teammateBranch(agent);
   const head = await revParse(root, `refs/heads/${branch}`);
   const dir = await registered(root, agent);

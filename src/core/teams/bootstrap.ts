@@ -152,13 +152,16 @@ export async function readyWorktree(input: Omit<BootstrapInput, 'wt'>): Promise<
   fs.writeFileSync(marker, `${JSON.stringify({ pid: process.pid, mark })}\n`);
   // `spawning` by this process, kept fresh while the bootstrap runs (an install takes minutes): a second spawn of
   // the name is refused meanwhile, and the card says what is happening.
-  const busy = () => input.store.statuses.write(input.name, { status: 'spawning', pid: null, spawn_id: undefined, spawner: selfProcess() } as never).catch(() => undefined);
+  // Its mark there too: a Stop of the name meanwhile (the person's, on its card) ends the setup (endBootstrap).
+  const busy = () => input.store.statuses.write(input.name, { status: 'spawning', pid: null, spawn_id: undefined, spawner: selfProcess(), bootstrap_mark: mark } as never).catch(() => undefined);
   await busy();
   const beat = setInterval(() => void busy(), 2000);
   try {
     await bootstrapWorktree({ ...input, wt: dir, again, mark });
     fs.rmSync(marker, { force: true });
   } catch (err) {
+    // No beat may write `spawning` over the failure below.
+    clearInterval(beat);
     if (created) discardWorktree(input.root, input.name, madeBranch);
     const why = `refusing to spawn ${input.name}: ${(err as Error).message}`;
     await input.store.statuses.write(input.name, { status: 'stopped', pid: null, last_error: why } as never).catch(() => undefined);
@@ -167,4 +170,28 @@ export async function readyWorktree(input: Omit<BootstrapInput, 'wt'>): Promise<
     clearInterval(beat);
   }
   return dir;
+}
+
+/**
+ * A Stop of a teammate whose worktree bootstraps (no process of its own yet): its setup's processes end, so its
+ * spawner fails the spawn at once as for any failed setup (worktree and branch gone, status `stopped` with the
+ * last lines) rather than wait out a hung install. Waits up to `waitMs` for that; false when no setup runs.
+ */
+export async function endBootstrap(store: TeamStore, name: string, waitMs: number): Promise<boolean> {
+  const bootstrapping = async () => {
+    const st = await store.statuses.read(name).catch(() => null);
+    return st?.status === 'spawning' && !st.pid ? (st.bootstrap_mark ?? null) : null;
+  };
+  const mark = await bootstrapping();
+  const pids = mark ? processesCarrying(`${MARK_ENV}=${mark}`) : [];
+  if (!pids.length) return false;
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  for (const end = Date.now() + waitMs; Date.now() < end && (await bootstrapping()) === mark; ) await new Promise((r) => setTimeout(r, 50));
+  return true;
 }

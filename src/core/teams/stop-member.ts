@@ -9,6 +9,7 @@ import { endRecordedGroups } from './command-groups.js';
 import { killGroup } from './launchers/env.js';
 import { sendFrame } from './protocol.js';
 import { ownPid } from './shutdown.js';
+import { endBootstrap } from './bootstrap.js';
 
 export interface StopMemberOptions {
   /** Who asks (`user` from the dashboard): the refusal, if any, comes back to its inbox. */
@@ -25,7 +26,7 @@ const TERM_GRACE_MS = 1500;
 export async function stopMember(store: TeamStore, name: string, opts: StopMemberOptions): Promise<StopOutcome> {
   // A process stopped by SIGSTOP has a stale heartbeat but still holds its lease: the lease names it.
   const pid = ownPid(await store.statuses.read(name)) ?? liveLeasePid(store.paths, name);
-  if (!pid) return 'not running';
+  if (!pid) return (await endBootstrap(store, name, opts.graceMs)) ? 'killed' : 'not running';
   const start = processStart(pid);
   const same = () => pidIsSame(pid, start);
   const asked = Date.now();

@@ -21,7 +21,7 @@ export function PaneCosts({ member }: { member: Member }) {
   return (
     <>
       {parts.length > 0 && (
-        <span className="pane-meta pane-costs" data-testid="pane-costs" title="CPU and memory of the agent with every process it started; disk used by its worktree">
+        <span className="pane-meta pane-costs" data-testid="pane-costs" title={`${parts.join(' · ')}: CPU and memory of the agent with every process it started; disk used by its worktree`}>
           {parts.join(' · ')}
         </span>
       )}
