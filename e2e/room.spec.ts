@@ -82,6 +82,15 @@ test('1440×900 with two approvals waiting: the terminals keep ≥ 60 % of the h
   // Pane headers keep one line at this width (each pane is under half the window).
   const heads = await page.locator('.pane-head').evaluateAll((hs) => hs.map((h) => ({ w: Math.round(h.getBoundingClientRect().width), h: Math.round(h.getBoundingClientRect().height) })));
   for (const h of heads) expect(h.h, `a pane header ${h.w} px wide wraps`).toBeLessThanOrEqual(34);
+  // The header's one line holds every control down to its last (it once ran 49 px past the window's edge, taking
+  // half of "Stop the team" with it), here and on the narrowest window that keeps one line.
+  for (const width of [1440, 1200]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.getByRole('button', { name: 'Stop the team' }), `at ${width} px`).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
+    expect((await page.locator('.topbar').boundingBox())!.height, `header lines at ${width} px`).toBeLessThanOrEqual(40);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
   expect(await serious(page)).toEqual([]);
   await page.context().close();
 });
