@@ -68,6 +68,11 @@ test.afterAll(async () => {
 const card = (text: string) => page.locator('.approval', { hasText: text });
 const badge = () => page.getByTestId('approvals-badge');
 const exists = (f: string) => fs.existsSync(path.join(d.ws, f));
+/** Whether a teammate's saved conversation (its transcript under the workspace) holds `text`: what the model was told. */
+const told = (text: string) =>
+  (fs.readdirSync(path.join(d.ws, '.thclaws'), { recursive: true, encoding: 'utf8' }) as string[])
+    .filter((f) => f.endsWith('.jsonl'))
+    .some((f) => fs.readFileSync(path.join(d.ws, '.thclaws', f), 'utf8').includes(text));
 
 test('a permission request appears; Approve runs the tool, Deny does not; the badge counts down', async () => {
   startTeammate('alice');
@@ -88,6 +93,7 @@ test('a permission request appears; Approve runs the tool, Deny does not; the ba
   expect(exists('denied.txt')).toBe(false);
   // The CLI sees the same (nothing pending), and the teammate was told why.
   expect(d.cli('team', 'approvals')).toContain('(no pending approvals)');
+  await expect.poll(() => told('denied by the person: not this one')).toBe(true);
 });
 
 test('a plan is rendered as Markdown, rejected with feedback, revised, approved; the teammate proceeds (keyboard approve)', async () => {
@@ -107,8 +113,10 @@ test('a plan is rendered as Markdown, rejected with feedback, revised, approved;
   await expect(v2).toContainText('<script>window.pwned = 1</script>');
   expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
   await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/approvals.png') });
+  await v2.locator('.approval-feedback').fill('keep it small');
   await v2.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(card('touch plan-done.txt')).toBeVisible();
+  await expect.poll(() => told('with a note: keep it small')).toBe(true); // an approval's note reaches the teammate too
   await expect(card('touch plan-done.txt')).toHaveClass(/selected/);
   await page.locator('.team-name').click();
   await page.keyboard.press('a');

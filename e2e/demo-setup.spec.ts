@@ -12,6 +12,7 @@ import { dashboardReady, ROOT } from '../test/desktop/helpers.js';
 
 let demo: ChildProcess;
 let page: Page;
+let url = '';
 
 test.beforeAll(async ({ browser }) => {
   const home = fs.mkdtempSync(path.join(ROOT, 'test-results', 'demo-setup-home-'));
@@ -28,7 +29,7 @@ test.beforeAll(async ({ browser }) => {
     }).observe(document, { subtree: true, childList: true, characterData: true });
   });
   demo = spawn(process.execPath, [path.join(ROOT, 'bin', 'thclaws'), 'dashboard', '--demo', '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  const { url } = await dashboardReady(demo, { what: 'the demo' });
+  url = (await dashboardReady(demo, { what: 'the demo' })).url;
   await page.goto(url);
 });
 
@@ -52,4 +53,22 @@ test('while the demo lead builds the team the page says so (no "Create a team");
   await expect(page.locator('.pane[data-agent="lead"] .pane-model')).toHaveText('scripted (demo)');
   await expect(page.locator('.pane[data-agent="lead"] .pane-model')).toBeInViewport();
   await page.screenshot({ path: path.join(ROOT, 'test-results', 'screenshots', 'demo-scripted-390.png') });
+});
+
+test("a phone opened while the requests wait shows the first card from its head (who asks, for what), not scrolled past it", async ({ browser }) => {
+  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
+  try {
+    await phone.goto(url);
+    // backend's Bash card is taller than the capped strip: opened, the strip must not scroll to its end.
+    const first = phone.locator('.approval').first();
+    await expect(first.locator('.approval-agent')).toHaveText('backend', { timeout: 90_000 });
+    await expect(phone.locator('.approval')).toHaveCount(2, { timeout: 60_000 });
+    // Seen, not only laid out in view: the strip's sticky title once covered the head.
+    const head = first.locator('.approval-agent');
+    await expect(head).toBeInViewport({ ratio: 1 });
+    expect(await head.evaluate((el) => { const r = el.getBoundingClientRect(); return el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); })).toBe(true);
+    await phone.screenshot({ path: path.join(ROOT, 'test-results', 'screenshots', 'demo-strip-390.png') });
+  } finally {
+    await phone.context().close();
+  }
 });

@@ -5,6 +5,7 @@
  * member's pane says "not started — Start" instead of "read-only"; Start starts it. The task board does not
  * say "blocked by" of a task that is done.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +78,10 @@ test('the form at 1440×900: aligned fields, models with prices, a worktree for 
   await pane.getByRole('button', { name: 'Start' }).click();
   await expect(pane.locator('.badge')).toHaveText(/idle|working/, { timeout: 60_000 });
   await expect(pane.getByTestId('pane-not-started')).toHaveCount(0);
+  // The builder runs in a worktree of its own, as the form said (the outcome, not the select's value).
+  const config = JSON.parse(fs.readFileSync(path.join(d.teamDir, 'config.json'), 'utf8')) as { members: { name: string; isolation?: string }[] };
+  expect(config.members.find((m) => m.name === 'carol')?.isolation).toBe('worktree');
+  await expect.poll(() => execFileSync('git', ['worktree', 'list'], { cwd: d.ws, encoding: 'utf8' }), { timeout: 30_000 }).toContain(path.join('.worktrees', 'carol'));
 });
 
 test('the form at 390×844: one column, every field and the price inside the screen', async () => {

@@ -211,17 +211,22 @@ test('notifications: asked on a click only; shown while the page is not focused,
   await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(true);
   const made = () => page.evaluate(() => (window as unknown as { __made: Array<{ title: string; body: string }> }).__made.map((n) => `${n.title} | ${n.body}`));
   await expect(count(page)).toHaveText('needs you: 0');
+  // The person types in the lead's pane: a new item never takes their keys away, looking here or elsewhere.
+  await page.locator('.pane[data-agent="lead"] .xterm').click();
+  const typingIn = () => page.evaluate(() => (document.activeElement?.closest('.xterm') ? document.activeElement.closest<HTMLElement>('.pane')?.dataset.agent : document.activeElement?.className) ?? null);
+  expect(await typingIn()).toBe('lead');
   // Focused: the item is listed, no notification.
   await status('dave', { budget_reached: "budget reached — dave's budget: 70 tokens of 55 tokens (127 %)" });
   await expect(count(page)).toHaveText('needs you: 1');
   expect(await made()).toEqual([]);
+  expect(await typingIn()).toBe('lead');
   // Looking elsewhere: a notification, and the pane the person typed in keeps its focus until they click it.
   const other = await context.newPage();
   await other.bringToFront();
   await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(false);
   await status('carol', { status: 'error', error: 'the model server answered 500 three times' });
   await expect.poll(made).toEqual(['carol is in error | the model server answered 500 three times']);
-  expect(await page.evaluate(() => !!document.activeElement?.closest('.approval, .needs-you, .pane'))).toBe(false);
+  expect(await typingIn()).toBe('lead');
   await page.evaluate(() => (window as unknown as { __made: Array<{ n: Notification }> }).__made[0]!.n.dispatchEvent(new Event('click')));
   await expect(page.locator('.pane[data-agent="carol"]')).toHaveClass(/focused/);
   await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.pane')?.getAttribute('data-agent') ?? null)).toBe('carol');

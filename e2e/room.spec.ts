@@ -7,6 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { startDashboard, startScriptedTeammate, type Dashboard } from './fixture.js';
@@ -82,6 +83,15 @@ test('1440×900 with two approvals waiting: the terminals keep ≥ 60 % of the h
   // Pane headers keep one line at this width (each pane is under half the window).
   const heads = await page.locator('.pane-head').evaluateAll((hs) => hs.map((h) => ({ w: Math.round(h.getBoundingClientRect().width), h: Math.round(h.getBoundingClientRect().height) })));
   for (const h of heads) expect(h.h, `a pane header ${h.w} px wide wraps`).toBeLessThanOrEqual(34);
+  // The header's one line holds every control down to its last (it once ran 49 px past the window's edge, taking
+  // half of "Stop the team" with it), here and on the narrowest window that keeps one line.
+  for (const width of [1440, 1200]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.getByRole('button', { name: 'Stop the team' }), `at ${width} px`).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
+    expect((await page.locator('.topbar').boundingBox())!.height, `header lines at ${width} px`).toBeLessThanOrEqual(40);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
   expect(await serious(page)).toEqual([]);
   await page.context().close();
 });
@@ -122,17 +132,32 @@ test('390×844 phone: the approvals are a capped strip with a count that scrolls
   await page.context().close();
 });
 
-test('once the requests are answered, the inbox is one line and the panes still fill the window', async ({ browser }) => {
+test("a double click answers only the card it was aimed at; once the requests are answered, the inbox is one line and the panes fill the window", async ({ browser }) => {
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  const sent: string[] = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => typeof f.payload === 'string' && sent.push(f.payload)));
   await page.goto(d.url);
   await expect(page.locator('.approval')).toHaveCount(2, { timeout: 60_000 });
-  // One at a time: each card is gone before the next click (a quick second click could land on the same card).
-  for (let i = 0; i < 2; i++) {
-    const card = page.locator('.approval').first();
-    const id = await card.getAttribute('data-request');
-    await card.getByRole('button', { name: 'Approve', exact: true }).click();
-    await expect(page.locator(`.approval[data-request="${id}"]`)).toHaveCount(0, { timeout: 20_000 });
-  }
+  const [first, second] = await page.locator('.approval').evaluateAll((cs) => cs.map((c) => ({ id: c.getAttribute('data-request')!, agent: c.querySelector('.approval-agent')!.textContent! })));
+  // The first click of a double click answers the top card; the host takes it away and the next card moves up.
+  const b = (await page.locator(`.approval[data-request="${first!.id}"]`).getByRole('button', { name: 'Approve', exact: true }).boundingBox())!;
+  const [x, y] = [b.x + b.width / 2, b.y + b.height / 2];
+  await page.mouse.click(x, y);
+  await expect(page.locator(`.approval[data-request="${first!.id}"]`)).toHaveCount(0, { timeout: 20_000 });
+  // Its second click now lands on the Approve of a request the person never read: it must not answer it.
+  expect(await page.evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.closest('.approval')?.getAttribute('data-request'), [x, y])).toBe(second!.id);
+  await page.mouse.move(x, y);
+  await page.mouse.down({ clickCount: 2 }); // the double click's second press, as the system counts it
+  await page.mouse.up({ clickCount: 2 });
+  await page.locator(`.approval[data-request="${second!.id}"]`).getByRole('button', { name: 'Deny', exact: true }).click({ timeout: 10_000 }); // had the stray click answered it, this card is gone
+  await expect(page.locator(`.approval[data-request="${second!.id}"]`)).toHaveCount(0, { timeout: 20_000 });
+  const answers = () => sent.filter((f) => f.includes('approval_answer') && f.includes(second!.id)).map((f) => (f.includes('"allow":true') ? 'allow' : 'deny'));
+  await expect.poll(answers).toContain('deny');
+  expect(answers()).toEqual(['deny']);
+  // What the person relies on: the denied command never ran; the approved one did.
+  await expect(page.locator(`.pane[data-agent="${second!.agent}"] .badge`)).toHaveText('idle', { timeout: 30_000 });
+  expect(fs.existsSync(path.join(d.ws, `from-${second!.agent}.txt`))).toBe(false);
+  await expect.poll(() => fs.existsSync(path.join(d.ws, `from-${first!.agent}.txt`)), { timeout: 30_000 }).toBe(true);
   await expect(page.locator('.approvals-count')).toHaveText('none waiting');
   expect((await page.locator('.approvals').boundingBox())!.height).toBeLessThanOrEqual(40);
   const m = await measure(page);

@@ -41,8 +41,23 @@ try {
     pages.push({ page, suffix: s.suffix });
   }
   const [desk] = pages;
+  // Both sizes look at the same ptys: before its picture each page takes them back ("fit to this screen"), as a
+  // person would, so no pane shows the other window's width with its notice.
+  const fit = async (page) => {
+    for (const b of await page.getByRole('button', { name: 'fit to this screen' }).all()) await b.click().catch(() => {});
+    await page.getByTestId('pane-sized').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+    // Back as the page was: no terminal focused (its hint), scrolled to the top (the clicks scrolled to the buttons).
+    await page.evaluate(() => {
+      document.activeElement?.blur?.();
+      for (const el of [document.scrollingElement, ...document.querySelectorAll('main, .approvals')]) el?.scrollTo(0, 0);
+    });
+    await page.waitForTimeout(300); // the panes' repaint at this size
+  };
   const shot = async (name) => {
-    for (const { page, suffix } of pages) await page.screenshot({ path: path.join(outDir, `${name}${suffix}.png`) });
+    for (const { page, suffix } of pages) {
+      await fit(page);
+      await page.screenshot({ path: path.join(outDir, `${name}${suffix}.png`) });
+    }
   };
   const plan = desk.page.locator('.approval[data-kind="plan"]');
   const bash = desk.page.locator('.approval[data-kind="permission"]');

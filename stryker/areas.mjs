@@ -102,7 +102,7 @@ export const AREAS = [
   { prefix: 'src/renderer/store/ui-slice.ts', tests: ['src/renderer/'], e2e: ['e2e/review-room.spec.ts', 'e2e/dashboard.spec.ts', 'e2e/ux.spec.ts', 'e2e/host-died-request.spec.ts'] },
   { prefix: 'src/renderer/components/DemoGuide.tsx', tests: ['src/renderer/'], e2e: ['e2e/live-demo.spec.ts'] },
   { prefix: 'src/renderer/components/BudgetCard.tsx', tests: ['src/renderer/'], e2e: ['e2e/budgets.spec.ts', 'e2e/room.spec.ts'] },
-  { prefix: 'src/renderer/components/Approvals.tsx', tests: ['src/renderer/'], e2e: ['e2e/approvals.spec.ts'] },
+  { prefix: 'src/renderer/components/Approvals.tsx', tests: ['src/renderer/'], e2e: ['e2e/approvals.spec.ts', 'e2e/room.spec.ts', 'e2e/cards-words.spec.ts'] },
   { prefix: 'src/renderer/components/StopTeam.tsx', tests: ['src/renderer/'], e2e: ['e2e/stop-team.spec.ts'] },
   { prefix: 'src/renderer/components/Welcome.tsx', tests: ['src/renderer/'], e2e: ['e2e/first-run.spec.ts', 'e2e/key-check.spec.ts'] },
   { prefix: 'src/renderer/components/KeyCheck.tsx', tests: ['src/renderer/'], e2e: ['e2e/key-check.spec.ts'] },

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import type { ApprovalView } from '../../contract/api';
 import { act } from '../context';
 import { useDashboard } from '../store';
@@ -12,6 +12,16 @@ function age(since: number, now: number): string {
 
 export function answer(a: ApprovalView, allow: boolean, opts: { always?: boolean; feedback?: string } = {}): Promise<unknown> {
   return act({ type: 'approval_answer', request_id: a.request_id, allow, always: !!opts.always, team: false, ...(opts.feedback ? { feedback: opts.feedback } : {}) });
+}
+
+/**
+ * A click that answers. The second click of a double click is none: by then the card the first one answered may
+ * be gone and the next request moved up under the pointer, unread.
+ */
+function onFirstClick(then: () => void): (e: MouseEvent) => void {
+  return (e) => {
+    if (e.detail <= 1) then();
+  };
 }
 
 function Card({ a, selected, now }: { a: ApprovalView; selected: boolean; now: number }) {
@@ -49,15 +59,15 @@ function Card({ a, selected, now }: { a: ApprovalView; selected: boolean; now: n
       )}
       <textarea className="approval-feedback" placeholder={plan ? 'feedback for a rejection' : 'reason (optional)'} value={feedback} onChange={(e) => setFeedback(e.target.value)} rows={plan ? 2 : 1} />
       <div className="approval-actions">
-        <button className="approve" onClick={() => void answer(a, true, { feedback })}>
+        <button className="approve" onClick={onFirstClick(() => void answer(a, true, { feedback }))}>
           Approve
         </button>
         {!plan && a.rule && (
-          <button className="always" title={alwaysSentence(a)} aria-label={alwaysSentence(a)} onClick={() => void answer(a, true, { always: true })}>
+          <button className="always" title={alwaysSentence(a)} aria-label={alwaysSentence(a)} onClick={onFirstClick(() => void answer(a, true, { always: true }))}>
             Always
           </button>
         )}
-        <button className="deny" onClick={() => void answer(a, false, { feedback })}>
+        <button className="deny" onClick={onFirstClick(() => void answer(a, false, { feedback }))}>
           {plan ? 'Reject' : 'Deny'}
         </button>
       </div>
