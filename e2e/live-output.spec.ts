@@ -78,5 +78,47 @@ test('a long Bash shows its last lines in the pane while it runs, then its resul
   expect(whole).toContain('row 1\nrow 2\n');
   expect(whole).toContain(`row ${ROWS}\nfinished\n[exit code 0]`);
   await page.screenshot({ path: path.join(SHOTS, 'live-output-ended-1440x900.png') });
+  // The expander: the file's name in the pane is a link; a click shows the whole output over the page.
+  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.locator('.pane[data-agent="alice"]').scrollIntoViewIfNeeded();
+    const at = await linkCell(page, 'alice', '.thclaws/sessions/');
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.click(at.x, at.y);
+    const dialog = page.getByRole('dialog', { name: 'whole output from alice' });
+    await expect(dialog.getByTestId('saved-output-text')).toContainText('row 1\nrow 2\nrow 3\n');
+    await expect(dialog.getByTestId('saved-output-text')).toContainText(`row ${ROWS}\nfinished\n[exit code 0]`);
+    await expect(dialog.getByTestId('saved-output-meta')).toHaveText(`${ROWS + 2} lines · ${saved}`);
+    await page.screenshot({ path: path.join(SHOTS, `live-output-expanded-${w}x${h}.png`) });
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+  }
   await page.context().close();
 });
+
+test('the expander reads only saved outputs of this workspace: a name leading elsewhere is refused in one line', async ({ browser }) => {
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await page.goto(d.url);
+  await expect(page.locator('.pane[data-agent="alice"]')).toBeVisible();
+  // What an agent could print to make its pane show another file: the page asks, the host refuses.
+  await page.evaluate(() => (window as unknown as { __thclaws: { dashboard: { getState(): { showSavedOutput(o: unknown): void } } } }).__thclaws.dashboard.getState().showSavedOutput({ agent: 'alice', file: '/etc/.thclaws/sessions/x.outputs/../../../../passwd.txt' }));
+  await expect(page.getByRole('alert')).toContainText(/not a saved tool output: \/etc\//i);
+  await expect(page.getByRole('dialog', { name: 'whole output from alice' })).toHaveCount(0);
+  await page.context().close();
+});
+
+/** The middle of the first cell of `text` in an agent's pane, on screen (it must be in the pane's viewport). */
+async function linkCell(page: Page, agent: string, text: string): Promise<{ x: number; y: number }> {
+  const cell = await page.evaluate(({ agent, text }) => {
+    const pane = (window as unknown as { __thclaws: { terminals: { panes: Map<string, { term: { rows: number; cols: number; buffer: { active: { viewportY: number; length: number; getLine(y: number): { translateToString(trim: boolean): string } | undefined } } } }> } } }).__thclaws.terminals.panes.get(agent)!;
+    const buf = pane.term.buffer.active;
+    for (let y = buf.viewportY; y < buf.viewportY + pane.term.rows; y++) {
+      const x = buf.getLine(y)?.translateToString(false).indexOf(text) ?? -1;
+      if (x >= 0) return { col: x, row: y - buf.viewportY, cols: pane.term.cols, rows: pane.term.rows };
+    }
+    return null;
+  }, { agent, text });
+  expect(cell, `"${text}" in ${agent}'s pane`).not.toBeNull();
+  const box = (await page.locator(`.pane[data-agent="${agent}"] .xterm-screen`).boundingBox())!;
+  return { x: box.x + ((cell!.col + 0.5) * box.width) / cell!.cols, y: box.y + ((cell!.row + 0.5) * box.height) / cell!.rows };
+}

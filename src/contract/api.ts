@@ -84,6 +84,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   req('member_update', { name: agentName }),
   /** Removes a teammate's worktree and branch once its work landed; `force` also takes unlanded work or a live one (`thclaws team cleanup`). */
   req('member_archive', { name: agentName, force: z.boolean().default(false) }),
+  /** A tool output a pane cut short, whole (`file` as the pane names it; only this workspace's saved outputs are read): the expander. */
+  req('saved_output', { file: z.string().min(1).max(4096) }),
   /** Starts every teammate that ran and is now dead or stopped again, each continuing its saved conversation; refused while one is live. */
   req('team_resume', {}),
   /**

@@ -4,6 +4,7 @@ import { useDashboard } from './store';
 import { modelAlert, teamCounts } from './store/counts';
 import { formatUsd } from './format';
 import { HelpOverlay } from './components/Help';
+import { SavedOutputDialog } from './components/SavedOutput';
 import { SettingsDialog } from './components/Settings';
 import { TaskBoard, TaskEditor } from './components/TaskBoard';
 import { TeamTab } from './components/TeamTab';
@@ -186,6 +187,7 @@ export function App() {
         <StopTeamDialog />
         <RemoteDialog />
         <HelpOverlay />
+        <SavedOutputDialog />
       </fieldset>
       <Notices />
       <Announcer />

@@ -5,6 +5,7 @@ import { dashboard } from './store';
 /** The renderer's singletons: one connection to the host and one terminal manager. */
 export const client = new HostClient();
 export const terminals = new TerminalManager(client);
+terminals.onSavedOutput = (agent, file) => dashboard.getState().showSavedOutput({ agent, file });
 
 const attached = new Set<string>();
 /** A Claude Code team's tmux panes the person asked to type into ("Type here", ClaudeCode.tsx): only these take keys. */

@@ -20,6 +20,7 @@ export function installShortcuts(): () => void {
       s.setSettingsOpen(false);
       s.setEditingTask(null);
       s.setStopOpen(false);
+      s.showSavedOutput(null);
       return;
     }
     const inField = e.target instanceof HTMLElement && (e.target.closest('input, textarea, select, .xterm') !== null);

@@ -4,6 +4,7 @@ import { Terminal } from '@xterm/xterm';
 import { FLOW } from '../contract/api';
 import type { HostClient } from './transport';
 import { FramePlanner } from './frame-plan';
+import { savedOutputLinks } from './saved-output-links';
 import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';
 import { addHistory, dropQueue, markResize, newPane, queuedChars, requeueHistory, resetPane, showAtSize, takeChunk, writeMarks, type Pane } from './pane';
 
@@ -55,6 +56,8 @@ export class TerminalManager {
   private wakeTimer: ReturnType<typeof setTimeout> | null = null;
   /** Off: the pump asks for a frame every frame while the others yield, as before (the bench compares both). */
   idleWhileYielding = true;
+  /** A pane's link to a saved whole output was clicked (the page opens it: context.ts). */
+  onSavedOutput: (agent: string, file: string) => void = () => {};
   /** Characters handed to xterm and not yet parsed, across all panes, may not exceed this. */
   private readonly budget = new FrameBudget({ targetMs: TARGET_FRAME_MS, min: 16 * 1024, max: 1024 * 1024, start: 256 * 1024, bulkChars: 16 * 1024, bulkGapMs: 30 });
   private lastFrame = 0;
@@ -181,6 +184,7 @@ export class TerminalManager {
     term.open(el);
     // xterm names its input "Terminal input": the name says whose terminal it is and how to leave it.
     term.textarea?.setAttribute('aria-label', terminalHint(agent));
+    savedOutputLinks(term, (file) => this.onSavedOutput(agent, file));
     p.term = term;
     p.fit = fit;
     p.own = null;

@@ -4,6 +4,7 @@ import { tellOwnerCancelled } from '../../core/teams/task-cancel.js';
 import { parseRequest, type HostEvent, type Request } from '../../contract/api.js';
 import type { TeamHost } from './team-host.js';
 import { isReviewRequest, runReviewRequest } from './review-requests.js';
+import { readSavedOutput } from './saved-output.js';
 import { resumeTeam } from './team-resume.js';
 import { messageLeadWithoutTeam } from './lead-message.js';
 import type { TerminalView } from './terminal.js';
@@ -179,6 +180,8 @@ export class HostSession implements TerminalView {
         return resumeTeam({ workspace: h.workspace, store: h.store, start: (name, resume) => h.membership.start(name, resume), lead: { session: h.leadLeftBehind, restart: (id) => h.restartLead(id) } });
       case 'budget_set':
         return { budgets: await h.budgets.set(req) };
+      case 'saved_output':
+        return readSavedOutput(h.workspace, req.file);
     }
   }
 

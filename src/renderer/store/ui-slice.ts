@@ -59,6 +59,9 @@ export interface UiSlice {
   spend: Record<string, SpendPoint[]>;
   /** The member dialog: a name being edited, 'new' while adding, else null. */
   editingMember: string | null;
+  /** The expander: the saved whole output a pane's link named, shown over the page (null: closed). */
+  savedOutput: { agent: string; file: string } | null;
+  showSavedOutput(open: { agent: string; file: string } | null): void;
   /** "Stop the team": the confirm dialog is open; the host's reason once it exited on purpose (the page then shows the team stopped). */
   stopOpen: boolean;
   stopping: boolean;
@@ -101,6 +104,8 @@ export const createUiSlice: StateCreator<DashboardState, [], [], UiSlice> = (set
   budgets: null,
   spend: {},
   editingMember: null,
+  savedOutput: null,
+  showSavedOutput: (savedOutput) => set({ savedOutput }),
   stopOpen: false,
   stopping: false,
   hostClosed: null,
