@@ -37,7 +37,7 @@ export const AREAS = [
   { prefix: 'src/cli/team/team-commands.ts', tests: ['test/team/', 'test/review/teams-cli', 'test/teams/resume', 'src/cli/team/', 'test/teams/resources', 'test/review/catch-up'] },
   { prefix: 'src/main/host/costs-feed.ts', tests: ['src/main/host/'], e2e: ['e2e/worktree-card.spec.ts'] },
   { prefix: 'src/renderer/components/PaneWorktree.tsx', tests: ['src/renderer/'], e2e: ['e2e/worktree-card.spec.ts'] },
-  { prefix: 'src/core/teams/launchers/', tests: ['test/teams/', 'test/desktop/pty', 'src/core/teams/launchers/'] },
+  { prefix: 'src/core/teams/launchers/', tests: ['test/teams/', 'test/desktop/pty', 'test/desktop/host-stop-frozen', 'src/core/teams/launchers/'] },
   // A new worktree's bootstrap and each agent's ports: the real-project suite, the settings e2e.
   { prefix: 'src/core/teams/bootstrap.ts', tests: ['test/teams/worktree-bootstrap', 'src/core/teams/ports'], e2e: ['e2e/worktree-settings.spec.ts'] },
   { prefix: 'src/core/teams/worktree-copy.ts', tests: ['test/teams/worktree-bootstrap'] },
@@ -85,7 +85,14 @@ export const AREAS = [
   { prefix: 'src/main/host/key-check.ts', tests: ['test/desktop/key-check'], e2e: ['e2e/key-check.spec.ts'] },
   { prefix: 'src/main/host/lead-questions.ts', tests: ['test/desktop/lead-questions', 'src/main/host/'], e2e: ['e2e/cards-words.spec.ts'] },
   { prefix: 'src/main/host/lead-setup.ts', tests: ['test/desktop/team-gui', 'src/main/host/lead-setup'], e2e: ['e2e/first-run.spec.ts'] },
-  { prefix: 'src/main/host/membership.ts', tests: ['test/desktop/team-gui', 'test/desktop/membership', 'src/main/host/membership'], e2e: ['e2e/dashboard.spec.ts'] },
+  { prefix: 'src/main/host/membership.ts', tests: ['test/desktop/team-gui', 'test/desktop/membership', 'src/main/host/membership', 'test/remote/teammates-remote'], e2e: ['e2e/dashboard.spec.ts', 'e2e/member-form.spec.ts'] },
+  // The expander of a cut tool output: the host's reader and the pane's link, clicked in Chromium.
+  { prefix: 'src/main/host/saved-output.ts', tests: ['src/main/host/saved-output'], e2e: ['e2e/live-output.spec.ts'] },
+  { prefix: 'src/renderer/saved-output-links.ts', tests: ['src/renderer/saved-output-links'], e2e: ['e2e/live-output.spec.ts'] },
+  { prefix: 'src/renderer/components/SavedOutput.tsx', tests: ['src/renderer/'], e2e: ['e2e/live-output.spec.ts'] },
+  // A Stop that must end what it stops, also of an agent that cannot act on SIGTERM.
+  { prefix: 'src/core/teams/stop-member.ts', tests: ['test/desktop/host-stop-frozen', 'test/teams/dashboard-controls', 'test/teams/stop-hung', 'test/teams/worktree-bootstrap'] },
+  { prefix: 'src/main/host/host-settings.ts', tests: ['src/main/host/', 'test/remote/teammates-remote'], e2e: ['e2e/member-form.spec.ts'] },
   { prefix: 'src/main/host/screen-mirror.ts', tests: ['test/desktop/host.test', 'src/main/host/screen-mirror'], e2e: ['e2e/restore.spec.ts'] },
   { prefix: 'src/main/host/flow.ts', tests: ['src/main/host/flow', 'test/desktop/host.test'], e2e: ['e2e/typing-yield.spec.ts'] },
   { prefix: 'src/main/host/scheduler.ts', tests: ['src/main/host/flow', 'test/desktop/host.test'], e2e: ['e2e/typing-yield.spec.ts'] },
