@@ -115,6 +115,15 @@ test("Where: a member placed on one of the person's hosts says so on its pane; t
   await add.getByRole('button', { name: 'Add' }).click();
   await expect(page.locator('.pane[data-agent="dora"] [data-testid="pane-host"]')).toHaveText('on big');
   await expect(page.locator('.pane[data-agent="carol"] [data-testid="pane-host"]')).toHaveCount(0);
+  // Edit shows where it runs, and Save keeps it there.
+  await page.locator('.pane[data-agent="dora"]').getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'edit dora' });
+  await expect(edit.getByLabel('Where')).toHaveValue('big');
+  await edit.getByLabel('Role').fill('checker');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toHaveCount(0);
+  await expect(page.locator('.pane[data-agent="dora"] [data-testid="pane-host"]')).toHaveText('on big');
+  expect(JSON.parse(fs.readFileSync(path.join(d.teamDir, 'config.json'), 'utf8')).members.find((m: { name: string }) => m.name === 'dora')).toMatchObject({ role: 'checker', host: 'big' });
 });
 
 test('a done task does not say "blocked by"; a waiting one does (both sizes)', async () => {
