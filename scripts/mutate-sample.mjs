@@ -134,6 +134,8 @@ function lastLines(out) {
 
 function scratchWorktree() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-mutate-sample-'));
+  // mkdtemp makes it 0700: the suites that run a teammate as another local user (test/remote/) would skip.
+  fs.chmodSync(dir, 0o755);
   git(ROOT, 'worktree', 'add', '--detach', '-q', dir, 'HEAD');
   fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), path.join(dir, 'node_modules'));
   return dir;

@@ -10,7 +10,7 @@ export const AREAS = [
   { prefix: 'src/core/store/host-store.ts', tests: ['test/remote/store-'] },
   { prefix: 'src/core/store/host-link.ts', tests: ['test/remote/store-'] },
   { prefix: 'src/main/host/store-server.ts', tests: ['test/remote/store-'] },
-  { prefix: 'src/main/daemon/store-link.ts', tests: ['test/remote/store-via-host'] },
+  { prefix: 'src/main/daemon/store-link.ts', tests: ['test/remote/store-via-host', 'test/remote/store-link-refused'] },
   { prefix: 'src/contract/store-api.ts', tests: ['test/remote/store-', 'src/contract/'] },
   { prefix: 'src/core/store/', tests: ['test/team/', 'src/core/store/'] },
   { prefix: 'src/core/store/budgets.ts', tests: ['test/team/', 'src/core/store/', 'src/main/host/budget-feed', 'test/teams/budget'], e2e: ['e2e/budgets.spec.ts'] },
