@@ -43,7 +43,8 @@ async function pick(o) {
     }
     return explicit;
   }
-  let files = o.files;
+  // A folder stands for the sources git tracks under it (tests left out), so a sample can be drawn from a module.
+  let files = o.files.flatMap((f) => (fs.statSync(path.join(ROOT, f), { throwIfNoEntry: false })?.isDirectory() ? git(ROOT, 'ls-files', '--', f).split('\n').filter(isMutable) : [f]));
   let lines = null;
   if (o.since) {
     const diff = git(ROOT, '-c', 'core.quotePath=false', 'diff', '-U0', `${o.since}...`, '--', 'src');
@@ -133,6 +134,8 @@ function lastLines(out) {
 
 function scratchWorktree() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-mutate-sample-'));
+  // mkdtemp makes it 0700: the suites that run a teammate as another local user (test/remote/) would skip.
+  fs.chmodSync(dir, 0o755);
   git(ROOT, 'worktree', 'add', '--detach', '-q', dir, 'HEAD');
   fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), path.join(dir, 'node_modules'));
   return dir;

@@ -10,7 +10,7 @@ export const AREAS = [
   { prefix: 'src/core/store/host-store.ts', tests: ['test/remote/store-'] },
   { prefix: 'src/core/store/host-link.ts', tests: ['test/remote/store-'] },
   { prefix: 'src/main/host/store-server.ts', tests: ['test/remote/store-'] },
-  { prefix: 'src/main/daemon/store-link.ts', tests: ['test/remote/store-via-host'] },
+  { prefix: 'src/main/daemon/store-link.ts', tests: ['test/remote/store-via-host', 'test/remote/store-link-refused'] },
   { prefix: 'src/contract/store-api.ts', tests: ['test/remote/store-', 'src/contract/'] },
   { prefix: 'src/core/store/', tests: ['test/team/', 'src/core/store/'] },
   { prefix: 'src/core/store/budgets.ts', tests: ['test/team/', 'src/core/store/', 'src/main/host/budget-feed', 'test/teams/budget'], e2e: ['e2e/budgets.spec.ts'] },
@@ -27,6 +27,8 @@ export const AREAS = [
   { prefix: 'src/core/fs-paths.ts', tests: ['test/guard/', 'test/sandbox/', 'src/core/fs-paths'] },
   { prefix: 'src/core/git.ts', tests: ['test/review/', 'test/teams/merge', 'src/core/git'] },
   { prefix: 'src/core/teams/', tests: ['test/teams/', 'src/core/teams/'] },
+  // A teammate's budget check: the budget suites (real teammates, the -p lead, the host's notices), not all of test/teams/.
+  { prefix: 'src/core/teams/budget-guard.ts', tests: ['src/core/teams/budget-guard', 'test/teams/budget', 'test/desktop/budget'], e2e: ['e2e/budgets.spec.ts'] },
   // What each agent costs, behind, update, archive: the suites that drive them through real processes and git.
   { prefix: 'src/core/teams/resources.ts', tests: ['src/core/teams/resources', 'src/core/teams/member-costs', 'test/teams/resources'] },
   { prefix: 'src/core/teams/memory-floor.ts', tests: ['src/core/teams/memory-floor', 'test/teams/resources'] },

@@ -5,7 +5,7 @@
  */
 import { AREAS } from './areas.mjs';
 
-export const USAGE = `usage: npm run mutate:sample -- (--files a.ts,b.ts | --since <ref> | --mutant 'file:line:from=>to' | --id file#id)
+export const USAGE = `usage: npm run mutate:sample -- (--files a.ts,src/dir/,… | --since <ref> | --mutant 'file:line:from=>to' | --id file#id)
   [--n 10] [--seed S] [--timeout 600] [--dry-run] [--no-e2e]`;
 
 /** Command-line arguments → options; throws a one-line error on bad input. */

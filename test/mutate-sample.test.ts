@@ -128,6 +128,15 @@ describe('mutate:sample as a real process', () => {
     expect(sample('--files', 'src/core/review/integrate.ts', '--n', '3', '--seed', '11', '--dry-run').stdout).toBe(a.stdout);
   }, 60_000);
 
+  it('--files takes a folder: the draw comes from the sources git tracks under it, never its tests', () => {
+    const r = sample('--files', 'src/core/review/', '--n', '8', '--seed', '5', '--dry-run');
+    expect(r.status, r.stderr).toBe(0);
+    const drawn = [...r.stdout.matchAll(/^\s*\d+ {2}(\S+):\d+ /gm)].map((m) => m[1]!);
+    expect(drawn).toHaveLength(8);
+    for (const f of drawn) expect(f).toMatch(/^src\/core\/review\/(?!.*\.test\.ts$).*\.ts$/);
+    expect(new Set(drawn).size).toBeGreaterThan(1);
+  }, 60_000);
+
   it('bad input: one line on stderr, exit 2, nothing run', () => {
     for (const args of [['--n', '3'], ['--files', 'src/core/review/integrate.ts', '--n', '0'], ['--files', 'test/review/core.test.ts', '--dry-run'], ['--mutant', 'src/a.ts:1:nope']]) {
       const r = sample(...args);

@@ -2,7 +2,8 @@
  * One role budget covers several teammates, each with a limit of their own: when each crosses 80 % of it, the
  * person is told about each of them — the second is not swallowed by the first's notice. Real `thclaws host`,
  * two teammate processes (the agent simulator) accounting their model calls in their status as an agent does,
- * the budget set with the `thclaws team budget` CLI, and the notices as a dashboard client receives them.
+ * the budget set with the `thclaws team budget` CLI, and the notices as a dashboard client receives them. The
+ * team's budget is weighed on the teammates' sum.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,6 +62,42 @@ describe('budget notices under one role budget', () => {
       "budget at 80 %: alice's role budget: 850 tokens of 1,000 tokens (85 %)",
       "budget at 80 %: bob's role budget: 900 tokens of 1,000 tokens (90 %)",
     ]);
+    c.close();
+  }, 120_000);
+
+  it("the team's budget is weighed on what all teammates spent together: told once, when their sum passes 80 %", async () => {
+    const ws = fs.realpathSync(makeTeamWorkspace(['alice', 'bob']));
+    cleanups.push(() => fs.rmSync(ws, { recursive: true, force: true }));
+    const store = TeamStore.forWorkspace(ws);
+    fs.writeFileSync(path.join(ws, '.thclaws', 'settings.json'), JSON.stringify({ provider: 'scripted', teamEnabled: true }));
+    const home = tmp('budget-team-home-');
+    cleanups.push(() => fs.rmSync(home, { recursive: true, force: true }));
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: tmp('budget-team-rt-'), HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+    for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
+    execFileSync(THCLAWS, ['team', 'budget', '--team', '--tokens', '1000', '--dir', ws], { env, stdio: 'pipe' });
+
+    const c = await connectOrStartHost(ws, [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'], { client: 'test', env, timeoutMs: 60_000 });
+    cleanups.push(() => pidAlive(c.pid) && process.kill(c.pid, 'SIGKILL'));
+    const events: HostEvent[] = [];
+    c.onEvent((e) => events.push(e));
+    const sims = new Map<string, ChildProcess>();
+    for (const name of ['alice', 'bob']) {
+      const sim = spawn(process.execPath, [agentSimScript(), name, '--own-output'], { env: { ...env, THCLAWS_TEAM_DIR: store.dir }, stdio: ['pipe', 'ignore', 'inherit'] });
+      sims.set(name, sim);
+      cleanups.push(() => sim.kill('SIGKILL'));
+    }
+    for (const name of sims.keys()) await waitFor(() => shownMember(events, name)?.alive, `${name} shown alive`);
+    const notices = () => events.flatMap((e) => (e.type === 'notice' && e.text.startsWith('budget at 80 %') ? [e.text] : []));
+
+    // 500 and then 350: neither alone is near 80 % of 1,000, together they are at 85 %.
+    sims.get('alice')!.stdin!.write('spend 500 ?\n');
+    await waitFor(() => (shownMember(events, 'alice')?.tokens ?? 0) >= 500, "alice's call shown");
+    sims.get('bob')!.stdin!.write('spend 350 ?\n');
+    await waitFor(() => notices().length > 0, "the notice of the team's budget", 15_000);
+    // A later call of alice's, still under 100 %: the team was told already.
+    sims.get('alice')!.stdin!.write('spend 50 ?\n');
+    await waitFor(() => (shownMember(events, 'alice')?.tokens ?? 0) >= 550, "alice's second call shown");
+    expect(notices()).toEqual(["budget at 80 %: the team's budget: 850 tokens of 1,000 tokens (85 %)"]);
     c.close();
   }, 120_000);
 

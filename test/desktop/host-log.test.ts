@@ -1,7 +1,8 @@
 /**
  * The host's log in the user's runtime dir (one per workspace, `host-<hash>.log`), with real detached hosts:
  * bounded while it runs (rotated past 1 MiB, one previous part kept), rotated at start when an earlier one grew
- * past the cap, removed when the host exits cleanly, kept when the host is killed so a person can read why.
+ * past the cap (a smaller one is appended to), removed when the host exits cleanly, kept when the host is killed so
+ * a person can read why.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -63,10 +64,17 @@ describe("the host's log in the runtime dir", () => {
     await waitFor(() => !fs.existsSync(paths.log) && !fs.existsSync(`${paths.log}.1`), 'the log removed after the clean exit', 30_000);
   }, 240_000);
 
-  it('a killed host leaves its log for a person to read', async () => {
+  it('a killed host leaves its log for a person to read, still in that file after the next host started', async () => {
     const pid = await start();
     process.kill(pid, 'SIGKILL');
     await waitFor(() => !pidAlive(pid), 'the host gone', 30_000);
     expect(fs.readFileSync(paths.log, 'utf8')).toContain(`thclaws host ready (pid ${pid})`);
+    // A page reconnecting starts the next host: a log under the cap is appended to, not rotated away, so the
+    // file a failed start names (`see <log>`) still says what happened to the one before.
+    const next = await start();
+    const log = fs.readFileSync(paths.log, 'utf8');
+    expect(log.indexOf(`thclaws host ready (pid ${pid})`)).toBeGreaterThanOrEqual(0);
+    expect(log.indexOf(`thclaws host ready (pid ${next})`)).toBeGreaterThan(log.indexOf(`thclaws host ready (pid ${pid})`));
+    expect(fs.existsSync(`${paths.log}.1`)).toBe(false);
   }, 120_000);
 });

@@ -115,9 +115,11 @@ describe('snapshots and warnings', () => {
     expect(warnings.find((w) => w.agents.join() === 'a,c')).toMatchObject({ kind: 'overlap', files: [{ path: 'calc.js', conflict: false }] });
     expect(warnings.find((w) => w.agents.join() === 'b,c')?.kind).toBe('overlap');
     expect(warnings.filter((w) => w.kind === 'conflict')).toHaveLength(1);
-    // b reverts: the conflict goes away on the next scan of b alone.
+    // b reverts: the conflict goes away on the next scan of b alone, which reads b's worktree and no other.
     git(wt.b!, 'checkout', '--', 'calc.js');
+    const read = scanner.stats.snapshots;
     expect((await scanner.scan(['a', 'b', 'c'], ['b'])).map((w) => `${w.kind}:${w.agents.join()}`)).toEqual(['overlap:a,c']);
+    expect(scanner.stats.snapshots - read).toBe(1);
   });
 });
 
