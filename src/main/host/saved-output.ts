@@ -26,20 +26,33 @@ export interface SavedOutput {
 export function readSavedOutput(workspace: string, file: string): SavedOutput {
   const m = SAVED_OUTPUT.exec(file);
   if (!m) throw new TeamError('invalid', `not a saved tool output: ${file.slice(0, 200)}`);
-  const full = path.join(sessionsDir(workspace), `${m[1]}.outputs`, m[2]!);
-  let st: fs.Stats;
+  const dir = path.join(sessionsDir(workspace), `${m[1]}.outputs`);
+  let fd: number;
   try {
-    st = fs.lstatSync(full);
-  } catch {
-    throw new TeamError('not_found', `${m[2]} is no longer in this workspace's .thclaws/sessions (removed, or saved in another workspace)`);
+    // No symlink at the end, and no wait on a FIFO (a blocking open would hang the host until a writer came).
+    fd = fs.openSync(path.join(dir, m[2]!), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new TeamError('not_found', `${m[2]} is no longer in this workspace's .thclaws/sessions (removed, or saved in another workspace)`);
+    throw new TeamError('invalid', `${m[2]} is not a regular file`);
   }
-  if (!st.isFile()) throw new TeamError('invalid', `${m[2]} is not a regular file`);
-  const fd = fs.openSync(full, 'r');
   try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new TeamError('invalid', `${m[2]} is not a regular file`);
+    // Nor a folder on the way turned into a symlink (`sessions` or `<id>.outputs` leading out of the workspace).
+    if (!inSessions(workspace, dir, m[1]!)) throw new TeamError('invalid', `${m[2]} is not in this workspace's .thclaws/sessions (a symlink leads out)`);
     const buf = Buffer.alloc(Math.min(st.size, MAX_BYTES));
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     return { name: m[2]!, text: buf.subarray(0, n).toString('utf8'), bytes: st.size, cut: st.size > n };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** Whether `dir` is really `<workspace>/.thclaws/sessions/<id>.outputs` (the workspace itself may be reached by a symlink). */
+function inSessions(workspace: string, dir: string, id: string): boolean {
+  try {
+    return fs.realpathSync(dir) === path.join(fs.realpathSync(workspace), '.thclaws', 'sessions', `${id}.outputs`);
+  } catch {
+    return false;
   }
 }
