@@ -62,7 +62,46 @@ describe("the host's saved_output request", () => {
     }
     expect(report.match(/blocked \d+/)?.[0]).toBe('blocked 0');
   }, 30_000);
+  it('never sends the file behind a folder swapped for a symlink out of the workspace between the open and the check', async () => {
+    const ws = makeTeamWorkspace(['bob']);
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-outside-'));
+    dirs.push(ws, outside);
+    fs.writeFileSync(path.join(outside, 'Bash-t1.txt'), 'a private key');
+    const out = path.join(ws, '.thclaws/sessions/s1.outputs');
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(path.join(out, 'Bash-t1.txt'), 'row 1\n');
+    view = await openHostView(ws);
+    // Another process puts a symlink to the outside folder in the .outputs folder's place and the folder back, for 3 s.
+    const swapper = spawn(process.execPath, ['-e', DIR_SWAPPER, out, outside], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let report = '';
+    swapper.stdout.on('data', (d) => (report += String(d)));
+    const texts = new Set<string>();
+    try {
+      await waitFor(() => report.includes('ready'), 'the swapper running');
+      while (!report.includes('done')) {
+        const r = await view.call({ type: 'saved_output', file: '.thclaws/sessions/s1.outputs/Bash-t1.txt' });
+        if (r.ok) texts.add(r.result.text);
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      swapper.kill('SIGKILL');
+    }
+    expect([...texts]).toEqual(['row 1\n']);
+  }, 30_000);
 });
+
+const DIR_SWAPPER = `
+const fs = require('node:fs');
+const [out, outside] = process.argv.slice(1), hold = out + '.hold';
+process.stdout.write('ready\\n');
+for (const until = Date.now() + 3000; Date.now() < until; ) {
+  fs.renameSync(out, hold);
+  fs.symlinkSync(outside, out);
+  fs.unlinkSync(out);
+  fs.renameSync(hold, out);
+}
+process.stdout.write('done\\n');
+`;
 
 const SWAPPER = `
 const fs = require('node:fs'), path = require('node:path'), { execFileSync } = require('node:child_process');

@@ -39,7 +39,7 @@ export function readSavedOutput(workspace: string, file: string): SavedOutput {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new TeamError('invalid', `${m[2]} is not a regular file`);
     // Nor a folder on the way turned into a symlink (`sessions` or `<id>.outputs` leading out of the workspace).
-    if (!inSessions(workspace, dir, m[1]!)) throw new TeamError('invalid', `${m[2]} is not in this workspace's .thclaws/sessions (a symlink leads out)`);
+    if (!inSessions(workspace, fd, dir, m[1]!, m[2]!)) throw new TeamError('invalid', `${m[2]} is not in this workspace's .thclaws/sessions (a symlink leads out)`);
     const buf = Buffer.alloc(Math.min(st.size, MAX_BYTES));
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     return { name: m[2]!, text: buf.subarray(0, n).toString('utf8'), bytes: st.size, cut: st.size > n };
@@ -48,11 +48,25 @@ export function readSavedOutput(workspace: string, file: string): SavedOutput {
   }
 }
 
-/** Whether `dir` is really `<workspace>/.thclaws/sessions/<id>.outputs` (the workspace itself may be reached by a symlink). */
-function inSessions(workspace: string, dir: string, id: string): boolean {
+/**
+ * Whether the open file is really `<workspace>/.thclaws/sessions/<id>.outputs/<name>` (the workspace itself may be
+ * reached by a symlink). Where /proc names what was opened, that is the path checked: a folder swapped for a
+ * symlink and back between the open and this check is seen; elsewhere the folder's real path as it is now.
+ */
+function inSessions(workspace: string, fd: number, dir: string, id: string, name: string): boolean {
   try {
-    return fs.realpathSync(dir) === path.join(fs.realpathSync(workspace), '.thclaws', 'sessions', `${id}.outputs`);
+    const want = path.join(fs.realpathSync(workspace), '.thclaws', 'sessions', `${id}.outputs`, name);
+    return (openedPath(fd) ?? path.join(fs.realpathSync(dir), name)) === want;
   } catch {
     return false;
+  }
+}
+
+/** The path the kernel holds for an open file (Linux), or null without /proc. */
+function openedPath(fd: number): string | null {
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return null;
   }
 }
