@@ -40,6 +40,9 @@ export interface RemoteTeammates {
   fetch(agent: string, host: string, clone: string): Promise<void>;
 }
 
+/** The name that places a teammate on this machine (SpawnTeammate's `"host": "local"`), never a host's. */
+export const LOCAL_HOST = 'local';
+
 /**
  * The host a spawn goes to: the one SpawnTeammate names, else the member's, else the placement rule's (`spread`:
  * the defined host with the fewest live teammates under its `maxTeammates`; none free → this machine). `null` is
@@ -49,7 +52,7 @@ export function placeTeammate(remote: RemoteTeammates | undefined, asked: string
   const named = asked?.trim() || member || undefined;
   const hosts = remote?.hosts() ?? {};
   if (named) {
-    if (named === 'local') return null;
+    if (named === LOCAL_HOST) return null;
     if (!hosts[named]) {
       const defined = Object.keys(hosts);
       throw new TeamError('invalid', `unknown host "${named}": ${defined.length ? `the hosts defined are ${defined.join(', ')}` : 'no hosts are defined'} (user settings "hosts")`);
