@@ -42,7 +42,9 @@ export function readSavedOutput(workspace: string, file: string): SavedOutput {
     if (!inSessions(workspace, fd, dir, m[1]!, m[2]!)) throw new TeamError('invalid', `${m[2]} is not in this workspace's .thclaws/sessions (a symlink leads out)`);
     const buf = Buffer.alloc(Math.min(st.size, MAX_BYTES));
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    return { name: m[2]!, text: buf.subarray(0, n).toString('utf8'), bytes: st.size, cut: st.size > n };
+    // Streamed, the decoder keeps back a character the cut split (else it ends in U+FFFD).
+    const text = new TextDecoder().decode(buf.subarray(0, n), { stream: st.size > n });
+    return { name: m[2]!, text, bytes: st.size, cut: st.size > n };
   } finally {
     fs.closeSync(fd);
   }
