@@ -64,6 +64,7 @@ export function placeTeammate(remote: RemoteTeammates | undefined, asked: string
   if (remote?.placement() !== 'spread') return null;
   let best: string | null = null;
   for (const [name, h] of Object.entries(hosts)) {
+    if (name === LOCAL_HOST) continue; // its next spawn, named local, would run here: never placed there
     const live = liveOn.get(name) ?? 0;
     if (live < h.maxTeammates && (best === null || live < (liveOn.get(best) ?? 0))) best = name;
   }
