@@ -122,3 +122,20 @@ async function linkCell(page: Page, agent: string, text: string): Promise<{ x: n
   const box = (await page.locator(`.pane[data-agent="${agent}"] .xterm-screen`).boundingBox())!;
   return { x: box.x + ((cell!.col + 0.5) * box.width) / cell!.cols, y: box.y + ((cell!.row + 0.5) * box.height) / cell!.rows };
 }
+
+test('a cut output in Thai says how much of it is shown in bytes, as its size is, and ends on a whole character', async ({ browser }) => {
+  // 3 bytes a character: 600 000 bytes, cut at 512 KB inside a character.
+  const dir = path.join(d.ws, '.thclaws', 'sessions', 'th1.outputs');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'Bash-th.txt'), 'สวัสดี\n'.repeat(600_000 / 19) + 'x'.repeat(600_000 % 19));
+  for (const [width, height] of [[1440, 900], [390, 844]] as const) {
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    await page.goto(d.url);
+    await expect(page.locator('.pane[data-agent="alice"]')).toBeVisible();
+    await page.evaluate(() => (window as unknown as { __thclaws: { dashboard: { getState(): { showSavedOutput(o: unknown): void } } } }).__thclaws.dashboard.getState().showSavedOutput({ agent: 'alice', file: '.thclaws/sessions/th1.outputs/Bash-th.txt' }));
+    await expect(page.getByTestId('saved-output-meta')).toContainText('(512 KB of 586 KB)');
+    expect(await page.getByTestId('saved-output-text').textContent()).not.toContain('\uFFFD');
+    await page.screenshot({ path: path.join(SHOTS, `saved-output-thai-${width}.png`) });
+    await page.context().close();
+  }
+});

@@ -92,6 +92,34 @@ describe('pty output is complete', () => {
     expect(hung).toEqual([]);
   });
 
+  it('a stop right after a child started that handles TERM reaches it once, not twice (the late resend is only for a child that missed it)', async () => {
+    // A teammate that counts its TERMs (a second one could mean "now, without cleaning up"), stopped as soon as its
+    // handler is in place (a few ms after its start). Before, any child started within two clock ticks before the
+    // signal got it again: 3 of 10 such stops counted two.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pty-term-'));
+    const counts: number[] = [];
+    const lines = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').length - 1 : 0);
+    try {
+      for (let i = 0; i < 20; i++) {
+        const term = path.join(dir, `term${i}`);
+        const loop = path.join(dir, `loop${i}`);
+        const p = new PtyProcess(['bash', '-c', `trap 'echo T >> ${term}' TERM; : > ${loop}; while :; do sleep 0.005; echo >> ${loop}; done`], { cwd: os.tmpdir(), env });
+        const deadline = Date.now() + 10_000;
+        while (!fs.existsSync(loop) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+        p.kill('SIGTERM');
+        // Every signal was sent by now (the resend, if any, at once); two turns of its loop later it has run their traps.
+        const seen = lines(loop);
+        while (lines(loop) < seen + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+        counts.push(lines(term));
+        process.kill(-p.pid, 'SIGKILL');
+        await p.exited;
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(counts).toEqual(counts.map(() => 1));
+  });
+
   it('launcher: the same bytes reach the terminal and output.log, through the store', async () => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-pty-'));
     const store = TeamStore.forWorkspace(ws);

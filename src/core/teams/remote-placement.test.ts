@@ -68,4 +68,9 @@ describe('placeTeammate', () => {
     expect(placeTeammate(r, undefined, null, new Map([['big', 1], ['gpu', 1]]))).toBe('big');
     expect(placeTeammate(r, undefined, null, new Map([['big', 2], ['gpu', 1]]))).toBeNull();
   });
+
+  it('spread never picks a host named local (that name is this machine wherever it is named)', () => {
+    expect(placeTeammate(remote({ local: host('me@lan'), gpu: host('me@gpu') }, 'spread'), undefined, null, new Map())).toBe('gpu');
+    expect(placeTeammate(remote({ local: host('me@lan') }, 'spread'), undefined, null, new Map())).toBeNull();
+  });
 });

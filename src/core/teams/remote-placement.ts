@@ -40,6 +40,9 @@ export interface RemoteTeammates {
   fetch(agent: string, host: string, clone: string): Promise<void>;
 }
 
+/** The name that places a teammate on this machine (SpawnTeammate's `"host": "local"`), never a host's. */
+export const LOCAL_HOST = 'local';
+
 /**
  * The host a spawn goes to: the one SpawnTeammate names, else the member's, else the placement rule's (`spread`:
  * the defined host with the fewest live teammates under its `maxTeammates`; none free → this machine). `null` is
@@ -49,7 +52,7 @@ export function placeTeammate(remote: RemoteTeammates | undefined, asked: string
   const named = asked?.trim() || member || undefined;
   const hosts = remote?.hosts() ?? {};
   if (named) {
-    if (named === 'local') return null;
+    if (named === LOCAL_HOST) return null;
     if (!hosts[named]) {
       const defined = Object.keys(hosts);
       throw new TeamError('invalid', `unknown host "${named}": ${defined.length ? `the hosts defined are ${defined.join(', ')}` : 'no hosts are defined'} (user settings "hosts")`);
@@ -61,6 +64,7 @@ export function placeTeammate(remote: RemoteTeammates | undefined, asked: string
   if (remote?.placement() !== 'spread') return null;
   let best: string | null = null;
   for (const [name, h] of Object.entries(hosts)) {
+    if (name === LOCAL_HOST) continue; // its next spawn, named local, would run here: never placed there
     const live = liveOn.get(name) ?? 0;
     if (live < h.maxTeammates && (best === null || live < (liveOn.get(best) ?? 0))) best = name;
   }

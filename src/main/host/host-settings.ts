@@ -9,6 +9,7 @@ import { effectiveMode, sandboxView, type ModelSettings } from './views.js';
 import { agentsDir, loadAgentDefs } from '../../core/agent/agent-defs.js';
 import { modelChoices } from './budget-feed.js';
 import { loadSettings } from '../../core/agent/settings.js';
+import { LOCAL_HOST } from '../../core/teams/remote-placement.js';
 
 export class HostSettings {
   readonly file: ProjectSettingsFile;
@@ -81,10 +82,13 @@ function definitionModels(workspace: string): Record<string, string> {
   return Object.fromEntries(loadAgentDefs(agentsDir(workspace)).defs.flatMap((d) => (d.model ? [[d.name, d.model]] : [])));
 }
 
-/** The user's hosts a member may be placed on (names only; a broken settings file offers none, as the runtime refuses it). */
+/**
+ * The user's hosts a member may be placed on (names only; a broken settings file offers none, as the runtime
+ * refuses it). Not one named "local": that name is this machine wherever a host is named (remote-placement.ts).
+ */
 function hostNames(workspace: string, env: NodeJS.ProcessEnv): string[] {
   try {
-    return Object.keys(loadSettings(workspace, env).settings.hosts).slice(0, 256);
+    return Object.keys(loadSettings(workspace, env).settings.hosts).filter((h) => h !== LOCAL_HOST).slice(0, 256);
   } catch {
     return [];
   }

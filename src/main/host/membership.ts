@@ -8,7 +8,7 @@ import { spawnTeammate } from '../../core/teams/spawn.js';
 import { worktreeSettings } from '../../core/teams/bootstrap.js';
 import type { MemberSpec } from '../../contract/api.js';
 import type { StoredPermissionMode } from '../../contract/settings-schema.js';
-import { placeTeammate, type RemoteTeammates } from '../../core/teams/remote-placement.js';
+import { LOCAL_HOST, placeTeammate, type RemoteTeammates } from '../../core/teams/remote-placement.js';
 
 export interface MembershipOptions {
   workspace: string;
@@ -136,7 +136,8 @@ export class Membership {
     if (spec.model !== undefined) out.model = spec.model?.trim() || null;
     if (spec.isolation !== undefined) out.isolation = spec.isolation === 'worktree' ? 'worktree' : 'none';
     if (spec.plan_mode !== undefined) out.plan_mode_required = spec.plan_mode;
-    if (spec.host !== undefined) out.host = spec.host;
+    // "local" is this machine (as SpawnTeammate's): kept as no host, so the form never shows a clone elsewhere.
+    if (spec.host !== undefined) out.host = spec.host === LOCAL_HOST ? null : spec.host;
     return out;
   }
 

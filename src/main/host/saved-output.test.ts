@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,31 @@ describe('the expander reads a saved tool output of this workspace only', () => 
     fs.symlinkSync(path.join(ws, 'secret.txt'), path.join(ws, '.thclaws/sessions/s1.outputs/link.txt'));
     expect(() => readSavedOutput(ws, '.thclaws/sessions/s1.outputs/link.txt')).toThrow(/link.txt is not a regular file/);
     expect(() => readSavedOutput(ws, '.thclaws/sessions/s1.outputs/gone.txt')).toThrow(/gone.txt is no longer in this workspace's \.thclaws\/sessions/);
+  });
+
+  it('refuses a sessions or .outputs folder turned into a symlink that leads out of the workspace', () => {
+    const ws = workspace();
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-outside-'));
+    dirs.push(outside);
+    fs.mkdirSync(path.join(outside, 's2.outputs'));
+    fs.writeFileSync(path.join(outside, 's2.outputs/secret.txt'), 'the key');
+    fs.symlinkSync(path.join(outside, 's2.outputs'), path.join(ws, '.thclaws/sessions/s2.outputs'));
+    expect(() => readSavedOutput(ws, '.thclaws/sessions/s2.outputs/secret.txt')).toThrow(/^secret.txt is not in this workspace's \.thclaws\/sessions \(a symlink leads out\)$/);
+    // The whole sessions folder a symlink to another one.
+    fs.rmSync(path.join(ws, '.thclaws/sessions'), { recursive: true });
+    fs.symlinkSync(outside, path.join(ws, '.thclaws/sessions'));
+    expect(() => readSavedOutput(ws, '.thclaws/sessions/s2.outputs/secret.txt')).toThrow(/a symlink leads out/);
+  });
+
+  it('reads the workspace reached through a symlink, and refuses a FIFO at once (no hang waiting for a writer)', () => {
+    const ws = workspace();
+    fs.writeFileSync(path.join(ws, '.thclaws/sessions/s1.outputs/Bash-t1.txt'), 'row 1\n');
+    const via = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-via-')), 'ws');
+    dirs.push(path.dirname(via));
+    fs.symlinkSync(ws, via);
+    expect(readSavedOutput(via, '.thclaws/sessions/s1.outputs/Bash-t1.txt').text).toBe('row 1\n');
+    execFileSync('mkfifo', [path.join(ws, '.thclaws/sessions/s1.outputs/pipe.txt')]);
+    expect(() => readSavedOutput(ws, '.thclaws/sessions/s1.outputs/pipe.txt')).toThrow(/pipe.txt is not a regular file/);
   });
 
   it('sends at most MAX_BYTES and says it cut', () => {

@@ -37,7 +37,7 @@ export function SavedOutputDialog() {
       </h3>
       {saved && (
         <p className="saved-output-meta" data-testid="saved-output-meta">
-          {saved.cut ? `the first ${lines} lines (${kb(saved.text.length)} of ${kb(saved.bytes)}); the whole file: ${open.file}` : `${lines} lines · ${open.file}`}
+          {saved.cut ? `the first ${lines} lines (${kb(new TextEncoder().encode(saved.text).length)} of ${kb(saved.bytes)}); the whole file: ${open.file}` : `${lines} lines · ${open.file}`}
         </p>
       )}
       <pre className="saved-output-text" data-testid="saved-output-text" tabIndex={0}>
@@ -50,4 +50,5 @@ export function SavedOutputDialog() {
   );
 }
 
+/** `n` bytes (the text's in UTF-8, as the file's size is: a Thai character is 3). */
 const kb = (n: number) => `${Math.max(1, Math.round(n / 1024))} KB`;

@@ -37,6 +37,8 @@ interface Running extends LaunchedTeammate {
 export class PtyLauncher implements TeammateLauncher {
   readonly kind = 'host';
   private readonly running = new Map<string, Running>();
+  /** Names between the check and the start (node-pty is loaded in between): a second launch of one is refused. */
+  private readonly starting = new Set<string>();
 
   constructor(
     private readonly store: TeamStore,
@@ -46,8 +48,16 @@ export class PtyLauncher implements TeammateLauncher {
   async launch(req: SpawnRequest): Promise<LaunchedTeammate> {
     const existing = this.running.get(req.agent);
     if (existing) throw new Error(`${req.agent} is already running in this host (pid ${existing.pid})`);
-    // Loaded on first use: node-pty is native and most CLI runs never need it.
-    const { PtyProcess } = await import('./pty-process.js');
+    // Two launches at once (Resume clicked twice) both passed the check and left a second process untracked.
+    if (this.starting.has(req.agent)) throw new Error(`${req.agent} is already starting in this host`);
+    this.starting.add(req.agent);
+    let PtyProcess: typeof import('./pty-process.js').PtyProcess;
+    try {
+      // Loaded on first use: node-pty is native and most CLI runs never need it.
+      ({ PtyProcess } = await import('./pty-process.js'));
+    } finally {
+      this.starting.delete(req.agent);
+    }
     let proc: PtyProcess;
     try {
       proc = new PtyProcess(req.argv, { cwd: req.cwd, env: resolveEnv(req), cols: req.cols ?? 120, rows: req.rows ?? 32 });
