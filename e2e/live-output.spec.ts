@@ -78,14 +78,20 @@ test('a long Bash shows its last lines in the pane while it runs, then its resul
   expect(whole).toContain('row 1\nrow 2\n');
   expect(whole).toContain(`row ${ROWS}\nfinished\n[exit code 0]`);
   await page.screenshot({ path: path.join(SHOTS, 'live-output-ended-1440x900.png') });
-  // The expander: the file's name in the pane is a link; a click shows the whole output over the page.
+  // The expander: the file's name in the pane is a link; Ctrl+click shows the whole output over the page. A plain
+  // click only focuses the pane (to type there: a click to type that opened the dialog gave it the keys).
+  const dialog = page.getByRole('dialog', { name: 'whole output from alice' });
   for (const [w, h] of [[1440, 900], [390, 844]] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.locator('.pane[data-agent="alice"]').scrollIntoViewIfNeeded();
     const at = await linkCell(page, 'alice', '.thclaws/sessions/');
     await page.mouse.move(at.x, at.y);
     await page.mouse.click(at.x, at.y);
-    const dialog = page.getByRole('dialog', { name: 'whole output from alice' });
+    await expect(page.locator('.pane[data-agent="alice"] .xterm-helper-textarea')).toBeFocused();
+    await expect(dialog).toHaveCount(0);
+    await page.keyboard.down('Control');
+    await page.mouse.click(at.x, at.y);
+    await page.keyboard.up('Control');
     await expect(dialog.getByTestId('saved-output-text')).toContainText('row 1\nrow 2\nrow 3\n');
     await expect(dialog.getByTestId('saved-output-text')).toContainText(`row ${ROWS}\nfinished\n[exit code 0]`);
     await expect(dialog.getByTestId('saved-output-meta')).toHaveText(`${ROWS + 2} lines · ${saved}`);

@@ -1,7 +1,9 @@
 /**
  * The expander of a tool output a pane cut short: the pane's "… N more lines (all in <file>)" names the whole
  * output's file, and that name is a link (xterm's link provider, as VS Code's terminal does): a click opens it
- * in the page. The line may wrap over several rows (an absolute path from a worktree teammate's pane).
+ * in the page with Ctrl/⌘+click or a tap (a plain click focuses the pane: a click to type there that landed on the
+ * name opened the dialog, which then took the keys). The line may wrap over several rows (an absolute path from a
+ * worktree teammate's pane).
  */
 import type { IBufferLine, ILink, Terminal } from '@xterm/xterm';
 
@@ -13,6 +15,13 @@ export function findSavedOutputs(line: string): Array<{ file: string; start: num
     out.push({ file: m[1]!, start, end: start + m[1]!.length });
   }
   return out;
+}
+
+const MODIFIER = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl';
+
+/** Whether a click opens the link: with Ctrl or ⌘ held, or a tap on a touch screen (no modifier there). */
+export function followsLink(e: Pick<MouseEvent, 'ctrlKey' | 'metaKey'> & { sourceCapabilities?: { firesTouchEvents?: boolean } | null }): boolean {
+  return e.ctrlKey || e.metaKey || e.sourceCapabilities?.firesTouchEvents === true;
 }
 
 export function savedOutputLinks(term: Terminal, open: (file: string) => void): void {
@@ -34,7 +43,15 @@ export function savedOutputLinks(term: Terminal, open: (file: string) => void): 
       const links: ILink[] = findSavedOutputs(text)
         .map((f) => ({ f, range: { start: at(f.start), end: at(f.end - 1) } }))
         .filter(({ range }) => range.start.y <= y && range.end.y >= y)
-        .map(({ f, range }) => ({ range, text: f.file, decorations: { underline: true, pointerCursor: true }, activate: () => open(f.file) }));
+        .map(({ f, range }) => ({
+          range,
+          text: f.file,
+          decorations: { underline: true, pointerCursor: true },
+          // Ctrl/⌘+click, as in VS Code's terminal, or a tap: a plain click into a pane focuses it (to type there).
+          activate: (e: MouseEvent) => void (followsLink(e) && open(f.file)),
+          hover: () => term.element?.setAttribute('title', `${MODIFIER}+click (or tap): show the whole output`),
+          leave: () => term.element?.removeAttribute('title'),
+        }));
       callback(links.length ? links : undefined);
     },
   });
