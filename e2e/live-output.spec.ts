@@ -86,6 +86,8 @@ test('a long Bash shows its last lines in the pane while it runs, then its resul
     await page.locator('.pane[data-agent="alice"]').scrollIntoViewIfNeeded();
     const at = await linkCell(page, 'alice', '.thclaws/sessions/');
     await page.mouse.move(at.x, at.y);
+    // Hovering the name says how to open it.
+    await expect(page.locator('.pane[data-agent="alice"] .xterm')).toHaveAttribute('title', 'Ctrl+click (or tap): show the whole output');
     await page.mouse.click(at.x, at.y);
     await expect(page.locator('.pane[data-agent="alice"] .xterm-helper-textarea')).toBeFocused();
     await expect(dialog).toHaveCount(0);
