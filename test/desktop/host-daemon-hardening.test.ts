@@ -15,6 +15,7 @@ import { startHostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
+import { hostStoppedText } from '../../src/main/daemon/host-stall.js';
 import { readViewEvent } from '../../src/main/daemon/view-event.js';
 import type { HostEvent } from '../../src/contract/api.js';
 import { pidAlive } from '../../src/core/store/holder.js';
@@ -125,6 +126,9 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     process.kill(c.pid, 'SIGSTOP');
     try {
       const view = views.connect((e) => events.push(readViewEvent(e)!), () => (ended = true));
+      // Said at once (the lease names the pid before any hello), not only when the hello times out.
+      await waitFor(() => events.some((e) => e.type === 'notice' && e.text === hostStoppedText(c.pid)) || null, 'the notice that the host is stopped', 5_000);
+      expect(events.some((e) => e.type === 'notice' && /did not answer/.test(e.text))).toBe(false);
       await waitFor(() => events.some((e) => e.type === 'notice' && /did not answer/.test(e.text)) || null, 'the notice that the host did not answer', 30_000);
       await waitFor(() => ended || null, 'the view to be ended so that the page reconnects', 5_000);
       view.close();

@@ -4,6 +4,8 @@
  * elsewhere nothing is said), every `everyMs`, and told on each change: stopped, then running again.
  */
 import fs from 'node:fs';
+import { liveHolder } from '../../core/store/lock.js';
+import { hostPaths } from './runtime-dir.js';
 
 /** The state letter of `pid` (`T` stopped, `t` traced), or null when it cannot be read. */
 function stateOf(pid: number): string | null {
@@ -15,13 +17,19 @@ function stateOf(pid: number): string | null {
   }
 }
 
-export function watchHostStall(pid: number, onChange: (stopped: boolean) => void, everyMs = 1000): () => void {
-  let stopped = false;
+/**
+ * Watches `pid` — or, while a view is still saying hello, whichever pid holds the host's lease (a host stopped
+ * before it answered would otherwise leave the view waiting for the hello's timeout without a word).
+ * `stopped` says what the view was last told, so a watch that takes over from another starts from it.
+ */
+export function watchHostStall(pid: number | (() => number | null), onChange: (stopped: boolean, pid: number) => void, everyMs = 1000, stopped = false): () => void {
   const timer = setInterval(() => {
-    const now = stateOf(pid) === 'T';
+    const p = typeof pid === 'number' ? pid : pid();
+    if (p === null) return;
+    const now = stateOf(p) === 'T';
     if (now === stopped) return;
     stopped = now;
-    onChange(now);
+    onChange(now, p);
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
@@ -30,3 +38,12 @@ export function watchHostStall(pid: number, onChange: (stopped: boolean) => void
 export const hostStoppedText = (pid: number): string =>
   `the workspace host (pid ${pid}) is stopped (SIGSTOP or Ctrl-Z where it was started): nothing done here reaches the team until it runs again (kill -CONT ${pid})`;
 export const hostRunsAgainText = (pid: number): string => `the workspace host (pid ${pid}) runs again`;
+
+/** The pid holding the workspace host's lease (the running or starting host), or null when none does. */
+export function leasePid(workspace: string, env?: NodeJS.ProcessEnv): number | null {
+  try {
+    return liveHolder(hostPaths(workspace, env).lock)?.holder?.pid ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -6,7 +6,7 @@ import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-c
 import type { HostLaunch } from './host-targets.js';
 import { parseRemoteUrl, type RemoteSpec, type sshCommand } from './remote-url.js';
 import { connectRemoteHost, NO_HOST } from './ssh-link.js';
-import { hostRunsAgainText, hostStoppedText, watchHostStall } from './host-stall.js';
+import { hostRunsAgainText, hostStoppedText, leasePid, watchHostStall } from './host-stall.js';
 import { readViewEvent, viewEventType, type ViewEvent } from './view-event.js';
 
 /** The requests this process acts on (and so parses); key_set only matters with keys, but is cheap to parse. */
@@ -106,17 +106,31 @@ export class RemoteViews {
     /** The remote machine whose link dropped, while this view reconnects to it (`relink`). */
     let lostLink: string | null = null;
 
-    let unwatch = () => {};
+    /** What this view was last told about its host being stopped (SIGSTOP), and of which pid. */
+    let stall: { stopped: boolean; pid: number } = { stopped: false, pid: 0 };
+    const tellStall = (stopped: boolean, pid: number) => {
+      stall = { stopped, pid };
+      out({ type: 'notice', level: stopped ? 'error' : 'info', text: stopped ? hostStoppedText(pid) : hostRunsAgainText(pid) });
+    };
+    // Until the first hello is answered, the lease's holder is watched: a host stopped then is said at once too.
+    let unwatch = this.first.remote
+      ? () => {}
+      : watchHostStall(
+          () => leasePid(this.first.workspace, this.first.env),
+          (stopped, pid) => void (conn === null && !closed && tellStall(stopped, pid)),
+        );
     const bind = (c: HostConnection, t: HostTarget) => {
       conn = c;
       target = t;
       // A stopped host reads nothing: the view is told, rather than waiting on its requests without a word.
       unwatch();
+      // It answered, so it runs: a "stopped" said while it was saying hello is closed.
+      if (stall.stopped) tellStall(false, stall.pid);
       // A remote host's pid is the other machine's: no process here to watch.
       unwatch = t.remote
         ? () => {}
         : watchHostStall(c.pid, (stopped) => {
-            if (conn === c) out({ type: 'notice', level: stopped ? 'error' : 'info', text: stopped ? hostStoppedText(c.pid) : hostRunsAgainText(c.pid) });
+            if (conn === c) tellStall(stopped, c.pid);
           });
       // The desktop app's stored key, decrypted here, reaches the host in memory before anything the view asks.
       // A remote host uses the remote's key unless the person chose "use my key there".

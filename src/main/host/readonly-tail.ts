@@ -27,7 +27,21 @@ export class OutputTail {
     // Otherwise start with the last scrollback's worth, as a terminal would show it.
     const size = store.outputs.size(terminal.agent);
     this.offset = fromEnd ? size : Math.max(0, size - FLOW.scrollback);
-    terminal.setInput({
+    this.setReason(reason);
+    this.pull();
+  }
+
+  /**
+   * Why the pane is read-only. Only a new reason (or a terminal whose input is not a tail's any more) is given to
+   * the terminal: giving it an input resets the size
+   * its views agreed on, and the host calls this on every push of the member (each CPU sample, each beat) —
+   * which told every view the size again, 200 teammates making 50 `pty_size` events a second.
+   */
+  setReason(reason: string): void {
+    const now = this.terminal.mode;
+    // Still this tail's input (a pty of this host's, set since and gone, left none or its own): nothing to do.
+    if (now?.kind === 'readonly' && now.reason === reason) return;
+    this.terminal.setInput({
       mode: { kind: 'readonly', reason },
       pause: () => {
         this.paused = true;
@@ -37,11 +51,6 @@ export class OutputTail {
         this.pull();
       },
     });
-    this.pull();
-  }
-
-  setReason(reason: string): void {
-    this.terminal.setInput({ mode: { kind: 'readonly', reason }, pause: () => (this.paused = true), resume: () => { this.paused = false; this.pull(); } });
   }
 
   /** Reads what was appended since the last read. */
