@@ -4,6 +4,7 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
+  globalSetup: './test/tmp-root.ts',
   // Two at a time on the 2-core CI machine: the specs mostly wait on real processes (dashboard, host, agents), and one
   // at a time took 10.7 of CI's 20 minutes (5.2 min at two here, all passing).
   workers: 2,

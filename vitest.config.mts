@@ -8,6 +8,7 @@ export default defineConfig({
     // machine (vitest's default there is one) keeps the suite inside its time budget.
     maxWorkers: 2,
     setupFiles: ['test/setup-env.ts'],
+    globalSetup: ['test/tmp-root.ts'],
     testTimeout: 60_000,
     hookTimeout: 30_000,
   },

@@ -88,6 +88,9 @@ test('a long Bash shows its last lines in the pane while it runs, then its resul
     await page.mouse.move(at.x, at.y);
     // Hovering the name says how to open it.
     await expect(page.locator('.pane[data-agent="alice"] .xterm')).toHaveAttribute('title', 'Ctrl+click (or tap): show the whole output');
+    // Leaving it takes the hint away: left, the whole terminal would say it wherever the pointer rests.
+    await page.locator('.pane[data-agent="alice"] .pane-name').hover();
+    await expect(page.locator('.pane[data-agent="alice"] .xterm')).not.toHaveAttribute('title', /./);
     await page.mouse.click(at.x, at.y);
     await expect(page.locator('.pane[data-agent="alice"] .xterm-helper-textarea')).toBeFocused();
     await expect(dialog).toHaveCount(0);

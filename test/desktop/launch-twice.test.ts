@@ -48,6 +48,22 @@ describe('one process per agent however often it is started at once', () => {
     expect((await view.call({ type: 'stop', agent: 'lead' })).ok).toBe(true);
     await waitFor(() => pgrep(mark).length === 0 || null, 'no lead left');
   });
+
+  it('Stop pressed while the lead restarts wins: the restart says so and no new lead starts', async () => {
+    const mark = `thclaws-stopped-lead-${process.pid}`;
+    marks.push(mark);
+    // Deaf to SIGTERM, so the old lead's grace gives the Stop a window to land in.
+    const deaf = ['bash', '-c', `trap '' TERM; exec -a ${mark} sleep 600`];
+    view = await openHostView(makeTeamWorkspace(['bob']), { host: { startLead: true, leadArgv: deaf, stopGraceMs: 1500 } });
+    await waitFor(() => pgrep(mark).length === 1 || null, 'the lead running');
+    const restart = view.host.restartLead();
+    restart.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await view.call({ type: 'stop', agent: 'lead' })).ok).toBe(true);
+    await expect(restart).rejects.toThrow('the lead was stopped while it restarted: not started again');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(pgrep(mark)).toEqual([]);
+  });
 });
 
 /** Pids of the processes whose argv[0] is `mark`. */

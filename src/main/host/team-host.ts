@@ -56,6 +56,7 @@ export class TeamHost {
   private livenessTimer: NodeJS.Timeout | null = null;
   leadLeftBehind: string | undefined; // the previous host's lead conversation, which Resume team continues
   private closed = false;
+  private stops = 0; // of the lead, so far: a restart that saw one meanwhile does not start it again
   readonly approvals: ApprovalsFeed; // teammates' pending permission requests and plans (the approval inbox)
   private readonly tasks: TaskFeed;
   readonly setup: LeadSetup; // whether the lead can start (a key, or the scripted provider)
@@ -165,7 +166,10 @@ export class TeamHost {
 
   async restartLead(resume?: string): Promise<void> {
     const running = this.launcher.get(LEAD);
+    const stops = this.stops;
     if (running) await stopPtyAgent(this.store, LEAD, running, this.opts.stopGraceMs ?? TEAM_POLICY.shutdownGraceMs);
+    // A Stop (or the host closing) during the old lead's grace wins: no new lead behind the person's back.
+    if (this.closed || this.stops !== stops) throw new Error('the lead was stopped while it restarted: not started again');
     try {
       await this.startLead(resume);
       // "Resumed" only when the lead came up on its conversation; else the cause, and the offer stays.
@@ -213,11 +217,11 @@ export class TeamHost {
   }
 
   async stop(agent: string): Promise<void> {
+    if (agent === LEAD) this.stops++;
     const running = this.launcher.get(agent);
     if (running) {
       if (agent !== LEAD) await this.store.statuses.write(agent, { status: 'stopped' }).catch(() => undefined);
-      await stopPtyAgent(this.store, agent, running, this.opts.stopGraceMs ?? TEAM_POLICY.shutdownGraceMs);
-      return;
+      return void (await stopPtyAgent(this.store, agent, running, this.opts.stopGraceMs ?? TEAM_POLICY.shutdownGraceMs));
     }
     // Not ours (a lead spawned it in background or tmux mode): asked as the lead asks, then ended after the grace.
     await stopMember(this.store, agent, { from: USER, graceMs: this.opts.stopGraceMs ?? TEAM_POLICY.shutdownGraceMs, reason: 'the person pressed Stop' });
@@ -373,8 +377,7 @@ export class TeamHost {
   }
 
   member(name: string): Member | null {
-    const m = this.members.get(name);
-    return m ? (JSON.parse(m) as Member) : null;
+    return this.members.has(name) ? (JSON.parse(this.members.get(name)!) as Member) : null;
   }
 
   private memberList(): Member[] {
