@@ -91,6 +91,9 @@ test('a long Bash shows its last lines in the pane while it runs, then its resul
     // Leaving it takes the hint away: left, the whole terminal would say it wherever the pointer rests.
     await page.locator('.pane[data-agent="alice"] .pane-name').hover();
     await expect(page.locator('.pane[data-agent="alice"] .xterm')).not.toHaveAttribute('title', /./);
+    // Back onto the name (a cell further along it: xterm.js asks for links only when the cell changes).
+    await page.mouse.move(at.x + 12, at.y);
+    await expect(page.locator('.pane[data-agent="alice"] .xterm')).toHaveAttribute('title', /Ctrl\+click/);
     await page.mouse.click(at.x, at.y);
     await expect(page.locator('.pane[data-agent="alice"] .xterm-helper-textarea')).toBeFocused();
     await expect(dialog).toHaveCount(0);
