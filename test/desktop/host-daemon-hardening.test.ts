@@ -15,7 +15,7 @@ import { startHostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
-import { hostStoppedText } from '../../src/main/daemon/host-stall.js';
+import { hostRunsAgainText, hostStoppedText } from '../../src/main/daemon/host-stall.js';
 import { readViewEvent } from '../../src/main/daemon/view-event.js';
 import type { HostEvent } from '../../src/contract/api.js';
 import { pidAlive } from '../../src/core/store/holder.js';
@@ -140,6 +140,37 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     const again = views.connect((e) => got.push(readViewEvent(e)!));
     await again.handle({ id: 1, type: 'subscribe' });
     await waitFor(() => got.some((e) => e.type === 'workspace') || null, 'the workspace from the resumed host');
+    again.close();
+  }, 60_000);
+
+  it('a host stopped before it answered and run again before the timeout: "stopped", then "runs again", then served; a host never stopped says neither', async () => {
+    const ws = tmp('hard-cont-');
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
+    const argv = [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
+    const c = await connectOrStartHost(ws, argv, { client: 'test', env });
+    stops.push(async () => process.kill(c.pid, 'SIGKILL'));
+    c.close();
+    const views = new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) });
+    const said = (events: HostEvent[], text: string) => events.some((e) => e.type === 'notice' && e.text === text) || null;
+    const events: HostEvent[] = [];
+    process.kill(c.pid, 'SIGSTOP');
+    let view;
+    try {
+      view = views.connect((e) => events.push(readViewEvent(e)!));
+      await view.handle({ id: 1, type: 'subscribe' });
+      await waitFor(() => said(events, hostStoppedText(c.pid)), 'the notice that the host is stopped', 5_000);
+    } finally {
+      process.kill(c.pid, 'SIGCONT');
+    }
+    await waitFor(() => said(events, hostRunsAgainText(c.pid)), 'the notice that it runs again', 8_000);
+    await waitFor(() => events.some((e) => e.type === 'workspace') || null, 'the workspace from the host');
+    view.close();
+    const calm: HostEvent[] = [];
+    const again = views.connect((e) => calm.push(readViewEvent(e)!));
+    await again.handle({ id: 1, type: 'subscribe' });
+    await waitFor(() => calm.some((e) => e.type === 'workspace') || null, 'the workspace for a view of a running host');
+    await new Promise((r) => setTimeout(r, 1500)); // a stall watch ticks every second: two ticks said nothing
+    expect(calm.filter((e) => e.type === 'notice' && /is stopped|runs again/.test(e.text))).toEqual([]);
     again.close();
   }, 60_000);
 
