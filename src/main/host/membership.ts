@@ -60,7 +60,7 @@ export class Membership {
     if (!current) throw new TeamError('not_found', `${name} is not a member of team "${cfg.name}"`);
     await this.assertNotLive(name, 'edit');
     // Only a new host is checked: one since removed from the settings must not block editing the rest (Start says why).
-    if (spec.host !== undefined && (spec.host ?? null) !== (current.host ?? null)) this.assertHost(spec.host);
+    if ((spec.host ?? null) !== (current.host ?? null)) this.assertHost(spec.host);
     const merged = { ...this.specOf(current, this.permissionModes()), ...spec };
     await this.store.config.update((c) => {
       const m = c.members.find((x) => x.name === name);
