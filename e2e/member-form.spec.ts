@@ -124,6 +124,22 @@ test("Where: a member placed on one of the person's hosts says so on its pane; t
   await expect(edit).toHaveCount(0);
   await expect(page.locator('.pane[data-agent="dora"] [data-testid="pane-host"]')).toHaveText('on big');
   expect(JSON.parse(fs.readFileSync(path.join(d.teamDir, 'config.json'), 'utf8')).members.find((m: { name: string }) => m.name === 'dora')).toMatchObject({ role: 'checker', host: 'big' });
+  // The person removes that host from their settings: dora's form says so, and still saves a change to the rest.
+  fs.writeFileSync(path.join(config, 'thclaws', 'settings.json'), JSON.stringify({ hosts: { gpu: { ssh: 'me@gpu.invalid', dir: '~/w' } } }));
+  await page.reload();
+  await page.locator('.pane[data-agent="dora"]').getByRole('button', { name: 'Edit' }).click();
+  const stale = page.getByRole('dialog', { name: 'edit dora' });
+  await expect(stale.getByLabel('Where').locator('option')).toHaveText(['this machine', 'on gpu: its own clone there (settings hosts)', 'on big: no longer in your settings']);
+  await expect(stale.getByLabel('Where')).toHaveValue('big');
+  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: path.join(shots, `member-form-host-gone-${w}x${h}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await stale.getByLabel('Role').fill('reviewer');
+  await stale.getByRole('button', { name: 'Save' }).click();
+  await expect(stale).toHaveCount(0);
+  expect(JSON.parse(fs.readFileSync(path.join(d.teamDir, 'config.json'), 'utf8')).members.find((m: { name: string }) => m.name === 'dora')).toMatchObject({ role: 'reviewer', host: 'big' });
 });
 
 test('a done task does not say "blocked by"; a waiting one does (both sizes)', async () => {

@@ -98,7 +98,7 @@ export function MemberDialog({ name: editing, onClose }: { name: string | null; 
               <option value="">this machine</option>
               {[...new Set([...hosts, ...(spec.host ? [spec.host] : [])])].map((h) => (
                 <option key={h} value={h}>
-                  {hosts.includes(h) ? `on ${h}: its own clone there (settings hosts)` : `on ${h}: no longer in your settings (it cannot start there)`}
+                  {hosts.includes(h) ? `on ${h}: its own clone there (settings hosts)` : `on ${h}: no longer in your settings`}
                 </option>
               ))}
             </select>
