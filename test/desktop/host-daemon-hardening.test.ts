@@ -27,6 +27,17 @@ afterAll(async () => {
   for (const s of stops) await s().catch(() => {});
 });
 
+/** A running host (no lead) and the views of a dashboard that is its client. */
+async function hostAndViews(prefix: string) {
+  const ws = tmp(prefix);
+  const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
+  const argv = [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
+  const c = await connectOrStartHost(ws, argv, { client: 'test', env });
+  stops.push(async () => process.kill(c.pid, 'SIGKILL'));
+  c.close();
+  return { c, views: new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) }) };
+}
+
 function descendants(pid: number): number[] {
   const out = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout.trim();
   const kids = out ? out.split(/\s+/).map(Number) : [];
@@ -113,13 +124,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
   }, 60_000);
 
   it('a view that reaches a stalled host is ended (the page reconnects), not left on an empty "no team" for good', async () => {
-    const ws = tmp('hard-stall-');
-    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
-    const argv = [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
-    const c = await connectOrStartHost(ws, argv, { client: 'test', env });
-    stops.push(async () => process.kill(c.pid, 'SIGKILL'));
-    c.close();
-    const views = new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) });
+    const { c, views } = await hostAndViews('hard-stall-');
     const events: HostEvent[] = [];
     let ended = false;
     // A stopped process still has its socket: the kernel accepts the connection and nobody answers the hello.
@@ -144,13 +149,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
   }, 60_000);
 
   it('a host stopped before it answered and run again before the timeout: "stopped", then "runs again", then served; a host never stopped says neither', async () => {
-    const ws = tmp('hard-cont-');
-    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
-    const argv = [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
-    const c = await connectOrStartHost(ws, argv, { client: 'test', env });
-    stops.push(async () => process.kill(c.pid, 'SIGKILL'));
-    c.close();
-    const views = new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) });
+    const { c, views } = await hostAndViews('hard-cont-');
     const said = (events: HostEvent[], text: string) => events.some((e) => e.type === 'notice' && e.text === text) || null;
     const events: HostEvent[] = [];
     process.kill(c.pid, 'SIGSTOP');
