@@ -24,7 +24,7 @@ export function noticeCause(text: string): NoticeCause | undefined {
 }
 
 /** A notice that says a cause is over (src/main/daemon/host-stall.ts): the notices of that cause close. */
-const endsCause = (text: string): NoticeCause | undefined => (/^the workspace host \(pid \d+\) runs again/.test(text) ? 'host_stopped' : undefined);
+const endsCause = (text: string): NoticeCause | undefined => (/^the workspace host \(pid \d+\) (runs again|is gone)/.test(text) ? 'host_stopped' : undefined);
 
 /** The notices still true after a roster: one whose cause is gone (the team exists, the lead is alive) is closed. */
 export function stillTrue(notices: Notice[], ev: HostEvent): Notice[] {
