@@ -62,4 +62,32 @@ describe.runIf(process.platform === 'linux')('a host stopped during a view’s h
       view.close();
     }
   }, 60_000);
+  it('continued (SIGCONT) before the hello times out: the view says it runs again once, the page’s notice closes, and the view is served', async () => {
+    const ws = tmp('stall-cont-');
+    const env = { ...process.env, XDG_RUNTIME_DIR: tmp('stall-rt-') };
+    const argv = [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
+    const c = await connectOrStartHost(ws, argv, { client: 'test', env });
+    kills.push(c.pid);
+    c.close();
+    const views = new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) });
+    const events: HostEvent[] = [];
+    const notices = () => events.flatMap((e) => (e.type === 'notice' ? [e.text] : []));
+    process.kill(c.pid, 'SIGSTOP');
+    const view = views.connect((e) => events.push(readViewEvent(e)!));
+    try {
+      await view.handle({ id: 1, type: 'subscribe' });
+      await waitFor(() => notices().includes(hostStoppedText(c.pid)) || null, 'the notice that the host is stopped', 5_000);
+      process.kill(c.pid, 'SIGCONT');
+      await waitFor(() => events.some((e) => e.type === 'workspace') || null, 'the workspace from the continued host', 10_000);
+      await waitFor(() => notices().includes(hostRunsAgainText(c.pid)) || null, 'the notice that it runs again', 5_000);
+      const page = createDashboardStore();
+      for (const e of events) if (e.type === 'notice') page.getState().apply(e);
+      expect(page.getState().notices.filter((n) => /is stopped/.test(n.text))).toEqual([]);
+      // Said once: the lease watch and the answered hello do not both say it.
+      expect(notices().filter((t) => t === hostRunsAgainText(c.pid))).toHaveLength(1);
+      expect(notices().some((t) => /did not answer/.test(t))).toBe(false);
+    } finally {
+      view.close();
+    }
+  }, 60_000);
 });
