@@ -38,6 +38,8 @@ export function watchHostStall(pid: number | (() => number | null), onChange: (s
 export const hostStoppedText = (pid: number): string =>
   `the workspace host (pid ${pid}) is stopped (SIGSTOP or Ctrl-Z where it was started): nothing done here reaches the team until it runs again (kill -CONT ${pid})`;
 export const hostRunsAgainText = (pid: number): string => `the workspace host (pid ${pid}) runs again`;
+/** Another host serves the view than the stopped one (killed, not continued): "runs again" would name a dead pid. */
+export const hostReplacedText = (gone: number, now: number): string => `the workspace host (pid ${gone}) is gone from this view: pid ${now} serves it now`;
 
 /** The pid holding the workspace host's lease (the running or starting host), or null when none does. */
 export function leasePid(workspace: string, env?: NodeJS.ProcessEnv): number | null {

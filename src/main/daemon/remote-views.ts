@@ -6,7 +6,7 @@ import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-c
 import type { HostLaunch } from './host-targets.js';
 import { parseRemoteUrl, type RemoteSpec, type sshCommand } from './remote-url.js';
 import { connectRemoteHost, NO_HOST } from './ssh-link.js';
-import { hostRunsAgainText, hostStoppedText, leasePid, watchHostStall } from './host-stall.js';
+import { hostReplacedText, hostRunsAgainText, hostStoppedText, leasePid, watchHostStall } from './host-stall.js';
 import { readViewEvent, viewEventType, type ViewEvent } from './view-event.js';
 
 /** The requests this process acts on (and so parses); key_set only matters with keys, but is cheap to parse. */
@@ -109,8 +109,10 @@ export class RemoteViews {
     /** What this view was last told about its host being stopped (SIGSTOP), and of which pid. */
     let stall: { stopped: boolean; pid: number } = { stopped: false, pid: 0 };
     const tellStall = (stopped: boolean, pid: number) => {
+      // Another pid running where a stopped one was: that one was killed, not continued, and another took its place.
+      const text = stopped ? hostStoppedText(pid) : stall.stopped && stall.pid !== pid ? hostReplacedText(stall.pid, pid) : hostRunsAgainText(pid);
       stall = { stopped, pid };
-      out({ type: 'notice', level: stopped ? 'error' : 'info', text: stopped ? hostStoppedText(pid) : hostRunsAgainText(pid) });
+      out({ type: 'notice', level: stopped ? 'error' : 'info', text });
     };
     // Until the first hello is answered, the lease's holder is watched: a host stopped then is said at once too.
     let unwatch = this.first.remote
@@ -125,7 +127,7 @@ export class RemoteViews {
       // A stopped host reads nothing: the view is told, rather than waiting on its requests without a word.
       unwatch();
       // It answered, so it runs: a "stopped" said while it was saying hello is closed.
-      if (stall.stopped) tellStall(false, stall.pid);
+      if (stall.stopped) tellStall(false, c.pid);
       // A remote host's pid is the other machine's: no process here to watch.
       unwatch = t.remote
         ? () => {}

@@ -24,7 +24,7 @@ export function createDashboardStore() {
       // A budget reached is in the "needs you" queue (its notification is the queue's); 80 % is a heads-up.
       if (ev.type === 'notice' && ev.text.startsWith('budget at 80 %')) budgetHeadsUp(ev.text);
       // A notice whose cause is over (the team now exists, the lead runs again) goes away by itself.
-      if (ev.type === 'roster' && stillTrue(get().notices, ev) !== get().notices) set({ notices: stillTrue(get().notices, ev) });
+      if (stillTrue(get().notices, ev) !== get().notices) set({ notices: stillTrue(get().notices, ev) });
       if (ev.type === 'roster' && !get().focused && ev.members.length) set({ focused: ev.members[0]!.name });
     },
   }));

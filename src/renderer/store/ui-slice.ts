@@ -24,12 +24,16 @@ export function noticeCause(text: string): NoticeCause | undefined {
 }
 
 /** A notice that says a cause is over (src/main/daemon/host-stall.ts): the notices of that cause close. */
-const endsCause = (text: string): NoticeCause | undefined => (/^the workspace host \(pid \d+\) runs again/.test(text) ? 'host_stopped' : undefined);
+const endsCause = (text: string): NoticeCause | undefined => (/^the workspace host \(pid \d+\) (runs again|is gone)/.test(text) ? 'host_stopped' : undefined);
 
-/** The notices still true after a roster: one whose cause is gone (the team exists, the lead is alive) is closed. */
+/**
+ * The notices still true after a roster or a host's hello: one whose cause is gone (the team exists, the lead is
+ * alive; a host answers — a stopped one sends nothing, and one killed while stopped never runs again) is closed.
+ */
 export function stillTrue(notices: Notice[], ev: HostEvent): Notice[] {
-  if (ev.type !== 'roster') return notices;
-  const gone = (c: NoticeCause | undefined) => (c === 'no_team' && ev.team !== null) || (c === 'lead_down' && ev.members.some((m) => m.name === LEAD && m.alive));
+  if (ev.type !== 'roster' && ev.type !== 'workspace') return notices;
+  const gone = (c: NoticeCause | undefined) =>
+    ev.type === 'workspace' ? c === 'host_stopped' : (c === 'no_team' && ev.team !== null) || (c === 'lead_down' && ev.members.some((m) => m.name === LEAD && m.alive));
   return notices.some((n) => gone(n.cause)) ? notices.filter((n) => !gone(n.cause)) : notices;
 }
 

@@ -1,0 +1,28 @@
+/**
+ * The page's "the workspace host (pid N) is stopped" notice (an error: it stays until something closes it) is
+ * closed when that is over, whichever way: it runs again, the view says another host serves it now (the stopped
+ * one was killed), or a host answers the page's reconnect (a stopped host sends nothing).
+ */
+import { describe, expect, it } from 'vitest';
+import { createDashboardStore } from './index';
+
+const STOPPED = 'the workspace host (pid 41) is stopped (SIGSTOP or Ctrl-Z where it was started): nothing done here reaches the team until it runs again (kill -CONT 41)';
+const stoppedShown = (s: ReturnType<typeof createDashboardStore>) => s.getState().notices.some((n) => /is stopped/i.test(n.text));
+
+describe('the host-stopped notice', () => {
+  it('closes on "runs again", on "is gone … serves it now", and on a host answering the reconnect; other notices stay', () => {
+    for (const closer of [
+      { type: 'notice', level: 'info', text: 'the workspace host (pid 41) runs again' },
+      { type: 'notice', level: 'info', text: 'the workspace host (pid 41) is gone from this view: pid 42 serves it now' },
+      { type: 'workspace', workspace: { dir: '/w', recent: [], team: 'demo', host_pid: 42 } },
+    ] as const) {
+      const s = createDashboardStore();
+      s.getState().apply({ type: 'notice', level: 'error', text: STOPPED });
+      s.getState().apply({ type: 'notice', level: 'error', text: 'task 3 is already completed' });
+      expect(stoppedShown(s)).toBe(true);
+      s.getState().apply(closer);
+      expect(stoppedShown(s)).toBe(false);
+      expect(s.getState().notices.map((n) => n.text)).toContain('Task 3 is already completed.');
+    }
+  });
+});
