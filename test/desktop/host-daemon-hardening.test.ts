@@ -15,7 +15,7 @@ import { startHostDaemon } from '../../src/main/daemon/host-daemon.js';
 import { openHostManager } from '../../src/main/daemon/open-host.js';
 import { hostPaths } from '../../src/main/daemon/runtime-dir.js';
 import { RemoteViews } from '../../src/main/daemon/remote-views.js';
-import { hostRunsAgainText, hostStoppedText } from '../../src/main/daemon/host-stall.js';
+import { hostReplacedText, hostRunsAgainText, hostStoppedText, leasePid } from '../../src/main/daemon/host-stall.js';
 import { readViewEvent } from '../../src/main/daemon/view-event.js';
 import type { HostEvent } from '../../src/contract/api.js';
 import { pidAlive } from '../../src/core/store/holder.js';
@@ -35,7 +35,7 @@ async function hostAndViews(prefix: string) {
   const c = await connectOrStartHost(ws, argv, { client: 'test', env });
   stops.push(async () => process.kill(c.pid, 'SIGKILL'));
   c.close();
-  return { c, views: new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) }) };
+  return { c, ws, env, views: new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) }) };
 }
 
 function descendants(pid: number): number[] {
@@ -163,6 +163,9 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     }
     await waitFor(() => said(events, hostRunsAgainText(c.pid)), 'the notice that it runs again', 8_000);
     await waitFor(() => events.some((e) => e.type === 'workspace') || null, 'the workspace from the host');
+    // Said once (the lease watch and the answered hello do not both say it), and never "did not answer".
+    expect(events.filter((e) => e.type === 'notice' && e.text === hostRunsAgainText(c.pid))).toHaveLength(1);
+    expect(events.some((e) => e.type === 'notice' && /did not answer/.test(e.text))).toBe(false);
     view.close();
     const calm: HostEvent[] = [];
     const again = views.connect((e) => calm.push(readViewEvent(e)!));
@@ -171,6 +174,30 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
     await new Promise((r) => setTimeout(r, 1500)); // a stall watch ticks every second: two ticks said nothing
     expect(calm.filter((e) => e.type === 'notice' && /is stopped|runs again/.test(e.text))).toEqual([]);
     again.close();
+  }, 60_000);
+
+  it('a host killed while stopped during the hello, the next one serves: the view never says the killed pid runs again, and says which serves now', async () => {
+    const { c, views, ws, env } = await hostAndViews('hard-killed-');
+    const events: HostEvent[] = [];
+    const notices = () => events.flatMap((e) => (e.type === 'notice' ? [e.text] : []));
+    process.kill(c.pid, 'SIGSTOP');
+    const view = views.connect((e) => events.push(readViewEvent(e)!));
+    try {
+      await view.handle({ id: 1, type: 'subscribe' });
+      await waitFor(() => notices().includes(hostStoppedText(c.pid)) || null, 'the notice that the host is stopped', 5_000);
+      process.kill(c.pid, 'SIGKILL');
+      await waitFor(() => !pidAlive(c.pid) || null, 'the stopped host gone');
+      // The next host comes up (the hello's retry starts it) and serves this view.
+      await waitFor(() => events.some((e) => e.type === 'workspace') || null, 'the workspace from the next host', 30_000);
+      const next = await waitFor(() => leasePid(ws, env), 'the next host holding the lease');
+      stops.push(async () => process.kill(next, 'SIGKILL'));
+      expect(next).not.toBe(c.pid);
+      // The "stopped" is answered with what happened (the page closes its notice on it: src/renderer/store/notices.test.ts).
+      await waitFor(() => notices().includes(hostReplacedText(c.pid, next)) || null, 'the notice that another host serves now', 5_000);
+      expect(notices()).not.toContain(hostRunsAgainText(c.pid));
+    } finally {
+      view.close();
+    }
   }, 60_000);
 
   it('a view whose host is killed is told and ended (the page reconnects), and the reconnect starts a host that serves it', async () => {
