@@ -4,7 +4,8 @@
  * a new task is never answered, then killed: the dashboard ends the page's socket and the page reconnects at
  * once (the web server never went away, so no "server stopped" banner). A reply can only come back on the
  * socket the request went out on: the person reads at once that the save was not answered, instead of a form
- * that waits for ever.
+ * that waits for ever. Killed while stopped, the host never runs again: its "stopped" notice closes once the next
+ * host serves the page.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -81,18 +82,26 @@ test('a request the killed host never answered fails at once on the page; no "se
   process.kill(hostPid, 'SIGSTOP');
   await editor.getByRole('button', { name: 'Save' }).click();
   await expect.poll(() => sent.includes('task_create'), { timeout: 10_000 }).toBe(true);
-  process.kill(hostPid, 'SIGKILL');
+  const stopped = page.locator('.notice.error', { hasText: `the workspace host (pid ${hostPid}) is stopped` });
+  try {
+    await expect(stopped).toBeVisible({ timeout: 10_000 });
+  } finally {
+    process.kill(hostPid, 'SIGKILL');
+  }
 
   const failed = page.locator('.notice.error', { hasText: 'closed before it answered' });
   await expect(failed).toBeVisible({ timeout: 10_000 });
   // The web server is alive: the page is connected again and never said it stopped.
   await expect(page.locator('.conn.up')).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId('server-lost')).toHaveCount(0);
+  // Killed, not continued: once the next host serves the page, "stopped … until it runs again" is gone.
+  await expect(stopped).toHaveCount(0, { timeout: 30_000 });
   // The form is still there with what the person typed, to save again.
   await expect(editor.locator('input[name="subject"]')).toHaveValue('never answered');
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, 'host-died-request-1440.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(failed).toBeVisible();
+  await expect(stopped).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, 'host-died-request-390.png') });
 });
