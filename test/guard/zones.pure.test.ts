@@ -84,6 +84,13 @@ describe('scratch and home defaults', () => {
     expect(checkCommand('lead', 'rm -rf /tmp/../srv/build', bare).allowed).toBe(false);
   });
 
+  it('a temp dir inside another (TMPDIR=/tmp/user/1000, as test runs and some systems set it) is a root too: its content may go, never it', () => {
+    const nested: GuardContext = { ...bare, tmpDirs: ['/tmp', '/tmp/user/1000'] };
+    expect(checkCommand('lead', 'rm -rf /tmp/user/1000/build', nested)).toEqual(allowed);
+    expect(checkCommand('lead', 'rm -rf /tmp/user/1000', nested).allowed).toBe(false);
+    expect(checkCommand('lead', 'rm -rf /tmp/other', nested)).toEqual(allowed);
+  });
+
   it('`~` is the context\'s home (or the OS home without one), not a directory named ~ in the cwd', () => {
     // The lead may write outside the workspace; `~` taken literally would be `/ws/~/…`, inside it.
     expect(checkCommand('lead', 'echo x > ~/notes.txt', leadCtx)).toEqual(allowed);

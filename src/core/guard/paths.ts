@@ -70,8 +70,9 @@ export function inWorkspace(p: string, z: Zones): boolean {
   return z.roots.some((r) => within(p, r));
 }
 
+/** Inside a scratch directory, never one of them itself (a TMPDIR under /tmp is a root too, not /tmp's content). */
 export function inTmp(p: string, z: Zones): boolean {
-  return !inWorkspace(p, z) && z.tmp.some((t) => within(p, t) && p !== t);
+  return !inWorkspace(p, z) && z.tmp.some((t) => within(p, t)) && !z.tmp.includes(p);
 }
 
 export type TeammateZone = 'other-worktree' | 'worktrees-dir' | 'team-state' | 'shared-git' | 'lead-checkout';
