@@ -15,6 +15,7 @@ const SECTIONS: Array<[string, string, string, string]> = [
   ['guard', './guard.js', 'runGuardBench', 'guard'],
   ['agent', './agent.js', 'runAgentBench', 'agent'],
   ['dashboard', './dashboard.js', 'runDashboardBench', 'dashboard'],
+  ['large-team', './large-team.js', 'runLargeTeamBench', 'large-team'],
   ['host', './host.js', 'runHostBench', 'host'],
   ['agent-tools', './agent-tools.js', 'runAgentToolsBench', 'agent-tools'],
   ['teams', './teams.js', 'runTeamsBench', 'teams'],
