@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { dashboardUrl } from './dashboard-rig.js';
 import { TeamStore } from '../src/core/store/index.js';
 import { pendingApprovals } from '../src/core/teams/approvals.js';
 
@@ -36,18 +37,7 @@ export async function dashboardApprovalLeg(n: number): Promise<{ shown: number[]
   const shown: number[] = [];
   const running: number[] = [];
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const t = setTimeout(() => reject(new Error(`dashboard: no URL in ${out}`)), 30_000);
-      dash.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /http:\/\/\S+token=\S+/.exec(out);
-        if (m) {
-          clearTimeout(t);
-          resolve(m[0]);
-        }
-      });
-    });
+    const url = await dashboardUrl(dash);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);
     await page.waitForSelector('.pane[data-agent="lead"]', { timeout: 30_000 });

@@ -93,6 +93,11 @@ function watchOut(proc: ChildProcess, name: string) {
   };
 }
 
+/** The URL (with its token) a `thclaws dashboard` prints once it serves. */
+export async function dashboardUrl(proc: ChildProcess, ms = 30_000): Promise<string> {
+  return (await watchOut(proc, 'dashboard').wait(/http:\/\/\S+token=\S+/, ms))[0];
+}
+
 export interface Dash {
   url: string;
   /** The process that owns the ptys (the dashboard itself in-process; the workspace host otherwise). */

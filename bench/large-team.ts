@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { dashboardUrl } from './dashboard-rig.js';
 import { TeamStore } from '../src/core/store/index.js';
 import type { BenchSection } from './types.js';
 
@@ -41,18 +42,7 @@ export async function runLargeTeamBench(): Promise<BenchSection> {
   const dash = spawn(THCLAWS, ['dashboard', '--in-process', '--no-lead', '--dir', ws, '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'], env });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const t = setTimeout(() => reject(new Error(`dashboard: no URL in ${out}`)), 60_000);
-      dash.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /http:\/\/\S+token=\S+/.exec(out);
-        if (m) {
-          clearTimeout(t);
-          resolve(m[0]);
-        }
-      });
-    });
+    const url = await dashboardUrl(dash, 60_000);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(url);
     await page.waitForFunction(`document.querySelectorAll('.pane').length >= ${N}`, undefined, { timeout: 120_000 });

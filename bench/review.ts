@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { dashboardUrl } from './dashboard-rig.js';
 import { TeamStore } from '../src/core/store/index.js';
 import { ConflictScanner, type ConflictWarning } from '../src/core/review/conflicts.js';
 import { ReviewFeed } from '../src/main/host/review-feed.js';
@@ -155,18 +156,7 @@ export async function firstPaint(runs: number): Promise<number[]> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
   const out: number[] = [];
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let s = '';
-      const t = setTimeout(() => reject(new Error(`dashboard: no URL in ${s}`)), 30_000);
-      dash.stdout!.on('data', (d: Buffer) => {
-        s += d.toString();
-        const m = /http:\/\/\S+token=\S+/.exec(s);
-        if (m) {
-          clearTimeout(t);
-          resolve(m[0]);
-        }
-      });
-    });
+    const url = await dashboardUrl(dash);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     for (let r = 0; r < runs; r++) {
       await page.goto("about:blank"); // a fresh page each run: nothing carried over
