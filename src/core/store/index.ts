@@ -22,6 +22,6 @@ export { CONTROL_TYPES, REPLY_TYPES, isFrameType, type FrameType } from '../../c
 export { editFileLocked, type FileEdit, type ReadResult } from './locked-file.js';
 export { knownNames } from './config.js';
 export type { BudgetTarget } from './budgets.js';
-export { tryHoldLock, type HeldLock } from './lock.js';
+export { liveHolder, tryHoldLock, type HeldLock } from './lock.js';
 export { writeFileAtomic } from './fsio.js';
 export type { AgentLease, TeammateStore } from './teammate-store.js';

@@ -4,7 +4,7 @@
  * elsewhere nothing is said), every `everyMs`, and told on each change: stopped, then running again.
  */
 import fs from 'node:fs';
-import { liveHolder } from '../../core/store/lock.js';
+import { liveHolder } from '../../core/store/index.js';
 import { hostPaths } from './runtime-dir.js';
 
 /** The state letter of `pid` (`T` stopped, `t` traced), or null when it cannot be read. */
