@@ -32,7 +32,8 @@ export interface EchoFigures extends EchoSide {
  * BENCH_ECHO_AB=1 alternates the keys between the pump as built and the pump with idle-while-yielding off (the
  * other panes' turns then tick a frame every frame), so both sides see the same load; BENCH_ECHO_AB=echo-first
  * alternates them with the other panes' turn not waiting for the echo (it may then share the echo's frame); BENCH_ECHO_TRACE=FILE
- * records a Chromium trace of the typing (marks echo-key / echo-arrived / echo-shown).
+ * records a Chromium trace of the typing (marks echo-key / echo-arrived / echo-shown; BENCH_TRACE_EXTRA adds categories,
+ * e.g. `disabled-by-default-devtools.timeline.invalidationTracking,` for what dirtied style and layout).
  */
 export async function measureEcho(
   page: import('playwright-core').Page,
@@ -88,7 +89,7 @@ export async function measureEcho(
   const tracing = traceFile ? await page.context().newCDPSession(page) : null;
   if (tracing) {
     await page.evaluate('window.__echoTrace = true');
-    await tracing.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,toplevel,blink.user_timing,cc,viz', transferMode: 'ReturnAsStream' });
+    await tracing.send('Tracing.start', { categories: (process.env.BENCH_TRACE_EXTRA ?? '') + 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,toplevel,blink.user_timing,cc,viz', transferMode: 'ReturnAsStream' });
   }
   const m0 = await mainThread();
   const w0Ms = Date.now();

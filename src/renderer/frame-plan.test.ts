@@ -30,7 +30,7 @@ describe('FramePlanner: the pump while the person types', () => {
     expect(per(p.plan(1048, small, 0).writes, 3)).toEqual([10 * K, 246 * K, 0]);
   });
 
-  it('the other panes yield to the typed pane: one small write per gap, one pane at a time', () => {
+  it('the other panes yield to the typed pane: one small write per gap, after an echo, one pane at a time', () => {
     const p = planner();
     p.typed(1000);
     const panes = [{ typedAt: 1000, queued: 1 }, { typedAt: -Infinity, queued: M }, { typedAt: -Infinity, queued: M }];
@@ -40,16 +40,23 @@ describe('FramePlanner: the pump while the person types', () => {
     expect(per(first.writes, 3)).toEqual([1, 32 * K, 0]);
     // Within the gap the others get nothing, frame after frame.
     expect(per(p.plan(1026, [{ typedAt: 1000, queued: 0 }, ...panes.slice(1)], 0).writes, 3)).toEqual([0, 0, 0]);
-    // After the gap, the next pane's turn.
-    expect(per(p.plan(1111, [{ typedAt: 1000, queued: 0 }, ...panes.slice(1)], 0).writes, 3)).toEqual([0, 0, 32 * K]);
+    // After the gap, the next pane's turn comes with the next echo (TypingYield's phase lock).
+    expect(per(p.plan(1111, [{ typedAt: 1000, queued: 0 }, ...panes.slice(1)], 0).writes, 3)).toEqual([0, 0, 0]);
+    p.echoed(1200);
+    expect(per(p.plan(1205, [{ typedAt: 1000, queued: 0 }, ...panes.slice(1)], 0).writes, 3)).toEqual([0, 0, 0]); // the echo's frame
+    expect(per(p.plan(1221, [{ typedAt: 1000, queued: 0 }, ...panes.slice(1)], 0).writes, 3)).toEqual([0, 0, 32 * K]);
   });
 
   it('while only the yielding panes have output, the pump sleeps until their next turn instead of ticking every frame', () => {
     const p = planner();
     p.typed(1000);
     const others = [{ typedAt: 1000, queued: 0 }, { typedAt: -Infinity, queued: M }, { typedAt: -Infinity, queued: M }];
-    expect(p.plan(1010, others, 0).next).toBe(100); // one pane wrote at 1010: the next turn is at 1110
-    expect(p.plan(1050, others, 0).next).toBe(60);
+    // One pane wrote at 1010; with no echo to lock to, the next turn is at the fourth gap (1410).
+    expect(p.plan(1010, others, 0).next).toBe(400);
+    expect(p.plan(1050, others, 0).next).toBe(360);
+    // After an echo the turn is due (the gap is over): the pump runs again just after its frame, by a timer.
+    p.echoed(1120);
+    expect(p.plan(1121, others, 0)).toEqual({ writes: [], next: 1 });
     // The hold ends before the next turn: the others run at full speed from then on.
     const late = planner();
     late.typed(1000);
@@ -103,19 +110,19 @@ describe('FramePlanner: the pump while the person types', () => {
     expect(per(p.plan(1005, others(1000), 0).writes, 2)).toEqual([0, 32 * K]); // the first turn: nothing held yet
     // The next key: the others' turn is due (gap over) but waits for its echo, sleeping until the wait ends.
     p.typed(1150);
-    expect(p.plan(1160, others(1150), 0)).toEqual({ writes: [], next: 90 });
+    expect(p.plan(1160, others(1150), 0)).toEqual({ writes: [], next: 245 }); // no echo by then: the fourth gap
     // The echo, written on arrival outside a plan: its frame draws it alone; the others go in the frame after.
-    p.echoed();
-    expect(p.plan(1170, others(1150), 0)).toEqual({ writes: [], next: 'frame' });
+    p.echoed(1165);
+    expect(p.plan(1170, others(1150), 0)).toEqual({ writes: [], next: 1 });
     expect(per(p.plan(1186, others(1150), 0).writes, 2)).toEqual([0, 32 * K]);
     // An echo written by the plan itself: the same.
     p.typed(1300);
     expect(p.plan(1310, others(1300, 1), 0).writes).toEqual([[0, 1]]);
     expect(per(p.plan(1326, others(1300), 0).writes, 2)).toEqual([0, 32 * K]);
-    // A key with no echo holds the others no longer than the wait.
+    // A key with no echo: the turn comes at the fourth gap after the last one.
     p.typed(1500);
-    expect(p.plan(1599, others(1500), 0).writes).toEqual([]);
-    expect(per(p.plan(1600, others(1500), 0).writes, 2)).toEqual([0, 32 * K]);
+    expect(p.plan(1725, others(1500), 0).writes).toEqual([]);
+    expect(per(p.plan(1726, others(1500), 0).writes, 2)).toEqual([0, 32 * K]);
   });
 
   it('a held turn comes after 4 gaps at the latest, keys or not (the others are never starved)', () => {

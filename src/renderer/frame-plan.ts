@@ -56,9 +56,9 @@ export class FramePlanner {
   }
 
   /** The manager wrote a typed pane's echo on arrival (not through a plan): the next frame draws it. */
-  echoed(): void {
+  echoed(now: number): void {
     this.echoOutside = true;
-    this.typing.echoed();
+    this.typing.echoed(now);
   }
 
   /** Off: the others' turns ignore the echo (TypingYield.waitForEcho; the bench compares both). */
@@ -88,7 +88,7 @@ export class FramePlanner {
     // This frame draws an echo: the others' turn waits for the next one (see TypingYield.plan).
     const echoFrame = echoed > 0 || this.echoOutside;
     this.echoOutside = false;
-    if (echoed > 0) this.typing.echoed();
+    if (echoed > 0) this.typing.echoed(now);
     // A bulk write just went out: let this frame render; while the others yield, wait for the gap without ticking.
     if (!this.budget.ready(now)) return { writes, next: this.yielding(now) ? this.budget.readyIn(now) : 'frame' };
     const room = this.budget.chars - inflight - echoed;
@@ -120,7 +120,8 @@ export class FramePlanner {
     if (!this.yielding(now)) return 'frame';
     // The typed pane still has output (a command's): keep writing it frame after frame.
     if (panes.some((p, i) => left[i]! > 0 && this.typing.typing(p, now))) return 'frame';
-    const wait = this.typing.nextOtherIn(now);
-    return wait > 0 ? wait : 'frame';
+    // Due now but held by this frame (an echo's): the pump runs again just after it, from a timer, not in a frame
+    // of its own (see TerminalManager.wake).
+    return Math.max(1, this.typing.nextOtherIn(now));
   }
 }

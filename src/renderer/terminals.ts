@@ -161,7 +161,7 @@ export class TerminalManager {
       // input synchronously) and drawn in the coming frame, not one frame later through the pump.
       if (p.queue.length === 1 && data.length <= ECHO_ALLOWANCE && performance.now() - p.typedAt < TYPING_MS) {
         this.writeFrom(p, ECHO_ALLOWANCE);
-        this.planner.echoed();
+        this.planner.echoed(performance.now());
       } else this.schedule(this.typedInto(p));
     } else {
       // Hidden pane, or a hidden page (animation frames stop there, so waiting for xterm would stall the
@@ -365,11 +365,19 @@ export class TerminalManager {
     else if (typeof plan.next === 'number' && !this.wakeTimer) {
       // Asleep until the others' next turn: the interval to that frame says nothing about the cost of writing.
       this.lastFrame = 0;
-      this.wakeTimer = setTimeout(() => {
-        this.wakeTimer = null;
-        this.schedule();
-      }, plan.next);
+      this.wakeTimer = setTimeout(() => this.wake(), plan.next);
     }
+  }
+
+  /**
+   * The yielding panes' turn, written from the timer's own task rather than in the next animation frame: a frame
+   * asked for only to write ticks the compositor once more (an echo arriving then waits for the next vsync), and
+   * its timestamp, older than the timer, could find the turn not yet due and sleep again.
+   */
+  private wake(): void {
+    this.wakeTimer = null;
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.pump(performance.now());
   }
 
   /** Hands up to `max` queued characters of a pane to xterm (≤ WRITE_SLICE a write); returns how many. */

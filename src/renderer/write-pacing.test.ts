@@ -125,8 +125,8 @@ describe('TypingYield', () => {
     expect(y.plan(1010, panes, 100_000)).toEqual([[1, 3], [0, 32_000]]);
   });
 
-  it('the other panes get one write per gap, in turn, never more than the room leaves', () => {
-    const y = new TypingYield(opts);
+  it('the other panes get one write per gap, in turn, never more than the room leaves (the rhythm without the phase lock)', () => {
+    const y = new TypingYield({ ...opts, phaseLock: false });
     y.typed(1000);
     const panes = [{ typedAt: 1000, queued: 0 }, { typedAt: idle, queued: 500_000 }, { typedAt: idle, queued: 10 }, { typedAt: idle, queued: 500_000 }];
     expect(y.plan(1010, panes, 100_000)).toEqual([[1, 32_000]]);
@@ -135,6 +135,31 @@ describe('TypingYield', () => {
     expect(y.plan(1110, panes, 100_000)).toEqual([[2, 10]]);
     expect(y.plan(1210, panes, 5000)).toEqual([[3, 5000]]);
     expect(y.plan(1310, panes, 100_000)).toEqual([[1, 32_000]]);
+  });
+
+  it('phase lock: while the person types, the others\' turn comes right after an echo, or at the fourth gap', () => {
+    const y = new TypingYield(opts);
+    const panes = [{ typedAt: 1000, queued: 0 }, { typedAt: idle, queued: 500_000 }, { typedAt: idle, queued: 500_000 }];
+    y.typed(1000);
+    expect(y.plan(1010, panes, 100_000)).toEqual([[1, 32_000]]); // the first turn: nothing to lock to yet
+    y.echoed(1030);
+    // The gap is over, but the echo was 50 ms ago or more: the turn waits for the next echo.
+    expect(y.plan(1110, panes, 100_000)).toEqual([]);
+    expect(y.nextOtherIn(1110)).toBe(300); // or for the fourth gap after the last turn (1410)
+    y.typed(1140);
+    y.echoed(1150);
+    expect(y.nextOtherIn(1151)).toBe(0); // due: the pump runs just after the echo's frame
+    expect(y.plan(1199, panes, 100_000)).toEqual([[2, 32_000]]); // within 50 ms of the echo
+    // A second echo within the gap: no turn (one per gap), and none after its window closed.
+    y.echoed(1250);
+    expect(y.plan(1260, panes, 100_000)).toEqual([]);
+    expect(y.plan(1300, panes, 100_000)).toEqual([]);
+    // An echo 50 ms ago is past its window.
+    y.echoed(1320);
+    expect(y.plan(1370, panes, 100_000)).toEqual([]);
+    // No echo (the keys echo nothing): the fourth gap after the last turn, never later.
+    expect(y.plan(1598, panes, 100_000)).toEqual([]);
+    expect(y.plan(1599, panes, 100_000)).toEqual([[1, 32_000]]);
   });
 
   it('a typed pane with a lot queued (a command\'s output) keeps the whole room; nothing is left for the others', () => {

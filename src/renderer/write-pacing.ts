@@ -100,6 +100,8 @@ export interface TypingYieldOptions {
    * holds a turn more than 4 gaps after the last one (a command's output keeps every frame an echo frame).
    */
   echoWaitMs?: number;
+  /** False: the others' turns keep their own rhythm while the person types (see TypingYield.locked; default true). */
+  phaseLock?: boolean;
 }
 
 /** A pane as a frame's plan sees it: when the person last typed into it, and the characters waiting for it. */
@@ -123,6 +125,8 @@ export class TypingYield {
   private turn = 0;
   /** A keystroke whose echo has not been written yet. */
   private awaiting = false;
+  /** When the last echo was written (ms timestamp). */
+  private echoAt = -Infinity;
   /** Off: the others' turns ignore the echo (the bench compares both; see echoWaitMs). */
   waitForEcho = true;
 
@@ -134,9 +138,20 @@ export class TypingYield {
     this.awaiting = true;
   }
 
-  /** The typed pane's output (the echo) was handed to xterm. */
-  echoed(): void {
+  /** The typed pane's output (the echo) was handed to xterm at `now`. */
+  echoed(now: number): void {
     this.awaiting = false;
+    this.echoAt = Math.max(this.echoAt, now);
+  }
+
+  /**
+   * Whether the others' turn must wait for the next echo (or for 4 gaps since the last turn). Every frame ticks
+   * the compositor for a frame or two after it, and an echo arriving then waits for the next vsync (up to a whole
+   * frame interval) where an idle page draws it at once. A turn on its own rhythm lands at a random point between
+   * two keystrokes; right after an echo it is drawn, and the ticking over, before the next keystroke comes.
+   */
+  private locked(now: number): boolean {
+    return this.opts.phaseLock !== false && now - this.echoAt >= this.opts.otherGapMs / 2 && now - this.otherAt < 4 * this.opts.otherGapMs;
   }
 
   /**
@@ -163,6 +178,8 @@ export class TypingYield {
     let turn = this.otherAt + this.opts.otherGapMs;
     // The echo's arrival asks for a frame itself; without one, the turn comes when the wait for it ends.
     if (this.holdsForEcho(now)) turn = Math.max(turn, Math.min(this.typedAt + (this.opts.echoWaitMs ?? 0), this.otherAt + 4 * this.opts.otherGapMs));
+    // Past the window after an echo the turn waits for the next echo, or for the fourth gap.
+    if (this.opts.phaseLock !== false && turn >= this.echoAt + this.opts.otherGapMs / 2) turn = Math.max(turn, this.otherAt + 4 * this.opts.otherGapMs);
     return Math.max(0, Math.min(turn, this.typedAt + this.opts.holdMs) - now);
   }
 
@@ -186,7 +203,7 @@ export class TypingYield {
       left -= n;
     });
     if (!others.length || left <= 0 || now - this.otherAt < this.opts.otherGapMs) return writes;
-    if ((echoFrame && this.waitForEcho && now - this.otherAt < 4 * this.opts.otherGapMs) || this.holdsForEcho(now)) return writes;
+    if ((echoFrame && this.waitForEcho && now - this.otherAt < 4 * this.opts.otherGapMs) || this.holdsForEcho(now) || this.locked(now)) return writes;
     const i = others[this.turn % others.length]!;
     this.turn = (this.turn + 1) % others.length;
     writes.push([i, Math.min(panes[i]!.queued, left, this.opts.otherChars)]);
