@@ -96,3 +96,25 @@ test('the others\' turn waits for the echo of a key, and goes in the frame after
   await keyAndEcho();
   expect(await untilTurn(150)).toBeLessThanOrEqual(50);
 });
+
+test('after a key\'s echo, xterm\'s hidden textarea sits at the cursor (where an IME shows what is being composed)', async () => {
+  const lead = page.locator('.pane[data-agent="lead"] .xterm');
+  await lead.click();
+  // Where the textarea is, against where the cursor is: the cell's size from the screen's width over its columns.
+  const place = () =>
+    page.evaluate(() => {
+      const t = (window as unknown as { __thclaws: { terminals: { panes: Map<string, { term: { cols: number; textarea?: HTMLTextAreaElement; element?: HTMLElement; buffer: { active: { cursorX: number; cursorY: number } } } }> } } }).__thclaws.terminals;
+      const term = t.panes.get('lead')!.term;
+      const screen = term.element!.querySelector('.xterm-screen')!.getBoundingClientRect();
+      const cell = screen.width / term.cols;
+      return { left: parseFloat(term.textarea!.style.left), want: Math.min(term.buffer.active.cursorX, term.cols - 1) * cell, x: term.buffer.active.cursorX };
+    });
+  for (const key of ['a', 'b', 'c']) {
+    const before = (await place()).x;
+    await page.keyboard.press(key);
+    await expect.poll(async () => (await place()).x).toBe(before + 1);
+    await page.clock.runFor(20); // the frame that draws the echo
+    const p = await place();
+    expect(Math.abs(p.left - p.want)).toBeLessThan(0.5);
+  }
+});

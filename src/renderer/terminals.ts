@@ -5,6 +5,7 @@ import { FLOW } from '../contract/api';
 import type { HostClient } from './transport';
 import { FramePlanner } from './frame-plan';
 import { savedOutputLinks } from './saved-output-links';
+import { deferTextareaSync } from './textarea-sync';
 import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';
 import { addHistory, dropQueue, markResize, newPane, queuedChars, requeueHistory, resetPane, showAtSize, takeChunk, writeMarks, type Pane } from './pane';
 
@@ -182,6 +183,7 @@ export class TerminalManager {
     term.loadAddon(new Unicode11Addon());
     term.unicode.activeVersion = '11';
     term.open(el);
+    deferTextareaSync(term);
     // xterm names its input "Terminal input": the name says whose terminal it is and how to leave it.
     term.textarea?.setAttribute('aria-label', terminalHint(agent));
     savedOutputLinks(term, (file) => this.onSavedOutput(agent, file));
@@ -365,19 +367,14 @@ export class TerminalManager {
     else if (typeof plan.next === 'number' && !this.wakeTimer) {
       // Asleep until the others' next turn: the interval to that frame says nothing about the cost of writing.
       this.lastFrame = 0;
-      this.wakeTimer = setTimeout(() => this.wake(), plan.next);
+      // The turn is written from the timer's task: a frame asked for only to write would tick the compositor, and its
+      // timestamp, older than the timer, could find the turn not yet due and sleep again.
+      this.wakeTimer = setTimeout(() => {
+        this.wakeTimer = null;
+        if (this.frame) cancelAnimationFrame(this.frame);
+        this.pump(performance.now());
+      }, plan.next);
     }
-  }
-
-  /**
-   * The yielding panes' turn, written from the timer's own task rather than in the next animation frame: a frame
-   * asked for only to write ticks the compositor once more (an echo arriving then waits for the next vsync), and
-   * its timestamp, older than the timer, could find the turn not yet due and sleep again.
-   */
-  private wake(): void {
-    this.wakeTimer = null;
-    if (this.frame) cancelAnimationFrame(this.frame);
-    this.pump(performance.now());
   }
 
   /** Hands up to `max` queued characters of a pane to xterm (≤ WRITE_SLICE a write); returns how many. */
