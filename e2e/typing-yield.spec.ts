@@ -118,3 +118,28 @@ test('after a key\'s echo, xterm\'s hidden textarea sits at the cursor (where an
     expect(Math.abs(p.left - p.want)).toBeLessThan(0.5);
   }
 });
+
+test('a pane taken off the page (Max on another) while its output is being drawn: no error, and it shows its output when back', async () => {
+  // The error a frame's callback throws (the fake clock's runFor throws it too).
+  const errors: string[] = [];
+  const onError = (e: Error) => errors.push(e.message);
+  page.on('pageerror', onError);
+  const text = () => page.evaluate(() => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text('alice'));
+  const pending = () => page.evaluate(() => (window as unknown as { __thclaws: { terminals: { pending(): number } } }).__thclaws.terminals.pending());
+  // The earlier tests' floods written (their hold over).
+  for (let ms = 0; ms < 10_000 && (await pending()) > 0; ms += 100) await advance(100);
+  expect(await pending()).toBe(0);
+  await page.evaluate(() => (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals.output('alice', 'marker before Max', false));
+  // Until xterm has parsed it (the cursor moved along the row), a millisecond at a time: the frame that draws it has not come yet.
+  for (let ms = 0; ms < 200 && !(await text()).includes('marker before Max'); ms++) await page.clock.runFor(1);
+  expect(await text()).toContain('marker before Max');
+  await page.locator('.pane[data-agent="lead"]').getByRole('button', { name: 'Max' }).click();
+  await expect(page.locator('.pane[data-agent="alice"] .xterm')).toHaveCount(0);
+  await advance(100); // the frames after
+  await page.locator('.pane[data-agent="lead"]').getByRole('button', { name: 'Restore' }).click();
+  await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
+  await advance(200);
+  expect(await text()).toContain('marker before Max');
+  page.off('pageerror', onError);
+  expect(errors).toEqual([]);
+});
