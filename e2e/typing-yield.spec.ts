@@ -143,3 +143,39 @@ test('a pane taken off the page (Max on another) while its output is being drawn
   page.off('pageerror', onError);
   expect(errors).toEqual([]);
 });
+
+test('when the echo\'s frame comes late, the others\' turn sleeps until it is due: the page runs no task for it every millisecond meanwhile', async () => {
+  const lead = page.locator('.pane[data-agent="lead"] .xterm');
+  await lead.click();
+  const keyAndEcho = async () => {
+    const before = await written('lead');
+    await page.keyboard.press('x');
+    await expect.poll(() => written('lead')).toBeGreaterThan(before);
+  };
+  await keyAndEcho();
+  let base = await written('alice');
+  await flood(512 * 1024);
+  for (let ms = 0; ms < 100 && (await written('alice')) === base; ms += 10) await page.clock.runFor(10);
+  expect(await written('alice')).toBeGreaterThan(base); // the others' first turn
+  await page.clock.runFor(90);
+  // Each run of the pump, counted from here.
+  await page.evaluate(() => {
+    const t = (window as unknown as { __thclaws: { terminals: { pump(now: number): void; runs?: number } } }).__thclaws.terminals;
+    const pump = t.pump;
+    t.runs = 0;
+    t.pump = function (now: number) {
+      t.runs!++;
+      pump.call(this, now);
+    };
+  });
+  // A key 90 ms after the turn, its echo written on arrival (the gap ends 10 ms later); the frame after it comes
+  // 60 ms late (a long task before it), past the 50 ms after the echo in which the others' turn may go.
+  await keyAndEcho();
+  base = await written('alice');
+  await page.clock.fastForward(60);
+  await advance(300); // past the fourth gap after the last turn
+  const runs = await page.evaluate(() => (window as unknown as { __thclaws: { terminals: { runs: number } } }).__thclaws.terminals.runs);
+  expect(runs).toBeLessThanOrEqual(5);
+  // The turn came at the fourth gap (400 ms after the last), nothing starved.
+  expect(await written('alice')).toBeGreaterThan(base);
+});

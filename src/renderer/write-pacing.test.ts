@@ -162,6 +162,20 @@ describe('TypingYield', () => {
     expect(y.plan(1599, panes, 100_000)).toEqual([[1, 32_000]]);
   });
 
+  it('phase lock: a turn found past the echo\'s window (its frame came late) sleeps until the fourth gap, as plan holds it', () => {
+    const y = new TypingYield(opts);
+    const panes = [{ typedAt: 1150, queued: 0 }, { typedAt: idle, queued: 500_000 }];
+    y.typed(1000);
+    expect(y.plan(1005, panes, 100_000)).toEqual([[1, 32_000]]);
+    y.typed(1150);
+    y.echoed(1151); // the gap is over (1105): the turn is due with this echo's frame
+    // That frame came 60 ms late: the window after the echo has closed, so plan holds the turn...
+    expect(y.plan(1211, panes, 100_000)).toEqual([]);
+    // ...and the pump sleeps until the fourth gap (1405), not polling a turn plan will not give.
+    expect(y.nextOtherIn(1211)).toBe(194);
+    expect(y.plan(1405, panes, 100_000)).toEqual([[1, 32_000]]);
+  });
+
   it('a typed pane with a lot queued (a command\'s output) keeps the whole room; nothing is left for the others', () => {
     const y = new TypingYield(opts);
     y.typed(1000);

@@ -178,8 +178,9 @@ export class TypingYield {
     let turn = this.otherAt + this.opts.otherGapMs;
     // The echo's arrival asks for a frame itself; without one, the turn comes when the wait for it ends.
     if (this.holdsForEcho(now)) turn = Math.max(turn, Math.min(this.typedAt + (this.opts.echoWaitMs ?? 0), this.otherAt + 4 * this.opts.otherGapMs));
-    // Past the window after an echo the turn waits for the next echo, or for the fourth gap.
-    if (this.opts.phaseLock !== false && turn >= this.echoAt + this.opts.otherGapMs / 2) turn = Math.max(turn, this.otherAt + 4 * this.opts.otherGapMs);
+    // Past the window after an echo the turn waits for the next echo, or for the fourth gap: a turn due within the
+    // window but found after it (its frame came late) too, as `locked` holds it (else the pump polls it every ms).
+    if (this.opts.phaseLock !== false && Math.max(turn, now) >= this.echoAt + this.opts.otherGapMs / 2) turn = Math.max(turn, this.otherAt + 4 * this.opts.otherGapMs);
     return Math.max(0, Math.min(turn, this.typedAt + this.opts.holdMs) - now);
   }
 
