@@ -131,6 +131,7 @@ describe('TypingYield', () => {
     const panes = [{ typedAt: 1000, queued: 0 }, { typedAt: idle, queued: 500_000 }, { typedAt: idle, queued: 10 }, { typedAt: idle, queued: 500_000 }];
     expect(y.plan(1010, panes, 100_000)).toEqual([[1, 32_000]]);
     expect(y.plan(1050, panes, 100_000)).toEqual([]); // within the gap: the frame draws only the typed pane
+    expect(y.nextOtherIn(1050)).toBe(60); // the pump sleeps until the gap's end, not the fourth gap
     expect(y.plan(1109, panes, 100_000)).toEqual([]);
     expect(y.plan(1110, panes, 100_000)).toEqual([[2, 10]]);
     expect(y.plan(1210, panes, 5000)).toEqual([[3, 5000]]);
@@ -174,6 +175,10 @@ describe('TypingYield', () => {
     // ...and the pump sleeps until the fourth gap (1405), not polling a turn plan will not give.
     expect(y.nextOtherIn(1211)).toBe(194);
     expect(y.plan(1405, panes, 100_000)).toEqual([[1, 32_000]]);
+    // Exactly 50 ms after an echo its window has closed (as for plan): a gap ending then, or a pump running then.
+    y.echoed(1455);
+    expect(y.nextOtherIn(1460)).toBe(345);
+    expect(y.nextOtherIn(1505)).toBe(300);
   });
 
   it('a typed pane with a lot queued (a command\'s output) keeps the whole room; nothing is left for the others', () => {
