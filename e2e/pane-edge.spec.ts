@@ -1,7 +1,8 @@
 /**
- * A terminal's pane is painted in the terminal's own background to its edges: the padding around the rows (on
- * xterm's element, where the fit addon subtracts it) shows no frame of another colour. Read from real pixels of the
- * page (a one-pixel screenshot each), beside the pictures of panes with scrollback at both sizes.
+ * A terminal's pane to its edges. Painted in the terminal's own background: the padding around the rows (on xterm's
+ * element, where the fit addon subtracts it) shows no frame of another colour, read from real pixels of the page (a
+ * one-pixel screenshot each), beside the pictures of panes with scrollback at both sizes. And its last rows within
+ * reach when the notice "shown at N columns" lies over the bottom of the pane.
  */
 import zlib from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
@@ -60,4 +61,34 @@ test('a pane with scrollback is painted in the terminal background to its edges,
   await term.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/pane-edge-alice-390x844.png` });
   await page.context().close();
+});
+
+test('a pane shown at another window\'s size, scrolled to its end, shows its last rows above the notice that says so', async ({ browser }) => {
+  // A desktop in use sizes the lead's pty; the phone shows the pane at that size, larger than its box.
+  const desk = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await desk.goto(d.url);
+  await desk.locator('.pane[data-agent="lead"] .xterm').click();
+  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
+  await phone.goto(d.url);
+  const lead = phone.locator('.pane[data-agent="lead"]');
+  await expect(lead.getByTestId('pane-sized')).toBeVisible();
+  await phone.evaluate(() => {
+    let s = '';
+    for (let i = 0; i < 300; i++) s += `\r\nline ${i}`;
+    (window as unknown as { __thclaws: { terminals: { output(a: string, s: string, r: boolean): void } } }).__thclaws.terminals.output('lead', `${s}\r\nLAST ROW`, false);
+  });
+  const lastRow = lead.locator('.xterm-rows > div', { hasText: 'LAST ROW' });
+  await expect(lastRow).toHaveCount(1);
+  // As a person would: the pane scrolled to its end, then looked at.
+  const box = lead.locator('.pane-term');
+  await box.evaluate((e) => {
+    e.scrollTop = e.scrollHeight;
+  });
+  await box.scrollIntoViewIfNeeded();
+  await phone.screenshot({ path: `${SHOTS}/pane-sized-end-390x844.png` });
+  const row = (await lastRow.boundingBox())!;
+  const notice = (await lead.getByTestId('pane-sized').boundingBox())!;
+  expect(row.y + row.height).toBeLessThanOrEqual(notice.y);
+  await phone.context().close();
+  await desk.context().close();
 });
