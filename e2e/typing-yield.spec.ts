@@ -179,3 +179,25 @@ test('when the echo\'s frame comes late, the others\' turn sleeps until it is du
   // The turn came at the fourth gap (400 ms after the last), nothing starved.
   expect(await written('alice')).toBeGreaterThan(base);
 });
+
+test('a pane shown again while the others yield (Restore after Max) draws its screen in the next frame, not at their next turn', async () => {
+  const text = (agent: string) => page.evaluate((a) => (window as unknown as { __thclaws: { terminals: { text(a: string): string } } }).__thclaws.terminals.text(a), agent);
+  const lead = page.locator('.pane[data-agent="lead"]');
+  await lead.locator('.xterm').click();
+  const before = await written('lead');
+  await page.keyboard.press('z');
+  await expect.poll(() => written('lead')).toBeGreaterThan(before);
+  const base = await written('alice');
+  await flood(512 * 1024);
+  for (let ms = 0; ms < 100 && (await written('alice')) === base; ms += 10) await page.clock.runFor(10);
+  expect(await written('alice')).toBeGreaterThan(base); // the others' turn: the pump sleeps until their next
+  await page.clock.runFor(20);
+  // The person maximises alice's pane and restores it: the lead's pane is taken off the page and shown again.
+  const alice = page.locator('.pane[data-agent="alice"]');
+  await alice.getByRole('button', { name: 'Max' }).click();
+  await expect(lead.locator('.xterm')).toHaveCount(0);
+  await alice.getByRole('button', { name: 'Restore' }).click();
+  await expect(lead.locator('.xterm')).toBeVisible();
+  await advance(50); // three frames
+  expect(await text('lead')).toContain('thclaws>');
+});

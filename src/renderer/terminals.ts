@@ -228,10 +228,12 @@ export class TerminalManager {
 
   /**
    * Puts the history (up to 1 MiB, already acknowledged) in front of the terminal's queue: it is written through
-   * the frame budget like live output, so showing a pane again never parses a megabyte in one task.
+   * the frame budget like live output, so showing a pane again never parses a megabyte in one task. Urgent: a pane
+   * shown while the others yield is drawn in the next frame, not at their next turn (up to 400 ms of a blank pane);
+   * the plan still paces what each pane gets.
    */
   private requeueHistory(p: Pane): void {
-    if (requeueHistory(p)) this.schedule();
+    if (requeueHistory(p)) this.schedule(true);
   }
 
   /** Acknowledges (and counts) what is queued for a terminal that will not show it. */
