@@ -25,6 +25,9 @@ function viewLog() {
   return { events, push: (e: unknown) => void events.push(readViewEvent(e as string)!), notices: () => events.flatMap((e) => (e.type === 'notice' ? [e.text] : [])) };
 }
 
+/** What the page closes its "is stopped" notice on (src/renderer/store/ui-slice.ts, endsCause), for this pid. */
+const closesStopped = (pid: number) => new RegExp(`^the workspace host \\(pid ${pid}\\) is gone`);
+
 describe.runIf(process.platform === 'linux')('a stopped host that never runs again', () => {
   it('killed while it served the view: the view says the stopped pid is gone (not "stopped", not "runs again") and is ended', async () => {
     const { c, views } = await hostAndViews('gone-bound-', stops);
@@ -40,6 +43,8 @@ describe.runIf(process.platform === 'linux')('a stopped host that never runs aga
       await waitFor(() => log.notices().includes(hostGoneText(c.pid)) || null, 'the notice that the stopped host is gone', 10_000);
       await waitFor(() => ended || null, 'the view ended (the page reconnects)', 5_000);
       expect(log.notices()).not.toContain(hostRunsAgainText(c.pid));
+      // The notice the page closes "stopped" (kill -CONT of a dead pid) on; never "the connection closed" beside it.
+      expect(log.notices().filter((t) => /workspace host/.test(t))).toEqual([hostStoppedText(c.pid), expect.stringMatching(closesStopped(c.pid))]);
     } finally {
       view.close();
     }
@@ -60,6 +65,7 @@ describe.runIf(process.platform === 'linux')('a stopped host that never runs aga
       await waitFor(() => log.notices().some((t) => t.startsWith('cannot reach the workspace host: the host exited (code 1)')) || null, '"cannot reach"', 40_000);
       expect(log.notices()).toContain(hostGoneText(c.pid));
       expect(log.notices()).not.toContain(hostRunsAgainText(c.pid));
+      expect(log.notices()).toEqual(expect.arrayContaining([expect.stringMatching(closesStopped(c.pid))]));
     } finally {
       view.close();
     }
