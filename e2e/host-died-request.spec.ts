@@ -5,15 +5,16 @@
  * once (the web server never went away, so no "server stopped" banner). A reply can only come back on the
  * socket the request went out on: the person reads at once that the save was not answered, instead of a form
  * that waits for ever. Killed while stopped, the host never runs again: its "stopped" notice closes once the next
- * host serves the page.
+ * host serves the page, and also when no next host can start (the page then reads "cannot reach", never "stopped").
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { leasePid } from '../src/main/daemon/host-stall.js';
 import { dashboardReady, makeTeamWorkspace, ROOT, THCLAWS } from '../test/desktop/helpers.js';
-import { tearDownDashboard } from './fixture.js';
+import { shotsAtBothSizes, tearDownDashboard } from './fixture.js';
 
 const SHOTS = path.join(ROOT, 'test-results', 'screens');
 
@@ -25,6 +26,8 @@ let hostPid: number;
 let page: Page;
 /** Request types the page sent, as they left it. */
 const sent: string[] = [];
+/** The pids of the hosts whose `workspace` event reached the page (the hosts that served it), in order. */
+const servedBy: number[] = [];
 
 test.beforeAll(async ({ browser }) => {
   ws = fs.realpathSync(makeTeamWorkspace(['alice']));
@@ -40,6 +43,10 @@ test.beforeAll(async ({ browser }) => {
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.routeWebSocket(/\/ws/, (route) => {
     const server = route.connectToServer();
+    server.onMessage((m) => {
+      for (const [, pid] of String(m).matchAll(/^\{"type":"workspace".*"host_pid":(\d+)/gm)) servedBy.push(Number(pid));
+      route.send(m);
+    });
     route.onMessage((m) => {
       try {
         sent.push(String((JSON.parse(String(m)) as { type?: unknown }).type));
@@ -94,7 +101,7 @@ test('a request the killed host never answered fails at once on the page; no "se
   // The web server is alive: the page is connected again and never said it stopped.
   await expect(page.locator('.conn.up')).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId('server-lost')).toHaveCount(0);
-  // Killed, not continued: once the next host serves the page, "stopped … until it runs again" is gone.
+  // Killed, not continued: "stopped … until it runs again" is gone (the view says that pid is gone; a next host serving the page closes it too).
   await expect(stopped).toHaveCount(0, { timeout: 30_000 });
   // The form is still there with what the person typed, to save again.
   await expect(editor.locator('input[name="subject"]')).toHaveValue('never answered');
@@ -105,3 +112,31 @@ test('a request the killed host never answered fails at once on the page; no "se
   await expect(stopped).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, 'host-died-request-390.png') });
 });
+
+test('a stopped host killed when no new host can start: the page reads that it is gone and "cannot reach", no longer "stopped"', async () => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(page.locator('.conn.up')).toBeVisible({ timeout: 30_000 });
+  // The host that serves the page now (after the reconnect of the test before, the one it started).
+  await expect.poll(() => servedBy.length > 0 && servedBy.at(-1) === leasePid(ws, env), { timeout: 30_000 }).toBe(true);
+  const serving = servedBy.at(-1)!;
+  const stopped = page.locator('.notice.error', { hasText: `the workspace host (pid ${serving}) is stopped` });
+  // The folder moved away (while the host is stopped, so that nothing there notices): a host can start for it no more.
+  const away = `${ws}-away`;
+  process.kill(serving, 'SIGSTOP');
+  try {
+    await expect(stopped).toBeVisible({ timeout: 10_000 });
+    fs.renameSync(ws, away);
+  } finally {
+    process.kill(serving, 'SIGKILL');
+  }
+  try {
+    await expect(page.locator('.notice.error', { hasText: 'cannot reach the workspace host' })).toBeVisible({ timeout: 15_000 });
+    await expect(stopped).toHaveCount(0);
+    await expect(page.locator('.notice', { hasText: `the workspace host (pid ${serving}) is gone` })).toBeVisible();
+    await shotsAtBothSizes(page, SHOTS, 'host-killed-none-starts');
+  } finally {
+    fs.renameSync(away, ws);
+  }
+});
+

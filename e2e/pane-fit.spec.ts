@@ -1,5 +1,5 @@
 /**
- * A pane fits its own width (issue 32, item 2). After the layout changes under it — Budgets opened and closed,
+ * A pane fits its own width (issue 32, item 2) and height. After the layout changes under it — Budgets opened and closed,
  * the window resized — the lead's pane shows its prompt once and does not scroll sideways. On a phone beside a
  * desktop in use, the phone says the pane is shown at the desktop's columns and offers to fit it to its screen.
  */
@@ -28,8 +28,10 @@ const shown = (p: Page, name: string) => p.evaluate((n) => (window as unknown as
 const own = (p: Page, name: string) => p.evaluate((n) => (window as unknown as Win).__thclaws.terminals.size(n), name);
 const prompts = async (p: Page) => (await termText(p, 'lead')).split('\n').filter((l) => l.startsWith('thclaws>')).length;
 const sideways = (p: Page) => p.locator('.pane[data-agent="lead"] .pane-term').evaluate((e) => e.scrollWidth - e.clientWidth);
+/** How far the terminal overflows its box downwards: its last row cut, and the pane a scroller of its own. */
+const downward = (p: Page) => p.locator('.pane[data-agent="lead"] .pane-term').evaluate((e) => e.scrollHeight - e.clientHeight);
 
-test('after the layout changes under it, the lead pane shows its prompt once and fits its width', async ({ browser }) => {
+test('after the layout changes under it, the lead pane shows its prompt once and fits its width and height', async ({ browser }) => {
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto(d.url);
   await expect.poll(() => termText(page, 'lead'), { timeout: 60_000 }).toContain('thclaws>');
@@ -49,6 +51,7 @@ test('after the layout changes under it, the lead pane shows its prompt once and
   await page.screenshot({ path: `${SHOTS}/pane-fit-1440.png` });
   expect(await prompts(page), await termText(page, 'lead')).toBe(before);
   expect(await sideways(page)).toBeLessThanOrEqual(0);
+  expect(await downward(page)).toBeLessThanOrEqual(0);
   await page.context().close();
 });
 

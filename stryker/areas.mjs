@@ -133,6 +133,7 @@ export const AREAS = [
   { prefix: 'src/renderer/store/index.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/budgets.spec.ts'] },
   { prefix: 'src/cli/agent/live-tail.ts', tests: ['test/agent/live-output', 'test/agent/repl', 'src/cli/'], e2e: ['e2e/live-output.spec.ts'] },
   { prefix: 'src/renderer/write-pacing.ts', tests: ['src/renderer/write-pacing'], e2e: ['e2e/typing-yield.spec.ts'] },
+  { prefix: 'src/renderer/frame-plan.ts', tests: ['src/renderer/frame-plan', 'src/renderer/write-pacing'], e2e: ['e2e/typing-yield.spec.ts'] },
   { prefix: 'src/renderer/textarea-sync.ts', tests: ['src/renderer/'], e2e: ['e2e/typing-yield.spec.ts'] },
   // Anything else under src/: the folder's own unit tests and the whole-team runs.
   { prefix: 'src/', tests: ['test/teams/'] },

@@ -121,7 +121,7 @@ export class FramePlanner {
     // The typed pane still has output (a command's): keep writing it frame after frame.
     if (panes.some((p, i) => left[i]! > 0 && this.typing.typing(p, now))) return 'frame';
     // Due now but held by this frame (an echo's): the pump runs again just after it, from a timer, not in a frame
-    // of its own (see TerminalManager.wake).
+    // of its own (see TerminalManager.pump).
     return Math.max(1, this.typing.nextOtherIn(now));
   }
 }

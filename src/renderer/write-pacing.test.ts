@@ -125,16 +125,19 @@ describe('TypingYield', () => {
     expect(y.plan(1010, panes, 100_000)).toEqual([[1, 3], [0, 32_000]]);
   });
 
-  it('the other panes get one write per gap, in turn, never more than the room leaves (the rhythm without the phase lock)', () => {
-    const y = new TypingYield({ ...opts, phaseLock: false });
+  it('the other panes get one write per gap, in turn, never more than the room leaves (each turn just after an echo)', () => {
+    const y = new TypingYield(opts);
     y.typed(1000);
     const panes = [{ typedAt: 1000, queued: 0 }, { typedAt: idle, queued: 500_000 }, { typedAt: idle, queued: 10 }, { typedAt: idle, queued: 500_000 }];
     expect(y.plan(1010, panes, 100_000)).toEqual([[1, 32_000]]);
+    y.echoed(1040);
     expect(y.plan(1050, panes, 100_000)).toEqual([]); // within the gap: the frame draws only the typed pane
-    expect(y.nextOtherIn(1050)).toBe(60); // the pump sleeps until the gap's end, not the fourth gap
+    y.echoed(1100);
     expect(y.plan(1109, panes, 100_000)).toEqual([]);
     expect(y.plan(1110, panes, 100_000)).toEqual([[2, 10]]);
+    y.echoed(1200);
     expect(y.plan(1210, panes, 5000)).toEqual([[3, 5000]]);
+    y.echoed(1300);
     expect(y.plan(1310, panes, 100_000)).toEqual([[1, 32_000]]);
   });
 

@@ -100,8 +100,6 @@ export interface TypingYieldOptions {
    * holds a turn more than 4 gaps after the last one (a command's output keeps every frame an echo frame).
    */
   echoWaitMs?: number;
-  /** False: the others' turns keep their own rhythm while the person types (see TypingYield.locked; default true). */
-  phaseLock?: boolean;
 }
 
 /** A pane as a frame's plan sees it: when the person last typed into it, and the characters waiting for it. */
@@ -151,7 +149,7 @@ export class TypingYield {
    * two keystrokes; right after an echo it is drawn, and the ticking over, before the next keystroke comes.
    */
   private locked(now: number): boolean {
-    return this.opts.phaseLock !== false && now - this.echoAt >= this.opts.otherGapMs / 2 && now - this.otherAt < 4 * this.opts.otherGapMs;
+    return now - this.echoAt >= this.opts.otherGapMs / 2 && now - this.otherAt < 4 * this.opts.otherGapMs;
   }
 
   /**
@@ -180,7 +178,7 @@ export class TypingYield {
     if (this.holdsForEcho(now)) turn = Math.max(turn, Math.min(this.typedAt + (this.opts.echoWaitMs ?? 0), this.otherAt + 4 * this.opts.otherGapMs));
     // Past the window after an echo the turn waits for the next echo, or for the fourth gap: a turn due within the
     // window but found after it (its frame came late) too, as `locked` holds it (else the pump polls it every ms).
-    if (this.opts.phaseLock !== false && Math.max(turn, now) >= this.echoAt + this.opts.otherGapMs / 2) turn = Math.max(turn, this.otherAt + 4 * this.opts.otherGapMs);
+    if (Math.max(turn, now) >= this.echoAt + this.opts.otherGapMs / 2) turn = Math.max(turn, this.otherAt + 4 * this.opts.otherGapMs);
     return Math.max(0, Math.min(turn, this.typedAt + this.opts.holdMs) - now);
   }
 

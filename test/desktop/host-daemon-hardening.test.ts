@@ -20,23 +20,13 @@ import { readViewEvent } from '../../src/main/daemon/view-event.js';
 import type { HostEvent } from '../../src/contract/api.js';
 import { pidAlive } from '../../src/core/store/holder.js';
 import { THCLAWS, waitFor } from './helpers.js';
+import { hostAndViews } from './host-views.js';
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
 const stops: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
   for (const s of stops) await s().catch(() => {});
 });
-
-/** A running host (no lead) and the views of a dashboard that is its client. */
-async function hostAndViews(prefix: string) {
-  const ws = tmp(prefix);
-  const env = { ...process.env, XDG_RUNTIME_DIR: tmp('hard-rt-') };
-  const argv = [THCLAWS, 'host', '--dir', ws, '--no-lead', '--idle-ms', '0'];
-  const c = await connectOrStartHost(ws, argv, { client: 'test', env });
-  stops.push(async () => process.kill(c.pid, 'SIGKILL'));
-  c.close();
-  return { c, ws, env, views: new RemoteViews({ workspace: ws, argv, env }, { targetFor: () => ({ workspace: ws, argv, env }), demo: () => Promise.reject(new Error('no demo')) }) };
-}
 
 function descendants(pid: number): number[] {
   const out = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout.trim();
@@ -124,7 +114,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
   }, 60_000);
 
   it('a view that reaches a stalled host is ended (the page reconnects), not left on an empty "no team" for good', async () => {
-    const { c, views } = await hostAndViews('hard-stall-');
+    const { c, views } = await hostAndViews('hard-stall-', stops);
     const events: HostEvent[] = [];
     let ended = false;
     // A stopped process still has its socket: the kernel accepts the connection and nobody answers the hello.
@@ -149,7 +139,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
   }, 60_000);
 
   it('a host stopped before it answered and run again before the timeout: "stopped", then "runs again", then served; a host never stopped says neither', async () => {
-    const { c, views } = await hostAndViews('hard-cont-');
+    const { c, views } = await hostAndViews('hard-cont-', stops);
     const said = (events: HostEvent[], text: string) => events.some((e) => e.type === 'notice' && e.text === text) || null;
     const events: HostEvent[] = [];
     process.kill(c.pid, 'SIGSTOP');
@@ -177,7 +167,7 @@ describe.runIf(process.platform === 'linux')('the workspace host, hardened', () 
   }, 60_000);
 
   it('a host killed while stopped during the hello, the next one serves: the view never says the killed pid runs again, and says which serves now', async () => {
-    const { c, views, ws, env } = await hostAndViews('hard-killed-');
+    const { c, views, ws, env } = await hostAndViews('hard-killed-', stops);
     const events: HostEvent[] = [];
     const notices = () => events.flatMap((e) => (e.type === 'notice' ? [e.text] : []));
     process.kill(c.pid, 'SIGSTOP');

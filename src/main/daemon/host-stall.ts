@@ -17,6 +17,9 @@ function stateOf(pid: number): string | null {
   }
 }
 
+/** Whether `pid` is stopped now (false once it is gone). */
+export const isStopped = (pid: number): boolean => stateOf(pid) === 'T';
+
 /**
  * Watches `pid` — or, while a view is still saying hello, whichever pid holds the host's lease (a host stopped
  * before it answered would otherwise leave the view waiting for the hello's timeout without a word).
@@ -26,7 +29,7 @@ export function watchHostStall(pid: number | (() => number | null), onChange: (s
   const timer = setInterval(() => {
     const p = typeof pid === 'number' ? pid : pid();
     if (p === null) return;
-    const now = stateOf(p) === 'T';
+    const now = isStopped(p);
     if (now === stopped) return;
     stopped = now;
     onChange(now, p);
@@ -40,6 +43,9 @@ export const hostStoppedText = (pid: number): string =>
 export const hostRunsAgainText = (pid: number): string => `the workspace host (pid ${pid}) runs again`;
 /** Another host serves the view than the stopped one (killed, not continued): "runs again" would name a dead pid. */
 export const hostReplacedText = (gone: number, now: number): string => `the workspace host (pid ${gone}) is gone from this view: pid ${now} serves it now`;
+
+/** The stopped host ended (killed: a stopped process does nothing by itself) and no other serves the view. */
+export const hostGoneText = (pid: number): string => `the workspace host (pid ${pid}) is gone (it was stopped, then ended)`;
 
 /** The pid holding the workspace host's lease (the running or starting host), or null when none does. */
 export function leasePid(workspace: string, env?: NodeJS.ProcessEnv): number | null {

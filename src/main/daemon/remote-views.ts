@@ -6,7 +6,7 @@ import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-c
 import type { HostLaunch } from './host-targets.js';
 import { parseRemoteUrl, type RemoteSpec, type sshCommand } from './remote-url.js';
 import { connectRemoteHost, NO_HOST } from './ssh-link.js';
-import { hostReplacedText, hostRunsAgainText, hostStoppedText, leasePid, watchHostStall } from './host-stall.js';
+import { hostGoneText, hostReplacedText, hostRunsAgainText, hostStoppedText, isStopped, leasePid, watchHostStall } from './host-stall.js';
 import { readViewEvent, viewEventType, type ViewEvent } from './view-event.js';
 
 /** The requests this process acts on (and so parses); key_set only matters with keys, but is cheap to parse. */
@@ -157,7 +157,8 @@ export class RemoteViews {
         // stays and reconnects to it, rather than end and start a host here.
         if (t.remote) return void relink(t);
         // Killed (or crashed): the view ends and reconnects, which starts the next host (it offers Resume team).
-        out({ type: 'notice', level: 'warn', text: 'the connection to the workspace host closed' });
+        // A stopped one closes nothing by itself: it is gone, and its "stopped" is over whether or not another starts.
+        out({ type: 'notice', level: 'warn', text: stall.stopped ? hostGoneText(stall.pid) : 'the connection to the workspace host closed' });
         gone?.();
       });
     };
@@ -223,7 +224,11 @@ export class RemoteViews {
         for (const l of pending.splice(0)) c.sendLine(l);
       },
       (err: NodeJS.ErrnoException) => {
+        // No host to watch for this view any more: its reconnect (or a reload) watches afresh.
+        unwatch();
         if (closed) return;
+        // The host said stopped was killed meanwhile, and none took its place.
+        if (stall.stopped && !isStopped(stall.pid)) out({ type: 'notice', level: 'warn', text: hostGoneText(stall.pid) });
         // The person is stopping the team: the view shows it stopped, and does not start it again by reconnecting.
         if (err.code === HOST_STOPPING) return out({ type: 'host_closed', reason: err.message.split('\n')[0]! });
         out({ type: 'notice', level: 'error', text: `cannot reach the workspace host: ${err.message.split('\n')[0]!}` });
