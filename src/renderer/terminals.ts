@@ -373,7 +373,6 @@ export class TerminalManager {
       // timestamp, older than the timer, could find the turn not yet due and sleep again.
       this.wakeTimer = setTimeout(() => {
         this.wakeTimer = null;
-        if (this.frame) cancelAnimationFrame(this.frame);
         this.pump(performance.now());
       }, plan.next);
     }
