@@ -68,7 +68,8 @@ test.beforeAll(async ({ browser }) => {
 });
 
 // A stop that never showed (once in a whole CI run at two workers, not seen since): what the host and page had.
-test.afterEach(async ({}, info) => {
+test.afterEach(async () => {
+  const info = test.info();
   if (info.status === info.expectedStatus) return;
   const log = hostPaths(ws, env).log;
   const statuses = await Promise.all([LEAD, ...MATES].map(async (m) => `${m}: ${JSON.stringify(await TeamStore.forWorkspace(ws).statuses.read(m))}`));
