@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
 import { hostPaths } from '../src/main/daemon/runtime-dir.js';
-import { ROOT } from '../test/desktop/helpers.js';
+import { ROOT, waitFor } from '../test/desktop/helpers.js';
+import { TermView } from '../test/desktop/term-view.js';
 import { shotsAtBothSizes, startDashboard, type Dashboard } from './fixture.js';
 
 let d: Dashboard;
@@ -39,6 +40,14 @@ test.afterAll(async () => {
 
 test('the page\'s connection drops after "Stop the team" and before the host closed: it shows the team stopped and starts no host', async () => {
   const socket = hostPaths(d.ws, d.env).socket;
+  // A page that asked to stop and whose request was lost reconnects to the host still running: the team is there.
+  const still = await TermView.overWebSocket(d.url, '&nostart=1');
+  try {
+    await still.request({ type: 'subscribe' });
+    await waitFor(() => still.events.some((e) => e.type === 'roster' && e.members.some((m) => m.name === 'lead')), 'the running team over a nostart view');
+  } finally {
+    still.close();
+  }
   await page.getByRole('button', { name: 'Stop the team' }).click();
   await page.getByRole('dialog', { name: 'Stop the team' }).getByRole('button', { name: 'Stop the team' }).click();
   // The host stopped and said so; the page has not heard it.
@@ -48,6 +57,7 @@ test('the page\'s connection drops after "Stop the team" and before the host clo
   const stopped = page.getByTestId('team-stopped');
   await expect(stopped).toBeVisible({ timeout: 30_000 });
   await expect(stopped).toContainText('The team is stopped');
+  await expect(stopped).toContainText('the team was stopped while this page was reconnecting');
   expect(sockets).toHaveLength(2);
   expect(fs.existsSync(socket), 'no host started again').toBe(false);
   await shotsAtBothSizes(page, path.join(ROOT, 'test-results', 'screens'), 'stop-team-drop');
