@@ -8,9 +8,6 @@ export default defineConfig({
   // Two at a time on the 2-core CI machine: the specs mostly wait on real processes (dashboard, host, agents), and one
   // at a time took 10.7 of CI's 20 minutes (5.2 min at two here, all passing).
   workers: 2,
-  // One retry, reported as flaky in the list: a whole fresh-clone run at two workers once failed hidden-size and
-  // stop-team (timing under load), which passed in the four runs before it. A real regression fails both tries.
-  retries: 1,
   timeout: 90_000,
   expect: { timeout: 20_000 },
   reporter: [['list']],

@@ -1,9 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { agentSimScript, dashboardReady, THCLAWS } from '../test/desktop/helpers.js';
 import { pidAlive } from '../src/core/store/index.js';
+import { keptEndpoint } from '../src/main/web/endpoint.js';
 
 export interface Dashboard {
   ws: string;
@@ -50,6 +52,7 @@ export async function startDashboard(members: string[], settings: Record<string,
   fs.mkdirSync(path.join(ws, '.home'), { recursive: true });
   // The workspace's host (which the dashboard starts detached) lives in a runtime dir of this test's own.
   env.XDG_RUNTIME_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-e2e-rt-'));
+  if (!launchArgs.includes('--port')) await keepPortOutsideEphemeralRange(ws, env);
   const launch = async (): Promise<{ proc: ChildProcess; url: string }> => {
     const proc = spawn(THCLAWS, ['dashboard', '--dir', ws, ...launchArgs], { stdio: ['ignore', 'pipe', 'inherit'], env });
     const { url } = await dashboardReady(proc, { ms: 30_000 });
@@ -78,6 +81,26 @@ export async function startDashboard(members: string[], settings: Record<string,
     },
   };
   return d;
+}
+
+/**
+ * A spec that runs the dashboard without --port kills it and starts it again on its kept address. A first run's
+ * free port (listen(0)) is in the kernel's ephemeral range, which the other worker's `--port 0` processes are
+ * handed ports from: one could take it while this dashboard is down, and the next run would serve elsewhere. A
+ * port below that range is never handed out, so the workspace's kept address is one of those (free now).
+ */
+async function keepPortOutsideEphemeralRange(ws: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const s = net.createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * (low - 20_000));
+    if (await free(port)) return keptEndpoint(ws, env).save(port);
+  }
 }
 
 /** Stops the workspace's host a dashboard started (its agents with it); nothing when none runs. */

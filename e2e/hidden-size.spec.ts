@@ -26,12 +26,24 @@ interface Terminals {
   output(agent: string, data: string, reset: boolean): void;
   ptySize(agent: string, cols: number, rows: number): void;
   shownSize(agent: string): { cols: number; rows: number } | null;
+  saidPtySize(agent: string): { cols: number; rows: number } | null;
+  size(agent: string): { cols?: number; rows?: number };
 }
 
 const shown = () => page.evaluate(() => (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals.shownSize('alice'));
 
 test('a pty size pending behind queued output when the page is hidden is applied when it is shown again', async () => {
-  await page.clock.runFor(1000);
+  // The host gives the pty this page's size (its only view) and says so. Its answer must be in before the test
+  // sets a size of its own: one that came after would rightly win (on a loaded machine it once did: the pane
+  // ended at the page's 93×47 where the test had set 127×29).
+  await expect.poll(() => page.evaluate(() => {
+    const t = (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals;
+    const said = t.saidPtySize('alice');
+    return said !== null && JSON.stringify(said) === JSON.stringify(t.size('alice'));
+  })).toBe(true);
+  const own = await page.evaluate(() => (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals.size('alice'));
+  // Applied once the writes before it are parsed (xterm's timers: the page's fake clock).
+  await expect.poll(async () => (await page.clock.runFor(100), shown())).toEqual(own);
   const before = (await shown())!;
   const want = { cols: before.cols + 7, rows: Math.max(5, before.rows - 3) };
   // In one task, so no frame parses anything in between: output queued, then a size behind it, then the page hides.

@@ -27,6 +27,8 @@ let url: string;
 let hostPid: number;
 let page: Page;
 const sockets: WebSocketRoute[] = [];
+/** What the page sent and heard about the stop (its request, replies, notices, host_closed), said if the test fails. */
+const heard: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
   ws = fs.realpathSync(makeTeamWorkspace(MATES));
@@ -48,12 +50,30 @@ test.beforeAll(async ({ browser }) => {
   for (const m of [LEAD, ...MATES]) await waitFor(async () => (await store.statuses.read(m))?.status === 'idle' || (await store.statuses.read(m))?.status === 'working', `${m} running`, 60_000);
   v.close();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const at = Date.now();
+  page.on('websocket', (w) => {
+    heard.push(`+${Date.now() - at} ms: socket opened`);
+    w.on('close', () => heard.push(`+${Date.now() - at} ms: socket closed`));
+    w.on('framesent', (f) => String(f.payload).includes('host_stop') && heard.push(`+${Date.now() - at} ms sent: ${String(f.payload)}`));
+    w.on('framereceived', (f) => {
+      for (const l of String(f.payload).split('\n')) if (/^\{"type":"(host_closed|notice|reply)"/.test(l) && !l.includes('"id":-2')) heard.push(`+${Date.now() - at} ms heard: ${l.slice(0, 300)}`);
+    });
+  });
   // The page's WebSocket, passed through as is, so a test can drop it as a network would.
   await page.routeWebSocket(/\/ws/, (ws) => {
     sockets.push(ws);
     ws.connectToServer();
   });
   await page.goto(url);
+});
+
+// A stop that never showed (once in a whole CI run at two workers, not seen since): what the host and page had.
+test.afterEach(async () => {
+  const info = test.info();
+  if (info.status === info.expectedStatus) return;
+  const log = hostPaths(ws, env).log;
+  const statuses = await Promise.all([LEAD, ...MATES].map(async (m) => `${m}: ${JSON.stringify(await TeamStore.forWorkspace(ws).statuses.read(m))}`));
+  console.log([`host pid ${hostPid} alive: ${pidAlive(hostPid)}; dashboard: ${dash.exitCode ?? dash.signalCode ?? 'running'}`, ...statuses, 'page:', ...heard, `host log (${log}):`, fs.existsSync(log) ? fs.readFileSync(log, 'utf8').slice(-4000) : '(none: exited cleanly, or never written)'].join('\n'));
 });
 
 test.afterAll(async () => {

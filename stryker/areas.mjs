@@ -67,7 +67,7 @@ export const AREAS = [
   // Teammates on other machines: the real-process test over the private sshd (root only) and the placement units.
   { prefix: 'src/main/remote/', tests: ['test/remote/teammates-remote', 'src/core/teams/remote-placement'] },
   { prefix: 'src/core/teams/remote-placement.ts', tests: ['test/remote/teammates-remote', 'src/core/teams/remote-placement'] },
-  { prefix: 'src/main/daemon/remote-views.ts', tests: ['test/desktop/host-daemon', 'test/desktop/parse-once', 'test/desktop/key-hold', 'test/desktop/desktop-key', 'src/main/daemon/', 'test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/host-died-request.spec.ts', 'e2e/stop-team.spec.ts', 'e2e/remote.spec.ts'] },
+  { prefix: 'src/main/daemon/remote-views.ts', tests: ['test/desktop/host-daemon', 'test/desktop/parse-once', 'test/desktop/key-hold', 'test/desktop/desktop-key', 'src/main/daemon/', 'test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/host-died-request.spec.ts', 'e2e/stop-team.spec.ts', 'e2e/stop-team-drop.spec.ts', 'e2e/remote.spec.ts'] },
   // The team on another machine (--remote): the sshd + second-user suites and the Chromium spec through it.
   { prefix: 'src/main/daemon/remote-target.ts', tests: ['test/remote/dashboard-remote', 'test/remote/remote-key-doctor'], e2e: ['e2e/remote.spec.ts'] },
   { prefix: 'src/cli/dashboard-remote.ts', tests: ['test/remote/dashboard-remote', 'test/remote/remote-key-doctor', 'test/remote/remote-url-cli'], e2e: ['e2e/remote.spec.ts'] },
@@ -98,7 +98,7 @@ export const AREAS = [
   { prefix: 'src/main/host/screen-mirror.ts', tests: ['test/desktop/host.test', 'src/main/host/screen-mirror'], e2e: ['e2e/restore.spec.ts'] },
   { prefix: 'src/main/host/flow.ts', tests: ['src/main/host/flow', 'test/desktop/host.test'], e2e: ['e2e/typing-yield.spec.ts'] },
   { prefix: 'src/main/host/scheduler.ts', tests: ['src/main/host/flow', 'test/desktop/host.test'], e2e: ['e2e/typing-yield.spec.ts'] },
-  { prefix: 'src/main/web/', tests: ['test/desktop/web', 'src/main/web/'], e2e: ['e2e/dashboard.spec.ts'] },
+  { prefix: 'src/main/web/', tests: ['test/desktop/web', 'src/main/web/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/stop-team-drop.spec.ts'] },
   // Claude Code's own teams in the dashboard: the files spec (no binary) first, then the real binary in tmux.
   { prefix: 'src/main/claude-code/', tests: ['test/claude-code/reader'], e2e: ['e2e/claude-code-files.spec.ts', 'e2e/claude-code.spec.ts'] },
   { prefix: 'src/renderer/components/ClaudeCode.tsx', tests: ['src/renderer/'], e2e: ['e2e/claude-code-files.spec.ts', 'e2e/claude-code.spec.ts'] },
@@ -122,11 +122,11 @@ export const AREAS = [
   { prefix: 'src/renderer/components/review/Warnings.tsx', tests: ['src/renderer/components/review/'], e2e: ['e2e/cards-words.spec.ts', 'e2e/review.spec.ts'] },
   { prefix: 'src/renderer/card-words.ts', tests: ['src/renderer/card-words'], e2e: ['e2e/cards-words.spec.ts'] },
   { prefix: 'src/renderer/models-shown.ts', tests: ['src/renderer/'], e2e: ['e2e/member-form.spec.ts', 'e2e/demo-setup.spec.ts'] },
-  { prefix: 'src/renderer/terminals.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/typing-yield.spec.ts', 'e2e/load-size.spec.ts', 'e2e/pane-fit.spec.ts', 'e2e/keyboard.spec.ts'] },
+  { prefix: 'src/renderer/terminals.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/typing-yield.spec.ts', 'e2e/load-size.spec.ts', 'e2e/pane-fit.spec.ts', 'e2e/keyboard.spec.ts', 'e2e/hidden-size.spec.ts'] },
   { prefix: 'src/renderer/keyboard.ts', tests: ['src/renderer/'], e2e: ['e2e/keyboard.spec.ts', 'e2e/ux.spec.ts'] },
   { prefix: 'src/renderer/regions.ts', tests: ['src/renderer/'], e2e: ['e2e/keyboard.spec.ts', 'e2e/ux.spec.ts'] },
   { prefix: 'src/renderer/layout.ts', tests: ['src/renderer/'], e2e: ['e2e/room.spec.ts', 'e2e/budgets.spec.ts'] },
-  { prefix: 'src/renderer/transport.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard-reload-token.spec.ts', 'e2e/dashboard-stranger.spec.ts', 'e2e/dashboard-died.spec.ts', 'e2e/host-died-request.spec.ts'] },
+  { prefix: 'src/renderer/transport.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard-reload-token.spec.ts', 'e2e/dashboard-stranger.spec.ts', 'e2e/dashboard-died.spec.ts', 'e2e/host-died-request.spec.ts', 'e2e/stop-team-drop.spec.ts'] },
   { prefix: 'src/renderer/needs-you.ts', tests: ['src/renderer/needs-you'], e2e: ['e2e/needs-you.spec.ts'] },
   { prefix: 'src/renderer/desktop-notify.ts', tests: ['src/renderer/'], e2e: ['e2e/needs-you.spec.ts', 'e2e/budgets.spec.ts'] },
   { prefix: 'src/renderer/components/NeedsYou.tsx', tests: ['src/renderer/'], e2e: ['e2e/needs-you.spec.ts'] },

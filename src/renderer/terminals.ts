@@ -288,6 +288,11 @@ export class TerminalManager {
     return p.own ?? { cols: p.term.cols, rows: p.term.rows };
   }
 
+  /** The pty's size as the host last said it (null before it did); tests wait on it. */
+  saidPtySize(agent: string): { cols: number; rows: number } | null {
+    return this.panes.get(agent)?.pty ?? null;
+  }
+
   /** The size the pane's terminal is shown at (the pty's, once the host said it). */
   shownSize(agent: string): { cols: number; rows: number } | null {
     const t = this.panes.get(agent)?.term;

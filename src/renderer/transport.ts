@@ -102,6 +102,11 @@ export class HostClient {
   private inFlight = new Set<number>();
   /** The team was stopped on purpose: a dropped socket is not reconnected (that would start its host again). */
   private ended = false;
+  /**
+   * This page asked the host to stop: a socket dropped before `host_closed` came reconnects only to a host that
+   * still runs (a stopping one says so), never starting the team the person is stopping again.
+   */
+  private stopAsked = false;
 
   constructor() {
     if (typeof window !== 'undefined' && window.thclaws) {
@@ -127,7 +132,7 @@ export class HostClient {
       return;
     }
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}`);
+    const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}${this.stopAsked ? '&nostart=1' : ''}`);
     this.socket = ws;
     ws.onopen = () => {
       for (const m of this.queue) {
@@ -285,6 +290,7 @@ export class HostClient {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       if (this.lost) return reject(new Error('the dashboard server stopped: nothing was sent; this page reconnects by itself once it runs again'));
+      if (body.type === 'host_stop') this.stopAsked = true;
       this.waiting.set(id, (r) => (r.ok ? resolve(r.result as T) : reject(new Error(r.error ?? 'failed'))));
       this.post({ id, ...body });
     });

@@ -33,9 +33,10 @@ export class TermView {
     private readonly size = { cols: 120, rows: 32 },
   ) {}
 
-  static async overWebSocket(url: string): Promise<TermView> {
+  /** `query`: more of the socket's query, as a page adds it (`&nostart=1`). */
+  static async overWebSocket(url: string, query = ''): Promise<TermView> {
     const u = new URL(url);
-    const ws = new WebSocket(`ws://${u.host}/ws?token=${u.searchParams.get('token')}`);
+    const ws = new WebSocket(`ws://${u.host}/ws?token=${u.searchParams.get('token')}${query}`);
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
       ws.once('error', reject);

@@ -41,6 +41,8 @@ describe.skipIf(skip)('thclaws dashboard --remote: the team on another machine',
   let ws: string;
   let dash: ChildProcess;
   let out = '';
+  /** The remote folder whose team the third test stopped there. */
+  let stoppedDir = '';
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-remote-home-'));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'thclaws-remote-rt-')) };
   for (const k of Object.keys(env)) if (k.startsWith('ANTHROPIC_')) delete env[k];
@@ -143,6 +145,7 @@ describe.skipIf(skip)('thclaws dashboard --remote: the team on another machine',
       const shown = await waitFor(() => v.events.find((e): e is Extract<HostEvent, { type: 'workspace' }> => e.type === 'workspace'), 'the workspace shown');
       const hostPid = shown.workspace.host_pid!;
       const dir = shown.workspace.dir;
+      stoppedDir = dir;
       const ssh = await waitFor(() => children(dash.pid!).filter((p) => comm(p) === 'ssh'), "the views' ssh processes");
       // The laptop asleep: the dashboard frozen, its links dropped, and meanwhile the team stopped over there.
       process.kill(dash.pid!, 'SIGSTOP');
@@ -162,4 +165,17 @@ describe.skipIf(skip)('thclaws dashboard --remote: the team on another machine',
       v.close();
     }
   }, 180_000);
+
+  it('a page that asked that team to stop comes back (nostart) after it stopped there: it is told the team stopped, and no host is started there', async () => {
+    expect(stoppedDir, 'the test before stopped the team').not.toBe('');
+    const url = /(http:\/\/\S+token=\S+)/.exec(out)![1]!;
+    const v = await TermView.overWebSocket(url, '&nostart=1');
+    try {
+      const closed = await waitFor(() => v.events.find((e): e is Extract<HostEvent, { type: 'host_closed' }> => e.type === 'host_closed'), 'the view told the team stopped', 60_000);
+      expect(closed.reason).toBe('the team was stopped while this page was reconnecting');
+      expect(procs().filter((p) => p.uid === m.user(USER).uid && p.cmdline.includes('host') && p.cmdline.includes(stoppedDir) && !p.cmdline.includes('--stop'))).toEqual([]);
+    } finally {
+      v.close();
+    }
+  }, 120_000);
 });

@@ -8,14 +8,14 @@ import { readViewEvent, viewEventType, type ViewEvent } from '../daemon/view-eve
 import { CLAUDE_CODE_DIR } from './to-api.js';
 
 export interface ViewSource {
-  connect(out: (event: ViewEvent) => void, gone?: () => void): ViewLink;
+  connect(out: (event: ViewEvent) => void, gone?: () => void, opts?: { noStart?: boolean }): ViewLink;
 }
 
 const field = (raw: unknown, key: string): unknown => (typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[key] : undefined);
 
 export function withClaudeCode(inner: ViewSource, claude: ViewSource): ViewSource {
   return {
-    connect(out, gone) {
+    connect(out, gone, opts) {
       let onClaude = false;
       let subscribed = false;
       /** The folders the view came from: the Claude Code view's picker offers them to go back. */
@@ -33,7 +33,7 @@ export function withClaudeCode(inner: ViewSource, claude: ViewSource): ViewSourc
         if (typeof e !== 'string' && e.type === 'workspace') out({ ...e, workspace: { ...e.workspace, recent: folders } });
         else out(e);
       };
-      let link = inner.connect(fromInner, gone);
+      let link = inner.connect(fromInner, gone, opts);
       const move = (toClaude: boolean) => {
         link.close();
         onClaude = toClaude;

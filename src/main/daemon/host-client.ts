@@ -50,7 +50,7 @@ function runningSocket(paths: HostPaths): string {
 }
 
 /** No host serves the socket: none runs, or one is exiting (idle) and dropped the connection it had just accepted. */
-const noHost = (err: unknown) => ['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE'].includes((err as NodeJS.ErrnoException).code ?? '');
+export const noHost = (err: unknown): boolean => ['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE'].includes((err as NodeJS.ErrnoException).code ?? '');
 
 /**
  * Connects to the workspace's host, starting it detached (its output to the log in the runtime dir) when

@@ -2,7 +2,7 @@ import { parseRequest, USE_MY_KEY_CLIENT, type Request } from '../../contract/ap
 import { ApiKeyError } from '../../core/agent/api-key.js';
 import type { RecentWorkspaces } from '../host/recent.js';
 import type { DesktopKeys } from './desktop-keys.js';
-import { connectOrStartHost, HOST_STOPPING, type HostConnection } from './host-client.js';
+import { connectHost, connectOrStartHost, HOST_STOPPING, noHost, type HostConnection } from './host-client.js';
 import type { HostLaunch } from './host-targets.js';
 import { parseRemoteUrl, type RemoteSpec, type sshCommand } from './remote-url.js';
 import { connectRemoteHost, NO_HOST } from './ssh-link.js';
@@ -80,20 +80,26 @@ export class RemoteViews {
     return c.pid;
   }
 
-  private async link(t: HostTarget): Promise<HostConnection> {
+  /** `noStart`: only a host that runs (none: NO_HOST from a remote, a no-host socket error here). */
+  private async link(t: HostTarget, noStart = false): Promise<HostConnection> {
     const base = this.opts.client ?? 'dashboard';
     if (t.remote) {
       // "Use my key there" from a dashboard: a client the remote host lets hand it the key (Electron's main already is one).
       const client = t.remote.key && base !== 'electron' ? USE_MY_KEY_CLIENT : base;
-      const c = await connectRemoteHost(t.remote.remote, t.remote.launch, { client, ssh: t.remote.ssh, bin: t.remote.bin, env: t.env });
+      const launch = noStart ? { ...t.remote.launch, noStart: true } : t.remote.launch;
+      const c = await connectRemoteHost(t.remote.remote, launch, { client, ssh: t.remote.ssh, bin: t.remote.bin, env: t.env });
       this.opts.remotes?.add(t.remote.remote.url);
       return c;
     }
-    return connectOrStartHost(t.workspace, t.argv, { client: base, env: t.env });
+    return noStart ? connectHost(t.workspace, { client: base, env: t.env }) : connectOrStartHost(t.workspace, t.argv, { client: base, env: t.env });
   }
 
-  /** `gone`: the host went away (killed, stopped): the transport ends the view, which reconnects to the next host. */
-  connect(out: (event: ViewEvent) => void, gone?: () => void): ViewLink {
+  /**
+   * `gone`: the host went away (killed, stopped): the transport ends the view, which reconnects to the next host.
+   * `noStart`: the view of a page that asked the team to stop, come back before it heard the host close: it
+   * reaches the host only if one still runs, and else is told the team stopped (never starting it again).
+   */
+  connect(out: (event: ViewEvent) => void, gone?: () => void, opts: { noStart?: boolean } = {}): ViewLink {
     let closed = false;
     let conn: HostConnection | null = null;
     /** Requests as the lines they go to the host as (JSON text), until a host is reached. */
@@ -216,7 +222,7 @@ export class RemoteViews {
         return;
       }
     };
-    const ready = this.link(this.first).then(
+    const ready = this.link(this.first, opts.noStart).then(
       (c) => {
         if (closed) return c.close();
         bind(c, this.first);
@@ -231,6 +237,7 @@ export class RemoteViews {
         if (stall.stopped && !isStopped(stall.pid)) out({ type: 'notice', level: 'warn', text: hostGoneText(stall.pid) });
         // The person is stopping the team: the view shows it stopped, and does not start it again by reconnecting.
         if (err.code === HOST_STOPPING) return out({ type: 'host_closed', reason: err.message.split('\n')[0]! });
+        if (opts.noStart && (noHost(err) || err.code === NO_HOST)) return out({ type: 'host_closed', reason: 'the team was stopped while this page was reconnecting' });
         out({ type: 'notice', level: 'error', text: `cannot reach the workspace host: ${err.message.split('\n')[0]!}` });
         // A stalled host may answer later: the view ends and the page's reconnect tries again, rather than
         // stay on an empty team (no roster ever came) that reads "connected".

@@ -8,7 +8,7 @@ import { serveStatic } from './static.js';
 
 export interface DashboardServerOptions {
   /** The views' way to the team: the in-process HostManager, or the workspace's host process (RemoteViews). */
-  manager: { connect(out: (event: ViewEvent) => void, gone?: () => void): ViewLink };
+  manager: { connect(out: (event: ViewEvent) => void, gone?: () => void, opts?: { noStart?: boolean }): ViewLink };
   /** Built renderer (index.html + assets). */
   rendererDir: string;
   port?: number;
@@ -123,16 +123,18 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
       socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nforbidden: ${why ?? 'not found'}\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => onSocket(ws));
+    // `nostart`: a page that asked the team to stop, reconnecting: it reaches the host only if one still runs.
+    const noStart = new URL(req.url ?? '/', 'http://x').searchParams.has('nostart');
+    wss.handleUpgrade(req, socket, head, (ws) => onSocket(ws, noStart));
   });
 
-  const onSocket = (ws: WebSocket) => {
+  const onSocket = (ws: WebSocket, noStart: boolean) => {
     // A host's event line is sent on as it came (the page parses it); this process's own are serialised.
     const send = eventMessages((text) => {
       if (ws.readyState === ws.OPEN) ws.send(text);
     });
     // The host went away: the page reconnects, and so reaches the next host (which offers Resume team).
-    const conn = opts.manager.connect(send, () => ws.close(1012, 'the workspace host closed'));
+    const conn = opts.manager.connect(send, () => ws.close(1012, 'the workspace host closed'), { noStart });
     ws.on('message', (data, isBinary) => {
       let raw: unknown;
       try {
