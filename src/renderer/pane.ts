@@ -133,3 +133,12 @@ export function requeueHistory(p: Pane): boolean {
   p.preacked = text.length;
   return !!text;
 }
+
+/** The pane's text: its terminal's whole buffer, line by line, or its history while it has no terminal. */
+export function paneText(p: Pane): string {
+  if (!p.term) return p.history.join('');
+  const buf = p.term.buffer.active;
+  const lines: string[] = [];
+  for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
+  return lines.join('\n');
+}

@@ -7,7 +7,7 @@ import { FramePlanner } from './frame-plan';
 import { savedOutputLinks } from './saved-output-links';
 import { deferTextareaSync } from './textarea-sync';
 import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';
-import { addHistory, dropQueue, markResize, newPane, queuedChars, requeueHistory, resetPane, showAtSize, takeChunk, writeMarks, type Pane } from './pane';
+import { addHistory, dropQueue, markResize, newPane, paneText, queuedChars, requeueHistory, resetPane, showAtSize, takeChunk, writeMarks, type Pane } from './pane';
 
 /** Most panes written per frame (see pump). */
 const PANES_PER_FRAME = 2;
@@ -27,7 +27,7 @@ const SCROLLBACK = FLOW.scrollbackLines;
  * Mono has box drawing, blocks and the agent's symbols (✻ ● ✓ → …); Maple Mono, also monospace, fills what
  * DejaVu lacks (⎿). No system font is needed and nothing is fetched from the network.
  */
-export const TERMINAL_FONT = '"DejaVu Mono", "Maple Mono", monospace';
+const TERMINAL_FONT = '"DejaVu Mono", "Maple Mono", monospace';
 /** A keystroke's echo in a pane typed into this recently is written before any flood (ms). */
 const TYPING_MS = 1000;
 /**
@@ -227,10 +227,9 @@ export class TerminalManager {
   }
 
   /**
-   * Puts the history (up to 1 MiB, already acknowledged) in front of the terminal's queue: it is written through
-   * the frame budget like live output, so showing a pane again never parses a megabyte in one task. Urgent: a pane
-   * shown while the others yield is drawn in the next frame, not at their next turn (up to 400 ms of a blank pane);
-   * the plan still paces what each pane gets.
+   * Puts the history (up to 1 MiB, already acknowledged) in front of the terminal's queue, written through the frame
+   * budget like live output (never a megabyte in one task); urgent, so a pane shown while the others yield is drawn
+   * in the next frame, not at their next turn (up to 400 ms blank).
    */
   private requeueHistory(p: Pane): void {
     if (requeueHistory(p)) this.schedule(true);
@@ -305,12 +304,8 @@ export class TerminalManager {
 
   /** The visible text of a pane (tests and the bench read it). */
   text(agent: string): string {
-    const t = this.panes.get(agent)?.term;
-    if (!t) return this.panes.get(agent)?.history.join('') ?? '';
-    const buf = t.buffer.active;
-    const lines: string[] = [];
-    for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
-    return lines.join('\n');
+    const p = this.panes.get(agent);
+    return p ? paneText(p) : '';
   }
 
   written(agent: string): number {
@@ -374,8 +369,7 @@ export class TerminalManager {
     else if (typeof plan.next === 'number' && !this.wakeTimer) {
       // Asleep until the others' next turn: the interval to that frame says nothing about the cost of writing.
       this.lastFrame = 0;
-      // The turn is written from the timer's task: a frame asked for only to write would tick the compositor, and its
-      // timestamp, older than the timer, could find the turn not yet due and sleep again.
+      // Written from the timer's task: a frame asked for only to write ticks the compositor (see FramePlanner).
       this.wakeTimer = setTimeout(() => {
         this.wakeTimer = null;
         this.pump(performance.now());
