@@ -84,6 +84,9 @@ test('a long Bash shows its last lines in the pane while it runs, then its resul
   for (const [w, h] of [[1440, 900], [390, 844]] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.locator('.pane[data-agent="alice"]').scrollIntoViewIfNeeded();
+    // The terminal settled at this size (the pty took it, the lines reflowed) before the name's cell is read: a
+    // late reflow moved the name from under the pointer (the hover found no link, on a loaded machine).
+    await expect.poll(() => settled(page, 'alice')).toBe(true);
     const at = await linkCell(page, 'alice', '.thclaws/sessions/');
     // xterm.js asks for links only when the pointer's cell changes: the first hover is a cell further along the
     // name than where the clicks go (the round before clicked there, and at the new size it can be the same cell),
@@ -125,6 +128,16 @@ test('the expander reads only saved outputs of this workspace: a name leading el
   await expect(page.getByRole('dialog', { name: 'whole output from alice' })).toHaveCount(0);
   await page.context().close();
 });
+
+/** Whether the pane's terminal is shown at the size its box fits (the pty's, once the host said it took it). */
+function settled(page: Page, agent: string): Promise<boolean> {
+  return page.evaluate((a) => {
+    const t = (window as unknown as { __thclaws: { terminals: { shownSize(a: string): { cols: number; rows: number } | null; size(a: string): { cols?: number; rows?: number } } } }).__thclaws.terminals;
+    const shown = t.shownSize(a);
+    const own = t.size(a);
+    return !!shown && shown.cols === own.cols && shown.rows === own.rows;
+  }, agent);
+}
 
 /** The middle of the first cell of `text` in an agent's pane, on screen (it must be in the pane's viewport). */
 async function linkCell(page: Page, agent: string, text: string): Promise<{ x: number; y: number }> {
