@@ -38,6 +38,12 @@ const written = (agent: string) => page.evaluate((a) => (window as unknown as { 
 const advance = async (ms: number) => {
   for (let t = 0; t < ms; t += 10) await page.clock.runFor(10);
 };
+/** A key pressed in the lead's pane (focused), and its real echo written there. */
+const keyAndEcho = async () => {
+  const before = await written('lead');
+  await page.keyboard.press('x');
+  await expect.poll(() => written('lead')).toBeGreaterThan(before);
+};
 /** Output for alice's pane as if the host had sent it (her acknowledgements are clamped by the host's flow gate). */
 const flood = (chars: number) =>
   page.evaluate((n) => {
@@ -72,11 +78,6 @@ test('while the person types into one pane, a flood in another gets one small wr
 test('the others\' turn waits for the echo of a key, and goes in the frame after the echo\'s', async () => {
   const lead = page.locator('.pane[data-agent="lead"] .xterm');
   await lead.click();
-  const keyAndEcho = async () => {
-    const before = await written('lead');
-    await page.keyboard.press('x');
-    await expect.poll(() => written('lead')).toBeGreaterThan(before);
-  };
   /** Advances the page's clock 10 ms at a time until alice's pane gets its turn (a write); returns the ms taken. */
   const untilTurn = async (max: number) => {
     const base = await written('alice');
@@ -162,11 +163,6 @@ test('a pane taken off the page (Max on another) while its output is being drawn
 test('when the echo\'s frame comes late, the others\' turn sleeps until it is due: the page runs no task for it every millisecond meanwhile', async () => {
   const lead = page.locator('.pane[data-agent="lead"] .xterm');
   await lead.click();
-  const keyAndEcho = async () => {
-    const before = await written('lead');
-    await page.keyboard.press('x');
-    await expect.poll(() => written('lead')).toBeGreaterThan(before);
-  };
   await keyAndEcho();
   let base = await written('alice');
   await flood(512 * 1024);
