@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FLOW } from '../contract/api';
-import { addHistory, dropQueue, markResize, newPane, requeueHistory, takeChunk, WRITE_SLICE } from './pane';
+import { addHistory, dropQueue, markResize, newPane, paneText, requeueHistory, takeChunk, WRITE_SLICE } from './pane';
 
 describe('pane bookkeeping', () => {
   it('never hands out a chunk across a pending size mark, and counts the mark down', () => {
@@ -15,6 +15,13 @@ describe('pane bookkeeping', () => {
     // No terminal: the due mark stays until one is mounted; nothing crosses it.
     expect(takeChunk(p, 100)).toBeNull();
     expect(p.queue).toEqual(['b'.repeat(10)]);
+  });
+
+  it('a pane with no terminal (not shown) reads as its history, exactly as it came', () => {
+    const p = newPane('bob');
+    addHistory(p, 'row 1\r\nro');
+    addHistory(p, 'w 2\r\n');
+    expect(paneText(p)).toBe('row 1\r\nrow 2\r\n');
   });
 
   it('splits at the frame budget and at WRITE_SLICE', () => {
