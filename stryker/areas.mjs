@@ -98,7 +98,7 @@ export const AREAS = [
   { prefix: 'src/main/host/screen-mirror.ts', tests: ['test/desktop/host.test', 'src/main/host/screen-mirror'], e2e: ['e2e/restore.spec.ts'] },
   { prefix: 'src/main/host/flow.ts', tests: ['src/main/host/flow', 'test/desktop/host.test'], e2e: ['e2e/typing-yield.spec.ts'] },
   { prefix: 'src/main/host/scheduler.ts', tests: ['src/main/host/flow', 'test/desktop/host.test'], e2e: ['e2e/typing-yield.spec.ts'] },
-  { prefix: 'src/main/web/', tests: ['test/desktop/web', 'src/main/web/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/stop-team-drop.spec.ts'] },
+  { prefix: 'src/main/web/', tests: ['test/desktop/web', 'src/main/web/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/stop-team-drop.spec.ts', 'e2e/host-died-request.spec.ts'] },
   // Claude Code's own teams in the dashboard: the files spec (no binary) first, then the real binary in tmux.
   { prefix: 'src/main/claude-code/', tests: ['test/claude-code/reader'], e2e: ['e2e/claude-code-files.spec.ts', 'e2e/claude-code.spec.ts'] },
   { prefix: 'src/renderer/components/ClaudeCode.tsx', tests: ['src/renderer/'], e2e: ['e2e/claude-code-files.spec.ts', 'e2e/claude-code.spec.ts'] },
