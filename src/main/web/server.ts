@@ -119,12 +119,13 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (req, socket, head) => {
     const why = refuse(req, false);
-    if (why || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (why || url.pathname !== '/ws') {
       socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nforbidden: ${why ?? 'not found'}\n`);
       return;
     }
     // `nostart`: a page that asked the team to stop, reconnecting: it reaches the host only if one still runs.
-    const noStart = new URL(req.url ?? '/', 'http://x').searchParams.has('nostart');
+    const noStart = url.searchParams.has('nostart');
     wss.handleUpgrade(req, socket, head, (ws) => onSocket(ws, noStart));
   });
 
