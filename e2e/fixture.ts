@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
 import { agentSimScript, dashboardReady, THCLAWS } from '../test/desktop/helpers.js';
 import { pidAlive } from '../src/core/store/index.js';
 import { keptEndpoint } from '../src/main/web/endpoint.js';
@@ -147,4 +148,13 @@ export async function shotsAtBothSizes(page: import('@playwright/test').Page, di
     await page.screenshot({ path: path.join(dir, `${name}-${w}x${h}.png`), fullPage: !!opts.fullPage && w < 700 });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/**
+ * Waits until the host's screen (its replay on attach) of each agent's pane has reached the page. A pane shows
+ * before it: a screen arriving after a test wrote into the pane resets it, dropping what the test wrote (on a
+ * loaded CI machine the screens came after the panes showed).
+ */
+export async function screensIn(page: Page, ...agents: string[]): Promise<void> {
+  await expect.poll(() => page.evaluate((names) => names.every((a) => (window as unknown as { __thclaws: { terminals: { replays(a: string): number } } }).__thclaws.terminals.replays(a) > 0), agents)).toBe(true);
 }

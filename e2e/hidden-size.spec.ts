@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { startDashboard, type Dashboard } from './fixture.js';
+import { screensIn, startDashboard, type Dashboard } from './fixture.js';
 
 // A pty size that arrives while output is still queued is applied once that output is parsed. When the page is
 // hidden its queues are dropped (acknowledged, kept in the history only): the pending size must not be dropped
@@ -15,6 +15,7 @@ test.beforeAll(async ({ browser }) => {
   await page.clock.install();
   await page.goto(d.url);
   await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
+  await screensIn(page, 'alice');
 });
 
 test.afterAll(async () => {

@@ -6,7 +6,7 @@
  */
 import zlib from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { shotsAtBothSizes, startDashboard, type Dashboard } from './fixture.js';
+import { screensIn, shotsAtBothSizes, startDashboard, type Dashboard } from './fixture.js';
 
 let d: Dashboard;
 const SHOTS = '/tmp/shots/break11';
@@ -36,6 +36,7 @@ test('a pane with scrollback is painted in the terminal background to its edges,
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto(d.url);
   await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
+  await screensIn(page, 'alice');
   await page.evaluate(() => {
     let s = '';
     for (let i = 0; i < 300; i++) s += `line ${i} ${'abcdefghij'.repeat(12)}|END\r\n`;
@@ -72,6 +73,7 @@ test('a pane shown at another window\'s size, scrolled to its end, shows its las
   await phone.goto(d.url);
   const lead = phone.locator('.pane[data-agent="lead"]');
   await expect(lead.getByTestId('pane-sized')).toBeVisible();
+  await screensIn(phone, 'lead');
   await phone.evaluate(() => {
     let s = '';
     for (let i = 0; i < 300; i++) s += `\r\nline ${i}`;

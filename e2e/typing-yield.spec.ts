@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { startDashboard, type Dashboard } from './fixture.js';
+import { screensIn, startDashboard, type Dashboard } from './fixture.js';
 
 // The renderer's pump, wired to the person's typing: while they type into one pane, the others yield (one small
 // write per turn) and catch up afterwards. The page's clock is Playwright's fake clock, so animation frames,
@@ -17,6 +17,13 @@ test.beforeAll(async ({ browser }) => {
   await page.goto(d.url);
   await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
   await expect(page.locator('.pane[data-agent="lead"] .xterm')).toBeVisible();
+  // The panes' screens in and the lead's prompt drawn before the clock stops: output arriving later would wait
+  // for a frame of the paused clock, with a key's echo queued behind it.
+  await screensIn(page, 'lead', 'alice');
+  await expect.poll(() => page.evaluate(() => {
+    const t = (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals;
+    return t.text('lead').includes('thclaws>') && t.pending() === 0;
+  })).toBe(true);
   // Paused a little past the page's own time (not this process's clock: the page's fake time can lag it).
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
 });
@@ -29,6 +36,8 @@ test.afterAll(async () => {
 interface Terminals {
   output(agent: string, data: string, reset: boolean): void;
   written(agent: string): number;
+  text(agent: string): string;
+  pending(): number;
 }
 const written = (agent: string) => page.evaluate((a) => (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals.written(a), agent);
 /**
@@ -211,4 +220,11 @@ test('a pane shown again while the others yield (Restore after Max) draws its sc
   await expect(lead.locator('.xterm')).toBeVisible();
   await advance(50); // three frames
   expect(await text('lead')).toContain('thclaws>');
+});
+
+test('a pane whose screen came empty from the host (an agent that has drawn nothing yet) writes a key\'s echo on arrival', async () => {
+  // The host's screen of the lead, empty: it leaves nothing queued that the echo would wait behind for a frame.
+  await page.evaluate(() => (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals.output('lead', '', true));
+  await page.locator('.pane[data-agent="lead"] .xterm').click();
+  await keyAndEcho();
 });

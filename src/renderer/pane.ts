@@ -37,10 +37,15 @@ export interface Pane {
   resizes: Array<{ ahead: number; size: Size }>;
   /** When the person last typed into this pane's terminal (performance.now()). */
   typedAt: number;
+  /** Screens (replays) the host has sent: one per attach. */
+  replays: number;
 }
 
+/** What focus reaching an agent's terminal tells the person (its accessible name, and a hint on the pane). */
+export const terminalHint = (agent: string): string => `${agent} terminal — keys go to the agent; F6 to leave`;
+
 export function newPane(agent: string): Pane {
-  return { agent, history: [], historyChars: 0, queue: [], preacked: 0, term: null, fit: null, observer: null, readonly: true, stale: false, own: null, pty: null, resizes: [], typedAt: -Infinity };
+  return { agent, history: [], historyChars: 0, queue: [], preacked: 0, term: null, fit: null, observer: null, readonly: true, stale: false, own: null, pty: null, resizes: [], typedAt: -Infinity, replays: 0 };
 }
 
 export function queuedChars(p: Pane): number {
@@ -56,6 +61,7 @@ export function addHistory(p: Pane, data: string): void {
 
 /** A replay: the view starts over with the screen as the host has it. */
 export function resetPane(p: Pane): void {
+  p.replays++;
   p.history = [];
   p.historyChars = 0;
   p.queue = [];

@@ -7,7 +7,7 @@ import { FramePlanner } from './frame-plan';
 import { savedOutputLinks } from './saved-output-links';
 import { deferTextareaSync } from './textarea-sync';
 import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';
-import { addHistory, dropQueue, markResize, newPane, paneText, queuedChars, requeueHistory, resetPane, showAtSize, takeChunk, writeMarks, type Pane } from './pane';
+import { addHistory, dropQueue, markResize, newPane, paneText, queuedChars, requeueHistory, resetPane, showAtSize, takeChunk, terminalHint, writeMarks, type Pane } from './pane';
 
 /** Most panes written per frame (see pump). */
 const PANES_PER_FRAME = 2;
@@ -37,8 +37,6 @@ const TYPING_MS = 1000;
 const TYPING_HOLD_MS = 2000;
 const TYPING_OTHER_GAP_MS = 100;
 const TYPING_OTHER_CHARS = 32 * 1024;
-/** What focus reaching an agent's terminal tells the person (its accessible name, and a hint on the pane). */
-export const terminalHint = (agent: string): string => `${agent} terminal — keys go to the agent; F6 to leave`;
 /** Characters an echo may write past a full frame budget. */
 const ECHO_ALLOWANCE = 4096;
 /** A box change this soon after a window resize was the person's doing (ms). */
@@ -65,16 +63,12 @@ export class TerminalManager {
   private wrote = false;
   private readonly acks: AckBatcher;
   private readonly planner = new FramePlanner(this.budget, new TypingYield({ holdMs: TYPING_HOLD_MS, otherGapMs: TYPING_OTHER_GAP_MS, otherChars: TYPING_OTHER_CHARS, echoWaitMs: TYPING_OTHER_GAP_MS }), {
-    echoMs: TYPING_MS,
-    echoChars: ECHO_ALLOWANCE,
-    panesPerFrame: PANES_PER_FRAME,
+    echoMs: TYPING_MS, echoChars: ECHO_ALLOWANCE, panesPerFrame: PANES_PER_FRAME,
   });
   /** Characters each pane has rendered (or buffered while hidden): the bench and tests read it. */
   private readonly done = new Map<string, number>();
-
   /** Who to tell when a pane's own or pty size changes (see sizedElsewhere). */
   private readonly sizeWatchers = new Map<string, Set<() => void>>();
-
   /** When the window was last resized (by the person: a drag, a rotation). */
   private windowResizedAt = -Infinity;
 
@@ -157,7 +151,7 @@ export class TerminalManager {
     }
     addHistory(p, data);
     if (p.term && !document.hidden) {
-      p.queue.push(data);
+      if (data) p.queue.push(data); // an empty screen queues nothing (an empty chunk is never taken)
       // An echo of the person's typing is written now: parsed at once (xterm parses the first write after user
       // input synchronously) and drawn in the coming frame, not one frame later through the pump.
       if (p.queue.length === 1 && data.length <= ECHO_ALLOWANCE && performance.now() - p.typedAt < TYPING_MS) {
@@ -310,6 +304,11 @@ export class TerminalManager {
 
   written(agent: string): number {
     return this.done.get(agent) ?? 0;
+  }
+
+  /** Screens the host has sent for the pane (one per attach): a test waits for them before it drives the pane. */
+  replays(agent: string): number {
+    return this.panes.get(agent)?.replays ?? 0;
   }
 
   private count(agent: string, n: number): void {

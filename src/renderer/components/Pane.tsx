@@ -1,7 +1,7 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import type { Member } from '../../contract/api';
 import { act, terminals } from '../context';
-import { terminalHint } from '../terminals';
+import { terminalHint } from '../pane';
 import { dashboard, useDashboard } from '../store';
 import { StatusBadge } from './StatusBadge';
 import { MemberActions, StartButton } from './TeamManager';
