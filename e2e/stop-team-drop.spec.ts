@@ -14,19 +14,26 @@ import { shotsAtBothSizes, startDashboard, type Dashboard } from './fixture.js';
 let d: Dashboard;
 let page: Page;
 const sockets: WebSocketRoute[] = [];
-/** The host's `host_closed`, kept from the page on its first connection. */
+/** The host's `host_closed` is kept from the page on this connection (an index of `sockets`). */
+let holdOn = -1;
 let held = false;
+/** The page's `host_stop` is answered here with a refusal, as a host that cannot stop would. */
+let refuseStop = false;
 
 test.beforeAll(async ({ browser }) => {
   d = await startDashboard(['alice']);
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.routeWebSocket(/\/ws/, (route) => {
-    sockets.push(route);
-    const first = sockets.length === 1;
+    const index = sockets.push(route) - 1;
     const server = route.connectToServer();
     server.onMessage((m) => {
-      if (first && String(m).includes('"type":"host_closed"')) held = true;
+      if (index === holdOn && String(m).includes('"type":"host_closed"')) held = true;
       else route.send(m);
+    });
+    route.onMessage((m) => {
+      const req = JSON.parse(String(m)) as { id?: number; type?: string };
+      if (refuseStop && req.type === 'host_stop') route.send(JSON.stringify({ type: 'reply', id: req.id, ok: false, error: 'this host cannot stop now (refused by the test)' }));
+      else server.send(m);
     });
   });
   await page.goto(d.url);
@@ -36,6 +43,22 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await page?.close();
   await d?.stop();
+});
+
+test('"Stop the team" refused: the page says why, and a later drop reconnects as any other (the team is not taken for stopped)', async () => {
+  refuseStop = true;
+  await page.getByRole('button', { name: 'Stop the team' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Stop the team' });
+  await dialog.getByRole('button', { name: 'Stop the team' }).click();
+  await expect(page.locator('.notice-text', { hasText: /this host cannot stop now \(refused by the test\)/i })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  refuseStop = false;
+  await sockets[0]!.close();
+  await expect.poll(() => sockets.length).toBe(2);
+  expect(new URL(sockets[1]!.url()).searchParams.has('nostart'), 'a plain reconnect, not a stopping page\'s').toBe(false);
+  // Back on the running team: the lead's pane takes keys again and nothing says the team stopped.
+  await expect(page.locator('.pane[data-agent="lead"] .xterm')).toBeVisible();
+  await expect(page.getByTestId('team-stopped')).toHaveCount(0);
 });
 
 test('the page\'s connection drops after "Stop the team" and before the host closed: it shows the team stopped and starts no host', async () => {
@@ -48,17 +71,18 @@ test('the page\'s connection drops after "Stop the team" and before the host clo
   } finally {
     still.close();
   }
+  holdOn = sockets.length - 1;
   await page.getByRole('button', { name: 'Stop the team' }).click();
   await page.getByRole('dialog', { name: 'Stop the team' }).getByRole('button', { name: 'Stop the team' }).click();
   // The host stopped and said so; the page has not heard it.
   await expect.poll(() => held, { timeout: 60_000 }).toBe(true);
   await expect.poll(() => fs.existsSync(socket), { timeout: 30_000 }).toBe(false);
-  await sockets[0]!.close();
+  await sockets[holdOn]!.close();
   const stopped = page.getByTestId('team-stopped');
   await expect(stopped).toBeVisible({ timeout: 30_000 });
   await expect(stopped).toContainText('The team is stopped');
   await expect(stopped).toContainText('the team was stopped while this page was reconnecting');
-  expect(sockets).toHaveLength(2);
+  expect(sockets).toHaveLength(holdOn + 2);
   expect(fs.existsSync(socket), 'no host started again').toBe(false);
   await shotsAtBothSizes(page, path.join(ROOT, 'test-results', 'screens'), 'stop-team-drop');
 });

@@ -103,10 +103,11 @@ export class HostClient {
   /** The team was stopped on purpose: a dropped socket is not reconnected (that would start its host again). */
   private ended = false;
   /**
-   * This page asked the host to stop: a socket dropped before `host_closed` came reconnects only to a host that
-   * still runs (a stopping one says so), never starting the team the person is stopping again.
+   * This page's request to stop the host (its id): a socket dropped before `host_closed` came reconnects only to a
+   * host that still runs (a stopping one says so), never starting the team the person is stopping again. Cleared
+   * when the host refuses it: the team runs on, and a later drop reconnects as any other.
    */
-  private stopAsked = false;
+  private stopAsked: number | null = null;
 
   constructor() {
     if (typeof window !== 'undefined' && window.thclaws) {
@@ -132,7 +133,7 @@ export class HostClient {
       return;
     }
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}${this.stopAsked ? '&nostart=1' : ''}`);
+    const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}${this.stopAsked !== null ? '&nostart=1' : ''}`);
     this.socket = ws;
     ws.onopen = () => {
       for (const m of this.queue) {
@@ -254,6 +255,7 @@ export class HostClient {
     if (ev.type === 'reply') {
       const w = this.waiting.get(ev.id);
       this.inFlight.delete(ev.id);
+      if (!ev.ok && ev.id === this.stopAsked) this.stopAsked = null;
       if (w) {
         this.waiting.delete(ev.id);
         w(ev);
@@ -290,7 +292,7 @@ export class HostClient {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       if (this.lost) return reject(new Error('the dashboard server stopped: nothing was sent; this page reconnects by itself once it runs again'));
-      if (body.type === 'host_stop') this.stopAsked = true;
+      if (body.type === 'host_stop') this.stopAsked = id;
       this.waiting.set(id, (r) => (r.ok ? resolve(r.result as T) : reject(new Error(r.error ?? 'failed'))));
       this.post({ id, ...body });
     });
