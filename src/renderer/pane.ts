@@ -39,13 +39,15 @@ export interface Pane {
   typedAt: number;
   /** Screens (replays) the host has sent: one per attach. */
   replays: number;
+  /** Writes handed to its terminal and not parsed yet. */
+  parsing: number;
 }
 
 /** What focus reaching an agent's terminal tells the person (its accessible name, and a hint on the pane). */
 export const terminalHint = (agent: string): string => `${agent} terminal — keys go to the agent; F6 to leave`;
 
 export function newPane(agent: string): Pane {
-  return { agent, history: [], historyChars: 0, queue: [], preacked: 0, term: null, fit: null, observer: null, readonly: true, stale: false, own: null, pty: null, resizes: [], typedAt: -Infinity, replays: 0 };
+  return { agent, history: [], historyChars: 0, queue: [], preacked: 0, term: null, fit: null, observer: null, readonly: true, stale: false, own: null, pty: null, resizes: [], typedAt: -Infinity, replays: 0, parsing: 0 };
 }
 
 export function queuedChars(p: Pane): number {
@@ -67,7 +69,20 @@ export function resetPane(p: Pane): void {
   p.queue = [];
   p.resizes = [];
   p.preacked = 0;
-  p.term?.reset();
+  resetTerm(p);
+}
+
+/**
+ * Starts the pane's terminal over, after what xterm was handed already is parsed: that output belongs to the
+ * screen being replaced (parsed after the reset, it was drawn over the new one). With nothing being parsed, at
+ * once: the next write (a key's echo) is then parsed on arrival, not behind a timer of xterm's.
+ */
+export function resetTerm(p: Pane): void {
+  const term = p.term;
+  if (!term || !p.parsing) return void term?.reset();
+  term.write('', () => {
+    if (p.term === term) term.reset();
+  });
 }
 
 /** A size from the host, applied after what is queued now (that output was drawn at the size before). */

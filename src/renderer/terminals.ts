@@ -7,10 +7,9 @@ import { FramePlanner } from './frame-plan';
 import { savedOutputLinks } from './saved-output-links';
 import { deferTextareaSync } from './textarea-sync';
 import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';
-import { addHistory, dropQueue, markResize, newPane, paneText, queuedChars, requeueHistory, resetPane, showAtSize, takeChunk, terminalHint, writeMarks, type Pane } from './pane';
+import { addHistory, dropQueue, markResize, newPane, paneText, queuedChars, requeueHistory, resetPane, resetTerm, showAtSize, takeChunk, terminalHint, writeMarks, type Pane } from './pane';
 
-/** Most panes written per frame (see pump). */
-const PANES_PER_FRAME = 2;
+const PANES_PER_FRAME = 2; // most panes written per frame (see pump)
 /**
  * Frame interval the writes are paced to (ms): parse + render of one frame's writes, leaving room under the
  * 50 ms frame-gap goal for the compositor and a busy machine. Below ~20 ms the budget cannot grow at 60 Hz.
@@ -102,7 +101,7 @@ export class TerminalManager {
     for (const p of this.panes.values()) {
       if (!p.stale || !p.term) continue;
       p.stale = false;
-      p.term.reset();
+      resetTerm(p);
       // A size from the host that waited behind the dropped queue was dropped with it: the pty's size now.
       showAtSize(p);
       this.requeueHistory(p);
@@ -384,9 +383,11 @@ export class TerminalManager {
       const n = chunk.length;
       left -= n;
       this.inflight += n;
+      p.parsing++;
       this.wrote = true;
       p.term!.write(chunk, () => {
         this.inflight -= n;
+        p.parsing--;
         if (n > pre) {
           this.count(p.agent, n - pre);
           this.acks.add(p.agent, n - pre);
