@@ -144,7 +144,9 @@ describe('worktree bootstrap', () => {
     const spawning = spawnTeammate(session, { name: 'jay' }).then(() => null, (e: Error) => e);
     let ended: Error | null | undefined;
     void spawning.then((e) => (ended = e));
-    await waitFor(() => marked(hung).length > 0 || (ended !== undefined && Promise.reject(new Error(`the spawn ended first: ${ended?.message}`))), 'the setup to hang', 30_000);
+    // Hanging once its line is in the pane: the marker is on the command lines of the sandbox and the shell before
+    // the echo has run (under load a Stop then came first, and the error said "with no output").
+    await waitFor(() => (marked(hung).length > 0 && session.store.outputs.tail('jay', 50).includes('fetching packages…')) || (ended !== undefined && Promise.reject(new Error(`the spawn ended first: ${ended?.message}`))), 'the setup to hang', 30_000);
     // The person's Stop on the card (its process is not yet started: the host's stop asks stopMember).
     expect(await stopMember(session.store, 'jay', { from: USER, graceMs: 10_000 })).toBe('killed');
     // When Stop answers, the card already reads the failure its spawner wrote, not spawning.
