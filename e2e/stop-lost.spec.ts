@@ -13,6 +13,13 @@ let page: Page;
 const sockets: WebSocketRoute[] = [];
 /** The sockets (indexes of `sockets`) the team's roster came on. */
 const rosterOn = new Set<number>();
+/** The page's `host_stop` is lost with its socket (which drops). */
+let loseStop = true;
+/** The socket (an index of `sockets`) the page's `host_stop` went out on: the host's `host_closed` is kept from the page on it. */
+let stopOn = -1;
+let held = false;
+/** Sends the page's `host_stop` on to the dashboard. */
+let stopSend: (() => void) | null = null;
 
 test.beforeAll(async ({ browser }) => {
   d = await startDashboard(['alice']);
@@ -21,13 +28,25 @@ test.beforeAll(async ({ browser }) => {
     const index = sockets.push(route) - 1;
     const server = route.connectToServer();
     server.onMessage((m) => {
-      if (String(m).includes('"type":"roster"')) rosterOn.add(index);
-      route.send(m);
+      if (String(m).includes('"type":"roster"')) {
+        rosterOn.add(index);
+        if (index === stopOn) stopSend?.();
+      }
+      if (index === stopOn && String(m).includes('"type":"host_closed"')) held = true;
+      else route.send(m);
     });
     route.onMessage((m) => {
+      const stop = (JSON.parse(String(m)) as { type?: string }).type === 'host_stop';
       // The stop request is lost with its connection: it never reaches the dashboard, and the socket drops.
-      if ((JSON.parse(String(m)) as { type?: string }).type === 'host_stop') void route.close();
-      else server.send(m);
+      if (stop && loseStop) return void route.close();
+      if (!stop) return server.send(m);
+      // On after the team's roster came on this socket (as it does when the host reads the page's subscribe first).
+      stopOn = index;
+      stopSend = () => {
+        stopSend = null;
+        server.send(m);
+      };
+      if (rosterOn.has(index)) stopSend();
     });
   });
   await page.goto(d.url);
@@ -65,4 +84,31 @@ test('"Stop the team" lost with the connection: the team runs on, and its host k
   await expect(page.locator('.conn.up')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('team-stopped')).toHaveCount(0);
   expect(new URL(sockets[2]!.url()).searchParams.has('nostart'), 'a plain reconnect').toBe(false);
+});
+
+test('"Stop the team" clicked while the page reconnects: sent when it is back, the team stops, and the page shows it stopped, starting no host', async () => {
+  test.setTimeout(120_000);
+  loseStop = false;
+  await expect(page.locator('.conn.up')).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Stop the team' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Stop the team' });
+  const before = sockets.length;
+  await sockets.at(-1)!.close();
+  await expect(page.locator('.conn.down')).toBeVisible();
+  // Clicked while disconnected: the request waits for the next socket (opened as a stopping page's).
+  await dialog.getByRole('button', { name: 'Stop the team' }).click();
+  await expect.poll(() => stopOn, { timeout: 30_000 }).toBe(before);
+  expect(new URL(sockets[before]!.url()).searchParams.has('nostart')).toBe(true);
+  // The team's roster came on that socket too (the host was still running when it was opened): it is not a sign
+  // that the request was lost.
+  await expect.poll(() => rosterOn.has(before)).toBe(true);
+  // The host stops and says so; the page has not heard it when its connection drops.
+  await expect.poll(() => held, { timeout: 60_000 }).toBe(true);
+  await expect.poll(() => leasePid(d.ws, d.env), { timeout: 30_000 }).toBeNull();
+  await sockets[before]!.close();
+  const stopped = page.getByTestId('team-stopped');
+  await expect(stopped).toBeVisible({ timeout: 60_000 });
+  await expect(stopped).toContainText('the team was stopped while this page was reconnecting');
+  expect(sockets).toHaveLength(before + 2);
+  expect(leasePid(d.ws, d.env), 'no host started again').toBeNull();
 });
