@@ -89,7 +89,7 @@ export function resetTerm(p: Pane): void {
   handTo(p, term, '', () => {
     if (p.term !== term) return;
     term.reset();
-    if (want && (term.cols !== want.cols || term.rows !== want.rows)) term.resize(want.cols, want.rows);
+    if (want) term.resize(want.cols, want.rows); // xterm ignores its own size
   });
 }
 
