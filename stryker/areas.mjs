@@ -122,13 +122,14 @@ export const AREAS = [
   { prefix: 'src/renderer/components/review/Warnings.tsx', tests: ['src/renderer/components/review/'], e2e: ['e2e/cards-words.spec.ts', 'e2e/review.spec.ts'] },
   { prefix: 'src/renderer/card-words.ts', tests: ['src/renderer/card-words'], e2e: ['e2e/cards-words.spec.ts'] },
   { prefix: 'src/renderer/models-shown.ts', tests: ['src/renderer/'], e2e: ['e2e/member-form.spec.ts', 'e2e/demo-setup.spec.ts'] },
-  { prefix: 'src/renderer/terminals.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/typing-yield.spec.ts', 'e2e/load-size.spec.ts', 'e2e/pane-fit.spec.ts', 'e2e/keyboard.spec.ts', 'e2e/hidden-size.spec.ts', 'e2e/replay-inflight.spec.ts'] },
-  // A pane's queue, history, sizes and resets (the pump's specs, screens restored and replayed), and its terminal's name.
-  { prefix: 'src/renderer/pane.ts', tests: ['src/renderer/pane'], e2e: ['e2e/typing-yield.spec.ts', 'e2e/replay-inflight.spec.ts', 'e2e/hidden-size.spec.ts', 'e2e/restore-readonly.spec.ts', 'e2e/load-size.spec.ts', 'e2e/keyboard.spec.ts'] },
+  { prefix: 'src/renderer/terminals.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard.spec.ts', 'e2e/typing-yield.spec.ts', 'e2e/load-size.spec.ts', 'e2e/pane-fit.spec.ts', 'e2e/keyboard.spec.ts', 'e2e/hidden-size.spec.ts', 'e2e/replay-inflight.spec.ts', 'e2e/replay-size.spec.ts'] },
+  // A pane's queue, history, sizes and resets (replays while output is parsed, sizes behind output, hidden pages,
+  // screens restored), and its terminal's name.
+  { prefix: 'src/renderer/pane.ts', tests: ['src/renderer/pane'], e2e: ['e2e/replay-inflight.spec.ts', 'e2e/replay-size.spec.ts', 'e2e/hidden-size.spec.ts', 'e2e/typing-yield.spec.ts', 'e2e/load-size.spec.ts', 'e2e/restore-readonly.spec.ts', 'e2e/keyboard.spec.ts'] },
   { prefix: 'src/renderer/keyboard.ts', tests: ['src/renderer/'], e2e: ['e2e/keyboard.spec.ts', 'e2e/ux.spec.ts'] },
   { prefix: 'src/renderer/regions.ts', tests: ['src/renderer/'], e2e: ['e2e/keyboard.spec.ts', 'e2e/ux.spec.ts'] },
   { prefix: 'src/renderer/layout.ts', tests: ['src/renderer/'], e2e: ['e2e/room.spec.ts', 'e2e/budgets.spec.ts'] },
-  { prefix: 'src/renderer/transport.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard-reload-token.spec.ts', 'e2e/dashboard-stranger.spec.ts', 'e2e/dashboard-died.spec.ts', 'e2e/host-died-request.spec.ts', 'e2e/stop-team-drop.spec.ts'] },
+  { prefix: 'src/renderer/transport.ts', tests: ['src/renderer/'], e2e: ['e2e/dashboard-reload-token.spec.ts', 'e2e/dashboard-stranger.spec.ts', 'e2e/dashboard-died.spec.ts', 'e2e/host-died-request.spec.ts', 'e2e/stop-team-drop.spec.ts', 'e2e/stop-lost.spec.ts'] },
   { prefix: 'src/renderer/needs-you.ts', tests: ['src/renderer/needs-you'], e2e: ['e2e/needs-you.spec.ts'] },
   { prefix: 'src/renderer/desktop-notify.ts', tests: ['src/renderer/'], e2e: ['e2e/needs-you.spec.ts', 'e2e/budgets.spec.ts'] },
   { prefix: 'src/renderer/components/NeedsYou.tsx', tests: ['src/renderer/'], e2e: ['e2e/needs-you.spec.ts'] },

@@ -39,7 +39,7 @@ export interface Pane {
   typedAt: number;
   /** Screens (replays) the host has sent: one per attach. */
   replays: number;
-  /** Writes handed to its terminal and not parsed yet. */
+  /** Writes (output, sizes, a reset) handed to its terminal and not parsed yet: none, and xterm's queue is empty. */
   parsing: number;
 }
 
@@ -73,15 +73,32 @@ export function resetPane(p: Pane): void {
 }
 
 /**
- * Starts the pane's terminal over, after what xterm was handed already is parsed: that output belongs to the
- * screen being replaced (parsed after the reset, it was drawn over the new one). With nothing being parsed, at
+ * Starts the pane's terminal over at the pty's size, after what xterm was handed already is parsed: that output
+ * (and the sizes written for it) belongs to the screen being replaced (parsed after the reset, it was drawn over the
+ * new one; a size of it applied after, the new screen was drawn at that older size). With nothing being parsed, at
  * once: the next write (a key's echo) is then parsed on arrival, not behind a timer of xterm's.
  */
 export function resetTerm(p: Pane): void {
   const term = p.term;
-  if (!term || !p.parsing) return void term?.reset();
-  term.write('', () => {
-    if (p.term === term) term.reset();
+  if (!term) return;
+  if (!p.parsing) {
+    term.reset();
+    return showAtSize(p);
+  }
+  const want = p.pty ?? p.own;
+  handTo(p, term, '', () => {
+    if (p.term !== term) return;
+    term.reset();
+    if (want) term.resize(want.cols, want.rows); // xterm ignores its own size
+  });
+}
+
+/** Writes to the pane's terminal, counted in `parsing` until xterm has parsed it (then `done` runs). */
+export function handTo(p: Pane, term: Terminal, data: string, done: () => void): void {
+  p.parsing++;
+  term.write(data, () => {
+    p.parsing--;
+    done();
   });
 }
 
@@ -96,7 +113,7 @@ export function writeMarks(p: Pane): void {
   while (p.term && p.resizes[0]?.ahead === 0) {
     const { size } = p.resizes.shift()!;
     const term = p.term;
-    term.write('', () => {
+    handTo(p, term, '', () => {
       if (p.term === term && (term.cols !== size.cols || term.rows !== size.rows)) term.resize(size.cols, size.rows);
     });
   }

@@ -7,7 +7,7 @@ import { FramePlanner } from './frame-plan';
 import { savedOutputLinks } from './saved-output-links';
 import { deferTextareaSync } from './textarea-sync';
 import { AckBatcher, FrameBudget, TypingYield } from './write-pacing';
-import { addHistory, dropQueue, markResize, newPane, paneText, queuedChars, requeueHistory, resetPane, resetTerm, showAtSize, takeChunk, terminalHint, writeMarks, type Pane } from './pane';
+import { addHistory, dropQueue, handTo, markResize, newPane, paneText, queuedChars, requeueHistory, resetPane, resetTerm, showAtSize, takeChunk, terminalHint, writeMarks, type Pane } from './pane';
 
 const PANES_PER_FRAME = 2; // most panes written per frame (see pump)
 /**
@@ -101,9 +101,8 @@ export class TerminalManager {
     for (const p of this.panes.values()) {
       if (!p.stale || !p.term) continue;
       p.stale = false;
+      // At the pty's size: a size from the host that waited behind the dropped queue was dropped with it.
       resetTerm(p);
-      // A size from the host that waited behind the dropped queue was dropped with it: the pty's size now.
-      showAtSize(p);
       this.requeueHistory(p);
     }
   }
@@ -143,11 +142,8 @@ export class TerminalManager {
   /** Output from the host; `reset` when it is a replay (the screen as the host has it: the view starts over). */
   output(agent: string, data: string, reset: boolean): void {
     const p = this.pane(agent);
-    if (reset) {
-      resetPane(p);
-      // The size the host sent first is the one this screen was drawn at.
-      showAtSize(p);
-    }
+    // A replay starts the pane over at the size the host sent first: the one this screen was drawn at.
+    if (reset) resetPane(p);
     addHistory(p, data);
     if (p.term && !document.hidden) {
       if (data) p.queue.push(data); // an empty screen queues nothing (an empty chunk is never taken)
@@ -383,11 +379,9 @@ export class TerminalManager {
       const n = chunk.length;
       left -= n;
       this.inflight += n;
-      p.parsing++;
       this.wrote = true;
-      p.term!.write(chunk, () => {
+      handTo(p, p.term!, chunk, () => {
         this.inflight -= n;
-        p.parsing--;
         if (n > pre) {
           this.count(p.agent, n - pre);
           this.acks.add(p.agent, n - pre);

@@ -108,6 +108,12 @@ export class HostClient {
    * when the host refuses it: the team runs on, and a later drop reconnects as any other.
    */
   private stopAsked: number | null = null;
+  /**
+   * The socket that request went out on. Another socket (opened with `nostart`) that gets the team's roster reached
+   * a host that runs and is not stopping: the request was lost with its socket (or never sent), and the team runs
+   * on; a later drop (the host killed) reconnects as any other: it starts the next host, not "the team is stopped".
+   */
+  private stopSentOn: WebSocket | null = null;
 
   constructor() {
     if (typeof window !== 'undefined' && window.thclaws) {
@@ -139,6 +145,7 @@ export class HostClient {
       for (const m of this.queue) {
         ws.send(m.text);
         if (m.id > 0) this.inFlight.add(m.id);
+        if (m.id === this.stopAsked) this.stopSentOn = ws;
       }
       this.queue = [];
       if (this.lostTimer) clearTimeout(this.lostTimer);
@@ -252,6 +259,7 @@ export class HostClient {
     const ev = parsed.event;
     // Only the person starts a stopped team again ("Start the team again" reloads the page), never a reconnect.
     if (ev.type === 'host_closed') this.ended = true;
+    if (ev.type === 'roster' && this.socket && this.stopAsked !== null && this.stopSentOn !== this.socket) this.stopAsked = this.stopSentOn = null;
     if (ev.type === 'reply') {
       const w = this.waiting.get(ev.id);
       this.inFlight.delete(ev.id);
@@ -308,6 +316,7 @@ export class HostClient {
     if (this.socket?.readyState === WebSocket.OPEN) {
       this.socket.send(text);
       if (id > 0) this.inFlight.add(id);
+      if (id > 0 && id === this.stopAsked) this.stopSentOn = this.socket;
     } else if (!this.lost) this.queue.push({ id, text });
   }
 }
