@@ -20,12 +20,19 @@ let stopOn = -1;
 let held = false;
 /** Sends the page's `host_stop` on to the dashboard. */
 let stopSend: (() => void) | null = null;
+/** The next connection reaches no host: it only says it cannot reach it, and drops. */
+let unreachableNext = false;
 
 test.beforeAll(async ({ browser }) => {
   d = await startDashboard(['alice']);
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.routeWebSocket(/\/ws/, (route) => {
     const index = sockets.push(route) - 1;
+    if (unreachableNext) {
+      unreachableNext = false;
+      route.send(JSON.stringify({ type: 'notice', level: 'error', text: 'cannot reach the workspace host: not now (sent by the test)' }));
+      return void setTimeout(() => void route.close(), 200);
+    }
     const server = route.connectToServer();
     server.onMessage((m) => {
       if (String(m).includes('"type":"roster"')) {
@@ -84,6 +91,24 @@ test('"Stop the team" lost with the connection: the team runs on, and its host k
   await expect(page.locator('.conn.up')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('team-stopped')).toHaveCount(0);
   expect(new URL(sockets[2]!.url()).searchParams.has('nostart'), 'a plain reconnect').toBe(false);
+});
+
+test('"Stop the team" lost, and the next connection only says it cannot reach the host: the page still reconnects as a stopping page', async () => {
+  test.setTimeout(90_000);
+  await expect(page.locator('.conn.up')).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Stop the team' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Stop the team' });
+  const before = sockets.length;
+  unreachableNext = true;
+  await dialog.getByRole('button', { name: 'Stop the team' }).click();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('.notice-text', { hasText: /not now \(sent by the test\)/ })).toBeVisible();
+  // That connection carried no roster: no sign the team runs, so the stop may still be under way.
+  await expect.poll(() => sockets.length, { timeout: 30_000 }).toBe(before + 2);
+  expect(new URL(sockets[before + 1]!.url()).searchParams.has('nostart'), 'still a stopping page\'s reconnect').toBe(true);
+  // It finds the team running (the stop was lost): from here, a plain page again.
+  await expect(page.locator('.pane[data-agent="lead"] .xterm')).toBeVisible();
+  await expect.poll(() => rosterOn.has(before + 1)).toBe(true);
 });
 
 test('"Stop the team" clicked while the page reconnects: sent when it is back, the team stops, and the page shows it stopped, starting no host', async () => {

@@ -19,6 +19,9 @@ let holdOn = -1;
 let held = false;
 /** The page's `host_stop` is answered here with a refusal, as a host that cannot stop would. */
 let refuseStop = false;
+/** The last roster each connection carried (by index of `sockets`), and the page's last `host_stop` id. */
+const rosters = new Map<number, string>();
+let stopId = -1;
 
 test.beforeAll(async ({ browser }) => {
   d = await startDashboard(['alice']);
@@ -27,11 +30,13 @@ test.beforeAll(async ({ browser }) => {
     const index = sockets.push(route) - 1;
     const server = route.connectToServer();
     server.onMessage((m) => {
+      for (const line of String(m).split('\n')) if (line.startsWith('{"type":"roster"')) rosters.set(index, line);
       if (index === holdOn && String(m).includes('"type":"host_closed"')) held = true;
       else route.send(m);
     });
     route.onMessage((m) => {
       const req = JSON.parse(String(m)) as { id?: number; type?: string };
+      if (req.type === 'host_stop') stopId = req.id!;
       if (refuseStop && req.type === 'host_stop') route.send(JSON.stringify({ type: 'reply', id: req.id, ok: false, error: 'this host cannot stop now (refused by the test)' }));
       else server.send(m);
     });
@@ -72,8 +77,14 @@ test('the page\'s connection drops after "Stop the team" and before the host clo
     still.close();
   }
   holdOn = sockets.length - 1;
+  stopId = -1;
   await page.getByRole('button', { name: 'Stop the team' }).click();
   await page.getByRole('dialog', { name: 'Stop the team' }).getByRole('button', { name: 'Stop the team' }).click();
+  // While it stops, the host may send a roster on this connection (its config changed), and another request of
+  // the page may fail: neither is a sign the stop was lost or refused.
+  await expect.poll(() => stopId).toBeGreaterThan(0);
+  sockets[holdOn]!.send(rosters.get(holdOn)!);
+  sockets[holdOn]!.send(JSON.stringify({ type: 'reply', id: stopId + 1, ok: false, error: 'another request failed (sent by the test)' }));
   // The host stopped and said so; the page has not heard it.
   await expect.poll(() => held, { timeout: 60_000 }).toBe(true);
   await expect.poll(() => fs.existsSync(socket), { timeout: 30_000 }).toBe(false);
