@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { agentSimScript, dashboardReady, THCLAWS } from '../test/desktop/helpers.js';
 import { pidAlive } from '../src/core/store/index.js';
 import { keptEndpoint } from '../src/main/web/endpoint.js';
@@ -157,4 +157,14 @@ export async function shotsAtBothSizes(page: import('@playwright/test').Page, di
  */
 export async function screensIn(page: Page, ...agents: string[]): Promise<void> {
   await expect.poll(() => page.evaluate((names) => names.every((a) => (window as unknown as { __thclaws: { terminals: { replays(a: string): number } } }).__thclaws.terminals.replays(a) > 0), agents)).toBe(true);
+}
+
+/** A new page on the dashboard under Playwright's fake clock (not paused yet), the host's screens of `agents`' panes in. */
+export async function fakeClockPage(browser: Browser, url: string, ...agents: string[]): Promise<Page> {
+  const page = await browser.newPage();
+  await page.clock.install();
+  await page.goto(url);
+  for (const a of agents) await expect(page.locator(`.pane[data-agent="${a}"] .xterm`)).toBeVisible();
+  await screensIn(page, ...agents);
+  return page;
 }

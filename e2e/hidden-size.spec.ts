@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { screensIn, startDashboard, type Dashboard } from './fixture.js';
+import { fakeClockPage, startDashboard, type Dashboard } from './fixture.js';
 
 // A pty size that arrives while output is still queued is applied once that output is parsed. When the page is
 // hidden its queues are dropped (acknowledged, kept in the history only): the pending size must not be dropped
@@ -11,11 +11,7 @@ let page: Page;
 
 test.beforeAll(async ({ browser }) => {
   d = await startDashboard(['alice']);
-  page = await browser.newPage();
-  await page.clock.install();
-  await page.goto(d.url);
-  await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
-  await screensIn(page, 'alice');
+  page = await fakeClockPage(browser, d.url, 'alice');
 });
 
 test.afterAll(async () => {

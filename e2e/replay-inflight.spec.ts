@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { screensIn, startDashboard, type Dashboard } from './fixture.js';
+import { fakeClockPage, startDashboard, type Dashboard } from './fixture.js';
 
 // A pane started over — a screen from the host (a replay: the page reconnected, or it fell behind and was attached
 // again), or the page shown again after it was hidden — must not get the output xterm was still parsing drawn on
@@ -17,11 +17,7 @@ test.afterAll(async () => {
 
 /** A page on the team with alice's screen in and its clock paused; `run` goes in one task of the page, `T` as `t`. */
 async function pausedPage(browser: Browser): Promise<Page> {
-  const page = await browser.newPage();
-  await page.clock.install();
-  await page.goto(d.url);
-  await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
-  await screensIn(page, 'alice');
+  const page = await fakeClockPage(browser, d.url, 'alice');
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
   return page;
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { screensIn, startDashboard, type Dashboard } from './fixture.js';
+import { fakeClockPage, startDashboard, type Dashboard } from './fixture.js';
 
 // A screen from the host (a replay) comes after the size it was drawn at (`pty_size`). While the pane is still
 // parsing earlier output, sizes written for that output are still in xterm's write queue: the replayed screen
@@ -22,11 +22,7 @@ const terms = () => (window as unknown as { __thclaws: { terminals: Terminals } 
 
 test.beforeAll(async ({ browser }) => {
   d = await startDashboard(['alice']);
-  page = await browser.newPage();
-  await page.clock.install();
-  await page.goto(d.url);
-  await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
-  await screensIn(page, 'alice');
+  page = await fakeClockPage(browser, d.url, 'alice');
   // The host's own size for the pty (this page's) is in and applied before the test sends sizes of its own.
   await expect.poll(() => page.evaluate(`(${terms})().saidPtySize('alice') !== null && JSON.stringify((${terms})().saidPtySize('alice')) === JSON.stringify((${terms})().size('alice'))`)).toBe(true);
   await expect.poll(async () => (await page.clock.runFor(100), page.evaluate(`(${terms})().shownSize('alice')`))).toEqual(await page.evaluate(`(${terms})().size('alice')`));

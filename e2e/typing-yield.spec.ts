@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { screensIn, startDashboard, type Dashboard } from './fixture.js';
+import { fakeClockPage, startDashboard, type Dashboard } from './fixture.js';
 
 // The renderer's pump, wired to the person's typing: while they type into one pane, the others yield (one small
 // write per turn) and catch up afterwards. The page's clock is Playwright's fake clock, so animation frames,
@@ -12,14 +12,9 @@ let page: Page;
 
 test.beforeAll(async ({ browser }) => {
   d = await startDashboard(['alice']);
-  page = await browser.newPage();
-  await page.clock.install();
-  await page.goto(d.url);
-  await expect(page.locator('.pane[data-agent="alice"] .xterm')).toBeVisible();
-  await expect(page.locator('.pane[data-agent="lead"] .xterm')).toBeVisible();
   // The panes' screens in and the lead's prompt drawn before the clock stops: output arriving later would wait
   // for a frame of the paused clock, with a key's echo queued behind it.
-  await screensIn(page, 'lead', 'alice');
+  page = await fakeClockPage(browser, d.url, 'alice', 'lead');
   await expect.poll(() => page.evaluate(() => {
     const t = (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals;
     return t.text('lead').includes('thclaws>') && t.pending() === 0;
