@@ -25,6 +25,7 @@ interface Terminals {
   shownSize(agent: string): { cols: number; rows: number } | null;
   saidPtySize(agent: string): { cols: number; rows: number } | null;
   size(agent: string): { cols?: number; rows?: number };
+  text(agent: string): string;
 }
 
 const shown = () => page.evaluate(() => (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals.shownSize('alice'));
@@ -41,6 +42,8 @@ test('a pty size pending behind queued output when the page is hidden is applied
   const own = await page.evaluate(() => (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals.size('alice'));
   // Applied once the writes before it are parsed (xterm's timers: the page's fake clock).
   await expect.poll(async () => (await page.clock.runFor(100), shown())).toEqual(own);
+  // A size changes the terminal's size only: alice, sent nothing yet, still shows nothing.
+  expect((await page.evaluate(() => (window as unknown as { __thclaws: { terminals: Terminals } }).__thclaws.terminals.text('alice'))).trim()).toBe('');
   const before = (await shown())!;
   const want = { cols: before.cols + 7, rows: Math.max(5, before.rows - 3) };
   // In one task, so no frame parses anything in between: output queued, then a size behind it, then the page hides.
