@@ -5,7 +5,7 @@ import { fakeClockPage, startDashboard, type Dashboard } from './fixture.js';
 // again), or the page shown again after it was hidden — must not get the output xterm was still parsing drawn on
 // top of it. The page's clock is Playwright's fake clock, so xterm parses only as the test advances it.
 
-type T = { output(a: string, s: string, r: boolean): void; pump(now: number): void; text(a: string): string };
+type T = { output(a: string, s: string, r: boolean): void; pump(now: number): void; text(a: string): string; pending(): number };
 
 let d: Dashboard;
 test.beforeAll(async () => {
@@ -64,5 +64,29 @@ test('a page hidden while output is being parsed, shown again: the pane is rewri
   expect(text.match(/line 199 of alice/g)).toHaveLength(1);
   expect(text.match(/line 0 of alice/g)).toHaveLength(1);
   expect(text).toContain('written while hidden');
+  await page.close();
+});
+
+test('a pane shown before the host\'s screen of it has come shows nothing until it comes, then the screen', async ({ browser }) => {
+  const page = await browser.newPage();
+  let release: () => void = () => {};
+  const released = new Promise<void>((r) => (release = r));
+  await page.routeWebSocket(/\/ws/, (route) => {
+    const server = route.connectToServer();
+    let chain = Promise.resolve();
+    // The screens (and all after them, in order) wait until the test lets them through.
+    server.onMessage((m) => {
+      if (/"type":"replay"/.test(String(m))) chain = chain.then(() => released);
+      chain = chain.then(() => route.send(m));
+    });
+  });
+  await page.goto(d.url);
+  await expect(page.locator('.pane[data-agent="lead"] .xterm')).toBeVisible();
+  const text = () => page.evaluate(() => (window as unknown as { __thclaws: { terminals: T } }).__thclaws.terminals.text('lead'));
+  // Whatever the pane was handed at mount is drawn by now.
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __thclaws: { terminals: T } }).__thclaws.terminals.pending())).toBe(0);
+  expect((await text()).trim()).toBe('');
+  release();
+  await expect.poll(text).toContain('thclaws>');
   await page.close();
 });
