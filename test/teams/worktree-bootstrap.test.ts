@@ -200,6 +200,13 @@ describe('a bootstrap cut short', () => {
   }, 120_000);
 });
 
+/**
+ * A teammate port base of this test process (`shift` apart per test), below the kernel's ephemeral range: a port
+ * there may be any connection's local port at the moment (CI54 found ivy's first block taken that way, and her
+ * ports moved to the next block).
+ */
+const PORT_BASE = (shift: number): number => 20_000 + ((process.pid + shift) % 1000) * 10;
+
 describe('ports', () => {
   it("a teammate's instructions (its system prompt, as the Messages API receives it) name its block and $PORT", async () => {
     const fake = await new FakeAnthropic().start();
@@ -220,7 +227,7 @@ describe('ports', () => {
   it('two teammates start a server on $PORT at the same time and both answer; team status --json gives each its block', async () => {
     const server = `node -e "require('http').createServer((q, r) => r.end(process.env.THCLAWS_TEAM_AGENT + ' on ' + process.env.PORT)).listen(Number(process.env.PORT), '127.0.0.1')"`;
     // A base of its own per run: a busy machine's other tests never hold these ports.
-    const portBase = 20_000 + (process.pid % 4000) * 10;
+    const portBase = PORT_BASE(0);
     const { ws, session } = await nodeTeam(['fox', 'gus'], { rules: [runs('start the server', server, true)] }, { portBase });
     await Promise.all([spawnTeammate(session, { name: 'fox', prompt: 'start the server' }), spawnTeammate(session, { name: 'gus', prompt: 'start the server' })]);
     const status = JSON.parse(execFileSync(process.execPath, [BIN, 'team', 'status', '--json', '--dir', ws.dir], { encoding: 'utf8', env: { ...process.env, HOME: ws.home } })) as { members: Array<{ name: string; ports: { base: number; count: number } | null }> };
@@ -237,7 +244,7 @@ describe('ports', () => {
 
   it("a block where another program already listens is skipped: the teammate's server answers on the next one", async () => {
     const server = `node -e "require('http').createServer((q, r) => r.end('ivy on ' + process.env.PORT)).listen(Number(process.env.PORT), '127.0.0.1')"`;
-    const portBase = 20_000 + ((process.pid + 2000) % 4000) * 10;
+    const portBase = PORT_BASE(500);
     // Another program's server on a port of the first teammate block (not its first port: the whole block counts).
     const squatter = net.createServer();
     await new Promise<void>((r) => squatter.listen(portBase + 13, '0.0.0.0', r));
